@@ -1,0 +1,209 @@
+#!/usr/bin/env node
+/**
+ * Builds Tern with esbuild (and nothing else):
+ *   - the UI as ESM with code splitting and content-hashed names  → public/build/
+ *   - the SharedWorker engine bundle, content-hashed               → public/build/
+ *   - the page (public/index.html filled in) and the web manifest  → public/build/
+ *   - the gateway for Node                                        → dist/server/gateway.mjs
+ *
+ *   node build.mjs [--brand=tern|kite] [--dev] [--watch] [--out=DIR] [--deps-only]
+ *
+ * --out=DIR writes public/build/ and dist/server/ under DIR instead of the repository.
+ *
+ * It first installs the npm packages when node_modules does not match package-lock.json,
+ * so `npm test`, `npm run demo` and `npm start` work on a fresh clone with no other step.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const root = dirname(fileURLToPath(import.meta.url));
+
+/** Runs `npm ci` when the installed packages are not the ones the lockfile names. */
+export function ensureNodeModules() {
+  const lockHash = createHash('sha256').update(readFileSync(join(root, 'package-lock.json'))).digest('hex');
+  const stamp = join(root, 'node_modules', '.tern-lock-hash');
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === lockHash) return;
+  console.log('Installing npm packages (npm ci)…');
+  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) {
+    console.error('npm ci failed. Check the npm registry is reachable, then run the command again.');
+    process.exit(result.status ?? 1);
+  }
+  writeFileSync(stamp, lockHash);
+}
+
+function parseArgs(argv) {
+  const options = { brand: 'tern', dev: false, watch: false, depsOnly: false, out: root };
+  for (const arg of argv) {
+    if (arg === '--dev') options.dev = true;
+    else if (arg === '--watch') options.watch = options.dev = true;
+    else if (arg === '--deps-only') options.depsOnly = true;
+    else if (arg.startsWith('--brand=')) options.brand = arg.slice('--brand='.length);
+    else if (arg.startsWith('--out=')) options.out = resolve(arg.slice('--out='.length));
+    else {
+      console.error(`Unknown option ${arg}.\nUsage: node build.mjs [--brand=tern|kite] [--dev] [--watch] [--out=DIR] [--deps-only]`);
+      process.exit(2);
+    }
+  }
+  return options;
+}
+
+/** The brand table lives in shared/brands.ts; esbuild reads it so there is one source. */
+async function loadBrand(esbuild, id) {
+  const { outputFiles } = await esbuild.build({
+    entryPoints: [join(root, 'shared', 'brands.ts')],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'node',
+  });
+  const module = await import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].text).toString('base64')}`);
+  try {
+    return module.brandById(id);
+  } catch (error) {
+    console.error(error.message);
+    process.exit(2);
+  }
+}
+
+/** Finds the output file an entry point produced in an esbuild metafile. */
+function outputOf(metafile, entry) {
+  for (const [path, output] of Object.entries(metafile.outputs)) {
+    if (output.entryPoint === entry) return { path, css: output.cssBundle };
+  }
+  throw new Error(`esbuild produced no output for ${entry}`);
+}
+
+/** The URL the gateway serves a built file at (public/build/x.js → /build/x.js). */
+const toUrl = (outUi, path) => '/build/' + relative(outUi, resolve(root, path)).split('\\').join('/');
+
+function writePage(outUi, brand, ui, worker) {
+  const manifest = {
+    name: brand.name,
+    short_name: brand.name,
+    start_url: '/',
+    display: 'standalone',
+    theme_color: brand.accent,
+    icons: [{ src: `data:image/svg+xml,${encodeURIComponent(brand.logoSvg)}`, sizes: 'any', type: 'image/svg+xml' }],
+  };
+  writeFileSync(join(outUi, 'manifest.webmanifest'), JSON.stringify(manifest, null, 2));
+  const values = {
+    title: brand.name,
+    accent: brand.accent,
+    favicon: `data:image/svg+xml,${encodeURIComponent(brand.logoSvg)}`,
+    manifest: '/build/manifest.webmanifest',
+    css: toUrl(outUi, ui.css),
+    entry: toUrl(outUi, ui.path),
+    worker: toUrl(outUi, worker.path),
+  };
+  const template = readFileSync(join(root, 'public', 'index.html'), 'utf8');
+  const html = template.replace(/\{\{(\w+)\}\}/g, (_, key) => {
+    if (!(key in values)) throw new Error(`public/index.html names an unknown value {{${key}}}`);
+    return values[key].replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  });
+  writeFileSync(join(outUi, 'index.html'), html);
+}
+
+function reportSizes(metafile) {
+  for (const [path, output] of Object.entries(metafile.outputs)) {
+    if (!output.entryPoint || path.endsWith('.map')) continue;
+    const gz = gzipSync(readFileSync(resolve(root, path))).length;
+    console.log(`  ${path}  ${(output.bytes / 1024).toFixed(1)} KB, ${(gz / 1024).toFixed(1)} KB gzipped`);
+  }
+}
+
+async function main() {
+  const options = parseArgs(process.argv.slice(2));
+  ensureNodeModules();
+  if (options.depsOnly) return;
+  const esbuild = await import('esbuild');
+  const brand = await loadBrand(esbuild, options.brand);
+  const started = performance.now();
+  const outUi = join(options.out, 'public', 'build');
+  const outServer = join(options.out, 'dist', 'server');
+  if (!options.watch) rmSync(outUi, { recursive: true, force: true });
+  mkdirSync(outUi, { recursive: true });
+
+  const browser = {
+    absWorkingDir: root,
+    bundle: true,
+    format: 'esm',
+    target: ['chrome120', 'firefox121', 'safari17'],
+    minify: !options.dev,
+    sourcemap: options.dev ? 'inline' : 'linked',
+    metafile: true,
+    entryNames: '[name]-[hash]',
+    chunkNames: 'chunks/[name]-[hash]',
+    assetNames: 'assets/[name]-[hash]',
+    outdir: outUi,
+    logLevel: 'warning',
+    define: {
+      __TERN_BRAND__: JSON.stringify(brand.id),
+      'process.env.NODE_ENV': JSON.stringify(options.dev ? 'development' : 'production'),
+    },
+  };
+  // The page needs both bundles' hashed names; each build reports its latest, and the
+  // page is rewritten whenever either changes (in watch mode too).
+  const latest = { ui: null, worker: null };
+  const pageWriter = (key, entry) => ({
+    name: `write-page-${key}`,
+    setup(build) {
+      build.onEnd((result) => {
+        if (result.errors.length > 0 || !result.metafile) return;
+        latest[key] = outputOf(result.metafile, entry);
+        if (latest.ui && latest.worker) writePage(outUi, brand, latest.ui, latest.worker);
+        if (options.watch) console.log(`[watch] rebuilt ${key}`);
+      });
+    },
+  });
+
+  const contexts = await Promise.all([
+    esbuild.context({
+      ...browser,
+      entryPoints: { app: 'src-ui/main.tsx' },
+      splitting: true,
+      jsx: 'automatic',
+      plugins: [pageWriter('ui', 'src-ui/main.tsx')],
+    }),
+    esbuild.context({
+      ...browser,
+      entryPoints: { worker: 'src-worker/entry.ts' },
+      plugins: [pageWriter('worker', 'src-worker/entry.ts')],
+    }),
+    esbuild.context({
+      entryPoints: { gateway: 'src-server/main.ts' },
+      absWorkingDir: root,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      packages: 'external',
+      sourcemap: 'linked',
+      metafile: true,
+      outExtension: { '.js': '.mjs' },
+      outdir: outServer,
+      logLevel: 'warning',
+    }),
+  ]);
+
+  if (options.watch) {
+    await Promise.all(contexts.map((context) => context.watch()));
+    console.log(`Watching for changes (brand ${brand.id}). Ctrl-C to stop.`);
+    return;
+  }
+  try {
+    const results = await Promise.all(contexts.map((context) => context.rebuild()));
+    console.log(`Built ${brand.name} in ${Math.round(performance.now() - started)} ms:`);
+    for (const result of results) reportSizes(result.metafile);
+  } catch {
+    process.exitCode = 1; // esbuild has printed the errors
+  } finally {
+    await Promise.all(contexts.map((context) => context.dispose()));
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main();

@@ -1,0 +1,57 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+
+/** The app page's policy: only our own scripts, workers and connections. */
+const APP_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "worker-src 'self'",
+  "connect-src 'self'",
+  "img-src 'self' data: blob:",
+  "style-src 'self' 'unsafe-inline'",
+  "frame-src 'self' blob:",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/**
+ * Serves the static shell: the built page for every app URL (client-side routes), hashed
+ * bundles cached forever, and the rest of public/ (status image, icons) uncached.
+ */
+export async function registerStaticShell(app: FastifyInstance, publicDir: string): Promise<void> {
+  const page = join(publicDir, 'build', 'index.html');
+  if (!existsSync(page)) {
+    throw new Error(`No built page at ${page}. Run \`node build.mjs\` first.`);
+  }
+  await app.register(fastifyStatic, {
+    root: publicDir,
+    index: false,
+    wildcard: true,
+    cacheControl: false, // set per file below
+    // The template is not a page of its own; only the built copy is served.
+    allowedPath: (path) => path !== '/index.html',
+    setHeaders(res, path) {
+      const hashed = /-[A-Z0-9]{8}\.(js|css|map)$/.test(path);
+      res.setHeader('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+    },
+  });
+  const sendPage = (_request: unknown, reply: import('fastify').FastifyReply) =>
+    reply
+      .header('Cache-Control', 'no-cache')
+      .header('Content-Security-Policy', APP_CSP)
+      .header('Referrer-Policy', 'no-referrer')
+      .header('X-Content-Type-Options', 'nosniff')
+      .sendFile('build/index.html');
+  app.get('/', sendPage);
+  // Client-side routes load the same page; API and asset misses stay 404s.
+  app.setNotFoundHandler((request, reply) => {
+    const wantsPage = request.method === 'GET' && !request.url.startsWith('/api/') && !request.url.includes('.');
+    if (wantsPage) return sendPage(request, reply);
+    return reply.code(404).send({ error: 'NoSuchMethod', description: `No route for ${request.method} ${request.url}` });
+  });
+}

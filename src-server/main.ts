@@ -1,0 +1,26 @@
+import { mkdirSync } from 'node:fs';
+import { loadConfig } from './config';
+import { createApp } from './http/app';
+
+// The gateway process: read the environment, serve, and close cleanly on a signal.
+async function main(): Promise<void> {
+  const config = loadConfig();
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  const app = await createApp(config);
+  const address = await app.listen({ host: config.host, port: config.port });
+  console.log(`Tern gateway listening on ${address}`);
+  const stop = (signal: string) => {
+    console.log(`Tern gateway stopping (${signal})`);
+    app.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,43 @@
+import type { Brand } from '../../shared/brands';
+import type { HandshakeResult } from '../../shared/worker-api';
+
+export type EngineState =
+  | { readonly kind: 'connecting' }
+  | { readonly kind: 'connected'; readonly handshake: HandshakeResult }
+  | { readonly kind: 'failed'; readonly message: string };
+
+function engineStatusText(state: EngineState): string {
+  switch (state.kind) {
+    case 'connecting':
+      return 'Starting the mail engine…';
+    case 'failed':
+      return `The mail engine could not start: ${state.message}`;
+    case 'connected':
+      return state.handshake.ok
+        ? `Mail engine ${state.handshake.engineVersion} ready`
+        : 'A newer version is available. Reload this tab to continue.';
+  }
+}
+
+/** The branded frame every screen renders inside. */
+export function Shell({ brand, engine }: { brand: Brand; engine: EngineState }) {
+  const needsReload = engine.kind === 'connected' && !engine.handshake.ok;
+  return (
+    <div className="shell">
+      <header className="shell-header">
+        <img className="shell-logo" src={`data:image/svg+xml,${encodeURIComponent(brand.logoSvg)}`} alt="" />
+        <h1 className="shell-title">{brand.name}</h1>
+      </header>
+      <main className="shell-main" aria-label="Mail">
+        <p role="status" className="shell-status">
+          {engineStatusText(engine)}
+        </p>
+        {needsReload && (
+          <button type="button" className="button-primary" onClick={() => location.reload()}>
+            Reload
+          </button>
+        )}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,55 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { ensureDebianPackages } from '../harness/system-packages';
+import { findFreePorts } from '../harness/ports';
+import { CHROMIUM_PATH } from './chromium';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Origin of the gateway serving the built app, e.g. http://127.0.0.1:41234 */
+    baseUrl: string;
+  }
+}
+
+async function waitForHealth(url: string, gateway: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (gateway.exitCode !== null) throw new Error(`The gateway exited early:\n${output()}`);
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`The gateway did not answer ${url}/api/health within 20 s:\n${output()}`);
+}
+
+/** Installs Chromium if missing, then starts the built gateway once for all e2e files. */
+export default async function setup(project: TestProject) {
+  await ensureDebianPackages([{ name: 'chromium', binary: CHROMIUM_PATH }], (line) => console.log(line));
+  if (!existsSync(join(project.config.root, 'dist', 'server', 'gateway.mjs'))) {
+    throw new Error('No built gateway: run `node build.mjs` first (npm test does).');
+  }
+  const dataDir = await mkdtemp(join(tmpdir(), 'tern-e2e-'));
+  const [port] = await findFreePorts(1);
+  let output = '';
+  const gateway = spawn(process.execPath, ['dist/server/gateway.mjs'], {
+    cwd: project.config.root,
+    env: { ...process.env, TERN_PORT: String(port), TERN_DATA_DIR: dataDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  gateway.stdout?.on('data', (chunk: Buffer) => (output += chunk));
+  gateway.stderr?.on('data', (chunk: Buffer) => (output += chunk));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitForHealth(baseUrl, gateway, () => output);
+  project.provide('baseUrl', baseUrl);
+  return async () => {
+    gateway.kill('SIGTERM');
+    await rm(dataDir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, expect, inject, test } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { launchChromium, screenshot } from './chromium';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+test('the built app loads in Chromium, shows its brand and reaches the shared engine', async () => {
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(inject('baseUrl'));
+  await expect(page.title()).resolves.toBe('Tern Mail');
+  await page.getByRole('heading', { name: 'Tern Mail' }).waitFor();
+  // The status line comes from the SharedWorker's handshake, so this proves the worker bundle runs.
+  await page.getByRole('status').filter({ hasText: /Mail engine 5\.33\.0 ready/ }).waitFor();
+  await screenshot(page, 'shell');
+  expect(errors).toEqual([]);
+  await page.close();
+});
+
+test('a second tab connects to the same engine instead of starting another', async () => {
+  const context = await browser.newContext();
+  const tabs = [await context.newPage(), await context.newPage()];
+  for (const tab of tabs) {
+    await tab.goto(inject('baseUrl'));
+    await tab.getByRole('status').filter({ hasText: /ready/ }).waitFor();
+  }
+  const cdp = await browser.newBrowserCDPSession();
+  const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: { type: string; url: string }[] };
+  const engines = targetInfos.filter((target) => target.type === 'shared_worker' && target.url.includes('/build/worker-'));
+  expect(engines).toHaveLength(1);
+  await cdp.detach();
+  await context.close();
+});

@@ -1,0 +1,37 @@
+import { expose, wrap } from 'comlink';
+import { afterEach, expect, test } from 'vitest';
+import { WORKER_API_VERSION, type WorkerApi } from '../../../shared/worker-api';
+import { createEngine } from '../../../src-worker/engine';
+
+// The real comlink boundary, in-process over a MessageChannel (STYLE.md item 16).
+const channels: MessageChannel[] = [];
+function connectTab(api: WorkerApi) {
+  const channel = new MessageChannel();
+  channels.push(channel);
+  expose(api, channel.port1);
+  return wrap<WorkerApi>(channel.port2);
+}
+afterEach(() => {
+  for (const channel of channels.splice(0)) {
+    channel.port1.close();
+    channel.port2.close();
+  }
+});
+
+test('tabs of the same version share one engine and are counted', async () => {
+  const engine = createEngine();
+  const first = await connectTab(engine).session.handshake({ apiVersion: WORKER_API_VERSION, tabId: 'a' });
+  const second = connectTab(engine);
+  const result = await second.session.handshake({ apiVersion: WORKER_API_VERSION, tabId: 'b' });
+  expect(first).toMatchObject({ ok: true, connectedTabs: 1 });
+  expect(result).toEqual({ ok: true, engineVersion: '5.33.0', connectedTabs: 2 });
+  await second.session.goodbye({ tabId: 'b' });
+  const third = await connectTab(engine).session.handshake({ apiVersion: WORKER_API_VERSION, tabId: 'c' });
+  expect(third).toMatchObject({ connectedTabs: 2 });
+});
+
+test('a tab built for another contract version is told to reload', async () => {
+  const tab = connectTab(createEngine());
+  const result = await tab.session.handshake({ apiVersion: WORKER_API_VERSION + 1, tabId: 'old' });
+  expect(result).toEqual({ ok: false, reason: 'version-mismatch', workerApiVersion: WORKER_API_VERSION });
+});

@@ -1,0 +1,46 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * The three test layers. `test/run.mjs` runs them one after another (`npm test`);
+ * one layer alone: `npx vitest run --config test/vitest.config.ts --project unit`.
+ */
+export default defineConfig({
+  root,
+  test: {
+    projects: [
+      {
+        // Pure logic, React components (happy-dom, per file) and the worker (fake-indexeddb).
+        extends: true,
+        test: { name: 'unit', include: ['test/unit/**/*.test.{ts,tsx}'], environment: 'node' },
+      },
+      {
+        // Real Dovecot and Postfix from the harness; files run one at a time to spare the 2 cores.
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          environment: 'node',
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+        },
+      },
+      {
+        // Debian's Chromium driven by playwright-core against the built app and gateway.
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/e2e/global-setup.ts'],
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+        },
+      },
+    ],
+  },
+});
