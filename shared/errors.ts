@@ -1,0 +1,148 @@
+/**
+ * The error catalogue (spec §8): every error the product can show, once, with its HTTP
+ * status and the sentence a person reads. The gateway answers with these names, the
+ * worker rebuilds them from a reply or across the comlink boundary, and the UI shows
+ * `description`. Where the spec gives the wording, it is used verbatim.
+ */
+export interface CatalogueEntry {
+  /** HTTP status; null where the spec gives none (ServiceNotFound). */
+  readonly status: number | null;
+  /** What the user is told. */
+  readonly description: string;
+}
+
+const entry = (status: number | null, description: string): CatalogueEntry => ({ status, description });
+
+export const ERROR_CATALOGUE = {
+  // General
+  RequestTimeout: entry(408, 'The request took too long. Please try again.'),
+  FileScanError: entry(500, 'The file could not be scanned for viruses. Please try again.'),
+  S3ReqNotFound: entry(404, 'The stored file could not be found.'),
+  InvalidDraftVersion: entry(409, 'This draft was changed elsewhere. Reload it before saving again.'),
+  // Request
+  InvalidRequestData: entry(400, 'The request was not understood.'),
+  TokenParamMissing: entry(400, 'The session token is missing.'),
+  InvalidParameter: entry(400, 'A value in the request is not valid.'),
+  NoSuchMethod: entry(404, 'There is no such operation.'),
+  HTTPMethodNotAllowed: entry(405, 'This operation does not accept that method.'),
+  HttpPostMethodNotAllowed: entry(405, 'This operation does not accept POST.'),
+  InvalidUpdateDraft: entry(409, 'This draft was already updated.'),
+  InvalidOperation: entry(404, 'That operation is not possible here.'),
+  // Mail and folders
+  TargetFolderNotExists: entry(404, 'The destination folder does not exist.'),
+  FileNotFound: entry(404, 'The file could not be found.'),
+  FolderNotFound: entry(404, 'The folder could not be found.'),
+  FolderAlreadyExist: entry(403, 'A folder with this name already exists.'),
+  FolderDeleted: entry(410, 'This folder was deleted.'),
+  SpecialFolder: entry(400, 'This is not permitted on a special folder.'),
+  OperationFailed: entry(500, 'The operation failed. Please try again.'),
+  FolderNameLengthExceeded: entry(400, 'Folder names can be at most 255 characters long.'),
+  MessageSizeExceeded: entry(400, 'The message is too large to send.'),
+  SendFailed: entry(400, 'Message could not be sent: the details are invalid or the mail server is unreachable.'),
+  InvalidFileSize: entry(403, 'This file is too large or empty.'),
+  FileExtensionNotAllowed: entry(400, 'Files of this type cannot be attached.'),
+  MailQuotaFull: entry(402, 'Your mailbox is full.'),
+  VirusContent: entry(403, 'This file contains a virus.'),
+  DraftDoesNotExist: entry(404, 'This draft no longer exists.'),
+  DraftAlreadySent: entry(410, 'This draft has already been sent.'),
+  DraftAlreadyCreated: entry(409, 'This draft already exists.'),
+  TrackedFilesQuotaExhausted: entry(403, 'You have used up your tracked-files quota.'),
+  TrackedFilesLimitExceeded: entry(403, 'Too many tracked files in one message.'),
+  TrackedLinksLimitExceeded: entry(403, 'Too many tracked links in one message.'),
+  MailLockUnacquired: entry(500, 'The mailbox is busy. Please try again.'),
+  ParentMessageNotFound: entry(404, 'The message you are replying to could not be found.'),
+  ExpiredLink: entry(400, 'This link has expired.'),
+  // Messages and server
+  MessageNotFound: entry(404, 'The message could not be found.'),
+  ThreadNotFound: entry(404, 'The conversation could not be found.'),
+  InternalServerError: entry(500, 'Something went wrong on our side. Please try again.'),
+  AccountUnavailable: entry(500, 'This account is unavailable right now.'),
+  ImapConnectionFailed: entry(500, 'Could not connect to your mail server.'),
+  ImapConnectionLost: entry(500, 'The connection to your mail server was lost.'),
+  TooManyRequests: entry(429, 'Too many attempts. Please wait a moment and try again.'),
+  // Search
+  SearchInterrupted: entry(408, 'The search took too long and was stopped.'),
+  // Session
+  ClusterIdMismatch: entry(400, 'This session belongs to another server.'),
+  InvalidToken: entry(401, 'Your session has ended. Please log in again.'),
+  InvalidMail: entry(404, 'This email address is not valid.'),
+  PasswordChanged: entry(403, 'Your password was changed. Please log in again.'),
+  // Authentication and account
+  AuthenticationError: entry(401, 'Incorrect Email or Password'),
+  UnsupportedNonStickyImapProvider: entry(500, 'This email provider is not supported.'),
+  NoSuchImapProvider: entry(404, 'Invalid IMAP Host'),
+  MXNotFound: entry(404, 'No mail server was found for this domain.'),
+  PartnerNotFound: entry(404, 'The partner could not be found.'),
+  AccountNotFound: entry(404, 'The account could not be found.'),
+  ImapHostNotFound: entry(500, "Sorry, we currently don't support your email service provider"),
+  UNAUTHENTICATED: entry(401, 'Your session is invalid. Please log in again.'),
+  // Client cache
+  ClearClientCache: entry(409, 'The local cache must be cleared.'),
+  // Rules
+  TooLargeSieveUpdate: entry(403, 'These rules are too large to save.'),
+  // Contacts
+  CsvImportContactsLimitExceed: entry(400, 'This file has too many contacts to import.'),
+  TotalContactsLimitExceed: entry(400, 'You have reached the maximum number of contacts.'),
+  InvalidCsvUpload: entry(400, 'This CSV file could not be read.'),
+  PreviousImportRequestRunning: entry(425, 'A previous import is still running.'),
+  // No status: the account is not registered or its services are not initialised.
+  ServiceNotFound: entry(null, 'This account is not ready yet.'),
+} as const satisfies Record<string, CatalogueEntry>;
+
+export type ErrorName = keyof typeof ERROR_CATALOGUE;
+
+export function isErrorName(value: unknown): value is ErrorName {
+  return typeof value === 'string' && Object.hasOwn(ERROR_CATALOGUE, value);
+}
+
+/** The JSON body of every error reply of the gateway. */
+export interface ErrorReply {
+  readonly error: ErrorName;
+  readonly description: string;
+  readonly requestId?: string;
+  readonly detail?: unknown;
+}
+
+/**
+ * An error of the catalogue. It survives JSON and the comlink boundary as
+ * `{ name, message, data }` and is rebuilt with `TernError.from`.
+ */
+export class TernError extends Error {
+  override readonly name: ErrorName;
+  /** Extra facts for the UI or the log (e.g. which field); never a stack or a secret. */
+  readonly detail: unknown;
+  readonly requestId: string | undefined;
+
+  constructor(name: ErrorName, options: { description?: string; detail?: unknown; requestId?: string } = {}) {
+    super(options.description ?? ERROR_CATALOGUE[name].description);
+    this.name = name;
+    this.detail = options.detail;
+    this.requestId = options.requestId;
+  }
+
+  get status(): number | null {
+    return ERROR_CATALOGUE[this.name].status;
+  }
+
+  toReply(): ErrorReply {
+    return {
+      error: this.name,
+      description: this.message,
+      ...(this.requestId ? { requestId: this.requestId } : {}),
+      ...(this.detail !== undefined ? { detail: this.detail } : {}),
+    };
+  }
+
+  /** Rebuilds a catalogue error from a reply body or a serialised error; unknown names become InternalServerError. */
+  static from(value: unknown): TernError {
+    if (value instanceof TernError) return value;
+    const record = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+    const name = record.error ?? record.name;
+    const description = record.description ?? record.message;
+    return new TernError(isErrorName(name) ? name : 'InternalServerError', {
+      description: isErrorName(name) && typeof description === 'string' ? description : undefined,
+      detail: record.detail,
+      requestId: typeof record.requestId === 'string' ? record.requestId : undefined,
+    });
+  }
+}
