@@ -13,6 +13,8 @@ const configSchema = z.object({
   TERN_PORT: portSchema.default(8080),
   TERN_DATA_DIR: z.string().min(1).default(join(repoRoot, '.tern', 'gateway')),
   TERN_PUBLIC_DIR: z.string().min(1).default(join(repoRoot, 'public')),
+  TERN_SECRET_KEY: z.string().min(1).optional(),
+  TERN_DATABASE_FILE: z.string().min(1).default('tern.sqlite'),
 });
 
 export interface GatewayConfig {
@@ -24,6 +26,10 @@ export interface GatewayConfig {
   readonly dataDir: string;
   /** The static shell and built bundles (`public/`, with `public/build/` from build.mjs). */
   readonly publicDir: string;
+  /** Key for secrets at rest; when unset, `<dataDir>/secret.key` (mode 0600) is used. */
+  readonly secretKey: string | undefined;
+  /** SQLite file name inside dataDir (`:memory:` for tests). */
+  readonly databaseFile: string;
 }
 
 /** Parses the environment; a bad value stops the gateway with a message naming the variable. */
@@ -39,5 +45,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     port: value.TERN_PORT,
     dataDir: resolve(value.TERN_DATA_DIR),
     publicDir: resolve(value.TERN_PUBLIC_DIR),
+    secretKey: value.TERN_SECRET_KEY,
+    databaseFile: value.TERN_DATABASE_FILE,
   };
 }

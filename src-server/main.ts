@@ -1,17 +1,19 @@
 import { mkdirSync } from 'node:fs';
 import { loadConfig } from './config';
+import { createContext } from './context';
 import { createApp } from './http/app';
 
 // The gateway process: read the environment, serve, and close cleanly on a signal.
 async function main(): Promise<void> {
   const config = loadConfig();
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-  const app = await createApp(config);
+  const ctx = createContext(config);
+  const app = await createApp(ctx);
   const address = await app.listen({ host: config.host, port: config.port });
   console.log(`Tern gateway listening on ${address}`);
   const stop = (signal: string) => {
     console.log(`Tern gateway stopping (${signal})`);
-    app.close().then(
+    app.close().finally(() => ctx.db.close()).then(
       () => process.exit(0),
       () => process.exit(1),
     );

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../../../src-server/config';
+import { createContext } from '../../../src-server/context';
 import { createApp } from '../../../src-server/http/app';
 
 let publicDir: string;
@@ -14,7 +15,7 @@ beforeAll(async () => {
   await writeFile(join(publicDir, 'build', 'index.html'), '<!doctype html><title>T</title>');
   await writeFile(join(publicDir, 'build', 'app-ABCDEFGH.js'), 'console.log(1)');
   await writeFile(join(publicDir, 'index.html'), '{{title}}');
-  app = await createApp(loadConfig({ TERN_PUBLIC_DIR: publicDir, TERN_DATA_DIR: publicDir }));
+  app = await createApp(createContext(loadConfig({ TERN_PUBLIC_DIR: publicDir, TERN_DATA_DIR: join(publicDir, 'data'), TERN_DATABASE_FILE: ':memory:' })));
 });
 afterAll(async () => {
   await app.close();

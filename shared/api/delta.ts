@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { folderSchema, messageMetaSchema, threadSummarySchema } from './mail';
+
+/** GET /api/delta?cursor=N&limit=M */
+export const deltaQuerySchema = z.object({
+  cursor: z.coerce.number().int().nonnegative(),
+  limit: z.coerce.number().int().min(1).max(2000).default(500),
+});
+export type DeltaQuery = z.infer<typeof deltaQuerySchema>;
+
+/**
+ * One change of the account's transaction log. An upsert carries the object's state as
+ * of the read (so several changes of one object collapse into one); a delete its id.
+ */
+export const deltaChangeSchema = z.discriminatedUnion('op', [
+  z.object({ txnId: z.number().int(), op: z.literal('upsert'), object: z.literal('folder'), data: folderSchema }),
+  z.object({ txnId: z.number().int(), op: z.literal('upsert'), object: z.literal('message'), data: messageMetaSchema }),
+  z.object({ txnId: z.number().int(), op: z.literal('upsert'), object: z.literal('thread'), data: threadSummarySchema }),
+  z.object({ txnId: z.number().int(), op: z.literal('delete'), object: z.enum(['folder', 'message', 'thread']), objectId: z.string() }),
+]);
+export type DeltaChange = z.infer<typeof deltaChangeSchema>;
+
+export const deltaResponseSchema = z.object({
+  changes: z.array(deltaChangeSchema),
+  /** The txnId to ask from next time. */
+  cursor: z.number().int(),
+  hasMore: z.boolean(),
+});
+export type DeltaResponse = z.infer<typeof deltaResponseSchema>;
+
+/** Websocket frame: "account X has transactions up to N". */
+export const pushFrameSchema = z.object({ type: z.literal('txn'), accountId: z.string(), latestTxnId: z.number().int() });
+export type PushFrame = z.infer<typeof pushFrameSchema>;

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+
+export const SPECIAL_USES = ['inbox', 'drafts', 'sent', 'archive', 'junk', 'trash', 'all', 'flagged'] as const;
+export type SpecialUse = (typeof SPECIAL_USES)[number];
+
+export const addressSchema = z.object({ name: z.string(), email: z.string() });
+export type Address = z.infer<typeof addressSchema>;
+
+/** A mailbox folder of the account (mirrored from IMAP LIST). */
+export const folderSchema = z.object({
+  id: z.string(),
+  /** Full IMAP path, e.g. `Projects/2026`. */
+  path: z.string(),
+  /** Last segment of the path, for display. */
+  name: z.string(),
+  parentId: z.string().nullable(),
+  specialUse: z.enum(SPECIAL_USES).nullable(),
+  total: z.number().int(),
+  unread: z.number().int(),
+});
+export type Folder = z.infer<typeof folderSchema>;
+
+export const attachmentSummarySchema = z.object({
+  /** Position among the message's attachments; used in download URLs. */
+  index: z.number().int(),
+  filename: z.string(),
+  size: z.number().int(),
+  contentType: z.string(),
+  /** Set for inline parts referenced as `cid:` from the HTML. */
+  contentId: z.string().nullable(),
+});
+export type AttachmentSummary = z.infer<typeof attachmentSummarySchema>;
+
+/** A message's metadata, as mirrored (no body). */
+export const messageMetaSchema = z.object({
+  id: z.string(),
+  threadId: z.string(),
+  folderId: z.string(),
+  messageIdHeader: z.string().nullable(),
+  subject: z.string(),
+  from: z.array(addressSchema),
+  to: z.array(addressSchema),
+  cc: z.array(addressSchema),
+  replyTo: z.array(addressSchema),
+  /** Date header, epoch ms. */
+  date: z.number().int(),
+  /** IMAP INTERNALDATE, epoch ms: the order of lists. */
+  receivedAt: z.number().int(),
+  unread: z.boolean(),
+  starred: z.boolean(),
+  answered: z.boolean(),
+  draft: z.boolean(),
+  keywords: z.array(z.string()),
+  size: z.number().int(),
+  attachments: z.array(attachmentSummarySchema),
+  snippet: z.string(),
+});
+export type MessageMeta = z.infer<typeof messageMetaSchema>;
+
+/** A conversation across folders, summarised for lists. */
+export const threadSummarySchema = z.object({
+  id: z.string(),
+  subject: z.string(),
+  /** Distinct senders, oldest first. */
+  participants: z.array(addressSchema),
+  snippet: z.string(),
+  lastMessageAt: z.number().int(),
+  messageCount: z.number().int(),
+  unreadCount: z.number().int(),
+  starred: z.boolean(),
+  hasAttachments: z.boolean(),
+  folderIds: z.array(z.string()),
+  messageIds: z.array(z.string()),
+});
+export type ThreadSummary = z.infer<typeof threadSummarySchema>;
+
+/** A parsed message body (GET /api/messages/:id/body). */
+export const messageBodySchema = z.object({
+  messageId: z.string(),
+  /** Raw HTML as sent; the UI sanitises it before display. */
+  html: z.string().nullable(),
+  text: z.string().nullable(),
+  attachments: z.array(attachmentSummarySchema),
+  headers: z.record(z.string(), z.string()),
+});
+export type MessageBody = z.infer<typeof messageBodySchema>;

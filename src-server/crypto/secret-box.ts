@@ -1,0 +1,56 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const VERSION = 1;
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+/**
+ * Encrypts secrets at rest (IMAP/SMTP passwords, TOTP seeds) with AES-256-GCM under a key
+ * that never enters the database. Layout: version byte, 12-byte IV, 16-byte tag, ciphertext.
+ * The account id is bound in as associated data, so a secret copied to another row fails.
+ */
+export class SecretBox {
+  private constructor(private readonly key: Buffer) {}
+
+  /**
+   * The key comes from TERN_SECRET_KEY (64 hex characters or base64 of 32 bytes) or from
+   * `<dataDir>/secret.key`, created with mode 0600 on first run. No default key ships.
+   */
+  static load(params: { dataDir: string; envKey?: string | undefined }): SecretBox {
+    if (params.envKey) return new SecretBox(parseKey(params.envKey, 'TERN_SECRET_KEY'));
+    const file = join(params.dataDir, 'secret.key');
+    if (!existsSync(file)) {
+      writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
+    }
+    if ((statSync(file).mode & 0o077) !== 0) {
+      throw new Error(`${file} is readable by other users; run \`chmod 600 ${file}\`.`);
+    }
+    return new SecretBox(parseKey(readFileSync(file, 'utf8').trim(), file));
+  }
+
+  seal(plaintext: string, context: string): Buffer {
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    cipher.setAAD(Buffer.from(context));
+    const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+    return Buffer.concat([Buffer.from([VERSION]), iv, cipher.getAuthTag(), body]);
+  }
+
+  open(sealed: Buffer, context: string): string {
+    if (sealed[0] !== VERSION) throw new Error('Unknown secret format');
+    const iv = sealed.subarray(1, 1 + IV_BYTES);
+    const tag = sealed.subarray(1 + IV_BYTES, 1 + IV_BYTES + TAG_BYTES);
+    const decipher = createDecipheriv('aes-256-gcm', this.key, iv);
+    decipher.setAAD(Buffer.from(context));
+    decipher.setAuthTag(tag);
+    return Buffer.concat([decipher.update(sealed.subarray(1 + IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+  }
+}
+
+function parseKey(text: string, source: string): Buffer {
+  const key = /^[0-9a-f]{64}$/i.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64');
+  if (key.length !== 32) throw new Error(`${source} must hold a 256-bit key (64 hex characters or base64 of 32 bytes).`);
+  return key;
+}
