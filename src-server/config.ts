@@ -1,11 +1,46 @@
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import type { ServerSettings } from './accounts/account-store';
 
 /** Where the repository is, seen from the built gateway (dist/server/) or from src-server/. */
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 const portSchema = z.coerce.number().int().min(1).max(65535);
+const securitySchema = z.enum(['tls', 'starttls', 'none']);
+const serverSchema = z.strictObject({ host: z.string().min(1), port: portSchema, security: securitySchema });
+
+/** TERN_MAIL_DOMAINS: JSON `{ "<domain>": { imap: {host, port, security}, smtp: {…} } }`. */
+const mailDomainsSchema = z
+  .string()
+  .transform((text, ctx) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be JSON like {"example.com":{"imap":{…},"smtp":{…}}}' });
+      return z.NEVER;
+    }
+  })
+  .pipe(z.record(z.string().min(1), z.strictObject({ imap: serverSchema, smtp: serverSchema })))
+  .transform((table) => new Map(Object.entries(table).map(([domain, servers]) => [domain.toLowerCase(), servers])));
+
+/** TERN_ALLOWED_ORIGINS: comma-separated origins (besides the gateway's own) whose pages may open the push websocket. */
+const allowedOriginsSchema = z
+  .string()
+  .transform((text, ctx) =>
+    text
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean)
+      .map((item) => {
+        const url = URL.canParse(item) ? new URL(item) : null;
+        if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+          ctx.addIssue({ code: 'custom', message: `"${item}" is not an http(s) origin like https://mail.example.com` });
+          return '';
+        }
+        return url.origin;
+      }),
+  );
 
 /** Every setting the gateway reads from its environment (documented in the README). */
 const configSchema = z.object({
@@ -15,7 +50,22 @@ const configSchema = z.object({
   TERN_PUBLIC_DIR: z.string().min(1).default(join(repoRoot, 'public')),
   TERN_SECRET_KEY: z.string().min(1).optional(),
   TERN_DATABASE_FILE: z.string().min(1).default('tern.sqlite'),
+  TERN_MAIL_DOMAINS: mailDomainsSchema.optional(),
+  TERN_IMAP_HOST: z.string().min(1).optional(),
+  TERN_IMAP_PORT: portSchema.optional(),
+  TERN_IMAP_SECURITY: securitySchema.optional(),
+  TERN_SMTP_HOST: z.string().min(1).optional(),
+  TERN_SMTP_PORT: portSchema.optional(),
+  TERN_SMTP_SECURITY: securitySchema.optional(),
+  TERN_ALLOWED_ORIGINS: allowedOriginsSchema.default([]),
+  TERN_MIRROR_SWEEP_MS: z.coerce.number().int().min(1000).max(600_000).default(15_000),
 });
+
+/** Mail servers of one domain, as an operator configured them. */
+export interface DomainServers {
+  readonly imap: ServerSettings;
+  readonly smtp: ServerSettings;
+}
 
 export interface GatewayConfig {
   /** Interface the HTTP server binds. */
@@ -30,7 +80,18 @@ export interface GatewayConfig {
   readonly secretKey: string | undefined;
   /** SQLite file name inside dataDir (`:memory:` for tests). */
   readonly databaseFile: string;
+  /** Mail servers of the domains this gateway knows (TERN_MAIL_DOMAINS), keyed by lowercased domain. */
+  readonly mailDomains: ReadonlyMap<string, DomainServers>;
+  /** TERN_IMAP_* / TERN_SMTP_*: fields that override every domain's servers when set. */
+  readonly serverOverrides: { readonly imap: Partial<ServerSettings>; readonly smtp: Partial<ServerSettings> };
+  /** Origins besides the gateway's own (its Host) allowed to open the push websocket (TERN_ALLOWED_ORIGINS). */
+  readonly allowedOrigins: readonly string[];
+  /** How often each mirror checks every folder's STATUS for changes made by other clients (TERN_MIRROR_SWEEP_MS). */
+  readonly mirrorSweepMs: number;
 }
+
+const definedOnly = <T extends object>(value: T): Partial<T> =>
+  Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<T>;
 
 /** Parses the environment; a bad value stops the gateway with a message naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
@@ -47,5 +108,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     publicDir: resolve(value.TERN_PUBLIC_DIR),
     secretKey: value.TERN_SECRET_KEY,
     databaseFile: value.TERN_DATABASE_FILE,
+    mailDomains: value.TERN_MAIL_DOMAINS ?? new Map(),
+    serverOverrides: {
+      imap: definedOnly({ host: value.TERN_IMAP_HOST, port: value.TERN_IMAP_PORT, security: value.TERN_IMAP_SECURITY }),
+      smtp: definedOnly({ host: value.TERN_SMTP_HOST, port: value.TERN_SMTP_PORT, security: value.TERN_SMTP_SECURITY }),
+    },
+    allowedOrigins: value.TERN_ALLOWED_ORIGINS,
+    mirrorSweepMs: value.TERN_MIRROR_SWEEP_MS,
   };
 }

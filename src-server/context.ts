@@ -1,7 +1,15 @@
 import { AccountStore } from './accounts/account-store';
 import { SessionStore } from './accounts/session-store';
+import { discoverServers } from './auth/discovery';
+import { checkImapLogin } from './auth/imap-check';
+import { LoginService } from './auth/login-service';
+import { networkLookups } from './auth/network-lookups';
+import { LoginThrottle } from './auth/rate-limit';
 import type { GatewayConfig } from './config';
 import { SecretBox } from './crypto/secret-box';
+import { Materializer } from './mirror/materialize';
+import { MirrorManager } from './mirror/mirror-manager';
+import { MirrorStore } from './mirror/mirror-store';
 import { PushHub } from './push/push-hub';
 import { openDatabase, type Db } from './store/database';
 import { TransactionLog } from './store/transaction-log';
@@ -14,17 +22,44 @@ export interface GatewayContext {
   readonly sessions: SessionStore;
   readonly txlog: TransactionLog;
   readonly push: PushHub;
+  readonly login: LoginService;
+  /** Reads mirror rows as the shared Folder / MessageMeta / ThreadSummary shapes. */
+  readonly materializer: Materializer;
+  /** One IMAP mirror per account with a live session; `mirrors.get(id)` for withMailbox / resyncNow. */
+  readonly mirrors: MirrorManager;
 }
 
 export function createContext(config: GatewayConfig): GatewayContext {
   const db = openDatabase(config.dataDir, config.databaseFile);
   const secrets = SecretBox.load({ dataDir: config.dataDir, envKey: config.secretKey });
+  const accounts = new AccountStore(db, secrets);
+  const sessions = new SessionStore(db);
+  const discovery = { domains: config.mailDomains, overrides: config.serverOverrides, ...networkLookups() };
+  const txlog = new TransactionLog(db);
+  const push = new PushHub();
+  const mirrors = new MirrorManager({
+    accounts,
+    sessions,
+    store: new MirrorStore({ db, txlog, push }),
+    options: { sweepIntervalMs: config.mirrorSweepMs },
+    onError: (accountId, error) => console.warn(`mirror of account ${accountId}: ${error instanceof Error ? error.message : String(error)}`),
+  });
   return {
     config,
     db,
-    accounts: new AccountStore(db, secrets),
-    sessions: new SessionStore(db),
-    txlog: new TransactionLog(db),
-    push: new PushHub(),
+    accounts,
+    sessions,
+    txlog,
+    push,
+    materializer: new Materializer(db),
+    mirrors,
+    login: new LoginService({
+      accounts,
+      sessions,
+      throttle: new LoginThrottle(),
+      discover: (email) => discoverServers(email, discovery),
+      checkImap: checkImapLogin,
+      onLogin: (accountId) => void mirrors.onLogin(accountId),
+    }),
   };
 }

@@ -12,10 +12,14 @@ export type DeltaQuery = z.infer<typeof deltaQuerySchema>;
  * One change of the account's transaction log. An upsert carries the object's state as
  * of the read (so several changes of one object collapse into one); a delete its id.
  */
-export const deltaChangeSchema = z.discriminatedUnion('op', [
+// Upserts are told apart by `object` first: zod 4 rejects one `op` value shared by several options.
+const upsertChangeSchema = z.discriminatedUnion('object', [
   z.object({ txnId: z.number().int(), op: z.literal('upsert'), object: z.literal('folder'), data: folderSchema }),
   z.object({ txnId: z.number().int(), op: z.literal('upsert'), object: z.literal('message'), data: messageMetaSchema }),
   z.object({ txnId: z.number().int(), op: z.literal('upsert'), object: z.literal('thread'), data: threadSummarySchema }),
+]);
+export const deltaChangeSchema = z.discriminatedUnion('op', [
+  upsertChangeSchema,
   z.object({ txnId: z.number().int(), op: z.literal('delete'), object: z.enum(['folder', 'message', 'thread']), objectId: z.string() }),
 ]);
 export type DeltaChange = z.infer<typeof deltaChangeSchema>;
@@ -31,3 +35,14 @@ export type DeltaResponse = z.infer<typeof deltaResponseSchema>;
 /** Websocket frame: "account X has transactions up to N". */
 export const pushFrameSchema = z.object({ type: z.literal('txn'), accountId: z.string(), latestTxnId: z.number().int() });
 export type PushFrame = z.infer<typeof pushFrameSchema>;
+
+/**
+ * Close codes of the push websocket. The close reason carries the catalogue error name
+ * where there is one ('InvalidToken', 'TokenParamMissing'), so the worker can rebuild it.
+ */
+export const PUSH_CLOSE_CODES = {
+  /** The session ended (logout): stop, do not reconnect. */
+  loggedOut: 4000,
+  /** No token, or not a live session: log in again. */
+  invalidToken: 4401,
+} as const;

@@ -27,7 +27,7 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX sessions_account ON sessions(account_id);
   CREATE TABLE folders (
-    id             INTEGER PRIMARY KEY,
+    id             INTEGER PRIMARY KEY AUTOINCREMENT, -- never reused: ids go to clients (identity column on PostgreSQL)
     account_id     INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
     path           TEXT NOT NULL,
     name           TEXT NOT NULL,
@@ -41,7 +41,7 @@ export const MIGRATIONS: readonly string[] = [
     UNIQUE (account_id, path)
   );
   CREATE TABLE threads (
-    id          INTEGER PRIMARY KEY,
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
     account_id  INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
     subject_key TEXT NOT NULL,            -- normalised subject, for the fallback match
     last_at     INTEGER NOT NULL
@@ -54,7 +54,7 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (account_id, message_id_header)
   );
   CREATE TABLE messages (
-    id                INTEGER PRIMARY KEY,
+    id                INTEGER PRIMARY KEY AUTOINCREMENT,
     account_id        INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
     folder_id         INTEGER NOT NULL REFERENCES folders(id) ON DELETE CASCADE,
     uid               INTEGER NOT NULL,
@@ -85,5 +85,14 @@ export const MIGRATIONS: readonly string[] = [
     object_id  INTEGER NOT NULL,
     PRIMARY KEY (account_id, id)
   );
+  `,
+  /* 2: what the mirror's threading and folder counts need */ `
+  ALTER TABLE threads ADD COLUMN first_at INTEGER NOT NULL DEFAULT 0;
+  -- 1 while a thread holds only replies that had no References/In-Reply-To: the one case where a
+  -- later root message may join it by subject (mirror/threading.ts).
+  ALTER TABLE threads ADD COLUMN awaits_root INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE messages ADD COLUMN unseen INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX thread_refs_thread ON thread_refs(thread_id);
+  CREATE INDEX messages_folder_unseen ON messages(folder_id, unseen);
   `,
 ];

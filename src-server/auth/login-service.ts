@@ -1,0 +1,116 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { loginRequestSchema, type LoginResponse } from '../../shared/api/account';
+import { TernError } from '../../shared/errors';
+import type { AccountStore, ServerSettings } from '../accounts/account-store';
+import type { SessionStore } from '../accounts/session-store';
+import type { DiscoveredServers } from './discovery';
+import { ImapCheckError, type ImapCheckResult } from './imap-check';
+import type { LoginThrottle } from './rate-limit';
+
+/**
+ * A refused login never answers sooner than this after the request arrived. Servers reject
+ * an unknown user and a wrong password at slightly different speeds; a common floor hides
+ * the difference (and slows guessing a little more).
+ */
+export const MIN_FAILURE_MS = 300;
+
+export interface LoginServiceDeps {
+  readonly accounts: AccountStore;
+  readonly sessions: SessionStore;
+  readonly throttle: LoginThrottle;
+  readonly discover: (email: string) => Promise<DiscoveredServers>;
+  readonly checkImap: (params: { server: ServerSettings; user: string; password: string }) => Promise<ImapCheckResult>;
+  /**
+   * Runs after a successful login, before the reply (e.g. to start the account's mirror).
+   * Awaited; a throw is reported but does not undo the login: the account and token stand.
+   */
+  readonly onLogin?: (accountId: number) => void | Promise<void>;
+  readonly reportError?: (message: string, error: unknown) => void;
+  readonly minFailureMs?: number;
+  readonly now?: () => number;
+}
+
+export interface LoginParams {
+  readonly email: unknown;
+  readonly password: unknown;
+  /** The client's address, for the per-IP limit. */
+  readonly ip: string;
+  /** The API base the client should use for this account, e.g. `https://mail.example.com/api`. */
+  readonly baseUrl: string;
+}
+
+/** "john.smith" → "John Smith": a presentable name until the user sets one. */
+export function nameFromAddress(email: string): string {
+  const local = email.slice(0, email.lastIndexOf('@')).split('+')[0] ?? '';
+  const words = local.split(/[._-]+/).filter(Boolean);
+  return words.map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(' ') || email;
+}
+
+/** What the client is told about a failed discovery or IMAP check; undefined for a bug of ours. */
+function loginFailure(error: unknown, servers: DiscoveredServers | undefined): TernError | undefined {
+  if (error instanceof TernError) return error;
+  if (!(error instanceof ImapCheckError) || !servers) return undefined;
+  if (error.kind === 'auth') return new TernError('AuthenticationError');
+  // A host an operator configured that does not even answer is a wrong setting, not an outage.
+  if (error.kind === 'unreachable' && servers.source === 'config') return new TernError('NoSuchImapProvider');
+  return new TernError('ImapConnectionFailed');
+}
+
+/**
+ * Login (issue "Gateway" 1): validate, rate limit, find the servers, prove the password
+ * against IMAP, then store the account (password sealed) and open a session.
+ */
+export class LoginService {
+  constructor(private readonly deps: LoginServiceDeps) {}
+
+  async login(params: LoginParams): Promise<LoginResponse> {
+    const now = this.deps.now ?? Date.now;
+    const started = now();
+    const { email, password } = loginRequestSchema.parse({ email: params.email, password: params.password });
+    const attempt = this.deps.throttle.begin({ email, ip: params.ip });
+    let servers: DiscoveredServers | undefined;
+    let checked: ImapCheckResult;
+    try {
+      servers = await this.deps.discover(email);
+      checked = await this.deps.checkImap({ server: servers.imap, user: email, password });
+    } catch (error) {
+      const failure = loginFailure(error, servers);
+      if (!failure) this.report('login failed unexpectedly', error);
+      const aboutPassword = failure?.name === 'AuthenticationError';
+      this.deps.throttle.failed(attempt, { countsForAddress: aboutPassword });
+      if (aboutPassword) await sleep(Math.max(0, started + (this.deps.minFailureMs ?? MIN_FAILURE_MS) - now()));
+      throw failure ?? new TernError('InternalServerError');
+    }
+    this.deps.throttle.succeeded(attempt);
+
+    const known = this.deps.accounts.byEmail(email);
+    const account = this.deps.accounts.save({
+      email,
+      name: known?.name || nameFromAddress(email),
+      imap: servers.imap,
+      smtp: servers.smtp,
+      password,
+    });
+    const token = this.deps.sessions.create(account.id);
+    try {
+      await this.deps.onLogin?.(account.id);
+    } catch (error) {
+      this.report(`onLogin hook failed for account ${account.id}`, error);
+    }
+    return {
+      mailId: String(account.id),
+      email: account.email,
+      name: account.name,
+      token,
+      latestTxnId: account.latestTxnId,
+      baseUrl: params.baseUrl,
+      provider: servers.provider,
+      aliases: [],
+      mailProperties: { folderSeparator: checked.folderSeparator },
+    };
+  }
+
+  private report(message: string, error: unknown): void {
+    (this.deps.reportError ?? ((text, err) => console.error(text, err instanceof Error ? err.message : err)))(message, error);
+  }
+}

@@ -1,0 +1,56 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { loginRequestSchema } from '../../../shared/api/account';
+import { TernError } from '../../../shared/errors';
+import type { LoginService } from '../../auth/login-service';
+import type { GatewayContext } from '../../context';
+import { sessionOf } from '../session-auth';
+
+/** A login body is two short strings; anything near this size is not a login. */
+const LOGIN_BODY_LIMIT = 16 * 1024;
+
+const HOST_HEADER = /^[a-z0-9.-]+(?::\d{1,5})?$|^\[[0-9a-f:.]+\](?::\d{1,5})?$/i;
+
+/** The first value of a header a chain of proxies may have appended to. */
+const firstValue = (header: string | string[] | undefined) => String(header ?? '').split(',')[0]?.trim() ?? '';
+
+/**
+ * The API base a client should use for the account: the origin it reached us on plus
+ * `/api`. A TLS-terminating proxy tells us the public origin with X-Forwarded-Proto and
+ * X-Forwarded-Host; without them it is the connection's own scheme and Host. (The value
+ * only goes back to the same client, so a forged header fools nobody else.) Malformed
+ * values are skipped; with no usable host the gateway's own address is used.
+ */
+export function apiBaseUrl(request: FastifyRequest, fallbackHost: string): string {
+  const proto = firstValue(request.headers['x-forwarded-proto']).toLowerCase();
+  const scheme = proto === 'https' || proto === 'http' ? proto : request.protocol;
+  const host = [firstValue(request.headers['x-forwarded-host']), request.headers.host ?? ''].find((name) => HOST_HEADER.test(name));
+  return `${scheme}://${host ?? fallbackHost}/api`;
+}
+
+export interface AuthRouteDeps {
+  readonly login: LoginService;
+}
+
+/** POST /api/login, POST /api/logout, GET /api/session. */
+export function registerAuthRoutes(app: FastifyInstance, ctx: GatewayContext, deps: Partial<AuthRouteDeps> = {}): void {
+  const login = deps.login ?? ctx.login;
+  const fallbackHost = `${ctx.config.host}:${ctx.config.port}`;
+
+  app.post('/api/login', { bodyLimit: LOGIN_BODY_LIMIT }, async (request) => {
+    const body = loginRequestSchema.parse(request.body ?? {});
+    return login.login({ ...body, ip: request.ip, baseUrl: apiBaseUrl(request, fallbackHost) });
+  });
+
+  // Ends this token's session only: the same browser's other accounts stay logged in.
+  app.post('/api/logout', async (request, reply) => {
+    ctx.sessions.end(sessionOf(ctx.sessions, request));
+    return reply.code(204).send();
+  });
+
+  // Lets the worker check a stored token without a full sync.
+  app.get('/api/session', async (request) => {
+    const account = ctx.accounts.get(sessionOf(ctx.sessions, request).accountId);
+    if (!account) throw new TernError('InvalidToken');
+    return { mailId: String(account.id), email: account.email };
+  });
+}

@@ -1,0 +1,116 @@
+import fastifyWebsocket from '@fastify/websocket';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
+import { z } from 'zod';
+import { PUSH_CLOSE_CODES, type PushFrame } from '../../../shared/api/delta';
+import { TernError } from '../../../shared/errors';
+import type { Session } from '../../accounts/session-store';
+import type { GatewayContext } from '../../context';
+
+export interface PushSocketOptions {
+  /** Ping period; a socket that has not answered the previous ping by the next one is dropped. */
+  readonly pingIntervalMs?: number;
+  /** At most one frame per this many ms per socket; a burst ends in one frame with the newest id. */
+  readonly coalesceMs?: number;
+}
+
+const querySchema = z.object({ st: z.string().max(200).optional() });
+
+/**
+ * Whether a handshake's Origin may open the socket: the gateway's own origin (judged by the
+ * Host header the browser sent), or one listed in TERN_ALLOWED_ORIGINS. No Origin at all
+ * means no browser (browsers always send one on websocket handshakes), so no page to guard
+ * against. This is what stops another site's page from riding a user's session token.
+ */
+export function isAllowedOrigin(params: { origin: string | undefined; host: string | undefined; allowed: readonly string[] }): boolean {
+  if (params.origin === undefined) return true;
+  if (!URL.canParse(params.origin)) return false; // includes the opaque origin "null"
+  const url = new URL(params.origin);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
+  if (params.host && url.host === params.host.toLowerCase()) return true;
+  return params.allowed.includes(url.origin);
+}
+
+/**
+ * The push websocket at `/ae/ws/create?st=<session token>` (spec §2). It only says
+ * "account X has transactions up to N" (`PushFrame`); the worker then calls delta. Sent:
+ * one frame on open, then one per PushHub announcement (coalesced). Closed with
+ * PUSH_CLOSE_CODES.invalidToken for a missing or dead token, loggedOut when that session
+ * logs out; a foreign Origin is refused before the upgrade (HTTP 403).
+ */
+export async function registerPushSocket(app: FastifyInstance, ctx: GatewayContext, options: PushSocketOptions = {}): Promise<void> {
+  const pingIntervalMs = options.pingIntervalMs ?? 25_000;
+  const coalesceMs = options.coalesceMs ?? 50;
+  // Clients send nothing; a tiny payload limit makes a misbehaving one cheap.
+  await app.register(fastifyWebsocket, { options: { maxPayload: 1024 } });
+
+  // Refused before the upgrade: a foreign page gets no socket at all, not even an open frame.
+  const refuseForeignOrigin = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (isAllowedOrigin({ origin: request.headers.origin, host: request.headers.host, allowed: ctx.config.allowedOrigins })) return;
+    const refusal = new TernError('InvalidOperation', { description: 'Websocket connections from this origin are not allowed.' });
+    return reply.code(403).send(refusal.toReply());
+  };
+
+  app.get('/ae/ws/create', { websocket: true, preValidation: refuseForeignOrigin }, (socket, request) => {
+    let session: Session;
+    try {
+      session = ctx.sessions.verify(querySchema.parse(request.query).st);
+    } catch (error) {
+      socket.close(PUSH_CLOSE_CODES.invalidToken, error instanceof TernError ? error.name : 'InvalidToken');
+      return;
+    }
+    servePush({ socket, session, ctx, pingIntervalMs, coalesceMs });
+  });
+}
+
+function servePush(params: { socket: WebSocket; session: Session; ctx: GatewayContext; pingIntervalMs: number; coalesceMs: number }): void {
+  const { socket, session, ctx, coalesceMs } = params;
+  const accountId = String(session.accountId);
+  let sentId = -1;
+  let newestId = ctx.txlog.latest(session.accountId);
+  let lastSentAt = 0;
+  let flushTimer: NodeJS.Timeout | null = null;
+
+  const flush = () => {
+    flushTimer = null;
+    if (newestId === sentId || socket.readyState !== socket.OPEN) return;
+    const frame: PushFrame = { type: 'txn', accountId, latestTxnId: newestId };
+    socket.send(JSON.stringify(frame));
+    sentId = newestId;
+    lastSentAt = Date.now();
+  };
+  // Leading edge: the first announcement goes out at once (new mail must show fast);
+  // the rest of a burst waits out the window and leaves as one frame.
+  const onAnnounce = (latestTxnId: number) => {
+    newestId = Math.max(newestId, latestTxnId);
+    if (flushTimer) return;
+    const wait = lastSentAt + coalesceMs - Date.now();
+    if (wait <= 0) flush();
+    else flushTimer = setTimeout(flush, wait);
+  };
+
+  const onSessionEnded = (ended: Session) => {
+    if (ended.tokenHash === session.tokenHash) socket.close(PUSH_CLOSE_CODES.loggedOut, 'LoggedOut');
+  };
+
+  let answered = true;
+  const pinger = setInterval(() => {
+    if (!answered) {
+      socket.terminate();
+      return;
+    }
+    answered = false;
+    socket.ping();
+  }, params.pingIntervalMs);
+  socket.on('pong', () => (answered = true));
+
+  const unsubscribe = ctx.push.subscribe(session.accountId, onAnnounce);
+  ctx.sessions.on('ended', onSessionEnded);
+  socket.once('close', () => {
+    unsubscribe();
+    ctx.sessions.off('ended', onSessionEnded);
+    clearInterval(pinger);
+    if (flushTimer) clearTimeout(flushTimer);
+  });
+  flush();
+}

@@ -1,0 +1,307 @@
+import { EventEmitter } from 'node:events';
+import type { ImapFlow, MailboxObject } from 'imapflow';
+import { TernError } from '../../shared/errors';
+import type { ImapPurpose } from '../imap/imap-client';
+import { isAuthFailure } from '../imap/imap-client';
+import { Backoff, sleep } from './backoff';
+import { syncFolder } from './folder-sync';
+import { sweepFolders } from './folder-sweep';
+import { IdleWatcher } from './idle-watcher';
+import type { MirrorStore } from './mirror-store';
+import { SerialQueue } from './serial-queue';
+import { PRIORITY, SyncScheduler, type SyncTask } from './sync-scheduler';
+import { VanishedLog } from './vanished-log';
+
+export interface MirrorOptions {
+  /** Messages in the very first INBOX step: small, so the first screen can show at once. */
+  readonly firstPageSize: number;
+  /** Messages per later step (backfill, big arrivals). */
+  readonly pageSize: number;
+  /** How often the STATUS sweep looks for changes made by other clients. */
+  readonly sweepIntervalMs: number;
+  readonly backoffBaseMs: number;
+  readonly backoffCapMs: number;
+  /** How long `withMailbox` waits for a connection before failing. */
+  readonly connectWaitMs: number;
+}
+
+export const DEFAULT_MIRROR_OPTIONS: MirrorOptions = {
+  firstPageSize: 100,
+  pageSize: 500,
+  sweepIntervalMs: 15_000,
+  backoffBaseMs: 500,
+  backoffCapMs: 30_000,
+  connectWaitMs: 15_000,
+};
+
+export type MirrorState = 'connecting' | 'syncing' | 'ready' | 'backoff' | 'auth-failed' | 'stopped';
+
+/** Timings of the first cold sync, from `start()` (ms). */
+export interface MirrorProgress {
+  firstInboxPageMs: number | null;
+  fullyMirroredMs: number | null;
+}
+
+export interface AccountMirrorDeps {
+  readonly accountId: number;
+  readonly store: MirrorStore;
+  /** A fresh, unconnected client with the account's current password. */
+  readonly createClient: (purpose: ImapPurpose) => ImapFlow;
+  readonly options?: Partial<MirrorOptions>;
+}
+
+type MirrorEvents = { state: [MirrorState]; progress: [MirrorProgress]; error: [unknown] };
+
+/**
+ * Keeps one account's mailbox mirrored (DESIGN §3). One sync connection runs a queue:
+ * the sync loop's steps (sweep, one folder step) and the commands of routes
+ * (`withMailbox`) take turns on it. A second connection IDLEs on INBOX. A dropped sync
+ * connection reconnects with exponential backoff (capped) and resyncs through the sweep.
+ */
+export class AccountMirror extends EventEmitter<MirrorEvents> {
+  readonly accountId: number;
+  private readonly options: MirrorOptions;
+  private readonly scheduler = new SyncScheduler();
+  private readonly queue = new SerialQueue();
+  private readonly vanished = new VanishedLog();
+  private readonly backoff: Backoff;
+  private readonly idle: IdleWatcher;
+  private readonly stopSignal = new AbortController();
+  private wakeSignal = new AbortController();
+  private client: ImapFlow | null = null;
+  private selectable: ReadonlySet<string> = new Set();
+  private lastSweepChanged: string[] = [];
+  private loop: Promise<void> | null = null;
+  private sweepTimer: NodeJS.Timeout | null = null;
+  private startedAt = 0;
+  private currentState: MirrorState = 'connecting';
+  private readonly connectedWaiters = new Set<() => void>();
+  readonly progress: MirrorProgress = { firstInboxPageMs: null, fullyMirroredMs: null };
+  private fullyMirrored!: () => void;
+  /** Resolves once every folder has been mirrored completely for the first time. */
+  readonly whenFullyMirrored = new Promise<void>((resolve) => (this.fullyMirrored = resolve));
+
+  constructor(private readonly deps: AccountMirrorDeps) {
+    super();
+    this.accountId = deps.accountId;
+    this.options = { ...DEFAULT_MIRROR_OPTIONS, ...deps.options };
+    this.backoff = new Backoff({ baseMs: this.options.backoffBaseMs, capMs: this.options.backoffCapMs });
+    this.idle = new IdleWatcher({
+      createClient: () => deps.createClient('idle'),
+      backoff: new Backoff({ baseMs: this.options.backoffBaseMs, capMs: this.options.backoffCapMs }),
+      onChange: () => {
+        this.scheduler.schedule({ kind: 'folder', path: 'INBOX' }, PRIORITY.inbox);
+        this.scheduler.schedule({ kind: 'sweep' }, PRIORITY.sweep);
+      },
+      onError: (error) => this.emit('error', error),
+    });
+  }
+
+  get state(): MirrorState {
+    return this.currentState;
+  }
+
+  start(): void {
+    if (this.loop) return;
+    this.startedAt = performance.now();
+    this.loop = this.run();
+    this.idle.start();
+    this.sweepTimer = setInterval(() => this.scheduler.schedule({ kind: 'sweep' }, PRIORITY.sweep), this.options.sweepIntervalMs);
+    this.sweepTimer.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.stopSignal.abort();
+    this.wakeSignal.abort();
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.scheduler.interrupt();
+    const client = this.client;
+    if (client) await Promise.race([client.logout().catch(() => undefined), sleep(2000)]);
+    client?.close();
+    await Promise.all([this.loop, this.idle.stop()]);
+    this.scheduler.rejectAll(new TernError('AccountUnavailable'));
+    this.setState('stopped');
+  }
+
+  /** Skips a pending backoff wait (a fresh login may have brought a new password). */
+  wake(): void {
+    this.wakeSignal.abort();
+  }
+
+  /**
+   * Syncs one folder now (or, without a path, sweeps the account and syncs what changed);
+   * resolves when the mirror — and so the transaction log — reflects the server as of
+   * this call. Routes call it after a command so the client's confirmation is in the log.
+   */
+  async resyncNow(folderPath?: string): Promise<void> {
+    if (folderPath !== undefined) {
+      const priority = folderPath === 'INBOX' ? PRIORITY.inbox : PRIORITY.changedFolder;
+      return this.scheduler.request({ kind: 'folder', path: folderPath }, priority);
+    }
+    await this.scheduler.request({ kind: 'sweep' }, PRIORITY.sweep);
+    // The sweep scheduled what changed; wait for those steps too.
+    await Promise.all(this.lastSweepChanged.map((path) => this.resyncNow(path)));
+  }
+
+  /**
+   * Runs `fn` on the account's connection with `path` selected, in turn with the sync
+   * (never during one of its steps). Afterwards the folder is scheduled for a sync step;
+   * call `resyncNow(path)` (and for a move, the destination's) to wait for it.
+   * Fails with ImapConnectionFailed if no connection comes up within `connectWaitMs`.
+   */
+  async withMailbox<T>(path: string, fn: (client: ImapFlow, mailbox: MailboxObject) => Promise<T>): Promise<T> {
+    const client = await this.connectedClient();
+    return this.queue.run(async () => {
+      if (client !== this.client || !client.usable) throw new TernError('ImapConnectionLost');
+      try {
+        const mailbox = await client.mailboxOpen(path);
+        return await fn(client, mailbox);
+      } finally {
+        this.scheduler.schedule({ kind: 'folder', path }, path === 'INBOX' ? PRIORITY.inbox : PRIORITY.changedFolder);
+      }
+    });
+  }
+
+  private async connectedClient(): Promise<ImapFlow> {
+    if (this.client?.usable) return this.client;
+    if (this.stopSignal.signal.aborted) throw new TernError('AccountUnavailable');
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, this.options.connectWaitMs);
+      this.connectedWaiters.add(done);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    if (!this.client?.usable) throw new TernError('ImapConnectionFailed');
+    return this.client;
+  }
+
+  private setState(state: MirrorState): void {
+    if (state === this.currentState) return;
+    this.currentState = state;
+    this.emit('state', state);
+  }
+
+  /** Sessions one after another until stopped: a closed connection means reconnect after a backoff. */
+  private async run(): Promise<void> {
+    const stop = this.stopSignal.signal;
+    while (!stop.aborted) {
+      let failure: unknown = null;
+      try {
+        await this.session();
+      } catch (error) {
+        failure = error;
+        if (!stop.aborted) this.emit('error', error);
+      }
+      if (stop.aborted) break;
+      const authFailed = isAuthFailure(failure);
+      this.setState(authFailed ? 'auth-failed' : 'backoff');
+      // A refused password will not change by itself: wait the longest, unless a login wakes us.
+      const delay = authFailed ? this.options.backoffCapMs : this.backoff.next();
+      this.wakeSignal = new AbortController();
+      await sleep(delay, AbortSignal.any([stop, this.wakeSignal.signal]));
+    }
+  }
+
+  private async session(): Promise<void> {
+    this.setState('connecting');
+    const client = this.deps.createClient('sync');
+    const closed = new Promise<void>((resolve) => client.once('close', resolve));
+    client.on('expunge', (event) => {
+      this.vanished.record(event);
+      this.scheduleFolder(event.path);
+    });
+    client.on('exists', (event) => this.scheduleFolder(event.path));
+    client.on('flags', (event) => this.scheduleFolder(event.path));
+    try {
+      await client.connect();
+      this.client = client;
+      for (const waiter of this.connectedWaiters) waiter();
+      this.connectedWaiters.clear();
+      this.setState('syncing');
+      // Catch up: the sweep finds what changed while we were away and schedules it.
+      await this.queue.run(() => this.runTask(client, { kind: 'sweep' }));
+      this.scheduler.schedule({ kind: 'folder', path: 'INBOX' }, PRIORITY.inbox);
+      this.backoff.reset();
+      await this.work(client, closed);
+    } finally {
+      if (this.client === client) this.client = null;
+      client.close();
+    }
+  }
+
+  /** Takes tasks off the scheduler until the connection closes or the mirror stops. */
+  private async work(client: ImapFlow, closed: Promise<void>): Promise<void> {
+    let open = true;
+    void closed.then(() => {
+      open = false;
+      this.scheduler.interrupt();
+    });
+    while (open && !this.stopSignal.signal.aborted) {
+      const task = this.scheduler.take();
+      if (!task) {
+        this.noteIdle();
+        await this.scheduler.whenWork();
+        continue;
+      }
+      this.setState('syncing');
+      try {
+        await this.queue.run(() => this.runTask(client, task));
+        this.scheduler.finish(task);
+      } catch (error) {
+        this.scheduler.finish(task, error);
+        if (!client.usable) throw error;
+        // A command failed but the connection is fine (e.g. a folder deleted meanwhile): refresh the list.
+        this.emit('error', error);
+        if (task.kind === 'folder') this.scheduler.schedule({ kind: 'sweep' }, PRIORITY.sweep);
+      }
+    }
+    if (!this.stopSignal.signal.aborted) throw new TernError('ImapConnectionLost');
+  }
+
+  private async runTask(client: ImapFlow, task: SyncTask): Promise<void> {
+    const { store, accountId } = this.deps;
+    if (task.kind === 'sweep') {
+      const result = await sweepFolders({ client, store, accountId });
+      this.selectable = result.selectable;
+      this.lastSweepChanged = result.changed.map((row) => row.path);
+      for (const row of result.changed) {
+        // A folder never mirrored is a backfill: INBOX's rest comes before other folders.
+        if (row.uidvalidity === null && row.path !== 'INBOX') this.scheduler.schedule({ kind: 'folder', path: row.path }, PRIORITY.backfill);
+        else this.scheduleFolder(row.path);
+      }
+      for (const row of result.backfilling) this.scheduler.schedule({ kind: 'folder', path: row.path }, this.backfillPriority(row.path));
+      return;
+    }
+    const folder = store.folderByPath(accountId, task.path);
+    if (!folder || !this.selectable.has(folder.path)) return;
+    const cold = folder.uidvalidity === null && folder.path === 'INBOX';
+    const pageSize = cold ? this.options.firstPageSize : this.options.pageSize;
+    const result = await syncFolder({ client, store, accountId, folder, pageSize, vanished: this.vanished });
+    if (folder.path === 'INBOX' && this.progress.firstInboxPageMs === null) {
+      this.progress.firstInboxPageMs = Math.round(performance.now() - this.startedAt);
+      this.emit('progress', { ...this.progress });
+    }
+    if (result.more) this.scheduler.schedule({ kind: 'folder', path: folder.path }, this.backfillPriority(folder.path));
+  }
+
+  private scheduleFolder(path: string): void {
+    this.scheduler.schedule({ kind: 'folder', path }, path === 'INBOX' ? PRIORITY.inbox : PRIORITY.changedFolder);
+  }
+
+  private backfillPriority(path: string): number {
+    return path === 'INBOX' ? PRIORITY.inboxBackfill : PRIORITY.backfill;
+  }
+
+  /** Nothing left to do: the first time every folder is complete, the cold sync is over. */
+  private noteIdle(): void {
+    this.setState('ready');
+    if (this.progress.fullyMirroredMs !== null) return;
+    const folders = this.deps.store.folders(this.accountId).filter((row) => this.selectable.has(row.path));
+    if (folders.length === 0 || folders.some((row) => row.backfilled_to !== 0)) return;
+    this.progress.fullyMirroredMs = Math.round(performance.now() - this.startedAt);
+    this.emit('progress', { ...this.progress });
+    this.fullyMirrored();
+  }
+}

@@ -1,0 +1,59 @@
+import type { ImapFlow, ListResponse, StatusObject } from 'imapflow';
+import { specialUseOf } from './materialize';
+import type { FolderListing, MirrorStore } from './mirror-store';
+import type { FolderRow } from './mirror-rows';
+
+export interface SweepResult {
+  /** Folders that can be selected (not \Noselect / \NonExistent), by path. */
+  readonly selectable: ReadonlySet<string>;
+  /** Folders whose server state differs from the mirror's: they need a sync step. */
+  readonly changed: readonly FolderRow[];
+  /** Folders in step with the server but not fully mirrored yet. */
+  readonly backfilling: readonly FolderRow[];
+}
+
+function toListing(entry: ListResponse): FolderListing {
+  return {
+    path: entry.path,
+    name: entry.name,
+    parentPath: entry.parentPath || null,
+    delimiter: entry.delimiter || '/',
+    specialUse: specialUseOf(entry.path, entry.specialUse),
+  };
+}
+
+const isSelectable = (entry: ListResponse) => !entry.flags.has('\\Noselect') && !entry.flags.has('\\NonExistent');
+
+/** Whether STATUS shows anything the mirror has not seen (UIDVALIDITY, HIGHESTMODSEQ, UIDNEXT, count). */
+export function statusDiffers(row: FolderRow, status: StatusObject, mirroredCount: number): boolean {
+  if (row.uidvalidity === null) return true;
+  if (status.uidValidity !== undefined && Number(status.uidValidity) !== row.uidvalidity) return true;
+  if (status.highestModseq !== undefined && status.highestModseq.toString() !== row.highest_modseq) return true;
+  if (status.uidNext !== undefined && status.uidNext !== row.uidnext) return true;
+  return status.messages !== undefined && row.backfilled_to === 0 && status.messages !== mirroredCount;
+}
+
+/**
+ * The cheap check of the whole account: one LIST (with LIST-STATUS where the server has it,
+ * else a STATUS per folder) gives every folder's UIDVALIDITY, HIGHESTMODSEQ, UIDNEXT and
+ * count. The folder list is brought up to date in the mirror, and the folders that changed
+ * — by this gateway, another IMAP client or new mail — are returned for a sync step. An
+ * unchanged mailbox costs this one round trip.
+ */
+export async function sweepFolders(params: { client: ImapFlow; store: MirrorStore; accountId: number }): Promise<SweepResult> {
+  const { client, store, accountId } = params;
+  const entries = await client.list({ statusQuery: { messages: true, uidNext: true, uidValidity: true, highestModseq: true } });
+  const rows = store.syncFolderList(accountId, entries.map(toListing));
+  const byPath = new Map(entries.map((entry) => [entry.path, entry]));
+  const selectable = new Set(entries.filter(isSelectable).map((entry) => entry.path));
+  const changed: FolderRow[] = [];
+  const backfilling: FolderRow[] = [];
+  for (const row of rows) {
+    if (!selectable.has(row.path)) continue;
+    const status = byPath.get(row.path)?.status;
+    // A folder whose STATUS failed is checked by selecting it.
+    if (!status || 'error' in status || statusDiffers(row, status, store.messageCount(row.id))) changed.push(row);
+    else if (row.backfilled_to !== 0) backfilling.push(row);
+  }
+  return { selectable, changed, backfilling };
+}

@@ -1,0 +1,112 @@
+import type { ImapFlow } from 'imapflow';
+import { expandUidSet } from '../imap/uid-set';
+import { fetchMessages } from './message-fetch';
+import { storedFlags } from './message-record';
+import type { FolderBatch, MirrorStore } from './mirror-store';
+import type { FolderRow } from './mirror-rows';
+import type { VanishedLog } from './vanished-log';
+
+export interface FolderSyncParams {
+  /** The account's sync connection, held exclusively by the caller for the duration. */
+  readonly client: ImapFlow;
+  readonly store: MirrorStore;
+  readonly accountId: number;
+  readonly folder: FolderRow;
+  /** New messages mirrored in this step, newest first; the rest is left for later steps. */
+  readonly pageSize: number;
+  readonly vanished: VanishedLog;
+}
+
+export interface FolderSyncResult {
+  /** Messages on the server still not mirrored: schedule another step. */
+  readonly more: boolean;
+  readonly added: number;
+  /** The folder's UIDVALIDITY changed and its mirror was dropped before this step. */
+  readonly rebuilt: boolean;
+}
+
+/** Every UID of the selected folder, ascending (ESEARCH's compact form where offered). */
+async function serverUids(client: ImapFlow): Promise<number[]> {
+  if (client.capabilities.has('ESEARCH')) {
+    const result = await client.search({ all: true }, { uid: true, returnOptions: ['ALL'] });
+    if (Array.isArray(result)) return [...result].sort((a, b) => a - b);
+    if (result && typeof result === 'object') return result.all ? expandUidSet(result.all) : [];
+    throw new Error('UID SEARCH failed');
+  }
+  const result = await client.search({ all: true }, { uid: true });
+  if (!Array.isArray(result)) throw new Error('UID SEARCH failed');
+  return [...result].sort((a, b) => a - b);
+}
+
+/**
+ * One step of a folder's sync: SELECT; on a UIDVALIDITY change drop the folder's mirror;
+ * flag changes since the stored HIGHESTMODSEQ (CHANGEDSINCE, with QRESYNC's VANISHED for
+ * expunges) or, without CONDSTORE, a flag read of every mirrored message; then, unless
+ * UIDNEXT, the count and the backfill show nothing can be missing, the server's UID set
+ * against the mirror's (expunges the server did not announce, messages not yet mirrored);
+ * then the newest `pageSize` missing messages. All of it lands in one transaction.
+ */
+export async function syncFolder(params: FolderSyncParams): Promise<FolderSyncResult> {
+  const { client, store, accountId, vanished } = params;
+  const path = params.folder.path;
+  const mailbox = await client.mailboxOpen(path);
+  const uidValidity = Number(mailbox.uidValidity);
+  let folder = params.folder;
+  let rebuilt = false;
+  if (folder.uidvalidity !== null && folder.uidvalidity !== uidValidity) {
+    store.resetFolder(accountId, folder.id);
+    vanished.take(path); // UIDs of the old generation mean nothing now
+    folder = store.folder(accountId, folder.id) ?? folder;
+    rebuilt = true;
+  }
+  const known = folder.uidvalidity !== null;
+  const modseq = !mailbox.noModseq && mailbox.highestModseq !== undefined ? mailbox.highestModseq : null;
+  const mirrored = store.mirroredUids(folder.id);
+  const mirroredSet = new Set(mirrored);
+  const removed = new Set<number>();
+  const flagUpdates: FolderBatch['flagUpdates'][number][] = [];
+
+  if (known && modseq !== null && folder.highest_modseq !== null) {
+    if (modseq !== BigInt(folder.highest_modseq)) {
+      const changedSince = BigInt(folder.highest_modseq);
+      for await (const message of client.fetch('1:*', { uid: true, flags: true }, { uid: true, changedSince })) {
+        if (mirroredSet.has(message.uid)) flagUpdates.push({ uid: message.uid, flags: storedFlags(message.flags), modseq: message.modseq?.toString() ?? null });
+      }
+    }
+  } else if (known && mirrored.length > 0) {
+    // No CONDSTORE: every mirrored message's flags; one that does not answer is gone.
+    const answered = new Set<number>();
+    for await (const message of client.fetch(`${mirrored[0]}:*`, { uid: true, flags: true }, { uid: true })) {
+      answered.add(message.uid);
+      if (mirroredSet.has(message.uid)) flagUpdates.push({ uid: message.uid, flags: storedFlags(message.flags), modseq: null });
+    }
+    for (const uid of mirrored) if (!answered.has(uid)) removed.add(uid);
+  }
+  // VANISHED seen on this connection, including the (EARLIER) ones of the fetch above.
+  for (const uid of vanished.take(path)) if (mirroredSet.has(uid)) removed.add(uid);
+
+  const settled = known && folder.backfilled_to === 0 && mailbox.uidNext === folder.uidnext && mirrored.length - removed.size === mailbox.exists;
+  let missing: number[] = [];
+  if (!settled) {
+    const onServer = await serverUids(client);
+    const onServerSet = new Set(onServer);
+    for (const uid of mirrored) if (!onServerSet.has(uid)) removed.add(uid);
+    missing = onServer.filter((uid) => !mirroredSet.has(uid)).reverse();
+  }
+  const page = missing.slice(0, params.pageSize);
+  const added = await fetchMessages(client, page);
+  const more = missing.length > page.length;
+  store.applyFolderBatch(accountId, {
+    folderId: folder.id,
+    added,
+    flagUpdates,
+    removedUids: [...removed],
+    state: {
+      uidvalidity: uidValidity,
+      uidnext: mailbox.uidNext,
+      highestModseq: modseq === null ? null : modseq.toString(),
+      backfilledTo: more ? Math.min(...page) : 0,
+    },
+  });
+  return { more, added: added.length, rebuilt };
+}

@@ -1,0 +1,70 @@
+import type { ImapFlow } from 'imapflow';
+import { Backoff, sleep } from './backoff';
+
+export interface IdleWatcherDeps {
+  /** A fresh, unconnected client for the account's second connection. */
+  readonly createClient: () => ImapFlow;
+  /** Something happened in INBOX (new mail, an expunge, a flag change) or the watch (re)started. */
+  readonly onChange: (reason: 'exists' | 'expunge' | 'flags' | 'connected') => void;
+  readonly backoff: Backoff;
+  /** Failures are reported, never thrown: the watcher keeps trying until stopped. */
+  readonly onError?: (error: unknown) => void;
+}
+
+/**
+ * A second connection that sits in IDLE on INBOX, so new mail is seen the moment the
+ * server announces it instead of at the next sweep. It only signals; the sync connection
+ * does the work. Reconnects with backoff on its own, independently of the sync connection.
+ */
+export class IdleWatcher {
+  private readonly abort = new AbortController();
+  private client: ImapFlow | null = null;
+  private loop: Promise<void> | null = null;
+
+  constructor(private readonly deps: IdleWatcherDeps) {}
+
+  start(): void {
+    this.loop ??= this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.abort.abort();
+    this.client?.close();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    const signal = this.abort.signal;
+    while (!signal.aborted) {
+      try {
+        await this.watchOnce(signal);
+      } catch (error) {
+        if (!signal.aborted) this.deps.onError?.(error);
+      }
+      if (signal.aborted) break;
+      await sleep(this.deps.backoff.next(), signal);
+    }
+  }
+
+  /** One connection's life: connect, select INBOX, let imapflow IDLE, return when it closes. */
+  private async watchOnce(signal: AbortSignal): Promise<void> {
+    const client = (this.client = this.deps.createClient());
+    const closed = new Promise<void>((resolve) => client.once('close', resolve));
+    try {
+      await client.connect();
+      if (signal.aborted) return;
+      client.on('exists', () => this.deps.onChange('exists'));
+      client.on('expunge', () => this.deps.onChange('expunge'));
+      client.on('flags', () => this.deps.onChange('flags'));
+      // EXAMINE: the watcher must never change \Recent or anything else.
+      await client.mailboxOpen('INBOX', { readOnly: true });
+      this.deps.backoff.reset();
+      // Whatever happened while this connection was down is caught up by the sync connection.
+      this.deps.onChange('connected');
+      await closed;
+    } finally {
+      client.close();
+      this.client = null;
+    }
+  }
+}

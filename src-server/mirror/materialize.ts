@@ -1,0 +1,140 @@
+import type { Address, AttachmentSummary, Folder, MessageMeta, SpecialUse, ThreadSummary } from '../../shared/api/mail';
+import type { Db } from '../store/database';
+import type { StoredAttachment } from './attachments';
+import type { FolderRow, MessageRow } from './mirror-rows';
+
+/** Mirror rows → the shared wire shapes. Used by delta and by every route that reads mail. */
+
+const parseAddresses = (json: string): Address[] => JSON.parse(json) as Address[];
+
+/** The stored attachment without the fields only the gateway needs (part, encoding). */
+export function toAttachmentSummary(stored: StoredAttachment): AttachmentSummary {
+  return { index: stored.index, filename: stored.filename, size: stored.size, contentType: stored.contentType, contentId: stored.contentId };
+}
+
+/** Attachments as stored, with their IMAP part and encoding (for download routes). */
+export function storedAttachmentsOf(row: Pick<MessageRow, 'attachments_json'>): StoredAttachment[] {
+  return JSON.parse(row.attachments_json) as StoredAttachment[];
+}
+
+export function toMessageMeta(row: MessageRow): MessageMeta {
+  const flags = JSON.parse(row.flags) as string[];
+  return {
+    id: String(row.id),
+    threadId: String(row.thread_id),
+    folderId: String(row.folder_id),
+    messageIdHeader: row.message_id_header,
+    subject: row.subject,
+    from: parseAddresses(row.from_json),
+    to: parseAddresses(row.to_json),
+    cc: parseAddresses(row.cc_json),
+    replyTo: parseAddresses(row.reply_to_json),
+    date: row.date,
+    receivedAt: row.received_at,
+    unread: !flags.includes('\\Seen'),
+    starred: flags.includes('\\Flagged'),
+    answered: flags.includes('\\Answered'),
+    draft: flags.includes('\\Draft'),
+    keywords: flags.filter((flag) => !flag.startsWith('\\')),
+    size: row.size,
+    attachments: storedAttachmentsOf(row).map(toAttachmentSummary),
+    snippet: row.snippet,
+  };
+}
+
+export function toFolder(row: FolderRow, counts: { total: number; unread: number }, parentId: number | null): Folder {
+  return {
+    id: String(row.id),
+    path: row.path,
+    name: row.name,
+    parentId: parentId === null ? null : String(parentId),
+    specialUse: row.special_use,
+    total: counts.total,
+    unread: counts.unread,
+  };
+}
+
+/** A conversation from its messages (any order); null when it has none left. */
+export function toThreadSummary(threadId: number, rows: readonly MessageRow[]): ThreadSummary | null {
+  if (rows.length === 0) return null;
+  const messages = [...rows].sort((a, b) => a.date - b.date || a.id - b.id).map((row) => ({ row, meta: toMessageMeta(row) }));
+  const participants = new Map<string, Address>();
+  for (const { meta } of messages) {
+    for (const sender of meta.from) {
+      const key = sender.email.toLowerCase();
+      if (!participants.has(key)) participants.set(key, sender);
+    }
+  }
+  const latest = messages[messages.length - 1]!.meta;
+  return {
+    id: String(threadId),
+    subject: messages[0]!.meta.subject,
+    participants: [...participants.values()],
+    snippet: latest.snippet,
+    lastMessageAt: Math.max(...messages.map(({ meta }) => meta.receivedAt)),
+    messageCount: messages.length,
+    unreadCount: messages.filter(({ meta }) => meta.unread).length,
+    starred: messages.some(({ meta }) => meta.starred),
+    hasAttachments: messages.some(({ meta }) => meta.attachments.length > 0),
+    folderIds: [...new Set(messages.map(({ meta }) => meta.folderId))].sort((a, b) => Number(a) - Number(b)),
+    messageIds: messages.map(({ meta }) => meta.id),
+  };
+}
+
+/** Special-use names as imapflow reports them (`\Sent`) → the shared enum; INBOX is always 'inbox'. */
+export function specialUseOf(path: string, flag: string | undefined): SpecialUse | null {
+  if (path.toUpperCase() === 'INBOX') return 'inbox';
+  const name = flag?.replace(/^\\/, '').toLowerCase();
+  const known: Record<string, SpecialUse> = { inbox: 'inbox', drafts: 'drafts', sent: 'sent', archive: 'archive', junk: 'junk', trash: 'trash', all: 'all', flagged: 'flagged' };
+  return name ? (known[name] ?? null) : null;
+}
+
+/**
+ * Reads mirror objects by id, in their current state, always scoped to the account.
+ * Null means the object no longer exists (a delta then reports a delete).
+ */
+export class Materializer {
+  private readonly stmt;
+
+  constructor(db: Db) {
+    this.stmt = {
+      folder: db.prepare<[number, number]>('SELECT * FROM folders WHERE account_id = ? AND id = ?'),
+      folders: db.prepare<[number]>('SELECT * FROM folders WHERE account_id = ? ORDER BY id'),
+      parent: db.prepare<[number, string]>('SELECT id FROM folders WHERE account_id = ? AND path = ?'),
+      counts: db.prepare<[number]>('SELECT COUNT(*) AS total, COALESCE(SUM(unseen), 0) AS unread FROM messages WHERE folder_id = ?'),
+      message: db.prepare<[number, number]>('SELECT * FROM messages WHERE account_id = ? AND id = ?'),
+      thread: db.prepare<[number, number]>('SELECT id FROM threads WHERE account_id = ? AND id = ?'),
+      threadMessages: db.prepare<[number, number]>('SELECT * FROM messages WHERE account_id = ? AND thread_id = ?'),
+    };
+  }
+
+  folder(accountId: number, folderId: number): Folder | null {
+    const row = this.stmt.folder.get(accountId, folderId) as FolderRow | undefined;
+    return row ? this.folderOf(row) : null;
+  }
+
+  folders(accountId: number): Folder[] {
+    return (this.stmt.folders.all(accountId) as FolderRow[]).map((row) => this.folderOf(row));
+  }
+
+  message(accountId: number, messageId: number): MessageMeta | null {
+    const row = this.messageRow(accountId, messageId);
+    return row ? toMessageMeta(row) : null;
+  }
+
+  /** The raw row (UID, folder, stored attachments) for routes that go back to IMAP. */
+  messageRow(accountId: number, messageId: number): MessageRow | undefined {
+    return this.stmt.message.get(accountId, messageId) as MessageRow | undefined;
+  }
+
+  thread(accountId: number, threadId: number): ThreadSummary | null {
+    if (!this.stmt.thread.get(accountId, threadId)) return null;
+    return toThreadSummary(threadId, this.stmt.threadMessages.all(accountId, threadId) as MessageRow[]);
+  }
+
+  private folderOf(row: FolderRow): Folder {
+    const counts = this.stmt.counts.get(row.id) as { total: number; unread: number };
+    const parent = row.parent_path ? (this.stmt.parent.get(row.account_id, row.parent_path) as { id: number } | undefined) : undefined;
+    return toFolder(row, counts, parent?.id ?? null);
+  }
+}

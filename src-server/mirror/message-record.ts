@@ -1,0 +1,89 @@
+import type { FetchMessageObject, FetchQueryObject, MessageAddressObject } from 'imapflow';
+import type { Address } from '../../shared/api/mail';
+import { attachmentsOf, type StoredAttachment } from './attachments';
+import { snippetSourceOf, type SnippetSource } from './snippet';
+import { messageIdsIn } from './threading';
+
+/** One mirrored message as the store writes it (thread and row id are the store's business). */
+export interface MessageRecord {
+  readonly uid: number;
+  readonly messageIdHeader: string | null;
+  readonly inReplyTo: string | null;
+  readonly references: readonly string[];
+  readonly subject: string;
+  readonly from: Address[];
+  readonly to: Address[];
+  readonly cc: Address[];
+  readonly replyTo: Address[];
+  /** Date header (INTERNALDATE when missing or unreadable), epoch ms. */
+  readonly date: number;
+  /** INTERNALDATE, epoch ms. */
+  readonly receivedAt: number;
+  /** Every flag and keyword as IMAP names them (`\Seen`, `$Forwarded` …), without `\Recent`. */
+  readonly flags: string[];
+  readonly size: number;
+  readonly attachments: StoredAttachment[];
+  /** Filled in after the snippet fetch; '' for messages without a text part. */
+  snippet: string;
+  /** Where the snippet comes from; not stored. */
+  readonly snippetSource: SnippetSource | null;
+  readonly modseq: string | null;
+}
+
+/** What the mirror asks per message: everything a list row needs, nothing of the body. */
+export const METADATA_QUERY: FetchQueryObject = {
+  uid: true,
+  flags: true,
+  envelope: true,
+  bodyStructure: true,
+  internalDate: true,
+  size: true,
+  // ENVELOPE has In-Reply-To but not References, which threading needs.
+  headers: ['references'],
+};
+
+const toAddresses = (list: MessageAddressObject[] | undefined): Address[] =>
+  (list ?? []).filter((a) => a.address || a.name).map((a) => ({ name: a.name ?? '', email: a.address ?? '' }));
+
+function epoch(value: Date | string | undefined): number | null {
+  if (value === undefined) return null;
+  const time = (value instanceof Date ? value : new Date(value)).getTime();
+  return Number.isFinite(time) ? time : null;
+}
+
+/** Flags as stored: `\Recent` is session state, not something a client can act on. */
+export function storedFlags(flags: Set<string> | undefined): string[] {
+  return [...(flags ?? [])].filter((flag) => flag !== '\\Recent').sort();
+}
+
+/** The References header's ids, from the raw `References: …` header block. */
+function referencesOf(headers: Buffer | undefined): string[] {
+  if (!headers) return [];
+  const unfolded = headers.toString('latin1').replace(/\r?\n[ \t]+/g, ' ');
+  const line = /^references:(.*)$/im.exec(unfolded);
+  return messageIdsIn(line?.[1]);
+}
+
+export function toMessageRecord(message: FetchMessageObject): MessageRecord {
+  const envelope = message.envelope ?? {};
+  const receivedAt = epoch(message.internalDate) ?? Date.now();
+  return {
+    uid: message.uid,
+    messageIdHeader: messageIdsIn(envelope.messageId)[0] ?? null,
+    inReplyTo: messageIdsIn(envelope.inReplyTo)[0] ?? null,
+    references: referencesOf(message.headers),
+    subject: envelope.subject ?? '',
+    from: toAddresses(envelope.from),
+    to: toAddresses(envelope.to),
+    cc: toAddresses(envelope.cc),
+    replyTo: toAddresses(envelope.replyTo),
+    date: epoch(envelope.date) ?? receivedAt,
+    receivedAt,
+    flags: storedFlags(message.flags),
+    size: message.size ?? 0,
+    attachments: attachmentsOf(message.bodyStructure),
+    snippet: '',
+    snippetSource: snippetSourceOf(message.bodyStructure),
+    modseq: message.modseq === undefined ? null : message.modseq.toString(),
+  };
+}

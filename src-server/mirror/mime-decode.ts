@@ -1,0 +1,74 @@
+/**
+ * Decoding of a body part's first bytes, as the mirror fetches them for snippets: the
+ * content-transfer-encoding, then the charset. Input may be cut anywhere (a partial
+ * FETCH), so a truncated escape, base64 quantum or multi-byte character at the end is
+ * dropped rather than turned into garbage.
+ */
+
+/** Quoted-printable (RFC 2045 §6.7): `=XX` escapes and `=` soft line breaks. */
+export function decodeQuotedPrintable(input: Buffer): Buffer {
+  const out = Buffer.allocUnsafe(input.length);
+  let length = 0;
+  for (let i = 0; i < input.length; i++) {
+    const byte = input[i]!;
+    if (byte !== 0x3d /* = */) {
+      out[length++] = byte;
+      continue;
+    }
+    const next = input[i + 1];
+    if (next === undefined) break; // cut right after "="
+    if (next === 0x0d || next === 0x0a) {
+      // soft line break: "=\r\n" or "=\n"
+      i += next === 0x0d && input[i + 2] === 0x0a ? 2 : 1;
+      continue;
+    }
+    const hex = input.toString('latin1', i + 1, i + 3);
+    if (hex.length < 2) break; // cut inside an escape
+    if (/^[0-9a-fA-F]{2}$/.test(hex)) {
+      out[length++] = parseInt(hex, 16);
+      i += 2;
+    } else {
+      out[length++] = byte; // a stray "=" stays as it is, as mail readers do
+    }
+  }
+  return out.subarray(0, length);
+}
+
+/** Base64 without line breaks or a cut-off final quantum. */
+export function decodeBase64(input: Buffer): Buffer {
+  const clean = input.toString('latin1').replace(/[^A-Za-z0-9+/=]/g, '');
+  return Buffer.from(clean.slice(0, clean.length - (clean.length % 4)), 'base64');
+}
+
+export function decodeTransfer(input: Buffer, encoding: string | undefined): Buffer {
+  switch ((encoding ?? '').toLowerCase()) {
+    case 'quoted-printable':
+      return decodeQuotedPrintable(input);
+    case 'base64':
+      return decodeBase64(input);
+    default:
+      return input; // 7bit, 8bit, binary
+  }
+}
+
+/**
+ * Bytes to text in the part's charset (WHATWG labels: iso-8859-*, windows-125*, koi8-r,
+ * shift_jis, iso-2022-jp, gb18030, big5 …). Unknown labels fall back to UTF-8; a partial
+ * character cut at the end is dropped.
+ */
+export function decodeCharset(bytes: Buffer, charset: string | undefined): string {
+  let decoder: TextDecoder;
+  try {
+    decoder = new TextDecoder(normaliseCharset(charset));
+  } catch {
+    decoder = new TextDecoder('utf-8');
+  }
+  return decoder.decode(bytes, { stream: true });
+}
+
+function normaliseCharset(charset: string | undefined): string {
+  const label = (charset ?? '').trim().toLowerCase().replace(/^"|"$/g, '');
+  if (!label || label === 'us-ascii' || label === 'ascii') return 'utf-8'; // undeclared 8-bit text is UTF-8 far more often than not
+  if (label === 'utf8') return 'utf-8';
+  return label;
+}

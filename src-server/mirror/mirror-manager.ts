@@ -1,0 +1,85 @@
+import type { AccountStore } from '../accounts/account-store';
+import type { SessionStore } from '../accounts/session-store';
+import { createImapClient, type ImapPurpose } from '../imap/imap-client';
+import { AccountMirror, type MirrorOptions } from './account-mirror';
+import type { MirrorStore } from './mirror-store';
+
+export interface MirrorManagerDeps {
+  readonly accounts: AccountStore;
+  readonly sessions: SessionStore;
+  readonly store: MirrorStore;
+  readonly options?: Partial<MirrorOptions>;
+  /** Where mirror failures are reported (connection drops are expected and retried). */
+  readonly onError?: (accountId: number, error: unknown) => void;
+}
+
+/**
+ * One AccountMirror per account with a live session: started at gateway start for the
+ * accounts that have sessions, on each login, and stopped when the account's last session
+ * ends or the gateway closes. Routes reach an account's connection through `get(id)`.
+ */
+export class MirrorManager {
+  private readonly mirrors = new Map<number, AccountMirror>();
+  private closed = false;
+  private readonly onSessionEnded = (session: { accountId: number }) => {
+    if (!this.deps.sessions.activeAccountIds().includes(session.accountId)) void this.stop(session.accountId);
+  };
+
+  constructor(private readonly deps: MirrorManagerDeps) {
+    deps.sessions.on('ended', this.onSessionEnded);
+  }
+
+  /** Starts mirrors for every account that has a live session (gateway start). */
+  startActive(): void {
+    for (const accountId of this.deps.sessions.activeAccountIds()) this.onLogin(accountId);
+  }
+
+  /**
+   * A successful login: start the account's mirror, or — if it runs — make it reconnect
+   * now rather than after its backoff (the login may carry a changed password).
+   */
+  onLogin(accountId: number): AccountMirror {
+    const running = this.mirrors.get(accountId);
+    if (running) {
+      running.wake();
+      return running;
+    }
+    if (this.closed) throw new Error('The mirror manager is closed');
+    if (!this.deps.accounts.get(accountId)) throw new Error(`No account ${accountId}`);
+    const mirror = new AccountMirror({
+      accountId,
+      store: this.deps.store,
+      createClient: (purpose) => this.createClient(accountId, purpose),
+      options: this.deps.options,
+    });
+    mirror.on('error', (error) => this.deps.onError?.(accountId, error));
+    this.mirrors.set(accountId, mirror);
+    mirror.start();
+    return mirror;
+  }
+
+  get(accountId: number): AccountMirror | undefined {
+    return this.mirrors.get(accountId);
+  }
+
+  async stop(accountId: number): Promise<void> {
+    const mirror = this.mirrors.get(accountId);
+    if (!mirror) return;
+    this.mirrors.delete(accountId);
+    await mirror.stop();
+  }
+
+  /** Gateway shutdown: logs every connection out. */
+  async stopAll(): Promise<void> {
+    this.closed = true;
+    this.deps.sessions.off('ended', this.onSessionEnded);
+    await Promise.all([...this.mirrors.keys()].map((accountId) => this.stop(accountId)));
+  }
+
+  /** The account is read at every connect, so a changed password or server applies on reconnect. */
+  private createClient(accountId: number, purpose: ImapPurpose) {
+    const account = this.deps.accounts.get(accountId);
+    if (!account) throw new Error(`No account ${accountId}`);
+    return createImapClient({ account, password: this.deps.accounts.password(accountId), purpose });
+  }
+}

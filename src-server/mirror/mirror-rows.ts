@@ -1,0 +1,41 @@
+import type { SpecialUse } from '../../shared/api/mail';
+
+/** A `folders` row. */
+export interface FolderRow {
+  readonly id: number;
+  readonly account_id: number;
+  readonly path: string;
+  readonly name: string;
+  readonly parent_path: string | null;
+  readonly delimiter: string;
+  readonly special_use: SpecialUse | null;
+  readonly uidvalidity: number | null;
+  readonly uidnext: number | null;
+  readonly highest_modseq: string | null;
+  /** Lowest UID mirrored while a backfill is under way; 0 once every message is mirrored; null before the first sync. */
+  readonly backfilled_to: number | null;
+}
+
+/** A `messages` row. */
+export interface MessageRow {
+  readonly id: number;
+  readonly account_id: number;
+  readonly folder_id: number;
+  readonly uid: number;
+  readonly thread_id: number;
+  readonly message_id_header: string | null;
+  readonly in_reply_to: string | null;
+  readonly subject: string;
+  readonly from_json: string;
+  readonly to_json: string;
+  readonly cc_json: string;
+  readonly reply_to_json: string;
+  readonly date: number;
+  readonly received_at: number;
+  readonly flags: string;
+  readonly size: number;
+  readonly attachments_json: string;
+  readonly snippet: string;
+  readonly modseq: string | null;
+  readonly unseen: number;
+}

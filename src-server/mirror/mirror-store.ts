@@ -1,0 +1,236 @@
+import type { SpecialUse } from '../../shared/api/mail';
+import type { PushHub } from '../push/push-hub';
+import type { Db } from '../store/database';
+import type { TransactionLog } from '../store/transaction-log';
+import { ChangeSet } from './change-set';
+import type { MessageRecord } from './message-record';
+import type { FolderRow } from './mirror-rows';
+import { ThreadResolver } from './threading';
+
+/** A folder as LIST reports it. */
+export interface FolderListing {
+  readonly path: string;
+  readonly name: string;
+  readonly parentPath: string | null;
+  readonly delimiter: string;
+  readonly specialUse: SpecialUse | null;
+}
+
+/** Where a folder's mirror stands against the server (null before its first sync). */
+export interface FolderSyncState {
+  readonly uidvalidity: number | null;
+  readonly uidnext: number | null;
+  readonly highestModseq: string | null;
+  /** See FolderRow.backfilled_to: 0 means every message is mirrored. */
+  readonly backfilledTo: number | null;
+}
+
+/** The outcome of one step of a folder's sync, written in one transaction. */
+export interface FolderBatch {
+  readonly folderId: number;
+  readonly added: readonly MessageRecord[];
+  readonly flagUpdates: readonly { uid: number; flags: string[]; modseq: string | null }[];
+  readonly removedUids: readonly number[];
+  readonly state: FolderSyncState;
+}
+
+export interface MirrorStoreDeps {
+  readonly db: Db;
+  readonly txlog: TransactionLog;
+  readonly push: PushHub;
+}
+
+/**
+ * Every write of the IMAP mirror. Each call is one SQLite transaction that also appends a
+ * log row for each folder, message and thread it touched, and announces the new latest
+ * transaction id after commit — so the log, the mirror and the websockets never disagree.
+ */
+export class MirrorStore {
+  private readonly db: Db;
+  private readonly threads: ThreadResolver;
+  private readonly stmt;
+
+  constructor(private readonly deps: MirrorStoreDeps) {
+    const db = (this.db = deps.db);
+    this.threads = new ThreadResolver(db);
+    this.stmt = {
+      folders: db.prepare<[number]>('SELECT * FROM folders WHERE account_id = ? ORDER BY id'),
+      folderById: db.prepare<[number, number]>('SELECT * FROM folders WHERE account_id = ? AND id = ?'),
+      insertFolder: db.prepare<[number, string, string, string | null, string, string | null]>(
+        'INSERT INTO folders (account_id, path, name, parent_path, delimiter, special_use) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
+      updateFolder: db.prepare<[string, string | null, string, string | null, number]>(
+        'UPDATE folders SET name = ?, parent_path = ?, delimiter = ?, special_use = ? WHERE id = ?',
+      ),
+      deleteFolder: db.prepare<[number]>('DELETE FROM folders WHERE id = ?'),
+      folderState: db.prepare<[number | null, number | null, string | null, number | null, number]>(
+        'UPDATE folders SET uidvalidity = ?, uidnext = ?, highest_modseq = ?, backfilled_to = ? WHERE id = ?',
+      ),
+      uids: db.prepare<[number]>('SELECT uid FROM messages WHERE folder_id = ? ORDER BY uid'),
+      count: db.prepare<[number]>('SELECT COUNT(*) AS n FROM messages WHERE folder_id = ?'),
+      messagesOfFolder: db.prepare<[number]>('SELECT id, thread_id FROM messages WHERE folder_id = ?'),
+      messageByUid: db.prepare<[number, number]>('SELECT id, thread_id, flags, unseen FROM messages WHERE folder_id = ? AND uid = ?'),
+      deleteMessage: db.prepare<[number]>('DELETE FROM messages WHERE id = ?'),
+      deleteFolderMessages: db.prepare<[number]>('DELETE FROM messages WHERE folder_id = ?'),
+      updateFlags: db.prepare<[string, number, string | null, number]>('UPDATE messages SET flags = ?, unseen = ?, modseq = ? WHERE id = ?'),
+      insertMessage: db.prepare(
+        `INSERT INTO messages (account_id, folder_id, uid, thread_id, message_id_header, in_reply_to, subject, from_json, to_json,
+           cc_json, reply_to_json, date, received_at, flags, size, attachments_json, snippet, modseq, unseen)
+         VALUES (@accountId, @folderId, @uid, @threadId, @messageIdHeader, @inReplyTo, @subject, @from, @to,
+           @cc, @replyTo, @date, @receivedAt, @flags, @size, @attachments, @snippet, @modseq, @unseen)
+         ON CONFLICT (folder_id, uid) DO NOTHING`,
+      ),
+      threadSpan: db.prepare<[{ thread: number; account: number }]>(
+        `UPDATE threads SET
+           first_at = COALESCE((SELECT MIN(date) FROM messages WHERE thread_id = @thread), first_at),
+           last_at = COALESCE((SELECT MAX(date) FROM messages WHERE thread_id = @thread), last_at)
+         WHERE id = @thread AND account_id = @account`,
+      ),
+    };
+  }
+
+  folders(accountId: number): FolderRow[] {
+    return this.stmt.folders.all(accountId) as FolderRow[];
+  }
+
+  folder(accountId: number, folderId: number): FolderRow | undefined {
+    return this.stmt.folderById.get(accountId, folderId) as FolderRow | undefined;
+  }
+
+  folderByPath(accountId: number, path: string): FolderRow | undefined {
+    return this.folders(accountId).find((folder) => folder.path === path);
+  }
+
+  /** UIDs mirrored in a folder, ascending. */
+  mirroredUids(folderId: number): number[] {
+    return (this.stmt.uids.raw().all(folderId) as [number][]).map(([uid]) => uid);
+  }
+
+  messageCount(folderId: number): number {
+    return (this.stmt.count.get(folderId) as { n: number }).n;
+  }
+
+  /** Brings the folder list in line with LIST: new folders added, changed ones updated, vanished ones deleted with their messages. */
+  syncFolderList(accountId: number, listings: readonly FolderListing[]): FolderRow[] {
+    this.commit(accountId, (changes) => {
+      const existing = new Map(this.folders(accountId).map((row) => [row.path, row]));
+      for (const listing of listings) {
+        const row = existing.get(listing.path);
+        existing.delete(listing.path);
+        if (!row) {
+          const id = this.stmt.insertFolder.run(accountId, listing.path, listing.name, listing.parentPath, listing.delimiter, listing.specialUse).lastInsertRowid;
+          changes.folder(Number(id));
+        } else if (row.name !== listing.name || row.parent_path !== listing.parentPath || row.delimiter !== listing.delimiter || row.special_use !== listing.specialUse) {
+          this.stmt.updateFolder.run(listing.name, listing.parentPath, listing.delimiter, listing.specialUse, row.id);
+          changes.folder(row.id);
+        }
+      }
+      for (const gone of existing.values()) {
+        this.dropMessages(gone.id, changes);
+        this.stmt.deleteFolder.run(gone.id);
+        changes.folder(gone.id);
+      }
+    });
+    return this.folders(accountId);
+  }
+
+  /** One sync step of a folder: removals, flag changes, new messages (threaded) and the folder's new sync state. */
+  applyFolderBatch(accountId: number, batch: FolderBatch): void {
+    this.commit(accountId, (changes) => {
+      let countsChanged = false;
+      for (const uid of batch.removedUids) {
+        const row = this.stmt.messageByUid.get(batch.folderId, uid) as { id: number; thread_id: number } | undefined;
+        if (!row) continue;
+        this.stmt.deleteMessage.run(row.id);
+        changes.message(row.id);
+        changes.thread(row.thread_id);
+        changes.shrunkThreads.add(row.thread_id);
+        countsChanged = true;
+      }
+      for (const update of batch.flagUpdates) {
+        const row = this.stmt.messageByUid.get(batch.folderId, update.uid) as { id: number; thread_id: number; flags: string; unseen: number } | undefined;
+        const flags = JSON.stringify([...update.flags].sort());
+        if (!row || row.flags === flags) continue;
+        const unseen = update.flags.includes('\\Seen') ? 0 : 1;
+        this.stmt.updateFlags.run(flags, unseen, update.modseq, row.id);
+        changes.message(row.id);
+        changes.thread(row.thread_id);
+        if (unseen !== row.unseen) countsChanged = true;
+      }
+      for (const record of batch.added) {
+        if (this.insertMessage(accountId, batch.folderId, record, changes)) countsChanged = true;
+      }
+      const { state } = batch;
+      this.stmt.folderState.run(state.uidvalidity, state.uidnext, state.highestModseq, state.backfilledTo, batch.folderId);
+      if (countsChanged) changes.folder(batch.folderId);
+    });
+  }
+
+  /** Drops a folder's mirror (its UIDVALIDITY changed): every message is logged deleted, the sync state starts over. */
+  resetFolder(accountId: number, folderId: number): void {
+    this.commit(accountId, (changes) => {
+      this.dropMessages(folderId, changes);
+      this.stmt.folderState.run(null, null, null, null, folderId);
+      changes.folder(folderId);
+    });
+  }
+
+  private insertMessage(accountId: number, folderId: number, record: MessageRecord, changes: ChangeSet): boolean {
+    const assignment = this.threads.assign({
+      accountId,
+      messageIdHeader: record.messageIdHeader,
+      inReplyTo: record.inReplyTo,
+      references: record.references,
+      subject: record.subject,
+      date: record.date,
+    });
+    const result = this.stmt.insertMessage.run({
+      accountId,
+      folderId,
+      uid: record.uid,
+      threadId: assignment.threadId,
+      messageIdHeader: record.messageIdHeader,
+      inReplyTo: record.inReplyTo,
+      subject: record.subject,
+      from: JSON.stringify(record.from),
+      to: JSON.stringify(record.to),
+      cc: JSON.stringify(record.cc),
+      replyTo: JSON.stringify(record.replyTo),
+      date: record.date,
+      receivedAt: record.receivedAt,
+      flags: JSON.stringify([...record.flags].sort()),
+      size: record.size,
+      attachments: JSON.stringify(record.attachments),
+      snippet: record.snippet,
+      modseq: record.modseq,
+      unseen: record.flags.includes('\\Seen') ? 0 : 1,
+    });
+    changes.thread(assignment.threadId);
+    for (const merged of assignment.mergedThreadIds) changes.thread(merged);
+    for (const moved of assignment.movedMessageIds) changes.message(moved);
+    if (result.changes === 0) return false;
+    changes.message(Number(result.lastInsertRowid));
+    return true;
+  }
+
+  private dropMessages(folderId: number, changes: ChangeSet): void {
+    for (const row of this.stmt.messagesOfFolder.all(folderId) as { id: number; thread_id: number }[]) {
+      changes.message(row.id);
+      changes.thread(row.thread_id);
+      changes.shrunkThreads.add(row.thread_id);
+    }
+    this.stmt.deleteFolderMessages.run(folderId);
+  }
+
+  /** Runs `work` and the log append in one transaction, then tells the websockets. */
+  private commit(accountId: number, work: (changes: ChangeSet) => void): void {
+    const changes = new ChangeSet();
+    const latest = this.db.transaction(() => {
+      work(changes);
+      // Emptied threads keep their row (and id) so a message moving back rejoins the same thread.
+      for (const threadId of changes.shrunkThreads) this.stmt.threadSpan.run({ thread: threadId, account: accountId });
+      return this.deps.txlog.append(accountId, changes.entries());
+    })();
+    if (changes.size > 0) this.deps.push.announce(accountId, latest);
+  }
+}

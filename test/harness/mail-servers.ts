@@ -1,0 +1,278 @@
+// Real Dovecot (IMAP, LMTP, ManageSieve) + Postfix (SMTP) for integration
+// tests, `npm run demo` and benchmarks. Each harness is a private pair of
+// daemons: own config files, queue, logs and mail under `dataDir`, listening
+// on 127.0.0.1 only, so several harnesses can run side by side and the
+// system-wide services (and /etc/postfix, /etc/dovecot) are never touched.
+import { execFile } from 'node:child_process';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import {
+  addressParts,
+  clearStaleDovecotPid,
+  ensureHome,
+  harnessLayout,
+  homeOf,
+  lockDataDir,
+  postfixMtime,
+  prepareDataDir,
+  readPostfixMasterPid,
+  systemId,
+  writeAtomic,
+  writeUserTables,
+  type HarnessLayout,
+} from './data-dir';
+import { assertConfigSafePath, assertHarnessEmail, renderDovecotConfig } from './dovecot-config';
+import { renderPostfixMainCf, renderPostfixMasterCf } from './postfix-config';
+import { assertPortFree, findFreePorts } from './ports';
+import {
+  registerEmergencyKill,
+  signal,
+  spawnServer,
+  startWatchdog,
+  stopWatchdog,
+  tailFile,
+  terminateProcessGroup,
+  type ServerProcess,
+} from './server-processes';
+import { ensureMailPackages } from './system-packages';
+import { smtpRcptCodes, waitForGreeting } from './wire-probes';
+
+export interface MailUser { email: string; password: string }
+export interface MailServerPorts { imap: number; smtp: number; lmtp: number; sieve: number }
+export interface MailServersOptions {
+  /** Project-local, created if missing; wiped of old mail only when `fresh: true`. */
+  dataDir: string;
+  /** Defaults: free ports found with findFreePorts. */
+  ports?: Partial<MailServerPorts>;
+  users: MailUser[];
+  fresh?: boolean;
+  log?: (line: string) => void;
+}
+export interface MailServers {
+  readonly host: '127.0.0.1';
+  readonly ports: MailServerPorts;
+  readonly dataDir: string;
+  readonly mailOwner: { uid: number; gid: number };
+  readonly logFiles: { dovecot: string; postfix: string };
+  /** <dataDir>/mail/<domain>/<local>/Maildir */
+  maildirOf(email: string): string;
+  /** Updates the passwd file + Postfix tables; resolves once new users can log in and receive. */
+  addUsers(users: MailUser[]): Promise<void>;
+  /** chown -R the user's home to mailOwner after files were written directly. */
+  fixOwnership(email: string): Promise<void>;
+  /** Runs `doveadm -c <our config> ...args`, resolves with stdout. */
+  doveadm(args: string[]): Promise<string>;
+  /** Stops both daemons and waits until none of their processes is left. Idempotent. */
+  stop(): Promise<void>;
+}
+
+const DOVECOT = '/usr/sbin/dovecot';
+const DOVEADM = '/usr/bin/doveadm';
+const POSTFIX = '/usr/sbin/postfix';
+const START_TIMEOUT_MS = 15_000;
+const PORT_NAMES = ['imap', 'smtp', 'lmtp', 'sieve'] as const;
+const execFileP = promisify(execFile);
+
+async function resolvePorts(requested: Partial<MailServerPorts>): Promise<MailServerPorts> {
+  const taken = new Set(Object.values(requested));
+  const spare = (await findFreePorts(PORT_NAMES.length + taken.size)).filter((p) => !taken.has(p));
+  const take = (n: keyof MailServerPorts): number => {
+    const port = requested[n] ?? spare.shift();
+    if (port === undefined) throw new Error('findFreePorts returned too few ports');
+    return port;
+  };
+  const ports: MailServerPorts = { imap: take('imap'), smtp: take('smtp'), lmtp: take('lmtp'), sieve: take('sieve') };
+  if (new Set(Object.values(ports)).size !== PORT_NAMES.length) {
+    throw new Error(`The harness needs four distinct ports, got ${JSON.stringify(ports)}`);
+  }
+  // Fail fast with a clear message instead of a daemon bind error in a log file.
+  for (const n of PORT_NAMES) await assertPortFree(ports[n], n);
+  return ports;
+}
+
+/** Rewritten at every start, so changed ports or a harness upgrade just work. */
+async function writeServerConfigs(p: HarnessLayout, ports: MailServerPorts, owner: { uid: number; gid: number }, postmaster: string) {
+  const dovecotConfig = renderDovecotConfig({
+    baseDir: p.dovecotBase, stateDir: p.dovecotState, logFile: p.dovecotLog, usersFile: p.usersFile,
+    mailRoot: p.mailRoot, imapPort: ports.imap, lmtpPort: ports.lmtp, sievePort: ports.sieve,
+    mailUid: owner.uid, mailGid: owner.gid, postmasterAddress: postmaster,
+  });
+  await writeAtomic(p.dovecotConf, dovecotConfig, 0o644);
+  const postfixParams = {
+    configDir: p.postfixConf, queueDir: p.postfixQueue, dataDir: p.postfixData, logFile: p.postfixLog,
+    domainsFile: p.domainsFile, mailboxesFile: p.mailboxesFile, smtpPort: ports.smtp, lmtpPort: ports.lmtp,
+  };
+  await writeAtomic(path.join(p.postfixConf, 'main.cf'), renderPostfixMainCf(postfixParams), 0o644, { mtime: postfixMtime() });
+  await writeAtomic(path.join(p.postfixConf, 'master.cf'), renderPostfixMasterCf(postfixParams), 0o644, { mtime: postfixMtime() });
+}
+
+export async function startMailServers(opts: MailServersOptions): Promise<MailServers> {
+  const log = opts.log ?? (() => undefined);
+  await ensureMailPackages(log);
+  if (process.getuid?.() !== 0) {
+    throw new Error(
+      'The mail-server harness must run as root: Postfix\'s master and Dovecot need root to start their ' +
+        'services, drop privileges and deliver mail as the "mail" user. Run the tests as root (e.g. in the dev container or with sudo).',
+    );
+  }
+  const dataDir = path.resolve(opts.dataDir);
+  assertConfigSafePath(dataDir, 'dataDir');
+  const users = new Map<string, MailUser>();
+  for (const u of opts.users) users.set(u.email.toLowerCase(), { email: u.email.toLowerCase(), password: u.password });
+  for (const email of users.keys()) assertHarnessEmail(email);
+
+  const ports = await resolvePorts(opts.ports ?? {});
+  const p = harnessLayout(dataDir, ports.imap);
+  const [mailUid = 8, mailGid = 8] = systemId('/etc/passwd', 'mail') ?? [];
+  const dovecotGid = systemId('/etc/group', 'dovecot')?.[0] ?? 0;
+  const mailOwner = { uid: mailUid, gid: mailGid };
+
+  const releaseLock = await lockDataDir(p);
+  let usersMtime = 0;
+  const writeUsers = async () => {
+    usersMtime = await writeUserTables(p, [...users.values()], { mailOwner, dovecotGid, previousMtime: usersMtime });
+  };
+  try {
+    await prepareDataDir(p, opts.fresh ?? false, mailOwner);
+    const [firstUser] = users.keys();
+    await writeServerConfigs(p, ports, mailOwner, `postmaster@${firstUser ? addressParts(firstUser).domain : 'harness.test'}`);
+    await writeUsers();
+  } catch (err) {
+    await releaseLock();
+    throw err;
+  }
+
+  // --- start both daemons in parallel ---
+  await clearStaleDovecotPid(p);
+  log(`starting Dovecot (imap ${ports.imap}, lmtp ${ports.lmtp}, sieve ${ports.sieve}) and Postfix (smtp ${ports.smtp}) in ${dataDir}`);
+  const startedAt = Date.now();
+  // -F: stay in the foreground as our child, so we own its lifetime.
+  const dovecot = spawnServer('dovecot', DOVECOT, ['-F', '-c', p.dovecotConf], log);
+  // start-fg runs the integrity checks (creating missing queue dirs) and then
+  // `master -s` as a child of postfix-script; master becomes a session leader,
+  // so it is stopped through its pid file, not through our child.
+  // ("Terminated" is postfix-script's shell reporting the master we stopped.)
+  const postfix = spawnServer('postfix', POSTFIX, ['-c', p.postfixConf, 'start-fg'], (l) => l.endsWith('] Terminated') || log(l));
+  let postfixMasterPid: number | null = null;
+  let watchdog: ReturnType<typeof startWatchdog> | null = null;
+
+  // Synchronous last resort if the process exits/crashes before stop().
+  const unregister = registerEmergencyKill(() => {
+    for (const pid of [dovecot.child.pid, postfixMasterPid ?? readPostfixMasterPid(p)]) {
+      if (pid) signal(pid, 'SIGTERM');
+    }
+  });
+
+  const stopDovecot = async () => {
+    if (dovecot.child.pid !== undefined) await terminateProcessGroup(dovecot.child.pid);
+    await dovecot.exited;
+  };
+  const stopPostfix = async () => {
+    const master = postfixMasterPid ?? readPostfixMasterPid(p);
+    if (master !== null) await terminateProcessGroup(master);
+    if (postfix.exitReason() === null && postfix.child.pid !== undefined) await terminateProcessGroup(postfix.child.pid);
+    await postfix.exited;
+  };
+  let stopping: Promise<void> | null = null;
+  const stop = () =>
+    (stopping ??= (async () => {
+      if (watchdog) stopWatchdog(watchdog);
+      try {
+        // Postfix first, so it doesn't try to deliver into a Dovecot that is going away.
+        await stopPostfix().finally(stopDovecot);
+      } finally {
+        unregister();
+        await releaseLock();
+      }
+      if (p.dovecotBase.startsWith('/tmp/tern-dovecot-')) await rm(p.dovecotBase, { recursive: true, force: true });
+      log('mail servers stopped');
+    })());
+
+  const ready = async (server: ServerProcess, port: number, pattern: RegExp, logFile: string) => {
+    try {
+      await waitForGreeting({
+        port, pattern, timeoutMs: START_TIMEOUT_MS - (Date.now() - startedAt),
+        abort: () => (server.exitReason() ? new Error(`${server.label} exited (${server.exitReason()}) before answering`) : null),
+      });
+    } catch (err) {
+      const out = server.recentOutput();
+      throw new Error(
+        `${server.label} did not become ready on 127.0.0.1:${port}: ${(err as Error).message}\n` +
+          (out ? `--- ${server.label} output ---\n${out}\n` : '') +
+          `--- last lines of ${logFile} ---\n${await tailFile(logFile)}`,
+      );
+    }
+  };
+  try {
+    await Promise.all([
+      ready(dovecot, ports.imap, /^\* OK/, p.dovecotLog),
+      ready(dovecot, ports.lmtp, /^220 /, p.dovecotLog),
+      ready(dovecot, ports.sieve, /^"IMPLEMENTATION"/, p.dovecotLog),
+      ready(postfix, ports.smtp, /^220 /, p.postfixLog),
+    ]);
+    postfixMasterPid = readPostfixMasterPid(p);
+    if (postfixMasterPid === null) throw new Error(`Postfix answered but ${p.postfixQueue}/pid/master.pid is missing`);
+  } catch (err) {
+    await stop().catch(() => undefined);
+    throw err;
+  }
+  watchdog = startWatchdog([dovecot.child.pid!, postfixMasterPid]);
+  // If a daemon dies on its own, the watchdog must not later signal a recycled pid.
+  void Promise.race([dovecot.exited, postfix.exited]).then(() => watchdog && stopWatchdog(watchdog));
+  log(`mail servers ready in ${Date.now() - startedAt} ms`);
+
+  let addChain: Promise<void> = Promise.resolve();
+  const addUsers = (more: MailUser[]) => {
+    const job = addChain.then(async () => {
+      if (stopping) throw new Error('addUsers: the mail servers have been stopped');
+      for (const u of more) assertHarnessEmail(u.email);
+      for (const u of more) users.set(u.email.toLowerCase(), { email: u.email.toLowerCase(), password: u.password });
+      await writeUsers();
+      // Dovecot's passwd-file driver stat()s the file at most once per
+      // second (passwd_file_sync: `last_sync_time == ioloop_time`), so a
+      // login in the same second as a previous lookup may still see the old
+      // file. Any lookup starting in a later second re-reads it.
+      const dovecotSeesUsersAt = (Math.floor(Date.now() / 1000) + 1) * 1000 + 20;
+      // `postfix reload` = SIGHUP to master: smtpd and trivial-rewrite restart
+      // and re-read the texthash tables.
+      await execFileP(POSTFIX, ['-c', p.postfixConf, 'reload']);
+      // Old smtpd processes exit asynchronously; poll until Postfix accepts
+      // the new recipients so callers can send to them at once.
+      const wanted = more.map((u) => u.email.toLowerCase());
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const codes = await smtpRcptCodes(ports.smtp, wanted).catch(() => new Map<string, number>());
+        if (wanted.every((e) => codes.get(e) === 250)) break;
+        if (Date.now() > deadline) throw new Error(`Postfix still rejects ${wanted.join(', ')} after reload: ${JSON.stringify([...codes])}\n${await tailFile(p.postfixLog)}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await new Promise((r) => setTimeout(r, Math.max(0, dovecotSeesUsersAt - Date.now())));
+    });
+    addChain = job.catch(() => undefined);
+    return job;
+  };
+
+  return {
+    host: '127.0.0.1',
+    ports,
+    dataDir,
+    mailOwner,
+    logFiles: { dovecot: p.dovecotLog, postfix: p.postfixLog },
+    maildirOf: (email) => path.join(homeOf(p, email), 'Maildir'),
+    addUsers,
+    fixOwnership: async (email) => {
+      const home = await ensureHome(p, email, mailOwner);
+      await execFileP('chown', ['-R', `${mailUid}:${mailGid}`, '--', home]);
+    },
+    doveadm: async (args) => {
+      try {
+        return (await execFileP(DOVEADM, ['-c', p.dovecotConf, ...args], { maxBuffer: 64 * 1024 * 1024 })).stdout;
+      } catch (err) {
+        const e = err as { stderr?: string; message: string };
+        throw new Error(`doveadm ${args.join(' ')} failed: ${e.stderr?.trim() || e.message}`);
+      }
+    },
+    stop,
+  };
+}
