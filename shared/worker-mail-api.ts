@@ -1,0 +1,187 @@
+/**
+ * The mail part of the worker contract: what a tab may read (queries, live subscriptions)
+ * and do (commands). Part of `WorkerApi` in shared/worker-api.ts.
+ *
+ * Rules of the boundary (DESIGN §1, issue "SharedWorker engine" point 6):
+ *   - a tab only renders what these return; it never fetches or opens IndexedDB itself;
+ *   - live queries push only the rows that changed inside the window a tab shows;
+ *   - no message on an interaction path exceeds ~100 KB (bodies are their own call).
+ */
+import type { Address, AttachmentSummary, Folder } from './api/mail';
+
+/** Which threads a list shows. Account ids are the gateway's `mailId` strings. */
+export type ListScope =
+  | { readonly kind: 'folder'; readonly accountId: string; readonly folderId: string }
+  /** The same special folder (usually inbox) across several accounts, merged by time. */
+  | { readonly kind: 'unified'; readonly accountIds: readonly string[]; readonly role: 'inbox' | 'sent' | 'drafts' | 'archive' | 'junk' | 'trash' }
+  | { readonly kind: 'label'; readonly accountId: string; readonly label: string }
+  /** Search over cached data; the query uses the gateway's operators (from:, is:unread …). */
+  | { readonly kind: 'search'; readonly accountIds: readonly string[]; readonly query: string };
+
+/** One row of a thread list: all a list item needs, nothing more (keeps frames small). */
+export interface ThreadRow {
+  /** `${accountId}:${threadId}`, unique across accounts; the React key. */
+  readonly key: string;
+  readonly accountId: string;
+  readonly threadId: string;
+  readonly subject: string;
+  readonly participants: readonly Address[];
+  readonly snippet: string;
+  /** Epoch ms of the newest message: the list's order. */
+  readonly lastMessageAt: number;
+  readonly messageCount: number;
+  readonly unreadCount: number;
+  readonly starred: boolean;
+  /** Paperclip: an attachment with no contentId or over 12 KB (spec §5). */
+  readonly hasAttachments: boolean;
+  readonly folderIds: readonly string[];
+  /** A command on this thread is waiting for the gateway. */
+  readonly pending: boolean;
+}
+
+/** The rows a tab shows: a window into the sorted list. */
+export interface ListWindow {
+  readonly offset: number;
+  /** At most 200: a tab renders about 100 rows. */
+  readonly limit: number;
+}
+
+export interface ListSnapshot {
+  readonly subscriptionId: string;
+  /** Threads in the whole list, for the scrollbar. */
+  readonly total: number;
+  readonly offset: number;
+  readonly rows: readonly ThreadRow[];
+}
+
+/**
+ * What changed inside the window since the last snapshot or patch: rows now at an index
+ * (new or changed), and the new total. A tab applies it to what it holds.
+ */
+export interface ListPatch {
+  readonly subscriptionId: string;
+  readonly total: number;
+  readonly offset: number;
+  /** Full replacement of the window when the change shifts many rows (e.g. new mail on top). */
+  readonly rows?: readonly ThreadRow[];
+  /** Otherwise, only the rows that changed, by their index in the whole list. */
+  readonly changed?: readonly { readonly index: number; readonly row: ThreadRow }[];
+}
+
+/** A message as the conversation view shows it (no body). */
+export interface MessageView {
+  readonly id: string;
+  readonly accountId: string;
+  readonly threadId: string;
+  readonly folderId: string;
+  readonly subject: string;
+  readonly from: readonly Address[];
+  readonly to: readonly Address[];
+  readonly cc: readonly Address[];
+  readonly replyTo: readonly Address[];
+  readonly date: number;
+  readonly unread: boolean;
+  readonly starred: boolean;
+  readonly draft: boolean;
+  readonly snippet: string;
+  readonly attachments: readonly AttachmentSummary[];
+  readonly messageIdHeader: string | null;
+}
+
+export interface ThreadView {
+  readonly row: ThreadRow;
+  /** Oldest first. */
+  readonly messages: readonly MessageView[];
+}
+
+/** A message body, cached in MessageBody after the first fetch. */
+export interface BodyView {
+  readonly messageId: string;
+  /** Unsanitised: the UI's pipeline sanitises it (DOMPurify needs a DOM). */
+  readonly html: string | null;
+  readonly text: string | null;
+  readonly attachments: readonly AttachmentSummary[];
+  /** `cid:` id → object URL or data URL of the inline part, so the UI can show inline images. */
+  readonly inlineImages: Readonly<Record<string, string>>;
+}
+
+export interface FolderView extends Folder {
+  readonly accountId: string;
+  /** Nesting depth for the sidebar (0 = top level). */
+  readonly depth: number;
+}
+
+export interface AccountCounts {
+  readonly accountId: string;
+  /** Unread threads in the inbox. */
+  readonly inboxUnread: number;
+}
+
+/** Outcome of a queued command, visible in every tab (STYLE item 5). */
+export interface CommandStatus {
+  readonly commandId: string;
+  readonly accountId: string;
+  readonly kind: MailCommand['kind'];
+  readonly status: 'pending' | 'done' | 'failed';
+  /** Catalogue error name and sentence when failed; the change was put back. */
+  readonly error?: { readonly name: string; readonly message: string };
+}
+
+/** Every change a tab can ask for; applied optimistically, then confirmed or reverted. */
+export type MailCommand =
+  | { readonly kind: 'markRead'; readonly accountId: string; readonly threadIds: readonly string[]; readonly read: boolean }
+  | { readonly kind: 'star'; readonly accountId: string; readonly threadIds: readonly string[]; readonly starred: boolean }
+  | { readonly kind: 'move'; readonly accountId: string; readonly threadIds: readonly string[]; readonly folderId: string }
+  | { readonly kind: 'archive'; readonly accountId: string; readonly threadIds: readonly string[] }
+  | { readonly kind: 'trash'; readonly accountId: string; readonly threadIds: readonly string[] }
+  | { readonly kind: 'spam'; readonly accountId: string; readonly threadIds: readonly string[] }
+  | { readonly kind: 'delete'; readonly accountId: string; readonly threadIds: readonly string[] };
+
+export interface DraftInput {
+  readonly accountId: string;
+  /** Absent for a new draft; the worker's local id (`local-…`) until the gateway names it. */
+  readonly draftId?: string;
+  readonly to: readonly Address[];
+  readonly cc: readonly Address[];
+  readonly bcc: readonly Address[];
+  readonly subject: string;
+  readonly html: string;
+  readonly inReplyToMessageId?: string;
+  readonly attachmentIds: readonly string[];
+}
+
+/** Reads for the UI. */
+export interface MailQueryService {
+  /** Starts a live thread list; `onPatch` receives only changes inside the window. */
+  watchThreadList(params: { scope: ListScope; window: ListWindow }, onPatch: (patch: ListPatch) => void): Promise<ListSnapshot>;
+  /** Moves a subscription's window (scrolling); returns the rows of the new window. */
+  moveWindow(params: { subscriptionId: string; window: ListWindow }): Promise<ListSnapshot>;
+  /** Ends a subscription (unmount, tab close). */
+  unwatch(params: { subscriptionId: string }): Promise<void>;
+  /** A thread with its messages, newest state from the cache. */
+  getThread(params: { accountId: string; threadId: string }): Promise<ThreadView>;
+  /** A body: from MessageBody, or fetched from the gateway and cached. */
+  getBody(params: { accountId: string; messageId: string }): Promise<BodyView>;
+  /** Folders of an account, special folders first, nested order. */
+  listFolders(params: { accountId: string }): Promise<readonly FolderView[]>;
+  /** Unread counts per account, for the sidebar. */
+  counts(params: { accountIds: readonly string[] }): Promise<readonly AccountCounts[]>;
+  /** Addresses seen in mail, best first, for recipient autocomplete. */
+  suggestAddresses(params: { accountIds: readonly string[]; prefix: string; limit: number }): Promise<readonly Address[]>;
+}
+
+/** Changes from the UI. */
+export interface MailCommandService {
+  /** Applies optimistically, records a ProviderSyncbackRequest, sends it; resolves with its id. */
+  run(params: { command: MailCommand }): Promise<{ commandId: string }>;
+  /** Saves (creates or updates) a draft; resolves with its id for the next save. */
+  saveDraft(params: { draft: DraftInput }): Promise<{ draftId: string }>;
+  /** Sends a saved draft after `delayMs` (undo window); resolves with the command id. */
+  send(params: { accountId: string; draftId: string; delayMs: number }): Promise<{ commandId: string }>;
+  /** Cancels a send still inside its undo window; false when it already left. */
+  undoSend(params: { commandId: string }): Promise<boolean>;
+  /** Uploads a file for a draft, reporting progress 0–1; resolves with the gateway's attachment id. */
+  uploadAttachment(params: { accountId: string; file: Blob; fileName: string }, onProgress: (fraction: number) => void): Promise<{ attachmentId: string }>;
+  /** Subscribes to command outcomes (every tab sees every command). */
+  watchCommands(onStatus: (status: CommandStatus) => void): Promise<{ subscriptionId: string }>;
+}
