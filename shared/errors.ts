@@ -87,6 +87,11 @@ export const ERROR_CATALOGUE = {
   PreviousImportRequestRunning: entry(425, 'A previous import is still running.'),
   // No status: the account is not registered or its services are not initialised.
   ServiceNotFound: entry(null, 'This account is not ready yet.'),
+  // Local storage in the browser (worker side only, so no HTTP status).
+  QuotaExceeded: entry(null, 'Your browser has no room left to keep mail offline. Free some disk space and reload.'),
+  // detail.reason tells why: 'closed', 'version-change' or 'logged-out' (the spec's logged-out variant).
+  DatabaseClosed: entry(null, 'The offline mail store was closed. Reload the page.'),
+  DatabaseError: entry(null, 'The offline mail store could not be read or written.'),
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorName = keyof typeof ERROR_CATALOGUE;

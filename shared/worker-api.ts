@@ -3,6 +3,10 @@
  * Every tab talks to the engine through this contract only, over comlink.
  */
 import type { ProxyMarked } from 'comlink';
+import type { AccountInfo, BillingAccountInfo, PartnerInfo, PublicAccount } from './account';
+import type { AnalyticsEventName, AnalyticsValue } from './analytics-events';
+import type { LoginChallengeStep } from './login-steps';
+import type { LogType } from './constants';
 
 /**
  * A service object reached through the remote by path (`api.session.handshake(...)`).
@@ -46,8 +50,95 @@ export interface SessionService {
   goodbye(params: { readonly tabId: string }): Promise<void>;
 }
 
+/** Credentials of one login attempt; the optional fields answer a challenge of the gateway. */
+export interface AddAccountParams {
+  readonly email: string;
+  readonly password: string;
+  /** The authenticator code (step AUTHENTICATOR, input `auth_code`). */
+  readonly authCode?: string;
+  /** A recovery code (step RECOVERY_CODE, input `recovery_code`). */
+  readonly recoveryCode?: string;
+  /** The confirmed alternate email (step ALTERNATE_EMAIL). */
+  readonly alternateEmail?: string;
+}
+
+/** Logged in, or the gateway wants another step first. */
+export type AddAccountResult =
+  | { readonly kind: 'added'; readonly account: PublicAccount }
+  | { readonly kind: 'challenge'; readonly step: LoginChallengeStep };
+
+/** The session as the stored accounts make it (spec §4). */
+export interface AccountsState {
+  /** At least one account is stored. */
+  readonly loggedIn: boolean;
+  /** The account with the smallest numeric id. */
+  readonly primaryAccountId: string | null;
+  /** Primary first. */
+  readonly accounts: readonly PublicAccount[];
+}
+
+/** The accounts of this browser (spec §3, §4). Every change updates the analytics base properties. */
+export interface AccountService {
+  /** Logs in through the gateway and stores the account; other accounts stay logged in. */
+  add(params: AddAccountParams): Promise<AddAccountResult>;
+  /** Logs one account out: ends its gateway session and deletes its local data (AccountNotFound if unknown). */
+  remove(params: { readonly accountId: string }): Promise<void>;
+  /** Client cache clear: empties the account's local database and sync state; the logger stops until `initialise`. */
+  reset(params: { readonly accountId: string }): Promise<void>;
+  /** Loads the stored accounts, opens their databases and starts the logger; every tab calls it at start. */
+  initialise(): Promise<AccountsState>;
+  /** Every stored account, primary first. */
+  list(): Promise<readonly PublicAccount[]>;
+  /** Calls `onChange` (pass it through comlink's `proxy`) with the account list whenever it changes. */
+  watch(onChange: (accounts: readonly PublicAccount[]) => void): Promise<{ readonly subscriptionId: string }>;
+  /** Ends a `watch`. */
+  unwatch(params: { readonly subscriptionId: string }): Promise<void>;
+  /** Partner and billing info stored beside an account (AccountNotFound if unknown). */
+  info(params: { readonly accountId: string }): Promise<AccountInfo>;
+  /** Stores partner and/or billing info beside an account; returns what is stored now. */
+  saveInfo(params: { readonly accountId: string; readonly partner?: PartnerInfo | null; readonly billing?: BillingAccountInfo | null }): Promise<AccountInfo>;
+}
+
+export interface TrackParams {
+  /** A name of the fixed list (shared/analytics-events.ts). */
+  readonly eventName: AnalyticsEventName;
+  /** The account the event is about; required for events that need login. */
+  readonly accountId?: string;
+  /** Event attributes, sent beside the base properties. */
+  readonly attrs?: Readonly<Record<string, AnalyticsValue>>;
+  /** Hidden attributes. */
+  readonly hattrs?: Readonly<Record<string, AnalyticsValue>>;
+  /** Who acted, for events before login (default: the device id). */
+  readonly entityId?: string;
+}
+
+/** Whether an event was queued; a refusal is an answer, not an error (analytics never breaks a screen). */
+export type TrackResult =
+  | { readonly accepted: true; readonly queue: string }
+  | { readonly accepted: false; readonly reason: 'unknown-event' | 'unknown-account' | 'invalid' };
+
+/** Usage analytics (spec §4, §7): one queue per account plus a pre-login queue. */
+export interface AnalyticsService {
+  /** Queues one event; sent in batches within a few seconds. */
+  track(params: TrackParams): Promise<TrackResult>;
+  /** Sends every queue now, within the per-queue throttle (e.g. when a tab closes). */
+  flush(): Promise<void>;
+}
+
+/** The local log (spec §4). */
+export interface LogService {
+  /** Adds a line to the log (buffered, email addresses masked); ignored while the logger is inactive. */
+  record(params: { readonly type: LogType; readonly message: string }): Promise<void>;
+}
+
 /** Everything the engine exposes, one service per domain. */
 export interface WorkerApi {
   /** Tab registration and version handshake. */
   readonly session: Service<SessionService>;
+  /** Login, logout, cache clear and the account list. */
+  readonly accounts: Service<AccountService>;
+  /** Usage analytics queues. */
+  readonly analytics: Service<AnalyticsService>;
+  /** The local log. */
+  readonly log: Service<LogService>;
 }

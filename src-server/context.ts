@@ -10,7 +10,9 @@ import { SecretBox } from './crypto/secret-box';
 import { Materializer } from './mirror/materialize';
 import { MirrorManager } from './mirror/mirror-manager';
 import { MirrorStore } from './mirror/mirror-store';
+import { createMailWrites, type MailWrites } from './outbox/mail-writes';
 import { PushHub } from './push/push-hub';
+import type { SmtpConnector } from './smtp/smtp-connector';
 import { openDatabase, type Db } from './store/database';
 import { TransactionLog } from './store/transaction-log';
 
@@ -27,9 +29,17 @@ export interface GatewayContext {
   readonly materializer: Materializer;
   /** One IMAP mirror per account with a live session; `mirrors.get(id)` for withMailbox / resyncNow. */
   readonly mirrors: MirrorManager;
+  /** What changes mail: bulk actions, drafts, uploads, send and the outbox worker. */
+  readonly mailWrites: MailWrites;
 }
 
-export function createContext(config: GatewayConfig): GatewayContext {
+/** Parts a test or an embedding may replace. */
+export interface ContextOverrides {
+  /** How mail leaves (default: SMTP with each account's settings). */
+  readonly smtp?: SmtpConnector;
+}
+
+export function createContext(config: GatewayConfig, overrides: ContextOverrides = {}): GatewayContext {
   const db = openDatabase(config.dataDir, config.databaseFile);
   const secrets = SecretBox.load({ dataDir: config.dataDir, envKey: config.secretKey });
   const accounts = new AccountStore(db, secrets);
@@ -44,6 +54,7 @@ export function createContext(config: GatewayConfig): GatewayContext {
     options: { sweepIntervalMs: config.mirrorSweepMs },
     onError: (accountId, error) => console.warn(`mirror of account ${accountId}: ${error instanceof Error ? error.message : String(error)}`),
   });
+  const materializer = new Materializer(db);
   return {
     config,
     db,
@@ -51,8 +62,19 @@ export function createContext(config: GatewayConfig): GatewayContext {
     sessions,
     txlog,
     push,
-    materializer: new Materializer(db),
+    materializer,
     mirrors,
+    mailWrites: createMailWrites({
+      db,
+      dataDir: config.dataDir,
+      accounts,
+      txlog,
+      push,
+      mirrors,
+      materializer,
+      smtp: overrides.smtp,
+      onError: (accountId, error) => console.warn(`mail writes${accountId === null ? '' : ` of account ${accountId}`}: ${error instanceof Error ? error.message : String(error)}`),
+    }),
     login: new LoginService({
       accounts,
       sessions,

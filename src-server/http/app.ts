@@ -4,7 +4,15 @@ import type { GatewayContext } from '../context';
 import { registerErrorReplies } from './errors';
 import { registerAuthRoutes } from './routes/auth-routes';
 import { registerDeltaRoutes } from './routes/delta-routes';
+import { registerDraftRoutes } from './routes/drafts-routes';
+import { registerFilesRoutes } from './routes/files-routes';
+import { registerFolderRoutes } from './routes/folder-routes';
+import { registerMailActionRoutes } from './routes/mail-actions-routes';
+import { registerMessageRoutes } from './routes/message-routes';
 import { registerPushSocket } from './routes/push-socket';
+import { registerSearchRoutes } from './routes/search-routes';
+import { registerSendRoutes } from './routes/send-routes';
+import { registerThreadRoutes } from './routes/thread-routes';
 import { registerStaticShell } from './static-shell';
 
 /** Builds the gateway's HTTP app; listening is the caller's business (tests use inject). */
@@ -14,10 +22,21 @@ export async function createApp(ctx: GatewayContext): Promise<FastifyInstance> {
   app.get('/api/health', async () => ({ ok: true, version: APP_VERSION }));
   registerAuthRoutes(app, ctx);
   registerDeltaRoutes(app, ctx);
+  registerFolderRoutes(app, ctx);
+  registerThreadRoutes(app, ctx);
+  registerMessageRoutes(app, ctx);
+  registerSearchRoutes(app, ctx);
+  registerMailActionRoutes(app, ctx);
+  registerDraftRoutes(app, ctx);
+  registerSendRoutes(app, ctx);
+  await registerFilesRoutes(app, ctx);
   await registerPushSocket(app, ctx);
   // Mirrors run while the gateway does: resumed for accounts with live sessions, logged out on close.
   app.addHook('onReady', async () => ctx.mirrors.startActive());
   app.addHook('onClose', async () => ctx.mirrors.stopAll());
+  // The outbox sends what a previous run left as soon as the gateway is up.
+  app.addHook('onReady', async () => ctx.mailWrites.start());
+  app.addHook('onClose', async () => ctx.mailWrites.stop());
   await registerStaticShell(app, ctx.config.publicDir);
   return app;
 }

@@ -1,38 +1,19 @@
 import { EventEmitter } from 'node:events';
 import type { ImapFlow, MailboxObject } from 'imapflow';
 import { TernError } from '../../shared/errors';
-import type { ImapPurpose } from '../imap/imap-client';
-import { isAuthFailure } from '../imap/imap-client';
+import { isAuthFailure, type ImapPurpose } from '../imap/imap-client';
 import { Backoff, sleep } from './backoff';
+import { ConnectionGate } from './connection-gate';
 import { syncFolder } from './folder-sync';
 import { sweepFolders } from './folder-sweep';
 import { IdleWatcher } from './idle-watcher';
+import { DEFAULT_MIRROR_OPTIONS, FAILED_FOLDER_COOLDOWN_MS, FLAG_RECHECK_SWEEPS, type MirrorOptions } from './mirror-options';
 import type { MirrorStore } from './mirror-store';
 import { SerialQueue } from './serial-queue';
 import { PRIORITY, SyncScheduler, type SyncTask } from './sync-scheduler';
 import { VanishedLog } from './vanished-log';
 
-export interface MirrorOptions {
-  /** Messages in the very first INBOX step: small, so the first screen can show at once. */
-  readonly firstPageSize: number;
-  /** Messages per later step (backfill, big arrivals). */
-  readonly pageSize: number;
-  /** How often the STATUS sweep looks for changes made by other clients. */
-  readonly sweepIntervalMs: number;
-  readonly backoffBaseMs: number;
-  readonly backoffCapMs: number;
-  /** How long `withMailbox` waits for a connection before failing. */
-  readonly connectWaitMs: number;
-}
-
-export const DEFAULT_MIRROR_OPTIONS: MirrorOptions = {
-  firstPageSize: 100,
-  pageSize: 500,
-  sweepIntervalMs: 15_000,
-  backoffBaseMs: 500,
-  backoffCapMs: 30_000,
-  connectWaitMs: 15_000,
-};
+export { DEFAULT_MIRROR_OPTIONS, type MirrorOptions } from './mirror-options';
 
 export type MirrorState = 'connecting' | 'syncing' | 'ready' | 'backoff' | 'auth-failed' | 'stopped';
 
@@ -68,14 +49,16 @@ export class AccountMirror extends EventEmitter<MirrorEvents> {
   private readonly idle: IdleWatcher;
   private readonly stopSignal = new AbortController();
   private wakeSignal = new AbortController();
-  private client: ImapFlow | null = null;
+  private readonly connection = new ConnectionGate<ImapFlow>();
   private selectable: ReadonlySet<string> = new Set();
   private lastSweepChanged: string[] = [];
+  private sweeps = 0;
+  /** Folders whose last step failed, with the time until which sweeps do not schedule them. */
+  private readonly coolingDown = new Map<string, number>();
   private loop: Promise<void> | null = null;
   private sweepTimer: NodeJS.Timeout | null = null;
   private startedAt = 0;
   private currentState: MirrorState = 'connecting';
-  private readonly connectedWaiters = new Set<() => void>();
   readonly progress: MirrorProgress = { firstInboxPageMs: null, fullyMirroredMs: null };
   private fullyMirrored!: () => void;
   /** Resolves once every folder has been mirrored completely for the first time. */
@@ -83,6 +66,8 @@ export class AccountMirror extends EventEmitter<MirrorEvents> {
 
   constructor(private readonly deps: AccountMirrorDeps) {
     super();
+    // 'error' events report failures the mirror retries by itself; without a listener Node would throw them.
+    this.on('error', () => undefined);
     this.accountId = deps.accountId;
     this.options = { ...DEFAULT_MIRROR_OPTIONS, ...deps.options };
     this.backoff = new Backoff({ baseMs: this.options.backoffBaseMs, capMs: this.options.backoffCapMs });
@@ -115,7 +100,7 @@ export class AccountMirror extends EventEmitter<MirrorEvents> {
     this.wakeSignal.abort();
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.scheduler.interrupt();
-    const client = this.client;
+    const client = this.connection.value;
     if (client) await Promise.race([client.logout().catch(() => undefined), sleep(2000)]);
     client?.close();
     await Promise.all([this.loop, this.idle.stop()]);
@@ -150,9 +135,11 @@ export class AccountMirror extends EventEmitter<MirrorEvents> {
    * Fails with ImapConnectionFailed if no connection comes up within `connectWaitMs`.
    */
   async withMailbox<T>(path: string, fn: (client: ImapFlow, mailbox: MailboxObject) => Promise<T>): Promise<T> {
-    const client = await this.connectedClient();
+    if (this.stopSignal.signal.aborted) throw new TernError('AccountUnavailable');
+    const client = await this.connection.wait(this.options.connectWaitMs);
+    if (!client) throw new TernError('ImapConnectionFailed');
     return this.queue.run(async () => {
-      if (client !== this.client || !client.usable) throw new TernError('ImapConnectionLost');
+      if (client !== this.connection.value) throw new TernError('ImapConnectionLost');
       try {
         const mailbox = await client.mailboxOpen(path);
         return await fn(client, mailbox);
@@ -160,21 +147,6 @@ export class AccountMirror extends EventEmitter<MirrorEvents> {
         this.scheduler.schedule({ kind: 'folder', path }, path === 'INBOX' ? PRIORITY.inbox : PRIORITY.changedFolder);
       }
     });
-  }
-
-  private async connectedClient(): Promise<ImapFlow> {
-    if (this.client?.usable) return this.client;
-    if (this.stopSignal.signal.aborted) throw new TernError('AccountUnavailable');
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, this.options.connectWaitMs);
-      this.connectedWaiters.add(done);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    if (!this.client?.usable) throw new TernError('ImapConnectionFailed');
-    return this.client;
   }
 
   private setState(state: MirrorState): void {
@@ -216,9 +188,7 @@ export class AccountMirror extends EventEmitter<MirrorEvents> {
     client.on('flags', (event) => this.scheduleFolder(event.path));
     try {
       await client.connect();
-      this.client = client;
-      for (const waiter of this.connectedWaiters) waiter();
-      this.connectedWaiters.clear();
+      this.connection.open(client);
       this.setState('syncing');
       // Catch up: the sweep finds what changed while we were away and schedules it.
       await this.queue.run(() => this.runTask(client, { kind: 'sweep' }));
@@ -226,7 +196,7 @@ export class AccountMirror extends EventEmitter<MirrorEvents> {
       this.backoff.reset();
       await this.work(client, closed);
     } finally {
-      if (this.client === client) this.client = null;
+      this.connection.close(client);
       client.close();
     }
   }
@@ -252,9 +222,13 @@ export class AccountMirror extends EventEmitter<MirrorEvents> {
       } catch (error) {
         this.scheduler.finish(task, error);
         if (!client.usable) throw error;
-        // A command failed but the connection is fine (e.g. a folder deleted meanwhile): refresh the list.
+        // A command failed but the connection is fine (e.g. a folder deleted meanwhile): refresh the list,
+        // and let sweeps leave that folder alone for a while so a folder that always fails cannot spin.
         this.emit('error', error);
-        if (task.kind === 'folder') this.scheduler.schedule({ kind: 'sweep' }, PRIORITY.sweep);
+        if (task.kind === 'folder') {
+          this.coolingDown.set(task.path, Date.now() + FAILED_FOLDER_COOLDOWN_MS);
+          this.scheduler.schedule({ kind: 'sweep' }, PRIORITY.sweep);
+        }
       }
     }
     if (!this.stopSignal.signal.aborted) throw new TernError('ImapConnectionLost');
@@ -262,28 +236,37 @@ export class AccountMirror extends EventEmitter<MirrorEvents> {
 
   private async runTask(client: ImapFlow, task: SyncTask): Promise<void> {
     const { store, accountId } = this.deps;
-    if (task.kind === 'sweep') {
-      const result = await sweepFolders({ client, store, accountId });
-      this.selectable = result.selectable;
-      this.lastSweepChanged = result.changed.map((row) => row.path);
-      for (const row of result.changed) {
-        // A folder never mirrored is a backfill: INBOX's rest comes before other folders.
-        if (row.uidvalidity === null && row.path !== 'INBOX') this.scheduler.schedule({ kind: 'folder', path: row.path }, PRIORITY.backfill);
-        else this.scheduleFolder(row.path);
-      }
-      for (const row of result.backfilling) this.scheduler.schedule({ kind: 'folder', path: row.path }, this.backfillPriority(row.path));
-      return;
-    }
+    if (task.kind === 'sweep') return this.sweep(client);
     const folder = store.folderByPath(accountId, task.path);
     if (!folder || !this.selectable.has(folder.path)) return;
     const cold = folder.uidvalidity === null && folder.path === 'INBOX';
     const pageSize = cold ? this.options.firstPageSize : this.options.pageSize;
     const result = await syncFolder({ client, store, accountId, folder, pageSize, vanished: this.vanished });
+    this.coolingDown.delete(folder.path);
     if (folder.path === 'INBOX' && this.progress.firstInboxPageMs === null) {
       this.progress.firstInboxPageMs = Math.round(performance.now() - this.startedAt);
       this.emit('progress', { ...this.progress });
     }
     if (result.more) this.scheduler.schedule({ kind: 'folder', path: folder.path }, this.backfillPriority(folder.path));
+  }
+
+  /** The STATUS sweep: refreshes the folder list and schedules what changed (cold folders as backfill). */
+  private async sweep(client: ImapFlow): Promise<void> {
+    const { store, accountId } = this.deps;
+    const result = await sweepFolders({ client, store, accountId });
+    this.selectable = result.selectable;
+    this.sweeps++;
+    // Without CONDSTORE, STATUS cannot show flag changes: every few sweeps, every folder re-reads its flags.
+    const recheckAll = !client.enabled.has('CONDSTORE') && this.sweeps % FLAG_RECHECK_SWEEPS === 0;
+    const changed = recheckAll ? store.folders(accountId).filter((row) => result.selectable.has(row.path)) : result.changed;
+    this.lastSweepChanged = changed.map((row) => row.path);
+    for (const row of changed) {
+      if ((this.coolingDown.get(row.path) ?? 0) > Date.now()) continue;
+      // A folder never mirrored is a backfill: INBOX's rest comes before other folders.
+      if (row.uidvalidity === null && row.path !== 'INBOX') this.scheduler.schedule({ kind: 'folder', path: row.path }, PRIORITY.backfill);
+      else this.scheduleFolder(row.path);
+    }
+    for (const row of result.backfilling) this.scheduler.schedule({ kind: 'folder', path: row.path }, this.backfillPriority(row.path));
   }
 
   private scheduleFolder(path: string): void {

@@ -1,7 +1,8 @@
 import type { AccountStore } from '../accounts/account-store';
 import type { SessionStore } from '../accounts/session-store';
 import { createImapClient, type ImapPurpose } from '../imap/imap-client';
-import { AccountMirror, type MirrorOptions } from './account-mirror';
+import { AccountMirror } from './account-mirror';
+import type { MirrorOptions } from './mirror-options';
 import type { MirrorStore } from './mirror-store';
 
 export interface MirrorManagerDeps {

@@ -34,6 +34,17 @@ export interface FolderBatch {
   readonly state: FolderSyncState;
 }
 
+/** A MOVE whose COPYUID the gateway saw: the mirror rows follow the messages instead of being re-mirrored. */
+export interface MoveParams {
+  readonly accountId: number;
+  readonly fromFolderId: number;
+  readonly toFolderId: number;
+  /** The destination's UIDVALIDITY from COPYUID. */
+  readonly uidValidity: number;
+  /** Source UID → destination UID, from COPYUID. */
+  readonly uidMap: ReadonlyMap<number, number>;
+}
+
 export interface MirrorStoreDeps {
   readonly db: Db;
   readonly txlog: TransactionLog;
@@ -71,6 +82,7 @@ export class MirrorStore {
       messagesOfFolder: db.prepare<[number]>('SELECT id, thread_id FROM messages WHERE folder_id = ?'),
       messageByUid: db.prepare<[number, number]>('SELECT id, thread_id, flags, unseen FROM messages WHERE folder_id = ? AND uid = ?'),
       deleteMessage: db.prepare<[number]>('DELETE FROM messages WHERE id = ?'),
+      moveMessage: db.prepare<[number, number, number]>('UPDATE messages SET folder_id = ?, uid = ?, modseq = NULL WHERE id = ?'),
       deleteFolderMessages: db.prepare<[number]>('DELETE FROM messages WHERE folder_id = ?'),
       updateFlags: db.prepare<[string, number, string | null, number]>('UPDATE messages SET flags = ?, unseen = ?, modseq = ? WHERE id = ?'),
       insertMessage: db.prepare(
@@ -164,6 +176,33 @@ export class MirrorStore {
       this.stmt.folderState.run(state.uidvalidity, state.uidnext, state.highestModseq, state.backfilledTo, batch.folderId);
       if (countsChanged) changes.folder(batch.folderId);
     });
+  }
+
+  /**
+   * Re-points moved messages at their new folder and UID, keeping their ids (and so the
+   * client's row, selection and open reader). Call it inside `withMailbox`, right after the
+   * MOVE, so no sync step of either folder runs in between: the source's next step then no
+   * longer has the old UIDs, the destination's finds the new ones mirrored. Returns the ids
+   * re-pointed; none when the destination's mirror is of another UIDVALIDITY.
+   */
+  applyMove(params: MoveParams): number[] {
+    const moved: number[] = [];
+    const destination = this.folder(params.accountId, params.toFolderId);
+    if (!this.folder(params.accountId, params.fromFolderId) || destination?.uidvalidity !== params.uidValidity) return moved;
+    this.commit(params.accountId, (changes) => {
+      for (const [fromUid, toUid] of params.uidMap) {
+        const row = this.stmt.messageByUid.get(params.fromFolderId, fromUid) as { id: number; thread_id: number } | undefined;
+        if (!row || this.stmt.messageByUid.get(params.toFolderId, toUid)) continue;
+        this.stmt.moveMessage.run(params.toFolderId, toUid, row.id);
+        moved.push(row.id);
+        changes.message(row.id);
+        changes.thread(row.thread_id);
+      }
+      if (moved.length === 0) return;
+      changes.folder(params.fromFolderId);
+      changes.folder(params.toFolderId);
+    });
+    return moved;
   }
 
   /** Drops a folder's mirror (its UIDVALIDITY changed): every message is logged deleted, the sync state starts over. */

@@ -52,6 +52,8 @@ export class SyncScheduler {
       this.waiting.set(key, list);
     });
     this.schedule(task, priority);
+    // A caller that stopped waiting (a route's timeout) must not turn a later failure into an unhandled rejection.
+    done.catch(() => undefined);
     return done;
   }
 

@@ -95,4 +95,106 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX thread_refs_thread ON thread_refs(thread_id);
   CREATE INDEX messages_folder_unseen ON messages(folder_id, unseen);
   `,
+  /* 3: uploads, drafts and the outbox (writing and sending mail) */ `
+  CREATE TABLE uploads (
+    id           TEXT PRIMARY KEY,        -- 128 random bits: also the file's name under <dataDir>/uploads
+    account_id   INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    filename     TEXT NOT NULL,           -- sanitised (spec §5)
+    content_type TEXT NOT NULL,
+    size         INTEGER NOT NULL,
+    created_at   INTEGER NOT NULL
+  );
+  CREATE INDEX uploads_created ON uploads(created_at);
+  CREATE TABLE drafts (
+    id                 INTEGER PRIMARY KEY AUTOINCREMENT,
+    account_id         INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    client_id          TEXT,              -- the client's id for a new draft: a retried create is recognised
+    version            INTEGER NOT NULL,
+    state              TEXT NOT NULL,     -- 'open' | 'sending' | 'sent' | 'deleted'
+    message_id_header  TEXT NOT NULL,     -- the same for every version, so all of them can be found in Drafts
+    folder_path        TEXT,
+    uid                INTEGER,           -- the current version's UID in folder_path
+    fields_json        TEXT NOT NULL,     -- what the person typed: the durable copy, whatever IMAP does
+    parent_id          INTEGER,           -- messages.id replied to
+    in_reply_to_header TEXT,
+    references_json    TEXT NOT NULL DEFAULT '[]',
+    created_at         INTEGER NOT NULL,
+    updated_at         INTEGER NOT NULL,
+    UNIQUE (account_id, client_id)
+  );
+  CREATE TABLE draft_attachments (
+    draft_id  INTEGER NOT NULL REFERENCES drafts(id) ON DELETE CASCADE,
+    upload_id TEXT NOT NULL REFERENCES uploads(id) ON DELETE CASCADE,
+    position  INTEGER NOT NULL,
+    PRIMARY KEY (draft_id, upload_id)
+  );
+  CREATE INDEX draft_attachments_upload ON draft_attachments(upload_id);
+  CREATE TABLE outbox (
+    id                INTEGER PRIMARY KEY AUTOINCREMENT,
+    account_id        INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    idempotency_key   TEXT NOT NULL,
+    request_hash      TEXT NOT NULL,      -- a reused key with another message is refused
+    draft_id          INTEGER,
+    parent_id         INTEGER,            -- messages.id replied to: flagged \\Answered after the send
+    message_id_header TEXT NOT NULL,      -- fixed before the first attempt: how Sent is searched
+    envelope_json     TEXT NOT NULL,      -- {from, to[]}, Bcc recipients included
+    raw               BLOB NOT NULL,      -- exactly what SMTP gets (no Bcc header)
+    sent_copy         BLOB,               -- the Sent folder's copy when it differs (keeps Bcc); NULL: raw
+    upload_ids_json   TEXT NOT NULL DEFAULT '[]',
+    state             TEXT NOT NULL,      -- 'queued' | 'sending' | 'accepted' | 'sent' | 'failed'
+    attempts          INTEGER NOT NULL DEFAULT 0,
+    filing_attempts   INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at   INTEGER NOT NULL,
+    smtp_json         TEXT,               -- the server's answer: {response, accepted[], rejected[]}
+    last_error        TEXT,
+    error_json        TEXT,               -- why the send failed for good
+    created_at        INTEGER NOT NULL,
+    updated_at        INTEGER NOT NULL,
+    UNIQUE (account_id, idempotency_key)
+  );
+  CREATE INDEX outbox_due ON outbox(state, next_attempt_at);
+  `,
+  /* 4: search — full-text index of mirrored messages, cached parsed bodies (src-server/search, src-server/reading) */ `
+  -- SQLite FTS5; on PostgreSQL this is a tsvector column with a GIN index, kept by the same triggers' logic.
+  -- rowid = messages.id. People are flattened to "name email" words; body holds the words of bodies read so far.
+  CREATE VIRTUAL TABLE messages_fts USING fts5(
+    subject, sender, recipients, snippet, body,
+    tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
+  );
+  INSERT INTO messages_fts (rowid, subject, sender, recipients, snippet, body)
+    SELECT m.id, m.subject,
+      (SELECT COALESCE(group_concat(json_extract(a.value, '$.name') || ' ' || json_extract(a.value, '$.email'), ' '), '') FROM json_each(m.from_json) a),
+      (SELECT COALESCE(group_concat(json_extract(a.value, '$.name') || ' ' || json_extract(a.value, '$.email'), ' '), '')
+         FROM (SELECT value FROM json_each(m.to_json) UNION ALL SELECT value FROM json_each(m.cc_json)) a),
+      m.snippet, ''
+    FROM messages m;
+  CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
+    INSERT INTO messages_fts (rowid, subject, sender, recipients, snippet, body) VALUES (
+      new.id, new.subject,
+      (SELECT COALESCE(group_concat(json_extract(a.value, '$.name') || ' ' || json_extract(a.value, '$.email'), ' '), '') FROM json_each(new.from_json) a),
+      (SELECT COALESCE(group_concat(json_extract(a.value, '$.name') || ' ' || json_extract(a.value, '$.email'), ' '), '')
+         FROM (SELECT value FROM json_each(new.to_json) UNION ALL SELECT value FROM json_each(new.cc_json)) a),
+      new.snippet, '');
+  END;
+  CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
+    DELETE FROM messages_fts WHERE rowid = old.id;
+  END;
+  -- Flag and thread changes touch none of these columns, so they cost the index nothing.
+  CREATE TRIGGER messages_fts_update AFTER UPDATE OF subject, from_json, to_json, cc_json, snippet ON messages BEGIN
+    UPDATE messages_fts SET
+      subject = new.subject,
+      sender = (SELECT COALESCE(group_concat(json_extract(a.value, '$.name') || ' ' || json_extract(a.value, '$.email'), ' '), '') FROM json_each(new.from_json) a),
+      recipients = (SELECT COALESCE(group_concat(json_extract(a.value, '$.name') || ' ' || json_extract(a.value, '$.email'), ' '), '')
+         FROM (SELECT value FROM json_each(new.to_json) UNION ALL SELECT value FROM json_each(new.cc_json)) a),
+      snippet = new.snippet
+    WHERE rowid = new.id;
+  END;
+  CREATE TABLE message_bodies (
+    message_id INTEGER PRIMARY KEY REFERENCES messages(id) ON DELETE CASCADE,
+    account_id INTEGER NOT NULL,
+    body_json  TEXT NOT NULL,             -- the MessageBody reply as sent
+    cached_at  INTEGER NOT NULL
+  );
+  CREATE INDEX message_bodies_age ON message_bodies(account_id, cached_at);
+  `,
 ];

@@ -65,6 +65,8 @@ export interface MailServers {
   doveadm(args: string[]): Promise<string>;
   /** Stops both daemons and waits until none of their processes is left. Idempotent. */
   stop(): Promise<void>;
+  /** Stops Dovecot, runs `whileDown` (e.g. a delivery into a Maildir), starts it again on the same ports and data (reconnect tests). */
+  restartDovecot(options?: { whileDown?: () => Promise<void> }): Promise<void>;
 }
 
 const DOVECOT = '/usr/sbin/dovecot';
@@ -148,7 +150,7 @@ export async function startMailServers(opts: MailServersOptions): Promise<MailSe
   log(`starting Dovecot (imap ${ports.imap}, lmtp ${ports.lmtp}, sieve ${ports.sieve}) and Postfix (smtp ${ports.smtp}) in ${dataDir}`);
   const startedAt = Date.now();
   // -F: stay in the foreground as our child, so we own its lifetime.
-  const dovecot = spawnServer('dovecot', DOVECOT, ['-F', '-c', p.dovecotConf], log);
+  let dovecot = spawnServer('dovecot', DOVECOT, ['-F', '-c', p.dovecotConf], log);
   // start-fg runs the integrity checks (creating missing queue dirs) and then
   // `master -s` as a child of postfix-script; master becomes a session leader,
   // so it is stopped through its pid file, not through our child.
@@ -274,5 +276,20 @@ export async function startMailServers(opts: MailServersOptions): Promise<MailSe
       }
     },
     stop,
+    restartDovecot: async ({ whileDown } = {}) => {
+      if (stopping) throw new Error('restartDovecot: the mail servers have been stopped');
+      if (watchdog) stopWatchdog(watchdog);
+      await stopDovecot();
+      await whileDown?.();
+      await clearStaleDovecotPid(p);
+      const restarted = (dovecot = spawnServer('dovecot', DOVECOT, ['-F', '-c', p.dovecotConf], log));
+      const abort = () => (restarted.exitReason() ? new Error(`dovecot exited (${restarted.exitReason()}) after a restart`) : null);
+      await Promise.all([
+        waitForGreeting({ port: ports.imap, pattern: /^\* OK/, timeoutMs: START_TIMEOUT_MS, abort }),
+        waitForGreeting({ port: ports.lmtp, pattern: /^220 /, timeoutMs: START_TIMEOUT_MS, abort }),
+      ]);
+      const current = (watchdog = startWatchdog([restarted.child.pid!, postfixMasterPid!]));
+      void restarted.exited.then(() => stopWatchdog(current));
+    },
   };
 }

@@ -51,6 +51,14 @@ export async function registerPushSocket(app: FastifyInstance, ctx: GatewayConte
     return reply.code(403).send(refusal.toReply());
   };
 
+  // One 'ended' listener for all sockets (not one per socket): logout closes that session's sockets.
+  const socketsOf = new Map<string, Set<WebSocket>>();
+  const onSessionEnded = (ended: Session) => {
+    for (const socket of socketsOf.get(ended.tokenHash) ?? []) socket.close(PUSH_CLOSE_CODES.loggedOut, 'LoggedOut');
+  };
+  ctx.sessions.on('ended', onSessionEnded);
+  app.addHook('onClose', async () => void ctx.sessions.off('ended', onSessionEnded));
+
   app.get('/ae/ws/create', { websocket: true, preValidation: refuseForeignOrigin }, (socket, request) => {
     let session: Session;
     try {
@@ -59,6 +67,12 @@ export async function registerPushSocket(app: FastifyInstance, ctx: GatewayConte
       socket.close(PUSH_CLOSE_CODES.invalidToken, error instanceof TernError ? error.name : 'InvalidToken');
       return;
     }
+    const sockets = socketsOf.get(session.tokenHash) ?? new Set();
+    socketsOf.set(session.tokenHash, sockets.add(socket));
+    socket.once('close', () => {
+      sockets.delete(socket);
+      if (sockets.size === 0) socketsOf.delete(session.tokenHash);
+    });
     servePush({ socket, session, ctx, pingIntervalMs, coalesceMs });
   });
 }
@@ -89,10 +103,6 @@ function servePush(params: { socket: WebSocket; session: Session; ctx: GatewayCo
     else flushTimer = setTimeout(flush, wait);
   };
 
-  const onSessionEnded = (ended: Session) => {
-    if (ended.tokenHash === session.tokenHash) socket.close(PUSH_CLOSE_CODES.loggedOut, 'LoggedOut');
-  };
-
   let answered = true;
   const pinger = setInterval(() => {
     if (!answered) {
@@ -105,10 +115,8 @@ function servePush(params: { socket: WebSocket; session: Session; ctx: GatewayCo
   socket.on('pong', () => (answered = true));
 
   const unsubscribe = ctx.push.subscribe(session.accountId, onAnnounce);
-  ctx.sessions.on('ended', onSessionEnded);
   socket.once('close', () => {
     unsubscribe();
-    ctx.sessions.off('ended', onSessionEnded);
     clearInterval(pinger);
     if (flushTimer) clearTimeout(flushTimer);
   });

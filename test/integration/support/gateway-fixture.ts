@@ -1,6 +1,6 @@
 // A real gateway (HTTP + websocket, listening on a loopback port) in front of a real
 // Dovecot + Postfix from the harness, with one account whose Maildir the seeder filled.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -45,7 +45,18 @@ export interface FixtureOptions {
 
 export async function startGatewayFixture(options: FixtureOptions): Promise<GatewayFixture> {
   const root = await mkdtemp(path.join(os.tmpdir(), `tern-${options.name}-`));
+  await chmod(root, 0o711); // the mail daemons' users must reach <root>/mail
   const servers = await startMailServers({ dataDir: path.join(root, 'mail'), users: [{ email: OWNER.email, password: PASSWORD }], fresh: true });
+  try {
+    return await startGateway(options, root, servers);
+  } catch (error) {
+    await servers.stop();
+    await rm(root, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function startGateway(options: FixtureOptions, root: string, servers: MailServers): Promise<GatewayFixture> {
   const seeded = seedMailbox({ maildir: servers.maildirOf(OWNER.email), owner: OWNER, count: options.count });
   await servers.fixOwnership(OWNER.email);
 
@@ -55,7 +66,6 @@ export async function startGatewayFixture(options: FixtureOptions): Promise<Gate
   const config = loadConfig({
     TERN_DATA_DIR: path.join(root, 'gateway'),
     TERN_PUBLIC_DIR: publicDir,
-    TERN_PORT: '0',
     ...options.env,
   });
   const ctx = createContext(config);

@@ -1,0 +1,46 @@
+import type { ImapFlow, MailboxObject } from 'imapflow';
+import type { AccountStore } from '../accounts/account-store';
+import { createImapClient } from '../imap/imap-client';
+import type { MirrorManager } from '../mirror/mirror-manager';
+
+export interface MailboxAccessDeps {
+  readonly accounts: Pick<AccountStore, 'get' | 'password'>;
+  readonly mirrors: Pick<MirrorManager, 'get'>;
+  readonly onError?: (accountId: number, error: unknown) => void;
+}
+
+/**
+ * How the gateway's own commands reach an account's IMAP server. While the account has a
+ * mirror, through its queue (`withMailbox`: commands take turns with the sync, and the
+ * mirror learns what changed); otherwise — a send finishing after the last logout or
+ * after a restart — over a short-lived connection of its own.
+ */
+export class MailboxAccess {
+  constructor(private readonly deps: MailboxAccessDeps) {}
+
+  async withFolder<T>(accountId: number, path: string, fn: (client: ImapFlow, mailbox: MailboxObject) => Promise<T>): Promise<T> {
+    const mirror = this.deps.mirrors.get(accountId);
+    if (mirror) return mirror.withMailbox(path, fn);
+    const account = this.deps.accounts.get(accountId);
+    if (!account) throw new Error(`No account ${accountId}`);
+    const client = createImapClient({ account, password: this.deps.accounts.password(accountId), purpose: 'sync' });
+    await client.connect();
+    try {
+      return await fn(client, await client.mailboxOpen(path));
+    } finally {
+      await client.logout().catch(() => client.close());
+    }
+  }
+
+  /**
+   * Waits until the mirror (and so the transaction log) reflects these folders. A failure is
+   * reported, not thrown: the IMAP change is done, and the mirror's own sync catches up.
+   */
+  async settle(accountId: number, paths: Iterable<string>): Promise<void> {
+    const mirror = this.deps.mirrors.get(accountId);
+    if (!mirror) return;
+    await Promise.all(
+      [...new Set(paths)].map((path) => mirror.resyncNow(path).catch((error: unknown) => this.deps.onError?.(accountId, error))),
+    );
+  }
+}

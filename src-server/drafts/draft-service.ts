@@ -1,0 +1,173 @@
+import type { DraftSave, DraftSaved, DraftView } from '../../shared/api/compose';
+import { TernError } from '../../shared/errors';
+import type { AccountStore } from '../accounts/account-store';
+import type { FolderRoles } from '../actions/folder-roles';
+import type { MailboxAccess } from '../actions/mailbox-access';
+import { newMessageIdHeader } from '../smtp/mime-builder';
+import type { Db } from '../store/database';
+import type { TransactionLog } from '../store/transaction-log';
+import type { DraftFields, DraftParent, DraftRecord, DraftStore } from './draft-store';
+import { KeyedLock } from './keyed-lock';
+import { appendMessage, deleteByMessageId } from './mailbox-search';
+import type { MessageAssembler } from './message-assembler';
+import type { ParentResolver } from './parent-resolver';
+import { toUploadedFile, type UploadStore } from './upload-store';
+
+export interface DraftServiceDeps {
+  readonly db: Db;
+  readonly store: DraftStore;
+  readonly accounts: Pick<AccountStore, 'get'>;
+  readonly assembler: MessageAssembler;
+  readonly parents: ParentResolver;
+  readonly uploads: UploadStore;
+  readonly roles: FolderRoles;
+  readonly access: MailboxAccess;
+  readonly txlog: TransactionLog;
+}
+
+const DRAFT_FLAGS = ['\\Draft', '\\Seen'];
+
+/**
+ * Drafts live in the account's Drafts folder (APPEND with \Draft \Seen, the previous
+ * version deleted), so every mail program sees them, and in SQLite, which holds the
+ * version counter that turns a save over a newer one into InvalidDraftVersion. Every
+ * version keeps the draft's own Message-ID, so all copies — also ones a crash between
+ * APPEND and delete left behind — are found and removed by it.
+ */
+export class DraftService {
+  private readonly locks = new KeyedLock<number>();
+  private readonly mirroredId;
+
+  constructor(private readonly deps: DraftServiceDeps) {
+    this.mirroredId = deps.db.prepare<[number, string, number]>(
+      'SELECT m.id FROM messages m JOIN folders f ON f.id = m.folder_id WHERE m.account_id = ? AND f.path = ? AND m.uid = ?',
+    );
+  }
+
+  async create(accountId: number, body: DraftSave): Promise<DraftSaved> {
+    const { store, assembler, access, roles } = this.deps;
+    this.refuseRepeat(accountId, body.clientId);
+    const fields = assembler.fieldsOf(accountId, body);
+    const parent = await this.parentOf(accountId, body, null);
+    const messageIdHeader = newMessageIdHeader(this.deps.accounts.get(accountId)!.email);
+    const path = roles.pathOf(accountId, 'drafts');
+    const raw = await this.render({ accountId, fields, parent, attachmentIds: body.attachmentIds, messageIdHeader });
+    const draft = await access.withFolder(accountId, path, async (client) => {
+      const uid = await appendMessage({ client, path, raw, flags: DRAFT_FLAGS, messageIdHeader });
+      try {
+        return store.insert({ accountId, clientId: body.clientId ?? null, messageIdHeader, folderPath: path, uid, fields, parent, attachmentIds: body.attachmentIds });
+      } catch (error) {
+        await deleteByMessageId(client, messageIdHeader); // a create racing its own retry: keep one
+        this.refuseRepeat(accountId, body.clientId);
+        throw error;
+      }
+    });
+    return this.saved(draft, path);
+  }
+
+  async update(accountId: number, draftId: number, body: DraftSave): Promise<DraftSaved> {
+    return this.locks.run(draftId, async () => {
+      const { store, assembler, access, roles } = this.deps;
+      const current = this.editable(accountId, draftId);
+      if (body.version !== current.version) throw new TernError('InvalidDraftVersion', { detail: { currentVersion: current.version } });
+      const fields = assembler.fieldsOf(accountId, body);
+      const parent = await this.parentOf(accountId, body, current);
+      const path = roles.pathOf(accountId, 'drafts');
+      const raw = await this.render({ accountId, fields, parent, attachmentIds: body.attachmentIds, messageIdHeader: current.messageIdHeader });
+      const draft = await access.withFolder(accountId, path, async (client) => {
+        const uid = await appendMessage({ client, path, raw, flags: DRAFT_FLAGS, messageIdHeader: current.messageIdHeader });
+        const updated = store.update({ accountId, id: draftId, expectedVersion: body.version, folderPath: path, uid, fields, parent, attachmentIds: body.attachmentIds });
+        if (!updated) {
+          // Saved or sent elsewhere between the check and now (another gateway node): undo our copy.
+          if (uid !== null) await client.messageDelete(String(uid), { uid: true });
+          this.editable(accountId, draftId);
+          throw new TernError('InvalidDraftVersion', { detail: { currentVersion: store.get(accountId, draftId)?.version } });
+        }
+        await deleteByMessageId(client, current.messageIdHeader, uid);
+        return updated;
+      });
+      if (current.folderPath && current.folderPath !== path) await this.deleteCopies(accountId, current.folderPath, current.messageIdHeader);
+      return this.saved(draft, path);
+    });
+  }
+
+  /** DELETE /api/drafts/:id: the Drafts copies first, so a failure leaves the draft whole. */
+  async remove(accountId: number, draftId: number): Promise<{ latestTxnId: number }> {
+    return this.locks.run(draftId, async () => {
+      const draft = this.editable(accountId, draftId);
+      const path = draft.folderPath ?? this.deps.roles.pathOf(accountId, 'drafts');
+      await this.deleteCopies(accountId, path, draft.messageIdHeader);
+      if (!this.deps.store.transition(draft.id, ['open'], 'deleted')) this.editable(accountId, draftId);
+      await this.deps.access.settle(accountId, [path]);
+      return { latestTxnId: this.deps.txlog.latest(accountId) };
+    });
+  }
+
+  view(accountId: number, draftId: number): DraftView {
+    const draft = this.deps.store.get(accountId, draftId);
+    if (!draft || draft.state === 'deleted') throw new TernError('DraftDoesNotExist');
+    const messageId = draft.folderPath && draft.uid !== null ? this.mirroredMessageId(accountId, draft.folderPath, draft.uid) : null;
+    return {
+      id: String(draft.id),
+      version: draft.version,
+      state: draft.state,
+      from: draft.fields.from,
+      to: [...draft.fields.to],
+      cc: [...draft.fields.cc],
+      bcc: [...draft.fields.bcc],
+      subject: draft.fields.subject,
+      html: draft.fields.html,
+      text: draft.fields.text,
+      inReplyTo: draft.parentId === null ? null : String(draft.parentId),
+      attachments: this.deps.uploads.existing(accountId, draft.attachmentIds).map(toUploadedFile),
+      messageId,
+      updatedAt: draft.updatedAt,
+    };
+  }
+
+  /** Removes every copy of a draft from a folder (after its send, or on delete). */
+  async deleteCopies(accountId: number, path: string, messageIdHeader: string): Promise<void> {
+    await this.deps.access.withFolder(accountId, path, (client) => deleteByMessageId(client, messageIdHeader));
+  }
+
+  /** The draft if it can still be changed; otherwise the catalogue error saying why not. */
+  editable(accountId: number, draftId: number): DraftRecord {
+    const draft = this.deps.store.get(accountId, draftId);
+    if (!draft || draft.state === 'deleted') throw new TernError('DraftDoesNotExist');
+    if (draft.state !== 'open') throw new TernError('DraftAlreadySent');
+    return draft;
+  }
+
+  private refuseRepeat(accountId: number, clientId: string | undefined): void {
+    const existing = clientId === undefined ? undefined : this.deps.store.byClientId(accountId, clientId);
+    if (existing) throw new TernError('DraftAlreadyCreated', { detail: { id: String(existing.id), version: existing.version } });
+  }
+
+  /** The same parent as last time is not looked up again; a new one is (ParentMessageNotFound). */
+  private async parentOf(accountId: number, body: DraftSave, current: DraftRecord | null): Promise<DraftParent> {
+    const parentId = body.inReplyTo === undefined ? null : Number(body.inReplyTo);
+    if (current && parentId !== null && parentId === current.parentId) return current;
+    return this.deps.parents.resolve({ accountId, parentId, fallbackReferences: body.references ?? [] });
+  }
+
+  private async render(params: { accountId: number; fields: DraftFields; parent: DraftParent; attachmentIds: readonly string[]; messageIdHeader: string }): Promise<Buffer> {
+    const { message } = await this.deps.assembler.assemble({ ...params, date: new Date() });
+    return this.deps.assembler.raw(message, { keepBcc: true });
+  }
+
+  private async saved(draft: DraftRecord, path: string): Promise<DraftSaved> {
+    await this.deps.access.settle(draft.accountId, [path]);
+    return {
+      id: String(draft.id),
+      version: draft.version,
+      messageId: draft.uid === null ? null : this.mirroredMessageId(draft.accountId, path, draft.uid),
+      messageIdHeader: draft.messageIdHeader,
+      latestTxnId: this.deps.txlog.latest(draft.accountId),
+    };
+  }
+
+  private mirroredMessageId(accountId: number, path: string, uid: number): string | null {
+    const row = this.mirroredId.get(accountId, path, uid) as { id: number } | undefined;
+    return row ? String(row.id) : null;
+  }
+}

@@ -1,0 +1,30 @@
+import type { ImapFlow } from 'imapflow';
+import { compactUidSet } from '../imap/uid-set';
+
+/**
+ * UIDs of the selected folder's messages with this Message-ID. imapflow quotes the value
+ * as an IMAP string, so nothing a person typed becomes part of the command.
+ */
+export async function uidsWithMessageId(client: ImapFlow, messageIdHeader: string): Promise<number[]> {
+  const found = await client.search({ header: { 'message-id': messageIdHeader } }, { uid: true });
+  if (!Array.isArray(found)) throw new Error('UID SEARCH failed');
+  return found;
+}
+
+/** Appends a message and returns its UID (from UIDPLUS, else the newest with its Message-ID). */
+export async function appendMessage(params: { client: ImapFlow; path: string; raw: Buffer; flags: string[]; messageIdHeader: string; date?: Date }): Promise<number | null> {
+  const { client, path, raw, flags, messageIdHeader } = params;
+  const appended = await client.append(path, raw, flags, params.date);
+  if (!appended) throw new Error(`APPEND to ${path} failed`);
+  if (appended.uid) return appended.uid;
+  const uids = await uidsWithMessageId(client, messageIdHeader);
+  return uids.length > 0 ? Math.max(...uids) : null;
+}
+
+/** Deletes the selected folder's copies of a Message-ID, except `keepUid`; returns how many went. */
+export async function deleteByMessageId(client: ImapFlow, messageIdHeader: string, keepUid: number | null = null): Promise<number> {
+  const stale = (await uidsWithMessageId(client, messageIdHeader)).filter((uid) => uid !== keepUid);
+  if (stale.length === 0) return 0;
+  if (!(await client.messageDelete(compactUidSet(stale), { uid: true }))) throw new Error('UID EXPUNGE failed');
+  return stale.length;
+}

@@ -1,0 +1,83 @@
+import { MAX_MESSAGE_BYTES, MAX_RAW_MESSAGE_BYTES, type ComposeFields } from '../../shared/api/compose';
+import { TernError } from '../../shared/errors';
+import type { AccountStore } from '../accounts/account-store';
+import { buildMime, type OutgoingMessage } from '../smtp/mime-builder';
+import { plainAlternative } from '../smtp/plain-alternative';
+import type { DraftFields, DraftParent } from './draft-store';
+import type { UploadRecord, UploadStore } from './upload-store';
+
+export interface AssembleParams {
+  readonly accountId: number;
+  readonly fields: DraftFields;
+  readonly parent: DraftParent;
+  readonly attachmentIds: readonly string[];
+  readonly messageIdHeader: string;
+  readonly date: Date;
+}
+
+export interface Assembled {
+  readonly message: OutgoingMessage;
+  readonly uploads: readonly UploadRecord[];
+}
+
+/**
+ * Turns what the person wrote into a message: the sender is the account (no other From
+ * is accepted), attachments come from the account's own uploads, and both the content
+ * (25 MB) and the finished MIME are held to the size limits (MessageSizeExceeded).
+ */
+export class MessageAssembler {
+  constructor(private readonly deps: { accounts: Pick<AccountStore, 'get'>; uploads: UploadStore }) {}
+
+  /** Validated compose fields → what a draft keeps. */
+  fieldsOf(accountId: number, compose: ComposeFields): DraftFields {
+    const account = this.deps.accounts.get(accountId);
+    if (!account) throw new TernError('AccountNotFound');
+    if (compose.from && compose.from.email !== account.email) {
+      throw new TernError('InvalidParameter', { detail: [{ path: 'from', message: 'Mail can only be sent from the account’s own address.' }] });
+    }
+    return {
+      from: compose.from ?? null,
+      to: compose.to,
+      cc: compose.cc,
+      bcc: compose.bcc,
+      subject: compose.subject,
+      html: compose.html ?? null,
+      text: compose.text ?? null,
+    };
+  }
+
+  async assemble(params: AssembleParams): Promise<Assembled> {
+    const account = this.deps.accounts.get(params.accountId);
+    if (!account) throw new TernError('AccountNotFound');
+    const uploads = this.deps.uploads.owned(params.accountId, params.attachmentIds);
+    const { fields } = params;
+    const contentBytes =
+      uploads.reduce((sum, upload) => sum + upload.size, 0) + Buffer.byteLength(fields.html ?? '') + Buffer.byteLength(fields.text ?? '');
+    if (contentBytes > MAX_MESSAGE_BYTES) throw new TernError('MessageSizeExceeded', { detail: { bytes: contentBytes, limitBytes: MAX_MESSAGE_BYTES } });
+    const attachments = await Promise.all(
+      uploads.map(async (upload) => ({ filename: upload.filename, contentType: upload.contentType, content: await this.deps.uploads.read(upload) })),
+    );
+    const message: OutgoingMessage = {
+      from: { name: fields.from?.name || account.name, email: account.email },
+      to: fields.to,
+      cc: fields.cc,
+      bcc: fields.bcc,
+      subject: fields.subject,
+      html: fields.html,
+      text: fields.text ?? (fields.html !== null ? plainAlternative(fields.html) : null),
+      inReplyTo: params.parent.inReplyTo,
+      references: params.parent.references,
+      attachments,
+      messageIdHeader: params.messageIdHeader,
+      date: params.date,
+    };
+    return { message, uploads };
+  }
+
+  /** The MIME bytes; MessageSizeExceeded past the raw limit. */
+  async raw(message: OutgoingMessage, options: { keepBcc: boolean }): Promise<Buffer> {
+    const raw = await buildMime(message, options);
+    if (raw.length > MAX_RAW_MESSAGE_BYTES) throw new TernError('MessageSizeExceeded', { detail: { bytes: raw.length, limitBytes: MAX_RAW_MESSAGE_BYTES } });
+    return raw;
+  }
+}

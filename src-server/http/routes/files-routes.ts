@@ -1,0 +1,79 @@
+import multipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import {
+  isAllowedAttachmentName,
+  MAX_ATTACHMENT_BYTES,
+  MAX_ATTACHMENTS,
+  MAX_MESSAGE_BYTES,
+  sanitizeFileName,
+  uploadIdSchema,
+  type UploadResponse,
+} from '../../../shared/api/compose';
+import { TernError, type ErrorName } from '../../../shared/errors';
+import { parseInput } from '../../actions/request-input';
+import type { GatewayContext } from '../../context';
+import { toUploadedFile, type UploadRecord } from '../../drafts/upload-store';
+import { sessionOf } from '../session-auth';
+
+const fileParams = z.object({ id: uploadIdSchema });
+/** A client's content type is kept only when it looks like one; it never decides anything here. */
+const contentTypeOf = (mimetype: string | undefined) => (mimetype && /^[\w.+-]{1,64}\/[\w.+-]{1,128}$/.test(mimetype) ? mimetype.toLowerCase() : 'application/octet-stream');
+
+/** The multipart plugin's refusals in catalogue terms. */
+const MULTIPART_ERRORS: Record<string, ErrorName> = {
+  FST_REQ_FILE_TOO_LARGE: 'InvalidFileSize',
+  FST_FILES_LIMIT: 'InvalidParameter',
+  FST_PARTS_LIMIT: 'InvalidParameter',
+  FST_FIELDS_LIMIT: 'InvalidParameter',
+  FST_INVALID_MULTIPART_CONTENT_TYPE: 'InvalidRequestData',
+};
+
+/**
+ *   POST /api/files (multipart/form-data, one or more files) → UploadResponse
+ *     each file at most 25 MB and all of them together at most 25 MB (InvalidFileSize 403,
+ *     also for an empty file); programs (.exe, .js …) FileExtensionNotAllowed 400; names
+ *     sanitised (spec §5). All or nothing: a refused file drops the request's others.
+ *   DELETE /api/files/:id → 204
+ */
+export async function registerFilesRoutes(app: FastifyInstance, ctx: GatewayContext): Promise<void> {
+  const { uploads } = ctx.mailWrites;
+  // Its own scope: the multipart parser applies to these routes only.
+  await app.register(async (scope) => {
+    await scope.register(multipart, {
+      limits: { fileSize: MAX_ATTACHMENT_BYTES, files: MAX_ATTACHMENTS, parts: MAX_ATTACHMENTS + 10, fields: 10, fieldSize: 1024, headerPairs: 50 },
+    });
+
+    scope.post('/api/files', async (request): Promise<UploadResponse> => {
+      const { accountId } = sessionOf(ctx.sessions, request);
+      if (!request.isMultipart()) throw new TernError('InvalidRequestData', { detail: { reason: 'Send the files as multipart/form-data.' } });
+      const stored: UploadRecord[] = [];
+      let remaining = MAX_MESSAGE_BYTES;
+      try {
+        for await (const part of request.files()) {
+          const filename = sanitizeFileName(part.filename ?? '');
+          if (!isAllowedAttachmentName(filename)) {
+            part.file.resume(); // let the rest of the request flow past
+            throw new TernError('FileExtensionNotAllowed', { detail: { filename } });
+          }
+          const record = await uploads.receive({ accountId, filename, contentType: contentTypeOf(part.mimetype), stream: part.file, remaining });
+          remaining -= record.size;
+          stored.push(record);
+        }
+      } catch (error) {
+        await Promise.all(stored.map((record) => uploads.remove(accountId, record.id)));
+        const code = (error as { code?: string }).code;
+        const mapped = code ? MULTIPART_ERRORS[code] : undefined;
+        throw mapped ? new TernError(mapped, mapped === 'InvalidFileSize' ? { detail: { limitBytes: MAX_ATTACHMENT_BYTES } } : {}) : error;
+      }
+      if (stored.length === 0) throw new TernError('InvalidParameter', { detail: [{ path: 'file', message: 'No file in the request.' }] });
+      return { files: stored.map(toUploadedFile) };
+    });
+
+    scope.delete('/api/files/:id', async (request, reply) => {
+      const { accountId } = sessionOf(ctx.sessions, request);
+      if (!(await uploads.remove(accountId, parseInput(fileParams, request.params).id))) throw new TernError('FileNotFound');
+      return reply.code(204).send();
+    });
+  });
+}

@@ -1,0 +1,56 @@
+import { join } from 'node:path';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { MessageBody } from '../../../shared/api/mail';
+import { attachmentParamsSchema, idParamsSchema } from '../../../shared/api/reading';
+import type { GatewayContext } from '../../context';
+import { BodyCache } from '../../reading/body-cache';
+import { downloadHeaders } from '../../reading/download-headers';
+import { FolderQueries } from '../../reading/folder-queries';
+import { MessageService, type MessageFile } from '../../reading/message-service';
+import { Spool } from '../../reading/spool';
+import { sessionOf } from '../session-auth';
+
+/** Sends a file from a message with the download safety headers (DESIGN §5). */
+function sendFile(reply: FastifyReply, file: MessageFile): FastifyReply {
+  const { content } = file;
+  reply.headers(downloadHeaders({ filename: file.filename, contentType: file.contentType, size: content.size }));
+  return reply.send(content.buffer ?? content.stream());
+}
+
+/**
+ * GET /api/messages/:id/body → MessageBody (fetched over IMAP once, then from the cache)
+ * GET /api/messages/:id/attachments/:index → the decoded file, as a download
+ * GET /api/messages/:id/original → the raw source, as a message/rfc822 download
+ */
+export function registerMessageRoutes(app: FastifyInstance, ctx: GatewayContext): void {
+  const messages = new MessageService({
+    materializer: ctx.materializer,
+    folders: new FolderQueries(ctx.db, ctx.materializer),
+    mirrors: ctx.mirrors,
+    cache: new BodyCache(ctx.db),
+    spool: new Spool(join(ctx.config.dataDir, 'spool')),
+  });
+
+  app.get('/api/messages/:id/body', async (request, reply): Promise<MessageBody> => {
+    const { accountId } = sessionOf(ctx.sessions, request);
+    const { id } = idParamsSchema.parse(request.params);
+    const started = performance.now();
+    const { body, cached } = await messages.body(accountId, Number(id));
+    // A message's body never changes, but it is mail: kept by the worker, not by shared caches.
+    reply.header('Cache-Control', 'private, no-cache');
+    reply.header('Server-Timing', `body;dur=${(performance.now() - started).toFixed(1)};desc="${cached ? 'cached' : 'imap'}"`);
+    return body;
+  });
+
+  app.get('/api/messages/:id/attachments/:index', async (request, reply) => {
+    const { accountId } = sessionOf(ctx.sessions, request);
+    const { id, index } = attachmentParamsSchema.parse(request.params);
+    return sendFile(reply, await messages.attachment(accountId, Number(id), index));
+  });
+
+  app.get('/api/messages/:id/original', async (request, reply) => {
+    const { accountId } = sessionOf(ctx.sessions, request);
+    const { id } = idParamsSchema.parse(request.params);
+    return sendFile(reply, await messages.original(accountId, Number(id)));
+  });
+}

@@ -1,0 +1,99 @@
+import { join } from 'node:path';
+import type { AccountStore } from '../accounts/account-store';
+import { ActionService } from '../actions/action-service';
+import { ActionTargets } from '../actions/action-targets';
+import { FolderRoles } from '../actions/folder-roles';
+import { MailboxAccess } from '../actions/mailbox-access';
+import { MoveRehomer } from '../actions/move-identity';
+import { DraftService } from '../drafts/draft-service';
+import { DraftStore } from '../drafts/draft-store';
+import { MessageAssembler } from '../drafts/message-assembler';
+import { ParentResolver } from '../drafts/parent-resolver';
+import { UploadStore } from '../drafts/upload-store';
+import type { Materializer } from '../mirror/materialize';
+import type { MirrorManager } from '../mirror/mirror-manager';
+import type { PushHub } from '../push/push-hub';
+import { NodemailerSmtp, type SmtpConnector } from '../smtp/smtp-connector';
+import type { Db } from '../store/database';
+import type { TransactionLog } from '../store/transaction-log';
+import { OutboxStore } from './outbox-store';
+import { OutboxWorker, type OutboxOptions } from './outbox-worker';
+import { SendService } from './send-service';
+import { SentFiler } from './sent-filer';
+
+/** Uploads no draft holds are removed after this long. */
+export const UPLOAD_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+const UPLOAD_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+
+export interface MailWritesDeps {
+  readonly db: Db;
+  readonly dataDir: string;
+  readonly accounts: AccountStore;
+  readonly txlog: TransactionLog;
+  readonly push: PushHub;
+  readonly mirrors: MirrorManager;
+  readonly materializer: Materializer;
+  /** How mail leaves; default SMTP with each account's settings (tests pass their own). */
+  readonly smtp?: SmtpConnector;
+  readonly outbox?: Partial<OutboxOptions>;
+  /** How long POST /api/send waits for the outcome. */
+  readonly sendWaitMs?: number;
+  readonly onError?: (accountId: number | null, error: unknown) => void;
+}
+
+/** The services that change mail (actions, drafts, uploads, send) and the outbox worker's lifecycle. */
+export interface MailWrites {
+  readonly actions: ActionService;
+  readonly drafts: DraftService;
+  readonly uploads: UploadStore;
+  readonly send: SendService;
+  readonly outbox: OutboxWorker;
+  /** Gateway ready: sends what the outbox holds (also what a previous run left) and sweeps old uploads. */
+  start(): void;
+  stop(): Promise<void>;
+}
+
+export function createMailWrites(deps: MailWritesDeps): MailWrites {
+  const { db, accounts, txlog, mirrors, materializer } = deps;
+  const report = (accountId: number | null, error: unknown) => deps.onError?.(accountId, error);
+  const roles = new FolderRoles(db);
+  const access = new MailboxAccess({ accounts, mirrors, onError: report });
+  const uploads = new UploadStore({ db, dir: join(deps.dataDir, 'uploads') });
+  const draftStore = new DraftStore(db);
+  const assembler = new MessageAssembler({ accounts, uploads });
+  const parents = new ParentResolver({ materializer, roles, access });
+  const drafts = new DraftService({ db, store: draftStore, accounts, assembler, parents, uploads, roles, access, txlog });
+  const outboxStore = new OutboxStore(db);
+  const outbox = new OutboxWorker({
+    store: outboxStore,
+    smtp: deps.smtp ?? new NodemailerSmtp(),
+    accounts,
+    filing: new SentFiler({ access, roles, drafts, draftStore, uploads, materializer, onError: report }),
+    // The message did not leave: its draft is editable again, so the person can fix and resend.
+    onFailed: (row) => row.draftId !== null && draftStore.transition(row.draftId, ['sending'], 'open'),
+    onError: (error) => report(null, error),
+    options: deps.outbox,
+  });
+  const send = new SendService({ db, store: outboxStore, worker: outbox, drafts, draftStore, assembler, parents, accounts, txlog, waitMs: deps.sendWaitMs });
+  const actions = new ActionService({ targets: new ActionTargets(db), roles, access, rehomer: new MoveRehomer({ db, txlog, push: deps.push }), txlog });
+
+  let sweepTimer: NodeJS.Timeout | null = null;
+  const sweep = () => void uploads.sweep(UPLOAD_MAX_AGE_MS).catch((error: unknown) => report(null, error));
+  return {
+    actions,
+    drafts,
+    uploads,
+    send,
+    outbox,
+    start() {
+      outbox.start();
+      sweep();
+      sweepTimer = setInterval(sweep, UPLOAD_SWEEP_INTERVAL_MS);
+      sweepTimer.unref();
+    },
+    async stop() {
+      if (sweepTimer) clearInterval(sweepTimer);
+      await outbox.stop();
+    },
+  };
+}

@@ -1,0 +1,182 @@
+import type { OutboxState } from '../../shared/api/compose';
+import type { SmtpEnvelope, SmtpOutcome } from '../smtp/smtp-connector';
+import type { SmtpFailure } from '../smtp/smtp-errors';
+import type { Db } from '../store/database';
+
+export interface OutboxRow {
+  readonly id: number;
+  readonly accountId: number;
+  readonly idempotencyKey: string;
+  readonly requestHash: string;
+  readonly draftId: number | null;
+  readonly parentId: number | null;
+  readonly messageIdHeader: string;
+  readonly envelope: SmtpEnvelope;
+  readonly raw: Buffer;
+  readonly sentCopy: Buffer | null;
+  readonly uploadIds: readonly string[];
+  readonly state: OutboxState;
+  readonly attempts: number;
+  readonly filingAttempts: number;
+  readonly nextAttemptAt: number;
+  readonly smtp: SmtpOutcome | null;
+  readonly lastError: string | null;
+  readonly failure: SmtpFailure | null;
+  readonly createdAt: number;
+}
+
+export interface NewOutboxRow {
+  readonly accountId: number;
+  readonly idempotencyKey: string;
+  readonly requestHash: string;
+  readonly draftId: number | null;
+  readonly parentId: number | null;
+  readonly messageIdHeader: string;
+  readonly envelope: SmtpEnvelope;
+  readonly raw: Buffer;
+  readonly sentCopy: Buffer | null;
+  readonly uploadIds: readonly string[];
+}
+
+interface Row {
+  id: number;
+  account_id: number;
+  idempotency_key: string;
+  request_hash: string;
+  draft_id: number | null;
+  parent_id: number | null;
+  message_id_header: string;
+  envelope_json: string;
+  raw: Buffer;
+  sent_copy: Buffer | null;
+  upload_ids_json: string;
+  state: OutboxState;
+  attempts: number;
+  filing_attempts: number;
+  next_attempt_at: number;
+  smtp_json: string | null;
+  last_error: string | null;
+  error_json: string | null;
+  created_at: number;
+}
+
+const toRow = (row: Row): OutboxRow => ({
+  id: row.id,
+  accountId: row.account_id,
+  idempotencyKey: row.idempotency_key,
+  requestHash: row.request_hash,
+  draftId: row.draft_id,
+  parentId: row.parent_id,
+  messageIdHeader: row.message_id_header,
+  envelope: JSON.parse(row.envelope_json) as SmtpEnvelope,
+  raw: row.raw,
+  sentCopy: row.sent_copy,
+  uploadIds: JSON.parse(row.upload_ids_json) as string[],
+  state: row.state,
+  attempts: row.attempts,
+  filingAttempts: row.filing_attempts,
+  nextAttemptAt: row.next_attempt_at,
+  smtp: row.smtp_json === null ? null : (JSON.parse(row.smtp_json) as SmtpOutcome),
+  lastError: row.last_error,
+  failure: row.error_json === null ? null : (JSON.parse(row.error_json) as SmtpFailure),
+  createdAt: row.created_at,
+});
+
+/**
+ * The outbox: a message is written here, whole and with its Message-ID, before SMTP is
+ * tried, and each step is a guarded state change (`UPDATE … WHERE state = …`), so two
+ * workers can never both claim a row and a restart finds every message where it was:
+ *
+ *   queued ──claim──▶ sending ──SMTP ok──▶ accepted ──filed in Sent──▶ sent
+ *     ▲                 │  └──refused for good──▶ failed
+ *     └──will retry─────┘
+ */
+export class OutboxStore {
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Stores a message; with a key already used by the account, returns that row instead (created: false). */
+  enqueue(params: NewOutboxRow): { row: OutboxRow; created: boolean } {
+    const now = this.now();
+    const result = this.db
+      .prepare(
+        `INSERT INTO outbox (account_id, idempotency_key, request_hash, draft_id, parent_id, message_id_header, envelope_json, raw,
+           sent_copy, upload_ids_json, state, next_attempt_at, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?)
+         ON CONFLICT (account_id, idempotency_key) DO NOTHING`,
+      )
+      .run(params.accountId, params.idempotencyKey, params.requestHash, params.draftId, params.parentId, params.messageIdHeader,
+        JSON.stringify(params.envelope), params.raw, params.sentCopy, JSON.stringify(params.uploadIds), now, now, now);
+    return { row: this.byKey(params.accountId, params.idempotencyKey)!, created: result.changes > 0 };
+  }
+
+  get(id: number): OutboxRow | undefined {
+    const row = this.db.prepare<[number]>('SELECT * FROM outbox WHERE id = ?').get(id) as Row | undefined;
+    return row && toRow(row);
+  }
+
+  byKey(accountId: number, idempotencyKey: string): OutboxRow | undefined {
+    const row = this.db.prepare<[number, string]>('SELECT * FROM outbox WHERE account_id = ? AND idempotency_key = ?').get(accountId, idempotencyKey) as
+      | Row
+      | undefined;
+    return row && toRow(row);
+  }
+
+  /** Rows with work to do now: to send, or sent and still to file. Oldest first. */
+  due(limit: number): OutboxRow[] {
+    return (
+      this.db
+        .prepare<[number, number]>(`SELECT * FROM outbox WHERE state IN ('queued', 'accepted') AND next_attempt_at <= ? ORDER BY id LIMIT ?`)
+        .all(this.now(), limit) as Row[]
+    ).map(toRow);
+  }
+
+  /** When the next retry falls due (null: nothing waiting). */
+  nextDueAt(): number | null {
+    const row = this.db.prepare(`SELECT MIN(next_attempt_at) AS at FROM outbox WHERE state IN ('queued', 'accepted')`).get() as { at: number | null };
+    return row.at;
+  }
+
+  /** Rows left `sending`: an attempt was under way when a gateway stopped. */
+  inSending(): OutboxRow[] {
+    return (this.db.prepare(`SELECT * FROM outbox WHERE state = 'sending' ORDER BY id`).all() as Row[]).map(toRow);
+  }
+
+  /** queued → sending, counting the attempt; false if another worker took it. */
+  claim(id: number): boolean {
+    return this.change(id, ['queued'], `state = 'sending', attempts = attempts + 1`, []);
+  }
+
+  /** sending → accepted: the marker that SMTP took the message; from here on it is never sent again. */
+  markAccepted(id: number, outcome: SmtpOutcome): boolean {
+    return this.change(id, ['sending'], `state = 'accepted', smtp_json = ?, last_error = NULL, next_attempt_at = ?`, [JSON.stringify(outcome), this.now()]);
+  }
+
+  /** sending → queued: try again at `at`. */
+  requeue(id: number, reason: string, at: number): boolean {
+    return this.change(id, ['sending'], `state = 'queued', last_error = ?, next_attempt_at = ?`, [reason, at]);
+  }
+
+  /** sending → failed, for good. */
+  markFailed(id: number, failure: SmtpFailure): boolean {
+    return this.change(id, ['sending'], `state = 'failed', last_error = ?, error_json = ?`, [failure.reason, JSON.stringify(failure)]);
+  }
+
+  /** accepted stays accepted: filing failed, try it again at `at` (SMTP is not repeated). */
+  deferFiling(id: number, reason: string, at: number): boolean {
+    return this.change(id, ['accepted'], `filing_attempts = filing_attempts + 1, last_error = ?, next_attempt_at = ?`, [reason, at]);
+  }
+
+  /** accepted → sent. The raw copies are dropped: the message now lives in Sent. */
+  markSent(id: number, note: string | null = null): boolean {
+    return this.change(id, ['accepted'], `state = 'sent', last_error = ?, raw = x'', sent_copy = NULL`, [note]);
+  }
+
+  private change(id: number, from: readonly OutboxState[], set: string, values: readonly unknown[]): boolean {
+    const states = from.map(() => '?').join(',');
+    const sql = `UPDATE outbox SET ${set}, updated_at = ? WHERE id = ? AND state IN (${states})`;
+    return this.db.prepare(sql).run(...values, this.now(), id, ...from).changes > 0;
+  }
+}

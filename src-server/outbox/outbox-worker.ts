@@ -1,0 +1,214 @@
+import { EventEmitter } from 'node:events';
+import type { AccountStore } from '../accounts/account-store';
+import type { SmtpConnector } from '../smtp/smtp-connector';
+import { classifySmtpError, type SmtpFailure } from '../smtp/smtp-errors';
+import type { OutboxRow, OutboxStore } from './outbox-store';
+
+/** What happens to a message once SMTP has taken it (Sent copy, draft removal …). */
+export interface SentFiling {
+  /** Whether the server already holds the message in Sent (some put it there themselves). */
+  isInSent(row: OutboxRow): Promise<boolean>;
+  /** Files the message; must be safe to run again after a partial run. */
+  file(row: OutboxRow): Promise<void>;
+}
+
+export interface OutboxOptions {
+  /** SMTP attempts before a message fails for good (transient failures only; 5xx fails at once). */
+  readonly maxAttempts: number;
+  /** Wait before attempt n+1, by n (the last value repeats). */
+  readonly retryDelaysMs: readonly number[];
+  /** Filing attempts before the message is marked sent without its Sent copy. */
+  readonly maxFilingAttempts: number;
+  /** Longest sleep between looks at the table (retries due, rows of other nodes). */
+  readonly idleCheckMs: number;
+  /** How long `stop()` waits for attempts under way. */
+  readonly stopWaitMs: number;
+}
+
+export const DEFAULT_OUTBOX_OPTIONS: OutboxOptions = {
+  maxAttempts: 4,
+  retryDelaysMs: [5_000, 30_000, 120_000],
+  maxFilingAttempts: 8,
+  idleCheckMs: 30_000,
+  stopWaitMs: 3_000,
+};
+
+export interface OutboxWorkerDeps {
+  readonly store: OutboxStore;
+  readonly smtp: SmtpConnector;
+  readonly accounts: Pick<AccountStore, 'get' | 'password'>;
+  readonly filing: SentFiling;
+  /** A send failed for good (e.g. put its draft back to editable). */
+  readonly onFailed?: (row: OutboxRow) => void;
+  readonly onError?: (error: unknown) => void;
+  readonly options?: Partial<OutboxOptions>;
+  readonly now?: () => number;
+}
+
+type WorkerEvents = { changed: [number] };
+
+/**
+ * Sends what the outbox holds, at most once per message. One attempt per account at a
+ * time; different accounts go side by side. Every state change is written before the
+ * next step starts, so after a crash:
+ *
+ * - `queued` is simply sent;
+ * - `accepted` (SMTP's 250 was recorded) is only filed, never sent again;
+ * - `sending` (the process died during an attempt) is first checked against Sent; only
+ *   if the message is not there is it sent again. The one window left is a crash between
+ *   the server's 250 and our write of `accepted` — microseconds, the classic SMTP
+ *   duplicate of RFC 1047 — against a server that does not file sent mail itself.
+ *
+ * Single node: at start every `sending` row is an orphan. With several nodes (DESIGN §7)
+ * a claim needs a lease with an expiry, and only expired leases are orphans.
+ */
+export class OutboxWorker extends EventEmitter<WorkerEvents> {
+  private readonly options: OutboxOptions;
+  private readonly now: () => number;
+  private readonly inFlight = new Map<number, Promise<void>>();
+  private readonly busyAccounts = new Set<number>();
+  private readonly recovered = new Set<number>();
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
+
+  constructor(private readonly deps: OutboxWorkerDeps) {
+    super();
+    this.options = { ...DEFAULT_OUTBOX_OPTIONS, ...deps.options };
+    this.now = deps.now ?? Date.now;
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.kick();
+  }
+
+  /** Looks at the table soon (a new row, a finished attempt). */
+  kick(): void {
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    // An attempt that does not end in time is abandoned mid-way: its row stays `sending` for the next start.
+    await Promise.race([Promise.allSettled([...this.inFlight.values()]), new Promise((resolve) => setTimeout(resolve, this.options.stopWaitMs).unref())]);
+  }
+
+  /**
+   * One look at the table: resolves orphaned attempts, then starts every due row whose
+   * account is free. Resolves when the attempts it started are done (tests await it).
+   */
+  async runDue(): Promise<void> {
+    await this.recoverOrphans();
+    const started: Promise<void>[] = [];
+    for (const row of this.deps.store.due(100)) {
+      if (this.stopped) break;
+      if (this.inFlight.has(row.id) || this.busyAccounts.has(row.accountId)) continue;
+      this.busyAccounts.add(row.accountId);
+      const work = this.process(row)
+        .catch((error: unknown) => this.deps.onError?.(error))
+        .finally(() => {
+          this.inFlight.delete(row.id);
+          this.busyAccounts.delete(row.accountId);
+          this.emit('changed', row.id);
+          this.kick();
+        });
+      this.inFlight.set(row.id, work);
+      started.push(work);
+    }
+    await Promise.all(started);
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.pass(), Math.max(0, delayMs));
+    this.timer.unref();
+  }
+
+  private pass(): void {
+    this.timer = null;
+    if (this.stopped) return;
+    // Attempts run on by themselves; each kicks the loop when it ends.
+    this.runDue().catch((error: unknown) => this.deps.onError?.(error));
+    // Rows due now are being started, or wait for their account's attempt, which kicks when it ends.
+    const next = this.deps.store.nextDueAt();
+    const now = this.now();
+    const wait = next === null || next <= now ? this.options.idleCheckMs : Math.min(this.options.idleCheckMs, next - now);
+    if (!this.timer) this.schedule(wait);
+  }
+
+  /** `sending` rows this process is not working on: an attempt died with a gateway. */
+  private async recoverOrphans(): Promise<void> {
+    for (const row of this.deps.store.inSending()) {
+      if (this.inFlight.has(row.id) || this.recovered.has(row.id)) continue;
+      this.recovered.add(row.id);
+      try {
+        // Found in Sent: the server took it (and filed it) before we could record that. Do not send again.
+        if (await this.deps.filing.isInSent(row)) this.deps.store.markAccepted(row.id, { response: 'found in Sent after a restart', accepted: [], rejected: [] });
+        else this.deps.store.requeue(row.id, 'interrupted by a gateway restart', this.now());
+      } catch (error) {
+        // Cannot look now (IMAP down): leave it `sending` and look again on the next pass.
+        this.recovered.delete(row.id);
+        this.deps.onError?.(error);
+      }
+      this.emit('changed', row.id);
+    }
+  }
+
+  private async process(initial: OutboxRow): Promise<void> {
+    let row: OutboxRow | undefined = initial;
+    if (row.state === 'queued') {
+      if (!(await this.attempt(row))) return;
+      row = this.deps.store.get(row.id);
+    }
+    if (row?.state === 'accepted') await this.fileSent(row);
+  }
+
+  /** One SMTP attempt; true when the server accepted the message. */
+  private async attempt(row: OutboxRow): Promise<boolean> {
+    const { store, smtp, accounts } = this.deps;
+    if (!store.claim(row.id)) return false;
+    this.emit('changed', row.id);
+    const attempt = row.attempts + 1;
+    let failure: SmtpFailure;
+    try {
+      const account = accounts.get(row.accountId);
+      if (!account) throw Object.assign(new Error('The account no longer exists.'), { code: 'EAUTH' });
+      const outcome = await smtp.send({ account, password: accounts.password(row.accountId), envelope: row.envelope, raw: row.raw });
+      if (this.stopped) return false; // the store may be closed; the next start finds the row `sending` and checks Sent
+      store.markAccepted(row.id, outcome);
+      return true;
+    } catch (error) {
+      if (this.stopped) return false;
+      failure = classifySmtpError(error);
+    }
+    if (failure.permanent || attempt >= this.options.maxAttempts) {
+      store.markFailed(row.id, failure);
+      this.deps.onFailed?.(row);
+    } else {
+      store.requeue(row.id, failure.reason, this.now() + this.delayAfter(attempt));
+    }
+    return false;
+  }
+
+  private async fileSent(row: OutboxRow): Promise<void> {
+    const { store } = this.deps;
+    try {
+      await this.deps.filing.file(row);
+      store.markSent(row.id);
+    } catch (error) {
+      if (this.stopped) return;
+      const reason = error instanceof Error ? error.message : String(error);
+      // The message is out; a Sent copy that cannot be stored must not hold it in the outbox forever.
+      if (row.filingAttempts + 1 >= this.options.maxFilingAttempts) store.markSent(row.id, `not filed in Sent: ${reason}`);
+      else store.deferFiling(row.id, reason, this.now() + this.delayAfter(row.filingAttempts + 1));
+    }
+  }
+
+  private delayAfter(attempt: number): number {
+    const delays = this.options.retryDelaysMs;
+    return delays[Math.min(attempt - 1, delays.length - 1)] ?? 0;
+  }
+}

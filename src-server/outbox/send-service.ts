@@ -1,0 +1,156 @@
+import { createHash } from 'node:crypto';
+import type { SendRequest, SendResult } from '../../shared/api/compose';
+import { TernError } from '../../shared/errors';
+import type { AccountStore } from '../accounts/account-store';
+import type { DraftService } from '../drafts/draft-service';
+import type { DraftFields, DraftParent, DraftStore } from '../drafts/draft-store';
+import type { MessageAssembler } from '../drafts/message-assembler';
+import type { ParentResolver } from '../drafts/parent-resolver';
+import { newMessageIdHeader } from '../smtp/mime-builder';
+import type { Db } from '../store/database';
+import type { TransactionLog } from '../store/transaction-log';
+import type { OutboxRow, OutboxStore } from './outbox-store';
+import type { OutboxWorker } from './outbox-worker';
+
+export interface SendServiceDeps {
+  readonly db: Db;
+  readonly store: OutboxStore;
+  readonly worker: Pick<OutboxWorker, 'kick' | 'on' | 'off'>;
+  readonly drafts: Pick<DraftService, 'editable'>;
+  readonly draftStore: DraftStore;
+  readonly assembler: MessageAssembler;
+  readonly parents: ParentResolver;
+  readonly accounts: Pick<AccountStore, 'get'>;
+  readonly txlog: TransactionLog;
+  /** How long POST /api/send waits for the outcome before answering 202 (the outbox carries on). */
+  readonly waitMs?: number;
+}
+
+/** Worth answering: done, failed, or an attempt made and a retry scheduled. */
+function settled(row: OutboxRow): boolean {
+  if (row.state === 'sent' || row.state === 'failed') return true;
+  if (row.state === 'queued') return row.attempts > 0;
+  return row.state === 'accepted' && row.filingAttempts > 0;
+}
+
+/**
+ * POST /api/send: builds the message (Message-ID fixed now), stores it in the outbox in one
+ * transaction with its idempotency key — the same key again is the same row, so a retried
+ * request never sends twice — and waits a little for the worker's outcome. A refusal is
+ * SendFailed with the server's reason.
+ */
+export class SendService {
+  private readonly waitMs: number;
+
+  constructor(private readonly deps: SendServiceDeps) {
+    this.waitMs = deps.waitMs ?? 30_000;
+  }
+
+  async send(accountId: number, request: SendRequest): Promise<{ status: 200 | 202; result: SendResult }> {
+    const { store, db, draftStore } = this.deps;
+    const { idempotencyKey, ...content } = request;
+    const requestHash = createHash('sha256').update(JSON.stringify(content)).digest('hex');
+    const earlier = store.byKey(accountId, idempotencyKey);
+    if (earlier) return this.answer(earlier, requestHash);
+
+    const source = await this.contentOf(accountId, request);
+    const recipients = [...new Set([...source.fields.to, ...source.fields.cc, ...source.fields.bcc].map((recipient) => recipient.email))];
+    if (recipients.length === 0) throw new TernError('InvalidParameter', { detail: [{ path: 'to', message: 'Add at least one recipient.' }] });
+    const account = this.deps.accounts.get(accountId);
+    if (!account) throw new TernError('AccountNotFound');
+    const messageIdHeader = newMessageIdHeader(account.email);
+    const { message, uploads } = await this.deps.assembler.assemble({ accountId, ...source, messageIdHeader, date: new Date() });
+    const raw = await this.deps.assembler.raw(message, { keepBcc: false });
+    const sentCopy = message.bcc.length > 0 ? await this.deps.assembler.raw(message, { keepBcc: true }) : null;
+
+    const { row, created } = db.transaction(() => {
+      const racing = store.byKey(accountId, idempotencyKey);
+      if (racing) return { row: racing, created: false };
+      if (source.draftId !== null) {
+        const draft = draftStore.get(accountId, source.draftId);
+        if (draft?.state === 'open' && draft.version !== source.draftVersion) throw new TernError('InvalidDraftVersion', { detail: { currentVersion: draft.version } });
+        if (!draftStore.transition(source.draftId, ['open'], 'sending')) this.deps.drafts.editable(accountId, source.draftId);
+      }
+      return store.enqueue({
+        accountId,
+        idempotencyKey,
+        requestHash,
+        draftId: source.draftId,
+        parentId: source.parent.parentId,
+        messageIdHeader,
+        envelope: { from: account.email, to: recipients },
+        raw,
+        sentCopy,
+        uploadIds: uploads.map((upload) => upload.id),
+      });
+    })();
+    if (!created) return this.answer(row, requestHash);
+    this.deps.worker.kick();
+    return this.answer(await this.outcome(row.id), requestHash);
+  }
+
+  /** GET /api/outbox/:id: where a send stands (a failure is a state here, not an error). */
+  status(accountId: number, outboxId: number): SendResult {
+    const row = this.deps.store.get(outboxId);
+    if (!row || row.accountId !== accountId) throw new TernError('MessageNotFound', { detail: { outboxId: String(outboxId) } });
+    return this.resultOf(row);
+  }
+
+  private async contentOf(accountId: number, request: SendRequest): Promise<{ draftId: number | null; draftVersion: number; fields: DraftFields; parent: DraftParent; attachmentIds: readonly string[] }> {
+    if (request.draftId !== undefined) {
+      const draft = this.deps.drafts.editable(accountId, Number(request.draftId));
+      if (request.draftVersion !== undefined && request.draftVersion !== draft.version) {
+        throw new TernError('InvalidDraftVersion', { detail: { currentVersion: draft.version } });
+      }
+      return { draftId: draft.id, draftVersion: draft.version, fields: draft.fields, parent: draft, attachmentIds: draft.attachmentIds };
+    }
+    const compose = request.compose!;
+    const fields = this.deps.assembler.fieldsOf(accountId, compose);
+    const parentId = compose.inReplyTo === undefined ? null : Number(compose.inReplyTo);
+    const parent = await this.deps.parents.resolve({ accountId, parentId, fallbackReferences: compose.references ?? [] });
+    return { draftId: null, draftVersion: 0, fields, parent, attachmentIds: compose.attachmentIds };
+  }
+
+  /** The reply for a row: its result, or the catalogue error of its failure. */
+  private answer(row: OutboxRow, requestHash: string): { status: 200 | 202; result: SendResult } {
+    if (row.requestHash !== requestHash) {
+      throw new TernError('InvalidParameter', { detail: [{ path: 'idempotencyKey', message: 'This key was already used for another message.' }] });
+    }
+    if (row.state === 'failed') {
+      const failure = row.failure;
+      throw new TernError(failure?.tooLarge ? 'MessageSizeExceeded' : 'SendFailed', {
+        detail: { reason: failure?.reason ?? row.lastError ?? 'unknown', responseCode: failure?.responseCode ?? null, outboxId: String(row.id) },
+      });
+    }
+    return { status: row.state === 'sent' || row.state === 'accepted' ? 200 : 202, result: this.resultOf(row) };
+  }
+
+  private resultOf(row: OutboxRow): SendResult {
+    return {
+      outboxId: String(row.id),
+      state: row.state,
+      messageIdHeader: row.messageIdHeader,
+      rejected: [...(row.smtp?.rejected ?? [])],
+      latestTxnId: this.deps.txlog.latest(row.accountId),
+      lastError: row.lastError,
+    };
+  }
+
+  /** Waits for the worker to settle the row, or for `waitMs`. */
+  private outcome(id: number): Promise<OutboxRow> {
+    const { store, worker } = this.deps;
+    return new Promise((resolve) => {
+      const finish = () => {
+        clearTimeout(timer);
+        worker.off('changed', onChange);
+        resolve(store.get(id)!);
+      };
+      const onChange = (changedId: number) => {
+        if (changedId === id && settled(store.get(id)!)) finish();
+      };
+      const timer = setTimeout(finish, this.waitMs);
+      worker.on('changed', onChange);
+      if (settled(store.get(id)!)) finish();
+    });
+  }
+}

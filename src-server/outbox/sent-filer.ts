@@ -1,0 +1,77 @@
+import type { FolderRoles } from '../actions/folder-roles';
+import type { MailboxAccess } from '../actions/mailbox-access';
+import type { DraftService } from '../drafts/draft-service';
+import type { DraftStore } from '../drafts/draft-store';
+import { appendMessage, uidsWithMessageId } from '../drafts/mailbox-search';
+import type { UploadStore } from '../drafts/upload-store';
+import type { Materializer } from '../mirror/materialize';
+import type { OutboxRow } from './outbox-store';
+import type { SentFiling } from './outbox-worker';
+
+export interface SentFilerDeps {
+  readonly access: MailboxAccess;
+  readonly roles: FolderRoles;
+  readonly drafts: Pick<DraftService, 'deleteCopies'>;
+  readonly draftStore: DraftStore;
+  readonly uploads: UploadStore;
+  readonly materializer: Pick<Materializer, 'messageRow'>;
+  readonly onError?: (accountId: number, error: unknown) => void;
+}
+
+/**
+ * What follows an accepted send, each step safe to repeat: one copy in Sent (skipped when
+ * the server already filed one — Gmail and others do), the replied message flagged
+ * \Answered, the draft's copies removed from Drafts, the uploads released; then the
+ * mirror syncs those folders so the change reaches clients as transactions.
+ */
+export class SentFiler implements SentFiling {
+  constructor(private readonly deps: SentFilerDeps) {}
+
+  async isInSent(row: OutboxRow): Promise<boolean> {
+    const path = this.deps.roles.pathOf(row.accountId, 'sent');
+    return this.deps.access.withFolder(row.accountId, path, async (client) => (await uidsWithMessageId(client, row.messageIdHeader)).length > 0);
+  }
+
+  async file(row: OutboxRow): Promise<void> {
+    const { access, roles, draftStore } = this.deps;
+    const accountId = row.accountId;
+    const touched: string[] = [];
+    const sentPath = roles.pathOf(accountId, 'sent');
+    await access.withFolder(accountId, sentPath, async (client) => {
+      if ((await uidsWithMessageId(client, row.messageIdHeader)).length > 0) return;
+      // A message sent before a restart may have lost its raw copy only once `sent`; here it is whole.
+      await appendMessage({ client, path: sentPath, raw: row.sentCopy ?? row.raw, flags: ['\\Seen'], messageIdHeader: row.messageIdHeader });
+    });
+    touched.push(sentPath);
+
+    const answeredIn = await this.flagParentAnswered(row);
+    if (answeredIn) touched.push(answeredIn);
+
+    if (row.draftId !== null) {
+      const draft = draftStore.get(accountId, row.draftId);
+      if (draft && draft.state !== 'deleted') {
+        const draftsPath = draft.folderPath ?? roles.pathOf(accountId, 'drafts');
+        await this.deps.drafts.deleteCopies(accountId, draftsPath, draft.messageIdHeader);
+        draftStore.transition(draft.id, ['open', 'sending'], 'sent');
+        touched.push(draftsPath);
+      }
+    }
+    await this.deps.uploads.release(accountId, row.uploadIds);
+    await access.settle(accountId, touched);
+  }
+
+  /** Best effort: the parent may have been deleted meanwhile, which must not hold the send up. */
+  private async flagParentAnswered(row: OutboxRow): Promise<string | null> {
+    if (row.parentId === null) return null;
+    const parent = this.deps.materializer.messageRow(row.accountId, row.parentId);
+    const folder = parent && this.deps.roles.byId(row.accountId, parent.folder_id);
+    if (!parent || !folder) return null;
+    try {
+      await this.deps.access.withFolder(row.accountId, folder.path, (client) => client.messageFlagsAdd(String(parent.uid), ['\\Answered'], { uid: true }));
+      return folder.path;
+    } catch (error) {
+      this.deps.onError?.(row.accountId, error);
+      return null;
+    }
+  }
+}

@@ -1,0 +1,108 @@
+import type { MessageBody } from '../../shared/api/mail';
+import { TernError, type ErrorName } from '../../shared/errors';
+import { storedAttachmentsOf, type Materializer } from '../mirror/materialize';
+import type { MirrorManager } from '../mirror/mirror-manager';
+import type { MessageRow } from '../mirror/mirror-rows';
+import type { BodyCache } from './body-cache';
+import { parseMessageBody } from './body-parser';
+import type { FolderQueries } from './folder-queries';
+import { mirrorOf } from './mirror-access';
+import type { Spool, Spooled } from './spool';
+
+export interface MessageServiceDeps {
+  readonly materializer: Materializer;
+  readonly folders: FolderQueries;
+  readonly mirrors: MirrorManager;
+  readonly cache: BodyCache;
+  readonly spool: Spool;
+}
+
+/** A file taken from a message, ready to send. */
+export interface MessageFile {
+  readonly filename: string;
+  readonly contentType: string;
+  readonly content: Spooled;
+}
+
+/**
+ * What a reader opens from a message: its parsed body, an attachment, the original
+ * source. Everything is fetched from IMAP on demand (metadata alone is mirrored), with
+ * BODY.PEEK — opening a message does not mark it read; that is a command of its own.
+ */
+export class MessageService {
+  /** Bodies being fetched: a prefetch and a click on the same message share one fetch. */
+  private readonly inFlight = new Map<string, Promise<MessageBody>>();
+
+  constructor(private readonly deps: MessageServiceDeps) {}
+
+  async body(accountId: number, messageId: number): Promise<{ body: MessageBody; cached: boolean }> {
+    const cached = this.deps.cache.get(accountId, messageId);
+    if (cached) return { body: cached, cached: true };
+    const key = `${accountId}:${messageId}`;
+    let pending = this.inFlight.get(key);
+    if (!pending) {
+      pending = this.fetchBody(accountId, messageId).finally(() => this.inFlight.delete(key));
+      this.inFlight.set(key, pending);
+    }
+    return { body: await pending, cached: false };
+  }
+
+  /** Attachment `index` of the message (as listed in its metadata and body), decoded. */
+  async attachment(accountId: number, messageId: number, index: number): Promise<MessageFile> {
+    const row = this.row(accountId, messageId);
+    const stored = storedAttachmentsOf(row)[index];
+    if (!stored) throw new TernError('FileNotFound', { detail: { messageId: String(messageId), index } });
+    const content = await this.download(accountId, row, stored.part, 'FileNotFound');
+    return { filename: stored.filename, contentType: stored.contentType, content };
+  }
+
+  /** The message exactly as the server holds it. */
+  async original(accountId: number, messageId: number): Promise<MessageFile> {
+    const row = this.row(accountId, messageId);
+    const content = await this.download(accountId, row, undefined, 'MessageNotFound');
+    return { filename: `${row.subject.trim() || 'message'}.eml`, contentType: 'message/rfc822', content };
+  }
+
+  private async fetchBody(accountId: number, messageId: number): Promise<MessageBody> {
+    const row = this.row(accountId, messageId);
+    const source = await this.download(accountId, row, undefined, 'MessageNotFound');
+    // Parsed after the IMAP connection is free again: the parse is CPU, not IMAP.
+    const { body, searchText } = await parseMessageBody(source.stream(), { messageId: String(messageId), stored: storedAttachmentsOf(row) });
+    this.deps.cache.put({ accountId, messageId, body, searchText });
+    return body;
+  }
+
+  private row(accountId: number, messageId: number): MessageRow {
+    const row = this.deps.materializer.messageRow(accountId, messageId);
+    if (!row) throw new TernError('MessageNotFound', { detail: { messageId: String(messageId) } });
+    return row;
+  }
+
+  /**
+   * The whole message or one part (decoded from its transfer encoding), captured off the
+   * connection (see Spool). A message expunged or a folder rebuilt since the mirror saw
+   * it is `gone`; so is a UIDVALIDITY that no longer matches the mirror's (the UID may now
+   * name another message).
+   */
+  private async download(accountId: number, row: MessageRow, part: string | undefined, gone: ErrorName): Promise<Spooled> {
+    let folder;
+    try {
+      folder = this.deps.folders.row(accountId, row.folder_id);
+    } catch {
+      throw new TernError(gone);
+    }
+    const mirror = mirrorOf(this.deps.mirrors, accountId);
+    try {
+      return await mirror.withMailbox(folder.path, async (client, mailbox) => {
+        if (folder.uidvalidity !== null && Number(mailbox.uidValidity) !== folder.uidvalidity) throw new TernError(gone);
+        const download = await client.download(String(row.uid), part, { uid: true });
+        if (!download.content) throw new TernError(gone);
+        return this.deps.spool.capture(download.content);
+      });
+    } catch (error) {
+      if (error instanceof TernError) throw error;
+      if ((error as { mailboxMissing?: boolean }).mailboxMissing) throw new TernError(gone);
+      throw new TernError('OperationFailed');
+    }
+  }
+}

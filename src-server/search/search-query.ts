@@ -1,0 +1,147 @@
+import { TernError } from '../../shared/errors';
+
+/** Where a text term must match. `any`: subject, people, snippet and indexed body words. */
+export type TermField = 'any' | 'from' | 'to' | 'subject';
+
+export interface SearchTerm {
+  readonly field: TermField;
+  readonly text: string;
+  /** Typed in quotes: the words in this order, whole words only. */
+  readonly phrase: boolean;
+}
+
+/** A search box query, parsed (Gmail's operators, the subset the mirror can answer). */
+export interface ParsedSearch {
+  readonly terms: readonly SearchTerm[];
+  readonly hasAttachment: boolean;
+  /** true: is:unread, false: is:read, null: either. */
+  readonly unread: boolean | null;
+  /** true: is:starred, false: is:unstarred, null: either. */
+  readonly starred: boolean | null;
+  /** `in:` values as typed (folder names, paths or special names); empty: the default scope. */
+  readonly folders: readonly string[];
+  /** Received on or after this day (epoch ms of 00:00 UTC), from `after:`. */
+  readonly after: number | null;
+  /** Received before this day (epoch ms of 00:00 UTC), from `before:`. */
+  readonly before: number | null;
+}
+
+const TEXT_OPERATORS: Record<string, TermField> = { from: 'from', to: 'to', subject: 'subject' };
+const IS_VALUES: Record<string, { unread?: boolean; starred?: boolean }> = {
+  unread: { unread: true },
+  read: { unread: false },
+  starred: { starred: true },
+  flagged: { starred: true },
+  unstarred: { starred: false },
+};
+const OPERATORS = new Set([...Object.keys(TEXT_OPERATORS), 'has', 'is', 'in', 'before', 'after']);
+
+/** One whitespace-separated piece of the query: `word`, `"a phrase"`, `op:value` or `op:"a value"`. */
+interface Token {
+  readonly operator: string | null;
+  readonly value: string;
+  readonly quoted: boolean;
+}
+
+/** Splits the query; an unclosed quote runs to the end (the person is still typing). */
+export function tokenize(query: string): Token[] {
+  const tokens: Token[] = [];
+  const pattern = /([A-Za-z]+):(?:"([^"]*)"?|(\S*))|"([^"]*)"?|(\S+)/g;
+  for (const match of query.matchAll(pattern)) {
+    const [, operator, quotedValue, bareValue, phrase, word] = match;
+    if (operator !== undefined && OPERATORS.has(operator.toLowerCase())) {
+      tokens.push({ operator: operator.toLowerCase(), value: (quotedValue ?? bareValue ?? '').trim(), quoted: quotedValue !== undefined });
+    } else if (operator !== undefined) {
+      // Not an operator we know ("re:", "http://…"): plain words.
+      tokens.push({ operator: null, value: match[0].replace(/"/g, ' ').trim(), quoted: false });
+    } else if (phrase !== undefined) {
+      tokens.push({ operator: null, value: phrase.trim(), quoted: true });
+    } else if (word !== undefined) {
+      tokens.push({ operator: null, value: word, quoted: false });
+    }
+  }
+  return tokens;
+}
+
+/** YYYY-MM-DD (or YYYY/MM/DD, as Gmail writes it) → 00:00 UTC of that day; InvalidParameter otherwise. */
+export function parseDay(value: string, operator: string): number {
+  const match = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})$/.exec(value);
+  const invalid = () => new TernError('InvalidParameter', { detail: { field: 'q', operator, value, expected: 'YYYY-MM-DD' } });
+  if (!match) throw invalid();
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const time = Date.UTC(year, month - 1, day);
+  const date = new Date(time);
+  // Date.UTC rolls 2026-02-30 over into March: a real day survives the round trip.
+  if (year < 1970 || date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) throw invalid();
+  return time;
+}
+
+/**
+ * Parses what a person typed in the search box. Operators with an empty value are
+ * skipped (the person is still typing); an operator value that cannot mean anything
+ * (`has:pizza`, `before:yesterday`) is InvalidParameter, so the UI can say which.
+ */
+export function parseSearch(query: string): ParsedSearch {
+  const terms: SearchTerm[] = [];
+  const folders: string[] = [];
+  let hasAttachment = false;
+  let unread: boolean | null = null;
+  let starred: boolean | null = null;
+  let after: number | null = null;
+  let before: number | null = null;
+  const invalid = (operator: string, value: string) => new TernError('InvalidParameter', { detail: { field: 'q', operator, value } });
+
+  for (const { operator, value, quoted } of tokenize(query)) {
+    if (!value) continue;
+    if (operator === null) {
+      terms.push({ field: 'any', text: value, phrase: quoted });
+      continue;
+    }
+    const field = TEXT_OPERATORS[operator];
+    if (field) {
+      terms.push({ field, text: value, phrase: quoted });
+      continue;
+    }
+    const lower = value.toLowerCase();
+    switch (operator) {
+      case 'has':
+        if (lower !== 'attachment' && lower !== 'attachments') throw invalid(operator, value);
+        hasAttachment = true;
+        break;
+      case 'is': {
+        const flags = IS_VALUES[lower];
+        if (!flags) throw invalid(operator, value);
+        if (flags.unread !== undefined) unread = flags.unread;
+        if (flags.starred !== undefined) starred = flags.starred;
+        break;
+      }
+      case 'in':
+        folders.push(value);
+        break;
+      case 'after': {
+        const day = parseDay(value, operator);
+        after = after === null ? day : Math.max(after, day);
+        break;
+      }
+      case 'before': {
+        const day = parseDay(value, operator);
+        before = before === null ? day : Math.min(before, day);
+        break;
+      }
+    }
+  }
+  return { terms, hasAttachment, unread, starred, folders, after, before };
+}
+
+/** Whether the query asks for anything at all (a query of punctuation does not). */
+export function isEmptySearch(search: ParsedSearch): boolean {
+  return (
+    search.terms.length === 0 &&
+    !search.hasAttachment &&
+    search.unread === null &&
+    search.starred === null &&
+    search.folders.length === 0 &&
+    search.after === null &&
+    search.before === null
+  );
+}

@@ -1,0 +1,120 @@
+import { SEARCH_MATCH_LIMIT, type SearchResponse } from '../../shared/api/reading';
+import type { ThreadSummary } from '../../shared/api/mail';
+import type { MirrorManager } from '../mirror/mirror-manager';
+import type { FolderRow } from '../mirror/mirror-rows';
+import type { FolderQueries } from '../reading/folder-queries';
+import type { ThreadQueries } from '../reading/thread-queries';
+import type { Db } from '../store/database';
+import { imapCriteria } from './imap-criteria';
+import { LocalSearch, type MessageHit } from './local-search';
+import { isEmptySearch, parseSearch, type ParsedSearch } from './search-query';
+import { searchScope } from './search-scope';
+import { ServerSearch, unmirroredRange, type ServerSearchResult, type ServerSearchTarget } from './server-search';
+
+export interface SearchServiceDeps {
+  readonly db: Db;
+  readonly folders: FolderQueries;
+  readonly threads: ThreadQueries;
+  readonly mirrors: MirrorManager;
+  /** How long a search waits for the server's answer before returning what it has. */
+  readonly serverTimeoutMs?: number;
+}
+
+export interface SearchParams {
+  readonly accountId: number;
+  readonly q: string;
+  readonly folderId: number | null;
+  /** Threads to return. */
+  readonly limit: number;
+}
+
+const DEFAULT_SERVER_TIMEOUT_MS = 5000;
+/** Unmirrored server hits per folder looked up by Message-ID. */
+const MAP_LIMIT = 200;
+
+const NOTHING: ServerSearchResult = { messageIds: [], pending: 0, complete: true };
+
+/**
+ * Search across the account's mail. The mirror answers first (FTS5 over subject, people,
+ * snippet and the body words of every body read so far). The server is asked too when the
+ * mirror cannot know the answer: for the part of each folder a backfill has not reached,
+ * and — when the mirror found nothing for some words — for the whole scope, since those
+ * words may sit in bodies never read here. At most SEARCH_MATCH_LIMIT messages match
+ * (spec §9); results are their threads, newest first.
+ */
+export class SearchService {
+  private readonly local: LocalSearch;
+  private readonly server: ServerSearch;
+
+  constructor(private readonly deps: SearchServiceDeps) {
+    this.local = new LocalSearch(deps.db);
+    this.server = new ServerSearch(deps.db);
+  }
+
+  async search({ accountId, q, folderId, limit }: SearchParams): Promise<SearchResponse> {
+    const search = parseSearch(q);
+    if (folderId !== null) this.deps.threads.assertFolder(accountId, folderId);
+    const scope = searchScope(this.deps.folders.rows(accountId), { inValues: search.folders, folderId });
+    if (isEmptySearch(search) || scope.length === 0) return { threads: [], matchedMessages: 0, truncated: false, complete: true, pendingOnServer: 0 };
+
+    const local = this.local.run({ accountId, search, folderIds: scope.map((row) => row.id), limit: SEARCH_MATCH_LIMIT + 1 });
+    const targets = this.serverTargets(search, scope, local.length === 0);
+    const server = targets.length > 0 ? await this.askServer(accountId, search, targets) : NOTHING;
+
+    const hits = new Map<number, MessageHit>(local.map((hit) => [hit.id, hit]));
+    const scopeIds = new Set(scope.map((row) => row.id));
+    const extra = server.messageIds.filter((id) => !hits.has(id));
+    for (const hit of this.local.hitsFor(accountId, extra)) {
+      // A Message-ID lookup may land in a folder outside the scope (e.g. the copy in Trash).
+      if (scopeIds.has(hit.folderId)) hits.set(hit.id, hit);
+    }
+    const ordered = [...hits.values()].sort((a, b) => b.receivedAt - a.receivedAt || b.id - a.id);
+    const matched = ordered.slice(0, SEARCH_MATCH_LIMIT);
+    return {
+      threads: this.threadsOf(accountId, matched).slice(0, limit),
+      matchedMessages: matched.length,
+      truncated: ordered.length > SEARCH_MATCH_LIMIT,
+      complete: server.complete,
+      pendingOnServer: server.pending,
+    };
+  }
+
+  /**
+   * Which folders to search on the server, and which UIDs. With the mirror complete and a
+   * local answer, none. Otherwise the unmirrored part of every folder still backfilling,
+   * or — when the local search found nothing and there are words to look for — all of
+   * every folder in scope (body words).
+   */
+  private serverTargets(search: ParsedSearch, scope: readonly FolderRow[], localEmpty: boolean): ServerSearchTarget[] {
+    const bodyWords = localEmpty && search.terms.some((term) => term.field === 'any');
+    const targets: ServerSearchTarget[] = [];
+    for (const folder of scope) {
+      if (bodyWords) {
+        targets.push({ folder, uidRange: null });
+        continue;
+      }
+      const range = unmirroredRange(folder);
+      if (range !== undefined) targets.push({ folder, uidRange: range });
+    }
+    return targets;
+  }
+
+  private async askServer(accountId: number, search: ParsedSearch, targets: ServerSearchTarget[]): Promise<ServerSearchResult> {
+    const mirror = this.deps.mirrors.get(accountId);
+    if (!mirror) return { ...NOTHING, complete: false };
+    return this.server.run({
+      accountId,
+      mirror,
+      targets,
+      criteria: imapCriteria(search),
+      timeoutMs: this.deps.serverTimeoutMs ?? DEFAULT_SERVER_TIMEOUT_MS,
+      mapLimit: MAP_LIMIT,
+    });
+  }
+
+  /** The matched messages' threads, newest first by their last message. */
+  private threadsOf(accountId: number, hits: readonly MessageHit[]): ThreadSummary[] {
+    const threadIds = [...new Set(hits.map((hit) => hit.threadId))];
+    return this.deps.threads.summaries(accountId, threadIds).sort((a, b) => b.lastMessageAt - a.lastMessageAt || Number(b.id) - Number(a.id));
+  }
+}

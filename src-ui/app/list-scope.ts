@@ -1,0 +1,26 @@
+/** The ListScope a mailbox address stands for (folder, unified special folder, or a search). */
+import type { ListScope } from '../../shared/worker-mail-api';
+import type { MailSearch, UnifiedRole } from './search-params';
+
+export type MailboxAddress = { readonly kind: 'unified'; readonly role: UnifiedRole } | { readonly kind: 'folder'; readonly accountId: string; readonly folderId: string };
+
+/** `in` of a search: absent means the folder's account in a folder, every account elsewhere. */
+export function searchAccountIds(mailbox: MailboxAddress, searchIn: string | undefined, accountIds: readonly string[]): readonly string[] {
+  if (searchIn === 'all') return accountIds;
+  if (searchIn && accountIds.includes(searchIn)) return [searchIn];
+  if (!searchIn && mailbox.kind === 'folder' && accountIds.includes(mailbox.accountId)) return [mailbox.accountId];
+  return accountIds;
+}
+
+export function listScopeFor(mailbox: MailboxAddress, search: MailSearch, accountIds: readonly string[]): ListScope {
+  if (search.q) return { kind: 'search', accountIds: searchAccountIds(mailbox, search.in, accountIds), query: search.q };
+  if (mailbox.kind === 'unified') return { kind: 'unified', accountIds, role: mailbox.role };
+  return { kind: 'folder', accountId: mailbox.accountId, folderId: mailbox.folderId };
+}
+
+/** Row keys are `${accountId}:${threadId}`; account ids never hold a colon. */
+export function parseRowKey(key: string): { accountId: string; threadId: string } | null {
+  const at = key.indexOf(':');
+  if (at <= 0 || at === key.length - 1) return null;
+  return { accountId: key.slice(0, at), threadId: key.slice(at + 1) };
+}

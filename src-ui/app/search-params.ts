@@ -1,0 +1,50 @@
+/**
+ * Search params of the routes, validated with zod (STYLE item 14; zod/mini keeps the
+ * app chunk small). A bad value is dropped, never an error page: URLs get pasted, edited
+ * and shared.
+ */
+import * as z from 'zod/mini';
+
+const lenient = <T extends z.core.$ZodType>(schema: T) => z.catch(z.optional(schema), undefined);
+
+/** `/mail/…?q=&in=&thread=` */
+export const mailSearchSchema = z.object({
+  /** Search query (the gateway's operators allowed: from:, is:unread …). */
+  q: lenient(z.string().check(z.trim(), z.minLength(1), z.maxLength(1000))),
+  /** Search in: `all` accounts or one account id. */
+  in: lenient(z.string().check(z.maxLength(200))),
+  /** The open thread: its row key `${accountId}:${threadId}`. */
+  thread: lenient(z.string().check(z.minLength(3), z.maxLength(500))),
+});
+export type MailSearch = z.output<typeof mailSearchSchema>;
+
+/** `/login?add=1` adds another account while logged in. */
+export const loginSearchSchema = z.object({
+  add: lenient(z.enum(['1'])),
+});
+export type LoginSearch = z.output<typeof loginSearchSchema>;
+
+export const UNIFIED_ROLES = ['inbox', 'sent', 'drafts', 'archive', 'junk', 'trash'] as const;
+export const unifiedRoleSchema = z.enum(UNIFIED_ROLES);
+export type UnifiedRole = z.output<typeof unifiedRoleSchema>;
+
+/**
+ * Plain `key=value` query strings: every value stays a string (the router's default
+ * would JSON-parse `?q=123` into a number), and empty values are left out.
+ */
+export function parseSearchString(searchString: string): Record<string, string> {
+  const params = new URLSearchParams(searchString.startsWith('?') ? searchString.slice(1) : searchString);
+  const result: Record<string, string> = {};
+  for (const [key, value] of params) result[key] = value;
+  return result;
+}
+
+export function stringifySearchObject(search: Record<string, unknown>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(search)) {
+    if (value === undefined || value === null || value === '') continue;
+    params.set(key, String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}

@@ -1,0 +1,147 @@
+/** The attachments under a message: tiles with size, preview (allowed types) and download. */
+import { useEffect, useState } from 'react';
+import type { AttachmentSummary } from '../../shared/api/mail';
+import { isInlineImage } from '../../shared/attachment-rules';
+import { DownloadIcon, EyeIcon, FileIcon, FilmIcon, ImageIcon, MusicIcon, PaperclipIcon, PdfIcon } from '../conversation/icons';
+import { attachmentFacts, attachmentsSummary, listedAttachments, type AttachmentFacts } from './attachment-facts';
+import { AttachmentPreview } from './AttachmentPreview';
+import { saveBlob, typedObjectUrl } from './object-urls';
+
+export interface AttachmentListProps {
+  /** The message's parts; only those earning the paperclip are listed. */
+  readonly attachments: readonly AttachmentSummary[];
+  /** The bytes of one part (through the worker, which holds the session). */
+  readonly load: (attachment: AttachmentSummary) => Promise<Blob>;
+}
+
+function KindIcon({ facts }: { facts: AttachmentFacts }) {
+  switch (facts.preview) {
+    case 'image':
+      return <ImageIcon size={22} />;
+    case 'video':
+      return <FilmIcon size={22} />;
+    case 'audio':
+      return <MusicIcon size={22} />;
+    case 'pdf':
+      return <PdfIcon size={22} />;
+    default:
+      return <FileIcon size={22} />;
+  }
+}
+
+/** A small picture of an image attachment (spec §5 inline-image rule: common types, 512 B to 30 MB). */
+function Thumbnail({ facts, load }: { facts: AttachmentFacts; load: AttachmentListProps['load'] }) {
+  const [url, setUrl] = useState<string | null>(null);
+  const wanted = facts.preview === 'image' && facts.previewType !== null && isInlineImage(facts.attachment);
+  const { attachment, previewType } = facts;
+  useEffect(() => {
+    if (!wanted || previewType === null) return;
+    let objectUrl: string | null = null;
+    let live = true;
+    load(attachment).then(
+      (blob) => {
+        if (!live) return;
+        objectUrl = typedObjectUrl(blob, previewType);
+        setUrl(objectUrl);
+      },
+      () => undefined, // the icon stays; opening the preview reports the error
+    );
+    return () => {
+      live = false;
+      if (objectUrl) URL.revokeObjectURL(objectUrl);
+    };
+  }, [wanted, attachment, previewType, load]);
+  if (url) return <img className="tern-att-thumb" src={url} alt="" />;
+  return (
+    <span className={`tern-att-icon tern-att-icon-${facts.preview ?? 'file'}`}>
+      <KindIcon facts={facts} />
+    </span>
+  );
+}
+
+export function AttachmentList({ attachments, load }: AttachmentListProps) {
+  const listed = listedAttachments(attachments);
+  const [previewIndex, setPreviewIndex] = useState<number | null>(null);
+  const [busy, setBusy] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  if (listed.length === 0) return null;
+  const facts = listed.map(attachmentFacts);
+  const previewable = facts.filter((item) => item.preview !== null);
+
+  const download = async (item: AttachmentFacts) => {
+    setBusy(item.attachment.index);
+    setError(null);
+    try {
+      saveBlob(await load(item.attachment), item.name);
+    } catch (cause) {
+      setError(`“${item.name}” could not be downloaded. ${cause instanceof Error ? cause.message : ''}`.trim());
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <section className="tern-attachments" aria-label="Attachments">
+      <h4 className="tern-att-heading">
+        <PaperclipIcon size={15} /> {attachmentsSummary(listed)}
+      </h4>
+      <ul className="tern-att-list">
+        {facts.map((item) => {
+          const canPreview = item.preview !== null;
+          return (
+            <li key={item.attachment.index} className="tern-att-tile">
+              <button
+                type="button"
+                className="tern-att-main"
+                aria-label={canPreview ? `Preview ${item.name}, ${item.sizeLabel}` : `Download ${item.name}, ${item.sizeLabel}`}
+                onClick={() => (canPreview ? setPreviewIndex(previewable.indexOf(item)) : void download(item))}
+              >
+                <Thumbnail facts={item} load={load} />
+                <span className="tern-att-text">
+                  <span className="tern-att-name" title={item.name}>
+                    {item.name}
+                  </span>
+                  <span className="tern-att-meta">
+                    {item.badge} · {item.sizeLabel}
+                  </span>
+                </span>
+              </button>
+              <span className="tern-att-actions">
+                {canPreview && (
+                  <button type="button" className="tern-icon-button" aria-label={`Preview ${item.name}`} title="Preview" onClick={() => setPreviewIndex(previewable.indexOf(item))}>
+                    <EyeIcon />
+                  </button>
+                )}
+                <button
+                  type="button"
+                  className="tern-icon-button"
+                  aria-label={`Download ${item.name}`}
+                  title="Download"
+                  aria-busy={busy === item.attachment.index}
+                  onClick={() => void download(item)}
+                >
+                  <DownloadIcon />
+                </button>
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+      {error && (
+        <p className="tern-att-error" role="alert">
+          {error}
+        </p>
+      )}
+      {previewIndex !== null && previewable[previewIndex] && (
+        <AttachmentPreview
+          items={previewable}
+          index={previewIndex}
+          load={load}
+          onIndexChange={setPreviewIndex}
+          onDownload={(item) => void download(item)}
+          onClose={() => setPreviewIndex(null)}
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,74 @@
+/**
+ * A message body as the reader sees it: HTML through the pipeline into the sandboxed
+ * frame, or plain text; plus the bar that offers to show remote images.
+ */
+import { useMemo } from 'react';
+import type { BodyView } from '../../shared/worker-mail-api';
+import { ImageOffIcon } from '../conversation/icons';
+import { MailFrame } from './MailFrame';
+import { PlainTextBody } from './PlainTextBody';
+import { renderMailHtml } from './pipeline';
+
+export interface MailBodyProps {
+  readonly body: BodyView;
+  /** Remote content is allowed: for this message, or its sender is trusted. */
+  readonly allowRemote: boolean;
+  /** The sender's address, offered for "always show from this sender"; absent → only "Show images". */
+  readonly senderEmail?: string;
+  /** "Show images" for this message only. */
+  readonly onAllowMessage: () => void;
+  /** "Always show images from this sender". */
+  readonly onAllowSender: (email: string) => void;
+  /** A `mailto:` link was followed. */
+  readonly onMailto?: (href: string) => void;
+  /** Accessible name of the frame. */
+  readonly title: string;
+}
+
+export function RemoteContentBar(props: { blocked: number; senderEmail?: string; onAllowMessage: () => void; onAllowSender: (email: string) => void }) {
+  const { blocked, senderEmail } = props;
+  return (
+    <div className="tern-remote-bar" role="region" aria-label="Remote images blocked">
+      <ImageOffIcon />
+      <span className="tern-remote-text">
+        {blocked === 1 ? '1 remote image is hidden' : `${blocked} remote images are hidden`} to protect your privacy.
+      </span>
+      <span className="tern-remote-actions">
+        <button type="button" className="tern-link-button" onClick={props.onAllowMessage}>
+          Show images
+        </button>
+        {senderEmail && (
+          <button type="button" className="tern-link-button" onClick={() => props.onAllowSender(senderEmail)}>
+            Always show from {senderEmail}
+          </button>
+        )}
+      </span>
+    </div>
+  );
+}
+
+export function MailBody(props: MailBodyProps) {
+  const { body, allowRemote } = props;
+  const rendered = useMemo(
+    () => (body.html !== null && body.html.trim() !== '' ? renderMailHtml({ html: body.html, inlineImages: body.inlineImages, allowRemote }) : null),
+    [body.html, body.inlineImages, allowRemote],
+  );
+  if (rendered) {
+    return (
+      <div className="tern-mail-body">
+        {rendered.blockedRemote > 0 && !allowRemote && (
+          <RemoteContentBar blocked={rendered.blockedRemote} senderEmail={props.senderEmail} onAllowMessage={props.onAllowMessage} onAllowSender={props.onAllowSender} />
+        )}
+        <MailFrame srcdoc={rendered.srcdoc} title={props.title} onMailto={props.onMailto} />
+      </div>
+    );
+  }
+  if (body.text !== null && body.text.trim() !== '') {
+    return (
+      <div className="tern-mail-body">
+        <PlainTextBody text={body.text} onMailto={props.onMailto} />
+      </div>
+    );
+  }
+  return <p className="tern-mail-empty">This message has no text.</p>;
+}

@@ -1,0 +1,56 @@
+/** A plain-text mail: escaped text (React text nodes), clickable links, quoted lines set off. */
+import { useMemo } from 'react';
+import { linkify, quoteDepth } from './linkify';
+
+interface Block {
+  readonly depth: number;
+  readonly text: string;
+}
+
+/** Groups consecutive lines of the same quote depth, so each quote renders as one block. */
+export function quoteBlocks(text: string): Block[] {
+  const blocks: { depth: number; lines: string[] }[] = [];
+  for (const line of text.replace(/\r\n?/g, '\n').split('\n')) {
+    const depth = Math.min(quoteDepth(line), 4);
+    const content = depth > 0 ? line.replace(/^(?:>\s?)+/, '') : line;
+    const last = blocks.at(-1);
+    if (last && last.depth === depth) last.lines.push(content);
+    else blocks.push({ depth, lines: [content] });
+  }
+  return blocks.map((block) => ({ depth: block.depth, text: block.lines.join('\n') }));
+}
+
+export function PlainTextBody({ text, onMailto }: { readonly text: string; readonly onMailto?: (href: string) => void }) {
+  const blocks = useMemo(() => quoteBlocks(text.replace(/\s+$/, '')), [text]);
+  return (
+    <div className="tern-plain">
+      {blocks.map((block, index) => (
+        <div key={index} className={block.depth > 0 ? `tern-plain-quote tern-plain-quote-${block.depth}` : undefined}>
+          {linkify(block.text).map((piece, i) =>
+            piece.kind === 'text' ? (
+              piece.text
+            ) : (
+              <a
+                key={i}
+                href={piece.href}
+                target="_blank"
+                rel="noopener noreferrer"
+                title={piece.href.replace(/^mailto:/, '')}
+                onClick={
+                  piece.href.startsWith('mailto:') && onMailto
+                    ? (event) => {
+                        event.preventDefault();
+                        onMailto(piece.href);
+                      }
+                    : undefined
+                }
+              >
+                {piece.text}
+              </a>
+            ),
+          )}
+        </div>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,39 @@
+/**
+ * The HTML mail pipeline (STYLE item 12, DESIGN §5): sanitise, then small pure DOM
+ * transforms on the sanitised tree, one per concern, then one serialisation for the
+ * sandboxed frame. Each step has its own file and its own test.
+ */
+import type { DOMPurify } from 'dompurify';
+import { inlineCidImages } from './cid-images';
+import { buildFrameDocument, MAIL_ROOT_CLASS } from './frame-document';
+import { rewriteLinks } from './links';
+import { blockRemoteContent } from './remote-content';
+import { sanitizeMailHtml } from './sanitize-html';
+import { scopeMailStyles } from './scope-styles';
+
+export interface MailHtmlInput {
+  readonly html: string;
+  /** `BodyView.inlineImages`: cid → object or data URL. */
+  readonly inlineImages: Readonly<Record<string, string>>;
+  /** Remote content allowed for this message or its sender. */
+  readonly allowRemote: boolean;
+}
+
+export interface RenderedMailHtml {
+  /** The frame's whole document, for `srcdoc`. */
+  readonly srcdoc: string;
+  /** Remote references blocked (0 when allowed). */
+  readonly blockedRemote: number;
+  /** `cid:` references with no inline part. */
+  readonly missingInline: readonly string[];
+}
+
+export function renderMailHtml(input: MailHtmlInput, purifier?: DOMPurify): RenderedMailHtml {
+  const doc = sanitizeMailHtml(input.html, purifier);
+  const { missing } = inlineCidImages(doc, input.inlineImages);
+  const { blocked } = blockRemoteContent(doc, { allowRemote: input.allowRemote });
+  rewriteLinks(doc);
+  scopeMailStyles(doc, { scope: `.${MAIL_ROOT_CLASS}` });
+  const srcdoc = buildFrameDocument(doc, { allowRemote: input.allowRemote });
+  return { srcdoc, blockedRemote: blocked, missingInline: missing };
+}

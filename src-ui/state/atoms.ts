@@ -1,0 +1,86 @@
+/**
+ * Everything the UI renders from, as jotai atoms. Only worker-bridge.ts (worker pushes
+ * and query results) and mail-actions.ts / preferences.ts (the user's own changes) write
+ * them; components read them.
+ */
+import { atom } from 'jotai';
+import type { PublicAccount } from '../../shared/account';
+import type { PartnerTheme } from '../../shared/partner-theme';
+import type { FolderView, ListScope, ListWindow } from '../../shared/worker-mail-api';
+import { resolveTheme, type ThemeChoice } from '../theme/theme';
+import { DEFAULT_VIEW_MODE, type ViewMode } from '../settings/view-mode';
+import type { HeldList } from '../thread-list/list-patch';
+import { EMPTY_SELECTION, type Selection } from '../thread-list/selection';
+
+/** The engine's app version (from the handshake). */
+export const engineVersionAtom = atom('');
+
+/** Logged-in accounts, primary first; null until the engine has answered once. */
+export const accountsAtom = atom<readonly PublicAccount[] | null>(null);
+
+/** Set when the user logged out of every account, so the login screen says so (step LOGGED_OUT). */
+export const loggedOutAtom = atom(false);
+
+/** Each account's folders, special first, in nesting order. */
+export const foldersAtom = atom<Readonly<Record<string, readonly FolderView[]>>>({});
+
+/** Unread threads in each account's inbox. */
+export const inboxUnreadAtom = atom<Readonly<Record<string, number>>>({});
+
+/** Partner theme of the primary account (spec §1), or null. */
+export const partnerThemeAtom = atom<PartnerTheme | null>(null);
+
+export interface ThreadListState {
+  /** Identity of the scope shown (JSON of the ListScope); null when no list is open. */
+  readonly scopeKey: string | null;
+  readonly scope: ListScope | null;
+  readonly status: 'idle' | 'loading' | 'ready' | 'failed';
+  /** The window last asked of the worker (maybe not arrived yet). */
+  readonly window: ListWindow | null;
+  /** The rows held: the worker's latest snapshot with its patches applied. */
+  readonly held: HeldList | null;
+  /** The catalogue sentence when the list could not be opened. */
+  readonly error: string | null;
+}
+
+export const IDLE_THREAD_LIST: ThreadListState = { scopeKey: null, scope: null, status: 'idle', window: null, held: null, error: null };
+
+/** The thread list on screen (one per tab). */
+export const threadListAtom = atom<ThreadListState>(IDLE_THREAD_LIST);
+
+/** Selected rows (checked), by row key. */
+export const selectionAtom = atom<Selection>(EMPTY_SELECTION);
+
+/** Where shift-click ranges start: the index of the last plainly clicked or toggled row. */
+export const selectionAnchorAtom = atom<number | null>(null);
+
+/**
+ * The keyboard cursor: the row `j`/`k` move and `Enter` opens. Kept by key so it follows
+ * its thread when new mail shifts the list, and by index for when that thread leaves.
+ */
+export const cursorAtom = atom<{ readonly key: string | null; readonly index: number }>({ key: null, index: 0 });
+
+export interface Toast {
+  readonly id: number;
+  readonly tone: 'info' | 'error';
+  readonly title?: string;
+  readonly message: string;
+}
+
+/** Messages in the corner: command failures (catalogue sentence) and confirmations. */
+export const toastsAtom = atom<readonly Toast[]>([]);
+
+/** Light, dark or system (persisted by preferences.ts). */
+export const themeChoiceAtom = atom<ThemeChoice>('system');
+/** Whether the system asks for dark, kept current by preferences.ts. */
+export const systemDarkAtom = atom(false);
+export const resolvedThemeAtom = atom((get) => resolveTheme(get(themeChoiceAtom), get(systemDarkAtom)));
+
+/** The layout view (persisted by preferences.ts). */
+export const viewModeAtom = atom<ViewMode>(DEFAULT_VIEW_MODE);
+
+/** The keyboard shortcuts dialog (`?`). */
+export const shortcutsOpenAtom = atom(false);
+
+/** Addresses of every logged-in account, lowercased: "me" in sender columns. */
+export const ownEmailsAtom = atom((get) => new Set((get(accountsAtom) ?? []).flatMap((account) => [account.emailAddress, ...account.aliases].map((email) => email.toLowerCase()))));

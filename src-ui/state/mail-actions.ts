@@ -1,0 +1,175 @@
+/**
+ * The command functions components call (STYLE item 13): every change goes to the
+ * engine from here, never from a component. Thread commands are optimistic in the
+ * worker; this module only dispatches them, tidies the selection, and leaves failures to
+ * the bridge, which shows them as toasts with the catalogue's sentence.
+ */
+import type { createStore } from 'jotai';
+import { TernError } from '../../shared/errors';
+import type { Address } from '../../shared/api/mail';
+import type { BodyView, DraftInput, ListScope, ListWindow, MailCommand, ThreadView } from '../../shared/worker-mail-api';
+import type { ViewMode } from '../settings/view-mode';
+import type { ThemeChoice } from '../theme/theme';
+import { groupByAccount, type ThreadRef } from '../thread-list/selection';
+import { accountsAtom, loggedOutAtom, selectionAnchorAtom, selectionAtom, type Toast } from './atoms';
+import type { AddAccountParams, AddAccountResult, UiEngine } from './engine-port';
+import type { Preferences } from './preferences';
+import type { WorkerBridge } from './worker-bridge';
+
+type Store = ReturnType<typeof createStore>;
+
+/** Thread commands a toolbar button or a shortcut can ask for. */
+export type ThreadCommand =
+  | { readonly kind: 'archive' | 'trash' | 'spam' | 'delete' }
+  | { readonly kind: 'move'; readonly folderId: string; readonly folderName?: string }
+  | { readonly kind: 'markRead'; readonly read: boolean }
+  | { readonly kind: 'star'; readonly starred: boolean };
+
+const plural = (count: number) => `${count} conversation${count === 1 ? '' : 's'}`;
+
+/** What the confirmation toast says; null for changes that show in the row itself. */
+function confirmation(command: ThreadCommand, count: number): string | null {
+  switch (command.kind) {
+    case 'archive':
+      return `Archived ${plural(count)}.`;
+    case 'trash':
+      return `Moved ${plural(count)} to Trash.`;
+    case 'spam':
+      return `Reported ${plural(count)} as spam.`;
+    case 'delete':
+      return `Deleted ${plural(count)} forever.`;
+    case 'move':
+      return `Moved ${plural(count)}${command.folderName ? ` to ${command.folderName}` : ''}.`;
+    case 'markRead':
+    case 'star':
+      return null;
+  }
+}
+
+function toMailCommand(command: ThreadCommand, accountId: string, threadIds: readonly string[]): MailCommand {
+  switch (command.kind) {
+    case 'move':
+      return { kind: 'move', accountId, threadIds, folderId: command.folderId };
+    case 'markRead':
+      return { kind: 'markRead', accountId, threadIds, read: command.read };
+    case 'star':
+      return { kind: 'star', accountId, threadIds, starred: command.starred };
+    default:
+      return { kind: command.kind, accountId, threadIds };
+  }
+}
+
+/** Commands after which the threads leave the list shown. */
+const REMOVES_FROM_LIST = new Set<ThreadCommand['kind']>(['archive', 'trash', 'spam', 'delete', 'move']);
+
+export interface MailActions {
+  // Accounts
+  /** One login attempt; throws a TernError with the catalogue sentence when refused. */
+  login(params: AddAccountParams): Promise<AddAccountResult>;
+  /** Logs one account out; the others stay. */
+  logout(accountId: string): Promise<void>;
+  /** Logs every account out; the login screen then shows LOGGED_OUT. */
+  logoutAll(): Promise<void>;
+  /** The login screen has shown its "logged out" notice. */
+  clearLoggedOut(): void;
+
+  // The thread list
+  openThreadList(scope: ListScope, window: ListWindow): Promise<void>;
+  moveThreadListWindow(window: ListWindow): void;
+  closeThreadList(scope: ListScope): void;
+  /** Runs a thread command on threads (one engine command per account). */
+  runOnThreads(command: ThreadCommand, threads: readonly ThreadRef[]): Promise<void>;
+
+  // Reading and writing (for the conversation view and the composer)
+  loadThread(params: { accountId: string; threadId: string }): Promise<ThreadView>;
+  loadBody(params: { accountId: string; messageId: string }): Promise<BodyView>;
+  suggestAddresses(params: { accountIds: readonly string[]; prefix: string; limit: number }): Promise<readonly Address[]>;
+  saveDraft(draft: DraftInput): Promise<{ draftId: string }>;
+  send(params: { accountId: string; draftId: string; delayMs: number }): Promise<{ commandId: string }>;
+  undoSend(commandId: string): Promise<boolean>;
+  uploadAttachment(params: { accountId: string; file: Blob; fileName: string }, onProgress: (fraction: number) => void): Promise<{ attachmentId: string }>;
+
+  // The tab itself
+  toast(toast: Omit<Toast, 'id'>): void;
+  dismissToast(id: number): void;
+  setTheme(choice: ThemeChoice): void;
+  setViewMode(mode: ViewMode): void;
+}
+
+export function createMailActions(params: { engine: UiEngine; store: Store; bridge: WorkerBridge; preferences: Preferences }): MailActions {
+  const { engine, store, bridge, preferences } = params;
+
+  async function logout(accountId: string) {
+    try {
+      await engine.accounts.remove({ accountId });
+    } catch (error) {
+      bridge.toast({ tone: 'error', title: 'Could not log out', message: TernError.from(error).message });
+      throw error;
+    }
+    bridge.accountRemoved(accountId);
+    if ((store.get(accountsAtom) ?? []).length === 0) store.set(loggedOutAtom, true);
+  }
+
+  return {
+    async login(credentials) {
+      let result: AddAccountResult;
+      try {
+        result = await engine.accounts.add(credentials);
+      } catch (error) {
+        throw TernError.from(error);
+      }
+      if (result.kind === 'added') {
+        store.set(loggedOutAtom, false);
+        bridge.accountAdded(result.account);
+      }
+      return result;
+    },
+    logout,
+    async logoutAll() {
+      const ids = (store.get(accountsAtom) ?? []).map((account) => account.accountId);
+      for (const id of ids) await logout(id);
+    },
+    clearLoggedOut: () => store.set(loggedOutAtom, false),
+
+    openThreadList: (scope, window) => bridge.openThreadList(scope, window),
+    moveThreadListWindow: (window) => bridge.moveThreadListWindow(window),
+    closeThreadList: (scope) => bridge.closeThreadList(scope),
+    async runOnThreads(command, threads) {
+      if (threads.length === 0) return;
+      const groups = groupByAccount(threads);
+      if (REMOVES_FROM_LIST.has(command.kind)) {
+        const gone = new Set(threads.map((thread) => thread.key));
+        store.set(selectionAtom, (selection) => new Map([...selection].filter(([key]) => !gone.has(key))));
+        store.set(selectionAnchorAtom, null);
+      }
+      const runs = [...groups].map(async ([accountId, threadIds]) => {
+        try {
+          const { commandId } = await engine.commands.run({ command: toMailCommand(command, accountId, threadIds) });
+          bridge.trackCommand(commandId);
+        } catch (error) {
+          bridge.toast({ tone: 'error', message: TernError.from(error).message });
+        }
+      });
+      const message = confirmation(command, threads.length);
+      if (message) bridge.toast({ tone: 'info', message });
+      await Promise.all(runs);
+    },
+
+    loadThread: (thread) => engine.mail.getThread(thread),
+    loadBody: (body) => engine.mail.getBody(body),
+    suggestAddresses: (query) => engine.mail.suggestAddresses(query),
+    saveDraft: (draft) => engine.commands.saveDraft({ draft }),
+    async send(sending) {
+      const result = await engine.commands.send(sending);
+      bridge.trackCommand(result.commandId, 'Message not sent');
+      return result;
+    },
+    undoSend: (commandId) => engine.commands.undoSend({ commandId }),
+    uploadAttachment: (upload, onProgress) => engine.commands.uploadAttachment(upload, onProgress),
+
+    toast: (toast) => bridge.toast(toast),
+    dismissToast: (id) => bridge.dismissToast(id),
+    setTheme: (choice) => preferences.setTheme(choice),
+    setViewMode: (mode) => preferences.setViewMode(mode),
+  };
+}

@@ -1,0 +1,307 @@
+/**
+ * THE module where the engine's data enters jotai (STYLE item 13): account-list pushes,
+ * thread-list snapshots and patches, command outcomes, folder and count queries. Each
+ * arrives here and is written with `store.set`; components only read the atoms.
+ *
+ * Pushes are applied as they arrive, so a change made in another tab (or by new mail)
+ * shows in this one at once.
+ */
+import type { createStore } from 'jotai';
+import { primaryAccountId, type PublicAccount } from '../../shared/account';
+import { TernError } from '../../shared/errors';
+import { partnerThemeOf } from '../../shared/partner-theme';
+import type { CommandStatus, ListPatch, ListScope, ListWindow } from '../../shared/worker-mail-api';
+import { applyListPatch, heldFromSnapshot } from '../thread-list/list-patch';
+import {
+  accountsAtom,
+  foldersAtom,
+  IDLE_THREAD_LIST,
+  inboxUnreadAtom,
+  partnerThemeAtom,
+  threadListAtom,
+  toastsAtom,
+  type Toast,
+} from './atoms';
+import type { UiEngine } from './engine-port';
+
+type Store = ReturnType<typeof createStore>;
+
+/** Quiet time before folders and counts are asked again after changes (a burst of patches is one refresh). */
+export const MAILBOX_REFRESH_DELAY_MS = 400;
+/** How long a toast stays. */
+export const TOAST_MS = 6_000;
+/** Outcomes of commands this tab has not been told the id of yet are kept this long. */
+const EARLY_STATUS_MS = 30_000;
+
+/** The words a failure toast starts with, per command kind. */
+const FAILED_TITLE: Record<CommandStatus['kind'], string> = {
+  markRead: 'Could not change read state',
+  star: 'Could not change the star',
+  move: 'Could not move',
+  archive: 'Could not archive',
+  trash: 'Could not delete',
+  spam: 'Could not report spam',
+  delete: 'Could not delete forever',
+};
+
+export const scopeKeyOf = (scope: ListScope): string => JSON.stringify(scope);
+
+export interface WorkerBridge {
+  /** Loads the accounts and subscribes to account and command pushes. */
+  start(): Promise<void>;
+  /** Ends subscriptions and timers (the app unmounts). */
+  stop(): void;
+  /** Puts an account in the list at once (the push confirms it). */
+  accountAdded(account: PublicAccount): void;
+  /** Takes an account out at once (the push confirms it). */
+  accountRemoved(accountId: string): void;
+  /** Shows a scope's threads; replaces the list shown before. */
+  openThreadList(scope: ListScope, window: ListWindow): Promise<void>;
+  /** Moves the shown list's window; calls made while one is under way collapse into the latest. */
+  moveThreadListWindow(window: ListWindow): void;
+  /** Ends the list of a scope if it is still the one shown. */
+  closeThreadList(scope: ListScope): void;
+  /** Asks folders and counts again, soon (debounced). */
+  refreshMailboxes(accountIds?: readonly string[]): void;
+  /** A command this tab ran: its failure is this tab's to show. */
+  trackCommand(commandId: string, label?: string): void;
+  toast(toast: Omit<Toast, 'id'>): void;
+  dismissToast(id: number): void;
+}
+
+export function createWorkerBridge(params: { engine: UiEngine; store: Store }): WorkerBridge {
+  const { engine, store } = params;
+  const timers = new Set<ReturnType<typeof setTimeout>>();
+  const later = (ms: number, run: () => void) => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      run();
+    }, ms);
+    timers.add(timer);
+    return timer;
+  };
+  let stopped = false;
+  let nextToastId = 1;
+
+  // ── toasts ──────────────────────────────────────────────────────────────────
+  const dismissToast = (id: number) => store.set(toastsAtom, (toasts) => toasts.filter((toast) => toast.id !== id));
+  const toast = (value: Omit<Toast, 'id'>) => {
+    const id = nextToastId++;
+    // At most three at once: the oldest go first.
+    store.set(toastsAtom, (toasts) => [...toasts.slice(-2), { ...value, id }]);
+    later(value.tone === 'error' ? TOAST_MS * 1.5 : TOAST_MS, () => dismissToast(id));
+  };
+
+  // ── folders and counts ──────────────────────────────────────────────────────
+  const dueRefresh = new Set<string>();
+  let refreshTimer: ReturnType<typeof setTimeout> | null = null;
+  async function refreshNow(accountIds: readonly string[]) {
+    const known = new Set((store.get(accountsAtom) ?? []).map((account) => account.accountId));
+    const ids = accountIds.filter((id) => known.has(id));
+    if (ids.length === 0) return;
+    const [folderLists, counts] = await Promise.all([
+      Promise.all(ids.map((accountId) => engine.mail.listFolders({ accountId }).catch(() => null))),
+      engine.mail.counts({ accountIds: ids }).catch(() => null),
+    ]);
+    if (stopped) return;
+    store.set(foldersAtom, (current) => {
+      const next = { ...current };
+      ids.forEach((accountId, i) => {
+        const folders = folderLists[i];
+        if (folders) next[accountId] = folders;
+      });
+      return next;
+    });
+    if (counts) {
+      store.set(inboxUnreadAtom, (current) => ({ ...current, ...Object.fromEntries(counts.map((count) => [count.accountId, count.inboxUnread])) }));
+    }
+  }
+  function refreshMailboxes(accountIds?: readonly string[]) {
+    for (const id of accountIds ?? (store.get(accountsAtom) ?? []).map((account) => account.accountId)) dueRefresh.add(id);
+    if (refreshTimer !== null) return;
+    refreshTimer = later(MAILBOX_REFRESH_DELAY_MS, () => {
+      refreshTimer = null;
+      const ids = [...dueRefresh];
+      dueRefresh.clear();
+      void refreshNow(ids);
+    });
+  }
+
+  // ── accounts ────────────────────────────────────────────────────────────────
+  let partnerFor: string | null = null;
+  async function updatePartner(accounts: readonly PublicAccount[]) {
+    const primary = primaryAccountId(accounts.map((account) => account.accountId));
+    if (primary === partnerFor) return;
+    partnerFor = primary;
+    if (!primary) return store.set(partnerThemeAtom, null);
+    const info = await engine.accounts.info({ accountId: primary }).catch(() => null);
+    if (!stopped && partnerFor === primary) store.set(partnerThemeAtom, partnerThemeOf(info?.partner?.companyName));
+  }
+  /** Primary account first (spec §4), then in the order they were added. */
+  function sortAccounts(accounts: readonly PublicAccount[]): readonly PublicAccount[] {
+    const primary = primaryAccountId(accounts.map((account) => account.accountId));
+    return [...accounts].sort((a, b) => Number(b.accountId === primary) - Number(a.accountId === primary));
+  }
+  function setAccounts(accounts: readonly PublicAccount[]) {
+    const before = new Set((store.get(accountsAtom) ?? []).map((account) => account.accountId));
+    const sorted = sortAccounts(accounts);
+    store.set(accountsAtom, sorted);
+    const ids = new Set(sorted.map((account) => account.accountId));
+    const drop = <T>(record: Readonly<Record<string, T>>) => Object.fromEntries(Object.entries(record).filter(([id]) => ids.has(id)));
+    store.set(foldersAtom, drop);
+    store.set(inboxUnreadAtom, drop);
+    const added = sorted.filter((account) => !before.has(account.accountId)).map((account) => account.accountId);
+    if (added.length > 0) void refreshNow(added);
+    void updatePartner(sorted);
+  }
+
+  // ── command outcomes ────────────────────────────────────────────────────────
+  const tracked = new Map<string, string | undefined>();
+  const early = new Map<string, CommandStatus>();
+  function showFailure(status: CommandStatus, label: string | undefined) {
+    const error = status.error ? TernError.from({ name: status.error.name, message: status.error.message }) : new TernError('OperationFailed');
+    toast({ tone: 'error', title: label ?? FAILED_TITLE[status.kind], message: status.error?.message || error.message });
+  }
+  function onCommandStatus(status: CommandStatus) {
+    if (status.status === 'pending') return;
+    refreshMailboxes([status.accountId]);
+    if (tracked.has(status.commandId)) {
+      const label = tracked.get(status.commandId);
+      tracked.delete(status.commandId);
+      if (status.status === 'failed') showFailure(status, label);
+    } else if (status.status === 'failed') {
+      // The outcome may beat `run`'s reply to this tab; keep it until trackCommand or expiry.
+      early.set(status.commandId, status);
+      later(EARLY_STATUS_MS, () => early.delete(status.commandId));
+    }
+  }
+
+  // ── the thread list ─────────────────────────────────────────────────────────
+  let listSeq = 0;
+  let subscriptionId: string | null = null;
+  let moving: Promise<void> | null = null;
+  let queuedWindow: ListWindow | null = null;
+
+  function onListPatch(patch: ListPatch) {
+    if (stopped) return;
+    const state = store.get(threadListAtom);
+    if (state.held && state.held.subscriptionId === patch.subscriptionId) {
+      store.set(threadListAtom, { ...state, held: applyListPatch(state.held, patch) });
+      const scope = state.scope;
+      refreshMailboxes(scope && 'accountId' in scope ? [scope.accountId] : undefined);
+    } else if (subscriptionId === null) {
+      earlyPatches.push(patch); // arrived before the snapshot that starts the subscription
+    }
+  }
+  let earlyPatches: ListPatch[] = [];
+
+  async function openThreadList(scope: ListScope, window: ListWindow) {
+    const seq = ++listSeq;
+    const scopeKey = scopeKeyOf(scope);
+    const previous = subscriptionId;
+    subscriptionId = null;
+    earlyPatches = [];
+    queuedWindow = null;
+    if (previous) void engine.mail.unwatch({ subscriptionId: previous }).catch(() => undefined);
+    store.set(threadListAtom, { ...IDLE_THREAD_LIST, scopeKey, scope, status: 'loading', window });
+    try {
+      const snapshot = await engine.mail.watchThreadList({ scope, window }, onListPatch);
+      if (seq !== listSeq || stopped) {
+        void engine.mail.unwatch({ subscriptionId: snapshot.subscriptionId }).catch(() => undefined);
+        return;
+      }
+      subscriptionId = snapshot.subscriptionId;
+      let held = heldFromSnapshot(snapshot);
+      for (const patch of earlyPatches) held = applyListPatch(held, patch);
+      earlyPatches = [];
+      store.set(threadListAtom, { scopeKey, scope, status: 'ready', window, held, error: null });
+    } catch (error) {
+      if (seq !== listSeq) return;
+      store.set(threadListAtom, { ...IDLE_THREAD_LIST, scopeKey, scope, status: 'failed', window, error: TernError.from(error).message });
+    }
+  }
+
+  async function sendWindow(window: ListWindow) {
+    const id = subscriptionId;
+    if (!id) return;
+    try {
+      const snapshot = await engine.mail.moveWindow({ subscriptionId: id, window });
+      const state = store.get(threadListAtom);
+      if (stopped || subscriptionId !== id || !state.held) return;
+      store.set(threadListAtom, { ...state, held: heldFromSnapshot(snapshot, state.held) });
+    } catch (error) {
+      toast({ tone: 'error', message: TernError.from(error).message });
+    }
+  }
+
+  function moveThreadListWindow(window: ListWindow) {
+    const state = store.get(threadListAtom);
+    if (!subscriptionId || state.status !== 'ready') return;
+    store.set(threadListAtom, { ...state, window });
+    if (moving) {
+      queuedWindow = window; // single flight: only the latest wish is sent next
+      return;
+    }
+    moving = (async () => {
+      let next: ListWindow | null = window;
+      while (next) {
+        queuedWindow = null;
+        await sendWindow(next);
+        next = queuedWindow;
+      }
+      moving = null;
+    })();
+  }
+
+  function closeThreadList(scope: ListScope) {
+    if (store.get(threadListAtom).scopeKey !== scopeKeyOf(scope)) return;
+    listSeq++;
+    const id = subscriptionId;
+    subscriptionId = null;
+    if (id) void engine.mail.unwatch({ subscriptionId: id }).catch(() => undefined);
+    store.set(threadListAtom, IDLE_THREAD_LIST);
+  }
+
+  return {
+    async start() {
+      void engine.commands.watchCommands(onCommandStatus).catch(() => undefined);
+      try {
+        setAccounts(await engine.accounts.list());
+      } catch (error) {
+        // No account service (yet) or a broken store: nobody is logged in, the login screen says what fails.
+        console.warn('The engine could not list accounts:', error);
+        store.set(accountsAtom, []);
+      }
+      void engine.accounts.watch((accounts) => !stopped && setAccounts(accounts)).catch(() => undefined);
+    },
+    stop() {
+      stopped = true;
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      if (subscriptionId) void engine.mail.unwatch({ subscriptionId }).catch(() => undefined);
+      subscriptionId = null;
+    },
+    accountAdded(account) {
+      const accounts = store.get(accountsAtom) ?? [];
+      setAccounts([...accounts.filter((known) => known.accountId !== account.accountId), account]);
+    },
+    accountRemoved(accountId) {
+      setAccounts((store.get(accountsAtom) ?? []).filter((account) => account.accountId !== accountId));
+    },
+    openThreadList,
+    moveThreadListWindow,
+    closeThreadList,
+    refreshMailboxes,
+    trackCommand(commandId, label) {
+      const status = early.get(commandId);
+      if (status) {
+        early.delete(commandId);
+        showFailure(status, label);
+      } else {
+        tracked.set(commandId, label);
+      }
+    },
+    toast,
+    dismissToast,
+  };
+}

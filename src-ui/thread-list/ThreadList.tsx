@@ -1,0 +1,222 @@
+/**
+ * The thread list: a multi-select `listbox`, virtualised by hand. Rows have one fixed
+ * height and sit at `index × height` inside a spacer as tall as the whole list, so only
+ * the rows on screen (plus overscan) exist in the DOM, whatever the list's length. The
+ * rows come from the window the worker pushes; scrolling near its edge moves it.
+ */
+import { useAtomValue, useStore } from 'jotai';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import type { ThreadRow } from '../../shared/worker-mail-api';
+import type { ViewLayout } from '../settings/view-mode';
+import { useMailActions } from '../state/actions-context';
+import { accountsAtom, cursorAtom, ownEmailsAtom, selectionAnchorAtom, selectionAtom, threadListAtom } from '../state/atoms';
+import { indexOfKey, rowAt } from './list-patch';
+import { selectOnly, selectRange, toggleRow } from './selection';
+import { PlaceholderRow, rowElementId, ThreadRowView, type RowPart } from './ThreadRowView';
+import { needsWindowMove, renderedRange, scrollTopToShow, windowAround } from './virtual-window';
+
+export interface ThreadListProps {
+  /** The listbox's accessible name, e.g. "Inbox". */
+  readonly label: string;
+  readonly layout: ViewLayout;
+  /** Key of the thread open in the reading pane. */
+  readonly openKey: string | null;
+  /** Mark rows with their account's colour (lists that mix accounts). */
+  readonly showAccountMarkers: boolean;
+  /** What an empty list says (an empty folder, or no search results). */
+  readonly emptyState: ReactNode;
+  readonly onOpen: (row: ThreadRow, index: number) => void;
+  readonly id?: string;
+}
+
+const startOfToday = () => new Date().setHours(0, 0, 0, 0);
+
+/** The cursor's index in the whole list: where its thread is now, or where it was. */
+export function useCursorIndex(): number {
+  const list = useAtomValue(threadListAtom);
+  const cursor = useAtomValue(cursorAtom);
+  const total = list.held?.total ?? 0;
+  const byKey = cursor.key ? indexOfKey(list.held, cursor.key) : -1;
+  return Math.max(0, Math.min(byKey >= 0 ? byKey : cursor.index, total - 1));
+}
+
+export function ThreadList(props: ThreadListProps) {
+  const { layout, openKey, onOpen } = props;
+  const store = useStore();
+  const actions = useMailActions();
+  const list = useAtomValue(threadListAtom);
+  const selection = useAtomValue(selectionAtom);
+  const ownEmails = useAtomValue(ownEmailsAtom);
+  const accounts = useAtomValue(accountsAtom) ?? [];
+  const cursorIndex = useCursorIndex();
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const [viewport, setViewport] = useState(() => ({ scrollTop: 0, height: typeof window === 'undefined' ? 800 : window.innerHeight }));
+  const [today, setToday] = useState(startOfToday);
+
+  const held = list.held;
+  const total = held?.total ?? 0;
+  const range = renderedRange({ scrollTop: viewport.scrollTop, viewportHeight: viewport.height, rowHeight: layout.rowHeight, total });
+
+  // Follow the viewport's size (window resizes, the reading pane opening below).
+  useLayoutEffect(() => {
+    const element = scrollRef.current;
+    if (!element) return;
+    const measure = () => setViewport((current) => ({ scrollTop: element.scrollTop, height: element.clientHeight || current.height }));
+    measure();
+    if (typeof ResizeObserver !== 'function') return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+
+  // "14:05" turns into "Mar 4" at midnight.
+  useEffect(() => {
+    const timer = setTimeout(() => setToday(startOfToday()), startOfToday() + 86_400_000 - Date.now() + 1_000);
+    return () => clearTimeout(timer);
+  }, [today]);
+
+  // Scroll events come faster than frames; read the position once per frame.
+  const frame = useRef(0);
+  const onScroll = useCallback(() => {
+    if (frame.current) return;
+    frame.current = requestAnimationFrame(() => {
+      frame.current = 0;
+      const element = scrollRef.current;
+      if (element) setViewport((current) => (current.scrollTop === element.scrollTop ? current : { ...current, scrollTop: element.scrollTop }));
+    });
+  }, []);
+  useEffect(() => () => cancelAnimationFrame(frame.current), []);
+
+  // Ask for the next window before the rendered rows reach the edge of the one held.
+  useEffect(() => {
+    if (list.status !== 'ready' || !list.window) return;
+    if (needsWindowMove(list.window, range, total)) actions.moveThreadListWindow(windowAround(range, total));
+  }, [list.status, list.window, range.start, range.end, total, actions]);
+
+  // Keep the cursor's row on screen when the keyboard moves it.
+  useEffect(() => {
+    const element = scrollRef.current;
+    if (!element || total === 0) return;
+    const next = scrollTopToShow({ index: cursorIndex, rowHeight: layout.rowHeight, scrollTop: element.scrollTop, viewportHeight: element.clientHeight || viewport.height });
+    if (next !== element.scrollTop) {
+      element.scrollTop = next;
+      setViewport((current) => ({ ...current, scrollTop: next }));
+    }
+  }, [cursorIndex, layout.rowHeight, total]);
+
+  /** Click: open; Ctrl/Cmd-click or the avatar: toggle; Shift-click: select the range from the anchor. */
+  const onPress = useCallback(
+    (event: MouseEvent, index: number, row: ThreadRow, part: RowPart) => {
+      const current = store.get(threadListAtom).held;
+      const anchor = store.get(selectionAnchorAtom);
+      store.set(cursorAtom, { key: row.key, index });
+      if (event.shiftKey && anchor !== null) {
+        const [from, to] = anchor < index ? [anchor, index] : [index, anchor];
+        const rows: ThreadRow[] = [];
+        for (let i = from; i <= to; i++) {
+          const inRange = rowAt(current, i);
+          if (inRange) rows.push(inRange);
+        }
+        store.set(selectionAtom, (selected) => selectRange(selected, rows));
+        return;
+      }
+      store.set(selectionAnchorAtom, index);
+      if (event.ctrlKey || event.metaKey || part === 'avatar') {
+        store.set(selectionAtom, (selected) => toggleRow(selected, row));
+        return;
+      }
+      store.set(selectionAtom, new Map());
+      onOpen(row, index);
+    },
+    [store, onOpen],
+  );
+
+  /** Arrow keys, Home/End, Page keys and Space while the list has the focus (j/k/x/Enter are global shortcuts). */
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.ctrlKey || event.metaKey || event.altKey || total === 0) return;
+    const page = Math.max(1, Math.floor(viewport.height / layout.rowHeight) - 1);
+    const moves: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: page, PageUp: -page, Home: -total, End: total };
+    const current = store.get(threadListAtom).held;
+    if (event.key in moves) {
+      event.preventDefault();
+      const index = Math.max(0, Math.min(total - 1, cursorIndex + (moves[event.key] ?? 0)));
+      const row = rowAt(current, index);
+      store.set(cursorAtom, { key: row?.key ?? null, index });
+      if (event.shiftKey && row) {
+        store.set(selectionAtom, (selected) => selectRange(selected, [rowAt(current, cursorIndex), row].filter((r): r is ThreadRow => Boolean(r))));
+      }
+    } else if (event.key === ' ') {
+      event.preventDefault();
+      const row = rowAt(current, cursorIndex);
+      if (row) {
+        store.set(selectionAtom, (selected) => toggleRow(selected, row));
+        store.set(selectionAnchorAtom, cursorIndex);
+      }
+    }
+  };
+
+  const hueOf = new Map(accounts.map((account) => [account.accountId, account.iconColor]));
+  const cursorRow = rowAt(held, cursorIndex);
+  const rows: ReactNode[] = [];
+  for (let index = range.start; index < range.end; index++) {
+    const row = rowAt(held, index);
+    rows.push(
+      row ? (
+        <ThreadRowView
+          key={row.key}
+          row={row}
+          index={index}
+          total={total}
+          layout={layout}
+          selected={selection.has(row.key)}
+          cursor={index === cursorIndex}
+          open={row.key === openKey}
+          accountHue={props.showAccountMarkers ? (hueOf.get(row.accountId) ?? null) : null}
+          ownEmails={ownEmails}
+          today={today}
+          onPress={onPress}
+        />
+      ) : (
+        <PlaceholderRow key={`placeholder-${index}`} index={index} total={total} layout={layout} />
+      ),
+    );
+  }
+
+  const empty = list.status === 'ready' && total === 0;
+  return (
+    <div className="thread-list-frame">
+      {list.status === 'failed' && (
+        <div className="list-message" role="alert">
+          {list.error}
+        </div>
+      )}
+      {empty && <div className="list-message">{props.emptyState}</div>}
+      <div
+        ref={scrollRef}
+        id={props.id}
+        className="thread-list"
+        role="listbox"
+        aria-label={props.label}
+        aria-multiselectable="true"
+        aria-busy={list.status === 'loading'}
+        aria-activedescendant={cursorRow && inRange(range, cursorIndex) ? rowElementId(cursorRow.key) : undefined}
+        tabIndex={0}
+        hidden={empty}
+        onScroll={onScroll}
+        onKeyDown={onKeyDown}
+      >
+        <div className="thread-list-spacer" role="presentation" style={{ height: total * layout.rowHeight }}>
+          {list.status === 'loading' ? <LoadingRows layout={layout} count={Math.ceil(viewport.height / layout.rowHeight)} /> : rows}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+const inRange = (range: { start: number; end: number }, i: number) => i >= range.start && i < range.end;
+
+function LoadingRows({ layout, count }: { layout: ViewLayout; count: number }) {
+  const rows: ReactNode[] = [];
+  for (let i = 0; i < Math.min(count, 30); i++) rows.push(<PlaceholderRow key={i} index={i} total={0} layout={layout} />);
+  return <>{rows}</>;
+}

@@ -1,0 +1,165 @@
+/**
+ * One row of the thread list. Memoised: a row re-renders only when its own props change
+ * (list-patch.ts keeps unchanged rows' objects), so a patch of one row paints one row.
+ */
+import { memo, type MouseEvent } from 'react';
+import type { ThreadRow } from '../../shared/worker-mail-api';
+import { Avatar } from '../app/Avatar';
+import { Icon } from '../app/icons';
+import type { ViewLayout } from '../settings/view-mode';
+import { avatarAddress, formatFullTime, formatListTime, sendersLabel } from './row-format';
+
+export type RowPart = 'row' | 'avatar';
+
+export interface ThreadRowViewProps {
+  readonly row: ThreadRow;
+  readonly index: number;
+  readonly total: number;
+  readonly layout: ViewLayout;
+  readonly selected: boolean;
+  /** The keyboard cursor is on this row. */
+  readonly cursor: boolean;
+  /** This thread is open in the reading pane. */
+  readonly open: boolean;
+  /** Hue of the row's account, when the list mixes accounts; null otherwise. */
+  readonly accountHue: number | null;
+  readonly ownEmails: ReadonlySet<string>;
+  /** Midnight of today, so "14:05" becomes "Mar 4" when the day changes. */
+  readonly today: number;
+  readonly onPress: (event: MouseEvent, index: number, row: ThreadRow, part: RowPart) => void;
+}
+
+export const rowElementId = (key: string) => `thread-${key}`;
+
+/** What a screen reader says for the row: state first, then who, what and when. */
+export function rowAccessibleName(row: ThreadRow, senders: string, time: string): string {
+  const parts = [
+    row.unreadCount > 0 ? 'Unread' : null,
+    row.starred ? 'Starred' : null,
+    senders,
+    row.subject || '(no subject)',
+    row.snippet,
+    time,
+    row.hasAttachments ? 'Has attachments' : null,
+    row.pending ? 'Saving changes' : null,
+  ];
+  return parts.filter(Boolean).join(', ');
+}
+
+export const ThreadRowView = memo(function ThreadRowView(props: ThreadRowViewProps) {
+  const { row, index, layout, selected, cursor, open, today, onPress } = props;
+  const senders = sendersLabel(row.participants, row.messageCount, props.ownEmails);
+  const time = formatListTime(row.lastMessageAt, Math.max(Date.now(), today));
+  const unread = row.unreadCount > 0;
+  const sender = avatarAddress(row.participants, props.ownEmails);
+  const className = [
+    'thread-row',
+    `thread-row-${layout.rowStyle}`,
+    unread && 'is-unread',
+    selected && 'is-selected',
+    cursor && 'is-cursor',
+    open && 'is-open',
+    row.pending && 'is-pending',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  const subject = row.subject || '(no subject)';
+  const icons = (
+    <span className="row-icons">
+      {row.hasAttachments && <Icon name="paperclip" size={15} className="row-paperclip" />}
+      {row.starred && <Icon name="starFilled" size={15} className="row-star" />}
+    </span>
+  );
+  return (
+    <div
+      role="option"
+      id={rowElementId(row.key)}
+      className={className}
+      aria-selected={selected}
+      aria-posinset={index + 1}
+      aria-setsize={props.total}
+      aria-label={rowAccessibleName(row, senders, formatFullTime(row.lastMessageAt))}
+      style={{ transform: `translateY(${index * layout.rowHeight}px)`, height: layout.rowHeight }}
+      onMouseDown={(event) => event.shiftKey && event.preventDefault() /* no text selection on shift-click */}
+      onClick={(event) => onPress(event, index, row, 'row')}
+    >
+      {props.accountHue !== null && <span className="row-account-marker" style={{ ['--avatar-hue' as string]: String(props.accountHue) }} />}
+      {layout.showAvatars ? (
+        <span
+          className="row-avatar"
+          onClick={(event) => {
+            event.stopPropagation();
+            onPress(event, index, row, 'avatar');
+          }}
+        >
+          {selected ? (
+            <span className="row-check">
+              <Icon name="check" size={16} />
+            </span>
+          ) : (
+            <Avatar name={sender?.name ?? ''} email={sender?.email ?? row.key} size={layout.rowStyle === 'stacked' ? 36 : 28} />
+          )}
+        </span>
+      ) : (
+        <span
+          className={selected ? 'row-checkbox is-checked' : 'row-checkbox'}
+          onClick={(event) => {
+            event.stopPropagation();
+            onPress(event, index, row, 'avatar');
+          }}
+        >
+          {selected && <Icon name="check" size={12} />}
+        </span>
+      )}
+      {layout.rowStyle === 'stacked' ? (
+        <div className="row-main">
+          <div className="row-line">
+            <span className="row-senders">{senders}</span>
+            <time className="row-time" dateTime={new Date(row.lastMessageAt).toISOString()}>
+              {time}
+            </time>
+          </div>
+          <div className="row-line">
+            <span className="row-subject">{subject}</span>
+            {icons}
+          </div>
+          <div className="row-snippet">{row.snippet}</div>
+        </div>
+      ) : (
+        <div className="row-main row-main-line">
+          <span className="row-senders">{senders}</span>
+          <span className="row-text">
+            <span className="row-subject">{subject}</span>
+            {row.snippet && <span className="row-snippet"> — {row.snippet}</span>}
+          </span>
+          {icons}
+          <time className="row-time" dateTime={new Date(row.lastMessageAt).toISOString()}>
+            {time}
+          </time>
+        </div>
+      )}
+    </div>
+  );
+});
+
+/** A row the window does not hold yet (fast scrolling): a quiet skeleton. */
+export const PlaceholderRow = memo(function PlaceholderRow({ index, total, layout }: { index: number; total: number; layout: ViewLayout }) {
+  return (
+    <div
+      role="option"
+      aria-selected={false}
+      aria-disabled={true}
+      aria-posinset={index + 1}
+      aria-setsize={total}
+      aria-label="Loading conversation"
+      className={`thread-row thread-row-${layout.rowStyle} is-placeholder`}
+      style={{ transform: `translateY(${index * layout.rowHeight}px)`, height: layout.rowHeight }}
+    >
+      <span className="skeleton skeleton-avatar" />
+      <span className="skeleton-lines">
+        <span className="skeleton skeleton-line" />
+        {layout.rowStyle === 'stacked' && <span className="skeleton skeleton-line skeleton-line-short" />}
+      </span>
+    </div>
+  );
+});

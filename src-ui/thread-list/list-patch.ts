@@ -1,0 +1,82 @@
+/**
+ * The thread-list window a tab holds, and how snapshots and patches from the worker
+ * change it. Rows that did not change keep their object identity, so memoised row
+ * components skip them (structured clone gives every pushed row a new object).
+ */
+import type { ListPatch, ListSnapshot, ThreadRow } from '../../shared/worker-mail-api';
+
+export interface HeldList {
+  readonly subscriptionId: string;
+  /** Threads in the whole list. */
+  readonly total: number;
+  /** Index of `rows[0]` in the whole list. */
+  readonly offset: number;
+  readonly rows: readonly ThreadRow[];
+}
+
+const sameArray = <T>(a: readonly T[], b: readonly T[], same: (x: T, y: T) => boolean) =>
+  a.length === b.length && a.every((item, i) => same(item, b[i] as T));
+
+/** Whether two rows would render the same. */
+export function sameRow(a: ThreadRow, b: ThreadRow): boolean {
+  return (
+    a.key === b.key &&
+    a.subject === b.subject &&
+    a.snippet === b.snippet &&
+    a.lastMessageAt === b.lastMessageAt &&
+    a.messageCount === b.messageCount &&
+    a.unreadCount === b.unreadCount &&
+    a.starred === b.starred &&
+    a.hasAttachments === b.hasAttachments &&
+    a.pending === b.pending &&
+    sameArray(a.folderIds, b.folderIds, (x, y) => x === y) &&
+    sameArray(a.participants, b.participants, (x, y) => x.email === y.email && x.name === y.name)
+  );
+}
+
+/** Keeps the old object of every row that did not change. */
+function reuseRows(rows: readonly ThreadRow[], previous: readonly ThreadRow[]): readonly ThreadRow[] {
+  if (previous.length === 0) return rows;
+  const byKey = new Map(previous.map((row) => [row.key, row]));
+  return rows.map((row) => {
+    const old = byKey.get(row.key);
+    return old && sameRow(old, row) ? old : row;
+  });
+}
+
+/** The held list after a snapshot (a new subscription or a moved window). */
+export function heldFromSnapshot(snapshot: ListSnapshot, previous?: HeldList): HeldList {
+  const rows = reuseRows(snapshot.rows, previous?.rows ?? []);
+  return { subscriptionId: snapshot.subscriptionId, total: snapshot.total, offset: snapshot.offset, rows };
+}
+
+/** Applies a patch; a patch of another subscription (an old list still draining) changes nothing. */
+export function applyListPatch(held: HeldList, patch: ListPatch): HeldList {
+  if (patch.subscriptionId !== held.subscriptionId) return held;
+  if (patch.rows) {
+    return { subscriptionId: held.subscriptionId, total: patch.total, offset: patch.offset, rows: reuseRows(patch.rows, held.rows) };
+  }
+  const rows = [...held.rows];
+  for (const { index, row } of patch.changed ?? []) {
+    const local = index - held.offset;
+    if (local < 0 || local > rows.length) continue; // outside the held window: not ours to keep
+    const old = rows[local];
+    rows[local] = old && sameRow(old, row) ? old : row;
+  }
+  rows.length = Math.max(0, Math.min(rows.length, patch.total - held.offset));
+  const unchanged = rows.length === held.rows.length && rows.every((row, i) => row === held.rows[i]);
+  return { subscriptionId: held.subscriptionId, total: patch.total, offset: held.offset, rows: unchanged ? held.rows : rows };
+}
+
+/** The row at an index of the whole list, if held. */
+export function rowAt(held: HeldList | null, index: number): ThreadRow | undefined {
+  if (!held) return undefined;
+  return held.rows[index - held.offset];
+}
+
+/** Index in the whole list of a held row, or -1. */
+export function indexOfKey(held: HeldList | null, key: string): number {
+  if (!held) return -1;
+  const local = held.rows.findIndex((row) => row.key === key);
+  return local < 0 ? -1 : held.offset + local;
+}

@@ -1,0 +1,103 @@
+/**
+ * Stored accounts and what is kept beside them. The account service and, later, the sync
+ * (cursor, appliedTransactionId) read and write accounts here.
+ */
+import { DEFAULT_TRACKING_HEADER, accountInfoKey, type Account, type AccountExtras, type AccountInfo } from '../../shared/account';
+import { withRead, withWrite, type LocalStore, type StoredRow } from '../db/store';
+import { temporaryId } from '../model/temporary-id';
+import type { AccountsTable } from './accounts-database';
+
+const DEVICE_ID_KEY = 'deviceId';
+const EMPTY_INFO: AccountInfo = { partner: null, billing: null };
+
+export const defaultExtras = (accountId: string): AccountExtras => ({
+  accountId,
+  justLoggedIn: false,
+  webSocketKind: null,
+  trackingHeader: DEFAULT_TRACKING_HEADER,
+});
+
+// Stored rows are the entities themselves plus the `id` key; they are our own writes.
+const asRow = (id: string, value: object): StoredRow => ({ ...value, id });
+
+export class AccountRepository {
+  constructor(private readonly store: () => Promise<LocalStore<AccountsTable>>) {}
+
+  /** Every stored account, by id. */
+  async list(): Promise<Account[]> {
+    const rows = await withRead(await this.store(), ['accounts'], (tx) => tx.getAll('accounts'));
+    return rows as unknown as Account[];
+  }
+
+  async get(accountId: string): Promise<Account | undefined> {
+    const row = await withRead(await this.store(), ['accounts'], (tx) => tx.get('accounts', accountId));
+    return row as unknown as Account | undefined;
+  }
+
+  /** Stores an account with its extras, replacing what was stored under its id. */
+  async save(account: Account, extras: AccountExtras): Promise<void> {
+    await withWrite(await this.store(), ['accounts', 'accountExtras'], async (tx) => {
+      await tx.put('accounts', asRow(account.accountId, account));
+      await tx.put('accountExtras', asRow(account.accountId, extras));
+    });
+  }
+
+  /** Changes one stored account in a single transaction; undefined when there is none. */
+  async update(accountId: string, change: (account: Account) => Account): Promise<Account | undefined> {
+    return withWrite(await this.store(), ['accounts'], async (tx) => {
+      const current = (await tx.get('accounts', accountId)) as unknown as Account | undefined;
+      if (!current) return undefined;
+      const next = change(current);
+      await tx.put('accounts', asRow(accountId, next));
+      return next;
+    });
+  }
+
+  /** Deletes an account and everything stored beside it; returns what was deleted. */
+  async remove(accountId: string): Promise<Account | undefined> {
+    return withWrite(await this.store(), ['accounts', 'accountExtras', 'accountInfo', 'analyticsQueues'], async (tx) => {
+      const account = (await tx.get('accounts', accountId)) as unknown as Account | undefined;
+      await tx.delete('accounts', accountId);
+      await tx.delete('accountExtras', accountId);
+      await tx.delete('analyticsQueues', accountId);
+      if (account) await tx.delete('accountInfo', accountInfoKey(account.emailAddress));
+      return account;
+    });
+  }
+
+  async extras(accountId: string): Promise<AccountExtras> {
+    const row = await withRead(await this.store(), ['accountExtras'], (tx) => tx.get('accountExtras', accountId));
+    return { ...defaultExtras(accountId), ...(row as Partial<AccountExtras> | undefined), accountId };
+  }
+
+  async saveExtras(extras: AccountExtras): Promise<void> {
+    await withWrite(await this.store(), ['accountExtras'], (tx) => tx.put('accountExtras', asRow(extras.accountId, extras)));
+  }
+
+  /** Partner and billing info, stored under the email with dots replaced by hyphens. */
+  async info(emailAddress: string): Promise<AccountInfo> {
+    const row = await withRead(await this.store(), ['accountInfo'], (tx) => tx.get('accountInfo', accountInfoKey(emailAddress)));
+    return { partner: (row?.partner as AccountInfo['partner']) ?? null, billing: (row?.billing as AccountInfo['billing']) ?? null };
+  }
+
+  async saveInfo(emailAddress: string, change: Partial<AccountInfo>): Promise<AccountInfo> {
+    const key = accountInfoKey(emailAddress);
+    return withWrite(await this.store(), ['accountInfo'], async (tx) => {
+      const row = await tx.get('accountInfo', key);
+      const next: AccountInfo = { ...EMPTY_INFO, ...(row ? { partner: row.partner, billing: row.billing } : {}), ...change } as AccountInfo;
+      await tx.put('accountInfo', asRow(key, next));
+      return next;
+    });
+  }
+
+  /** The installation's device id for analytics, made once and kept. */
+  async deviceId(): Promise<string> {
+    return withWrite(await this.store(), ['installation'], async (tx) => {
+      const row = await tx.get('installation', DEVICE_ID_KEY);
+      if (typeof row?.value === 'string') return row.value;
+      const value = temporaryId();
+      await tx.put('installation', { id: DEVICE_ID_KEY, value });
+      return value;
+    });
+  }
+}
