@@ -31,7 +31,7 @@ export function SearchBox() {
   const scopeValue = search.in ?? (mailbox?.kind === 'folder' ? mailbox.accountId : 'all');
 
   // The address changed elsewhere (back button, a link): show its query.
-  useEffect(() => setText(search.q ?? ''), [search.q]);
+  useEffect(() => setText((current) => (current.trim() === (search.q ?? '') ? current : (search.q ?? ''))), [search.q]);
   useEffect(() => () => clearTimeout(timer.current), []);
 
   const apply = (query: string, scope: string, replace: boolean) => {

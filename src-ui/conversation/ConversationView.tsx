@@ -1,0 +1,224 @@
+/**
+ * A conversation: its messages oldest to newest, each collapsible; the newest and the
+ * unread ones open. Data and actions come in as props (the shell wires them to the
+ * engine through src-ui/state); this view keeps only what is on screen.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { AttachmentSummary } from '../../shared/api/mail';
+import { addressKey } from '../../shared/address-equivalence';
+import type { BodyView, MessageView, ThreadView } from '../../shared/worker-mail-api';
+import { TernError } from '../../shared/errors';
+import { composeFromMessage, type ComposerInitial } from '../composer/compose-initial';
+import { ForwardIcon, ReplyAllIcon, ReplyIcon } from './icons';
+import { initiallyExpanded } from './message-format';
+import { MessageItem, type ResponseMode } from './MessageItem';
+import { CONVERSATION_CSS } from './conversation-styles';
+
+export interface ConversationViewProps {
+  /** The thread to show (from MailQueryService.getThread); messages oldest first. */
+  readonly thread: ThreadView;
+  /** A message's body (MailQueryService.getBody); called on first expand. */
+  readonly loadBody: (messageId: string) => Promise<BodyView>;
+  /** An attachment's bytes, for preview, download and forwarding. */
+  readonly loadAttachment: (message: MessageView, attachment: AttachmentSummary) => Promise<Blob>;
+  /** The user's own addresses (every account and alias): shown as "me", left out of reply-all. */
+  readonly ownAddresses: readonly string[];
+  /** Senders whose remote images always show (the persisted allow-list). */
+  readonly trustedSenders: readonly string[];
+  /** "Always show images from this sender": the shell persists the address. */
+  readonly onTrustSender: (email: string) => void;
+  /** Opens the composer with a reply, reply-all, forward or `mailto:` link. */
+  readonly onCompose: (initial: ComposerInitial) => void;
+  /** An unread message was opened (the shell marks it read). */
+  readonly onMessageOpened?: (message: MessageView) => void;
+  /** A draft in the thread should open in the composer. */
+  readonly onEditDraft?: (message: MessageView) => void;
+  /** Clock for relative dates (tests); defaults to now. */
+  readonly now?: number;
+  /** Date language; defaults to the browser's. */
+  readonly locale?: string;
+}
+
+/** Threads this long fold their middle into one "N older messages" row, as the big webmails do. */
+const FOLD_FROM = 5;
+
+export function ConversationView(props: ConversationViewProps) {
+  const { thread } = props;
+  const messages = thread.messages;
+  const [expanded, setExpanded] = useState<Set<string>>(() => initiallyExpanded(messages));
+  const [unfolded, setUnfolded] = useState(false);
+  const reported = useRef(new Set<string>());
+  const now = props.now ?? Date.now();
+
+  // A different thread starts over; new messages in the same thread open when unread or newest.
+  const threadKey = thread.row.key;
+  const lastThreadKey = useRef(threadKey);
+  useEffect(() => {
+    if (lastThreadKey.current !== threadKey) {
+      lastThreadKey.current = threadKey;
+      setExpanded(initiallyExpanded(messages));
+      setUnfolded(false);
+      reported.current = new Set();
+      return;
+    }
+    setExpanded((current) => {
+      const newest = messages.at(-1);
+      if (!newest || current.has(newest.id)) return current;
+      const next = new Set(current);
+      next.add(newest.id);
+      return next;
+    });
+  }, [threadKey, messages]);
+
+  useEffect(() => {
+    for (const message of messages) {
+      if (message.unread && expanded.has(message.id) && !reported.current.has(message.id)) {
+        reported.current.add(message.id);
+        props.onMessageOpened?.(message);
+      }
+    }
+  }, [expanded, messages, props.onMessageOpened]);
+
+  const trusted = useMemo(() => new Set(props.trustedSenders.map(addressKey)), [props.trustedSenders]);
+
+  const toggle = (id: string) =>
+    setExpanded((current) => {
+      const next = new Set(current);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  const allExpanded = messages.every((message) => expanded.has(message.id));
+
+  // Which messages hide behind the fold: collapsed ones between the first and the last two.
+  const folded = useMemo(() => {
+    if (unfolded || messages.length < FOLD_FROM) return new Set<string>();
+    const hidden = new Set<string>();
+    for (let i = 1; i < messages.length - 2; i++) {
+      const message = messages[i] as MessageView;
+      if (!expanded.has(message.id)) hidden.add(message.id);
+    }
+    return hidden.size >= 2 ? hidden : new Set<string>();
+  }, [messages, expanded, unfolded]);
+
+  // One body request per message, shared by the message view and the reply builder.
+  const { loadBody, loadAttachment, onCompose, ownAddresses, locale } = props;
+  const cachedLoadBody = useMemo(() => {
+    const cache = new Map<string, Promise<BodyView>>();
+    return (messageId: string) => {
+      let pending = cache.get(messageId);
+      if (!pending) {
+        pending = loadBody(messageId);
+        cache.set(messageId, pending);
+        pending.catch(() => cache.delete(messageId)); // a failure may be retried
+      }
+      return pending;
+    };
+  }, [loadBody]);
+
+  const respond = useCallback(
+    async (message: MessageView, mode: ResponseMode) => {
+      const body = await cachedLoadBody(message.id).catch(() => null);
+      onCompose(
+        composeFromMessage({
+          mode,
+          message,
+          body,
+          ownAddresses,
+          locale,
+          loadAttachment: (index) => {
+            const part = (body?.attachments ?? message.attachments).find((attachment) => attachment.index === index);
+            return part ? loadAttachment(message, part) : Promise.reject(new TernError('FileNotFound'));
+          },
+        }),
+      );
+    },
+    [cachedLoadBody, onCompose, ownAddresses, locale, loadAttachment],
+  );
+
+  const newestSent = [...messages].reverse().find((message) => !message.draft) ?? messages.at(-1);
+  const [footerBusy, setFooterBusy] = useState(false);
+  const replyTo = (mode: ResponseMode) => {
+    if (!newestSent || footerBusy) return;
+    setFooterBusy(true);
+    respond(newestSent, mode).finally(() => setFooterBusy(false));
+  };
+
+  let foldShown = false;
+  return (
+    <section className="tern-conversation" aria-label={`Conversation: ${thread.row.subject || '(no subject)'}`}>
+      <style href="tern-conversation" precedence="tern">
+        {CONVERSATION_CSS}
+      </style>
+      <header className="tern-conversation-header">
+        <h2 className="tern-conversation-subject">{thread.row.subject || '(no subject)'}</h2>
+        <div className="tern-conversation-tools">
+          <span className="tern-conversation-count">
+            {messages.length} {messages.length === 1 ? 'message' : 'messages'}
+          </span>
+          {messages.length > 1 && (
+            <button
+              type="button"
+              className="tern-link-button"
+              onClick={() => {
+                setUnfolded(true);
+                setExpanded(allExpanded ? new Set(messages.at(-1) ? [(messages.at(-1) as MessageView).id] : []) : new Set(messages.map((message) => message.id)));
+              }}
+            >
+              {allExpanded ? 'Collapse all' : 'Expand all'}
+            </button>
+          )}
+        </div>
+      </header>
+      <ol className="tern-message-list">
+        {messages.map((message) => {
+          if (folded.has(message.id)) {
+            if (foldShown) return null;
+            foldShown = true;
+            return (
+              <li key={`fold-${message.id}`} className="tern-fold">
+                <button type="button" className="tern-fold-button" onClick={() => setUnfolded(true)}>
+                  <span className="tern-fold-count">{folded.size}</span> older messages
+                </button>
+              </li>
+            );
+          }
+          return (
+            <li key={message.id} data-message-id={message.id}>
+              <MessageItem
+                message={message}
+                expanded={expanded.has(message.id)}
+                onToggle={toggle}
+                loadBody={cachedLoadBody}
+                loadAttachment={props.loadAttachment}
+                ownAddresses={props.ownAddresses}
+                senderTrusted={message.from.some((address) => trusted.has(addressKey(address.email)))}
+                onTrustSender={props.onTrustSender}
+                onCompose={props.onCompose}
+                onRespond={respond}
+                onEditDraft={props.onEditDraft}
+                now={now}
+                locale={props.locale}
+              />
+            </li>
+          );
+        })}
+      </ol>
+      {newestSent && (
+        <footer className="tern-conversation-footer">
+          <button type="button" className="tern-button" disabled={footerBusy} onClick={() => replyTo('reply')}>
+            <ReplyIcon /> Reply
+          </button>
+          <button type="button" className="tern-button" disabled={footerBusy} onClick={() => replyTo('replyAll')}>
+            <ReplyAllIcon /> Reply all
+          </button>
+          <button type="button" className="tern-button" disabled={footerBusy} onClick={() => replyTo('forward')}>
+            <ForwardIcon /> Forward
+          </button>
+        </footer>
+      )}
+    </section>
+  );
+}
+
+export default ConversationView;

@@ -1,0 +1,153 @@
+/** One message of a conversation: a collapsible header, then its body and attachments. */
+import { useCallback, useEffect, useId, useState } from 'react';
+import type { AttachmentSummary } from '../../shared/api/mail';
+import { TernError } from '../../shared/errors';
+import { showsPaperclip } from '../../shared/attachment-rules';
+import type { BodyView, MessageView } from '../../shared/worker-mail-api';
+import { AttachmentList } from '../attachments/AttachmentList';
+import { composeFromMailto, type ComposerInitial } from '../composer/compose-initial';
+import { MailBody } from '../mail-html/MailBody';
+import { Avatar } from './Avatar';
+import { ForwardIcon, PaperclipIcon, ReplyAllIcon, ReplyIcon } from './icons';
+import { displayName, formatFullDate, formatMessageDate, recipientSummary } from './message-format';
+
+export interface MessageItemProps {
+  readonly message: MessageView;
+  readonly expanded: boolean;
+  readonly onToggle: (messageId: string) => void;
+  readonly loadBody: (messageId: string) => Promise<BodyView>;
+  readonly loadAttachment: (message: MessageView, attachment: AttachmentSummary) => Promise<Blob>;
+  readonly ownAddresses: readonly string[];
+  /** The sender is on the remote-images allow-list. */
+  readonly senderTrusted: boolean;
+  readonly onTrustSender: (email: string) => void;
+  readonly onCompose: (initial: ComposerInitial) => void;
+  /** Reply, reply all or forward this message (the conversation builds the quote). */
+  readonly onRespond: (message: MessageView, mode: ResponseMode) => Promise<void>;
+  readonly onEditDraft?: (message: MessageView) => void;
+  readonly now: number;
+  readonly locale?: string;
+}
+
+export type ResponseMode = 'reply' | 'replyAll' | 'forward';
+
+type BodyState =
+  | { readonly state: 'idle' }
+  | { readonly state: 'loading' }
+  | { readonly state: 'ready'; readonly body: BodyView }
+  | { readonly state: 'failed'; readonly message: string };
+
+export function MessageItem(props: MessageItemProps) {
+  const { message, expanded, loadBody, now, locale } = props;
+  const bodyId = useId();
+  const [body, setBody] = useState<BodyState>({ state: 'idle' });
+  const [allowThisMessage, setAllowThisMessage] = useState(false);
+  const [composing, setComposing] = useState<string | null>(null);
+  const sender = message.from[0];
+  const senderName = sender ? displayName(sender) : '(no sender)';
+
+  const fetchBody = useCallback(() => {
+    setBody({ state: 'loading' });
+    loadBody(message.id).then(
+      (loaded) => setBody({ state: 'ready', body: loaded }),
+      (cause: unknown) => setBody({ state: 'failed', message: TernError.from(cause).message }),
+    );
+  }, [loadBody, message.id]);
+
+  // Bodies load on first expand and stay for later expands.
+  useEffect(() => {
+    if (expanded && body.state === 'idle') fetchBody();
+  }, [expanded, body.state, fetchBody]);
+
+  const compose = async (mode: ResponseMode) => {
+    setComposing(mode);
+    try {
+      await props.onRespond(message, mode);
+    } finally {
+      setComposing(null);
+    }
+  };
+
+  const loadPart = useCallback((attachment: AttachmentSummary) => props.loadAttachment(message, attachment), [props.loadAttachment, message]);
+  const hasClip = message.attachments.some(showsPaperclip);
+  const shortDate = formatMessageDate(message.date, now, locale);
+  const fullDate = formatFullDate(message.date, locale);
+
+  return (
+    <article className={`tern-message${expanded ? ' is-expanded' : ''}${message.unread ? ' is-unread' : ''}`} aria-label={`Message from ${senderName}, ${shortDate}`}>
+      <div className="tern-message-header">
+        <button type="button" className="tern-message-toggle" aria-expanded={expanded} aria-controls={bodyId} onClick={() => props.onToggle(message.id)}>
+          <Avatar address={sender} />
+          <span className="tern-message-who">
+            <span className="tern-message-from">
+              <span className="tern-message-name">{senderName}</span>
+              {expanded && sender && sender.name.trim() && <span className="tern-message-email">&lt;{sender.email}&gt;</span>}
+              {message.draft && <span className="tern-badge tern-badge-draft">Draft</span>}
+              {message.unread && <span className="tern-unread-dot" aria-label="Unread" role="img" />}
+            </span>
+            <span className="tern-message-sub">{expanded ? recipientSummary(message.to, message.cc, props.ownAddresses) : message.snippet}</span>
+          </span>
+          <span className="tern-message-date">
+            {hasClip && <PaperclipIcon size={14} />}
+            <time dateTime={new Date(message.date).toISOString()} title={fullDate}>
+              {shortDate}
+            </time>
+          </span>
+        </button>
+        {expanded && (
+          <span className="tern-message-actions" role="toolbar" aria-label={`Actions for the message from ${senderName}`}>
+            {message.draft && props.onEditDraft ? (
+              <button type="button" className="tern-button" onClick={() => props.onEditDraft?.(message)}>
+                Edit draft
+              </button>
+            ) : (
+              <>
+                <button type="button" className="tern-icon-button" aria-label="Reply" title="Reply" disabled={composing !== null} onClick={() => void compose('reply')}>
+                  <ReplyIcon />
+                </button>
+                <button type="button" className="tern-icon-button" aria-label="Reply all" title="Reply all" disabled={composing !== null} onClick={() => void compose('replyAll')}>
+                  <ReplyAllIcon />
+                </button>
+                <button type="button" className="tern-icon-button" aria-label="Forward" title="Forward" disabled={composing !== null} onClick={() => void compose('forward')}>
+                  <ForwardIcon />
+                </button>
+              </>
+            )}
+          </span>
+        )}
+      </div>
+      <div id={bodyId} className="tern-message-content" hidden={!expanded}>
+        {expanded && body.state === 'loading' && (
+          <div className="tern-body-loading" role="status" aria-label="Loading message">
+            <span className="tern-skeleton" />
+            <span className="tern-skeleton" />
+            <span className="tern-skeleton tern-skeleton-short" />
+          </div>
+        )}
+        {expanded && body.state === 'failed' && (
+          <div className="tern-body-error" role="alert">
+            The message could not be loaded. {body.message}{' '}
+            <button type="button" className="tern-link-button" onClick={fetchBody}>
+              Try again
+            </button>
+          </div>
+        )}
+        {expanded && body.state === 'ready' && (
+          <MailBody
+            body={body.body}
+            allowRemote={allowThisMessage || props.senderTrusted}
+            senderEmail={sender?.email}
+            onAllowMessage={() => setAllowThisMessage(true)}
+            onAllowSender={(email) => {
+              setAllowThisMessage(true);
+              props.onTrustSender(email.toLowerCase());
+            }}
+            onMailto={(href) => props.onCompose(composeFromMailto(href, message.accountId))}
+            title={`Message from ${senderName}`}
+          />
+        )}
+        {expanded && <AttachmentList attachments={message.attachments} load={loadPart} />}
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,72 @@
+/** How a message header reads: names, initials, avatar colour, recipients and dates. */
+import type { Address } from '../../shared/api/mail';
+import { sameAddress } from '../../shared/address-equivalence';
+import { avatarHue } from '../../shared/avatar-hue';
+
+export const displayName = (address: Address) => address.name.trim() || address.email;
+
+/** Up to two initials: "Alice Smith" → "AS", "bob@x.org" → "B". */
+export function initials(address: Address | undefined): string {
+  if (!address) return '?';
+  const words = address.name
+    .replace(/[^\p{L}\p{N}\s]/gu, ' ')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean);
+  if (words.length >= 2) return ((words[0]?.[0] ?? '') + (words.at(-1)?.[0] ?? '')).toUpperCase();
+  if (words.length === 1) return (words[0]?.[0] ?? '?').toUpperCase();
+  return (address.email[0] ?? '?').toUpperCase();
+}
+
+/** Avatar colour (spec §9: hue is the sum of character codes modulo 360), from the address. */
+export function avatarColor(address: Address | undefined): string {
+  return `hsl(${avatarHue((address?.email ?? '').toLowerCase())} 48% 42%)`;
+}
+
+const isOwn = (email: string, own: readonly string[]) => own.some((mine) => sameAddress(mine, email));
+
+/** "me", or the name for one of several recipients (first names once there are many). */
+function recipientName(address: Address, own: readonly string[], short: boolean): string {
+  if (isOwn(address.email, own)) return 'me';
+  const name = displayName(address);
+  return short && address.name.trim() ? (address.name.trim().split(/\s+/)[0] ?? name) : name;
+}
+
+/** "to me, Bob and 2 others" for a collapsed header line. */
+export function recipientSummary(to: readonly Address[], cc: readonly Address[], own: readonly string[]): string {
+  const all = [...to, ...cc];
+  if (all.length === 0) return 'to undisclosed recipients';
+  const short = all.length > 2;
+  const names = all.slice(0, 3).map((address) => recipientName(address, own, short));
+  const rest = all.length - names.length;
+  return `to ${names.join(', ')}${rest > 0 ? ` and ${rest} ${rest === 1 ? 'other' : 'others'}` : ''}`;
+}
+
+const sameDay = (a: Date, b: Date) => a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
+
+/** Today: "14:05"; this year: "4 Mar, 14:05"; older: "4 Mar 2023". */
+export function formatMessageDate(epochMs: number, now: number = Date.now(), locale?: string): string {
+  const date = new Date(epochMs);
+  const today = new Date(now);
+  const time = date.toLocaleTimeString(locale, { hour: 'numeric', minute: '2-digit' });
+  if (sameDay(date, today)) return time;
+  if (date.getFullYear() === today.getFullYear()) return `${date.toLocaleDateString(locale, { day: 'numeric', month: 'short' })}, ${time}`;
+  return date.toLocaleDateString(locale, { day: 'numeric', month: 'short', year: 'numeric' });
+}
+
+/** The full date for tooltips: "Tuesday 4 March 2025 at 14:05". */
+export function formatFullDate(epochMs: number, locale?: string): string {
+  return new Date(epochMs).toLocaleString(locale, { dateStyle: 'full', timeStyle: 'short' });
+}
+
+/**
+ * Which messages start expanded: the newest, and every unread one (the reader has not
+ * seen them yet). Drafts stay collapsed unless they are the newest.
+ */
+export function initiallyExpanded(messages: readonly { id: string; unread: boolean }[]): Set<string> {
+  const open = new Set<string>();
+  for (const message of messages) if (message.unread) open.add(message.id);
+  const newest = messages.at(-1);
+  if (newest) open.add(newest.id);
+  return open;
+}

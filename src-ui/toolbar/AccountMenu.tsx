@@ -1,0 +1,64 @@
+/** The account switcher: every account, add another, log out of one or all. */
+import { useNavigate } from '@tanstack/react-router';
+import { useAtomValue } from 'jotai';
+import { Avatar } from '../app/Avatar';
+import { useActiveAccountId } from '../app/current-mailbox';
+import { MenuButton, type MenuEntry } from '../app/Menu';
+import { useMailActions } from '../state/actions-context';
+import { accountsAtom, foldersAtom, inboxUnreadAtom } from '../state/atoms';
+
+export function AccountMenu() {
+  const accounts = useAtomValue(accountsAtom) ?? [];
+  const folders = useAtomValue(foldersAtom);
+  const unread = useAtomValue(inboxUnreadAtom);
+  const activeId = useActiveAccountId();
+  const actions = useMailActions();
+  const navigate = useNavigate();
+  const active = accounts.find((account) => account.accountId === activeId);
+  if (!active) return null;
+
+  const switchTo = (accountId: string) => {
+    const inbox = folders[accountId]?.find((folder) => folder.specialUse === 'inbox');
+    if (inbox) void navigate({ to: '/mail/$accountId/$folderId', params: { accountId, folderId: inbox.id }, search: {} });
+    else void navigate({ to: '/mail/unified/$role', params: { role: 'inbox' }, search: {} });
+  };
+  const afterLogout = () => {
+    void navigate({ to: '/mail/unified/$role', params: { role: 'inbox' }, search: {} });
+  };
+
+  const entries: MenuEntry[] = [
+    {
+      kind: 'group',
+      id: 'accounts',
+      label: 'Switch account',
+      items: accounts.map((account) => {
+        const count = unread[account.accountId] ?? 0;
+        return {
+          id: account.accountId,
+          label: account.name || account.emailAddress,
+          description: `${account.emailAddress}${count > 0 ? ` · ${count} unread` : ''}`,
+          checked: account.accountId === activeId,
+          onSelect: () => switchTo(account.accountId),
+        };
+      }),
+    },
+    { kind: 'separator', id: 'separator' },
+    { kind: 'item', id: 'add', label: 'Add another account', icon: 'plus', onSelect: () => void navigate({ to: '/login', search: { add: '1' } }) },
+    {
+      kind: 'item',
+      id: 'logout',
+      label: `Log out of ${active.emailAddress}`,
+      icon: 'logout',
+      onSelect: () => void actions.logout(active.accountId).then(afterLogout, () => undefined),
+    },
+  ];
+  if (accounts.length > 1) {
+    entries.push({ kind: 'item', id: 'logout-all', label: 'Log out of all accounts', icon: 'logout', onSelect: () => void actions.logoutAll().catch(() => undefined) });
+  }
+
+  return (
+    <MenuButton label={`Account: ${active.emailAddress}`} className="account-button" entries={entries} menuClassName="account-menu">
+      <Avatar name={active.name} email={active.emailAddress} hue={active.iconColor} size={32} />
+    </MenuButton>
+  );
+}

@@ -1,0 +1,113 @@
+/**
+ * The mailbox toolbar: the mailbox's name, select-all, and the thread commands (archive,
+ * delete, spam, move, read/unread, star) acting on the selection, or on the open thread
+ * when nothing is selected.
+ */
+import { useEffect, useRef } from 'react';
+import type { FolderView } from '../../shared/worker-mail-api';
+import { folderIcon, Icon, type IconName } from '../app/icons';
+import { MenuButton } from '../app/Menu';
+import type { ThreadCommand } from '../state/mail-actions';
+
+export interface ToolbarProps {
+  readonly title: string;
+  /** Threads in the list. */
+  readonly total: number;
+  readonly selectedCount: number;
+  /** Loaded rows, for select-all. */
+  readonly loadedCount: number;
+  /** Threads the buttons would act on (selection, else the open thread). */
+  readonly targetCount: number;
+  readonly anyUnread: boolean;
+  readonly allStarred: boolean;
+  /** Folders the targets can move to; null when they belong to several accounts. */
+  readonly moveFolders: readonly { folder: FolderView; depth: number; displayName: string }[] | null;
+  /** In Trash, delete means delete forever. */
+  readonly deleteForever: boolean;
+  /** In Spam, the spam button is hidden. */
+  readonly inSpam: boolean;
+  readonly moveOpenSignal: number;
+  readonly onRun: (command: ThreadCommand) => void;
+  readonly onSelectAll: (select: boolean) => void;
+}
+
+function ActionButton({ label, icon, shortcut, disabled, onClick }: { label: string; icon: IconName; shortcut: string; disabled: boolean; onClick: () => void }) {
+  return (
+    <button type="button" className="icon-button" aria-label={label} title={`${label} (${shortcut})`} aria-keyshortcuts={shortcut} disabled={disabled} onClick={onClick}>
+      <Icon name={icon} size={19} />
+    </button>
+  );
+}
+
+export function Toolbar(props: ToolbarProps) {
+  const checkbox = useRef<HTMLInputElement>(null);
+  const none = props.targetCount === 0;
+  const allSelected = props.loadedCount > 0 && props.selectedCount >= props.loadedCount;
+  useEffect(() => {
+    if (checkbox.current) checkbox.current.indeterminate = props.selectedCount > 0 && !allSelected;
+  }, [props.selectedCount, allSelected]);
+
+  return (
+    <div className="toolbar-row">
+      <h1 className="mailbox-title">{props.title}</h1>
+      <div role="toolbar" aria-label="Conversation actions" className="toolbar">
+        <label className="select-all" title="Select all loaded conversations">
+          <input
+            ref={checkbox}
+            type="checkbox"
+            checked={allSelected}
+            disabled={props.loadedCount === 0}
+            onChange={(event) => props.onSelectAll(event.target.checked)}
+            aria-label="Select all conversations"
+          />
+        </label>
+        <span className="toolbar-divider" aria-hidden="true" />
+        <ActionButton label="Archive" icon="archive" shortcut="e" disabled={none} onClick={() => props.onRun({ kind: 'archive' })} />
+        <ActionButton
+          label={props.deleteForever ? 'Delete forever' : 'Delete'}
+          icon="trash"
+          shortcut="#"
+          disabled={none}
+          onClick={() => props.onRun({ kind: props.deleteForever ? 'delete' : 'trash' })}
+        />
+        {!props.inSpam && <ActionButton label="Report spam" icon="spam" shortcut="!" disabled={none} onClick={() => props.onRun({ kind: 'spam' })} />}
+        <MenuButton
+          label="Move to folder"
+          title="Move to folder (v)"
+          disabled={none || !props.moveFolders}
+          openSignal={props.moveOpenSignal}
+          menuClassName="move-menu"
+          align="start"
+          entries={(props.moveFolders ?? []).map(({ folder, depth, displayName }) => ({
+            kind: 'item' as const,
+            id: folder.id,
+            label: displayName,
+            icon: folderIcon(folder.specialUse),
+            indent: depth,
+            onSelect: () => props.onRun({ kind: 'move', folderId: folder.id, folderName: displayName }),
+          }))}
+        >
+          <Icon name="move" size={19} />
+        </MenuButton>
+        <span className="toolbar-divider" aria-hidden="true" />
+        <ActionButton
+          label={props.anyUnread ? 'Mark as read' : 'Mark as unread'}
+          icon={props.anyUnread ? 'mailOpen' : 'mail'}
+          shortcut={props.anyUnread ? 'Shift+I' : 'Shift+U'}
+          disabled={none}
+          onClick={() => props.onRun({ kind: 'markRead', read: props.anyUnread })}
+        />
+        <ActionButton
+          label={props.allStarred ? 'Remove star' : 'Add star'}
+          icon={props.allStarred ? 'starFilled' : 'star'}
+          shortcut="s"
+          disabled={none}
+          onClick={() => props.onRun({ kind: 'star', starred: !props.allStarred })}
+        />
+      </div>
+      <p className="toolbar-count" aria-live="polite">
+        {props.selectedCount > 0 ? `${props.selectedCount.toLocaleString()} selected` : `${props.total.toLocaleString()} conversation${props.total === 1 ? '' : 's'}`}
+      </p>
+    </div>
+  );
+}

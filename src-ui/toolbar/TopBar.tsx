@@ -1,0 +1,23 @@
+/** The bar above the mailbox: search, shortcuts help, settings, account. */
+import { useSetAtom } from 'jotai';
+import { Icon } from '../app/icons';
+import { SettingsMenu } from '../settings/SettingsMenu';
+import { shortcutsOpenAtom } from '../state/atoms';
+import { AccountMenu } from './AccountMenu';
+import { SearchBox } from './SearchBox';
+
+export function TopBar() {
+  const openShortcuts = useSetAtom(shortcutsOpenAtom);
+  return (
+    <header className="topbar">
+      <SearchBox />
+      <div className="topbar-actions">
+        <button type="button" className="icon-button" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" aria-keyshortcuts="?" onClick={() => openShortcuts(true)}>
+          <Icon name="keyboard" size={20} />
+        </button>
+        <SettingsMenu />
+        <AccountMenu />
+      </div>
+    </header>
+  );
+}

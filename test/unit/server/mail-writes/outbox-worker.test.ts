@@ -1,0 +1,248 @@
+import { tmpdir } from 'node:os';
+import { beforeEach, describe, expect, test } from 'vitest';
+import { OutboxStore, type OutboxRow } from '../../../../src-server/outbox/outbox-store';
+import { OutboxWorker, type OutboxOptions, type SentFiling } from '../../../../src-server/outbox/outbox-worker';
+import type { SmtpConnector, SmtpOutcome, SmtpSendParams } from '../../../../src-server/smtp/smtp-connector';
+import { openDatabase, type Db } from '../../../../src-server/store/database';
+
+/** An SMTP server of our own: accepts, refuses or never answers, as each test says. */
+class FakeSmtp implements SmtpConnector {
+  readonly calls: SmtpSendParams[] = [];
+  next: (call: number) => 'accept' | 'hang' | Error = () => 'accept';
+  active = 0;
+  maxActive = 0;
+
+  async send(params: SmtpSendParams): Promise<SmtpOutcome> {
+    this.calls.push(params);
+    const behaviour = this.next(this.calls.length);
+    this.active++;
+    this.maxActive = Math.max(this.maxActive, this.active);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      if (behaviour === 'hang') await new Promise(() => undefined);
+      if (behaviour instanceof Error) throw behaviour;
+      return { response: '250 2.0.0 Ok: queued as ABC', accepted: [...params.envelope.to], rejected: [] };
+    } finally {
+      this.active--;
+    }
+  }
+}
+
+class FakeFiling implements SentFiling {
+  readonly filed: number[] = [];
+  inSent = new Set<string>();
+  failuresLeft = 0;
+  async isInSent(row: OutboxRow) {
+    return this.inSent.has(row.messageIdHeader);
+  }
+  async file(row: OutboxRow) {
+    if (this.failuresLeft > 0) {
+      this.failuresLeft--;
+      throw new Error('APPEND failed: NO [OVERQUOTA]');
+    }
+    this.filed.push(row.id);
+    this.inSent.add(row.messageIdHeader);
+  }
+}
+
+const smtpError = (responseCode: number | null, response: string, code = 'EENVELOPE') => Object.assign(new Error(response), { responseCode: responseCode ?? undefined, response, code });
+
+let db: Db;
+let clock: number;
+let smtp: FakeSmtp;
+let filing: FakeFiling;
+let store: OutboxStore;
+let alice: number;
+let bob: number;
+const failedRows: number[] = [];
+
+function addAccount(email: string): number {
+  return Number(
+    db
+      .prepare(
+        `INSERT INTO accounts (email, name, imap_host, imap_port, imap_security, smtp_host, smtp_port, smtp_security, secret, created_at)
+         VALUES (?, '', 'localhost', 143, 'none', 'localhost', 25, 'none', x'', 0)`,
+      )
+      .run(email).lastInsertRowid,
+  );
+}
+
+function worker(options: Partial<OutboxOptions> = {}) {
+  return new OutboxWorker({
+    store,
+    smtp,
+    filing,
+    accounts: { get: (id) => ({ id, email: `${id}@tern.test`, name: '', imap: { host: 'h', port: 1, security: 'none' }, smtp: { host: 'h', port: 2, security: 'none' }, latestTxnId: 0 }), password: () => 'pw' },
+    onFailed: (row) => failedRows.push(row.id),
+    now: () => clock,
+    options: { retryDelaysMs: [5_000, 30_000], maxAttempts: 3, stopWaitMs: 50, ...options },
+  });
+}
+
+const enqueue = (key: string, accountId = alice) =>
+  store.enqueue({
+    accountId,
+    idempotencyKey: key,
+    requestHash: 'h',
+    draftId: null,
+    parentId: null,
+    messageIdHeader: `<${key}@tern.test>`,
+    envelope: { from: 'alice@tern.test', to: ['bob@kite.test'] },
+    raw: Buffer.from(`Message-ID: <${key}@tern.test>\r\n\r\nhello`),
+    sentCopy: null,
+    uploadIds: [],
+  });
+
+beforeEach(() => {
+  db = openDatabase(tmpdir(), ':memory:');
+  clock = 1_000_000;
+  smtp = new FakeSmtp();
+  filing = new FakeFiling();
+  store = new OutboxStore(db, () => clock);
+  alice = addAccount('alice@tern.test');
+  bob = addAccount('bob@kite.test');
+  failedRows.length = 0;
+});
+
+describe('outbox state machine', () => {
+  test('queued → sending → accepted → sent: one SMTP call with the stored bytes, one Sent copy', async () => {
+    const { row } = enqueue('k-happy');
+    const w = worker();
+    const states: string[] = [];
+    w.on('changed', (id) => states.push(store.get(id)!.state));
+    await w.runDue();
+    expect(smtp.calls).toHaveLength(1);
+    expect(smtp.calls[0]!.raw.toString()).toContain('<k-happy@tern.test>');
+    expect(smtp.calls[0]!.envelope.to).toEqual(['bob@kite.test']);
+    expect(store.get(row.id)).toMatchObject({ state: 'sent', attempts: 1 });
+    expect(store.get(row.id)!.smtp?.response).toContain('250');
+    expect(filing.filed).toEqual([row.id]);
+    expect(states[0]).toBe('sending');
+    await w.runDue();
+    expect(smtp.calls).toHaveLength(1);
+  });
+
+  test('the same idempotency key is the same row, sent once', async () => {
+    const first = enqueue('k-same');
+    const second = enqueue('k-same');
+    expect(first.created).toBe(true);
+    expect(second.created).toBe(false);
+    expect(second.row.id).toBe(first.row.id);
+    await worker().runDue();
+    expect(smtp.calls).toHaveLength(1);
+    expect(enqueue('k-same').row.state).toBe('sent');
+  });
+
+  test('a 5xx refusal fails at once with the server’s reason; no retry', async () => {
+    smtp.next = () => smtpError(550, '550 5.1.1 <nobody@kite.test>: Recipient address rejected: User unknown');
+    const { row } = enqueue('k-550');
+    const w = worker();
+    await w.runDue();
+    clock += 3_600_000;
+    await w.runDue();
+    expect(smtp.calls).toHaveLength(1);
+    const failed = store.get(row.id)!;
+    expect(failed.state).toBe('failed');
+    expect(failed.failure).toMatchObject({ permanent: true, responseCode: 550 });
+    expect(failed.failure!.reason).toContain('User unknown');
+    expect(failedRows).toEqual([row.id]);
+    expect(filing.filed).toEqual([]);
+  });
+
+  test('a transient failure is retried after its delay, then succeeds', async () => {
+    smtp.next = (call) => (call === 1 ? Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:25'), { code: 'ESOCKET' }) : 'accept');
+    const { row } = enqueue('k-retry');
+    const w = worker();
+    await w.runDue();
+    expect(store.get(row.id)).toMatchObject({ state: 'queued', attempts: 1, nextAttemptAt: clock + 5_000, lastError: 'connect ECONNREFUSED 127.0.0.1:25' });
+    await w.runDue();
+    expect(smtp.calls).toHaveLength(1); // not due yet
+    clock += 5_000;
+    await w.runDue();
+    expect(smtp.calls).toHaveLength(2);
+    expect(store.get(row.id)!.state).toBe('sent');
+  });
+
+  test('transient failures end in failed after maxAttempts', async () => {
+    smtp.next = () => smtpError(421, '421 4.3.2 Service shutting down', 'EPROTOCOL');
+    const { row } = enqueue('k-421');
+    const w = worker();
+    for (let i = 0; i < 5; i++) {
+      await w.runDue();
+      clock += 60_000;
+    }
+    expect(smtp.calls).toHaveLength(3);
+    expect(store.get(row.id)).toMatchObject({ state: 'failed', attempts: 3 });
+  });
+
+  test('crash before SMTP: a row left `sending` and not in Sent is sent once by the next gateway', async () => {
+    const { row } = enqueue('k-crash');
+    store.claim(row.id); // the first gateway claimed it and died before SMTP answered
+    const next = worker();
+    await next.runDue(); // recovery requeues it
+    await next.runDue();
+    expect(smtp.calls).toHaveLength(1);
+    expect(store.get(row.id)).toMatchObject({ state: 'sent', attempts: 2 });
+    await next.runDue();
+    expect(smtp.calls).toHaveLength(1);
+  });
+
+  test('crash after SMTP, server filed it in Sent: found there, never sent again', async () => {
+    const { row } = enqueue('k-in-sent');
+    store.claim(row.id);
+    filing.inSent.add(row.messageIdHeader);
+    const next = worker();
+    await next.runDue();
+    await next.runDue();
+    expect(smtp.calls).toHaveLength(0);
+    expect(store.get(row.id)!.state).toBe('sent');
+  });
+
+  test('crash after the accepted marker: only the filing is done', async () => {
+    const { row } = enqueue('k-marker');
+    store.claim(row.id);
+    store.markAccepted(row.id, { response: '250 ok', accepted: ['bob@kite.test'], rejected: [] });
+    await worker().runDue();
+    expect(smtp.calls).toHaveLength(0);
+    expect(filing.filed).toEqual([row.id]);
+    expect(store.get(row.id)!.state).toBe('sent');
+  });
+
+  test('a failing Sent copy is retried without sending again', async () => {
+    filing.failuresLeft = 2;
+    const { row } = enqueue('k-filing');
+    const w = worker();
+    await w.runDue();
+    expect(store.get(row.id)).toMatchObject({ state: 'accepted', filingAttempts: 1 });
+    clock += 5_000;
+    await w.runDue();
+    clock += 30_000;
+    await w.runDue();
+    expect(smtp.calls).toHaveLength(1);
+    expect(store.get(row.id)!.state).toBe('sent');
+  });
+
+  test('a stop during a hung attempt leaves the row `sending` for the next start', async () => {
+    smtp.next = () => 'hang';
+    const { row } = enqueue('k-hang');
+    const w = worker();
+    void w.runDue();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const started = Date.now();
+    await w.stop();
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(store.get(row.id)!.state).toBe('sending');
+  });
+
+  test('one attempt per account at a time; accounts go side by side', async () => {
+    enqueue('k-a1');
+    enqueue('k-a2');
+    enqueue('k-b1', bob);
+    const w = worker();
+    await w.runDue();
+    expect(smtp.calls.map((call) => call.raw.toString().match(/<(k-[a-z0-9]+)@/)![1])).toEqual(['k-a1', 'k-b1']);
+    expect(smtp.maxActive).toBe(2);
+    await w.runDue();
+    expect(smtp.calls).toHaveLength(3);
+  });
+});
