@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { APP_VERSION } from '../../shared/app-info';
 import type { GatewayContext } from '../context';
 import { registerErrorReplies } from './errors';
+import { registerAnalyticsRoutes } from './routes/analytics-routes';
 import { registerAuthRoutes } from './routes/auth-routes';
 import { registerDeltaRoutes } from './routes/delta-routes';
 import { registerDraftRoutes } from './routes/drafts-routes';
@@ -21,6 +22,7 @@ export async function createApp(ctx: GatewayContext): Promise<FastifyInstance> {
   registerErrorReplies(app);
   app.get('/api/health', async () => ({ ok: true, version: APP_VERSION }));
   registerAuthRoutes(app, ctx);
+  registerAnalyticsRoutes(app, ctx);
   registerDeltaRoutes(app, ctx);
   registerFolderRoutes(app, ctx);
   registerThreadRoutes(app, ctx);

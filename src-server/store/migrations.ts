@@ -197,4 +197,20 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX message_bodies_age ON message_bodies(account_id, cached_at);
   `,
+  /* 5: analytics events received from the worker's queues (spec §7 addEvents / addPreAuthEvents) */ `
+  CREATE TABLE analytics_events (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    account_id  INTEGER,                  -- null for pre-login events
+    entity_id   TEXT,                     -- who, before login (the device id)
+    event_id    TEXT NOT NULL,
+    event_name  TEXT NOT NULL,
+    event_ts    INTEGER NOT NULL,
+    attrs       TEXT NOT NULL,            -- JSON
+    hattrs      TEXT NOT NULL,            -- JSON
+    client      TEXT,                     -- JSON of the client description header
+    received_at INTEGER NOT NULL,
+    UNIQUE (event_id)                     -- a retried batch stores each event once
+  );
+  CREATE INDEX analytics_events_account ON analytics_events(account_id, event_ts);
+  `,
 ];
