@@ -168,16 +168,18 @@ export function resetSyncState(account: Account): Account {
   };
 }
 
-/** Primary account (spec §4): the smallest numeric account id; non-numeric ids sort after, by text. */
+/** Orders account ids numerically (non-numeric ids after, by text): the order of lists and of "primary". */
+export function compareAccountIds(a: string, b: string): number {
+  const numeric = (id: string) => id.trim() !== '' && Number.isFinite(Number(id));
+  const [an, bn] = [numeric(a), numeric(b)];
+  if (an && bn) return Number(a) - Number(b);
+  if (an !== bn) return an ? -1 : 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Primary account (spec §4): the one with the smallest numeric account id. */
 export function primaryAccountId(accountIds: readonly string[]): string | null {
-  const sorted = [...accountIds].sort((a, b) => {
-    const [x, y] = [Number(a), Number(b)];
-    const [xn, yn] = [a.trim() !== '' && Number.isFinite(x), b.trim() !== '' && Number.isFinite(y)];
-    if (xn && yn) return x - y;
-    if (xn !== yn) return xn ? -1 : 1;
-    return a < b ? -1 : a > b ? 1 : 0;
-  });
-  return sorted[0] ?? null;
+  return [...accountIds].sort(compareAccountIds)[0] ?? null;
 }
 
 /** Drops the token before an account leaves the worker. */

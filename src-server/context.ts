@@ -37,6 +37,8 @@ export interface GatewayContext {
 export interface ContextOverrides {
   /** How mail leaves (default: SMTP with each account's settings). */
   readonly smtp?: SmtpConnector;
+  /** How long POST /api/send waits for the outcome before answering 202 (default 30 s). */
+  readonly sendWaitMs?: number;
 }
 
 export function createContext(config: GatewayConfig, overrides: ContextOverrides = {}): GatewayContext {
@@ -73,6 +75,7 @@ export function createContext(config: GatewayConfig, overrides: ContextOverrides
       mirrors,
       materializer,
       smtp: overrides.smtp,
+      sendWaitMs: overrides.sendWaitMs,
       onError: (accountId, error) => console.warn(`mail writes${accountId === null ? '' : ` of account ${accountId}`}: ${error instanceof Error ? error.message : String(error)}`),
     }),
     login: new LoginService({

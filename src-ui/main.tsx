@@ -21,8 +21,8 @@ function storedPreferences(): Storage | undefined {
 }
 
 // Before the first paint: brand colours and the stored theme (no white flash in dark mode).
-document.documentElement.style.setProperty('--accent', brand.accent);
-document.documentElement.style.setProperty('--on-accent', brand.onAccent);
+document.documentElement.style.setProperty('--brand-accent', brand.accent);
+document.documentElement.style.setProperty('--brand-on-accent', brand.onAccent);
 applyTheme(document.documentElement, resolveTheme(readThemeChoice(storedPreferences()), systemPrefersDark()));
 
 registerErrorTransfer();

@@ -1,8 +1,99 @@
 import { proxy } from 'comlink';
-import type { WorkerApi } from '../shared/worker-api';
+import { systemClock, type Clock } from '../shared/clock';
+import type { AnalyticsService, WorkerApi } from '../shared/worker-api';
+import { ACCOUNTS_DATABASE, ACCOUNTS_SCHEMA } from './accounts/accounts-database';
+import { AccountRepository } from './accounts/account-repository';
+import { ACCOUNTS_CHANNEL, EngineAccounts } from './accounts/account-service';
+import { createGatewayLogin } from './accounts/gateway-login';
+import { EngineAnalytics } from './analytics/analytics-service';
+import { currentEnvironment, type ClientEnvironment } from './analytics/client-description';
+import { storedQueues } from './analytics/queue-storage';
+import { soleWriter, type WriterRole } from './boundary/writer-election';
+import { AccountDatabases, DATABASE_CHANNEL, type BroadcastPort } from './db/account-databases';
+import { idbStoreFactory } from './db/idb-store';
+import { lazyStore } from './db/lazy-store';
+import type { StoreFactory } from './db/store';
+import { createLogService } from './log/log-service';
+import { Logger, type StorageEstimate } from './log/logger';
 import { createSessionService } from './session-service';
 
+/** What the engine takes from its surroundings; every field defaults to the browser's own. */
+export interface EngineDeps {
+  /** Databases: IndexedDB by default; tests pass MemoryDatabases or a fake-indexeddb factory. */
+  readonly stores?: StoreFactory;
+  readonly fetch?: typeof fetch;
+  /** The gateway's API base (logins, pre-login analytics); default `<origin>/api`. */
+  readonly apiBase?: string;
+  readonly clock?: Clock;
+  readonly environment?: ClientEnvironment;
+  readonly estimateStorage?: () => Promise<StorageEstimate>;
+  readonly openChannel?: (name: string) => BroadcastPort;
+  /** Sole writer (SharedWorker) by default; entry.ts elects one among dedicated workers. */
+  readonly writer?: WriterRole;
+  /** Names this engine in broadcasts. */
+  readonly engineId?: string;
+}
+
+function browserChannel(name: string): BroadcastPort {
+  if (typeof BroadcastChannel !== 'function') return { postMessage: () => {}, addEventListener: () => {}, close: () => {} };
+  const channel = new BroadcastChannel(name);
+  // Node (tests, headless runs) keeps a process alive for an open channel; a browser has no unref.
+  (channel as { unref?: () => void }).unref?.();
+  return channel;
+}
+
 /** Builds the engine's services once per worker; every connecting tab shares them. */
-export function createEngine(): WorkerApi {
-  return { session: proxy(createSessionService()) };
+export function createEngine(deps: EngineDeps = {}): WorkerApi {
+  const clock = deps.clock ?? systemClock;
+  const engineId = deps.engineId ?? crypto.randomUUID();
+  const stores = deps.stores ?? idbStoreFactory();
+  const fetcher = deps.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
+  const apiBase = deps.apiBase ?? `${globalThis.location?.origin ?? ''}/api`;
+  const openChannel = deps.openChannel ?? browserChannel;
+  const writer = deps.writer ?? soleWriter();
+
+  const accountsStore = lazyStore(stores, ACCOUNTS_DATABASE, ACCOUNTS_SCHEMA);
+  const repository = new AccountRepository(accountsStore);
+  const databases = new AccountDatabases({ factory: stores, tabId: engineId, channel: openChannel(DATABASE_CHANNEL) });
+  const logger = new Logger({
+    clock,
+    estimateStorage: deps.estimateStorage ?? (globalThis.navigator?.storage ? () => navigator.storage.estimate() : undefined),
+    writerElected: writer.elected,
+    onError: (error) => console.warn('Tern logger:', error),
+  });
+  let deviceId: Promise<string> | null = null;
+  const analytics = new EngineAnalytics({
+    fetch: fetcher,
+    apiBase,
+    clock,
+    environment: deps.environment ?? currentEnvironment(),
+    storage: storedQueues(accountsStore),
+    credentials: async (accountId) => {
+      const account = await repository.get(accountId);
+      return account && { api: account.api, token: account.token, trackingHeader: (await repository.extras(accountId)).trackingHeader };
+    },
+    deviceId: () => (deviceId ??= repository.deviceId()),
+    // A 401 InvalidToken on the analytics path logs the account out like the user would.
+    onInvalidToken: (accountId) => accounts.remove({ accountId }),
+    onError: (error) => logger.log('Error', `analytics: ${error instanceof Error ? error.message : String(error)}`),
+  });
+  const accounts = new EngineAccounts({
+    repository,
+    databases,
+    gateway: createGatewayLogin({ fetch: fetcher, apiBase }),
+    analytics,
+    logger,
+    channel: openChannel(ACCOUNTS_CHANNEL),
+    tabId: engineId,
+  });
+  void writer.elected.then(() => analytics.start());
+
+  // Analytics has engine-internal methods too (setAccounts, start); only the contract's cross.
+  const analyticsApi: AnalyticsService = { track: (params) => analytics.track(params), flush: () => analytics.flush() };
+  return {
+    session: proxy(createSessionService()),
+    accounts: proxy(accounts),
+    analytics: proxy(analyticsApi),
+    log: proxy(createLogService(logger)),
+  };
 }

@@ -51,7 +51,7 @@ export class SendService {
     const { idempotencyKey, ...content } = request;
     const requestHash = createHash('sha256').update(JSON.stringify(content)).digest('hex');
     const earlier = store.byKey(accountId, idempotencyKey);
-    if (earlier) return this.answer(earlier, requestHash);
+    if (earlier) return this.repeat(earlier, requestHash);
 
     const source = await this.contentOf(accountId, request);
     const recipients = [...new Set([...source.fields.to, ...source.fields.cc, ...source.fields.bcc].map((recipient) => recipient.email))];
@@ -84,9 +84,15 @@ export class SendService {
         uploadIds: uploads.map((upload) => upload.id),
       });
     })();
-    if (!created) return this.answer(row, requestHash);
+    if (!created) return this.repeat(row, requestHash);
     this.deps.worker.kick();
     return this.answer(await this.outcome(row.id), requestHash);
+  }
+
+  /** The same key again (a retry, or a double click racing the first): the first send's outcome, waited for like it. */
+  private async repeat(row: OutboxRow, requestHash: string): Promise<{ status: 200 | 202; result: SendResult }> {
+    this.checkKey(row, requestHash); // a reused key is refused before any waiting
+    return this.answer(settled(row) ? row : await this.outcome(row.id), requestHash);
   }
 
   /** GET /api/outbox/:id: where a send stands (a failure is a state here, not an error). */
@@ -113,9 +119,7 @@ export class SendService {
 
   /** The reply for a row: its result, or the catalogue error of its failure. */
   private answer(row: OutboxRow, requestHash: string): { status: 200 | 202; result: SendResult } {
-    if (row.requestHash !== requestHash) {
-      throw new TernError('InvalidParameter', { detail: [{ path: 'idempotencyKey', message: 'This key was already used for another message.' }] });
-    }
+    this.checkKey(row, requestHash);
     if (row.state === 'failed') {
       const failure = row.failure;
       throw new TernError(failure?.tooLarge ? 'MessageSizeExceeded' : 'SendFailed', {
@@ -123,6 +127,12 @@ export class SendService {
       });
     }
     return { status: row.state === 'sent' || row.state === 'accepted' ? 200 : 202, result: this.resultOf(row) };
+  }
+
+  private checkKey(row: OutboxRow, requestHash: string): void {
+    if (row.requestHash !== requestHash) {
+      throw new TernError('InvalidParameter', { detail: [{ path: 'idempotencyKey', message: 'This key was already used for another message.' }] });
+    }
   }
 
   private resultOf(row: OutboxRow): SendResult {

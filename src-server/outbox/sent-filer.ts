@@ -39,7 +39,7 @@ export class SentFiler implements SentFiling {
     const sentPath = roles.pathOf(accountId, 'sent');
     await access.withFolder(accountId, sentPath, async (client) => {
       if ((await uidsWithMessageId(client, row.messageIdHeader)).length > 0) return;
-      // A message sent before a restart may have lost its raw copy only once `sent`; here it is whole.
+      // The Sent copy keeps the Bcc header (sentCopy) when there was one: the sender may see whom they hid.
       await appendMessage({ client, path: sentPath, raw: row.sentCopy ?? row.raw, flags: ['\\Seen'], messageIdHeader: row.messageIdHeader });
     });
     touched.push(sentPath);

@@ -18,7 +18,8 @@ const PRUNE_EVERY = 64;
  * row read instead of an IMAP fetch and a parse. A message row's content never changes
  * (a new UID is a new row), so entries need no invalidation; they go with their message
  * (ON DELETE CASCADE) or when the account's cache is over its size. Storing a body also
- * puts its words into the search index, which is how "body words where mirrored" grows.
+ * keeps its words (beyond the cache's pruning) and queues the message for re-indexing,
+ * which is how "body words where mirrored" grows.
  */
 export class BodyCache {
   private readonly stmt;
@@ -35,7 +36,10 @@ export class BodyCache {
          ON CONFLICT (message_id) DO UPDATE SET body_json = excluded.body_json, cached_at = excluded.cached_at`,
       ),
       exists: db.prepare<[number, number]>('SELECT 1 FROM messages WHERE account_id = ? AND id = ?'),
-      index: db.prepare<[string, number]>('UPDATE messages_fts SET body = ? WHERE rowid = ?'),
+      words: db.prepare<[number, string]>(
+        'INSERT INTO message_body_words (message_id, words) VALUES (?, ?) ON CONFLICT (message_id) DO UPDATE SET words = excluded.words',
+      ),
+      reindex: db.prepare<[number]>('INSERT OR IGNORE INTO fts_pending (message_id) VALUES (?)'),
       prune: db.prepare<[number, number, number]>(
         `DELETE FROM message_bodies WHERE account_id = ? AND message_id IN (
            SELECT message_id FROM message_bodies WHERE account_id = ? ORDER BY cached_at DESC LIMIT -1 OFFSET ?)`,
@@ -54,7 +58,9 @@ export class BodyCache {
     const json = JSON.stringify(params.body);
     this.db.transaction(() => {
       if (!this.stmt.exists.get(accountId, messageId)) return;
-      this.stmt.index.run(params.searchText, messageId);
+      // The search index picks the words up at its next flush (search/fts-indexer.ts).
+      this.stmt.words.run(messageId, params.searchText);
+      this.stmt.reindex.run(messageId);
       if (Buffer.byteLength(json) <= this.options.maxBodyBytes) this.stmt.put.run(messageId, accountId, json, Date.now());
     })();
     if (++this.writes % PRUNE_EVERY === 0) this.stmt.prune.run(accountId, accountId, this.options.maxEntriesPerAccount);

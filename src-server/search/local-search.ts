@@ -2,6 +2,7 @@ import type { Statement } from 'better-sqlite3';
 import { TernError } from '../../shared/errors';
 import type { Db } from '../store/database';
 import { ftsMatch } from './fts-query';
+import { FtsIndexer } from './fts-indexer';
 import type { ParsedSearch } from './search-query';
 
 /** A matching message, as much as ordering and grouping need. */
@@ -29,8 +30,10 @@ export interface LocalSearchParams {
 export class LocalSearch {
   private readonly statements = new Map<string, Statement>();
   private readonly byIds;
+  readonly indexer: FtsIndexer;
 
   constructor(private readonly db: Db) {
+    this.indexer = new FtsIndexer(db);
     this.byIds = db.prepare<[number, string]>(
       'SELECT id, thread_id AS threadId, folder_id AS folderId, received_at AS receivedAt FROM messages WHERE account_id = ? AND id IN (SELECT value FROM json_each(?))',
     );
@@ -39,6 +42,8 @@ export class LocalSearch {
   /** Matches newest first, at most `limit` (ask one more to learn whether there are more). */
   run({ accountId, search, folderIds, limit }: LocalSearchParams): MessageHit[] {
     const match = ftsMatch(search.terms);
+    // What was mirrored since the last flush is searchable now, not after the next background pass.
+    if (match !== null) this.indexer.flush();
     const where = ['m.account_id = @account', 'm.folder_id IN (SELECT value FROM json_each(@folders))'];
     const params: Record<string, unknown> = { account: accountId, folders: JSON.stringify(folderIds), limit };
     if (match !== null) {

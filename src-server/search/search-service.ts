@@ -5,7 +5,9 @@ import type { FolderRow } from '../mirror/mirror-rows';
 import type { FolderQueries } from '../reading/folder-queries';
 import type { ThreadQueries } from '../reading/thread-queries';
 import type { Db } from '../store/database';
+import { ftsTerm } from './fts-query';
 import { imapCriteria } from './imap-criteria';
+import { BACKGROUND_BATCH } from './fts-indexer';
 import { LocalSearch, type MessageHit } from './local-search';
 import { isEmptySearch, parseSearch, type ParsedSearch } from './search-query';
 import { searchScope } from './search-scope';
@@ -51,8 +53,15 @@ export class SearchService {
     this.server = new ServerSearch(deps.db);
   }
 
+  /** One background pass of the indexer (a bounded batch); returns what is still queued. */
+  indexSome(): number {
+    return this.local.indexer.flush(BACKGROUND_BATCH);
+  }
+
   async search({ accountId, q, folderId, limit }: SearchParams): Promise<SearchResponse> {
-    const search = parseSearch(q);
+    const parsed = parseSearch(q);
+    // Terms without a word ("!!!", "--") match nothing and narrow nothing: dropped, so a query of them alone finds nothing.
+    const search: ParsedSearch = { ...parsed, terms: parsed.terms.filter((term) => ftsTerm(term) !== null) };
     if (folderId !== null) this.deps.threads.assertFolder(accountId, folderId);
     const scope = searchScope(this.deps.folders.rows(accountId), { inValues: search.folders, folderId });
     if (isEmptySearch(search) || scope.length === 0) return { threads: [], matchedMessages: 0, truncated: false, complete: true, pendingOnServer: 0 };

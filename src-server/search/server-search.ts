@@ -47,6 +47,8 @@ export function unmirroredRange(folder: FolderRow): string | null | undefined {
  */
 export class ServerSearch {
   private readonly stmt;
+  /** The search under way per account: a newer one (the next keystroke) supersedes it. */
+  private readonly current = new Map<number, AbortController>();
 
   constructor(db: Db) {
     this.stmt = {
@@ -59,7 +61,11 @@ export class ServerSearch {
     const found = new Set<number>();
     let pending = 0;
     let answered = 0;
+    // Searches queue on the account's one connection, in turn with the sync: an older search
+    // still waiting there is dropped rather than run for nobody, so typing cannot pile them up.
+    this.current.get(params.accountId)?.abort();
     const abort = new AbortController();
+    this.current.set(params.accountId, abort);
     const work = (async () => {
       for (const target of params.targets) {
         if (abort.signal.aborted) return;
@@ -84,6 +90,7 @@ export class ServerSearch {
     await Promise.race([work, timeout]);
     clearTimeout(timer);
     abort.abort();
+    if (this.current.get(params.accountId) === abort) this.current.delete(params.accountId);
     return { messageIds: [...found], pending, complete: answered === params.targets.length };
   }
 

@@ -8,6 +8,7 @@ import { addressKey, sameAddress } from '../../shared/address-equivalence';
 import { showsPaperclip } from '../../shared/attachment-rules';
 import type { BodyView, MessageView } from '../../shared/worker-mail-api';
 import { sanitizeMailHtml } from '../mail-html/sanitize-html';
+import { scopeMailStyles } from '../mail-html/scope-styles';
 
 export type ComposeMode = 'new' | 'reply' | 'replyAll' | 'forward';
 
@@ -91,11 +92,23 @@ export function replyRecipients(message: MessageView, mode: 'reply' | 'replyAll'
   return { to: to.length > 0 ? to : dedupeAddresses(primary), cc };
 }
 
-/** The original's body as a detached element: sanitised HTML, or escaped text with line breaks. */
-function originalContent(doc: Document, body: BodyView | null, message: MessageView): Node[] {
+/** A class naming one quote, so the quoted mail's styles apply inside it and nowhere else. */
+function quoteClass(): string {
+  const bytes = new Uint8Array(4);
+  crypto.getRandomValues(bytes);
+  return `tern-quote-${Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/**
+ * The original's body as nodes for `container`: sanitised HTML (its styles scoped to
+ * the container), or escaped text with line breaks.
+ */
+function originalContent(doc: Document, body: BodyView | null, message: MessageView, container: HTMLElement): Node[] {
   if (body?.html && body.html.trim() !== '') {
     const clean = sanitizeMailHtml(body.html);
-    // The quote keeps the mail's own styles; the composer scopes them when it loads the body.
+    const scope = quoteClass();
+    scopeMailStyles(clean, { scope: `.${scope}` });
+    container.classList.add(scope);
     const nodes = [...Array.from(clean.head.querySelectorAll('style')), ...Array.from(clean.body.childNodes)];
     return nodes.map((node) => doc.importNode(node, true));
   }
@@ -131,7 +144,7 @@ export function quoteForReply(message: MessageView, body: BodyView | null, local
   quote.append(paragraph(doc, `On ${formatQuoteDate(message.date, locale)}, ${who} wrote:`));
   const blockquote = doc.createElement('blockquote');
   blockquote.setAttribute('type', 'cite');
-  blockquote.append(...originalContent(doc, body, message));
+  blockquote.append(...originalContent(doc, body, message, blockquote));
   quote.append(blockquote);
   root.append(quote);
   return root.innerHTML;
@@ -162,7 +175,7 @@ export function quoteForForward(message: MessageView, body: BodyView | null, loc
   }
   forwarded.append(header, doc.createElement('br'));
   const original = doc.createElement('div');
-  original.append(...originalContent(doc, body, message));
+  original.append(...originalContent(doc, body, message, original));
   forwarded.append(original);
   root.append(forwarded);
   return root.innerHTML;

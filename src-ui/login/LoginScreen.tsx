@@ -272,7 +272,6 @@ export function LoginScreen() {
       );
       break;
     case 'LOADER':
-    case 'LOGIN_SUCCESS':
       body = (
         <div className="login-loader" role="status" aria-live="polite">
           <span className="spinner" aria-hidden="true" />

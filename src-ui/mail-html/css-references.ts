@@ -151,7 +151,7 @@ export function findCssReferences(css: string): CssReference[] {
       const name = readName(css, i + 1);
       if (name.value.toLowerCase() === 'import') {
         const end = endOfAtRule(css, name.next);
-        found.push({ kind: 'import', start: i, end, urls: findCssReferences(css.slice(name.next, end)).flatMap((ref) => ref.urls) });
+        found.push({ kind: 'import', start: i, end, urls: stringsAndUrlsIn(css.slice(name.next, end)) });
         i = end;
       } else i = name.next;
     } else if (startsName(css, i)) {

@@ -12,6 +12,7 @@ import { MAIL_PURIFY_CONFIG, mailPurifier } from './purify-config';
 export function sanitizeMailHtml(html: string, purifier: DOMPurify = mailPurifier()): Document {
   const root = purifier.sanitize(html, { ...MAIL_PURIFY_CONFIG, WHOLE_DOCUMENT: true, RETURN_DOM: true });
   const doc = root.ownerDocument;
+  if (!doc) throw new Error('DOMPurify returned a node outside any document.');
   // A document always gets a head and a body from the parser; guard anyway so later steps can rely on them.
   if (!doc.head) doc.documentElement.prepend(doc.createElement('head'));
   if (!doc.body) doc.documentElement.append(doc.createElement('body'));

@@ -82,6 +82,8 @@ const ROOT_COMPOUND = /^(?:html|body|:root)(?![\w-])/i;
 /** Puts one selector under the scope; `html`, `body` and `:root` at its start stand for the scope itself. */
 export function scopeSelector(selector: string, scope: string): string {
   let rest = selector.trim();
+  // Already scoped (a draft reopened): scoping again would demand the scope inside itself.
+  if (rest === scope || (rest.startsWith(scope) && /^[\s>.#[:]/.test(rest.slice(scope.length)))) return rest;
   let rooted = false;
   for (let match = ROOT_COMPOUND.exec(rest); match; match = ROOT_COMPOUND.exec(rest)) {
     rooted = true;
@@ -118,8 +120,17 @@ export function scopeCss(css: string, scope: string): string {
       i = skipAtom(css, i);
       continue;
     }
+    // HTML comment markers (CSS's CDO/CDC tokens), stray markup, unbalanced closers.
+    if (css.startsWith('<!--', i)) {
+      i += 4;
+      continue;
+    }
+    if (css.startsWith('-->', i)) {
+      i += 3;
+      continue;
+    }
     if (char === '<' || char === '}' || char === ';') {
-      i++; // stray HTML comment openers, unbalanced closers
+      i++;
       continue;
     }
     const stop = findTopLevel(css, i, '{;');

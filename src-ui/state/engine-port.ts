@@ -7,45 +7,13 @@
  * command functions of mail-actions.ts (STYLE item 13).
  */
 import { proxy, type Remote } from 'comlink';
-import type { PublicAccount, AccountInfo } from '../../shared/account';
-import type { LoginChallengeStep } from '../../shared/login-steps';
-import type { WorkerApi } from '../../shared/worker-api';
+import type { AccountService, AddAccountParams, AddAccountResult, Service, WorkerApi } from '../../shared/worker-api';
 import type { MailCommandService, MailQueryService } from '../../shared/worker-mail-api';
 
-/** Credentials of one login attempt; the optional fields answer a challenge of the gateway. */
-export interface AddAccountParams {
-  readonly email: string;
-  readonly password: string;
-  /** The authenticator code (step AUTHENTICATOR, input `auth_code`). */
-  readonly authCode?: string;
-  /** A recovery code (step RECOVERY_CODE, input `recovery_code`). */
-  readonly recoveryCode?: string;
-  /** The confirmed alternate email (step ALTERNATE_EMAIL). */
-  readonly alternateEmail?: string;
-}
+export type { AddAccountParams, AddAccountResult };
 
-/** Logged in, or the gateway wants another step before it says so. */
-export type AddAccountResult =
-  | { readonly kind: 'added'; readonly account: PublicAccount }
-  | { readonly kind: 'challenge'; readonly step: LoginChallengeStep };
-
-/**
- * The account part of the engine as the UI uses it. The worker's AccountService (add,
- * remove, list) is being written at the same time; until it lands in shared/worker-api.ts
- * this is the shape the UI calls, and `engineFromWorker` the only place that maps it.
- */
-export interface AccountPort {
-  /** Logs in through the gateway and stores the account; other accounts stay logged in. */
-  add(params: AddAccountParams): Promise<AddAccountResult>;
-  /** Logs one account out (ends its gateway session, drops its local data). */
-  remove(params: { readonly accountId: string }): Promise<void>;
-  /** Every stored account, primary first. */
-  list(): Promise<readonly PublicAccount[]>;
-  /** Pushes the account list whenever it changes in any tab. */
-  watch(onChange: (accounts: readonly PublicAccount[]) => void): Promise<{ readonly subscriptionId: string }>;
-  /** Partner and billing info stored beside an account (spec §3), for the partner theme. */
-  info(params: { readonly accountId: string }): Promise<AccountInfo>;
-}
+/** The account part of the engine as the UI uses it (the worker's AccountService, minus what tabs never call). */
+export type AccountPort = Pick<AccountService, 'add' | 'remove' | 'initialise' | 'list' | 'watch' | 'unwatch' | 'info'>;
 
 /** The engine as the UI sees it. */
 export interface UiEngine {
@@ -57,24 +25,12 @@ export interface UiEngine {
 }
 
 /**
- * The services the UI expects on the worker's remote beyond `session`. They are not part
- * of WorkerApi yet; once they are, this type collapses into WorkerApi itself.
+ * The mail services the UI expects on the worker's remote. They are not part of WorkerApi
+ * yet (the sync engineer adds them); once they are, this type collapses into WorkerApi.
  */
-interface ExpectedWorkerServices {
-  readonly accounts: {
-    add(params: AddAccountParams): Promise<AddAccountResult | PublicAccount>;
-    remove(params: { accountId: string }): Promise<void>;
-    list(): Promise<readonly PublicAccount[]>;
-    watch(onChange: (accounts: readonly PublicAccount[]) => void): Promise<{ subscriptionId: string }>;
-    info(params: { accountId: string }): Promise<AccountInfo>;
-  };
-  readonly mail: MailQueryService;
-  readonly commands: MailCommandService;
-}
-
-/** The engine may answer `add` with the account itself (no challenge possible) or with a result. */
-function toAddResult(value: AddAccountResult | PublicAccount): AddAccountResult {
-  return 'kind' in value ? value : { kind: 'added', account: value };
+interface ExpectedMailServices {
+  readonly mail: Service<MailQueryService>;
+  readonly commands: Service<MailCommandService>;
 }
 
 /**
@@ -82,15 +38,17 @@ function toAddResult(value: AddAccountResult | PublicAccount): AddAccountResult 
  * clone a function), everything else passes through.
  */
 export function engineFromWorker(remote: Remote<WorkerApi>, version: string): UiEngine {
-  const worker = remote as unknown as Remote<WorkerApi & ExpectedWorkerServices>;
+  const worker = remote as unknown as Remote<WorkerApi & ExpectedMailServices>;
   return {
     version,
     accounts: {
-      add: async (params) => toAddResult((await worker.accounts.add(params)) as AddAccountResult | PublicAccount),
+      add: (params) => worker.accounts.add(params) as Promise<AddAccountResult>,
       remove: (params) => worker.accounts.remove(params),
-      list: () => worker.accounts.list() as Promise<readonly PublicAccount[]>,
+      initialise: () => worker.accounts.initialise() as ReturnType<AccountPort['initialise']>,
+      list: () => worker.accounts.list() as ReturnType<AccountPort['list']>,
       watch: (onChange) => worker.accounts.watch(proxy(onChange)),
-      info: (params) => worker.accounts.info(params) as Promise<AccountInfo>,
+      unwatch: (params) => worker.accounts.unwatch(params),
+      info: (params) => worker.accounts.info(params) as ReturnType<AccountPort['info']>,
     },
     mail: {
       watchThreadList: (params, onPatch) => worker.mail.watchThreadList(params, proxy(onPatch)),

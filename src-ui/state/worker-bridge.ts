@@ -266,7 +266,7 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
     async start() {
       void engine.commands.watchCommands(onCommandStatus).catch(() => undefined);
       try {
-        setAccounts(await engine.accounts.list());
+        setAccounts((await engine.accounts.initialise()).accounts);
       } catch (error) {
         // No account service (yet) or a broken store: nobody is logged in, the login screen says what fails.
         console.warn('The engine could not list accounts:', error);

@@ -53,13 +53,12 @@ export class AccountRepository {
     });
   }
 
-  /** Deletes an account and everything stored beside it; returns what was deleted. */
+  /** Deletes an account, its extras and info (its analytics queue is the analytics service's); returns it. */
   async remove(accountId: string): Promise<Account | undefined> {
-    return withWrite(await this.store(), ['accounts', 'accountExtras', 'accountInfo', 'analyticsQueues'], async (tx) => {
+    return withWrite(await this.store(), ['accounts', 'accountExtras', 'accountInfo'], async (tx) => {
       const account = (await tx.get('accounts', accountId)) as unknown as Account | undefined;
       await tx.delete('accounts', accountId);
       await tx.delete('accountExtras', accountId);
-      await tx.delete('analyticsQueues', accountId);
       if (account) await tx.delete('accountInfo', accountInfoKey(account.emailAddress));
       return account;
     });
@@ -67,7 +66,8 @@ export class AccountRepository {
 
   async extras(accountId: string): Promise<AccountExtras> {
     const row = await withRead(await this.store(), ['accountExtras'], (tx) => tx.get('accountExtras', accountId));
-    return { ...defaultExtras(accountId), ...(row as Partial<AccountExtras> | undefined), accountId };
+    const { id: _key, ...stored } = row ?? { id: accountId };
+    return { ...defaultExtras(accountId), ...(stored as Partial<AccountExtras>), accountId };
   }
 
   async saveExtras(extras: AccountExtras): Promise<void> {

@@ -24,7 +24,7 @@ export interface TransportDeps {
 export async function postBatch(deps: TransportDeps, target: BatchTarget, events: readonly AnalyticsEventRecord[]): Promise<SendOutcome> {
   if (events.length > ANALYTICS_LIMITS.batchSize) throw new RangeError(`At most ${ANALYTICS_LIMITS.batchSize} events per batch.`);
   if (!deps.isOnline()) return 'retry';
-  const body: AddEventsBody = { events: events as AddEventsBody['events'], product: 'email', type: 'flock_account' };
+  const body: Omit<AddEventsBody, 'events'> & { events: readonly AnalyticsEventRecord[] } = { events, product: 'email', type: 'flock_account' };
   let response: Response;
   try {
     response = await deps.fetch(target.url, {

@@ -58,10 +58,12 @@ export class AccountDatabases {
    */
   open(accountId: string): Promise<LocalStore<MailTable>> {
     const cached = this.stores.get(accountId);
-    if (cached) {
-      return cached.then((store) => (store.closeReason === null ? store : this.reopen(accountId)));
-    }
-    return this.reopen(accountId);
+    if (!cached) return this.reopen(accountId);
+    return cached.then((store) => {
+      if (store.closeReason === null) return store;
+      // Closed under us: the first caller to notice reopens, the others share its open.
+      return this.stores.get(accountId) === cached ? this.reopen(accountId) : this.open(accountId);
+    });
   }
 
   /** Client cache clear: deletes the account's data; the next `open` starts empty. */

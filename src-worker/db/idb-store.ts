@@ -6,7 +6,7 @@ import { wrap, type IDBPDatabase, type IDBPIndex, type IDBPObjectStore, type IDB
 import { TernError } from '../../shared/errors';
 import { latestVersion, type DatabaseSchema, type SchemaEditor } from './schema';
 import { StoredVersionTooNewError, toStorageError } from './storage-errors';
-import { closedError, type CloseReason, type KeyRange, type LocalStore, type PendingWrite, type Query, type StoreFactory, type StoredRow, type WriteTransaction } from './store';
+import { closedError, type CloseReason, type KeyRange, type LocalStore, type PendingWrite, type Query, type ReadTransaction, type StoreFactory, type StoredRow, type WriteTransaction } from './store';
 
 export interface IdbStoreOptions<T extends string> {
   readonly name: string;
@@ -128,7 +128,7 @@ class IdbStore<T extends string> implements LocalStore<T> {
     });
   }
 
-  beginRead(tables: readonly T[]): WriteTransaction<T> {
+  beginRead(tables: readonly T[]): ReadTransaction<T> {
     return this.transactionOps(this.open(tables, 'readonly'));
   }
 
@@ -140,7 +140,8 @@ class IdbStore<T extends string> implements LocalStore<T> {
       tx: this.transactionOps(tx),
       commit: async () => {
         try {
-          tx.commit();
+          // commit() only ends the transaction sooner; Safari before 15 lacks it and commits on its own.
+          (tx as { commit?: () => void }).commit?.();
           await tx.done;
         } catch (error) {
           throw toStorageError(error, this.name, this.closeReason);

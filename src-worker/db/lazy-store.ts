@@ -7,11 +7,15 @@ import type { LocalStore, StoreFactory } from './store';
  * worker that never needs the database never opens it.
  */
 export function lazyStore<T extends string>(factory: StoreFactory, name: string, schema: DatabaseSchema<T>): () => Promise<LocalStore<T>> {
+  let current: LocalStore<T> | null = null;
   let opening: Promise<LocalStore<T>> | null = null;
   return async () => {
-    const current = await opening?.catch(() => null);
     if (current && current.closeReason === null) return current;
-    opening = factory.open(name, schema);
+    // Concurrent callers share one open.
+    opening ??= factory
+      .open(name, schema)
+      .then((store) => (current = store))
+      .finally(() => (opening = null));
     return opening;
   };
 }

@@ -7,7 +7,7 @@ import { TernError } from '../../shared/errors';
 import { compareKeys, isInRange, isValidKey } from './key-order';
 import { latestVersion, type DatabaseSchema, type IndexSpec, type SchemaEditor } from './schema';
 import { StoredVersionTooNewError } from './storage-errors';
-import { closedError, type CloseReason, type Key, type LocalStore, type PendingWrite, type Query, type StoreFactory, type StoredRow, type WriteTransaction } from './store';
+import { closedError, type CloseReason, type Key, type LocalStore, type PendingWrite, type Query, type ReadTransaction, type StoreFactory, type StoredRow, type WriteTransaction } from './store';
 
 interface MemoryDatabase {
   version: number;
@@ -107,8 +107,9 @@ class MemoryStore<T extends string> implements LocalStore<T> {
     private readonly db: MemoryDatabase,
   ) {}
 
-  beginRead(tables: readonly T[]): WriteTransaction<T> {
+  beginRead(tables: readonly T[]): ReadTransaction<T> {
     this.checkOpen(tables);
+    // Reads see committed rows only, never another transaction's pending changes.
     return this.transactionOps(new Set(tables), null, Promise.resolve());
   }
 

@@ -23,6 +23,8 @@ export interface LoggerDeps {
   readonly estimateStorage?: () => Promise<StorageEstimate>;
   /** Where a failure of the logger itself goes (it cannot log to itself). */
   readonly onError?: (error: unknown) => void;
+  /** Resolves once this engine may write (the elected writer); until then lines only buffer. */
+  readonly writerElected?: Promise<void>;
 }
 
 /** Where the log is written: the primary account's database, opened when needed. */
@@ -62,15 +64,9 @@ export class Logger {
   activate(target: LogTarget): void {
     this.stopTimers();
     this.target = target;
-    const { clock } = this;
-    const run = (work: () => Promise<unknown>) => () => void work().catch((error: unknown) => this.deps.onError?.(error));
-    this.timers = [
-      clock.setInterval(run(() => this.flush()), LOG_LIMITS.writeIntervalMs),
-      clock.setInterval(run(() => this.purgeOld()), LOG_LIMITS.ageCheckIntervalMs),
-      clock.setInterval(run(() => this.checkStorage()), LOG_LIMITS.storageCheckIntervalMs),
-    ];
-    // A worker rarely lives 24 h: look for old rows once at start too.
-    run(() => this.purgeOld())();
+    void (this.deps.writerElected ?? Promise.resolve()).then(() => {
+      if (this.target === target && this.timers.length === 0) this.startTimers();
+    });
   }
 
   /** Stops and forgets unwritten lines (logout, cache clear: the database is going away). */
@@ -147,6 +143,18 @@ export class Logger {
       if ((error as { name?: unknown }).name === 'QuotaExceeded') await this.deleteOldestShare(target).catch(() => 0);
       throw error;
     }
+  }
+
+  private startTimers(): void {
+    const { clock } = this;
+    const run = (work: () => Promise<unknown>) => () => void work().catch((error: unknown) => this.deps.onError?.(error));
+    this.timers = [
+      clock.setInterval(run(() => this.flush()), LOG_LIMITS.writeIntervalMs),
+      clock.setInterval(run(() => this.purgeOld()), LOG_LIMITS.ageCheckIntervalMs),
+      clock.setInterval(run(() => this.checkStorage()), LOG_LIMITS.storageCheckIntervalMs),
+    ];
+    // A worker rarely lives 24 h: look for old rows once at start too.
+    run(() => this.purgeOld())();
   }
 
   private stopTimers(): void {

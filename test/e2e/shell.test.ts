@@ -17,6 +17,9 @@ test('the built app loads in Chromium, shows its brand and reaches the shared en
   await page.goto(inject('baseUrl'));
   await expect(page.title()).resolves.toBe('Tern Mail');
   await page.getByRole('heading', { name: 'Tern Mail' }).waitFor();
+  // A fresh browser has no account: the first screen is the login (email first).
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  await expect(page.url()).toMatch(/\/login$/);
   // The status line comes from the SharedWorker's handshake, so this proves the worker bundle runs.
   await page.getByRole('status').filter({ hasText: /Mail engine 5\.33\.0 ready/ }).waitFor();
   await screenshot(page, 'shell');
@@ -29,7 +32,7 @@ test('a second tab connects to the same engine instead of starting another', asy
   const tabs = [await context.newPage(), await context.newPage()];
   for (const tab of tabs) {
     await tab.goto(inject('baseUrl'));
-    await tab.getByRole('status').filter({ hasText: /ready/ }).waitFor();
+    await tab.getByRole('status').filter({ hasText: /Mail engine .* ready/ }).waitFor();
   }
   const cdp = await browser.newBrowserCDPSession();
   const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: { type: string; url: string }[] };

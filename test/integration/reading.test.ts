@@ -367,3 +367,29 @@ describe('messages', () => {
     await expectError(api(`/api/messages/${row.id}/body`), 404, 'MessageNotFound');
   });
 });
+
+describe('timings (figures, not assertions)', () => {
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  const timed = async (path: string) => {
+    const started = performance.now();
+    const reply = await api(path);
+    await reply.arrayBuffer();
+    expect(reply.status).toBe(200);
+    return performance.now() - started;
+  };
+
+  test('thread page, body uncached and cached, over loopback HTTP', async () => {
+    const inbox = (await folderAt('INBOX'))!;
+    const pages: number[] = [];
+    for (let i = 0; i < 20; i++) pages.push(await timed(`/api/threads?folderId=${inbox.id}&limit=50`));
+    const ids = sql<{ id: number }>(`SELECT m.id FROM messages m LEFT JOIN message_bodies b ON b.message_id = m.id WHERE b.message_id IS NULL ORDER BY m.id LIMIT 20`).map((row) => row.id);
+    const uncached: number[] = [];
+    const cached: number[] = [];
+    for (const id of ids) uncached.push(await timed(`/api/messages/${id}/body`));
+    for (const id of ids) cached.push(await timed(`/api/messages/${id}/body`));
+    console.log(
+      `[reading] median of ${pages.length}: thread page of 50 ${median(pages).toFixed(1)} ms; ` +
+        `median of ${ids.length}: body uncached ${median(uncached).toFixed(1)} ms (max ${Math.max(...uncached).toFixed(1)}), cached ${median(cached).toFixed(1)} ms`,
+    );
+  });
+});

@@ -20,6 +20,12 @@ const fileParams = z.object({ id: uploadIdSchema });
 /** A client's content type is kept only when it looks like one; it never decides anything here. */
 const contentTypeOf = (mimetype: string | undefined) => (mimetype && /^[\w.+-]{1,64}\/[\w.+-]{1,128}$/.test(mimetype) ? mimetype.toLowerCase() : 'application/octet-stream');
 
+/**
+ * Browsers write `"`, CR and LF in a multipart file name as %22, %0D and %0A (WHATWG
+ * multipart/form-data encoding); undone here so the name is sanitised as the person saw it.
+ */
+const formDataName = (name: string) => name.replace(/%22/g, '"').replace(/%0D/gi, '\r').replace(/%0A/gi, '\n');
+
 /** The multipart plugin's refusals in catalogue terms. */
 const MULTIPART_ERRORS: Record<string, ErrorName> = {
   FST_REQ_FILE_TOO_LARGE: 'InvalidFileSize',
@@ -44,14 +50,14 @@ export async function registerFilesRoutes(app: FastifyInstance, ctx: GatewayCont
       limits: { fileSize: MAX_ATTACHMENT_BYTES, files: MAX_ATTACHMENTS, parts: MAX_ATTACHMENTS + 10, fields: 10, fieldSize: 1024, headerPairs: 50 },
     });
 
-    scope.post('/api/files', async (request): Promise<UploadResponse> => {
+    scope.post('/api/files', async (request, reply): Promise<UploadResponse> => {
       const { accountId } = sessionOf(ctx.sessions, request);
       if (!request.isMultipart()) throw new TernError('InvalidRequestData', { detail: { reason: 'Send the files as multipart/form-data.' } });
       const stored: UploadRecord[] = [];
       let remaining = MAX_MESSAGE_BYTES;
       try {
         for await (const part of request.files()) {
-          const filename = sanitizeFileName(part.filename ?? '');
+          const filename = sanitizeFileName(formDataName(part.filename ?? ''));
           if (!isAllowedAttachmentName(filename)) {
             part.file.resume(); // let the rest of the request flow past
             throw new TernError('FileExtensionNotAllowed', { detail: { filename } });
@@ -61,6 +67,8 @@ export async function registerFilesRoutes(app: FastifyInstance, ctx: GatewayCont
           stored.push(record);
         }
       } catch (error) {
+        // The rest of the body is not read: this connection cannot carry another request.
+        reply.header('Connection', 'close');
         await Promise.all(stored.map((record) => uploads.remove(accountId, record.id)));
         const code = (error as { code?: string }).code;
         const mapped = code ? MULTIPART_ERRORS[code] : undefined;

@@ -6,6 +6,8 @@ import { ThreadQueries } from '../../reading/thread-queries';
 import { SearchService } from '../../search/search-service';
 import { sessionOf } from '../session-auth';
 
+const INDEX_INTERVAL_MS = 1000;
+
 /** GET /api/search?q=&folderId=&limit= → { threads, matchedMessages, truncated, complete, pendingOnServer } */
 export function registerSearchRoutes(app: FastifyInstance, ctx: GatewayContext): void {
   const service = new SearchService({
@@ -14,6 +16,17 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: GatewayContext):
     threads: new ThreadQueries(ctx.db),
     mirrors: ctx.mirrors,
   });
+
+  // Mirrored mail becomes searchable in the background, so a search rarely has to index first.
+  const indexing = setInterval(() => {
+    try {
+      service.indexSome();
+    } catch (error) {
+      console.warn(`search index: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }, INDEX_INTERVAL_MS);
+  indexing.unref();
+  app.addHook('onClose', async () => clearInterval(indexing));
 
   app.get('/api/search', async (request, reply): Promise<SearchResponse> => {
     const { accountId } = sessionOf(ctx.sessions, request);

@@ -1,0 +1,41 @@
+/** The two mailbox routes: a unified special folder across accounts, and one folder of one account. */
+import { getRouteApi } from '@tanstack/react-router';
+import { useAtomValue } from 'jotai';
+import { useMemo } from 'react';
+import { folderDisplayName, SPECIAL_FOLDER_NAMES } from '../sidebar/folder-order';
+import { accountsAtom, foldersAtom } from '../state/atoms';
+import { listScopeFor } from './list-scope';
+import { MailboxView } from './MailboxView';
+import { NotFound } from './NotFound';
+import { unifiedRoleSchema } from './search-params';
+
+const mailRoute = getRouteApi('/mail');
+const unifiedRoute = getRouteApi('/mail/unified/$role');
+const folderRoute = getRouteApi('/mail/$accountId/$folderId');
+
+export function UnifiedMailbox() {
+  const { role } = unifiedRoute.useParams();
+  const search = mailRoute.useSearch();
+  const accounts = useAtomValue(accountsAtom) ?? [];
+  const accountIds = useMemo(() => accounts.map((account) => account.accountId), [accounts]);
+  const parsed = unifiedRoleSchema.safeParse(role);
+  if (!parsed.success) return <NotFound />;
+  const scope = listScopeFor({ kind: 'unified', role: parsed.data }, search, accountIds);
+  const name = SPECIAL_FOLDER_NAMES[parsed.data];
+  const title = search.q ? 'Search results' : accounts.length > 1 ? `All ${name === 'Inbox' ? 'inboxes' : name.toLowerCase()}` : name;
+  return <MailboxView scope={scope} title={title} specialUse={parsed.data} folderId={null} />;
+}
+
+export function FolderMailbox() {
+  const { accountId, folderId } = folderRoute.useParams();
+  const search = mailRoute.useSearch();
+  const accounts = useAtomValue(accountsAtom) ?? [];
+  const folders = useAtomValue(foldersAtom)[accountId];
+  const account = accounts.find((known) => known.accountId === accountId);
+  const accountIds = useMemo(() => accounts.map((known) => known.accountId), [accounts]);
+  if (!account) return <NotFound />;
+  const folder = folders?.find((known) => known.id === folderId);
+  const scope = listScopeFor({ kind: 'folder', accountId, folderId }, search, accountIds);
+  const name = folder ? folderDisplayName(folder, account.mailProperties.folderSeparator || '/') : '';
+  return <MailboxView scope={scope} title={search.q ? 'Search results' : name} specialUse={folder?.specialUse ?? null} folderId={folderId} />;
+}

@@ -1,0 +1,142 @@
+/**
+ * Where an open thread shows (beside, below or instead of the list, as the view says).
+ * It loads the thread through the command functions, marks it read, and hands it to the
+ * conversation view. Until src-ui/conversation/ lands, a plain summary of the messages
+ * stands in for it (subject, senders, dates, snippets; no bodies).
+ */
+import { useAtomValue, useStore } from 'jotai';
+import { useEffect, useRef, useState } from 'react';
+import { TernError } from '../../shared/errors';
+import type { ThreadView } from '../../shared/worker-mail-api';
+import { dispatchMailEvent, MAIL_EVENTS } from '../keyboard/mail-events';
+import { useMailActions } from '../state/actions-context';
+import { ownEmailsAtom, threadListAtom } from '../state/atoms';
+import { indexOfKey, rowAt } from '../thread-list/list-patch';
+import { formatFullTime } from '../thread-list/row-format';
+import { Avatar } from './Avatar';
+import { Icon } from './icons';
+import { parseRowKey } from './list-scope';
+
+type Loaded = { readonly key: string; readonly thread: ThreadView | null; readonly error: string | null };
+
+function ThreadSummary({ thread }: { thread: ThreadView }) {
+  const ownEmails = useAtomValue(ownEmailsAtom);
+  const detail = { accountId: thread.row.accountId, threadId: thread.row.threadId };
+  return (
+    <article className="conversation" aria-labelledby="conversation-subject">
+      <header className="conversation-header">
+        <h2 id="conversation-subject" className="conversation-subject">
+          {thread.row.subject || '(no subject)'}
+        </h2>
+        <div className="conversation-actions">
+          <button type="button" className="button button-secondary" aria-keyshortcuts="r" onClick={() => dispatchMailEvent(MAIL_EVENTS.reply, detail)}>
+            Reply
+          </button>
+          <button type="button" className="button button-secondary" aria-keyshortcuts="a" onClick={() => dispatchMailEvent(MAIL_EVENTS.replyAll, detail)}>
+            Reply all
+          </button>
+          <button type="button" className="button button-secondary" aria-keyshortcuts="f" onClick={() => dispatchMailEvent(MAIL_EVENTS.forward, detail)}>
+            Forward
+          </button>
+        </div>
+      </header>
+      <ol className="conversation-messages">
+        {thread.messages.map((message) => {
+          const from = message.from[0];
+          const mine = from ? ownEmails.has(from.email.toLowerCase()) : false;
+          return (
+            <li key={message.id} className={message.unread ? 'message-card is-unread' : 'message-card'}>
+              <Avatar name={from?.name ?? ''} email={from?.email ?? '?'} size={36} />
+              <div className="message-card-main">
+                <div className="message-card-head">
+                  <span className="message-card-from">
+                    {mine ? 'me' : from?.name || from?.email || '(no sender)'}
+                    {from && !mine && from.name && <span className="message-card-email"> &lt;{from.email}&gt;</span>}
+                  </span>
+                  <time className="message-card-date" dateTime={new Date(message.date).toISOString()}>
+                    {formatFullTime(message.date)}
+                  </time>
+                </div>
+                <div className="message-card-to">to {message.to.map((to) => (ownEmails.has(to.email.toLowerCase()) ? 'me' : to.name || to.email)).join(', ') || '(no recipients)'}</div>
+                <p className="message-card-snippet">{message.snippet}</p>
+                {message.attachments.length > 0 && (
+                  <p className="message-card-attachments">
+                    <Icon name="paperclip" size={14} /> {message.attachments.map((attachment) => attachment.filename).join(', ')}
+                  </p>
+                )}
+              </div>
+            </li>
+          );
+        })}
+      </ol>
+    </article>
+  );
+}
+
+export function ReadingPane({ threadKey, onClose, showBack }: { threadKey: string | null; onClose: () => void; showBack: boolean }) {
+  const actions = useMailActions();
+  const store = useStore();
+  const list = useAtomValue(threadListAtom);
+  const row = threadKey ? rowAt(list.held, indexOfKey(list.held, threadKey)) : undefined;
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const markedRead = useRef<string | null>(null);
+
+  // Load the thread, and again when its row changes (a new message, a flag from another tab).
+  const version = row ? `${row.messageCount}:${row.unreadCount}:${row.starred}:${row.lastMessageAt}:${row.folderIds.join(',')}` : '';
+  useEffect(() => {
+    const ref = threadKey ? parseRowKey(threadKey) : null;
+    if (!threadKey || !ref) return;
+    let live = true;
+    actions.loadThread(ref).then(
+      (thread) => live && setLoaded({ key: threadKey, thread, error: null }),
+      (error: unknown) => live && setLoaded({ key: threadKey, thread: null, error: TernError.from(error).message }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [threadKey, version, actions]);
+
+  // Opening an unread thread reads it (once per opening).
+  useEffect(() => {
+    if (!threadKey) {
+      markedRead.current = null;
+      return;
+    }
+    const current = rowAt(store.get(threadListAtom).held, indexOfKey(store.get(threadListAtom).held, threadKey));
+    if (current && current.unreadCount > 0 && markedRead.current !== threadKey) {
+      markedRead.current = threadKey;
+      void actions.runOnThreads({ kind: 'markRead', read: true }, [{ key: current.key, accountId: current.accountId, threadId: current.threadId }]);
+    }
+  }, [threadKey, row?.unreadCount, actions, store]);
+
+  if (!threadKey) {
+    return (
+      <section className="reading-pane reading-pane-empty" aria-label="Reading pane">
+        <Icon name="mail" size={48} className="empty-state-icon" />
+        <p className="empty-state-title">No conversation selected</p>
+        <p className="empty-state-text">
+          Pick one from the list, or press <kbd>j</kbd> and <kbd>k</kbd> to move and <kbd>Enter</kbd> to open.
+        </p>
+      </section>
+    );
+  }
+  const current = loaded?.key === threadKey ? loaded : null;
+  return (
+    <section className="reading-pane" aria-label="Conversation" aria-busy={!current}>
+      <div className="reading-pane-bar">
+        <button type="button" className="icon-button" aria-label={showBack ? 'Back to the list' : 'Close conversation'} title="Back (u)" aria-keyshortcuts="u" onClick={onClose}>
+          <Icon name={showBack ? 'arrowLeft' : 'close'} size={18} />
+        </button>
+      </div>
+      <div className="reading-pane-scroll">
+        {!current && <div className="reading-pane-loading" role="status">Loading conversation…</div>}
+        {current?.error && (
+          <div className="list-message" role="alert">
+            {current.error}
+          </div>
+        )}
+        {current?.thread && <ThreadSummary thread={current.thread} />}
+      </div>
+    </section>
+  );
+}

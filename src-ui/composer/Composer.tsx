@@ -1,0 +1,598 @@
+/**
+ * Writing a message: new, reply, reply all or forward. Recipients as validated chips
+ * with suggestions, a subject, a rich-text body, attachments (picker, drag and drop,
+ * paste) with per-file progress, From among the user's accounts. The draft saves itself
+ * while typing and is restored from `initial` after a reload; Send waits ~5 s with Undo
+ * before the message leaves. Ctrl/Cmd+Enter sends; Escape closes and keeps the draft.
+ *
+ * Everything reaches the engine through the callbacks; the shell wires them to src-ui/state.
+ */
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
+import type { Address } from '../../shared/api/mail';
+import { TernError } from '../../shared/errors';
+import { formatFileSize } from '../../shared/file-size';
+import type { DraftInput } from '../../shared/worker-mail-api';
+import { AlertIcon, CloseIcon, PaperclipIcon, SendIcon } from '../conversation/icons';
+import { COMPOSER_CSS } from './composer-styles';
+import type { ComposerInitial, UploadedAttachment } from './compose-initial';
+import { DraftAutosave, type SaveStatus } from './draft-autosave';
+import { isBlankHtml, prepareOutgoingHtml } from './editor-html';
+import { RecipientField } from './RecipientField';
+import { chipFromAddress, chipsToAddresses, INVALID_ADDRESS_MESSAGE, parseRecipients, addChips, type RecipientChip } from './recipients';
+import { RichTextEditor, type RichTextEditorHandle } from './RichTextEditor';
+import { checkUpload } from './upload-rules';
+
+/** An account the message can be sent from. */
+export interface ComposerAccount {
+  readonly accountId: string;
+  readonly name: string;
+  readonly email: string;
+}
+
+export interface ComposerProps {
+  /** What the composer opens with (composeNew / composeFromMessage / composeFromMailto, or a restored draft). */
+  readonly initial: ComposerInitial;
+  /** The user's accounts, for From. */
+  readonly accounts: readonly ComposerAccount[];
+  /** MailCommandService.saveDraft: creates or updates the draft; resolves with its id. */
+  readonly onSave: (draft: DraftInput) => Promise<{ draftId: string }>;
+  /** MailCommandService.send with the undo window. */
+  readonly onSend: (params: { accountId: string; draftId: string; delayMs: number }) => Promise<{ commandId: string }>;
+  /** MailCommandService.undoSend: true when the send was stopped in time. */
+  readonly onUndo: (commandId: string) => Promise<boolean>;
+  /** MailCommandService.uploadAttachment, reporting progress 0–1. */
+  readonly onUpload: (params: { accountId: string; file: Blob; fileName: string }, onProgress: (fraction: number) => void) => Promise<{ attachmentId: string }>;
+  /** Recipient suggestions for a typed prefix (MailQueryService.suggestAddresses). */
+  readonly suggest: (prefix: string) => Promise<readonly Address[]>;
+  /** The composer is done: closed (draft kept) or sent (after the undo window). */
+  readonly onClose: (outcome: 'closed' | 'sent') => void;
+  /** Undo window; default 5 s. */
+  readonly undoDelayMs?: number;
+  /** Quiet time before a draft saves; default 1.5 s. */
+  readonly autosaveDelayMs?: number;
+}
+
+export const DEFAULT_UNDO_DELAY_MS = 5_000;
+export const DEFAULT_AUTOSAVE_DELAY_MS = 1_500;
+
+interface AttachmentItem {
+  readonly key: string;
+  readonly fileName: string;
+  readonly size: number;
+  readonly status: 'uploading' | 'done' | 'failed' | 'rejected';
+  readonly progress: number;
+  readonly attachmentId?: string;
+  readonly message?: string;
+  /** The account it was uploaded for (a From change uploads it again). */
+  readonly accountId?: string;
+}
+
+type Phase =
+  | { readonly kind: 'editing' }
+  | { readonly kind: 'sending' }
+  | { readonly kind: 'undoable'; readonly commandId: string }
+  | { readonly kind: 'undoing' }
+  | { readonly kind: 'sent' };
+
+const TITLES: Record<ComposerInitial['mode'], string> = { new: 'New message', reply: 'Reply', replyAll: 'Reply all', forward: 'Forward' };
+
+let itemCounter = 0;
+const nextItemKey = () => `a${++itemCounter}`;
+
+const toChips = (addresses: readonly Address[]) => addresses.map(chipFromAddress);
+
+export function Composer(props: ComposerProps) {
+  const { initial, accounts, onSave, onSend, onUndo, onUpload, suggest, onClose } = props;
+  const undoDelayMs = props.undoDelayMs ?? DEFAULT_UNDO_DELAY_MS;
+  const titleId = useId();
+  const statusId = useId();
+
+  const [accountId, setAccountId] = useState(initial.accountId);
+  const [to, setTo] = useState<RecipientChip[]>(() => toChips(initial.to));
+  const [cc, setCc] = useState<RecipientChip[]>(() => toChips(initial.cc));
+  const [bcc, setBcc] = useState<RecipientChip[]>(() => toChips(initial.bcc));
+  const [pending, setPending] = useState({ to: '', cc: '', bcc: '' });
+  const [showCc, setShowCc] = useState(initial.cc.length > 0);
+  const [showBcc, setShowBcc] = useState(initial.bcc.length > 0);
+  const [subject, setSubject] = useState(initial.subject);
+  const [bodyVersion, setBodyVersion] = useState(0);
+  const [attachments, setAttachments] = useState<AttachmentItem[]>(() =>
+    (initial.attachments ?? []).map((attachment: UploadedAttachment) => ({
+      key: nextItemKey(),
+      fileName: attachment.fileName,
+      size: attachment.size,
+      status: 'done',
+      progress: 1,
+      attachmentId: attachment.attachmentId,
+      accountId: initial.accountId,
+    })),
+  );
+  const [saveStatus, setSaveStatus] = useState<SaveStatus>(initial.draftId ? { status: 'saved', at: Date.now() } : { status: 'idle' });
+  const [phase, setPhase] = useState<Phase>({ kind: 'editing' });
+  const [notice, setNotice] = useState<{ kind: 'error' | 'info'; text: string } | null>(null);
+  const [dragging, setDragging] = useState(false);
+
+  const editor = useRef<RichTextEditorHandle>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const toInput = useRef<HTMLInputElement | null>(null);
+  const undoButton = useRef<HTMLButtonElement>(null);
+  const files = useRef(new Map<string, File | Blob>());
+  const dragDepth = useRef(0);
+  const mounted = useRef(true);
+
+  const onCloseRef = useRef(onClose);
+  onCloseRef.current = onClose;
+  const autosave = useMemo(
+    () =>
+      new DraftAutosave({
+        delayMs: props.autosaveDelayMs ?? DEFAULT_AUTOSAVE_DELAY_MS,
+        save: onSave,
+        onStatus: (status) => mounted.current && setSaveStatus(status),
+        draftId: initial.draftId,
+      }),
+    // One autosaver for the composer's life; the callbacks it holds are the first ones.
+    [],
+  );
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+      autosave.dispose();
+    };
+  }, [autosave]);
+
+  /** The draft as it stands (with recipient text not yet turned into chips, when asked). */
+  const snapshot = useCallback(
+    (withPending = false): DraftInput => {
+      const withText = (chips: RecipientChip[], text: string) => (withPending && text.trim() ? addChips(chips, parseRecipients(text)) : chips);
+      return {
+        accountId,
+        draftId: autosave.draftId,
+        to: chipsToAddresses(withText(to, pending.to)),
+        cc: chipsToAddresses(withText(cc, pending.cc)),
+        bcc: chipsToAddresses(withText(bcc, pending.bcc)),
+        subject,
+        html: prepareOutgoingHtml(editor.current?.html() ?? ''),
+        ...(initial.inReplyToMessageId ? { inReplyToMessageId: initial.inReplyToMessageId } : {}),
+        attachmentIds: attachments.filter((item) => item.status === 'done' && item.attachmentId).map((item) => item.attachmentId as string),
+      };
+    },
+    [accountId, to, cc, bcc, pending, subject, attachments, autosave, initial.inReplyToMessageId],
+  );
+
+  /** A new message nobody has written anything in is not worth a draft. */
+  const worthSaving = (draft: DraftInput): DraftInput | null =>
+    autosave.draftId === undefined &&
+    draft.to.length + draft.cc.length + draft.bcc.length === 0 &&
+    draft.subject.trim() === '' &&
+    isBlankHtml(draft.html) &&
+    draft.attachmentIds.length === 0
+      ? null
+      : draft;
+
+  // Every change schedules a save; a reopened draft counts as saved as it is.
+  const opened = useRef(false);
+  useEffect(() => {
+    if (!opened.current) {
+      opened.current = true;
+      if (initial.draftId) autosave.markSaved(snapshot());
+      return;
+    }
+    if (phase.kind !== 'editing') return;
+    autosave.schedule(() => worthSaving(snapshot()));
+    // bodyVersion stands for the editor's content, which React does not hold.
+  }, [snapshot, bodyVersion]);
+
+  // ── Attachments ─────────────────────────────────────────────────────────────
+  const attachmentsRef = useRef(attachments);
+  attachmentsRef.current = attachments;
+  const accountRef = useRef(accountId);
+  accountRef.current = accountId;
+
+  const updateItem = (key: string, change: Partial<AttachmentItem>) => setAttachments((items) => items.map((item) => (item.key === key ? { ...item, ...change } : item)));
+
+  const upload = useCallback(
+    (key: string, blob: Blob, fileName: string) => {
+      const forAccount = accountRef.current;
+      updateItem(key, { status: 'uploading', progress: 0, accountId: forAccount });
+      onUpload({ accountId: forAccount, file: blob, fileName }, (fraction) => mounted.current && updateItem(key, { progress: Math.max(0, Math.min(1, fraction)) })).then(
+        ({ attachmentId }) => mounted.current && updateItem(key, { status: 'done', progress: 1, attachmentId }),
+        (cause: unknown) => mounted.current && updateItem(key, { status: 'failed', message: TernError.from(cause).message }),
+      );
+    },
+    [onUpload],
+  );
+
+  const addFiles = useCallback(
+    (list: readonly (File | { blob: Blob; name: string })[]) => {
+      let count = attachmentsRef.current.filter((item) => item.status !== 'rejected').length;
+      let bytes = attachmentsRef.current.filter((item) => item.status !== 'rejected').reduce((sum, item) => sum + item.size, 0);
+      const added: AttachmentItem[] = [];
+      const starts: (() => void)[] = [];
+      for (const entry of list) {
+        const blob = entry instanceof Blob ? entry : entry.blob;
+        const name = entry instanceof File ? entry.name : 'name' in entry ? entry.name : 'attachment';
+        const check = checkUpload({ name, size: blob.size, attachedCount: count, attachedBytes: bytes });
+        const key = nextItemKey();
+        if (!check.ok) {
+          added.push({ key, fileName: name, size: blob.size, status: 'rejected', progress: 0, message: check.message });
+          continue;
+        }
+        count++;
+        bytes += blob.size;
+        files.current.set(key, blob);
+        added.push({ key, fileName: check.fileName, size: blob.size, status: 'uploading', progress: 0, message: check.note });
+        starts.push(() => upload(key, blob, check.fileName));
+      }
+      setAttachments((items) => [...items, ...added]);
+      for (const start of starts) start();
+    },
+    [upload],
+  );
+
+  // A forward brings the original's attachments: fetch each, then upload it (once, also under StrictMode).
+  const pendingStarted = useRef(false);
+  useEffect(() => {
+    if (pendingStarted.current) return;
+    pendingStarted.current = true;
+    for (const part of initial.pendingAttachments ?? []) {
+      const key = nextItemKey();
+      setAttachments((items) => [...items, { key, fileName: part.fileName, size: part.size, status: 'uploading', progress: 0 }]);
+      part.load().then(
+        (blob) => {
+          if (!mounted.current) return;
+          const check = checkUpload({ name: part.fileName, size: blob.size, attachedCount: 0, attachedBytes: 0 });
+          if (!check.ok) {
+            updateItem(key, { status: 'rejected', message: check.message });
+            return;
+          }
+          files.current.set(key, blob);
+          upload(key, blob, check.fileName);
+        },
+        (cause: unknown) => mounted.current && updateItem(key, { status: 'failed', message: TernError.from(cause).message }),
+      );
+    }
+    // Once, when the composer opens.
+  }, []);
+
+  const removeAttachment = (key: string) => {
+    files.current.delete(key);
+    setAttachments((items) => items.filter((item) => item.key !== key));
+  };
+
+  const retryAttachment = (item: AttachmentItem) => {
+    const blob = files.current.get(item.key);
+    if (!blob) return;
+    updateItem(item.key, { message: undefined });
+    upload(item.key, blob, item.fileName);
+  };
+
+  // From another account: the draft and its uploads belong to the account, so both start over there.
+  const changeAccount = (next: string) => {
+    if (next === accountId) return;
+    autosave.forgetDraft();
+    accountRef.current = next;
+    setAccountId(next);
+    for (const item of attachmentsRef.current) {
+      const blob = files.current.get(item.key);
+      if (item.status !== 'rejected' && blob && item.accountId !== next) upload(item.key, blob, item.fileName);
+    }
+  };
+
+  // ── Send, undo, close ───────────────────────────────────────────────────────
+  const commitPending = () => {
+    if (pending.to.trim()) setTo((chips) => addChips(chips, parseRecipients(pending.to)));
+    if (pending.cc.trim()) setCc((chips) => addChips(chips, parseRecipients(pending.cc)));
+    if (pending.bcc.trim()) setBcc((chips) => addChips(chips, parseRecipients(pending.bcc)));
+    setPending({ to: '', cc: '', bcc: '' });
+  };
+
+  const send = async () => {
+    if (phase.kind !== 'editing') return;
+    commitPending();
+    const withPending = (chips: RecipientChip[], text: string) => (text.trim() ? addChips(chips, parseRecipients(text)) : chips);
+    const all = [...withPending(to, pending.to), ...withPending(cc, pending.cc), ...withPending(bcc, pending.bcc)];
+    const invalid = all.filter((chip) => !chip.valid);
+    if (all.length === 0) {
+      setNotice({ kind: 'error', text: 'Add at least one recipient.' });
+      toInput.current?.focus();
+      return;
+    }
+    if (invalid.length > 0) {
+      setNotice({ kind: 'error', text: `${INVALID_ADDRESS_MESSAGE} Fix or remove ${invalid.map((chip) => `“${chip.email}”`).join(', ')}.` });
+      return;
+    }
+    if (attachments.some((item) => item.status === 'uploading')) {
+      setNotice({ kind: 'error', text: 'Wait until the attachments have finished uploading.' });
+      return;
+    }
+    if (attachments.some((item) => item.status === 'failed')) {
+      setNotice({ kind: 'error', text: 'Some attachments did not upload. Retry or remove them first.' });
+      return;
+    }
+    setNotice(null);
+    setPhase({ kind: 'sending' });
+    try {
+      const draft = snapshot(true);
+      const draftId = await autosave.flush(() => draft);
+      if (!draftId) throw new TernError('DraftDoesNotExist');
+      const { commandId } = await onSend({ accountId, draftId, delayMs: undoDelayMs });
+      if (mounted.current) setPhase({ kind: 'undoable', commandId });
+    } catch (cause) {
+      if (!mounted.current) return;
+      setPhase({ kind: 'editing' });
+      setNotice({ kind: 'error', text: `The message was not sent. ${TernError.from(cause).message}` });
+    }
+  };
+
+  // The undo window: when it ends, the message has left and the composer is done.
+  useEffect(() => {
+    if (phase.kind !== 'undoable') return;
+    undoButton.current?.focus();
+    const timer = setTimeout(() => {
+      setPhase({ kind: 'sent' });
+      onCloseRef.current('sent');
+    }, undoDelayMs);
+    return () => clearTimeout(timer);
+  }, [phase, undoDelayMs]);
+
+  const undo = async () => {
+    if (phase.kind !== 'undoable') return;
+    const { commandId } = phase;
+    setPhase({ kind: 'undoing' });
+    const stopped = await onUndo(commandId).catch(() => false);
+    if (!mounted.current) return;
+    if (stopped) {
+      setPhase({ kind: 'editing' });
+      setNotice({ kind: 'info', text: 'Sending undone. Your message is back in the composer.' });
+      setTimeout(() => editor.current?.focus(), 0);
+    } else {
+      setPhase({ kind: 'sent' });
+      onCloseRef.current('sent');
+    }
+  };
+
+  const close = async () => {
+    if (phase.kind !== 'editing') return;
+    const draft = worthSaving(snapshot(true));
+    if (draft) {
+      try {
+        await autosave.flush(() => draft);
+      } catch (cause) {
+        setNotice({ kind: 'error', text: `The draft could not be saved. ${TernError.from(cause).message}` });
+        return;
+      }
+    }
+    onCloseRef.current('closed');
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      void send();
+    } else if (event.key === 'Escape' && !event.defaultPrevented) {
+      event.preventDefault();
+      void close();
+    }
+  };
+
+  // Put the caret where people write: the To field for a new message or forward, the body for a reply.
+  useEffect(() => {
+    if (initial.mode === 'reply' || initial.mode === 'replyAll') editor.current?.focusStart();
+  }, []);
+
+  // ── Drag and drop ───────────────────────────────────────────────────────────
+  const hasFiles = (event: DragEvent) => Array.from(event.dataTransfer?.types ?? []).includes('Files');
+  const onDragEnter = (event: DragEvent) => {
+    if (!hasFiles(event)) return;
+    event.preventDefault();
+    dragDepth.current++;
+    setDragging(true);
+  };
+  const onDragLeave = (event: DragEvent) => {
+    if (!hasFiles(event)) return;
+    dragDepth.current = Math.max(0, dragDepth.current - 1);
+    if (dragDepth.current === 0) setDragging(false);
+  };
+  const onDrop = (event: DragEvent) => {
+    if (!hasFiles(event)) return;
+    event.preventDefault();
+    dragDepth.current = 0;
+    setDragging(false);
+    addFiles(Array.from(event.dataTransfer.files));
+  };
+
+  const title = subject.trim() || TITLES[initial.mode];
+
+  if (phase.kind === 'undoable' || phase.kind === 'undoing' || phase.kind === 'sent') {
+    return (
+      <div className="tern-composer tern-send-toast" role="status" aria-live="polite">
+        <style href="tern-composer" precedence="tern">
+          {COMPOSER_CSS}
+        </style>
+        <span className="tern-send-toast-text">{phase.kind === 'sent' ? 'Message sent.' : phase.kind === 'undoing' ? 'Undoing…' : 'Sending…'}</span>
+        {phase.kind === 'undoable' && (
+          <button ref={undoButton} type="button" className="tern-link-button" onClick={() => void undo()}>
+            Undo
+          </button>
+        )}
+        {phase.kind === 'undoable' && <span className="tern-send-toast-bar" style={{ animationDuration: `${undoDelayMs}ms` }} aria-hidden="true" />}
+      </div>
+    );
+  }
+
+  const account = accounts.find((candidate) => candidate.accountId === accountId);
+  const uploading = attachments.filter((item) => item.status === 'uploading');
+
+  return (
+    <form
+      className={`tern-composer${dragging ? ' is-dragging' : ''}`}
+      aria-labelledby={titleId}
+      aria-describedby={statusId}
+      onSubmit={(event) => {
+        event.preventDefault();
+        void send();
+      }}
+      onKeyDown={onKeyDown}
+      onDragEnter={onDragEnter}
+      onDragOver={(event) => hasFiles(event) && event.preventDefault()}
+      onDragLeave={onDragLeave}
+      onDrop={onDrop}
+    >
+      <style href="tern-composer" precedence="tern">
+        {COMPOSER_CSS}
+      </style>
+      <header className="tern-composer-header">
+        <h2 id={titleId} className="tern-composer-title">
+          {title}
+        </h2>
+        <span id={statusId} className={`tern-save-status is-${saveStatus.status}`} role="status">
+          {saveStatus.status === 'saving' ? 'Saving…' : saveStatus.status === 'saved' ? 'Saved' : saveStatus.status === 'failed' ? 'Not saved' : ''}
+        </span>
+        <button type="button" className="tern-icon-button" aria-label="Close and keep the draft" title="Close (Esc)" onClick={() => void close()}>
+          <CloseIcon />
+        </button>
+      </header>
+
+      <div className="tern-composer-fields">
+        <div className="tern-from-row">
+          <label className="tern-field-label" htmlFor={`${titleId}-from`}>
+            From
+          </label>
+          {accounts.length > 1 ? (
+            <select id={`${titleId}-from`} className="tern-from-select" value={accountId} onChange={(event) => changeAccount(event.target.value)}>
+              {accounts.map((candidate) => (
+                <option key={candidate.accountId} value={candidate.accountId}>
+                  {candidate.name ? `${candidate.name} <${candidate.email}>` : candidate.email}
+                </option>
+              ))}
+            </select>
+          ) : (
+            <output id={`${titleId}-from`} className="tern-from-static">
+              {account ? (account.name ? `${account.name} <${account.email}>` : account.email) : ''}
+            </output>
+          )}
+        </div>
+        <div className="tern-recipient-row">
+          <RecipientField
+            label="To"
+            chips={to}
+            onChange={setTo}
+            text={pending.to}
+            onTextChange={(text) => setPending((current) => ({ ...current, to: text }))}
+            suggest={suggest}
+            autoFocus={initial.mode === 'new' || initial.mode === 'forward'}
+            inputRef={(input) => (toInput.current = input)}
+          />
+          <span className="tern-cc-toggles">
+            {!showCc && (
+              <button type="button" className="tern-link-button" onClick={() => setShowCc(true)} aria-label="Add Cc recipients">
+                Cc
+              </button>
+            )}
+            {!showBcc && (
+              <button type="button" className="tern-link-button" onClick={() => setShowBcc(true)} aria-label="Add Bcc recipients">
+                Bcc
+              </button>
+            )}
+          </span>
+        </div>
+        {showCc && (
+          <div className="tern-recipient-row">
+            <RecipientField label="Cc" chips={cc} onChange={setCc} text={pending.cc} onTextChange={(text) => setPending((current) => ({ ...current, cc: text }))} suggest={suggest} autoFocus={cc.length === 0 && initial.cc.length === 0} />
+          </div>
+        )}
+        {showBcc && (
+          <div className="tern-recipient-row">
+            <RecipientField label="Bcc" chips={bcc} onChange={setBcc} text={pending.bcc} onTextChange={(text) => setPending((current) => ({ ...current, bcc: text }))} suggest={suggest} autoFocus={bcc.length === 0 && initial.bcc.length === 0} />
+          </div>
+        )}
+        <div className="tern-subject-row">
+          <label className="tern-field-label" htmlFor={`${titleId}-subject`}>
+            Subject
+          </label>
+          <input id={`${titleId}-subject`} className="tern-subject" type="text" value={subject} onChange={(event) => setSubject(event.target.value)} />
+        </div>
+      </div>
+
+      <RichTextEditor handleRef={editor} initialHtml={initial.html} onInput={() => setBodyVersion((version) => version + 1)} onPasteFiles={(pasted) => addFiles(pasted)} />
+
+      {attachments.length > 0 && (
+        <ul className="tern-upload-list" aria-label="Attachments">
+          {attachments.map((item) => (
+            <li key={item.key} className={`tern-upload is-${item.status}`}>
+              <span className="tern-upload-icon">{item.status === 'rejected' || item.status === 'failed' ? <AlertIcon /> : <PaperclipIcon size={16} />}</span>
+              <span className="tern-upload-text">
+                <span className="tern-upload-name" title={item.fileName}>
+                  {item.fileName}
+                </span>
+                <span className="tern-upload-meta">
+                  {item.status === 'uploading' ? `${formatFileSize(item.size * item.progress)} of ${formatFileSize(item.size)}` : formatFileSize(item.size)}
+                </span>
+                {item.message && (
+                  <span className={`tern-upload-message${item.status === 'rejected' || item.status === 'failed' ? ' is-error' : ''}`} role={item.status === 'rejected' || item.status === 'failed' ? 'alert' : undefined}>
+                    {item.message}
+                  </span>
+                )}
+              </span>
+              {item.status === 'uploading' && (
+                <progress className="tern-upload-progress" max={1} value={item.progress} aria-label={`Uploading ${item.fileName}`} aria-valuetext={`${Math.round(item.progress * 100)}%`} />
+              )}
+              {item.status === 'failed' && files.current.has(item.key) && (
+                <button type="button" className="tern-link-button" onClick={() => retryAttachment(item)}>
+                  Retry
+                </button>
+              )}
+              <button type="button" className="tern-icon-button" aria-label={`Remove ${item.fileName}`} onClick={() => removeAttachment(item.key)}>
+                <CloseIcon />
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+
+      {notice && (
+        <p className={`tern-composer-notice is-${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'}>
+          {notice.text}
+        </p>
+      )}
+
+      <footer className="tern-composer-footer">
+        <button type="submit" className="tern-button tern-button-primary tern-send" disabled={phase.kind === 'sending'} title="Send (Ctrl+Enter)">
+          <SendIcon /> {phase.kind === 'sending' ? 'Sending…' : 'Send'}
+        </button>
+        <button type="button" className="tern-icon-button" aria-label="Attach files" title="Attach files" onClick={() => fileInput.current?.click()}>
+          <PaperclipIcon />
+        </button>
+        <input
+          ref={fileInput}
+          type="file"
+          multiple
+          hidden
+          aria-label="Choose files to attach"
+          onChange={(event) => {
+            addFiles(Array.from(event.target.files ?? []));
+            event.target.value = '';
+          }}
+        />
+        {uploading.length > 0 && <span className="tern-footer-hint">Uploading {uploading.length === 1 ? '1 file' : `${uploading.length} files`}…</span>}
+        {saveStatus.status === 'failed' && (
+          <span className="tern-footer-hint is-error">
+            Draft not saved: {saveStatus.message}{' '}
+            <button type="button" className="tern-link-button" onClick={() => void autosave.flush(() => worthSaving(snapshot())).catch(() => undefined)}>
+              Retry
+            </button>
+          </span>
+        )}
+      </footer>
+      {dragging && (
+        <div className="tern-drop-overlay" aria-hidden="true">
+          <PaperclipIcon size={28} />
+          <span>Drop files to attach</span>
+        </div>
+      )}
+    </form>
+  );
+}
+
+export default Composer;

@@ -1,0 +1,236 @@
+/**
+ * A recipient field: chips for the addresses, a text box that turns what is typed into
+ * chips (comma, semicolon, Enter, Tab, leaving the field), and suggestions from
+ * `suggest(prefix)` in an ARIA combobox (arrow keys, Enter/Tab to pick, Escape to close).
+ */
+import { useEffect, useId, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
+import type { Address } from '../../shared/api/mail';
+import { addressKey } from '../../shared/address-equivalence';
+import { Avatar } from '../conversation/Avatar';
+import { addChips, chipFromAddress, chipLabel, INVALID_ADDRESS_MESSAGE, parseRecipients, type RecipientChip } from './recipients';
+
+export interface RecipientFieldProps {
+  /** Visible label: "To", "Cc" or "Bcc". */
+  readonly label: string;
+  readonly chips: readonly RecipientChip[];
+  readonly onChange: (chips: RecipientChip[]) => void;
+  /** Text typed but not yet a chip (kept by the composer so Send can include it). */
+  readonly text: string;
+  readonly onTextChange: (text: string) => void;
+  readonly suggest: (prefix: string) => Promise<readonly Address[]>;
+  readonly autoFocus?: boolean;
+  /** Quiet time before asking for suggestions. */
+  readonly suggestDelayMs?: number;
+  readonly inputRef?: (input: HTMLInputElement | null) => void;
+}
+
+const MAX_SUGGESTIONS = 8;
+
+export function RecipientField(props: RecipientFieldProps) {
+  const { chips, onChange, text, onTextChange, suggest, label } = props;
+  const id = useId();
+  const listboxId = `${id}-listbox`;
+  const errorId = `${id}-error`;
+  const inputRef = useRef<HTMLInputElement | null>(null);
+  const [options, setOptions] = useState<readonly Address[]>([]);
+  const [active, setActive] = useState(-1);
+  const [open, setOpen] = useState(false);
+  const request = useRef(0);
+  const delay = props.suggestDelayMs ?? 120;
+
+  // Suggestions for the text being typed; a late answer to an older prefix is ignored.
+  useEffect(() => {
+    const prefix = text.trim();
+    const ticket = ++request.current;
+    if (prefix === '' || /[,;]/.test(prefix)) {
+      setOptions([]);
+      setOpen(false);
+      return;
+    }
+    const timer = setTimeout(() => {
+      suggest(prefix).then(
+        (found) => {
+          if (ticket !== request.current) return;
+          const chosen = new Set(chips.map((chip) => addressKey(chip.email)));
+          const fresh = found.filter((address) => !chosen.has(addressKey(address.email))).slice(0, MAX_SUGGESTIONS);
+          setOptions(fresh);
+          setActive(fresh.length > 0 ? 0 : -1);
+          setOpen(fresh.length > 0);
+        },
+        () => ticket === request.current && setOpen(false),
+      );
+    }, delay);
+    return () => clearTimeout(timer);
+    // Chips only filter the answer: a change of chips alone needs no new request.
+  }, [text, suggest, delay]);
+
+  const commitText = (raw: string = text) => {
+    const added = parseRecipients(raw);
+    onTextChange('');
+    setOpen(false);
+    if (added.length > 0) onChange(addChips(chips, added));
+  };
+
+  const pick = (address: Address) => {
+    onChange(addChips(chips, [chipFromAddress(address)]));
+    onTextChange('');
+    setOpen(false);
+    setOptions([]);
+    inputRef.current?.focus();
+  };
+
+  const remove = (key: string) => {
+    onChange(chips.filter((chip) => chip.key !== key));
+    inputRef.current?.focus();
+  };
+
+  /** Puts a chip back into the text box to be corrected. */
+  const edit = (chip: RecipientChip) => {
+    if (text.trim() !== '') commitText();
+    onChange(chips.filter((other) => other.key !== chip.key));
+    onTextChange(chip.name && chip.valid ? `${chip.name} <${chip.email}>` : chip.email);
+    inputRef.current?.focus();
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    const listOpen = open && options.length > 0;
+    switch (event.key) {
+      case 'ArrowDown':
+        if (listOpen) {
+          event.preventDefault();
+          setActive((index) => (index + 1) % options.length);
+        }
+        return;
+      case 'ArrowUp':
+        if (listOpen) {
+          event.preventDefault();
+          setActive((index) => (index <= 0 ? options.length - 1 : index - 1));
+        }
+        return;
+      case 'Enter':
+        if (event.ctrlKey || event.metaKey) return; // Ctrl+Enter sends; the composer handles it
+        if (listOpen && active >= 0 && options[active]) {
+          event.preventDefault();
+          pick(options[active] as Address);
+        } else if (text.trim() !== '') {
+          event.preventDefault();
+          commitText();
+        }
+        return;
+      case 'Tab':
+        if (event.shiftKey) return;
+        if (listOpen && active >= 0 && options[active]) {
+          event.preventDefault();
+          pick(options[active] as Address);
+        } else if (text.trim() !== '') commitText(); // and let focus move on
+        return;
+      case 'Escape':
+        if (listOpen) {
+          event.preventDefault();
+          event.stopPropagation(); // close the list, not the composer
+          setOpen(false);
+        }
+        return;
+      case ',':
+      case ';':
+        event.preventDefault();
+        if (text.trim() !== '') commitText();
+        return;
+      case 'Backspace':
+        if (text === '' && chips.length > 0) {
+          event.preventDefault();
+          onChange(chips.slice(0, -1));
+        }
+        return;
+    }
+  };
+
+  const onPaste = (event: ClipboardEvent<HTMLInputElement>) => {
+    const pasted = event.clipboardData.getData('text/plain');
+    if (/[,;\n]/.test(pasted) || (text === '' && /@/.test(pasted) && parseRecipients(pasted).length > 1)) {
+      event.preventDefault();
+      commitText(text + pasted);
+    }
+  };
+
+  const invalid = chips.filter((chip) => !chip.valid);
+  const activeId = open && active >= 0 ? `${id}-option-${active}` : undefined;
+
+  return (
+    <div className={`tern-recipient-field${invalid.length > 0 ? ' has-invalid' : ''}`} onClick={(event) => event.target === event.currentTarget && inputRef.current?.focus()}>
+      <label className="tern-field-label" htmlFor={`${id}-input`}>
+        {label}
+      </label>
+      <ul className="tern-chips" aria-label={`${label} recipients`}>
+        {chips.map((chip) => (
+          <li key={chip.key} className={`tern-chip${chip.valid ? '' : ' is-invalid'}`} title={chip.valid ? chip.email : `${chip.email}: ${INVALID_ADDRESS_MESSAGE}`}>
+            <button type="button" className="tern-chip-label" aria-label={chip.valid ? `Edit ${chipLabel(chip)}, ${chip.email}` : `Edit ${chip.email}, invalid address`} onClick={() => edit(chip)}>
+              {chipLabel(chip)}
+            </button>
+            <button type="button" className="tern-chip-remove" aria-label={`Remove ${chip.email}`} onClick={() => remove(chip.key)}>
+              ×
+            </button>
+          </li>
+        ))}
+        <li className="tern-chip-input-item">
+          <input
+            ref={(element) => {
+              inputRef.current = element;
+              props.inputRef?.(element);
+            }}
+            id={`${id}-input`}
+            className="tern-chip-input"
+            type="text"
+            role="combobox"
+            aria-autocomplete="list"
+            aria-expanded={open}
+            aria-controls={listboxId}
+            aria-activedescendant={activeId}
+            aria-invalid={invalid.length > 0 || undefined}
+            aria-describedby={invalid.length > 0 ? errorId : undefined}
+            autoComplete="off"
+            spellCheck={false}
+            autoFocus={props.autoFocus}
+            value={text}
+            onChange={(event) => onTextChange(event.target.value)}
+            onKeyDown={onKeyDown}
+            onPaste={onPaste}
+            onBlur={() => {
+              setOpen(false);
+              if (text.trim() !== '') commitText();
+            }}
+          />
+        </li>
+      </ul>
+      <ul id={listboxId} role="listbox" aria-label={`Suggestions for ${label}`} className="tern-suggestions" hidden={!open}>
+        {open &&
+          options.map((address, index) => (
+            <li
+              key={address.email}
+              id={`${id}-option-${index}`}
+              role="option"
+              aria-selected={index === active}
+              className={`tern-suggestion${index === active ? ' is-active' : ''}`}
+              // mousedown, not click: the text box must not lose focus (and commit) first
+              onMouseDown={(event) => {
+                event.preventDefault();
+                pick(address);
+              }}
+              onMouseMove={() => setActive(index)}
+            >
+              <Avatar address={address} size={28} />
+              <span className="tern-suggestion-text">
+                <span className="tern-suggestion-name">{address.name || address.email}</span>
+                {address.name && <span className="tern-suggestion-email">{address.email}</span>}
+              </span>
+            </li>
+          ))}
+      </ul>
+      {invalid.length > 0 && (
+        <p id={errorId} className="tern-field-error" role="alert">
+          {INVALID_ADDRESS_MESSAGE} {invalid.map((chip) => `“${chip.email}”`).join(', ')}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,314 @@
+/**
+ * The message body: a contentEditable region with a small formatting toolbar (bold,
+ * italic, underline, bulleted and numbered lists, link).
+ *
+ * Formatting uses `document.execCommand`. It is deprecated in name only: every browser
+ * ships it, it keeps the native undo stack, and the alternative is a rich-text framework
+ * far bigger than this composer. The editor is uncontrolled (React never rewrites its
+ * DOM, which would lose the caret); the composer reads the HTML on each input.
+ *
+ * What enters the editor from outside (the initial body, a paste) is sanitised first
+ * (editor-html.ts): the editor lives in the app's own page.
+ */
+import { useEffect, useId, useImperativeHandle, useRef, useState, type KeyboardEvent, type Ref } from 'react';
+import { BoldIcon, ItalicIcon, LinkIcon, ListIcon, NumberedListIcon, UnderlineIcon } from '../conversation/icons';
+import { BODY_CLASS, prepareEditorHtml } from './editor-html';
+
+export interface RichTextEditorHandle {
+  /** The editor's current HTML (not yet prepared for sending). */
+  html(): string;
+  focus(): void;
+  /** Puts the caret at the start (replies are written above the quote). */
+  focusStart(): void;
+}
+
+export interface RichTextEditorProps {
+  /** Untrusted initial HTML (a draft or a quote); sanitised before it is shown. */
+  readonly initialHtml: string;
+  readonly onInput: () => void;
+  /** Files pasted into the body become attachments. */
+  readonly onPasteFiles?: (files: File[]) => void;
+  readonly handleRef?: Ref<RichTextEditorHandle>;
+  readonly label?: string;
+}
+
+type Format = 'bold' | 'italic' | 'underline' | 'insertUnorderedList' | 'insertOrderedList';
+
+const TOOLS: readonly { format: Format | 'link'; label: string; shortcut?: string; icon: () => React.JSX.Element }[] = [
+  { format: 'bold', label: 'Bold', shortcut: 'Ctrl+B', icon: BoldIcon },
+  { format: 'italic', label: 'Italic', shortcut: 'Ctrl+I', icon: ItalicIcon },
+  { format: 'underline', label: 'Underline', shortcut: 'Ctrl+U', icon: UnderlineIcon },
+  { format: 'insertUnorderedList', label: 'Bulleted list', icon: ListIcon },
+  { format: 'insertOrderedList', label: 'Numbered list', icon: NumberedListIcon },
+  { format: 'link', label: 'Link', shortcut: 'Ctrl+K', icon: LinkIcon },
+];
+
+const canExec = () => typeof document.execCommand === 'function';
+
+function exec(command: string, value?: string): void {
+  if (canExec()) document.execCommand(command, false, value);
+}
+
+function queryState(format: Format): boolean {
+  try {
+    return typeof document.queryCommandState === 'function' && document.queryCommandState(format);
+  } catch {
+    return false;
+  }
+}
+
+/** A link address a person typed: web and mail links only; "example.com" means https. */
+export function normaliseLinkAddress(raw: string): string | null {
+  const value = raw.trim();
+  if (value === '') return null;
+  if (/^(?:https?:\/\/|mailto:)/i.test(value)) return value;
+  if (/^[a-z][a-z\d+.-]*:/i.test(value)) return null; // javascript:, data:, file: …
+  if (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) return `mailto:${value}`;
+  return `https://${value}`;
+}
+
+export function RichTextEditor(props: RichTextEditorProps) {
+  const editorRef = useRef<HTMLDivElement>(null);
+  const savedRange = useRef<Range | null>(null);
+  const [active, setActive] = useState<ReadonlySet<Format>>(new Set());
+  const [focusIndex, setFocusIndex] = useState(0);
+  const [linkOpen, setLinkOpen] = useState(false);
+  const [linkValue, setLinkValue] = useState('');
+  const [linkError, setLinkError] = useState<string | null>(null);
+  const linkInputId = useId();
+  const toolbarRef = useRef<HTMLDivElement>(null);
+
+  useImperativeHandle(props.handleRef, () => ({
+    html: () => editorRef.current?.innerHTML ?? '',
+    focus: () => editorRef.current?.focus(),
+    focusStart: () => {
+      const editor = editorRef.current;
+      if (!editor) return;
+      editor.focus();
+      const range = document.createRange();
+      range.setStart(editor, 0);
+      range.collapse(true);
+      const selection = window.getSelection();
+      selection?.removeAllRanges();
+      selection?.addRange(range);
+    },
+  }));
+
+  // The initial body is set once; afterwards the editor owns its DOM.
+  const initialHtml = useRef(props.initialHtml);
+  useEffect(() => {
+    if (editorRef.current) editorRef.current.innerHTML = prepareEditorHtml(initialHtml.current);
+    if (canExec()) {
+      try {
+        document.execCommand('defaultParagraphSeparator', false, 'p');
+        document.execCommand('styleWithCSS', false, 'false');
+      } catch {
+        // older engines: the defaults are fine
+      }
+    }
+  }, []);
+
+  // Toolbar buttons show the state of the selection.
+  useEffect(() => {
+    const update = () => {
+      const editor = editorRef.current;
+      const selection = window.getSelection();
+      if (!editor || !selection || selection.rangeCount === 0 || !editor.contains(selection.anchorNode)) return;
+      const next = new Set<Format>();
+      for (const tool of TOOLS) if (tool.format !== 'link' && queryState(tool.format)) next.add(tool.format);
+      setActive((current) => (current.size === next.size && [...next].every((format) => current.has(format)) ? current : next));
+    };
+    document.addEventListener('selectionchange', update);
+    return () => document.removeEventListener('selectionchange', update);
+  }, []);
+
+  const rememberSelection = () => {
+    const selection = window.getSelection();
+    const editor = editorRef.current;
+    if (selection && selection.rangeCount > 0 && editor?.contains(selection.anchorNode)) savedRange.current = selection.getRangeAt(0).cloneRange();
+  };
+
+  const restoreSelection = () => {
+    const editor = editorRef.current;
+    editor?.focus();
+    const range = savedRange.current;
+    const selection = window.getSelection();
+    if (range && selection) {
+      selection.removeAllRanges();
+      selection.addRange(range);
+    }
+  };
+
+  const apply = (format: Format) => {
+    restoreSelection();
+    exec(format);
+    rememberSelection();
+    setActive((current) => {
+      const next = new Set(current);
+      if (queryState(format)) next.add(format);
+      else next.delete(format);
+      return next;
+    });
+    props.onInput();
+  };
+
+  const openLink = () => {
+    rememberSelection();
+    const anchor = (window.getSelection()?.anchorNode?.parentElement ?? null)?.closest('a');
+    setLinkValue(anchor?.getAttribute('href') ?? '');
+    setLinkError(null);
+    setLinkOpen(true);
+  };
+
+  const applyLink = () => {
+    const href = normaliseLinkAddress(linkValue);
+    if (href === null) {
+      setLinkError('Enter a web address (https://…) or an email address.');
+      return;
+    }
+    restoreSelection();
+    const selection = window.getSelection();
+    if (selection && selection.isCollapsed) exec('insertText', linkValue.trim());
+    if (selection && selection.isCollapsed) {
+      // Select the text just inserted so it becomes the link.
+      const range = selection.getRangeAt(0);
+      const node = range.startContainer;
+      const end = range.startOffset;
+      const start = Math.max(0, end - linkValue.trim().length);
+      const select = document.createRange();
+      select.setStart(node, start);
+      select.setEnd(node, end);
+      selection.removeAllRanges();
+      selection.addRange(select);
+    }
+    exec('createLink', href);
+    setLinkOpen(false);
+    props.onInput();
+  };
+
+  const removeLink = () => {
+    restoreSelection();
+    exec('unlink');
+    setLinkOpen(false);
+    props.onInput();
+  };
+
+  const onEditorKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const mod = event.ctrlKey || event.metaKey;
+    if (mod && event.key.toLowerCase() === 'k') {
+      event.preventDefault();
+      openLink();
+    }
+  };
+
+  // ARIA toolbar: one tab stop, arrow keys move between the buttons.
+  const onToolbarKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const delta = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
+    const jump = event.key === 'Home' ? 0 : event.key === 'End' ? TOOLS.length - 1 : null;
+    if (delta === 0 && jump === null) return;
+    event.preventDefault();
+    const next = jump ?? (focusIndex + delta + TOOLS.length) % TOOLS.length;
+    setFocusIndex(next);
+    toolbarRef.current?.querySelectorAll<HTMLButtonElement>('button')[next]?.focus();
+  };
+
+  return (
+    <div className="tern-editor-wrap">
+      <div ref={toolbarRef} className="tern-toolbar" role="toolbar" aria-label="Formatting" onKeyDown={onToolbarKeyDown}>
+        {TOOLS.map((tool, index) => {
+          const Icon = tool.icon;
+          const isLink = tool.format === 'link';
+          return (
+            <button
+              key={tool.format}
+              type="button"
+              className="tern-icon-button"
+              aria-label={tool.label}
+              title={tool.shortcut ? `${tool.label} (${tool.shortcut})` : tool.label}
+              aria-pressed={isLink ? undefined : active.has(tool.format as Format)}
+              aria-expanded={isLink ? linkOpen : undefined}
+              tabIndex={index === focusIndex ? 0 : -1}
+              onMouseDown={(event) => {
+                event.preventDefault(); // keep the editor's selection
+                rememberSelection();
+              }}
+              onFocus={() => setFocusIndex(index)}
+              onClick={() => (isLink ? openLink() : apply(tool.format as Format))}
+            >
+              <Icon />
+            </button>
+          );
+        })}
+      </div>
+      {linkOpen && (
+        <div className="tern-link-popover" role="group" aria-label="Insert link">
+          <label htmlFor={linkInputId}>Link address</label>
+          <input
+            id={linkInputId}
+            type="url"
+            value={linkValue}
+            autoFocus
+            placeholder="https://example.com"
+            aria-invalid={linkError !== null || undefined}
+            onChange={(event) => setLinkValue(event.target.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter') {
+                event.preventDefault();
+                applyLink();
+              } else if (event.key === 'Escape') {
+                event.preventDefault();
+                event.stopPropagation();
+                setLinkOpen(false);
+                restoreSelection();
+              }
+            }}
+          />
+          <button type="button" className="tern-button tern-button-primary" onClick={applyLink}>
+            Apply
+          </button>
+          <button type="button" className="tern-button" onClick={removeLink}>
+            Remove link
+          </button>
+          {linkError && (
+            <p className="tern-field-error" role="alert">
+              {linkError}
+            </p>
+          )}
+        </div>
+      )}
+      <div
+        ref={editorRef}
+        className={`tern-editor ${BODY_CLASS}`}
+        contentEditable
+        suppressContentEditableWarning
+        role="textbox"
+        aria-multiline="true"
+        aria-label={props.label ?? 'Message body'}
+        tabIndex={0}
+        spellCheck
+        onInput={props.onInput}
+        onKeyDown={onEditorKeyDown}
+        onKeyUp={rememberSelection}
+        onMouseUp={rememberSelection}
+        onBlur={rememberSelection}
+        onPaste={(event) => {
+          const files = Array.from(event.clipboardData.files);
+          if (files.length > 0 && props.onPasteFiles) {
+            event.preventDefault();
+            props.onPasteFiles(files);
+            return;
+          }
+          const html = event.clipboardData.getData('text/html');
+          event.preventDefault();
+          if (html) exec('insertHTML', prepareEditorHtml(html));
+          else exec('insertText', event.clipboardData.getData('text/plain'));
+          props.onInput();
+        }}
+        onDrop={(event) => {
+          // Files dropped on the body are attachments (the composer's drop zone takes them).
+          if (event.dataTransfer.types.includes('Files')) event.preventDefault();
+        }}
+      />
+    </div>
+  );
+}

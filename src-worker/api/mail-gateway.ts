@@ -1,0 +1,115 @@
+/**
+ * The gateway's mail endpoints (src-server/http/routes), typed with the shared schemas.
+ * One instance per account; the GatewayClient carries its token.
+ */
+import { z } from 'zod';
+import { bulkActionResultSchema, type BulkAction, type BulkActionResult } from '../../shared/api/actions';
+import {
+  draftSavedSchema,
+  draftViewSchema,
+  sendResultSchema,
+  uploadResponseSchema,
+  type DraftSave,
+  type DraftSaved,
+  type DraftView,
+  type SendRequest,
+  type SendResult,
+  type UploadResponse,
+} from '../../shared/api/compose';
+import { deltaResponseSchema, type DeltaResponse } from '../../shared/api/delta';
+import { messageBodySchema, type MessageBody } from '../../shared/api/mail';
+import {
+  folderListResponseSchema,
+  searchResponseSchema,
+  threadDetailResponseSchema,
+  threadListResponseSchema,
+  type FolderListResponse,
+  type SearchResponse,
+  type ThreadDetailResponse,
+  type ThreadListResponse,
+} from '../../shared/api/reading';
+import type { GatewayClient } from './gateway-client';
+
+const deleteDraftSchema = z.object({ latestTxnId: z.number().int() });
+
+export class MailGateway {
+  constructor(private readonly client: GatewayClient) {}
+
+  /** GET /api/delta: one page of the account's changes after `cursor`. */
+  delta(params: { cursor: number; limit: number; signal?: AbortSignal }): Promise<DeltaResponse> {
+    const { cursor, limit, signal } = params;
+    return this.client.json({ type: 'delta', path: '/delta', query: { cursor, limit }, ...(signal ? { signal } : {}) }, deltaResponseSchema);
+  }
+
+  folders(): Promise<FolderListResponse> {
+    return this.client.json({ type: 'folders', path: '/folders' }, folderListResponseSchema);
+  }
+
+  /** GET /api/threads: a page of a folder's threads, newest first (first screen before the backfill). */
+  threads(params: { folderId: string; before?: number; limit: number }): Promise<ThreadListResponse> {
+    return this.client.json({ type: 'threads', path: '/threads', query: params }, threadListResponseSchema);
+  }
+
+  thread(threadId: string): Promise<ThreadDetailResponse> {
+    return this.client.json({ type: 'thread', path: `/threads/${encodeURIComponent(threadId)}` }, threadDetailResponseSchema);
+  }
+
+  body(messageId: string): Promise<MessageBody> {
+    return this.client.json({ type: 'body', path: `/messages/${encodeURIComponent(messageId)}/body` }, messageBodySchema);
+  }
+
+  attachment(params: { messageId: string; index: number }): Promise<Blob> {
+    return this.client.blob({ type: 'attachment', path: `/messages/${encodeURIComponent(params.messageId)}/attachments/${params.index}` });
+  }
+
+  /**
+   * POST /api/threads/bulk or /api/messages/bulk. The actions are idempotent "set" changes,
+   * so a repeat is harmless; the key goes along for the gateway's logs and future dedup.
+   */
+  bulk(params: { scope: 'threads' | 'messages'; action: BulkAction; idempotencyKey: string }): Promise<BulkActionResult> {
+    return this.client.json(
+      {
+        type: params.scope === 'threads' ? 'bulkThreads' : 'bulkMessages',
+        method: 'POST',
+        path: `/${params.scope}/bulk`,
+        json: params.action,
+        headers: { 'idempotency-key': params.idempotencyKey },
+      },
+      bulkActionResultSchema,
+    );
+  }
+
+  createDraft(body: DraftSave): Promise<DraftSaved> {
+    return this.client.json({ type: 'draftCreate', method: 'POST', path: '/drafts', json: body }, draftSavedSchema);
+  }
+
+  updateDraft(draftId: string, body: DraftSave): Promise<DraftSaved> {
+    return this.client.json({ type: 'draftUpdate', method: 'PUT', path: `/drafts/${encodeURIComponent(draftId)}`, json: body }, draftSavedSchema);
+  }
+
+  getDraft(draftId: string): Promise<DraftView> {
+    return this.client.json({ type: 'draftUpdate', path: `/drafts/${encodeURIComponent(draftId)}` }, draftViewSchema);
+  }
+
+  deleteDraft(draftId: string): Promise<{ latestTxnId: number }> {
+    return this.client.json({ type: 'draftUpdate', method: 'DELETE', path: `/drafts/${encodeURIComponent(draftId)}` }, deleteDraftSchema);
+  }
+
+  /** POST /api/send: safe to repeat with the same idempotency key. */
+  send(body: SendRequest): Promise<SendResult> {
+    return this.client.json({ type: 'send', method: 'POST', path: '/send', json: body }, sendResultSchema);
+  }
+
+  /** POST /api/files: not repeated automatically (a repeat would store the file twice). */
+  upload(params: { file: Blob; fileName: string }): Promise<UploadResponse> {
+    const form = new FormData();
+    form.append('file', params.file, params.fileName);
+    return this.client.json({ type: 'files', method: 'POST', path: '/files', form, retry: false, timeoutMs: 120_000 }, uploadResponseSchema);
+  }
+
+  search(params: { q: string; limit: number }): Promise<SearchResponse> {
+    return this.client.json({ type: 'search', path: '/search', query: params }, searchResponseSchema);
+  }
+}
+
+export type { BulkActionResult, DeltaResponse, DraftSaved, MessageBody, SendResult, UploadResponse, SearchResponse };

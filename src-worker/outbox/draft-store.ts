@@ -1,0 +1,89 @@
+/**
+ * Drafts and sends in the outbox. A draft is saved locally at once (nothing typed is lost
+ * on a closed tab) and reaches the gateway in order with the account's other commands;
+ * consecutive saves of one draft that have not left yet collapse into the newest. The
+ * gateway's id and version of each local draft are kept in JSONBlob `draft:<local id>`.
+ */
+import type { ComposeFields } from '../../shared/api/compose';
+import type { DraftInput } from '../../shared/worker-mail-api';
+import type { MailTable } from '../db/mail-schema';
+import type { ReadTransaction, WriteTransaction } from '../db/store';
+import { nextSeq } from './action-store';
+import { liveRows, OUTBOX_TABLE, type DraftRow, type SendRow } from './outbox-rows';
+
+export interface DraftLink {
+  /** The gateway's draft id, once created. */
+  readonly serverId: string | null;
+  /** The version the last save answered (the next save must name it). */
+  readonly version: number | null;
+}
+
+const linkKey = (draftId: string) => `draft:${draftId}`;
+
+export async function readDraftLink(tx: ReadTransaction<MailTable>, draftId: string): Promise<DraftLink> {
+  const row = await tx.get('JSONBlob', linkKey(draftId));
+  return { serverId: typeof row?.serverId === 'string' ? row.serverId : null, version: typeof row?.version === 'number' ? row.version : null };
+}
+
+export async function writeDraftLink(tx: WriteTransaction<MailTable>, draftId: string, link: DraftLink | null): Promise<void> {
+  if (link) await tx.put('JSONBlob', { id: linkKey(draftId), ...link });
+  else await tx.delete('JSONBlob', linkKey(draftId));
+}
+
+/** What the gateway's draft and send routes take from a draft. */
+export function composeFieldsOf(draft: DraftInput): ComposeFields {
+  return {
+    to: draft.to.map(({ name, email }) => ({ name, email })),
+    cc: draft.cc.map(({ name, email }) => ({ name, email })),
+    bcc: draft.bcc.map(({ name, email }) => ({ name, email })),
+    subject: draft.subject,
+    html: draft.html,
+    ...(draft.inReplyToMessageId ? { inReplyTo: draft.inReplyToMessageId } : {}),
+    attachmentIds: [...draft.attachmentIds],
+  };
+}
+
+/** Records a save; a save of the same draft still waiting to leave is replaced instead. Returns the row. */
+export async function recordDraftSave(
+  tx: WriteTransaction<MailTable>,
+  params: { accountId: string; commandId: string; draftId: string; draft: DraftInput; now: number },
+): Promise<DraftRow> {
+  const waiting = (await liveRows(tx)).find((row): row is DraftRow => row.kind === 'saveDraft' && row.draft_id === params.draftId && row.status === 'pending');
+  const row: DraftRow = waiting
+    ? { ...waiting, draft: params.draft }
+    : {
+        id: params.commandId,
+        account_id: params.accountId,
+        seq: await nextSeq(tx, params.now),
+        status: 'pending',
+        kind: 'saveDraft',
+        draft_id: params.draftId,
+        draft: params.draft,
+        idempotency_key: params.commandId,
+        attempts: 0,
+        created_at: params.now,
+      };
+  await tx.put(OUTBOX_TABLE, row);
+  return row;
+}
+
+export async function recordSend(
+  tx: WriteTransaction<MailTable>,
+  params: { accountId: string; commandId: string; draftId: string; sendAt: number; now: number },
+): Promise<SendRow> {
+  const row: SendRow = {
+    id: params.commandId,
+    account_id: params.accountId,
+    seq: await nextSeq(tx, params.now),
+    status: 'pending',
+    kind: 'send',
+    draft_id: params.draftId,
+    send_at: params.sendAt,
+    // The gateway keeps the first outcome per key: a send repeated after a kill is not sent twice.
+    idempotency_key: `send:${params.commandId}`,
+    attempts: 0,
+    created_at: params.now,
+  };
+  await tx.put(OUTBOX_TABLE, row);
+  return row;
+}

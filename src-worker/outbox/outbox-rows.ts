@@ -1,0 +1,151 @@
+/**
+ * Commands waiting for the gateway, as ProviderSyncbackRequest rows (spec §3). A row is
+ * written in the same transaction as the optimistic change it describes, so after a
+ * killed worker the change and the duty to send it are either both there or both not.
+ * Finished rows are deleted; their outcome lives on in the status feed.
+ */
+import type { MessageMeta } from '../../shared/api/mail';
+import type { DraftInput, MailCommand } from '../../shared/worker-mail-api';
+import type { ReadTransaction, StoredRow } from '../db/store';
+import type { MailTable } from '../db/mail-schema';
+
+/** What one command does to one message, computed once when it is run (replays reuse it). */
+export interface MessageEffect {
+  readonly unread?: boolean;
+  readonly starred?: boolean;
+  readonly folderId?: string;
+  /** "Delete forever" from Trash or Junk. */
+  readonly deleted?: true;
+}
+
+/**
+ * pending: not sent yet (or to be sent again); sending: handed to the network (after a
+ * kill, its outcome is unknown: the replay must be harmless); sent: the gateway accepted
+ * it and named the transaction that will show it (`await_txn_id`).
+ */
+export type OutboxStatus = 'pending' | 'sending' | 'sent';
+export const LIVE_STATUSES: readonly OutboxStatus[] = ['pending', 'sending', 'sent'];
+
+interface OutboxBase extends StoredRow {
+  /** The command id tabs see. */
+  readonly id: string;
+  readonly account_id: string;
+  /** Order of creation within the account: commands are sent in this order. */
+  readonly seq: number;
+  readonly status: OutboxStatus;
+  /** Sent to the gateway with every attempt, so a repeat is recognised. */
+  readonly idempotency_key: string;
+  readonly attempts: number;
+  readonly created_at: number;
+}
+
+export interface ActionRow extends OutboxBase {
+  readonly kind: 'action';
+  readonly command: MailCommand;
+  /** messageId → its change. */
+  readonly effects: Readonly<Record<string, MessageEffect>>;
+  readonly thread_ids: readonly string[];
+  readonly await_txn_id: number | null;
+}
+
+export interface DraftRow extends OutboxBase {
+  readonly kind: 'saveDraft';
+  /** The local draft id the composer holds. */
+  readonly draft_id: string;
+  readonly draft: DraftInput;
+}
+
+export interface SendRow extends OutboxBase {
+  readonly kind: 'send';
+  readonly draft_id: string;
+  /** Epoch ms when the undo window closes. */
+  readonly send_at: number;
+}
+
+export type OutboxRow = ActionRow | DraftRow | SendRow;
+
+export const OUTBOX_TABLE = 'ProviderSyncbackRequest' satisfies MailTable;
+
+/** Every live row of the account, oldest first. */
+export async function liveRows(tx: ReadTransaction<MailTable>): Promise<OutboxRow[]> {
+  const groups = await Promise.all(LIVE_STATUSES.map((status) => tx.getAll(OUTBOX_TABLE, { index: 'status', range: { lower: status, upper: status } })));
+  return (groups.flat() as OutboxRow[]).sort((a, b) => a.seq - b.seq);
+}
+
+/** The pending changes of every live action, to lay over server state. */
+export class PendingEffects {
+  private readonly actions = new Map<string, ActionRow>();
+  /** messageId → effects in command order; rebuilt after a change (a page reads it per message). */
+  private byMessage: Map<string, MessageEffect[]> | null = null;
+
+  constructor(rows: readonly OutboxRow[]) {
+    for (const row of rows) if (row.kind === 'action') this.actions.set(row.id, row);
+  }
+
+  /** Whether any action is pending at all (the common case is none: then nothing is laid over). */
+  get isEmpty(): boolean {
+    return this.actions.size === 0;
+  }
+
+  static async load(tx: ReadTransaction<MailTable>): Promise<PendingEffects> {
+    return new PendingEffects(await liveRows(tx));
+  }
+
+  add(row: ActionRow): void {
+    this.actions.set(row.id, row);
+    this.byMessage = null;
+  }
+
+  remove(commandId: string): ActionRow | undefined {
+    const row = this.actions.get(commandId);
+    this.actions.delete(commandId);
+    this.byMessage = null;
+    return row;
+  }
+
+  get(commandId: string): ActionRow | undefined {
+    return this.actions.get(commandId);
+  }
+
+  /** Actions the gateway accepted whose transaction is now applied. */
+  confirmedBy(cursor: number): ActionRow[] {
+    return [...this.actions.values()].filter((row) => row.status === 'sent' && row.await_txn_id !== null && row.await_txn_id <= cursor);
+  }
+
+  /** A message's changes, oldest command first. */
+  effectsFor(messageId: string): MessageEffect[] {
+    if (this.actions.size === 0) return [];
+    if (!this.byMessage) {
+      this.byMessage = new Map();
+      for (const row of [...this.actions.values()].sort((a, b) => a.seq - b.seq)) {
+        for (const [id, effect] of Object.entries(row.effects)) this.byMessage.set(id, [...(this.byMessage.get(id) ?? []), effect]);
+      }
+    }
+    return this.byMessage.get(messageId) ?? [];
+  }
+
+  /** Whether any message of the thread has a pending change. */
+  touchesThread(threadId: string, messageIds: readonly string[]): boolean {
+    if (this.actions.size === 0) return false;
+    for (const row of this.actions.values()) {
+      if (row.thread_ids.includes(threadId) || messageIds.some((id) => row.effects[id] !== undefined)) return true;
+    }
+    return false;
+  }
+}
+
+/** The server's state with local changes on top; `deleted` when a change removed it. */
+export function applyEffects(server: MessageMeta, effects: readonly MessageEffect[]): { meta: MessageMeta; deleted: boolean } {
+  let meta = server;
+  let deleted = false;
+  for (const effect of effects) {
+    meta = {
+      ...meta,
+      ...(effect.unread !== undefined ? { unread: effect.unread } : {}),
+      ...(effect.starred !== undefined ? { starred: effect.starred } : {}),
+      ...(effect.folderId !== undefined ? { folderId: effect.folderId } : {}),
+    };
+    if (effect.deleted) deleted = true;
+  }
+  return { meta, deleted };
+}

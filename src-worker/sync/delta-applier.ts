@@ -1,0 +1,87 @@
+/**
+ * Applies one delta page in ONE write transaction: the changes, the commands it confirms
+ * and the new cursor commit together or not at all (DESIGN §3). The cursor lives in the
+ * account's own mail database (JSONBlob `sync-state`) for exactly that reason: IndexedDB
+ * cannot span two databases, and the account list is another one. The Account record's
+ * cursor/appliedTransactionId are copied from here after the commit, for display.
+ */
+import type { DeltaChange, DeltaResponse } from '../../shared/api/delta';
+import type { CommandStatus } from '../../shared/worker-mail-api';
+import type { MailTable } from '../db/mail-schema';
+import { withRead, withWrite, type LocalStore, type ReadTransaction, type WriteTransaction } from '../db/store';
+import { PendingEffects } from '../outbox/outbox-rows';
+import { MAIL_WRITE_TABLES, MailWriter } from './mail-writer';
+
+export interface SyncState {
+  /** The last transaction id whose changes are in this database. */
+  readonly appliedTransactionId: number;
+  /** The newest transaction id the gateway announced. */
+  readonly cursor: number;
+}
+
+const SYNC_STATE_KEY = 'sync-state';
+
+export async function readSyncState(tx: ReadTransaction<MailTable>): Promise<SyncState> {
+  const row = await tx.get('JSONBlob', SYNC_STATE_KEY);
+  return { appliedTransactionId: Number(row?.appliedTransactionId ?? 0), cursor: Number(row?.cursor ?? 0) };
+}
+
+export async function writeSyncState(tx: WriteTransaction<MailTable>, state: SyncState): Promise<void> {
+  await tx.put('JSONBlob', { id: SYNC_STATE_KEY, ...state });
+}
+
+/** What one committed page changed, for live lists and command watchers. */
+export interface AppliedPage {
+  readonly accountId: string;
+  readonly state: SyncState;
+  readonly threadIds: readonly string[];
+  readonly foldersChanged: boolean;
+  /** Commands this page confirmed. */
+  readonly finished: readonly CommandStatus[];
+}
+
+export interface DeltaApplierDeps {
+  readonly accountId: string;
+  readonly store: () => Promise<LocalStore<MailTable>>;
+  /** Called inside the page's transaction after its changes: confirms commands up to `cursor`. */
+  readonly reconcile: (params: { tx: WriteTransaction<MailTable>; writer: MailWriter; cursor: number }) => Promise<CommandStatus[]>;
+}
+
+async function applyChange(writer: MailWriter, change: DeltaChange): Promise<void> {
+  if (change.op === 'delete') {
+    if (change.object === 'folder') await writer.deleteFolder(change.objectId);
+    else if (change.object === 'message') await writer.deleteMessage(change.objectId);
+    else await writer.deleteThread(change.objectId);
+    return;
+  }
+  if (change.object === 'folder') await writer.putFolder(change.data);
+  else if (change.object === 'message') await writer.putMessage(change.data);
+  else await writer.putThread(change.data);
+}
+
+export class DeltaApplier {
+  constructor(private readonly deps: DeltaApplierDeps) {}
+
+  async state(): Promise<SyncState> {
+    return withRead(await this.deps.store(), ['JSONBlob'], readSyncState);
+  }
+
+  /**
+   * Applies `page`, fetched from `fromCursor`. Null when the stored cursor moved meanwhile
+   * (a cache clear, another engine): the page no longer follows and is dropped.
+   */
+  async apply(page: DeltaResponse, params: { fromCursor: number; latestKnown: number }): Promise<AppliedPage | null> {
+    const { accountId } = this.deps;
+    return withWrite(await this.deps.store(), MAIL_WRITE_TABLES, async (tx) => {
+      const stored = await readSyncState(tx);
+      if (stored.appliedTransactionId !== params.fromCursor) return null;
+      const state: SyncState = { appliedTransactionId: page.cursor, cursor: Math.max(params.latestKnown, page.cursor, stored.cursor) };
+      const writer = new MailWriter(tx, accountId, await PendingEffects.load(tx));
+      for (const change of page.changes) await applyChange(writer, change);
+      const finished = await this.deps.reconcile({ tx, writer, cursor: page.cursor });
+      await writer.finish();
+      await writeSyncState(tx, state);
+      return { accountId, state, threadIds: [...writer.threadIds], foldersChanged: writer.foldersChanged, finished };
+    });
+  }
+}

@@ -1,0 +1,206 @@
+/**
+ * Every write of mail rows goes through here, inside one write transaction: delta pages,
+ * optimistic commands, their confirmation and their revert. One place keeps the three
+ * things that must never drift apart: pending changes laid over server state, the
+ * per-folder thread counts (ThreadCount), and the set of threads the live lists must
+ * look at again.
+ */
+import type { Folder, MessageMeta, ThreadSummary } from '../../shared/api/mail';
+import type { MailTable } from '../db/mail-schema';
+import { only, type WriteTransaction } from '../db/store';
+import { applyEffects, type PendingEffects } from '../outbox/outbox-rows';
+import { folderToRow, messageFromRow, messageToRow, threadFromRow, threadToRow, type LocalThread } from './mail-rows';
+import { emptiedThread, summarizeThread } from './thread-summary';
+
+/** Tables a writer may touch; a transaction using one must cover them all. */
+export const MAIL_WRITE_TABLES = ['Thread', 'Message', 'MessageBody', 'Category', 'ThreadCount', 'Contact', 'ProviderSyncbackRequest', 'JSONBlob'] as const satisfies readonly MailTable[];
+
+/** Threads of one folder (a row of ThreadCount, keyed by folder id). */
+export interface FolderThreadCount {
+  readonly total: number;
+  /** Threads with at least one unread message. */
+  readonly unread: number;
+}
+
+interface ContactSighting {
+  email: string;
+  name: string;
+  count: number;
+  lastAt: number;
+}
+
+export class MailWriter {
+  /** Threads whose row may have changed: what live lists re-read. */
+  readonly threadIds = new Set<string>();
+  foldersChanged = false;
+  /** Threads to settle at the end: their server state or their messages changed under a pending command. */
+  private readonly dirty = new Set<string>();
+  /** Server summaries received in this transaction for threads that are settled at the end. */
+  private readonly threadBases = new Map<string, ThreadSummary>();
+  private readonly countDeltas = new Map<string, { total: number; unread: number }>();
+  private readonly contacts = new Map<string, ContactSighting>();
+
+  constructor(
+    private readonly tx: WriteTransaction<MailTable>,
+    private readonly accountId: string,
+    readonly pending: PendingEffects,
+  ) {}
+
+  async putFolder(folder: Folder): Promise<void> {
+    await this.tx.put('Category', folderToRow(this.accountId, folder));
+    this.foldersChanged = true;
+  }
+
+  async deleteFolder(folderId: string): Promise<void> {
+    await this.tx.delete('Category', folderId);
+    await this.tx.delete('ThreadCount', folderId);
+    this.foldersChanged = true;
+  }
+
+  /** The gateway's state of a message; pending changes stay on top. */
+  async putMessage(server: MessageMeta): Promise<void> {
+    const old = await this.tx.get('Message', server.id);
+    const effects = this.pending.effectsFor(server.id);
+    const { meta, deleted } = applyEffects(server, effects);
+    await this.tx.put('Message', messageToRow(this.accountId, { meta, deleted, server: effects.length > 0 ? server : null }));
+    if (!old) this.sawContacts(server);
+    this.threadIds.add(server.threadId);
+    if (effects.length > 0) this.dirty.add(server.threadId);
+    const oldThreadId = old ? messageFromRow(old).meta.threadId : server.threadId;
+    if (oldThreadId !== server.threadId) this.threadIds.add(oldThreadId);
+  }
+
+  async deleteMessage(messageId: string): Promise<void> {
+    const old = await this.tx.get('Message', messageId);
+    await this.tx.delete('Message', messageId);
+    await this.tx.delete('MessageBody', messageId);
+    if (!old) return;
+    const threadId = messageFromRow(old).meta.threadId;
+    this.threadIds.add(threadId);
+    if (!this.pending.isEmpty) this.dirty.add(threadId);
+  }
+
+  /** The gateway's summary of a thread; settled at the end when a pending change touches it. */
+  async putThread(server: ThreadSummary): Promise<void> {
+    this.threadIds.add(server.id);
+    if (this.pending.touchesThread(server.id, server.messageIds)) {
+      this.threadBases.set(server.id, server);
+      this.dirty.add(server.id);
+      return;
+    }
+    this.threadBases.delete(server.id);
+    this.dirty.delete(server.id);
+    await this.writeThread(server.id, { summary: server, server: null });
+  }
+
+  async deleteThread(threadId: string): Promise<void> {
+    this.threadIds.add(threadId);
+    this.threadBases.delete(threadId);
+    this.dirty.delete(threadId);
+    await this.writeThread(threadId, null);
+  }
+
+  /** Lays the pending changes over these messages again (a command was added, confirmed or reverted). */
+  async refreshMessages(messageIds: Iterable<string>): Promise<void> {
+    for (const id of messageIds) {
+      const row = await this.tx.get('Message', id);
+      if (!row) continue;
+      const local = messageFromRow(row);
+      const server = local.server ?? local.meta;
+      const effects = this.pending.effectsFor(id);
+      const { meta, deleted } = applyEffects(server, effects);
+      await this.tx.put('Message', messageToRow(this.accountId, { meta, deleted, server: effects.length > 0 ? server : null }));
+      this.threadIds.add(meta.threadId);
+      this.dirty.add(meta.threadId);
+    }
+  }
+
+  /** Marks threads to be summarised again at the end. */
+  refreshThreads(threadIds: Iterable<string>): void {
+    for (const id of threadIds) {
+      this.threadIds.add(id);
+      this.dirty.add(id);
+    }
+  }
+
+  /** Settles the threads left to summarise and writes counts and contacts. Call once, last. */
+  async finish(): Promise<void> {
+    for (const threadId of this.dirty) await this.settleThread(threadId);
+    this.dirty.clear();
+    for (const [folderId, delta] of this.countDeltas) {
+      if (delta.total === 0 && delta.unread === 0) continue;
+      const row = await this.tx.get('ThreadCount', folderId);
+      const total = Math.max(0, Number(row?.total ?? 0) + delta.total);
+      const unread = Math.max(0, Number(row?.unread ?? 0) + delta.unread);
+      await this.tx.put('ThreadCount', { id: folderId, total, unread });
+    }
+    this.countDeltas.clear();
+    await this.writeContacts();
+  }
+
+  /**
+   * A thread shown as its messages are locally: the server's summary when nothing pending
+   * touches it, else summarised from the visible messages (the gateway's rules) over it.
+   */
+  private async settleThread(threadId: string): Promise<void> {
+    const row = this.threadBases.has(threadId) ? undefined : await this.tx.get('Thread', threadId);
+    const stored = row ? threadFromRow(row) : null;
+    const base = this.threadBases.get(threadId) ?? stored?.server ?? stored?.summary;
+    if (!base) return; // not synced yet: its summary arrives with the delta
+    if (!this.pending.touchesThread(threadId, base.messageIds)) {
+      await this.writeThread(threadId, { summary: base, server: null });
+      return;
+    }
+    const messages = (await this.tx.getAll('Message', { index: 'thread_id', range: only(threadId) })).map(messageFromRow);
+    const visible = messages.filter((message) => !message.deleted).map((message) => message.meta);
+    await this.writeThread(threadId, { summary: summarizeThread(threadId, visible) ?? emptiedThread(base), server: base });
+  }
+
+  private async writeThread(threadId: string, next: LocalThread | null): Promise<void> {
+    const oldRow = await this.tx.get('Thread', threadId);
+    if (next) await this.tx.put('Thread', threadToRow(this.accountId, next));
+    else if (oldRow) await this.tx.delete('Thread', threadId);
+    if (oldRow) this.count(threadFromRow(oldRow).summary, -1);
+    if (next) this.count(next.summary, 1);
+  }
+
+  private count(summary: ThreadSummary, sign: 1 | -1): void {
+    for (const folderId of summary.folderIds) {
+      const delta = this.countDeltas.get(folderId) ?? { total: 0, unread: 0 };
+      delta.total += sign;
+      if (summary.unreadCount > 0) delta.unread += sign;
+      this.countDeltas.set(folderId, delta);
+    }
+  }
+
+  /** People seen in new mail, for recipient suggestions (spec §3 Contact). */
+  private sawContacts(message: MessageMeta): void {
+    for (const address of [...message.from, ...message.to, ...message.cc]) {
+      const email = address.email.trim().toLowerCase();
+      if (!email.includes('@')) continue;
+      const seen = this.contacts.get(email) ?? { email, name: '', count: 0, lastAt: 0 };
+      seen.count++;
+      seen.name ||= address.name.trim();
+      seen.lastAt = Math.max(seen.lastAt, message.receivedAt);
+      this.contacts.set(email, seen);
+    }
+  }
+
+  private async writeContacts(): Promise<void> {
+    for (const seen of this.contacts.values()) {
+      const old = await this.tx.get('Contact', seen.email);
+      await this.tx.put('Contact', {
+        id: seen.email,
+        email: seen.email,
+        name: seen.name || String(old?.name ?? ''),
+        mailSearchRank: Number(old?.mailSearchRank ?? 0) + seen.count,
+        mailComposeRank: Number(old?.mailComposeRank ?? 0),
+        is_searched_or_sent: Number(old?.is_searched_or_sent ?? 0),
+        is_personal_contact: Number(old?.is_personal_contact ?? 0),
+        is_contact_list_created_on: Number(old?.is_contact_list_created_on ?? 0),
+        last_seen_at: Math.max(seen.lastAt, Number(old?.last_seen_at ?? 0)),
+      });
+    }
+    this.contacts.clear();
+  }
+}

@@ -1,0 +1,176 @@
+// Drafts and uploads against real Dovecot: each save is one copy in the Drafts folder (the
+// previous version deleted), versions in SQLite guard against stale saves, a sent draft is
+// sealed and gone from Drafts, and uploads obey the size and name rules.
+import type { ImapFlow } from 'imapflow';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { DraftSaved, DraftView, SendResult, UploadResponse } from '../../shared/api/compose';
+import { eventually } from './support/gateway-fixture';
+import { ALICE, BOB, changesSince, fetchUid, startWritesFixture, uidsByMessageId, type WritesFixture } from './support/mail-writes-fixture';
+
+let fx: WritesFixture;
+let imap: ImapFlow;
+
+beforeAll(async () => {
+  fx = await startWritesFixture({ name: 'drafts', count: 30, overrides: { sendWaitMs: 20_000 } });
+  await fx.ctx.mirrors.get(fx.alice.accountId)!.whenFullyMirrored;
+  imap = await fx.imap(ALICE);
+});
+afterAll(async () => {
+  await imap?.logout().catch(() => undefined);
+  await fx?.close();
+});
+
+type ErrorBody = { error?: string; detail?: unknown };
+const api = <T>(method: string, url: string, body?: unknown) => fx.api<T & ErrorBody>(fx.alice, method, url, body);
+const fields = (subject: string, extra: Record<string, unknown> = {}) => ({ to: [{ name: 'Bob', email: BOB.email }], cc: [], bcc: ['carol@kite.test'], subject, text: `${subject} body`, attachmentIds: [], ...extra });
+
+/** Copies of a draft in the Drafts folder, with flags and subject, as another IMAP client sees them. */
+async function draftCopies(messageIdHeader: string) {
+  const uids = await uidsByMessageId(imap, 'Drafts', messageIdHeader);
+  const copies = [];
+  for (const uid of uids) {
+    const message = await fetchUid(imap, uid, { flags: true, envelope: true, source: true });
+    copies.push({ uid, flags: [...message.flags!].sort(), subject: message.envelope!.subject, source: message.source!.toString() });
+  }
+  return copies;
+}
+
+async function upload(files: { name: string; size: number; type?: string }[]) {
+  const form = new FormData();
+  for (const file of files) form.append('file', new Blob([Buffer.alloc(file.size, 0x61)], { type: file.type ?? 'application/octet-stream' }), file.name);
+  const response = await fx.fetch(fx.alice, '/api/files', { method: 'POST', body: form });
+  return { status: response.status, body: (await response.json()) as UploadResponse & ErrorBody };
+}
+
+describe('drafts', () => {
+  test('create, update, stale version, delete — each visible in the Drafts folder and the delta', async () => {
+    const cursor = fx.ctx.txlog.latest(fx.alice.accountId);
+    const created = await api<DraftSaved>('POST', '/api/drafts', { version: 0, ...fields('Plan v1') });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.version).toBe(1);
+    const header = created.body.messageIdHeader;
+    let copies = await draftCopies(header);
+    expect(copies).toHaveLength(1);
+    expect(copies[0]!.flags).toEqual(['\\Draft', '\\Seen']);
+    expect(copies[0]!.subject).toBe('Plan v1');
+    expect(copies[0]!.source).toMatch(/^Bcc: carol@kite\.test\r$/m); // the draft keeps Bcc for whoever opens it
+    expect(created.body.messageId).not.toBeNull();
+    const v1Message = created.body.messageId!;
+    const afterCreate = await changesSince(fx, fx.alice, cursor);
+    expect(afterCreate).toContainEqual(expect.objectContaining({ op: 'upsert', object: 'message', data: expect.objectContaining({ id: v1Message, draft: true, subject: 'Plan v1' }) }));
+
+    const updated = await api<DraftSaved>('PUT', `/api/drafts/${created.body.id}`, { version: 1, ...fields('Plan v2') });
+    expect(updated.status, JSON.stringify(updated.body)).toBe(200);
+    expect(updated.body).toMatchObject({ id: created.body.id, version: 2, messageIdHeader: header });
+    copies = await draftCopies(header);
+    expect(copies.map((copy) => copy.subject)).toEqual(['Plan v2']);
+    const afterUpdate = await changesSince(fx, fx.alice, created.body.latestTxnId);
+    expect(afterUpdate).toContainEqual(expect.objectContaining({ op: 'delete', object: 'message', objectId: v1Message }));
+
+    const stale = await api('PUT', `/api/drafts/${created.body.id}`, { version: 1, ...fields('Plan from an old tab') });
+    expect([stale.status, stale.body.error, stale.body.detail]).toEqual([409, 'InvalidDraftVersion', { currentVersion: 2 }]);
+    expect((await draftCopies(header)).map((copy) => copy.subject)).toEqual(['Plan v2']);
+
+    const view = await api<DraftView>('GET', `/api/drafts/${created.body.id}`);
+    expect(view.body).toMatchObject({ version: 2, state: 'open', subject: 'Plan v2', bcc: [{ name: '', email: 'carol@kite.test' }], messageId: updated.body.messageId });
+
+    const removed = await api<{ latestTxnId: number }>('DELETE', `/api/drafts/${created.body.id}`);
+    expect(removed.status).toBe(200);
+    expect(await draftCopies(header)).toEqual([]);
+    for (const [method, body] of [['GET'], ['PUT', { version: 2, ...fields('x') }], ['DELETE']] as const) {
+      const gone = await api(method, `/api/drafts/${created.body.id}`, body);
+      expect([gone.status, gone.body.error], method).toEqual([404, 'DraftDoesNotExist']);
+    }
+    expect((await api('PUT', '/api/drafts/999999', { version: 1, ...fields('x') })).body.error).toBe('DraftDoesNotExist');
+  });
+
+  test('a sent draft is sealed (410) and gone from Drafts; the message carries its attachment', async () => {
+    const uploaded = await upload([{ name: 'budget 2026.csv', size: 2048, type: 'text/csv' }]);
+    expect(uploaded.status).toBe(200);
+    const attachmentId = uploaded.body.files[0]!.id;
+    const created = await api<DraftSaved>('POST', '/api/drafts', { version: 0, ...fields('Budget draft', { attachmentIds: [attachmentId] }) });
+    expect(created.status).toBe(201);
+    expect((await draftCopies(created.body.messageIdHeader))[0]!.source).toContain('filename="budget 2026.csv"');
+
+    const sent = await api<SendResult>('POST', '/api/send', { idempotencyKey: `draft-send-${created.body.id}`, draftId: created.body.id, draftVersion: 1 });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    expect(sent.body.state).toBe('sent');
+    expect(await draftCopies(created.body.messageIdHeader)).toEqual([]);
+    const [sentUid] = await uidsByMessageId(imap, 'Sent', sent.body.messageIdHeader);
+    expect((await fetchUid(imap, sentUid!, { source: true })).source!.toString()).toContain('filename="budget 2026.csv"');
+
+    const update = await api('PUT', `/api/drafts/${created.body.id}`, { version: 1, ...fields('too late') });
+    expect([update.status, update.body.error]).toEqual([410, 'DraftAlreadySent']);
+    expect((await api('DELETE', `/api/drafts/${created.body.id}`)).status).toBe(410);
+    const again = await api('POST', '/api/send', { idempotencyKey: `draft-send-again-${created.body.id}`, draftId: created.body.id });
+    expect([again.status, again.body.error]).toEqual([410, 'DraftAlreadySent']);
+    // Sent, the upload is released.
+    expect(fx.ctx.mailWrites.uploads.existing(fx.alice.accountId, [attachmentId])).toEqual([]);
+  });
+
+  test('a retried create with the same clientId, a bad address and an unknown parent are refused', async () => {
+    const first = await api<DraftSaved>('POST', '/api/drafts', { version: 0, clientId: 'local-abc123', ...fields('Once') });
+    expect(first.status).toBe(201);
+    const retry = await api('POST', '/api/drafts', { version: 0, clientId: 'local-abc123', ...fields('Once') });
+    expect([retry.status, retry.body.error, retry.body.detail]).toEqual([409, 'DraftAlreadyCreated', { id: first.body.id, version: 1 }]);
+    expect(await draftCopies(first.body.messageIdHeader)).toHaveLength(1);
+
+    const bad = await api('POST', '/api/drafts', { version: 0, ...fields('x', { to: ['bob@@kite'] }) });
+    expect([bad.status, bad.body.error]).toEqual([400, 'InvalidParameter']);
+    const orphan = await api('POST', '/api/drafts', { version: 0, ...fields('Re: x', { inReplyTo: '987654321' }) });
+    expect([orphan.status, orphan.body.error]).toEqual([404, 'ParentMessageNotFound']);
+  });
+
+  test('a reply draft threads with its parent in the mirror', async () => {
+    const parent = fx.ctx.db.prepare(`SELECT m.id, m.thread_id AS threadId FROM messages m JOIN folders f ON f.id = m.folder_id
+      WHERE m.account_id = ? AND f.path = 'INBOX' AND m.message_id_header IS NOT NULL LIMIT 1`).get(fx.alice.accountId) as { id: number; threadId: number };
+    const saved = await api<DraftSaved>('POST', '/api/drafts', { version: 0, ...fields('Re: something', { inReplyTo: String(parent.id) }) });
+    expect(saved.status).toBe(201);
+    const draft = await eventually(() => fx.ctx.materializer.message(fx.alice.accountId, Number(saved.body.messageId)) ?? undefined, 5000, 'draft mirrored');
+    expect(draft.threadId).toBe(String(parent.threadId));
+  });
+});
+
+describe('uploads', () => {
+  test('names are sanitised; programs are refused; sizes are held to 25 MB per file and per request', async () => {
+    const ok = await upload([{ name: 'Q3: report "final" #2?.pdf', size: 1000, type: 'application/pdf' }]);
+    expect(ok.status).toBe(200);
+    expect(ok.body.files[0]).toMatchObject({ filename: 'Q3_ report _final_ _2_.pdf', size: 1000, contentType: 'application/pdf' });
+
+    for (const name of ['setup.exe', 'invoice.pdf.EXE', 'run.bat', 'x.js', 'tool.jar']) {
+      const refused = await upload([{ name, size: 10 }]);
+      expect([refused.status, refused.body.error], name).toEqual([400, 'FileExtensionNotAllowed']);
+    }
+    const empty = await upload([{ name: 'empty.txt', size: 0 }]);
+    expect([empty.status, empty.body.error]).toEqual([403, 'InvalidFileSize']);
+    const big = await upload([{ name: 'big.bin', size: 25 * 1024 * 1024 + 1 }]);
+    expect([big.status, big.body.error]).toEqual([403, 'InvalidFileSize']);
+    const together = await upload([
+      { name: 'a.bin', size: 13 * 1024 * 1024 },
+      { name: 'b.bin', size: 13 * 1024 * 1024 },
+    ]);
+    expect([together.status, together.body.error]).toEqual([403, 'InvalidFileSize']);
+    // All or nothing: the first of the two is not left behind.
+    const count = fx.ctx.db.prepare("SELECT COUNT(*) AS n FROM uploads WHERE filename IN ('a.bin', 'b.bin')").get() as { n: number };
+    expect(count.n).toBe(0);
+  });
+
+  test('a message whose attachments add up past 25 MB is MessageSizeExceeded', async () => {
+    const a = await upload([{ name: 'a.bin', size: 13 * 1024 * 1024 }]);
+    const b = await upload([{ name: 'b.bin', size: 13 * 1024 * 1024 }]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    const ids = [a.body.files[0]!.id, b.body.files[0]!.id];
+    const draft = await api('POST', '/api/drafts', { version: 0, ...fields('Too big', { attachmentIds: ids }) });
+    expect([draft.status, draft.body.error]).toEqual([400, 'MessageSizeExceeded']);
+    const sent = await api('POST', '/api/send', { idempotencyKey: 'too-big-0001', compose: fields('Too big', { attachmentIds: ids }) });
+    expect([sent.status, sent.body.error]).toEqual([400, 'MessageSizeExceeded']);
+  });
+
+  test('uploads belong to the account that made them', async () => {
+    const mine = await upload([{ name: 'mine.txt', size: 10 }]);
+    const theirs = await fx.api<ErrorBody>(fx.bob, 'POST', '/api/drafts', { version: 0, ...fields('x', { attachmentIds: [mine.body.files[0]!.id] }) });
+    expect([theirs.status, theirs.body.error]).toEqual([404, 'FileNotFound']);
+    expect((await fx.api(fx.bob, 'DELETE', `/api/files/${mine.body.files[0]!.id}`)).status).toBe(404);
+    expect((await api('DELETE', `/api/files/${mine.body.files[0]!.id}`)).status).toBe(204);
+  });
+});

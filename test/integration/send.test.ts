@@ -1,0 +1,178 @@
+// POST /api/send against real Postfix + Dovecot: delivery into the recipient's INBOX, one copy
+// in Sent, reply headers and threading, SMTP refusals, idempotency and a gateway restart in the
+// middle of a send. Mail goes alice@tern.test → bob@kite.test through the harness's Postfix.
+import type { ImapFlow } from 'imapflow';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { SendResult } from '../../shared/api/compose';
+import type { SmtpConnector } from '../../src-server/smtp/smtp-connector';
+import { eventually } from './support/gateway-fixture';
+import { ALICE, BOB, changesSince, fetchUid, startWritesFixture, uidsByMessageId, type Session, type WritesFixture } from './support/mail-writes-fixture';
+
+let fx: WritesFixture;
+let bobImap: ImapFlow;
+let aliceImap: ImapFlow;
+
+beforeAll(async () => {
+  fx = await startWritesFixture({ name: 'send', count: 40, overrides: { sendWaitMs: 20_000 } });
+  await fx.ctx.mirrors.get(fx.alice.accountId)!.whenFullyMirrored;
+  bobImap = await fx.imap(BOB);
+  aliceImap = await fx.imap(ALICE);
+});
+afterAll(async () => {
+  await bobImap?.logout().catch(() => undefined);
+  await aliceImap?.logout().catch(() => undefined);
+  await fx?.close();
+});
+
+const token = () => `t${Math.random().toString(36).slice(2, 10)}`;
+const send = (session: Session, body: unknown) => fx.api<SendResult & { error?: string; detail?: Record<string, unknown> }>(session, 'POST', '/api/send', body);
+
+/** UIDs of messages whose subject contains `marker`, as the user's own IMAP client sees them. */
+async function bySubject(client: ImapFlow, folder: string, marker: string): Promise<number[]> {
+  await client.mailboxOpen(folder);
+  const found = await client.search({ subject: marker }, { uid: true });
+  return Array.isArray(found) ? found : [];
+}
+
+/** Polls every 10 ms until a message with `marker` is in the folder; returns when (performance.now()). */
+async function arrival(client: ImapFlow, folder: string, marker: string, timeoutMs = 15_000): Promise<number> {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    if ((await bySubject(client, folder, marker)).length > 0) return performance.now();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`"${marker}" did not arrive in ${folder}`);
+}
+
+const mirroredId = (accountId: number, messageIdHeader: string) =>
+  fx.ctx.db.prepare('SELECT id, thread_id AS threadId, folder_id AS folderId FROM messages WHERE account_id = ? AND message_id_header = ?').get(accountId, messageIdHeader) as
+    | { id: number; threadId: number; folderId: number }
+    | undefined;
+
+describe('sending', () => {
+  test('alice → bob arrives in bob’s INBOX, one copy in alice’s Sent, and the Sent copy is in the delta', async () => {
+    const marker = token();
+    const cursor = fx.ctx.txlog.latest(fx.alice.accountId);
+    const started = performance.now();
+    const arrived = arrival(bobImap, 'INBOX', marker);
+    const reply = await send(fx.alice, {
+      idempotencyKey: `basic-${marker}`,
+      compose: { to: [{ name: 'Bob Kite', email: BOB.email }], subject: `Lunch on Friday? ${marker}`, html: '<p>Shall we <b>meet</b>?</p>' },
+    });
+    const replied = performance.now();
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.body).toMatchObject({ state: 'sent', rejected: [] });
+    const inInbox = await arrived;
+    console.log(`POST /api/send → reply ${Math.round(replied - started)} ms; → in bob's INBOX ${Math.round(inInbox - started)} ms`);
+
+    const id = reply.body.messageIdHeader;
+    expect(await uidsByMessageId(bobImap, 'INBOX', id)).toHaveLength(1);
+    expect(await uidsByMessageId(aliceImap, 'Sent', id)).toHaveLength(1);
+    const delivered = await bobImap.fetchOne(String((await uidsByMessageId(bobImap, 'INBOX', id))[0]), { source: true }, { uid: true });
+    const source = delivered ? delivered.source!.toString() : '';
+    expect(source).toContain(`From: ${fx.ctx.accounts.get(fx.alice.accountId)!.name} <alice@tern.test>\r\n`);
+    expect(source).toContain('multipart/alternative'); // the text part was made from the HTML
+
+    const sentFolder = fx.ctx.materializer.folders(fx.alice.accountId).find((folder) => folder.specialUse === 'sent')!;
+    const changes = await changesSince(fx, fx.alice, cursor);
+    const sentCopy = changes.find((change) => change.op === 'upsert' && change.object === 'message' && change.data.messageIdHeader === id);
+    expect(sentCopy && sentCopy.op === 'upsert' && sentCopy.object === 'message' && sentCopy.data.folderId).toBe(sentFolder.id);
+    expect(sentCopy!.txnId).toBeLessThanOrEqual(reply.body.latestTxnId);
+  });
+
+  test('a reply carries In-Reply-To and References, joins the thread and flags the parent \\Answered', async () => {
+    const marker = token();
+    // Bob starts a conversation and follows it up himself (a reply to his own Sent copy).
+    const first = await send(fx.bob, { idempotencyKey: `root-${marker}`, compose: { to: [ALICE.email], subject: `Budget ${marker}`, text: 'Numbers attached soon.' } });
+    expect(first.status, first.text).toBe(200);
+    const bobsCopy = await eventually(() => mirroredId(fx.bob.accountId, first.body.messageIdHeader), 10_000, 'bob’s Sent copy mirrored');
+    const second = await send(fx.bob, { idempotencyKey: `follow-${marker}`, compose: { to: [ALICE.email], subject: `Re: Budget ${marker}`, text: 'Here they are.', inReplyTo: String(bobsCopy.id) } });
+    expect(second.status, second.text).toBe(200);
+
+    const parent = await eventually(() => mirroredId(fx.alice.accountId, second.body.messageIdHeader), 15_000, 'bob’s follow-up in alice’s mirror');
+    const reply = await send(fx.alice, { idempotencyKey: `reply-${marker}`, compose: { to: [BOB.email], subject: `Re: Budget ${marker}`, text: 'Thanks!', inReplyTo: String(parent.id) } });
+    expect(reply.status, reply.text).toBe(200);
+
+    await arrival(bobImap, 'INBOX', marker);
+    const [uid] = await uidsByMessageId(bobImap, 'INBOX', reply.body.messageIdHeader);
+    const headers = (await fetchUid(bobImap, uid!, { headers: ['in-reply-to', 'references'] })).headers!.toString().replace(/\r?\n\s+/g, ' ');
+    expect(headers).toContain(`In-Reply-To: ${second.body.messageIdHeader}`);
+    expect(headers).toContain(`References: ${first.body.messageIdHeader} ${second.body.messageIdHeader}`);
+
+    const sentReply = await eventually(() => mirroredId(fx.alice.accountId, reply.body.messageIdHeader), 5_000, 'alice’s reply mirrored');
+    expect(sentReply.threadId).toBe(parent.threadId);
+    await aliceImap.mailboxOpen('INBOX');
+    const parentFlags = (await fetchUid(aliceImap, fx.ctx.materializer.messageRow(fx.alice.accountId, parent.id)!.uid, { flags: true })).flags!;
+    expect(parentFlags.has('\\Answered')).toBe(true);
+    expect(fx.ctx.materializer.message(fx.alice.accountId, parent.id)!.answered).toBe(true);
+
+    const missing = await send(fx.alice, { idempotencyKey: `orphan-${marker}`, compose: { to: [BOB.email], subject: 'x', text: 'x', inReplyTo: '987654321' } });
+    expect([missing.status, missing.body.error]).toEqual([404, 'ParentMessageNotFound']);
+  });
+
+  test('an unknown recipient is SendFailed with Postfix’s reason and no stack; the same key answers the same', async () => {
+    const body = { idempotencyKey: `unknown-${token()}`, compose: { to: ['nobody@kite.test'], subject: 'Hello?', text: 'Anyone?' } };
+    const refused = await send(fx.alice, body);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe('SendFailed');
+    expect(String(refused.body.detail?.reason)).toMatch(/550|User unknown|Recipient address rejected/);
+    expect(refused.body.detail?.responseCode).toBe(550);
+    expect(refused.text).not.toMatch(/\.ts:\d+|\.js:\d+|\n\s+at /);
+    const again = await send(fx.alice, body);
+    expect([again.status, again.body.detail?.outboxId]).toEqual([400, refused.body.detail?.outboxId]);
+    const status = await fx.api<SendResult>(fx.alice, 'GET', `/api/outbox/${String(refused.body.detail?.outboxId)}`);
+    expect(status.body.state).toBe('failed');
+    expect((await fx.api(fx.bob, 'GET', `/api/outbox/${String(refused.body.detail?.outboxId)}`)).status).toBe(404);
+  });
+
+  test('the same idempotency key twice at once is one row and one delivery', async () => {
+    const marker = token();
+    const body = { idempotencyKey: `twice-${marker}`, compose: { to: [BOB.email], subject: `Once ${marker}`, text: 'Only once.' } };
+    const [a, b] = await Promise.all([send(fx.alice, body), send(fx.alice, body)]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(a.body.outboxId).toBe(b.body.outboxId);
+    expect(a.body.messageIdHeader).toBe(b.body.messageIdHeader);
+    const third = await send(fx.alice, body);
+    expect(third.body.outboxId).toBe(a.body.outboxId);
+    await arrival(bobImap, 'INBOX', marker);
+    await new Promise((resolve) => setTimeout(resolve, 1500)); // a second copy would be here by now
+    expect(await bySubject(bobImap, 'INBOX', marker)).toHaveLength(1);
+    expect(await bySubject(aliceImap, 'Sent', marker)).toHaveLength(1);
+    const reused = await send(fx.alice, { ...body, compose: { ...body.compose, text: 'Something else' } });
+    expect([reused.status, reused.body.error]).toEqual([400, 'InvalidParameter']);
+  });
+
+  test('a gateway that dies after storing and before SMTP answered: the next one sends it exactly once', async () => {
+    const marker = token();
+    const stalled: SmtpConnector = { send: () => new Promise(() => undefined) };
+    await fx.restart({ smtp: stalled, sendWaitMs: 500 });
+    const body = { idempotencyKey: `crash-${marker}`, compose: { to: [BOB.email], subject: `Crash ${marker}`, text: 'Survives a restart.' } };
+    const first = await send(fx.alice, body);
+    expect(first.status, first.text).toBe(202);
+    expect(first.body.state).toBe('sending');
+
+    // The process "dies": the attempt never finished, nothing reached Postfix.
+    await fx.restart({ sendWaitMs: 20_000 });
+    await arrival(bobImap, 'INBOX', marker);
+    const retry = await send(fx.alice, body); // the client retries on the new gateway with the same key
+    expect(retry.body.outboxId).toBe(first.body.outboxId);
+    expect(retry.body.state).toBe('sent');
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(await bySubject(bobImap, 'INBOX', marker)).toHaveLength(1);
+    expect(await bySubject(aliceImap, 'Sent', marker)).toHaveLength(1);
+  });
+
+  test('requests without a recipient, with a foreign From or a bad key are refused', async () => {
+    const cases = [
+      { idempotencyKey: 'short', compose: { to: [BOB.email], text: 'x' } },
+      { idempotencyKey: `norcpt-${token()}`, compose: { subject: 'x', text: 'x' } },
+      { idempotencyKey: `from-${token()}`, compose: { from: 'mallory@tern.test', to: [BOB.email], text: 'x' } },
+      { idempotencyKey: `both-${token()}`, draftId: '1', compose: { to: [BOB.email] } },
+      { idempotencyKey: `bad-${token()}`, compose: { to: ['not an address'] } },
+    ];
+    for (const body of cases) {
+      const reply = await send(fx.alice, body);
+      expect([reply.status, reply.body.error], JSON.stringify(body)).toEqual([400, 'InvalidParameter']);
+    }
+  });
+});

@@ -1,0 +1,123 @@
+import type { ImapFlow } from 'imapflow';
+import { searchCompiler } from 'imapflow/lib/search-compiler.js';
+import { describe, expect, test } from 'vitest';
+import { TernError } from '../../../../shared/errors';
+import { ftsMatch, ftsTerm } from '../../../../src-server/search/fts-query';
+import { allOf, imapCriteria } from '../../../../src-server/search/imap-criteria';
+import { isEmptySearch, parseDay, parseSearch } from '../../../../src-server/search/search-query';
+
+function invalid(query: string): unknown {
+  try {
+    parseSearch(query);
+  } catch (error) {
+    expect(error).toBeInstanceOf(TernError);
+    expect((error as TernError).name).toBe('InvalidParameter');
+    return (error as TernError).detail;
+  }
+  throw new Error(`"${query}" was accepted`);
+}
+
+/** The SEARCH arguments imapflow would send, as text. */
+function wire(query: Parameters<typeof searchCompiler>[1]): string {
+  const connection = { capabilities: new Set<string>(), enabled: new Set<string>() } as unknown as ImapFlow;
+  return searchCompiler(connection, query)
+    .map((attribute) => String((attribute as { value?: unknown }).value))
+    .join(' ');
+}
+
+describe('search operators', () => {
+  test('words, quoted phrases and text operators', () => {
+    expect(parseSearch('quarterly report').terms).toEqual([
+      { field: 'any', text: 'quarterly', phrase: false },
+      { field: 'any', text: 'report', phrase: false },
+    ]);
+    expect(parseSearch('"budget for Q3" from:anna@example.com to:"Bob Smith" subject:invoice').terms).toEqual([
+      { field: 'any', text: 'budget for Q3', phrase: true },
+      { field: 'from', text: 'anna@example.com', phrase: false },
+      { field: 'to', text: 'Bob Smith', phrase: true },
+      { field: 'subject', text: 'invoice', phrase: false },
+    ]);
+    expect(parseSearch('FROM:Anna Subject:"x y"').terms.map((term) => term.field)).toEqual(['from', 'subject']);
+  });
+
+  test('flags, attachments, folders and dates', () => {
+    const parsed = parseSearch('has:attachment is:unread is:starred in:Sent in:"Projects/2026" after:2026-09-01 before:2026/10/01');
+    expect(parsed).toMatchObject({
+      hasAttachment: true,
+      unread: true,
+      starred: true,
+      folders: ['Sent', 'Projects/2026'],
+      after: Date.UTC(2026, 8, 1),
+      before: Date.UTC(2026, 9, 1),
+      terms: [],
+    });
+    expect(parseSearch('is:read is:unstarred')).toMatchObject({ unread: false, starred: false });
+    // Several dates narrow the range.
+    expect(parseSearch('after:2026-01-01 after:2026-03-01 before:2026-12-01 before:2026-06-01')).toMatchObject({
+      after: Date.UTC(2026, 2, 1),
+      before: Date.UTC(2026, 5, 1),
+    });
+  });
+
+  test('unknown operators and things that merely look like them are words', () => {
+    expect(parseSearch('re: meeting').terms.map((term) => term.text)).toEqual(['re:', 'meeting']);
+    expect(parseSearch('https://example.com/x').terms).toEqual([{ field: 'any', text: 'https://example.com/x', phrase: false }]);
+    expect(parseSearch('label:work').terms).toEqual([{ field: 'any', text: 'label:work', phrase: false }]);
+  });
+
+  test('an unclosed quote runs to the end; empty operators are skipped while typing', () => {
+    expect(parseSearch('subject:"half typed').terms).toEqual([{ field: 'subject', text: 'half typed', phrase: true }]);
+    expect(parseSearch('"open phrase').terms).toEqual([{ field: 'any', text: 'open phrase', phrase: true }]);
+    expect(isEmptySearch(parseSearch('from: in: is:'))).toBe(true);
+    expect(isEmptySearch(parseSearch('is:unread'))).toBe(false);
+  });
+
+  test('operator values that cannot mean anything are InvalidParameter, with the operator named', () => {
+    expect(invalid('has:pizza')).toMatchObject({ operator: 'has', value: 'pizza' });
+    expect(invalid('is:maybe')).toMatchObject({ operator: 'is' });
+    expect(invalid('before:yesterday')).toMatchObject({ operator: 'before', expected: 'YYYY-MM-DD' });
+    for (const day of ['2026-13-01', '2026-02-30', '2026-00-10', '1969-12-31', '26-01-01', '2026-1-1x']) expect(() => parseDay(day, 'after')).toThrow(TernError);
+    expect(parseDay('2024-02-29', 'after')).toBe(Date.UTC(2024, 1, 29));
+    expect(parseDay('2026-1-5', 'after')).toBe(Date.UTC(2026, 0, 5));
+  });
+});
+
+describe('FTS5 expressions', () => {
+  test('every word is quoted; bare words are prefixes, phrases are exact', () => {
+    expect(ftsTerm({ field: 'any', text: 'invoice', phrase: false })).toBe('"invoice"*');
+    expect(ftsTerm({ field: 'any', text: 'budget for Q3', phrase: true })).toBe('"budget for Q3"');
+    expect(ftsTerm({ field: 'from', text: 'anna@example.com', phrase: false })).toBe('sender : "anna example com"*');
+    expect(ftsTerm({ field: 'to', text: 'Bob', phrase: false })).toBe('recipients : "Bob"*');
+    expect(ftsTerm({ field: 'subject', text: 'Grüße', phrase: true })).toBe('subject : "Grüße"');
+    expect(ftsTerm({ field: 'any', text: '見積書', phrase: false })).toBe('"見積書"*');
+  });
+
+  test('FTS5 syntax a person types stays text: operators, quotes, stars, columns', () => {
+    const match = ftsMatch(parseSearch('NEAR(a b) OR "c" body:x * ^ sender : "y').terms);
+    expect(match).toBe('"NEAR a"* "b"* "OR"* "c" "body x"* "sender"* "y"');
+    expect(match).not.toMatch(/[()^:]/);
+  });
+
+  test('terms without a word are dropped; nothing left is null', () => {
+    expect(ftsMatch(parseSearch('!!! ---').terms)).toBeNull();
+    expect(ftsMatch(parseSearch('!!! cat').terms)).toBe('"cat"*');
+  });
+});
+
+describe('IMAP SEARCH criteria', () => {
+  test('each operator maps to its SEARCH key', () => {
+    const criteria = imapCriteria(parseSearch('from:anna subject:"Q3 plan" is:unread is:starred after:2026-09-01 before:2026-10-01 has:attachment'));
+    expect(wire(criteria)).toBe('FROM anna SUBJECT Q3 plan UNSEEN FLAGGED HEADER CONTENT-TYPE multipart/mixed SINCE 01-Sep-2026 BEFORE 01-Oct-2026');
+  });
+
+  test('repeated keys are ANDed one level down, never lost', () => {
+    expect(wire(imapCriteria(parseSearch('alpha beta gamma')))).toBe('TEXT alpha TEXT beta TEXT gamma');
+    expect(wire(imapCriteria(parseSearch('to:bob to:carol')))).toBe('OR TO bob CC bob NOT NOT OR TO carol CC carol');
+    expect(wire(allOf([{ text: 'a' }, { or: [{ to: 'x' }, { cc: 'x' }] }, { text: 'b' }]))).toBe('TEXT a OR TO x CC x NOT NOT TEXT b');
+  });
+
+  test('a query of only punctuation searches everything it is scoped to', () => {
+    expect(imapCriteria(parseSearch('is:read'))).toEqual({ seen: true });
+    expect(imapCriteria({ terms: [], hasAttachment: false, unread: null, starred: null, folders: [], after: null, before: null })).toEqual({ all: true });
+  });
+});

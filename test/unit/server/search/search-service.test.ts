@@ -1,0 +1,114 @@
+import type { ImapFlow, MailboxObject, SearchObject } from 'imapflow';
+import { describe, expect, test } from 'vitest';
+import type { MirrorManager } from '../../../../src-server/mirror/mirror-manager';
+import { SearchService } from '../../../../src-server/search/search-service';
+import { days } from '../mirror/mirror-fixture';
+import { readingFixture } from '../reading/reading-fixture';
+
+interface FakeServer {
+  /** UIDs SEARCH answers per folder path. */
+  hits: Record<string, number[]>;
+  /** Message-ID of UIDs the mirror does not hold. */
+  envelopes: Record<number, string>;
+  /** Held until released, to play a slow server. */
+  gate?: Promise<void>;
+}
+
+function setup(server: FakeServer) {
+  const fx = readingFixture();
+  // Every folder fully mirrored unless a test says otherwise.
+  fx.db.prepare('UPDATE folders SET backfilled_to = 0').run();
+  const asked: { path: string; query: SearchObject }[] = [];
+  const mirror = {
+    async withMailbox<T>(path: string, fn: (client: ImapFlow, mailbox: MailboxObject) => Promise<T>) {
+      await server.gate;
+      const client = {
+        async search(query: SearchObject) {
+          asked.push({ path, query });
+          return server.hits[path] ?? [];
+        },
+        async *fetch(range: string) {
+          for (const uid of range.split(',').map(Number)) yield { uid, envelope: { messageId: server.envelopes[uid] } };
+        },
+      };
+      return fn(client as unknown as ImapFlow, { path, uidValidity: 1n } as unknown as MailboxObject);
+    },
+  };
+  const service = new SearchService({
+    db: fx.db,
+    folders: fx.folders,
+    threads: fx.threads,
+    mirrors: { get: () => mirror } as unknown as MirrorManager,
+    serverTimeoutMs: 200,
+  });
+  const search = (q: string) => service.search({ accountId: fx.accountId, q, folderId: null, limit: 100 });
+  const setBackfill = (path: string, value: number | null) => fx.db.prepare('UPDATE folders SET backfilled_to = ? WHERE id = ?').run(value, fx.folder(path));
+  return { ...fx, search, asked, setBackfill };
+}
+
+describe('search with the server', () => {
+  test('a complete mirror with local answers never asks the server', async () => {
+    const fx = setup({ hits: {}, envelopes: {} });
+    const id = fx.add('INBOX', { subject: 'budget' });
+    const result = await fx.search('budget');
+    expect(result.threads.map((thread) => thread.messageIds)).toEqual([[String(id)]]);
+    expect(result).toMatchObject({ matchedMessages: 1, truncated: false, complete: true, pendingOnServer: 0 });
+    expect(fx.asked).toEqual([]);
+  });
+
+  test('a folder mid-backfill is searched below its mirrored UIDs; hits map by UID, by Message-ID, or count as pending', async () => {
+    const fx = setup({ hits: { INBOX: [1, 2, 3] }, envelopes: { 1: '<copy@x>', 2: '<unknown@x>' } });
+    const mirrored = fx.add('INBOX', { subject: 'older news', messageIdHeader: '<m3@x>', date: days(1) }); // uid 1
+    const archived = fx.add('Projects', { subject: 'older news', messageIdHeader: '<copy@x>', date: days(2) }); // uid 2, in another folder
+    // The mirror holds INBOX UID 3 only; UIDs 1 and 2 of INBOX are below its backfill.
+    fx.db.prepare('UPDATE messages SET uid = 3 WHERE id = ?').run(mirrored);
+    fx.setBackfill('INBOX', 3);
+    const result = await fx.search('is:unread older');
+    expect(fx.asked).toEqual([{ path: 'INBOX', query: { seen: false, text: 'older', uid: '1:2' } }]);
+    const found = result.threads.flatMap((thread) => thread.messageIds);
+    expect(found).toEqual(expect.arrayContaining([String(mirrored), String(archived)]));
+    expect(result.pendingOnServer).toBe(1);
+    expect(result.complete).toBe(true);
+  });
+
+  test('when nothing matches locally, the words are looked for on the server in every folder in scope (bodies)', async () => {
+    const fx = setup({ hits: { Sent: [1] }, envelopes: {} });
+    const id = fx.add('Sent', { subject: 'plain' }); // uid 1
+    const result = await fx.search('zanzibar');
+    expect(fx.asked.map((entry) => entry.path).sort()).toEqual(['INBOX', 'Projects', 'Projects/2026', 'Sent']); // Trash left out
+    expect(fx.asked.every((entry) => entry.query.uid === undefined)).toBe(true);
+    expect(result.threads.flatMap((thread) => thread.messageIds)).toEqual([String(id)]);
+  });
+
+  test('a server that does not answer in time leaves the result incomplete, not failed', async () => {
+    let release!: () => void;
+    const fx = setup({ hits: { INBOX: [] }, envelopes: {}, gate: new Promise<void>((resolve) => (release = resolve)) });
+    fx.add('INBOX', { subject: 'local' });
+    fx.setBackfill('INBOX', null);
+    const result = await fx.search('local');
+    expect(result).toMatchObject({ matchedMessages: 1, complete: false });
+    release();
+  });
+
+  test('a newer search drops an older one still waiting for the connection', async () => {
+    let release!: () => void;
+    const fx = setup({ hits: {}, envelopes: {}, gate: new Promise<void>((resolve) => (release = resolve)) });
+    fx.setBackfill('INBOX', null);
+    fx.setBackfill('Sent', null);
+    const first = fx.search('alpha');
+    const second = fx.search('alphabet');
+    release();
+    const [older, newer] = await Promise.all([first, second]);
+    expect(older.complete).toBe(false);
+    expect(newer.complete).toBe(true);
+    expect(fx.asked.every((entry) => entry.query.text === 'alphabet')).toBe(true);
+  });
+
+  test('in: naming no folder, or a query of punctuation, finds nothing without an error', async () => {
+    const fx = setup({ hits: {}, envelopes: {} });
+    fx.add('INBOX', { subject: 'x' });
+    expect((await fx.search('in:nowhere x')).threads).toEqual([]);
+    expect((await fx.search('!!!')).threads).toEqual([]);
+    expect(fx.asked).toEqual([]);
+  });
+});

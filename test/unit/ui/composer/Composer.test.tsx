@@ -1,0 +1,220 @@
+// @vitest-environment happy-dom
+import '../support/happy-dom-node-name';
+import { act } from 'react';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import type { DraftInput } from '../../../../shared/worker-mail-api';
+import { Composer, type ComposerProps } from '../../../../src-ui/composer/Composer';
+import { composeNew, type ComposerInitial } from '../../../../src-ui/composer/compose-initial';
+import { byRole, cleanup, click, key, one, render, typeInto } from '../support/render';
+
+const MB = 1024 * 1024;
+const ACCOUNTS = [
+  { accountId: 'acc1', name: 'Alice Tern', email: 'alice@tern.test' },
+  { accountId: 'acc2', name: 'Alice at Kite', email: 'alice@kite.test' },
+];
+
+function setup(initial: ComposerInitial = composeNew('acc1'), over: Partial<ComposerProps> = {}) {
+  const props = {
+    onSave: vi.fn(async (draft: DraftInput) => ({ draftId: draft.draftId ?? 'local-7' })),
+    onSend: vi.fn(async () => ({ commandId: 'cmd-1' })),
+    onUndo: vi.fn(async () => true),
+    onUpload: vi.fn(async (_params: { accountId: string; file: Blob; fileName: string }, _progress: (fraction: number) => void) => ({ attachmentId: 'up-1' })),
+    suggest: vi.fn(async () => []),
+    onClose: vi.fn(),
+    ...over,
+  };
+  const view = render(<Composer initial={initial} accounts={ACCOUNTS} {...props} />);
+  return { view, ...props };
+}
+
+const advance = (ms: number) =>
+  act(async () => {
+    await vi.advanceTimersByTimeAsync(ms);
+  });
+
+const subjectBox = (view: HTMLElement) => one(view, 'textbox', 'Subject') as HTMLInputElement;
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+describe('drafts', () => {
+  test('save themselves 1.5 s after typing stops and show "Saved"', async () => {
+    const { view, onSave } = setup();
+    typeInto(subjectBox(view), 'Lunch');
+    await advance(1000);
+    typeInto(subjectBox(view), 'Lunch on Friday');
+    await advance(1499);
+    expect(onSave).not.toHaveBeenCalled();
+    await advance(1);
+    expect(onSave).toHaveBeenCalledTimes(1);
+    expect(onSave.mock.calls[0]?.[0]).toEqual({ accountId: 'acc1', draftId: undefined, to: [], cc: [], bcc: [], subject: 'Lunch on Friday', html: '', attachmentIds: [] });
+    expect(view.querySelector('.tern-save-status')?.textContent).toBe('Saved');
+
+    typeInto(subjectBox(view), 'Lunch on Friday?');
+    await advance(1500);
+    expect(onSave).toHaveBeenCalledTimes(2);
+    expect(onSave.mock.calls[1]?.[0].draftId).toBe('local-7');
+  });
+
+  test('an untouched new message saves nothing, even when closed', async () => {
+    const { view, onSave, onClose } = setup();
+    await advance(5000);
+    key(view.querySelector('form') as HTMLFormElement, 'Escape');
+    await advance(0);
+    expect(onSave).not.toHaveBeenCalled();
+    expect(onClose).toHaveBeenCalledWith('closed');
+  });
+
+  test('a reopened draft is restored from initial and not saved again until it changes', async () => {
+    const initial: ComposerInitial = {
+      ...composeNew('acc1'),
+      draftId: 'd-5',
+      to: [{ name: 'Bob', email: 'bob@example.com' }],
+      subject: 'Restored',
+      html: '<div class="tern-body"><p>Half written</p></div>',
+      attachments: [{ attachmentId: 'a-1', fileName: 'notes.txt', size: 2048 }],
+    };
+    const { view, onSave } = setup(initial);
+    expect(subjectBox(view).value).toBe('Restored');
+    expect(view.querySelector('.tern-chip')?.textContent).toContain('Bob');
+    expect(one(view, 'textbox', 'Message body').innerHTML).toBe('<p>Half written</p>');
+    expect(view.querySelector('.tern-upload-name')?.textContent).toBe('notes.txt');
+    await advance(3000);
+    expect(onSave).not.toHaveBeenCalled();
+    typeInto(subjectBox(view), 'Restored and edited');
+    await advance(1500);
+    expect(onSave.mock.calls[0]?.[0]).toMatchObject({ draftId: 'd-5', subject: 'Restored and edited', attachmentIds: ['a-1'], to: [{ name: 'Bob', email: 'bob@example.com' }] });
+    expect(onSave.mock.calls[0]?.[0].html).toBe('<div class="tern-body"><p>Half written</p></div>');
+  });
+
+  test('Escape closes the composer after saving what was typed', async () => {
+    const { view, onSave, onClose } = setup();
+    typeInto(subjectBox(view), 'Quick note');
+    key(subjectBox(view), 'Escape');
+    await advance(0);
+    expect(onSave).toHaveBeenCalledTimes(1);
+    expect(onSave.mock.calls[0]?.[0].subject).toBe('Quick note');
+    expect(onClose).toHaveBeenCalledWith('closed');
+  });
+});
+
+describe('send with undo', () => {
+  const ready: ComposerInitial = { ...composeNew('acc1'), to: [{ name: 'Bob', email: 'bob@example.com' }], subject: 'Hi' };
+
+  test('Send saves, sends with a 5 s delay, shows Undo, and closes when the window ends', async () => {
+    const { view, onSave, onSend, onClose } = setup(ready);
+    click(one(view, 'button', /^Send$/));
+    await advance(0);
+    expect(onSave).toHaveBeenCalledTimes(1);
+    expect(onSend).toHaveBeenCalledWith({ accountId: 'acc1', draftId: 'local-7', delayMs: 5000 });
+    const toast = one(view, 'status');
+    expect(toast.textContent).toContain('Sending…');
+    expect(one(view, 'button', 'Undo')).toBe(document.activeElement);
+    await advance(4999);
+    expect(onClose).not.toHaveBeenCalled();
+    await advance(1);
+    expect(onClose).toHaveBeenCalledWith('sent');
+  });
+
+  test('Undo stops the send and brings the message back', async () => {
+    const { view, onUndo, onClose } = setup(ready);
+    click(one(view, 'button', /^Send$/));
+    await advance(0);
+    click(one(view, 'button', 'Undo'));
+    await advance(0);
+    expect(onUndo).toHaveBeenCalledWith('cmd-1');
+    expect(subjectBox(view).value).toBe('Hi');
+    expect(view.textContent).toContain('Sending undone');
+    await advance(10_000);
+    expect(onClose).not.toHaveBeenCalled();
+  });
+
+  test('Ctrl+Enter sends from anywhere in the composer', async () => {
+    const { view, onSend } = setup(ready);
+    key(subjectBox(view), 'Enter', { ctrlKey: true });
+    await advance(0);
+    expect(onSend).toHaveBeenCalledTimes(1);
+  });
+
+  test('no recipient, or an invalid one, stops the send with a message', async () => {
+    const { view, onSend } = setup({ ...composeNew('acc1'), subject: 'x' });
+    click(one(view, 'button', /^Send$/));
+    await advance(0);
+    expect(one(view, 'alert').textContent).toBe('Add at least one recipient.');
+    const to = one(view, 'combobox', 'To') as HTMLInputElement;
+    typeInto(to, 'bob@example');
+    click(one(view, 'button', /^Send$/));
+    await advance(0);
+    expect(byRole(view, 'alert').map((alert) => alert.textContent).join(' ')).toContain('This email address is not valid. Fix or remove “bob@example”.');
+    expect(onSend).not.toHaveBeenCalled();
+  });
+});
+
+describe('attachments', () => {
+  const fileInput = (view: HTMLElement) => view.querySelector('input[type="file"]') as HTMLInputElement;
+  const pick = (view: HTMLElement, files: File[]) => {
+    const input = fileInput(view);
+    Object.defineProperty(input, 'files', { configurable: true, value: files });
+    act(() => {
+      input.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+  };
+  const file = (name: string, size: number) => {
+    const made = new File(['x'], name, { type: 'application/octet-stream' });
+    Object.defineProperty(made, 'size', { value: size });
+    return made;
+  };
+
+  test('a file over 25 MB is refused with its size in the spec units', async () => {
+    const { view, onUpload } = setup();
+    pick(view, [file('holiday.mov', 31.2 * MB)]);
+    expect(onUpload).not.toHaveBeenCalled();
+    expect(one(view, 'alert').textContent).toBe('“holiday.mov” is 31.2 MB. Attachments can be at most 25.0 MB each.');
+  });
+
+  test('uploads show per-file progress, then join the draft', async () => {
+    let report: (fraction: number) => void = () => undefined;
+    let finish: (value: { attachmentId: string }) => void = () => undefined;
+    const onUpload = vi.fn((_params: { accountId: string; file: Blob; fileName: string }, progress: (fraction: number) => void) => {
+      report = progress;
+      return new Promise<{ attachmentId: string }>((resolve) => (finish = resolve));
+    });
+    const { view, onSave } = setup(composeNew('acc1'), { onUpload });
+    pick(view, [file('Q3: plan.pdf', 2 * MB)]);
+    expect(onUpload.mock.calls[0]?.[0]).toMatchObject({ accountId: 'acc1', fileName: 'Q3_ plan.pdf' });
+    expect(view.textContent).toContain('Attached as “Q3_ plan.pdf”');
+    act(() => report(0.5));
+    const bar = one(view, 'progressbar', 'Uploading Q3_ plan.pdf') as HTMLProgressElement;
+    expect(bar.value).toBe(0.5);
+    expect(view.textContent).toContain('1.0 MB of 2.0 MB');
+    await act(async () => finish({ attachmentId: 'up-9' }));
+    expect(byRole(view, 'progressbar')).toHaveLength(0);
+    await advance(1500);
+    expect(onSave.mock.calls.at(-1)?.[0].attachmentIds).toEqual(['up-9']);
+  });
+
+  test('files dropped on the composer are attached', async () => {
+    const { view, onUpload } = setup();
+    const form = view.querySelector('form') as HTMLFormElement;
+    const drop = new Event('drop', { bubbles: true, cancelable: true });
+    Object.defineProperty(drop, 'dataTransfer', { value: { types: ['Files'], files: [file('photo.jpg', 300_000)] } });
+    act(() => {
+      form.dispatchEvent(drop);
+    });
+    expect(onUpload).toHaveBeenCalledTimes(1);
+    expect(drop.defaultPrevented).toBe(true);
+  });
+});
+
+test('every control has an accessible name', () => {
+  const { view } = setup();
+  for (const element of Array.from(view.querySelectorAll<HTMLElement>('button, input:not([type="file"]), select, [role="textbox"], [role="combobox"]'))) {
+    const name = element.getAttribute('aria-label') ?? (element.id ? view.querySelector(`label[for="${element.id}"]`)?.textContent : null) ?? element.textContent;
+    expect(name?.trim(), element.outerHTML).toBeTruthy();
+  }
+  expect(one(view, 'combobox', 'From').localName).toBe('select');
+  expect(one(view, 'toolbar', 'Formatting')).toBeTruthy();
+});

@@ -1,0 +1,93 @@
+import { afterEach, beforeEach, expect, test, vi } from 'vitest';
+import { DraftAutosave, type SaveStatus } from '../../../../src-ui/composer/draft-autosave';
+import type { DraftInput } from '../../../../shared/worker-mail-api';
+
+const draft = (subject: string): DraftInput => ({ accountId: 'acc1', to: [], cc: [], bcc: [], subject, html: '', attachmentIds: [] });
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+function setup(options: { draftId?: string } = {}) {
+  const statuses: SaveStatus['status'][] = [];
+  const save = vi.fn(async (input: DraftInput) => ({ draftId: input.draftId ?? 'local-1' }));
+  const autosave = new DraftAutosave({ delayMs: 1500, save, onStatus: (status) => statuses.push(status.status), ...options });
+  return { autosave, save, statuses };
+}
+
+test('a burst of changes saves once, 1.5 s after the last one', async () => {
+  const { autosave, save, statuses } = setup();
+  autosave.schedule(() => draft('H'));
+  await vi.advanceTimersByTimeAsync(1000);
+  autosave.schedule(() => draft('He'));
+  await vi.advanceTimersByTimeAsync(1000);
+  autosave.schedule(() => draft('Hello'));
+  await vi.advanceTimersByTimeAsync(1499);
+  expect(save).not.toHaveBeenCalled();
+  await vi.advanceTimersByTimeAsync(1);
+  expect(save).toHaveBeenCalledTimes(1);
+  expect(save.mock.calls[0]?.[0]).toMatchObject({ subject: 'Hello', draftId: undefined });
+  expect(statuses).toEqual(['saving', 'saved']);
+});
+
+test('later saves carry the id the first one returned; unchanged content is not saved again', async () => {
+  const { autosave, save } = setup();
+  autosave.schedule(() => draft('One'));
+  await vi.advanceTimersByTimeAsync(1500);
+  autosave.schedule(() => draft('Two'));
+  await vi.advanceTimersByTimeAsync(1500);
+  autosave.schedule(() => draft('Two'));
+  await vi.advanceTimersByTimeAsync(1500);
+  expect(save).toHaveBeenCalledTimes(2);
+  expect(save.mock.calls[1]?.[0]).toMatchObject({ subject: 'Two', draftId: 'local-1' });
+  expect(autosave.draftId).toBe('local-1');
+});
+
+test('saves never overlap: a change during a slow save is saved after it, with its id', async () => {
+  let release: (value: { draftId: string }) => void = () => undefined;
+  const save = vi.fn((input: DraftInput) => (input.draftId ? Promise.resolve({ draftId: input.draftId }) : new Promise<{ draftId: string }>((resolve) => (release = resolve))));
+  const autosave = new DraftAutosave({ delayMs: 1500, save, onStatus: () => undefined });
+  autosave.schedule(() => draft('A'));
+  await vi.advanceTimersByTimeAsync(1500);
+  autosave.schedule(() => draft('B'));
+  await vi.advanceTimersByTimeAsync(1500);
+  expect(save).toHaveBeenCalledTimes(1);
+  release({ draftId: 'd-9' });
+  await vi.advanceTimersByTimeAsync(0);
+  expect(save).toHaveBeenCalledTimes(2);
+  expect(save.mock.calls[1]?.[0]).toMatchObject({ subject: 'B', draftId: 'd-9' });
+});
+
+test('flush saves at once and resolves with the id; nothing to save resolves with the known id', async () => {
+  const { autosave, save } = setup({ draftId: 'd-1' });
+  autosave.markSaved(draft('Restored'));
+  await expect(autosave.flush(() => draft('Restored'))).resolves.toBe('d-1');
+  expect(save).not.toHaveBeenCalled();
+  autosave.schedule(() => draft('Edited'));
+  await expect(autosave.flush()).resolves.toBe('d-1');
+  expect(save).toHaveBeenCalledTimes(1);
+});
+
+test('a producer answering null (nothing written yet) saves nothing', async () => {
+  const { autosave, save } = setup();
+  autosave.schedule(() => null);
+  await vi.advanceTimersByTimeAsync(5000);
+  expect(save).not.toHaveBeenCalled();
+});
+
+test('a failed save reports it, and flush rejects', async () => {
+  const save = vi.fn(async () => {
+    throw new Error('Your mailbox is full.');
+  });
+  const statuses: SaveStatus[] = [];
+  const autosave = new DraftAutosave({ delayMs: 1500, save, onStatus: (status) => statuses.push(status) });
+  await expect(autosave.flush(() => draft('x'))).rejects.toThrow('mailbox is full');
+  expect(statuses.at(-1)).toEqual({ status: 'failed', message: 'Your mailbox is full.' });
+});
+
+test('dispose runs a save that was still waiting', async () => {
+  const { autosave, save } = setup();
+  autosave.schedule(() => draft('Typed then closed'));
+  autosave.dispose();
+  await vi.advanceTimersByTimeAsync(0);
+  expect(save).toHaveBeenCalledTimes(1);
+});

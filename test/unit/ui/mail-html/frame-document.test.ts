@@ -1,0 +1,43 @@
+// @vitest-environment happy-dom
+import { expect, test } from 'vitest';
+import { buildFrameDocument, frameCsp, MAIL_ROOT_CLASS } from '../../../../src-ui/mail-html/frame-document';
+import { grantsScripts, MAIL_FRAME_SANDBOX } from '../../../../src-ui/mail-html/frame-sandbox';
+
+const parse = (html: string) => new DOMParser().parseFromString(html, 'text/html');
+
+test('the frame sandbox never allows scripts, and has exactly the tokens DESIGN §5 names', () => {
+  expect(grantsScripts(MAIL_FRAME_SANDBOX)).toBe(false);
+  expect(MAIL_FRAME_SANDBOX.split(' ').sort()).toEqual(['allow-popups', 'allow-popups-to-escape-sandbox', 'allow-same-origin']);
+  expect(grantsScripts('allow-same-origin ALLOW-SCRIPTS')).toBe(true);
+});
+
+test('the CSP denies everything but inline styles, data fonts and embedded images; https only when allowed', () => {
+  expect(frameCsp(false)).toBe("default-src 'none'; img-src data: blob:; style-src 'unsafe-inline'; font-src data:; form-action 'none'; base-uri 'none'");
+  expect(frameCsp(true)).toContain('img-src data: blob: https:');
+  expect(frameCsp(false)).not.toContain('script-src');
+  expect(frameCsp(false)).not.toContain('https:');
+});
+
+test('the document starts with the CSP and a no-referrer policy, then the base sheet and the mail', () => {
+  const srcdoc = buildFrameDocument(parse('<p>Hello</p>'), { allowRemote: false });
+  const doc = parse(srcdoc);
+  const first = doc.head.firstElementChild;
+  expect(first?.getAttribute('http-equiv')).toBe('Content-Security-Policy');
+  expect(first?.getAttribute('content')).toBe(frameCsp(false));
+  expect(doc.querySelector('meta[name="referrer"]')?.getAttribute('content')).toBe('no-referrer');
+  expect(doc.body.classList.contains(MAIL_ROOT_CLASS)).toBe(true);
+  expect(doc.body.innerHTML).toBe('<p>Hello</p>');
+  expect(srcdoc.startsWith('<!DOCTYPE html>')).toBe(true);
+});
+
+test('moves body styles to the head after the base sheet, and drops a style that could end itself', () => {
+  const doc = parse('<p>x</p><style>.a { color: red }</style>');
+  const bad = doc.createElement('style');
+  bad.textContent = 'p{}</style><img src=x onerror=alert(1)>';
+  doc.body.append(bad);
+  const out = parse(buildFrameDocument(doc, { allowRemote: false }));
+  const styles = Array.from(out.head.querySelectorAll('style'));
+  expect(styles).toHaveLength(2);
+  expect(styles[1]?.textContent).toBe('.a { color: red }');
+  expect(out.querySelector('img')).toBeNull();
+});
