@@ -121,10 +121,24 @@ export interface AccountCounts {
 export interface CommandStatus {
   readonly commandId: string;
   readonly accountId: string;
-  readonly kind: MailCommand['kind'];
-  readonly status: 'pending' | 'done' | 'failed';
+  /** A MailCommand kind, or a draft save / send from the composer. */
+  readonly kind: MailCommand['kind'] | 'saveDraft' | 'send';
+  /** `cancelled`: a send undone inside its undo window. */
+  readonly status: 'pending' | 'done' | 'failed' | 'cancelled';
   /** Catalogue error name and sentence when failed; the change was put back. */
   readonly error?: { readonly name: string; readonly message: string };
+}
+
+/** How one account's sync is doing, for an offline banner or a "syncing" hint. */
+export interface SyncStatus {
+  readonly accountId: string;
+  /** idle: up to date; backoff: retrying after a failure; offline: waiting for the network; signed-out: log in again. */
+  readonly phase: 'idle' | 'pulling' | 'backoff' | 'offline' | 'signed-out' | 'stopped';
+  readonly appliedTransactionId: number;
+  readonly latestTxnId: number;
+  /** The online check's last answer (null before the first). */
+  readonly online: boolean | null;
+  readonly error: { readonly name: string; readonly message: string } | null;
 }
 
 /** Every change a tab can ask for; applied optimistically, then confirmed or reverted. */
@@ -168,6 +182,10 @@ export interface MailQueryService {
   counts(params: { accountIds: readonly string[] }): Promise<readonly AccountCounts[]>;
   /** Addresses seen in mail, best first, for recipient autocomplete. */
   suggestAddresses(params: { accountIds: readonly string[]; prefix: string; limit: number }): Promise<readonly Address[]>;
+  /** Calls `onStatus` with every account's sync status now and whenever one changes. */
+  watchSync(onStatus: (status: SyncStatus) => void): Promise<{ subscriptionId: string }>;
+  /** Ends a `watchSync`. */
+  unwatchSync(params: { subscriptionId: string }): Promise<void>;
 }
 
 /** Changes from the UI. */
@@ -182,6 +200,8 @@ export interface MailCommandService {
   undoSend(params: { commandId: string }): Promise<boolean>;
   /** Uploads a file for a draft, reporting progress 0–1; resolves with the gateway's attachment id. */
   uploadAttachment(params: { accountId: string; file: Blob; fileName: string }, onProgress: (fraction: number) => void): Promise<{ attachmentId: string }>;
-  /** Subscribes to command outcomes (every tab sees every command). */
+  /** Subscribes to command outcomes (every tab sees every command); open and recent ones are sent first. */
   watchCommands(onStatus: (status: CommandStatus) => void): Promise<{ subscriptionId: string }>;
+  /** Ends a `watchCommands`. */
+  unwatchCommands(params: { subscriptionId: string }): Promise<void>;
 }

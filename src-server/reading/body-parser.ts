@@ -76,22 +76,25 @@ export function reconcileAttachments(stored: readonly StoredAttachment[], parsed
   });
 }
 
-/** Counts an attachment's bytes without keeping them, then lets the parser go on. */
+/**
+ * Counts an attachment's bytes without keeping them, then lets the parser go on. A part
+ * that fails to decode still releases the parser (which otherwise waits for it forever)
+ * and is simply not measured: the mirror's estimate stands for it.
+ */
 function measure(attachment: AttachmentStream, parsed: ParsedAttachment[]): Promise<void> {
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     let size = 0;
-    attachment.content.on('data', (chunk: Buffer) => (size += chunk.length));
-    attachment.content.once('error', reject);
-    attachment.content.once('end', () => {
-      parsed.push({
-        contentId: attachment.cid ?? null,
-        filename: attachment.filename ?? null,
-        contentType: attachment.contentType,
-        size,
-      });
+    let settled = false;
+    const done = (measured: boolean) => {
+      if (settled) return;
+      settled = true;
+      if (measured) parsed.push({ contentId: attachment.cid ?? null, filename: attachment.filename ?? null, contentType: attachment.contentType, size });
       attachment.release();
       resolve();
-    });
+    };
+    attachment.content.on('data', (chunk: Buffer) => (size += chunk.length));
+    attachment.content.once('error', () => done(false));
+    attachment.content.once('end', () => done(true));
   });
 }
 

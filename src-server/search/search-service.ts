@@ -67,7 +67,8 @@ export class SearchService {
     if (isEmptySearch(search) || scope.length === 0) return { threads: [], matchedMessages: 0, truncated: false, complete: true, pendingOnServer: 0 };
 
     const local = this.local.run({ accountId, search, folderIds: scope.map((row) => row.id), limit: SEARCH_MATCH_LIMIT + 1 });
-    const targets = this.serverTargets(search, scope, local.length === 0);
+    const mirror = this.deps.mirrors.get(accountId);
+    const targets = this.serverTargets({ search, scope, localEmpty: local.length === 0, mirrorComplete: mirror?.progress.fullyMirroredMs != null });
     const server = targets.length > 0 ? await this.askServer(accountId, search, targets) : NOTHING;
 
     const hits = new Map<number, MessageHit>(local.map((hit) => [hit.id, hit]));
@@ -94,10 +95,12 @@ export class SearchService {
    * or — when the local search found nothing and there are words to look for — all of
    * every folder in scope (body words).
    */
-  private serverTargets(search: ParsedSearch, scope: readonly FolderRow[], localEmpty: boolean): ServerSearchTarget[] {
-    const bodyWords = localEmpty && search.terms.some((term) => term.field === 'any');
+  private serverTargets(params: { search: ParsedSearch; scope: readonly FolderRow[]; localEmpty: boolean; mirrorComplete: boolean }): ServerSearchTarget[] {
+    const bodyWords = params.localEmpty && params.search.terms.some((term) => term.field === 'any');
     const targets: ServerSearchTarget[] = [];
-    for (const folder of scope) {
+    for (const folder of params.scope) {
+      // Once the mirror has been through every folder, one never synced cannot be selected (\Noselect).
+      if (params.mirrorComplete && folder.uidvalidity === null) continue;
       if (bodyWords) {
         targets.push({ folder, uidRange: null });
         continue;

@@ -5,6 +5,7 @@ import { ShortcutsDialog } from '../keyboard/ShortcutsDialog';
 import { Sidebar } from '../sidebar/Sidebar';
 import { viewModeAtom } from '../state/atoms';
 import { TopBar } from '../toolbar/TopBar';
+import { SyncBanner } from './SyncBanner';
 
 export function MailLayout() {
   const viewMode = useAtomValue(viewModeAtom);
@@ -16,6 +17,7 @@ export function MailLayout() {
       <Sidebar />
       <main className="app-main" aria-label="Mail">
         <TopBar />
+        <SyncBanner />
         <Outlet />
       </main>
       <ShortcutsDialog />

@@ -21,6 +21,8 @@ export type MailSearch = z.output<typeof mailSearchSchema>;
 /** `/login?add=1` adds another account while logged in. */
 export const loginSearchSchema = z.object({
   add: lenient(z.enum(['1'])),
+  /** Fills the email step (logging an account in again). */
+  email: lenient(z.string().check(z.maxLength(254))),
 });
 export type LoginSearch = z.output<typeof loginSearchSchema>;
 

@@ -123,13 +123,13 @@ function formValue(event: FormEvent<HTMLFormElement>, name: string): string {
 }
 
 export function LoginScreen() {
-  const { add } = loginRoute.useSearch();
+  const { add, email: suggestedEmail } = loginRoute.useSearch();
   const adding = add === '1';
   const accounts = useAtomValue(accountsAtom) ?? [];
   const loggedOut = useAtomValue(loggedOutAtom);
   const version = useAtomValue(engineVersionAtom);
   const actions = useMailActions();
-  const [state, dispatch] = useReducer(loginReducer, { loggedOut: loggedOut && !adding }, initialLoginState);
+  const [state, dispatch] = useReducer(loginReducer, { loggedOut: loggedOut && !adding, email: suggestedEmail ?? '' }, initialLoginState);
   const stateRef = useRef(state);
   stateRef.current = state;
   const headingRef = useRef<HTMLHeadingElement>(null);

@@ -6,7 +6,7 @@
 import { atom } from 'jotai';
 import type { PublicAccount } from '../../shared/account';
 import type { PartnerTheme } from '../../shared/partner-theme';
-import type { FolderView, ListScope, ListWindow } from '../../shared/worker-mail-api';
+import type { FolderView, ListScope, ListWindow, SyncStatus } from '../../shared/worker-mail-api';
 import { resolveTheme, type ThemeChoice } from '../theme/theme';
 import { DEFAULT_VIEW_MODE, type ViewMode } from '../settings/view-mode';
 import type { HeldList } from '../thread-list/list-patch';
@@ -26,6 +26,9 @@ export const foldersAtom = atom<Readonly<Record<string, readonly FolderView[]>>>
 
 /** Unread threads in each account's inbox. */
 export const inboxUnreadAtom = atom<Readonly<Record<string, number>>>({});
+
+/** Each account's sync status (offline, signed out, catching up …), pushed by the worker. */
+export const syncStatusAtom = atom<Readonly<Record<string, SyncStatus>>>({});
 
 /** Partner theme of the primary account (spec §1), or null. */
 export const partnerThemeAtom = atom<PartnerTheme | null>(null);

@@ -59,6 +59,8 @@ export function engineFromWorker(remote: Remote<WorkerApi>, version: string): Ui
       listFolders: (params) => worker.mail.listFolders(params),
       counts: (params) => worker.mail.counts(params),
       suggestAddresses: (params) => worker.mail.suggestAddresses(params),
+      watchSync: (onStatus) => worker.mail.watchSync(proxy(onStatus)),
+      unwatchSync: (params) => worker.mail.unwatchSync(params),
     },
     commands: {
       run: (params) => worker.commands.run(params),
@@ -67,6 +69,7 @@ export function engineFromWorker(remote: Remote<WorkerApi>, version: string): Ui
       undoSend: (params) => worker.commands.undoSend(params),
       uploadAttachment: (params, onProgress) => worker.commands.uploadAttachment(params, proxy(onProgress)),
       watchCommands: (onStatus) => worker.commands.watchCommands(proxy(onStatus)),
+      unwatchCommands: (params) => worker.commands.unwatchCommands(params),
     },
   };
 }

@@ -18,6 +18,7 @@ import {
   IDLE_THREAD_LIST,
   inboxUnreadAtom,
   partnerThemeAtom,
+  syncStatusAtom,
   threadListAtom,
   toastsAtom,
   type Toast,
@@ -42,6 +43,8 @@ const FAILED_TITLE: Record<CommandStatus['kind'], string> = {
   trash: 'Could not delete',
   spam: 'Could not report spam',
   delete: 'Could not delete forever',
+  saveDraft: 'Could not save the draft',
+  send: 'Message not sent',
 };
 
 export const scopeKeyOf = (scope: ListScope): string => JSON.stringify(scope);
@@ -150,6 +153,7 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
     const drop = <T>(record: Readonly<Record<string, T>>) => Object.fromEntries(Object.entries(record).filter(([id]) => ids.has(id)));
     store.set(foldersAtom, drop);
     store.set(inboxUnreadAtom, drop);
+    store.set(syncStatusAtom, drop);
     const added = sorted.filter((account) => !before.has(account.accountId)).map((account) => account.accountId);
     if (added.length > 0) void refreshNow(added);
     void updatePartner(sorted);
@@ -164,6 +168,10 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
   }
   function onCommandStatus(status: CommandStatus) {
     if (status.status === 'pending') return;
+    if (status.status === 'cancelled') {
+      tracked.delete(status.commandId); // an undone send: nothing to report
+      return;
+    }
     refreshMailboxes([status.accountId]);
     if (tracked.has(status.commandId)) {
       const label = tracked.get(status.commandId);
@@ -174,6 +182,18 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
       early.set(status.commandId, status);
       later(EARLY_STATUS_MS, () => early.delete(status.commandId));
     }
+  }
+
+  // ── subscriptions of the whole tab ──────────────────────────────────────────
+  const subscriptions: { commands: string | null; sync: string | null; accounts: string | null } = { commands: null, sync: null, accounts: null };
+  function unsubscribe(kind: keyof typeof subscriptions, id: string) {
+    const ending =
+      kind === 'commands'
+        ? engine.commands.unwatchCommands({ subscriptionId: id })
+        : kind === 'sync'
+          ? engine.mail.unwatchSync({ subscriptionId: id })
+          : engine.accounts.unwatch({ subscriptionId: id });
+    void ending.catch(() => undefined);
   }
 
   // ── the thread list ─────────────────────────────────────────────────────────
@@ -264,7 +284,16 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
 
   return {
     async start() {
-      void engine.commands.watchCommands(onCommandStatus).catch(() => undefined);
+      const subscribe = (kind: keyof typeof subscriptions, started: Promise<{ subscriptionId: string }>) =>
+        started.then(
+          ({ subscriptionId }) => {
+            if (stopped) unsubscribe(kind, subscriptionId);
+            else subscriptions[kind] = subscriptionId;
+          },
+          () => undefined, // an engine without this service yet: nothing to follow
+        );
+      void subscribe('commands', engine.commands.watchCommands(onCommandStatus));
+      void subscribe('sync', engine.mail.watchSync((status) => !stopped && store.set(syncStatusAtom, (all) => ({ ...all, [status.accountId]: status }))));
       try {
         setAccounts((await engine.accounts.initialise()).accounts);
       } catch (error) {
@@ -272,7 +301,7 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
         console.warn('The engine could not list accounts:', error);
         store.set(accountsAtom, []);
       }
-      void engine.accounts.watch((accounts) => !stopped && setAccounts(accounts)).catch(() => undefined);
+      void subscribe('accounts', engine.accounts.watch((accounts) => !stopped && setAccounts(accounts)));
     },
     stop() {
       stopped = true;
@@ -280,6 +309,11 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
       timers.clear();
       if (subscriptionId) void engine.mail.unwatch({ subscriptionId }).catch(() => undefined);
       subscriptionId = null;
+      for (const kind of Object.keys(subscriptions) as (keyof typeof subscriptions)[]) {
+        const id = subscriptions[kind];
+        if (id) unsubscribe(kind, id);
+        subscriptions[kind] = null;
+      }
     },
     accountAdded(account) {
       const accounts = store.get(accountsAtom) ?? [];

@@ -17,6 +17,7 @@ import type {
   ListSnapshot,
   ListWindow,
   MailCommand,
+  SyncStatus,
   MessageView,
   ThreadRow,
 } from '../../../shared/worker-mail-api';
@@ -122,6 +123,8 @@ export interface FakeEngine extends UiEngine {
   /** Every thread of a folder, newest first. */
   threadsOf(accountId: string, specialUse: FolderView['specialUse']): readonly ThreadRow[];
   folderOf(accountId: string, specialUse: FolderView['specialUse']): FolderView;
+  /** Pushes a sync status for an account (offline, signed-out …). */
+  setSync(accountId: string, phase: SyncStatus['phase']): void;
   /** Lets the queued command outcomes and patches through. */
   settle(): Promise<void>;
   readonly subscriptionCount: () => number;
@@ -138,6 +141,15 @@ export function createFakeEngine(options: FakeEngineOptions = {}): FakeEngine {
   const subscriptions = new Map<string, Subscription>();
   const accountWatchers = new Set<(accounts: readonly PublicAccount[]) => void>();
   const commandWatchers = new Set<(status: CommandStatus) => void>();
+  const syncWatchers = new Set<(status: SyncStatus) => void>();
+  const syncStatus = (accountId: string, phase: SyncStatus['phase']): SyncStatus => ({
+    accountId,
+    phase,
+    appliedTransactionId: 1,
+    latestTxnId: 1,
+    online: phase !== 'offline',
+    error: phase === 'signed-out' ? { name: 'InvalidToken', message: new TernError('InvalidToken').message } : null,
+  });
   const failures = new Map<MailCommand['kind'], ErrorName>();
   const pending = new Set<Promise<void>>();
   let counter = 0;
@@ -445,6 +457,12 @@ export function createFakeEngine(options: FakeEngineOptions = {}): FakeEngine {
       async suggestAddresses() {
         return [];
       },
+      async watchSync(onStatus) {
+        syncWatchers.add(onStatus);
+        for (const account of accounts.values()) onStatus(syncStatus(account.accountId, 'idle'));
+        return { subscriptionId: `sync-${++counter}` };
+      },
+      async unwatchSync() {},
     },
     commands: {
       async run({ command }) {
@@ -484,6 +502,10 @@ export function createFakeEngine(options: FakeEngineOptions = {}): FakeEngine {
         commandWatchers.add(onStatus);
         return { subscriptionId: `commands-${++counter}` };
       },
+      async unwatchCommands() {},
+    },
+    setSync(accountId, phase) {
+      for (const watcher of syncWatchers) watcher(syncStatus(accountId, phase));
     },
     failNextCommand(kind, error) {
       failures.set(kind, error);

@@ -134,6 +134,12 @@ function implicitRole(role: string): string {
       return 'h1, h2, h3';
     case 'checkbox':
       return 'input[type="checkbox"]:not([role])';
+    case 'navigation':
+      return 'nav:not([role])';
+    case 'region':
+      return 'section[aria-label]:not([role]), section[aria-labelledby]:not([role])';
+    case 'main':
+      return 'main:not([role])';
     default:
       return `[data-never="${role}"]`;
   }

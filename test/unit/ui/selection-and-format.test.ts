@@ -55,8 +55,8 @@ test('search params: zod-validated, bad values dropped, strings stay strings', (
   expect(mailSearchSchema.parse({ q: '  hello ', thread: '1:2', junk: 'x' })).toEqual({ q: 'hello', thread: '1:2', in: undefined });
   expect(mailSearchSchema.parse({ q: '   ', thread: 5 })).toEqual({ q: undefined, thread: undefined, in: undefined });
   expect(mailSearchSchema.parse({ q: 'x'.repeat(1001) }).q).toBeUndefined();
-  expect(loginSearchSchema.parse({ add: '1' })).toEqual({ add: '1' });
-  expect(loginSearchSchema.parse({ add: 'true' })).toEqual({ add: undefined });
+  expect(loginSearchSchema.parse({ add: '1' })).toEqual({ add: '1', email: undefined });
+  expect(loginSearchSchema.parse({ add: 'true', email: 'a@b.co' })).toEqual({ add: undefined, email: 'a@b.co' });
   expect(parseSearchString('?q=123&in=all')).toEqual({ q: '123', in: 'all' });
   expect(stringifySearchObject({ q: 'a b', thread: undefined, in: '' })).toBe('?q=a+b');
   expect(stringifySearchObject({})).toBe('');

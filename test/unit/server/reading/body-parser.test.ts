@@ -98,6 +98,14 @@ describe('message bodies', () => {
     expect(searchText).toBe('Big sale');
   });
 
+  test('broken mail parses to what can be read, never hangs', async () => {
+    const truncated = SOURCE.slice(0, SOURCE.indexOf('invoice.pdf') + 200); // cut inside the base64 of the last part
+    const { body } = await parseMessageBody(Readable.from([Buffer.from(truncated)]), { messageId: '8', stored: STORED });
+    expect(body.text).toBe('Hallo Alice, schöne Grüße');
+    const garbage = await parseMessageBody(Readable.from([Buffer.from('\u0000\u0001 not a message at all')]), { messageId: '9', stored: [] });
+    expect(garbage.body.attachments).toEqual([]);
+  });
+
   test('stored attachments without a parsed match keep the mirror’s estimate', () => {
     expect(reconcileAttachments(STORED, [{ contentId: null, filename: 'invoice.pdf', contentType: 'application/pdf', size: 10 }])).toEqual([
       expect.objectContaining({ index: 0, size: 2999 }),

@@ -20,6 +20,7 @@ function setup(server: FakeServer) {
   fx.db.prepare('UPDATE folders SET backfilled_to = 0').run();
   const asked: { path: string; query: SearchObject }[] = [];
   const mirror = {
+    progress: { firstInboxPageMs: 1, fullyMirroredMs: null as number | null },
     async withMailbox<T>(path: string, fn: (client: ImapFlow, mailbox: MailboxObject) => Promise<T>) {
       await server.gate;
       const client = {
@@ -43,7 +44,7 @@ function setup(server: FakeServer) {
   });
   const search = (q: string) => service.search({ accountId: fx.accountId, q, folderId: null, limit: 100 });
   const setBackfill = (path: string, value: number | null) => fx.db.prepare('UPDATE folders SET backfilled_to = ? WHERE id = ?').run(value, fx.folder(path));
-  return { ...fx, search, asked, setBackfill };
+  return { ...fx, search, asked, setBackfill, mirror };
 }
 
 describe('search with the server', () => {
@@ -102,6 +103,18 @@ describe('search with the server', () => {
     expect(older.complete).toBe(false);
     expect(newer.complete).toBe(true);
     expect(fx.asked.every((entry) => entry.query.text === 'alphabet')).toBe(true);
+  });
+
+  test('once the mirror has been through every folder, a folder never synced (\\Noselect) is not asked', async () => {
+    const fx = setup({ hits: {}, envelopes: {} });
+    fx.add('INBOX', { subject: 'x' });
+    fx.db.prepare('UPDATE folders SET uidvalidity = NULL, backfilled_to = NULL WHERE id = ?').run(fx.folder('Projects'));
+    await fx.search('x');
+    expect(fx.asked.map((entry) => entry.path)).toEqual(['Projects']);
+    fx.asked.length = 0;
+    fx.mirror.progress.fullyMirroredMs = 1234;
+    await fx.search('x');
+    expect(fx.asked).toEqual([]);
   });
 
   test('in: naming no folder, or a query of punctuation, finds nothing without an error', async () => {

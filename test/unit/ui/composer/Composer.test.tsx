@@ -201,7 +201,7 @@ describe('attachments', () => {
     const form = view.querySelector('form') as HTMLFormElement;
     const drop = new Event('drop', { bubbles: true, cancelable: true });
     Object.defineProperty(drop, 'dataTransfer', { value: { types: ['Files'], files: [file('photo.jpg', 300_000)] } });
-    act(() => {
+    await act(async () => {
       form.dispatchEvent(drop);
     });
     expect(onUpload).toHaveBeenCalledTimes(1);

@@ -73,7 +73,10 @@ beforeEach(() => {
   URL.createObjectURL = vi.fn(() => 'about:blank');
   URL.revokeObjectURL = vi.fn();
 });
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
 
 describe('messages', () => {
   test('oldest to newest; the newest and unread ones open, bodies load on expand', async () => {
@@ -197,6 +200,9 @@ describe('attachments', () => {
   });
 
   test('the preview is a modal dialog showing the part re-typed from the allow-list; Escape closes it', async () => {
+    // happy-dom refuses frame pages (and logs it) unless told otherwise; about:blank loads nothing.
+    const settings = (window as unknown as { happyDOM?: { settings: { enableIframePageLoading: boolean } } }).happyDOM?.settings;
+    if (settings) settings.enableIframePageLoading = true;
     const { view, loadAttachment } = setup([msg('1', { attachments })]);
     await settle();
     click(one(view, 'button', 'Preview itinerary.pdf'));

@@ -1,0 +1,42 @@
+/**
+ * Commands and drafts as a tab may send them, parsed before anything is written
+ * (DESIGN §5). Thread ids are the gateway's numeric ids; at most MAX_BULK_IDS per command.
+ */
+import { z } from 'zod';
+import { MAX_BULK_IDS } from '../../shared/api/actions';
+import type { DraftInput, MailCommand } from '../../shared/worker-mail-api';
+
+const id = z.string().regex(/^[1-9]\d{0,15}$/, 'Not an id.');
+const accountId = z.string().min(1).max(64);
+const threadIds = z.array(id).min(1).max(MAX_BULK_IDS);
+const address = z.object({ name: z.string().max(200), email: z.string().max(254) });
+
+export const mailCommandSchema: z.ZodType<MailCommand> = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('markRead'), accountId, threadIds, read: z.boolean() }),
+  z.object({ kind: z.literal('star'), accountId, threadIds, starred: z.boolean() }),
+  z.object({ kind: z.literal('move'), accountId, threadIds, folderId: id }),
+  z.object({ kind: z.literal('archive'), accountId, threadIds }),
+  z.object({ kind: z.literal('trash'), accountId, threadIds }),
+  z.object({ kind: z.literal('spam'), accountId, threadIds }),
+  z.object({ kind: z.literal('delete'), accountId, threadIds }),
+]);
+
+export const draftInputSchema: z.ZodType<DraftInput> = z.object({
+  accountId,
+  /** A local id (`local-…`) or the gateway's id of a draft opened from Drafts. */
+  draftId: z.string().regex(/^(?:local-[0-9a-f-]{36}|[1-9]\d{0,15})$/).optional(),
+  to: z.array(address).max(500),
+  cc: z.array(address).max(500),
+  bcc: z.array(address).max(500),
+  subject: z.string().max(998),
+  html: z.string(),
+  inReplyToMessageId: id.optional(),
+  attachmentIds: z.array(z.string().regex(/^[a-f0-9]{32}$/)).max(50),
+});
+
+export const sendParamsSchema = z.object({
+  accountId,
+  draftId: z.string().min(1).max(64),
+  /** The undo window: at most a minute (longer holds belong to scheduled send on the gateway). */
+  delayMs: z.number().int().min(0).max(60_000),
+});

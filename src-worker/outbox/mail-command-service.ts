@@ -1,0 +1,121 @@
+/**
+ * MailCommandService (shared/worker-mail-api.ts): what tabs change. A command is applied
+ * to the local rows and recorded in one transaction, so it shows at once in every tab and
+ * survives a closed tab or a killed worker; the account's outbox then sends it, and its
+ * outcome reaches every tab through `watchCommands`.
+ */
+import { systemClock, type Clock } from '../../shared/clock';
+import { TernError } from '../../shared/errors';
+import type { CommandStatus, DraftInput, MailCommand, MailCommandService } from '../../shared/worker-mail-api';
+import type { MailGateway } from '../api/mail-gateway';
+import type { MailTable } from '../db/mail-schema';
+import { withWrite, type LocalStore } from '../db/store';
+import { temporaryId } from '../model/temporary-id';
+import type { ChangeFeed } from '../sync/change-feed';
+import { MAIL_WRITE_TABLES, MailWriter } from '../sync/mail-writer';
+import { parseParams, subscriptionParamsSchema } from '../queries/query-params';
+import { recordAction } from './action-store';
+import { draftInputSchema, mailCommandSchema, sendParamsSchema } from './command-params';
+import type { CommandStatusFeed } from './command-status-feed';
+import { recordDraftSave, recordSend } from './draft-store';
+import { OUTBOX_TABLE, PendingEffects, type OutboxRow } from './outbox-rows';
+
+export interface MailCommandServiceDeps {
+  readonly open: (accountId: string) => Promise<LocalStore<MailTable>>;
+  /** The account's gateway (uploads go straight to it). */
+  readonly gateway: (accountId: string) => Promise<Pick<MailGateway, 'upload'>>;
+  /** Wakes the account's outbox (no-op where this engine does not send). */
+  readonly kick: (accountId: string) => void;
+  /** Accounts whose outboxes may hold a command (for undoSend, which names only the command). */
+  readonly accountIds: () => Promise<readonly string[]>;
+  readonly statuses: CommandStatusFeed;
+  readonly changes: ChangeFeed;
+  readonly clock?: Clock;
+}
+
+export class EngineMailCommands implements MailCommandService {
+  private readonly clock: Clock;
+
+  constructor(private readonly deps: MailCommandServiceDeps) {
+    this.clock = deps.clock ?? systemClock;
+  }
+
+  async run(params: { command: MailCommand }): Promise<{ commandId: string }> {
+    const command = parseParams(mailCommandSchema, params.command);
+    const commandId = temporaryId();
+    const store = await this.deps.open(command.accountId);
+    const threadIds = await withWrite(store, MAIL_WRITE_TABLES, async (tx) => {
+      const writer = new MailWriter(tx, command.accountId, await PendingEffects.load(tx));
+      await recordAction(tx, writer, { accountId: command.accountId, commandId, command, now: this.clock.now() });
+      await writer.finish();
+      return [...writer.threadIds];
+    });
+    this.deps.changes.emit({ accountId: command.accountId, threadIds, foldersChanged: false });
+    this.publish({ commandId, accountId: command.accountId, kind: command.kind, status: 'pending' });
+    this.deps.kick(command.accountId);
+    return { commandId };
+  }
+
+  async saveDraft(params: { draft: DraftInput }): Promise<{ draftId: string }> {
+    const draft = parseParams(draftInputSchema, params.draft);
+    const draftId = draft.draftId ?? temporaryId();
+    const row = await withWrite(await this.deps.open(draft.accountId), [OUTBOX_TABLE], (tx) =>
+      recordDraftSave(tx, { accountId: draft.accountId, commandId: temporaryId(), draftId, draft: { ...draft, draftId }, now: this.clock.now() }),
+    );
+    this.publish({ commandId: row.id, accountId: draft.accountId, kind: 'saveDraft', status: 'pending' });
+    this.deps.kick(draft.accountId);
+    return { draftId };
+  }
+
+  async send(params: { accountId: string; draftId: string; delayMs: number }): Promise<{ commandId: string }> {
+    const { accountId, draftId, delayMs } = parseParams(sendParamsSchema, params);
+    const commandId = temporaryId();
+    const now = this.clock.now();
+    await withWrite(await this.deps.open(accountId), [OUTBOX_TABLE], (tx) => recordSend(tx, { accountId, commandId, draftId, sendAt: now + delayMs, now }));
+    this.publish({ commandId, accountId, kind: 'send', status: 'pending' });
+    this.deps.kick(accountId);
+    return { commandId };
+  }
+
+  async undoSend(params: { commandId: string }): Promise<boolean> {
+    const { subscriptionId: commandId } = parseParams(subscriptionParamsSchema, { subscriptionId: params.commandId });
+    for (const accountId of await this.deps.accountIds()) {
+      // The outbox marks a send "sending" in its own transaction before the request: whichever commits first wins.
+      const undone = await withWrite(await this.deps.open(accountId), [OUTBOX_TABLE], async (tx) => {
+        const row = (await tx.get(OUTBOX_TABLE, commandId)) as OutboxRow | undefined;
+        if (!row || row.kind !== 'send') return row ? false : null;
+        if (row.status !== 'pending') return false;
+        await tx.delete(OUTBOX_TABLE, commandId);
+        return true;
+      });
+      if (undone === null) continue;
+      if (undone) this.publish({ commandId, accountId, kind: 'send', status: 'cancelled' });
+      return undone;
+    }
+    return false;
+  }
+
+  async uploadAttachment(params: { accountId: string; file: Blob; fileName: string }, onProgress: (fraction: number) => void): Promise<{ attachmentId: string }> {
+    if (!(params.file instanceof Blob) || typeof params.fileName !== 'string') throw new TernError('InvalidRequestData', { detail: { issues: ['file'] } });
+    const gateway = await this.deps.gateway(params.accountId);
+    // fetch reports no upload progress (a streamed body would need HTTP/2): start and end only.
+    void Promise.resolve(onProgress(0)).catch(() => undefined);
+    const { files } = await gateway.upload({ file: params.file, fileName: params.fileName });
+    const file = files[0];
+    if (!file) throw new TernError('InternalServerError', { detail: { reason: 'no file in the upload reply' } });
+    void Promise.resolve(onProgress(1)).catch(() => undefined);
+    return { attachmentId: file.id };
+  }
+
+  async watchCommands(onStatus: (status: CommandStatus) => void): Promise<{ subscriptionId: string }> {
+    return { subscriptionId: this.deps.statuses.watch(onStatus) };
+  }
+
+  async unwatchCommands(params: { subscriptionId: string }): Promise<void> {
+    this.deps.statuses.unwatch(parseParams(subscriptionParamsSchema, params).subscriptionId);
+  }
+
+  private publish(status: CommandStatus): void {
+    this.deps.statuses.publish(status);
+  }
+}

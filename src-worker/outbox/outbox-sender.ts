@@ -1,0 +1,248 @@
+/**
+ * Sends one account's recorded commands to the gateway, oldest first, one at a time (a
+ * later command on the same thread must not overtake an earlier one). Survives a killed
+ * worker: rows are re-read from the database at every start, and a row found "sending"
+ * is sent again with the same idempotency key, which the gateway's actions tolerate
+ * (they are idempotent "set" changes; send and draft creation deduplicate by key).
+ */
+import { systemClock, type Clock } from '../../shared/clock';
+import { TernError } from '../../shared/errors';
+import type { CommandStatus } from '../../shared/worker-mail-api';
+import { isNetworkError, isRetryable } from '../api/retry';
+import type { MailGateway } from '../api/mail-gateway';
+import type { MailTable } from '../db/mail-schema';
+import { withRead, withWrite, type LocalStore, type WriteTransaction } from '../db/store';
+import { SYNC_BACKOFF, backoffDelay } from '../sync/backoff';
+import type { ChangeFeed } from '../sync/change-feed';
+import { readSyncState } from '../sync/delta-applier';
+import { MAIL_WRITE_TABLES, MailWriter } from '../sync/mail-writer';
+import type { OnlineStatus } from '../sync/online-status';
+import { doneStatus, settleActions } from './action-store';
+import { toBulkAction } from './command-plan';
+import type { CommandStatusFeed } from './command-status-feed';
+import { composeFieldsOf, readDraftLink, writeDraftLink } from './draft-store';
+import { liveRows, OUTBOX_TABLE, PendingEffects, type ActionRow, type DraftRow, type OutboxRow, type SendRow } from './outbox-rows';
+
+/** Server errors (not the network) tolerated this many times before a command is given up. */
+const MAX_SERVER_ATTEMPTS = 8;
+
+export interface OutboxSenderDeps {
+  readonly accountId: string;
+  readonly store: () => Promise<LocalStore<MailTable>>;
+  readonly gateway: Pick<MailGateway, 'bulk' | 'createDraft' | 'updateDraft' | 'getDraft' | 'send'>;
+  /** Asks the sync for the delta that will confirm a sent command. */
+  readonly requestPull: () => void;
+  readonly online: OnlineStatus;
+  readonly statuses: CommandStatusFeed;
+  readonly changes: ChangeFeed;
+  readonly clock?: Clock;
+  readonly random?: () => number;
+}
+
+export interface OutboxSender {
+  /** Sends whatever is due (single flight; a call during a drain makes one more pass). */
+  kick(): void;
+  /** Resolves when the current pass (if any) ends; for tests and shutdown. */
+  idle(): Promise<void>;
+  stop(): void;
+}
+
+type Outcome = 'next' | 'retry';
+
+const statusOf = (row: OutboxRow, status: CommandStatus['status'], error?: TernError): CommandStatus => ({
+  commandId: row.id,
+  accountId: row.account_id,
+  kind: row.kind === 'action' ? row.command.kind : row.kind,
+  status,
+  ...(error ? { error: { name: error.name, message: error.message } } : {}),
+});
+
+export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
+  const clock = deps.clock ?? systemClock;
+  let stopped = false;
+  let running: Promise<void> | null = null;
+  let again = false;
+  let failures = 0;
+  let timer: unknown = null;
+  let stopOnlineWait: (() => void) | null = null;
+
+  let timerAt = Number.POSITIVE_INFINITY;
+
+  const write = async <R>(body: (tx: WriteTransaction<MailTable>) => Promise<R>) => withWrite(await deps.store(), MAIL_WRITE_TABLES, body);
+
+  /** One timer for the earliest thing due (a held send, a retry); a pass re-plans the rest. */
+  const wakeAt = (at: number) => {
+    if (timer !== null && timerAt <= at) return;
+    if (timer !== null) clock.clearTimeout(timer);
+    timerAt = at;
+    timer = clock.setTimeout(() => {
+      timer = null;
+      timerAt = Number.POSITIVE_INFINITY;
+      kick();
+    }, Math.max(0, at - clock.now()));
+  };
+
+  /** Marks the row as handed to the network; null when it is gone (undone) or already sent. */
+  const markSending = (id: string) =>
+    write(async (tx) => {
+      const row = (await tx.get(OUTBOX_TABLE, id)) as OutboxRow | undefined;
+      if (!row || row.status === 'sent') return null;
+      const next = { ...row, status: 'sending', attempts: row.attempts + 1 } as OutboxRow;
+      await tx.put(OUTBOX_TABLE, next);
+      return next;
+    });
+
+  /** Ends a command: settles an action's change (confirmed or reverted) and tells every tab. */
+  const finish = async (row: OutboxRow, status: 'done' | 'failed', error?: TernError) => {
+    const threadIds = await write(async (tx) => {
+      const writer = new MailWriter(tx, deps.accountId, await PendingEffects.load(tx));
+      await settleActions(tx, writer, [row.id]);
+      if (row.kind === 'send' && status === 'done') await writeDraftLink(tx, row.draft_id, null);
+      await writer.finish();
+      return [...writer.threadIds];
+    });
+    deps.changes.emit({ accountId: deps.accountId, threadIds, foldersChanged: false });
+    deps.statuses.publish(statusOf(row, status, error));
+  };
+
+  /** The gateway accepted an action: done now if its transaction is already applied, else when it is. */
+  const sent = async (row: ActionRow, latestTxnId: number) => {
+    const settledNow = await write(async (tx) => {
+      if ((await readSyncState(tx)).appliedTransactionId >= latestTxnId) return true;
+      const stored = (await tx.get(OUTBOX_TABLE, row.id)) as ActionRow | undefined;
+      if (stored) await tx.put(OUTBOX_TABLE, { ...stored, status: 'sent', await_txn_id: latestTxnId });
+      return false;
+    });
+    if (settledNow) await finish(row, 'done');
+    else deps.requestPull();
+  };
+
+  const saveDraft = async (row: DraftRow) => {
+    const link = await withRead(await deps.store(), ['JSONBlob'], (tx) => readDraftLink(tx, row.draft_id));
+    const fields = composeFieldsOf(row.draft);
+    let saved;
+    if (link.serverId === null && row.draft_id.startsWith('local-')) {
+      try {
+        saved = await deps.gateway.createDraft({ ...fields, version: 0, clientId: row.draft_id });
+      } catch (error) {
+        // A create repeated after a kill: the gateway names the draft it made the first time.
+        const earlier = error instanceof TernError && error.name === 'DraftAlreadyCreated' ? (error.detail as { id?: string; version?: number }) : null;
+        if (!earlier?.id || earlier.version === undefined) throw error;
+        saved = await deps.gateway.updateDraft(earlier.id, { ...fields, version: earlier.version });
+      }
+    } else {
+      const serverId = link.serverId ?? row.draft_id;
+      const version = link.version ?? (await deps.gateway.getDraft(serverId)).version;
+      saved = await deps.gateway.updateDraft(serverId, { ...fields, version });
+    }
+    await write((tx) => writeDraftLink(tx, row.draft_id, { serverId: saved.id, version: saved.version }));
+  };
+
+  const send = async (row: SendRow) => {
+    const link = await withRead(await deps.store(), ['JSONBlob'], (tx) => readDraftLink(tx, row.draft_id));
+    const serverId = link.serverId ?? (row.draft_id.startsWith('local-') ? null : row.draft_id);
+    if (serverId === null) throw new TernError('DraftDoesNotExist', { detail: { draftId: row.draft_id } });
+    const result = await deps.gateway.send({
+      idempotencyKey: row.idempotency_key,
+      draftId: serverId,
+      ...(link.version !== null && link.serverId !== null ? { draftVersion: link.version } : {}),
+    });
+    if (result.state === 'failed') throw new TernError('SendFailed', { detail: { reason: result.lastError } });
+    deps.requestPull(); // the message shows in Sent through delta
+  };
+
+  const attempt = async (stored: OutboxRow): Promise<Outcome> => {
+    // Found "sending": a previous engine died mid-request; its outcome is unknown.
+    const replay = stored.status === 'sending';
+    const row = await markSending(stored.id);
+    if (!row) return 'next';
+    try {
+      if (row.kind === 'action') {
+        const result = await deps.gateway.bulk({ scope: 'threads', action: toBulkAction(row.command), idempotencyKey: row.idempotency_key });
+        await sent(row, result.latestTxnId);
+        return 'next';
+      }
+      if (row.kind === 'saveDraft') await saveDraft(row);
+      else await send(row);
+      await finish(row, 'done');
+      return 'next';
+    } catch (error) {
+      const tern = error instanceof TernError ? error : new TernError('InternalServerError', { detail: { message: String(error) } });
+      // A permanent delete that reached the gateway before the kill finds nothing the second time.
+      const alreadyGone = replay && row.kind === 'action' && row.command.kind === 'delete' && (tern.name === 'ThreadNotFound' || tern.name === 'MessageNotFound');
+      if (alreadyGone) {
+        await finish(row, 'done');
+        return 'next';
+      }
+      const network = isNetworkError(error);
+      if (!isRetryable(error) || (!network && row.attempts >= MAX_SERVER_ATTEMPTS)) {
+        await finish(row, 'failed', tern);
+        return 'next';
+      }
+      await write(async (tx) => {
+        const current = (await tx.get(OUTBOX_TABLE, row.id)) as OutboxRow | undefined;
+        if (current) await tx.put(OUTBOX_TABLE, { ...current, status: 'pending' });
+      });
+      if (network && !(await deps.online.isOnline({ force: true }))) {
+        stopOnlineWait ??= deps.online.subscribe((online) => {
+          if (!online) return;
+          stopOnlineWait?.();
+          stopOnlineWait = null;
+          kick();
+        });
+      } else {
+        failures++;
+        wakeAt(clock.now() + backoffDelay(failures, SYNC_BACKOFF, deps.random));
+      }
+      return 'retry';
+    }
+  };
+
+  const drain = async () => {
+    const rows = await withRead(await deps.store(), [OUTBOX_TABLE], liveRows);
+    for (const row of rows) {
+      if (stopped) return;
+      if (row.status === 'sent') continue; // waiting for its transaction in delta
+      // Held in its undo window; later commands do not wait for it.
+      if (row.kind === 'send' && row.send_at > clock.now()) {
+        wakeAt(row.send_at);
+        continue;
+      }
+      if ((await attempt(row)) === 'retry') return;
+      failures = 0;
+    }
+  };
+
+  const kick = () => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = drain()
+      .catch(() => {
+        // Storage failed under us: try again later rather than lose the queue.
+        failures++;
+        if (!stopped) wakeAt(clock.now() + backoffDelay(failures, SYNC_BACKOFF, deps.random));
+      })
+      .finally(() => {
+        running = null;
+        if (again) {
+          again = false;
+          kick();
+        }
+      });
+  };
+
+  return {
+    kick,
+    async idle() {
+      while (running) await running;
+    },
+    stop() {
+      stopped = true;
+      if (timer !== null) clock.clearTimeout(timer);
+      stopOnlineWait?.();
+    },
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * MailQueryService (shared/worker-mail-api.ts): what tabs read. Everything comes from the
+ * account databases the sync fills; only bodies (and threads not synced yet) go to the
+ * gateway, and those are kept once fetched.
+ */
+import type { Address } from '../../shared/api/mail';
+import type {
+  AccountCounts,
+  BodyView,
+  FolderView,
+  ListPatch,
+  ListScope,
+  ListSnapshot,
+  ListWindow,
+  MailQueryService,
+  SyncStatus,
+  ThreadView,
+} from '../../shared/worker-mail-api';
+import { withRead } from '../db/store';
+import { folderFromRow } from '../sync/mail-rows';
+import type { SyncStatusFeed } from '../sync/sync-status-feed';
+import type { ListSubscriptions } from './list-subscriptions';
+import type { MessageReads } from './message-reads';
+import {
+  accountParamsSchema,
+  accountsParamsSchema,
+  bodyParamsSchema,
+  moveWindowParamsSchema,
+  parseParams,
+  subscriptionParamsSchema,
+  suggestParamsSchema,
+  threadParamsSchema,
+  watchParamsSchema,
+} from './query-params';
+import type { OpenStore } from './thread-list-reader';
+import { orderFolders } from './views';
+
+export interface MailQueryServiceDeps {
+  readonly open: OpenStore;
+  readonly lists: ListSubscriptions;
+  readonly reads: MessageReads;
+  readonly syncStatus: SyncStatusFeed;
+}
+
+export class EngineMailQueries implements MailQueryService {
+  constructor(private readonly deps: MailQueryServiceDeps) {}
+
+  watchThreadList(params: { scope: ListScope; window: ListWindow }, onPatch: (patch: ListPatch) => void): Promise<ListSnapshot> {
+    return this.deps.lists.watch(parseParams(watchParamsSchema, params), onPatch);
+  }
+
+  moveWindow(params: { subscriptionId: string; window: ListWindow }): Promise<ListSnapshot> {
+    return this.deps.lists.move(parseParams(moveWindowParamsSchema, params));
+  }
+
+  async unwatch(params: { subscriptionId: string }): Promise<void> {
+    this.deps.lists.unwatch(parseParams(subscriptionParamsSchema, params).subscriptionId);
+  }
+
+  getThread(params: { accountId: string; threadId: string }): Promise<ThreadView> {
+    return this.deps.reads.thread(parseParams(threadParamsSchema, params));
+  }
+
+  getBody(params: { accountId: string; messageId: string }): Promise<BodyView> {
+    return this.deps.reads.body(parseParams(bodyParamsSchema, params));
+  }
+
+  async listFolders(params: { accountId: string }): Promise<readonly FolderView[]> {
+    const { accountId } = parseParams(accountParamsSchema, params);
+    const rows = await withRead(await this.deps.open(accountId), ['Category'], (tx) => tx.getAll('Category'));
+    return orderFolders(accountId, rows.map(folderFromRow));
+  }
+
+  async counts(params: { accountIds: readonly string[] }): Promise<readonly AccountCounts[]> {
+    const { accountIds } = parseParams(accountsParamsSchema, params);
+    return Promise.all(
+      accountIds.map(async (accountId) => {
+        const inboxUnread = await withRead(await this.deps.open(accountId), ['Category', 'ThreadCount'], async (tx) => {
+          const inbox = (await tx.getAll('Category')).map(folderFromRow).find((folder) => folder.specialUse === 'inbox');
+          const count = inbox ? await tx.get('ThreadCount', inbox.id) : undefined;
+          return Number(count?.unread ?? 0);
+        });
+        return { accountId, inboxUnread };
+      }),
+    );
+  }
+
+  async suggestAddresses(params: { accountIds: readonly string[]; prefix: string; limit: number }): Promise<readonly Address[]> {
+    const { accountIds, prefix, limit } = parseParams(suggestParamsSchema, params);
+    const needle = prefix.trim().toLowerCase();
+    if (!needle) return [];
+    const seen = new Map<string, { address: Address; rank: number; lastAt: number }>();
+    for (const accountId of accountIds) {
+      const contacts = await withRead(await this.deps.open(accountId), ['Contact'], (tx) => tx.getAll('Contact'));
+      for (const contact of contacts) {
+        const email = String(contact.email ?? contact.id);
+        const name = String(contact.name ?? '');
+        const words = [email, ...name.toLowerCase().split(/\s+/)];
+        if (!words.some((word) => word.startsWith(needle))) continue;
+        const rank = Number(contact.mailSearchRank ?? 0) + Number(contact.mailComposeRank ?? 0) * 5;
+        const earlier = seen.get(email);
+        if (!earlier || earlier.rank < rank) seen.set(email, { address: { name, email }, rank, lastAt: Number(contact.last_seen_at ?? 0) });
+      }
+    }
+    return [...seen.values()]
+      .sort((a, b) => b.rank - a.rank || b.lastAt - a.lastAt)
+      .slice(0, limit)
+      .map((entry) => entry.address);
+  }
+
+  async watchSync(onStatus: (status: SyncStatus) => void): Promise<{ subscriptionId: string }> {
+    return { subscriptionId: this.deps.syncStatus.watch(onStatus) };
+  }
+
+  async unwatchSync(params: { subscriptionId: string }): Promise<void> {
+    this.deps.syncStatus.unwatch(parseParams(subscriptionParamsSchema, params).subscriptionId);
+  }
+}

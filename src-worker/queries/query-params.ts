@@ -1,0 +1,34 @@
+/**
+ * What a tab may ask of the mail queries, parsed before use (DESIGN §5: a message from a
+ * tab is input from outside the process). A bad request is InvalidRequestData.
+ */
+import { z } from 'zod';
+import { TernError } from '../../shared/errors';
+
+const id = z.string().min(1).max(64);
+const accountIds = z.array(id).max(50);
+
+export const listScopeSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('folder'), accountId: id, folderId: id }),
+  z.object({ kind: z.literal('unified'), accountIds, role: z.enum(['inbox', 'sent', 'drafts', 'archive', 'junk', 'trash']) }),
+  z.object({ kind: z.literal('label'), accountId: id, label: z.string().min(1).max(255) }),
+  z.object({ kind: z.literal('search'), accountIds, query: z.string().max(1000) }),
+]);
+
+export const listWindowSchema = z.object({ offset: z.number().int().nonnegative(), limit: z.number().int().positive() });
+
+export const watchParamsSchema = z.object({ scope: listScopeSchema, window: listWindowSchema });
+export const moveWindowParamsSchema = z.object({ subscriptionId: id, window: listWindowSchema });
+export const threadParamsSchema = z.object({ accountId: id, threadId: id });
+export const bodyParamsSchema = z.object({ accountId: id, messageId: id });
+export const accountParamsSchema = z.object({ accountId: id });
+export const accountsParamsSchema = z.object({ accountIds });
+export const suggestParamsSchema = z.object({ accountIds, prefix: z.string().max(200), limit: z.number().int().min(1).max(50) });
+export const subscriptionParamsSchema = z.object({ subscriptionId: id });
+
+/** Parses a tab's params or throws InvalidRequestData naming the bad fields. */
+export function parseParams<T>(schema: z.ZodType<T>, value: unknown): T {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new TernError('InvalidRequestData', { detail: { issues: parsed.error.issues.map((issue) => issue.path.join('.') || issue.message) } });
+}

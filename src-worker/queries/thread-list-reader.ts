@@ -1,0 +1,134 @@
+/**
+ * Reads one window of a thread list from the account databases, newest first. A folder
+ * list is answered from the `category_timestamps` index alone (keys, no rows), so a live
+ * list can learn which rows moved without reading the ones that did not; the other scopes
+ * must read rows to order them and hand those over too.
+ */
+import { SEARCH_MATCH_LIMIT } from '../../shared/api/reading';
+import type { Folder } from '../../shared/api/mail';
+import type { ListScope, ListWindow, ThreadRow } from '../../shared/worker-mail-api';
+import type { MailTable } from '../db/mail-schema';
+import { only, prefixRange, withRead, type LocalStore, type ReadTransaction } from '../db/store';
+import { folderFromRow, messageFromRow, threadFromRow } from '../sync/mail-rows';
+import { compileSearch } from './search-match';
+import { parseRowKey, rowKey, toThreadRow } from './views';
+
+/** Opens an account's database (AccountNotFound when the account is not known). */
+export type OpenStore = (accountId: string) => Promise<LocalStore<MailTable>>;
+
+export interface WindowRead {
+  readonly total: number;
+  /** Row keys of the window, in list order. */
+  readonly keys: readonly string[];
+  /** Rows already read on the way (every scope but a folder's). */
+  readonly rows: ReadonlyMap<string, ThreadRow>;
+}
+
+const BY_FOLDER = 'category_timestamps';
+
+/** The accounts a scope reads. */
+export function accountsOf(scope: ListScope): readonly string[] {
+  return scope.kind === 'unified' || scope.kind === 'search' ? scope.accountIds : [scope.accountId];
+}
+
+const newestFirst = (a: ThreadRow, b: ThreadRow) => b.lastMessageAt - a.lastMessageAt || (a.key < b.key ? 1 : a.key > b.key ? -1 : 0);
+
+async function folderIdOfRole(tx: ReadTransaction<MailTable>, role: string): Promise<string | null> {
+  const folders = (await tx.getAll('Category')).map(folderFromRow);
+  return folders.find((folder) => folder.specialUse === role)?.id ?? null;
+}
+
+/** Visible thread rows for ids (a thread every message of which is gone locally shows nowhere). */
+async function threadRows(tx: ReadTransaction<MailTable>, accountId: string, threadIds: Iterable<string>): Promise<ThreadRow[]> {
+  const rows: ThreadRow[] = [];
+  for (const threadId of threadIds) {
+    const row = await tx.get('Thread', threadId);
+    if (!row) continue;
+    const local = threadFromRow(row);
+    if (local.summary.folderIds.length > 0) rows.push(toThreadRow(accountId, local));
+  }
+  return rows;
+}
+
+export class ThreadListReader {
+  constructor(private readonly open: OpenStore) {}
+
+  async window(scope: ListScope, window: ListWindow): Promise<WindowRead> {
+    if (scope.kind === 'folder') return this.folderWindow(scope.accountId, scope.folderId, window);
+    const lists = await Promise.all(accountsOf(scope).map((accountId) => this.orderedRows(scope, accountId, window)));
+    const total = lists.reduce((sum, list) => sum + list.total, 0);
+    const merged = lists.flatMap((list) => list.rows).sort(newestFirst);
+    const picked = merged.slice(window.offset, window.offset + window.limit);
+    return { total, keys: picked.map((row) => row.key), rows: new Map(picked.map((row) => [row.key, row])) };
+  }
+
+  /** Rows by key, read fresh (rows missing locally are left out). */
+  async rows(keys: readonly string[]): Promise<Map<string, ThreadRow>> {
+    const byAccount = new Map<string, string[]>();
+    for (const key of keys) {
+      const { accountId, threadId } = parseRowKey(key);
+      byAccount.set(accountId, [...(byAccount.get(accountId) ?? []), threadId]);
+    }
+    const found = new Map<string, ThreadRow>();
+    for (const [accountId, threadIds] of byAccount) {
+      const rows = await withRead(await this.open(accountId), ['Thread'], async (tx) => {
+        const out: ThreadRow[] = [];
+        for (const threadId of threadIds) {
+          const row = await tx.get('Thread', threadId);
+          if (row) out.push(toThreadRow(accountId, threadFromRow(row)));
+        }
+        return out;
+      });
+      for (const row of rows) found.set(row.key, row);
+    }
+    return found;
+  }
+
+  private async folderWindow(accountId: string, folderId: string, window: ListWindow): Promise<WindowRead> {
+    return withRead(await this.open(accountId), ['Thread'], async (tx) => {
+      const range = prefixRange([folderId]);
+      const [total, ids] = await Promise.all([
+        tx.count('Thread', { index: BY_FOLDER, range }),
+        tx.getAllKeys('Thread', { index: BY_FOLDER, range, direction: 'prev', limit: window.offset + window.limit }),
+      ]);
+      return { total, keys: ids.slice(window.offset).map((id) => rowKey(accountId, id)), rows: new Map() };
+    });
+  }
+
+  /** One account's part of a merged scope: enough newest rows to fill the window after merging. */
+  private async orderedRows(scope: Exclude<ListScope, { kind: 'folder' }>, accountId: string, window: ListWindow): Promise<{ total: number; rows: ThreadRow[] }> {
+    const needed = window.offset + window.limit;
+    return withRead(await this.open(accountId), ['Thread', 'Category', 'Message'], async (tx) => {
+      if (scope.kind === 'unified') {
+        const folderId = await folderIdOfRole(tx, scope.role);
+        if (folderId === null) return { total: 0, rows: [] };
+        const range = prefixRange([folderId]);
+        const [total, rows] = await Promise.all([
+          tx.count('Thread', { index: BY_FOLDER, range }),
+          tx.getAll('Thread', { index: BY_FOLDER, range, direction: 'prev', limit: needed }),
+        ]);
+        return { total, rows: rows.map((row) => toThreadRow(accountId, threadFromRow(row))) };
+      }
+      const threadIds = new Set<string>();
+      if (scope.kind === 'label') {
+        for (const row of await tx.getAll('Message', { index: 'email_labels', range: only(scope.label) })) {
+          const message = messageFromRow(row);
+          if (!message.deleted) threadIds.add(message.meta.threadId);
+        }
+      } else {
+        const test = compileSearch(scope.query);
+        const folders = new Map<string, Folder>((await tx.getAll('Category')).map((row) => [row.id, folderFromRow(row)]));
+        let matched = 0;
+        // Newest first, so the match limit (spec §9) keeps the most recent matches.
+        const messages = (await tx.getAll('Message')).map(messageFromRow).sort((a, b) => b.meta.receivedAt - a.meta.receivedAt);
+        for (const message of messages) {
+          if (message.deleted || !test(message.meta, folders)) continue;
+          threadIds.add(message.meta.threadId);
+          if (++matched >= SEARCH_MATCH_LIMIT) break;
+        }
+      }
+      const rows = (await threadRows(tx, accountId, threadIds)).sort(newestFirst);
+      return { total: rows.length, rows: rows.slice(0, needed) };
+    });
+  }
+}

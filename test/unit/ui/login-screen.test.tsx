@@ -1,0 +1,119 @@
+// @vitest-environment happy-dom
+import { afterEach, expect, test } from 'vitest';
+import { createFakeEngine, DEMO_LOGINS } from './fake-mail-engine';
+import { byRole, click, renderApp, step, typeInto, unmountAll, waitFor } from './render-app';
+
+afterEach(unmountAll);
+
+const CAROL = { email: 'carol@tern.test', password: 'Tern-demo-3!', name: 'Carol Diaz', mailId: '1003', challenge: 'AUTHENTICATOR' as const, authCode: '123456' };
+const loggedOut = (latencyMs = 0) => createFakeEngine({ logins: [...DEMO_LOGINS, CAROL], loggedIn: [], latencyMs });
+
+const input = (container: HTMLElement, name: string) => container.querySelector<HTMLInputElement>(`input[name="${name}"]`);
+
+async function submitEmail(container: HTMLElement, email: string) {
+  await typeInto(input(container, 'email')!, email);
+  await click(byRole(container, 'button', 'Next'));
+}
+
+async function submitPassword(container: HTMLElement, password: string) {
+  await typeInto(input(container, 'login_password')!, password);
+  await click(byRole(container, 'button', 'Sign in'));
+}
+
+test('a browser with no account lands on the split login: email first, no other inputs yet', async () => {
+  const view = await renderApp({ engine: loggedOut(), path: '/mail/unified/inbox' });
+  await waitFor(() => expect(view.pathname()).toBe('/login'));
+  await waitFor(() => byRole(view.container, 'heading', 'Sign in'));
+  expect(byRole(view.container, 'heading', 'Tern Mail')).toBeTruthy();
+  expect(input(view.container, 'email')).not.toBeNull();
+  for (const name of ['login_password', 'auth_code', 'recovery_code']) expect(input(view.container, name)).toBeNull();
+  expect(view.container.querySelector('[data-step]')?.getAttribute('data-step')).toBe('SPLIT_LOGIN');
+  expect(byRole(view.container, 'status', /Mail engine 5\.33\.0 ready/)).toBeTruthy();
+});
+
+test('an address breaking the seed rule is refused before sending, with the catalogue text next to the field', async () => {
+  const view = await renderApp({ engine: loggedOut(), path: '/login' });
+  await waitFor(() => input(view.container, 'email')!);
+  await submitEmail(view.container, 'alice..x@tern.test');
+  const email = input(view.container, 'email')!;
+  expect(email.getAttribute('aria-invalid')).toBe('true');
+  const error = document.getElementById(email.getAttribute('aria-describedby')!);
+  expect(error?.textContent).toContain('This email address is not valid.');
+  expect(view.engine.calls.some((call) => call.method === 'accounts.add')).toBe(false);
+});
+
+test('email, then password (login_password), LOADER while the engine works, then the mail', async () => {
+  const view = await renderApp({ engine: loggedOut(30), path: '/login' });
+  await waitFor(() => input(view.container, 'email')!);
+  await submitEmail(view.container, ' Alice@Tern.Test ');
+  await waitFor(() => expect(input(view.container, 'login_password')).not.toBeNull());
+  expect(view.container.querySelector('.email-chip')?.textContent).toContain('alice@tern.test');
+  await typeInto(input(view.container, 'login_password')!, 'Tern-demo-1!');
+  await step(() => byRole(view.container, 'button', 'Sign in').click());
+  expect(view.container.querySelector('[data-step]')?.getAttribute('data-step')).toBe('LOADER');
+  expect(byRole(view.container, 'status', /Signing in to alice@tern\.test/)).toBeTruthy();
+  await waitFor(() => expect(view.pathname()).toBe('/mail/unified/inbox'));
+  await waitFor(() => byRole(view.container, 'navigation', 'Mailboxes'));
+  expect(view.engine.calls.find((call) => call.method === 'accounts.add')?.params).toEqual({ email: 'alice@tern.test', password: '***' });
+});
+
+test('a refused password shows "Incorrect Email or Password" next to the password field', async () => {
+  const view = await renderApp({ engine: loggedOut(), path: '/login' });
+  await waitFor(() => input(view.container, 'email')!);
+  await submitEmail(view.container, 'alice@tern.test');
+  await waitFor(() => input(view.container, 'login_password')!);
+  await submitPassword(view.container, 'wrong');
+  await waitFor(() => expect(input(view.container, 'login_password')?.getAttribute('aria-invalid')).toBe('true'));
+  const password = input(view.container, 'login_password')!;
+  expect(document.getElementById(password.getAttribute('aria-describedby')!)?.textContent).toContain('Incorrect Email or Password');
+  // "Change" goes back to the email step with the address kept.
+  await click(byRole(view.container, 'button', /Use another email address/));
+  expect(input(view.container, 'email')?.value).toBe('alice@tern.test');
+});
+
+test('when the gateway asks, the auth_code step appears; a recovery code is the alternative', async () => {
+  const view = await renderApp({ engine: loggedOut(), path: '/login' });
+  await waitFor(() => input(view.container, 'email')!);
+  await submitEmail(view.container, 'carol@tern.test');
+  await waitFor(() => input(view.container, 'login_password')!);
+  await submitPassword(view.container, 'Tern-demo-3!');
+  await waitFor(() => expect(input(view.container, 'auth_code')).not.toBeNull());
+  expect(byRole(view.container, 'heading', 'Two-step verification')).toBeTruthy();
+
+  await click(byRole(view.container, 'button', 'Use a recovery code instead'));
+  expect(input(view.container, 'recovery_code')).not.toBeNull();
+  expect(input(view.container, 'auth_code')).toBeNull();
+  await click(byRole(view.container, 'button', 'Use your authenticator app instead'));
+
+  await typeInto(input(view.container, 'auth_code')!, '000000');
+  await click(byRole(view.container, 'button', 'Verify'));
+  await waitFor(() => expect(input(view.container, 'auth_code')?.getAttribute('aria-invalid')).toBe('true'));
+  await typeInto(input(view.container, 'auth_code')!, '123456');
+  await click(byRole(view.container, 'button', 'Verify'));
+  await waitFor(() => expect(view.pathname()).toBe('/mail/unified/inbox'));
+  expect(view.engine.calls.filter((call) => call.method === 'accounts.add').at(-1)?.params).toMatchObject({ authCode: '123456' });
+});
+
+test('adding another account keeps the first one logged in; logging out of all shows LOGGED_OUT', async () => {
+  const engine = createFakeEngine({ loggedIn: ['alice@tern.test'] });
+  const view = await renderApp({ engine, path: '/mail/unified/inbox' });
+  await waitFor(() => byRole(view.container, 'link', /Add account/));
+  await click(byRole(view.container, 'link', /Add account/));
+  await waitFor(() => byRole(view.container, 'heading', 'Add another account'));
+  expect(view.search()).toEqual({ add: '1' });
+  await submitEmail(view.container, 'bob@kite.test');
+  await waitFor(() => input(view.container, 'login_password')!);
+  await submitPassword(view.container, 'Kite-demo-2!');
+  await waitFor(() => expect(view.pathname()).toBe('/mail/unified/inbox'));
+  await waitFor(() => byRole(view.container, 'region', 'bob@kite.test'));
+  expect(byRole(view.container, 'region', 'alice@tern.test')).toBeTruthy();
+  expect(byRole(view.container, 'link', /All inboxes/)).toBeTruthy();
+
+  // Log out of all accounts from the account menu.
+  await click(byRole(view.container, 'button', /^Account:/));
+  await click(byRole(view.container, 'menuitem', 'Log out of all accounts'));
+  await waitFor(() => expect(view.pathname()).toBe('/login'));
+  await waitFor(() => byRole(view.container, 'status', 'You have logged out of all accounts.'));
+  expect(view.container.querySelector('[data-step]')?.getAttribute('data-step')).toBe('LOGGED_OUT');
+  expect(engine.calls.filter((call) => call.method === 'accounts.remove')).toHaveLength(2);
+});

@@ -1,0 +1,190 @@
+import { createStore } from 'jotai';
+import { afterEach, expect, test, vi } from 'vitest';
+import type { CommandStatus, ListPatch, ListSnapshot, ListWindow, ThreadRow } from '../../../shared/worker-mail-api';
+import { accountsAtom, foldersAtom, inboxUnreadAtom, partnerThemeAtom, threadListAtom, toastsAtom } from '../../../src-ui/state/atoms';
+import { createWorkerBridge, MAILBOX_REFRESH_DELAY_MS } from '../../../src-ui/state/worker-bridge';
+import { createFakeEngine, DEMO_LOGINS } from './fake-mail-engine';
+
+afterEach(() => vi.useRealTimers());
+
+const row = (n: number): ThreadRow => ({
+  key: `1001:${n}`,
+  accountId: '1001',
+  threadId: String(n),
+  subject: `S${n}`,
+  participants: [],
+  snippet: '',
+  lastMessageAt: 1_000 - n,
+  messageCount: 1,
+  unreadCount: 0,
+  starred: false,
+  hasAttachments: false,
+  folderIds: ['1001'],
+  pending: false,
+});
+const scope = { kind: 'folder', accountId: '1001', folderId: '1001' } as const;
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+test('start: accounts from initialise (primary first), their folders and counts, the partner theme', async () => {
+  const [alice, bob] = DEMO_LOGINS;
+  const engine = createFakeEngine({ logins: [bob!, { ...alice!, partner: 'WordPress VIP' }] });
+  const store = createStore();
+  const bridge = createWorkerBridge({ engine, store });
+  await bridge.start();
+  expect(store.get(accountsAtom)?.map((account) => account.accountId)).toEqual(['1001', '1002']);
+  await vi.waitFor(() => expect(Object.keys(store.get(foldersAtom)).sort()).toEqual(['1001', '1002']));
+  expect(store.get(inboxUnreadAtom)['1001']).toBeGreaterThan(0);
+  await vi.waitFor(() => expect(store.get(partnerThemeAtom)).toBe('wordpress'));
+  bridge.stop();
+});
+
+test('an engine without accounts (or failing) leaves the tab logged out instead of waiting forever', async () => {
+  const engine = createFakeEngine();
+  engine.accounts.initialise = () => Promise.reject(new TypeError('no AccountService'));
+  const store = createStore();
+  const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+  await createWorkerBridge({ engine, store }).start();
+  expect(store.get(accountsAtom)).toEqual([]);
+  warn.mockRestore();
+});
+
+test('account pushes from other tabs replace the list and drop a removed account’s data', async () => {
+  const engine = createFakeEngine();
+  let push!: (accounts: readonly import('../../../shared/account').PublicAccount[]) => void;
+  engine.accounts.watch = async (onChange) => {
+    push = onChange;
+    return { subscriptionId: 'w' };
+  };
+  const store = createStore();
+  const bridge = createWorkerBridge({ engine, store });
+  await bridge.start();
+  await vi.waitFor(() => expect(Object.keys(store.get(foldersAtom))).toHaveLength(2));
+  push(store.get(accountsAtom)!.filter((account) => account.accountId === '1002'));
+  expect(store.get(accountsAtom)?.map((account) => account.accountId)).toEqual(['1002']);
+  expect(Object.keys(store.get(foldersAtom))).toEqual(['1002']);
+  bridge.stop();
+});
+
+test('patches that arrive before the snapshot are applied after it; stale lists are dropped', async () => {
+  const engine = createFakeEngine();
+  const first = deferred<ListSnapshot>();
+  let onPatch!: (patch: ListPatch) => void;
+  engine.mail.watchThreadList = async (_params, callback) => {
+    onPatch = callback;
+    return first.promise;
+  };
+  const store = createStore();
+  const bridge = createWorkerBridge({ engine, store });
+  const opening = bridge.openThreadList(scope, { offset: 0, limit: 150 });
+  expect(store.get(threadListAtom).status).toBe('loading');
+  onPatch({ subscriptionId: 'sub-1', total: 3, offset: 0, changed: [{ index: 1, row: { ...row(1), starred: true } }] });
+  first.resolve({ subscriptionId: 'sub-1', total: 3, offset: 0, rows: [row(0), row(1), row(2)] });
+  await opening;
+  expect(store.get(threadListAtom).held?.rows[1]?.starred).toBe(true);
+  expect(store.get(threadListAtom).status).toBe('ready');
+
+  // A second list opened before the first answers: the first is unsubscribed when it does.
+  const slow = deferred<ListSnapshot>();
+  engine.mail.watchThreadList = async () => slow.promise;
+  const unwatch = vi.spyOn(engine.mail, 'unwatch');
+  const stale = bridge.openThreadList({ ...scope, folderId: '1002' }, { offset: 0, limit: 150 });
+  engine.mail.watchThreadList = async () => ({ subscriptionId: 'sub-3', total: 0, offset: 0, rows: [] });
+  await bridge.openThreadList({ ...scope, folderId: '1003' }, { offset: 0, limit: 150 });
+  slow.resolve({ subscriptionId: 'sub-2', total: 1, offset: 0, rows: [row(9)] });
+  await stale;
+  expect(store.get(threadListAtom).held?.subscriptionId).toBe('sub-3');
+  expect(unwatch).toHaveBeenCalledWith({ subscriptionId: 'sub-2' });
+  expect(unwatch).toHaveBeenCalledWith({ subscriptionId: 'sub-1' });
+  bridge.stop();
+});
+
+test('window moves are single-flight: moves asked meanwhile collapse into the latest', async () => {
+  const engine = createFakeEngine();
+  engine.mail.watchThreadList = async () => ({ subscriptionId: 's', total: 10_000, offset: 0, rows: [row(0)] });
+  const answers: ReturnType<typeof deferred<ListSnapshot>>[] = [];
+  const asked: ListWindow[] = [];
+  engine.mail.moveWindow = ({ window }) => {
+    asked.push(window);
+    const answer = deferred<ListSnapshot>();
+    answers.push(answer);
+    return answer.promise;
+  };
+  const store = createStore();
+  const bridge = createWorkerBridge({ engine, store });
+  await bridge.openThreadList(scope, { offset: 0, limit: 150 });
+  bridge.moveThreadListWindow({ offset: 100, limit: 150 });
+  bridge.moveThreadListWindow({ offset: 200, limit: 150 });
+  bridge.moveThreadListWindow({ offset: 300, limit: 150 });
+  expect(asked).toEqual([{ offset: 100, limit: 150 }]);
+  expect(store.get(threadListAtom).window).toEqual({ offset: 300, limit: 150 });
+  answers[0]!.resolve({ subscriptionId: 's', total: 10_000, offset: 100, rows: [row(100)] });
+  await tick();
+  expect(asked).toEqual([{ offset: 100, limit: 150 }, { offset: 300, limit: 150 }]);
+  answers[1]!.resolve({ subscriptionId: 's', total: 10_000, offset: 300, rows: [row(300)] });
+  await tick();
+  expect(store.get(threadListAtom).held?.offset).toBe(300);
+  bridge.stop();
+});
+
+test('a failed command of this tab becomes a toast with the catalogue sentence, even if its outcome beats `run`', async () => {
+  const engine = createFakeEngine();
+  let onStatus!: (status: CommandStatus) => void;
+  engine.commands.watchCommands = async (callback) => {
+    onStatus = callback;
+    return { subscriptionId: 'c' };
+  };
+  const store = createStore();
+  const bridge = createWorkerBridge({ engine, store });
+  await bridge.start();
+  const failed = (commandId: string): CommandStatus => ({
+    commandId,
+    accountId: '1001',
+    kind: 'trash',
+    status: 'failed',
+    error: { name: 'TargetFolderNotExists', message: 'The destination folder does not exist.' },
+  });
+  // Another tab's failure is not this tab's to show.
+  onStatus(failed('other-tab'));
+  expect(store.get(toastsAtom)).toEqual([]);
+  // Outcome first, then run's reply.
+  onStatus(failed('mine-1'));
+  bridge.trackCommand('mine-1');
+  // Reply first, then the outcome.
+  bridge.trackCommand('mine-2');
+  onStatus(failed('mine-2'));
+  expect(store.get(toastsAtom).map((toast) => [toast.tone, toast.title, toast.message])).toEqual([
+    ['error', 'Could not delete', 'The destination folder does not exist.'],
+    ['error', 'Could not delete', 'The destination folder does not exist.'],
+  ]);
+  bridge.stop();
+});
+
+test('toasts go away by themselves; at most three stay', async () => {
+  vi.useFakeTimers();
+  const store = createStore();
+  const bridge = createWorkerBridge({ engine: createFakeEngine(), store });
+  for (const n of [1, 2, 3, 4]) bridge.toast({ tone: 'info', message: `m${n}` });
+  expect(store.get(toastsAtom).map((toast) => toast.message)).toEqual(['m2', 'm3', 'm4']);
+  vi.advanceTimersByTime(6_001);
+  expect(store.get(toastsAtom)).toEqual([]);
+  bridge.stop();
+});
+
+test('folders and counts are refreshed once after a burst of changes', async () => {
+  const engine = createFakeEngine();
+  const store = createStore();
+  const bridge = createWorkerBridge({ engine, store });
+  await bridge.start();
+  await vi.waitFor(() => expect(Object.keys(store.get(foldersAtom))).toHaveLength(2));
+  const listFolders = vi.spyOn(engine.mail, 'listFolders');
+  for (let i = 0; i < 10; i++) bridge.refreshMailboxes(['1001']);
+  await new Promise((resolve) => setTimeout(resolve, MAILBOX_REFRESH_DELAY_MS + 50));
+  expect(listFolders).toHaveBeenCalledTimes(1);
+  bridge.stop();
+});
