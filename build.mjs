@@ -6,7 +6,7 @@
  *   - the page (public/index.html filled in) and the web manifest  → public/build/
  *   - the gateway for Node                                        → dist/server/gateway.mjs
  *
- *   node build.mjs [--brand=tern|kite] [--dev] [--watch] [--out=DIR] [--deps-only]
+ *   node build.mjs [--brand=tern|kite] [--dev] [--watch] [--out=DIR] [--deps-only | --no-install]
  *
  * --out=DIR writes public/build/ and dist/server/ under DIR instead of the repository.
  *
@@ -37,15 +37,17 @@ export function ensureNodeModules() {
 }
 
 function parseArgs(argv) {
-  const options = { brand: 'tern', dev: false, watch: false, depsOnly: false, out: root };
+  const options = { brand: 'tern', dev: false, watch: false, depsOnly: false, install: true, out: root };
   for (const arg of argv) {
     if (arg === '--dev') options.dev = true;
     else if (arg === '--watch') options.watch = options.dev = true;
     else if (arg === '--deps-only') options.depsOnly = true;
+    // Builds started by tests must never run npm ci under the feet of the running suite.
+    else if (arg === '--no-install') options.install = false;
     else if (arg.startsWith('--brand=')) options.brand = arg.slice('--brand='.length);
     else if (arg.startsWith('--out=')) options.out = resolve(arg.slice('--out='.length));
     else {
-      console.error(`Unknown option ${arg}.\nUsage: node build.mjs [--brand=tern|kite] [--dev] [--watch] [--out=DIR] [--deps-only]`);
+      console.error(`Unknown option ${arg}.\nUsage: node build.mjs [--brand=tern|kite] [--dev] [--watch] [--out=DIR] [--deps-only | --no-install]`);
       process.exit(2);
     }
   }
@@ -118,7 +120,7 @@ function reportSizes(metafile) {
 
 async function main() {
   const options = parseArgs(process.argv.slice(2));
-  ensureNodeModules();
+  if (options.install) ensureNodeModules();
   if (options.depsOnly) return;
   const esbuild = await import('esbuild');
   const brand = await loadBrand(esbuild, options.brand);

@@ -12,7 +12,7 @@ afterAll(() => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: t
 async function build(...args: string[]) {
   const out = await mkdtemp(join(tmpdir(), 'tern-build-'));
   dirs.push(out);
-  await run(process.execPath, ['build.mjs', `--out=${out}`, ...args]);
+  await run(process.execPath, ['build.mjs', '--no-install', `--out=${out}`, ...args]);
   return out;
 }
 

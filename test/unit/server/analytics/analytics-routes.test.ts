@@ -38,7 +38,21 @@ afterAll(async () => {
 const event = (id: string, eventName = 'login_success') => ({
   eventName,
   eventTs: 1_700_000_000_000,
-  attrs: { event_id: id, device: 'web', no_of_accounts: 1, account_ids: ['1'] },
+  attrs: {
+    event_id: id,
+    locale: 'en-GB',
+    timezone: 'Europe/Paris',
+    app_version: '5.33.0',
+    os: 'Linux',
+    os_version: '0',
+    browser: 'Chrome',
+    browser_version: '156',
+    device_id: 'device-9',
+    device: 'web',
+    no_of_accounts: 1,
+    account_ids: ['1'],
+    primary_account_id: '1',
+  },
   hattrs: {},
 });
 const body = (events: unknown[]) => ({ events, product: 'email', type: 'flock_account' });
