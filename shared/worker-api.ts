@@ -7,6 +7,7 @@ import type { AccountInfo, BillingAccountInfo, PartnerInfo, PublicAccount } from
 import type { AnalyticsEventName, AnalyticsValue } from './analytics-events';
 import type { LoginChallengeStep } from './login-steps';
 import type { LogType } from './constants';
+import type { MailCommandService, MailQueryService } from './worker-mail-api';
 
 /**
  * A service object reached through the remote by path (`api.session.handshake(...)`).
@@ -141,4 +142,8 @@ export interface WorkerApi {
   readonly analytics: Service<AnalyticsService>;
   /** The local log. */
   readonly log: Service<LogService>;
+  /** Mail reads: live thread lists, threads, bodies, folders, counts, suggestions, sync status (shared/worker-mail-api.ts). */
+  readonly mail: Service<MailQueryService>;
+  /** Mail changes: commands, drafts, send and undo, uploads, command outcomes. */
+  readonly commands: Service<MailCommandService>;
 }

@@ -15,7 +15,10 @@ import { lazyStore } from './db/lazy-store';
 import type { StoreFactory } from './db/store';
 import { createLogService } from './log/log-service';
 import { Logger, type StorageEstimate } from './log/logger';
+import { createMailEngine } from './mail-engine';
 import { createSessionService } from './session-service';
+import { globalOnlineSignal } from './sync/online-status';
+import type { ConnectSocket } from './sync/push-socket';
 
 /** What the engine takes from its surroundings; every field defaults to the browser's own. */
 export interface EngineDeps {
@@ -32,6 +35,14 @@ export interface EngineDeps {
   readonly writer?: WriterRole;
   /** Names this engine in broadcasts. */
   readonly engineId?: string;
+  /** Opens the push websocket; the global WebSocket by default (Node tests pass `ws`). */
+  readonly connectSocket?: ConnectSocket;
+  /** The online-status image; default `<origin>/status.png`. */
+  readonly statusUrl?: string;
+}
+
+function browserSocket(): ConnectSocket | undefined {
+  return typeof WebSocket === 'function' ? (url) => new WebSocket(url) : undefined;
 }
 
 function browserChannel(name: string): BroadcastPort {
@@ -87,6 +98,26 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     tabId: engineId,
   });
   void writer.elected.then(() => analytics.start());
+  const connectSocket = deps.connectSocket ?? browserSocket();
+  const browserOnline = globalOnlineSignal();
+  const mail = createMailEngine({
+    databases,
+    accounts: {
+      list: () => repository.list(),
+      get: (accountId) => repository.get(accountId),
+      update: (accountId, change) => repository.update(accountId, change),
+      deviceId: () => (deviceId ??= repository.deviceId()),
+    },
+    fetch: fetcher,
+    ...(connectSocket ? { connectSocket } : {}),
+    statusUrl: deps.statusUrl ?? `${globalThis.location?.origin ?? ''}/status.png`,
+    ...(browserOnline ? { browserOnline } : {}),
+    writerElected: writer.elected,
+    clock,
+    log: (type, message) => logger.log(type, message),
+  });
+  // Every change of the stored accounts (start-up, login, logout, cache clear) re-plans the account runtimes.
+  void accounts.watch(() => void mail.syncAccounts().catch((error: unknown) => logger.log('Error', `mail sync: ${String(error)}`)));
 
   // Analytics has engine-internal methods too (setAccounts, start); only the contract's cross.
   const analyticsApi: AnalyticsService = { track: (params) => analytics.track(params), flush: () => analytics.flush() };
@@ -95,5 +126,7 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     accounts: proxy(accounts),
     analytics: proxy(analyticsApi),
     log: proxy(createLogService(logger)),
+    mail: proxy(mail.queries),
+    commands: proxy(mail.commands),
   };
 }

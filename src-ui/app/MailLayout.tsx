@@ -5,10 +5,13 @@ import { ShortcutsDialog } from '../keyboard/ShortcutsDialog';
 import { Sidebar } from '../sidebar/Sidebar';
 import { viewModeAtom } from '../state/atoms';
 import { TopBar } from '../toolbar/TopBar';
+import { useActiveAccountId } from './current-mailbox';
+import { ComposerHost } from './ComposerHost';
 import { SyncBanner } from './SyncBanner';
 
 export function MailLayout() {
   const viewMode = useAtomValue(viewModeAtom);
+  const activeAccountId = useActiveAccountId();
   return (
     <div className="app-frame" data-view={viewMode}>
       <a className="skip-link" href="#thread-list">
@@ -21,6 +24,7 @@ export function MailLayout() {
         <Outlet />
       </main>
       <ShortcutsDialog />
+      <ComposerHost defaultAccountId={activeAccountId} />
     </div>
   );
 }

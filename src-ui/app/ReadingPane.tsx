@@ -1,21 +1,24 @@
 /**
  * Where an open thread shows (beside, below or instead of the list, as the view says).
  * It loads the thread through the command functions, marks it read, and hands it to the
- * conversation view. Until src-ui/conversation/ lands, a plain summary of the messages
- * stands in for it (subject, senders, dates, snippets; no bodies).
+ * conversation view (src-ui/conversation, loaded lazily), wiring its callbacks to the
+ * command functions. While that chunk loads, a plain summary of the messages stands in.
  */
 import { useAtomValue, useStore } from 'jotai';
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { TernError } from '../../shared/errors';
-import type { ThreadView } from '../../shared/worker-mail-api';
+import type { AttachmentSummary } from '../../shared/api/mail';
+import type { MessageView, ThreadView } from '../../shared/worker-mail-api';
 import { dispatchMailEvent, MAIL_EVENTS } from '../keyboard/mail-events';
 import { useMailActions } from '../state/actions-context';
-import { ownEmailsAtom, threadListAtom } from '../state/atoms';
+import { ownEmailsAtom, threadListAtom, trustedSendersAtom } from '../state/atoms';
 import { indexOfKey, rowAt } from '../thread-list/list-patch';
 import { formatFullTime } from '../thread-list/row-format';
 import { Avatar } from './Avatar';
 import { Icon } from './icons';
 import { parseRowKey } from './list-scope';
+
+const ConversationView = lazy(() => import('../conversation'));
 
 type Loaded = { readonly key: string; readonly thread: ThreadView | null; readonly error: string | null };
 
@@ -96,18 +99,48 @@ export function ReadingPane({ threadKey, onClose, showBack }: { threadKey: strin
     };
   }, [threadKey, version, actions]);
 
-  // Opening an unread thread reads it (once per opening).
+  /** Reads the open thread, once per opening (on open, and when the view reports an unread message). */
+  const markRead = useCallback(() => {
+    if (!threadKey || markedRead.current === threadKey) return;
+    const held = store.get(threadListAtom).held;
+    const current = rowAt(held, indexOfKey(held, threadKey));
+    if (!current || current.unreadCount === 0) return;
+    markedRead.current = threadKey;
+    void actions.runOnThreads({ kind: 'markRead', read: true }, [{ key: current.key, accountId: current.accountId, threadId: current.threadId }]);
+  }, [threadKey, actions, store]);
   useEffect(() => {
-    if (!threadKey) {
-      markedRead.current = null;
-      return;
-    }
-    const current = rowAt(store.get(threadListAtom).held, indexOfKey(store.get(threadListAtom).held, threadKey));
-    if (current && current.unreadCount > 0 && markedRead.current !== threadKey) {
-      markedRead.current = threadKey;
-      void actions.runOnThreads({ kind: 'markRead', read: true }, [{ key: current.key, accountId: current.accountId, threadId: current.threadId }]);
-    }
-  }, [threadKey, row?.unreadCount, actions, store]);
+    if (!threadKey) markedRead.current = null;
+    else markRead();
+  }, [threadKey, row?.unreadCount, markRead]);
+
+  const ownEmails = useAtomValue(ownEmailsAtom);
+  const ownAddresses = useMemo(() => [...ownEmails], [ownEmails]);
+  const trustedSenders = useAtomValue(trustedSendersAtom);
+  const accountId = loaded?.thread?.row.accountId;
+  const loadBody = useCallback((messageId: string) => actions.loadBody({ accountId: accountId ?? '', messageId }), [actions, accountId]);
+  const loadAttachment = useCallback(
+    (message: MessageView, attachment: AttachmentSummary) => actions.loadAttachment({ accountId: message.accountId, messageId: message.id, index: attachment.index }),
+    [actions],
+  );
+  const onEditDraft = useCallback(
+    (message: MessageView) => {
+      actions.loadBody({ accountId: message.accountId, messageId: message.id }).then(
+        (body) =>
+          actions.openComposer({
+            mode: 'new',
+            accountId: message.accountId,
+            draftId: message.id,
+            to: message.to,
+            cc: message.cc,
+            bcc: [],
+            subject: message.subject,
+            html: body.html ?? '',
+          }),
+        (error: unknown) => actions.toast({ tone: 'error', title: 'Could not open the draft', message: TernError.from(error).message }),
+      );
+    },
+    [actions],
+  );
 
   if (!threadKey) {
     return (
@@ -135,7 +168,21 @@ export function ReadingPane({ threadKey, onClose, showBack }: { threadKey: strin
             {current.error}
           </div>
         )}
-        {current?.thread && <ThreadSummary thread={current.thread} />}
+        {current?.thread && (
+          <Suspense fallback={<ThreadSummary thread={current.thread} />}>
+            <ConversationView
+              thread={current.thread}
+              loadBody={loadBody}
+              loadAttachment={loadAttachment}
+              ownAddresses={ownAddresses}
+              trustedSenders={trustedSenders}
+              onTrustSender={actions.trustSender}
+              onCompose={actions.openComposer}
+              onMessageOpened={markRead}
+              onEditDraft={onEditDraft}
+            />
+          </Suspense>
+        )}
       </div>
     </section>
   );

@@ -10,6 +10,7 @@ import type { FolderView, ListScope, ListWindow, SyncStatus } from '../../shared
 import { resolveTheme, type ThemeChoice } from '../theme/theme';
 import { DEFAULT_VIEW_MODE, type ViewMode } from '../settings/view-mode';
 import type { HeldList } from '../thread-list/list-patch';
+import type { ComposerInitial } from '../composer/compose-initial';
 import { EMPTY_SELECTION, type Selection } from '../thread-list/selection';
 
 /** The engine's app version (from the handshake). */
@@ -81,6 +82,12 @@ export const resolvedThemeAtom = atom((get) => resolveTheme(get(themeChoiceAtom)
 
 /** The layout view (persisted by preferences.ts). */
 export const viewModeAtom = atom<ViewMode>(DEFAULT_VIEW_MODE);
+
+/** The message being written, if any (the composer opens with `initial`; `id` tells openings apart). */
+export const composerAtom = atom<{ readonly id: number; readonly initial: ComposerInitial } | null>(null);
+
+/** Senders whose remote images always show (persisted by preferences.ts). */
+export const trustedSendersAtom = atom<readonly string[]>([]);
 
 /** The keyboard shortcuts dialog (`?`). */
 export const shortcutsOpenAtom = atom(false);

@@ -15,12 +15,21 @@ export type { AddAccountParams, AddAccountResult };
 /** The account part of the engine as the UI uses it (the worker's AccountService, minus what tabs never call). */
 export type AccountPort = Pick<AccountService, 'add' | 'remove' | 'initialise' | 'list' | 'watch' | 'unwatch' | 'info'>;
 
+/**
+ * The mail reads the UI needs: the contract's MailQueryService plus one read it does not
+ * have yet (an attachment's bytes, for preview, download and forwarding).
+ */
+export interface MailQueryPort extends MailQueryService {
+  /** An attachment of a message, by its index among the message's attachments. */
+  getAttachment(params: { accountId: string; messageId: string; index: number }): Promise<Blob>;
+}
+
 /** The engine as the UI sees it. */
 export interface UiEngine {
   /** The engine's app version, from the handshake. */
   readonly version: string;
   readonly accounts: AccountPort;
-  readonly mail: MailQueryService;
+  readonly mail: MailQueryPort;
   readonly commands: MailCommandService;
 }
 
@@ -29,7 +38,7 @@ export interface UiEngine {
  * yet (the sync engineer adds them); once they are, this type collapses into WorkerApi.
  */
 interface ExpectedMailServices {
-  readonly mail: Service<MailQueryService>;
+  readonly mail: Service<MailQueryPort>;
   readonly commands: Service<MailCommandService>;
 }
 
@@ -59,6 +68,7 @@ export function engineFromWorker(remote: Remote<WorkerApi>, version: string): Ui
       listFolders: (params) => worker.mail.listFolders(params),
       counts: (params) => worker.mail.counts(params),
       suggestAddresses: (params) => worker.mail.suggestAddresses(params),
+      getAttachment: (params) => worker.mail.getAttachment(params),
       watchSync: (onStatus) => worker.mail.watchSync(proxy(onStatus)),
       unwatchSync: (params) => worker.mail.unwatchSync(params),
     },

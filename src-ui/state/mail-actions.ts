@@ -11,7 +11,8 @@ import type { BodyView, DraftInput, ListScope, ListWindow, MailCommand, ThreadVi
 import type { ViewMode } from '../settings/view-mode';
 import type { ThemeChoice } from '../theme/theme';
 import { groupByAccount, type ThreadRef } from '../thread-list/selection';
-import { accountsAtom, loggedOutAtom, selectionAnchorAtom, selectionAtom, type Toast } from './atoms';
+import type { ComposerInitial } from '../composer/compose-initial';
+import { accountsAtom, composerAtom, loggedOutAtom, selectionAnchorAtom, selectionAtom, type Toast } from './atoms';
 import type { AddAccountParams, AddAccountResult, UiEngine } from './engine-port';
 import type { Preferences } from './preferences';
 import type { WorkerBridge } from './worker-bridge';
@@ -88,6 +89,13 @@ export interface MailActions {
   send(params: { accountId: string; draftId: string; delayMs: number }): Promise<{ commandId: string }>;
   undoSend(commandId: string): Promise<boolean>;
   uploadAttachment(params: { accountId: string; file: Blob; fileName: string }, onProgress: (fraction: number) => void): Promise<{ attachmentId: string }>;
+  /** An attachment's bytes (preview, download, forward). */
+  loadAttachment(params: { accountId: string; messageId: string; index: number }): Promise<Blob>;
+  /** Opens the composer (one at a time; a new one replaces a closed-and-saved one). */
+  openComposer(initial: ComposerInitial): void;
+  closeComposer(): void;
+  /** Remote images of this sender always show (persisted). */
+  trustSender(email: string): void;
 
   // The tab itself
   toast(toast: Omit<Toast, 'id'>): void;
@@ -98,6 +106,7 @@ export interface MailActions {
 
 export function createMailActions(params: { engine: UiEngine; store: Store; bridge: WorkerBridge; preferences: Preferences }): MailActions {
   const { engine, store, bridge, preferences } = params;
+  let composerOpenings = 0;
 
   async function logout(accountId: string) {
     try {
@@ -166,6 +175,18 @@ export function createMailActions(params: { engine: UiEngine; store: Store; brid
     },
     undoSend: (commandId) => engine.commands.undoSend({ commandId }),
     uploadAttachment: (upload, onProgress) => engine.commands.uploadAttachment(upload, onProgress),
+    async loadAttachment(attachment) {
+      try {
+        return await engine.mail.getAttachment(attachment);
+      } catch (error) {
+        throw TernError.from(error);
+      }
+    },
+    openComposer(initial) {
+      store.set(composerAtom, { id: ++composerOpenings, initial });
+    },
+    closeComposer: () => store.set(composerAtom, null),
+    trustSender: (email) => preferences.trustSender(email),
 
     toast: (toast) => bridge.toast(toast),
     dismissToast: (id) => bridge.dismissToast(id),

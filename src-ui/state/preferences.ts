@@ -6,7 +6,19 @@
 import type { createStore } from 'jotai';
 import { parseThemeChoice, readThemeChoice, THEME_STORAGE_KEY, type ThemeChoice } from '../theme/theme';
 import { parseViewMode, readViewMode, VIEW_STORAGE_KEY, type ViewMode } from '../settings/view-mode';
-import { systemDarkAtom, themeChoiceAtom, viewModeAtom } from './atoms';
+import { systemDarkAtom, themeChoiceAtom, trustedSendersAtom, viewModeAtom } from './atoms';
+
+/** localStorage key of the senders whose remote images always show. */
+export const TRUSTED_SENDERS_KEY = 'tern.trustedSenders';
+
+function parseTrustedSenders(value: string | null | undefined): readonly string[] {
+  try {
+    const parsed: unknown = JSON.parse(value ?? '[]');
+    return Array.isArray(parsed) ? parsed.filter((item): item is string => typeof item === 'string' && item.length <= 320).slice(0, 5000) : [];
+  } catch {
+    return [];
+  }
+}
 
 type Store = ReturnType<typeof createStore>;
 
@@ -35,6 +47,8 @@ function defaultEnvironment(): PreferenceEnvironment {
 export interface Preferences {
   setTheme(choice: ThemeChoice): void;
   setViewMode(mode: ViewMode): void;
+  /** Always shows remote images from this sender. */
+  trustSender(email: string): void;
   /** Stops following other tabs and the system. */
   dispose(): void;
 }
@@ -44,6 +58,11 @@ export function createPreferences(store: Store, environment: PreferenceEnvironme
   store.set(themeChoiceAtom, readThemeChoice(storage));
   store.set(viewModeAtom, readViewMode(storage));
   store.set(systemDarkAtom, darkQuery?.matches ?? false);
+  try {
+    store.set(trustedSendersAtom, parseTrustedSenders(storage?.getItem(TRUSTED_SENDERS_KEY)));
+  } catch {
+    // unreadable storage: nobody is trusted yet
+  }
 
   const write = (key: string, value: string) => {
     try {
@@ -56,6 +75,7 @@ export function createPreferences(store: Store, environment: PreferenceEnvironme
     const { key, newValue } = event as StorageEvent;
     if (key === THEME_STORAGE_KEY) store.set(themeChoiceAtom, parseThemeChoice(newValue));
     if (key === VIEW_STORAGE_KEY) store.set(viewModeAtom, parseViewMode(newValue));
+    if (key === TRUSTED_SENDERS_KEY) store.set(trustedSendersAtom, parseTrustedSenders(newValue));
   };
   const onScheme = (event: Event) => store.set(systemDarkAtom, (event as MediaQueryListEvent).matches);
   events?.addEventListener('storage', onStorage);
@@ -69,6 +89,14 @@ export function createPreferences(store: Store, environment: PreferenceEnvironme
     setViewMode(mode) {
       store.set(viewModeAtom, mode);
       write(VIEW_STORAGE_KEY, mode);
+    },
+    trustSender(email) {
+      const address = email.trim().toLowerCase();
+      const current = store.get(trustedSendersAtom);
+      if (!address || current.includes(address)) return;
+      const next = [...current, address];
+      store.set(trustedSendersAtom, next);
+      write(TRUSTED_SENDERS_KEY, JSON.stringify(next));
     },
     dispose() {
       events?.removeEventListener('storage', onStorage);

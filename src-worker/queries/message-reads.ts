@@ -31,7 +31,7 @@ async function toDataUrl(blob: Blob, contentType: string): Promise<string> {
   return `data:${contentType};base64,${btoa(binary)}`;
 }
 
-function toBodyView(messageId: string, row: { value?: unknown; attachments?: unknown; inline_images?: unknown }): BodyView {
+function toBodyView(messageId: string, row: Readonly<Record<string, unknown>>): BodyView {
   const value = (row.value ?? {}) as { html?: string | null; text?: string | null };
   return {
     messageId,

@@ -436,6 +436,9 @@ export function createFakeEngine(options: FakeEngineOptions = {}): FakeEngine {
         if (!row) throw new TernError('ThreadNotFound');
         return threadView(row);
       },
+      async getAttachment({ messageId, index }) {
+        return new Blob([`attachment ${index} of ${messageId}`], { type: 'application/pdf' });
+      },
       async getBody({ messageId }) {
         return { messageId, html: null, text: 'Hello from the fake engine.', attachments: [], inlineImages: {} };
       },

@@ -21,9 +21,8 @@ function setup(initial: ComposerInitial = composeNew('acc1'), over: Partial<Comp
     onUpload: vi.fn(async (_params: { accountId: string; file: Blob; fileName: string }, _progress: (fraction: number) => void) => ({ attachmentId: 'up-1' })),
     suggest: vi.fn(async () => []),
     onClose: vi.fn(),
-    ...over,
   };
-  const view = render(<Composer initial={initial} accounts={ACCOUNTS} {...props} />);
+  const view = render(<Composer initial={initial} accounts={ACCOUNTS} {...props} {...over} />);
   return { view, ...props };
 }
 

@@ -56,10 +56,9 @@ function setup(messages: MessageView[], over: Partial<ConversationViewProps> = {
     onTrustSender: vi.fn(),
     onCompose: vi.fn((_initial: ComposerInitial) => undefined),
     onMessageOpened: vi.fn(),
-    ...over,
   };
   const view = render(
-    <ConversationView thread={thread(messages)} ownAddresses={['me@tern.test']} trustedSenders={[]} now={NOW} locale="en-GB" {...props} />,
+    <ConversationView thread={thread(messages)} ownAddresses={['me@tern.test']} trustedSenders={[]} now={NOW} locale="en-GB" {...props} {...over} />,
   );
   return { view, ...props };
 }

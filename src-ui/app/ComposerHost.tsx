@@ -1,0 +1,90 @@
+/**
+ * Where the composer opens: a panel docked at the bottom right, like the big webmails.
+ * It answers the mail events (c, r, a, f, the Compose button) and the conversation
+ * view's replies, and wires the composer's callbacks to the command functions. The
+ * composer and its builders load lazily (they bring the HTML pipeline with them).
+ */
+import { useAtomValue } from 'jotai';
+import { lazy, Suspense, useEffect, useMemo } from 'react';
+import { TernError } from '../../shared/errors';
+import type { MessageView } from '../../shared/worker-mail-api';
+import { MAIL_EVENTS, type MailEventDetail } from '../keyboard/mail-events';
+import { useMailActions } from '../state/actions-context';
+import { accountsAtom, composerAtom, ownEmailsAtom } from '../state/atoms';
+import type { MailActions } from '../state/mail-actions';
+
+const Composer = lazy(() => import('../composer'));
+
+type ReplyMode = 'reply' | 'replyAll' | 'forward';
+
+/** The message a reply answers: the newest that is not a draft. */
+const repliedMessage = (messages: readonly MessageView[]) => [...messages].reverse().find((message) => !message.draft) ?? messages.at(-1);
+
+/** Builds a reply, reply-all or forward of a thread's newest message and opens it. */
+export async function openReply(actions: MailActions, params: { accountId: string; threadId: string; mode: ReplyMode; ownAddresses: readonly string[] }) {
+  const [{ composeFromMessage }, thread] = await Promise.all([import('../composer'), actions.loadThread(params)]);
+  const message = repliedMessage(thread.messages);
+  if (!message) return;
+  const body = await actions.loadBody({ accountId: message.accountId, messageId: message.id }).catch(() => null);
+  actions.openComposer(
+    composeFromMessage({
+      mode: params.mode,
+      message,
+      body,
+      ownAddresses: params.ownAddresses,
+      loadAttachment: (index) => actions.loadAttachment({ accountId: message.accountId, messageId: message.id, index }),
+    }),
+  );
+}
+
+export function ComposerHost({ defaultAccountId }: { defaultAccountId: string | null }) {
+  const actions = useMailActions();
+  const open = useAtomValue(composerAtom);
+  const accounts = useAtomValue(accountsAtom) ?? [];
+  const ownEmails = useAtomValue(ownEmailsAtom);
+  const composerAccounts = useMemo(() => accounts.map((account) => ({ accountId: account.accountId, name: account.name, email: account.emailAddress })), [accounts]);
+
+  useEffect(() => {
+    const fail = (error: unknown) => actions.toast({ tone: 'error', title: 'Could not open the composer', message: TernError.from(error).message });
+    const onCompose = (event: Event) => {
+      const accountId = (event as CustomEvent<MailEventDetail>).detail?.accountId ?? defaultAccountId;
+      if (!accountId) return;
+      import('../composer').then(({ composeNew }) => actions.openComposer(composeNew(accountId)), fail);
+    };
+    const onRespond = (mode: ReplyMode) => (event: Event) => {
+      const { accountId, threadId } = (event as CustomEvent<MailEventDetail>).detail ?? {};
+      if (!accountId || !threadId) return;
+      openReply(actions, { accountId, threadId, mode, ownAddresses: [...ownEmails] }).catch(fail);
+    };
+    const handlers: [string, (event: Event) => void][] = [
+      [MAIL_EVENTS.compose, onCompose],
+      [MAIL_EVENTS.reply, onRespond('reply')],
+      [MAIL_EVENTS.replyAll, onRespond('replyAll')],
+      [MAIL_EVENTS.forward, onRespond('forward')],
+    ];
+    for (const [name, handler] of handlers) window.addEventListener(name, handler);
+    return () => {
+      for (const [name, handler] of handlers) window.removeEventListener(name, handler);
+    };
+  }, [actions, defaultAccountId, ownEmails]);
+
+  if (!open) return null;
+  return (
+    // The composer is a named form itself; the dock only places it.
+    <div className="composer-dock">
+      <Suspense fallback={<div className="composer-loading">Opening the composer…</div>}>
+        <Composer
+          key={open.id}
+          initial={open.initial}
+          accounts={composerAccounts}
+          onSave={(draft) => actions.saveDraft(draft)}
+          onSend={(params) => actions.send(params)}
+          onUndo={(commandId) => actions.undoSend(commandId)}
+          onUpload={(params, onProgress) => actions.uploadAttachment(params, onProgress)}
+          suggest={(prefix) => actions.suggestAddresses({ accountIds: composerAccounts.map((account) => account.accountId), prefix, limit: 8 })}
+          onClose={() => actions.closeComposer()}
+        />
+      </Suspense>
+    </div>
+  );
+}

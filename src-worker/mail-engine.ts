@@ -1,0 +1,185 @@
+/**
+ * The mail half of the engine: one runtime (sync, websocket, outbox) per stored account,
+ * and the two services tabs call, MailQueryService and MailCommandService. engine.ts
+ * builds it once per worker and tells it when the stored accounts change.
+ */
+import { resetSyncState, type Account } from '../shared/account';
+import { systemClock, type Clock } from '../shared/clock';
+import type { LogType } from '../shared/constants';
+import { TernError } from '../shared/errors';
+import type { MailCommandService, MailQueryService } from '../shared/worker-mail-api';
+import { GatewayClient } from './api/gateway-client';
+import { MailGateway } from './api/mail-gateway';
+import { createRequestIds, type RequestType } from './api/request-id';
+import type { MailTable } from './db/mail-schema';
+import type { LocalStore } from './db/store';
+import { createCommandStatusFeed } from './outbox/command-status-feed';
+import { EngineMailCommands } from './outbox/mail-command-service';
+import { ListSubscriptions } from './queries/list-subscriptions';
+import { EngineMailQueries } from './queries/mail-query-service';
+import { MessageReads } from './queries/message-reads';
+import { ThreadListReader } from './queries/thread-list-reader';
+import { createAccountRuntime, type AccountRuntime } from './sync/account-runtime';
+import { createChangeFeed } from './sync/change-feed';
+import { createOnlineStatus, type BrowserOnlineSignal, type OnlineStatus } from './sync/online-status';
+import type { ConnectSocket } from './sync/push-socket';
+import { createSyncStatusFeed } from './sync/sync-status-feed';
+
+export interface MailEngineDeps {
+  /** Per-account databases (db/account-databases.ts). */
+  readonly databases: { open(accountId: string): Promise<LocalStore<MailTable>>; reset(accountId: string): Promise<void> };
+  /** The stored accounts (accounts/account-repository.ts). */
+  readonly accounts: {
+    list(): Promise<Account[]>;
+    get(accountId: string): Promise<Account | undefined>;
+    update(accountId: string, change: (account: Account) => Account): Promise<Account | undefined>;
+    deviceId(): Promise<string>;
+  };
+  readonly fetch: typeof fetch;
+  /** Opens a push websocket; none (Node without `ws`): the sync polls instead. */
+  readonly connectSocket?: ConnectSocket;
+  /** The online-status image (spec §7), e.g. `https://mail.example.com/status.png`. */
+  readonly statusUrl: string;
+  readonly browserOnline?: BrowserOnlineSignal;
+  /** Syncing and sending start once this engine is elected writer (boundary/writer-election.ts). */
+  readonly writerElected?: Promise<void>;
+  readonly clock?: Clock;
+  readonly random?: () => number;
+  readonly pageSize?: number;
+  readonly log?: (type: LogType, message: string) => void;
+  /** The gateway ended an account's session: it must log in again. */
+  readonly onSessionEnded?: (accountId: string, error: TernError) => void;
+}
+
+export interface MailEngine {
+  readonly queries: MailQueryService;
+  readonly commands: MailCommandService;
+  readonly online: OnlineStatus;
+  /** Starts, restarts (new token) and stops account runtimes to match the stored accounts. */
+  syncAccounts(): Promise<void>;
+  /** The running runtime of an account (tests, figures). */
+  runtime(accountId: string): AccountRuntime | undefined;
+  close(): void;
+}
+
+export function createMailEngine(deps: MailEngineDeps): MailEngine {
+  const clock = deps.clock ?? systemClock;
+  const changes = createChangeFeed((error) => deps.log?.('Error', `live list: ${String(error)}`));
+  const statuses = createCommandStatusFeed();
+  const syncStatus = createSyncStatusFeed();
+  const online = createOnlineStatus({ fetch: deps.fetch, statusUrl: deps.statusUrl, clock, ...(deps.browserOnline ? { browser: deps.browserOnline } : {}) });
+  const runtimes = new Map<string, AccountRuntime>();
+  const starting = new Map<string, Promise<void>>();
+  let requestIds: Promise<(type: RequestType) => string> | null = null;
+  let syncing: Promise<void> = Promise.resolve();
+  let closed = false;
+
+  const requestId = () => (requestIds ??= deps.accounts.deviceId().then((installationId) => createRequestIds({ installationId, now: () => clock.now() })));
+
+  /** A tab may only name accounts that are stored: opening would otherwise create a database for any id. */
+  const open = async (accountId: string) => {
+    if (!runtimes.has(accountId) && !(await deps.accounts.get(accountId))) throw new TernError('AccountNotFound', { detail: { accountId } });
+    return deps.databases.open(accountId);
+  };
+
+  /** The gateway of an account: its runtime's, or one made for a read in an engine that does not sync. */
+  const gatewayOf = async (accountId: string): Promise<MailGateway> => {
+    const running = runtimes.get(accountId);
+    if (running) return running.gateway;
+    const account = await deps.accounts.get(accountId);
+    if (!account) throw new TernError('AccountNotFound', { detail: { accountId } });
+    const ids = await requestId();
+    return new MailGateway(new GatewayClient({ fetch: deps.fetch, session: () => ({ api: account.api, token: account.token }), requestId: ids, clock }));
+  };
+
+  const publishSync = (accountId: string, state: AccountRuntime['sync']['state']) =>
+    syncStatus.publish({ accountId, phase: state.phase, appliedTransactionId: state.appliedTransactionId, latestTxnId: state.latestTxnId, online: online.last, error: state.error });
+
+  const startRuntime = async (account: Account) => {
+    const accountId = account.accountId;
+    const runtime = createAccountRuntime({
+      account,
+      store: () => deps.databases.open(accountId),
+      fetch: deps.fetch,
+      ...(deps.connectSocket ? { connectSocket: deps.connectSocket } : {}),
+      requestId: await requestId(),
+      online,
+      clock,
+      ...(deps.random ? { random: deps.random } : {}),
+      ...(deps.pageSize ? { pageSize: deps.pageSize } : {}),
+      changes,
+      statuses,
+      saveCursor: async (state) => {
+        await deps.accounts.update(accountId, (stored) => ({ ...stored, cursor: Math.max(stored.cursor, state.cursor), appliedTransactionId: state.appliedTransactionId }));
+      },
+      onSyncState: (state) => publishSync(accountId, state),
+      onSessionEnded: (error) => {
+        syncStatus.publish({ accountId, phase: 'signed-out', appliedTransactionId: runtime.sync.state.appliedTransactionId, latestTxnId: runtime.sync.state.latestTxnId, online: online.last, error: { name: error.name, message: error.message } });
+        deps.onSessionEnded?.(accountId, error);
+      },
+      clearCache: async () => {
+        await deps.databases.reset(accountId);
+        await deps.accounts.update(accountId, resetSyncState);
+        changes.emit({ accountId, threadIds: [], foldersChanged: true, everything: true });
+      },
+      ...(deps.log ? { log: deps.log } : {}),
+    });
+    runtimes.set(accountId, runtime);
+    await runtime.start();
+  };
+
+  const reconcile = async () => {
+    const stored = await deps.accounts.list();
+    const wanted = new Map(stored.map((account) => [account.accountId, account]));
+    for (const [accountId, runtime] of runtimes) {
+      const account = wanted.get(accountId);
+      if (account && account.token === runtime.account.token && account.api === runtime.account.api) continue;
+      runtime.stop();
+      runtimes.delete(accountId);
+      if (!account) syncStatus.forget(accountId);
+    }
+    if (deps.writerElected) await deps.writerElected;
+    for (const account of stored) {
+      if (closed || runtimes.has(account.accountId) || starting.has(account.accountId)) continue;
+      const start = startRuntime(account).finally(() => starting.delete(account.accountId));
+      starting.set(account.accountId, start);
+    }
+    // A cache clear or a new login may have changed anything: every live list looks again.
+    for (const account of stored) changes.emit({ accountId: account.accountId, threadIds: [], foldersChanged: true, everything: true });
+  };
+
+  const lists = new ListSubscriptions({ reader: new ThreadListReader(open), changes, onError: (error) => deps.log?.('Error', `live list: ${String(error)}`) });
+  const queries = new EngineMailQueries({
+    open,
+    lists,
+    reads: new MessageReads({ open, gateway: (accountId) => ({ thread: async (id) => (await gatewayOf(accountId)).thread(id), body: async (id) => (await gatewayOf(accountId)).body(id), attachment: async (params) => (await gatewayOf(accountId)).attachment(params) }), now: () => clock.now() }),
+    syncStatus,
+  });
+  const commands = new EngineMailCommands({
+    open,
+    gateway: gatewayOf,
+    kick: (accountId) => runtimes.get(accountId)?.outbox.kick(),
+    accountIds: async () => (await deps.accounts.list()).map((account) => account.accountId),
+    statuses,
+    changes,
+    clock,
+  });
+
+  return {
+    queries,
+    commands,
+    online,
+    syncAccounts() {
+      // One reconcile at a time, in call order: two quick account changes must not start a runtime twice.
+      syncing = syncing.catch(() => undefined).then(reconcile);
+      return syncing;
+    },
+    runtime: (accountId) => runtimes.get(accountId),
+    close() {
+      closed = true;
+      for (const runtime of runtimes.values()) runtime.stop();
+      runtimes.clear();
+      online.dispose();
+    },
+  };
+}
