@@ -1,5 +1,5 @@
 /** The two mailbox routes: a unified special folder across accounts, and one folder of one account. */
-import { getRouteApi } from '@tanstack/react-router';
+import { getRouteApi, Navigate } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
 import { useMemo } from 'react';
 import { folderDisplayName, SPECIAL_FOLDER_NAMES } from '../sidebar/folder-order';
@@ -33,7 +33,8 @@ export function FolderMailbox() {
   const folders = useAtomValue(foldersAtom)[accountId];
   const account = accounts.find((known) => known.accountId === accountId);
   const accountIds = useMemo(() => accounts.map((known) => known.accountId), [accounts]);
-  if (!account) return <NotFound />;
+  // An account logged out (here or in another tab) leaves its addresses: go to what is left.
+  if (!account) return <Navigate to="/mail/unified/$role" params={{ role: 'inbox' }} search={{}} replace />;
   const folder = folders?.find((known) => known.id === folderId);
   const scope = listScopeFor({ kind: 'folder', accountId, folderId }, search, accountIds);
   const name = folder ? folderDisplayName(folder, account.mailProperties.folderSeparator || '/') : '';

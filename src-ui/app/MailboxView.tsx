@@ -44,7 +44,17 @@ function refOfKey(held: HeldList | null, key: string): ThreadRef | null {
   return parsed ? { key, ...parsed } : null;
 }
 
-function EmptyState({ scope, title }: { scope: ListScope; title: string }) {
+/** What an empty mailbox says, by what it is. */
+const EMPTY_TEXT: Partial<Record<NonNullable<FolderView['specialUse']>, [string, string]>> = {
+  inbox: ['Your inbox is empty', 'You’re all caught up.'],
+  drafts: ['No drafts', 'Messages you start and don’t send wait here.'],
+  sent: ['Nothing sent yet', 'Messages you send show here.'],
+  archive: ['Nothing archived', 'Archive a conversation (e) to keep it out of the inbox.'],
+  junk: ['No spam', 'Nothing suspicious has arrived.'],
+  trash: ['Trash is empty', 'Deleted conversations wait here before they are gone for good.'],
+};
+
+function EmptyState({ scope, title, specialUse }: { scope: ListScope; title: string; specialUse: FolderView['specialUse'] }) {
   if (scope.kind === 'search') {
     return (
       <div className="empty-state">
@@ -54,11 +64,12 @@ function EmptyState({ scope, title }: { scope: ListScope; title: string }) {
       </div>
     );
   }
+  const [heading, text] = (specialUse && EMPTY_TEXT[specialUse]) || [`${title} is empty`, 'Nothing in this folder.'];
   return (
     <div className="empty-state">
-      <Icon name="inbox" size={40} className="empty-state-icon" />
-      <p className="empty-state-title">{title} is empty</p>
-      <p className="empty-state-text">{scope.kind === 'unified' || title === 'Inbox' ? 'You’re all caught up.' : 'Nothing in this folder.'}</p>
+      <Icon name={specialUse === 'inbox' ? 'inbox' : 'folder'} size={40} className="empty-state-icon" />
+      <p className="empty-state-title">{heading}</p>
+      <p className="empty-state-text">{text}</p>
     </div>
   );
 }
@@ -211,7 +222,7 @@ export function MailboxView({ scope, title, specialUse, folderId }: MailboxViewP
             layout={layout}
             openKey={openKey}
             showAccountMarkers={scope.kind !== 'folder' && accounts.length > 1}
-            emptyState={<EmptyState scope={scope} title={title} />}
+            emptyState={<EmptyState scope={scope} title={title} specialUse={specialUse} />}
             onOpen={onOpen}
           />
         </div>

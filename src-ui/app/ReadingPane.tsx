@@ -164,7 +164,7 @@ export function ReadingPane({ threadKey, onClose, showBack }: { threadKey: strin
       <div className="reading-pane-scroll">
         {!current && <div className="reading-pane-loading" role="status">Loading conversation…</div>}
         {current?.error && (
-          <div className="list-message" role="alert">
+          <div className="reading-pane-error" role="alert">
             {current.error}
           </div>
         )}

@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'react';
 import type { AttachmentSummary } from '../../shared/api/mail';
 import { isInlineImage } from '../../shared/attachment-rules';
-import { DownloadIcon, EyeIcon, FileIcon, FilmIcon, ImageIcon, MusicIcon, PaperclipIcon, PdfIcon } from '../conversation/icons';
+import { DownloadIcon, FileIcon, FilmIcon, ImageIcon, MusicIcon, PaperclipIcon, PdfIcon } from '../conversation/icons';
 import { attachmentFacts, attachmentsSummary, listedAttachments, type AttachmentFacts } from './attachment-facts';
 import { AttachmentPreview } from './AttachmentPreview';
 import { saveBlob, typedObjectUrl } from './object-urls';
@@ -93,7 +93,8 @@ export function AttachmentList({ attachments, load }: AttachmentListProps) {
               <button
                 type="button"
                 className="tern-att-main"
-                aria-label={canPreview ? `Preview ${item.name}, ${item.sizeLabel}` : `Download ${item.name}, ${item.sizeLabel}`}
+                aria-label={canPreview ? `Preview ${item.name} (${item.sizeLabel})` : `Download ${item.name} (${item.sizeLabel})`}
+                aria-busy={!canPreview && busy === item.attachment.index}
                 onClick={() => (canPreview ? setPreviewIndex(previewable.indexOf(item)) : void download(item))}
               >
                 <Thumbnail facts={item} load={load} />
@@ -106,23 +107,20 @@ export function AttachmentList({ attachments, load }: AttachmentListProps) {
                   </span>
                 </span>
               </button>
-              <span className="tern-att-actions">
-                {canPreview && (
-                  <button type="button" className="tern-icon-button" aria-label={`Preview ${item.name}`} title="Preview" onClick={() => setPreviewIndex(previewable.indexOf(item))}>
-                    <EyeIcon />
+              {canPreview && (
+                <span className="tern-att-actions">
+                  <button
+                    type="button"
+                    className="tern-icon-button"
+                    aria-label={`Download ${item.name}`}
+                    title="Download"
+                    aria-busy={busy === item.attachment.index}
+                    onClick={() => void download(item)}
+                  >
+                    <DownloadIcon />
                   </button>
-                )}
-                <button
-                  type="button"
-                  className="tern-icon-button"
-                  aria-label={`Download ${item.name}`}
-                  title="Download"
-                  aria-busy={busy === item.attachment.index}
-                  onClick={() => void download(item)}
-                >
-                  <DownloadIcon />
-                </button>
-              </span>
+                </span>
+              )}
             </li>
           );
         })}

@@ -108,16 +108,19 @@ export function RichTextEditor(props: RichTextEditorProps) {
     }
   }, []);
 
-  // Toolbar buttons show the state of the selection.
+  // Toolbar buttons show the state of the selection (and of Ctrl+B/I/U typed at the caret).
+  const updateActive = () => {
+    const editor = editorRef.current;
+    const selection = window.getSelection();
+    if (!editor || !selection || selection.rangeCount === 0 || !editor.contains(selection.anchorNode)) return;
+    const next = new Set<Format>();
+    for (const tool of TOOLS) if (tool.format !== 'link' && queryState(tool.format)) next.add(tool.format);
+    setActive((current) => (current.size === next.size && [...next].every((format) => current.has(format)) ? current : next));
+  };
+  const updateActiveRef = useRef(updateActive);
+  updateActiveRef.current = updateActive;
   useEffect(() => {
-    const update = () => {
-      const editor = editorRef.current;
-      const selection = window.getSelection();
-      if (!editor || !selection || selection.rangeCount === 0 || !editor.contains(selection.anchorNode)) return;
-      const next = new Set<Format>();
-      for (const tool of TOOLS) if (tool.format !== 'link' && queryState(tool.format)) next.add(tool.format);
-      setActive((current) => (current.size === next.size && [...next].every((format) => current.has(format)) ? current : next));
-    };
+    const update = () => updateActiveRef.current();
     document.addEventListener('selectionchange', update);
     return () => document.removeEventListener('selectionchange', update);
   }, []);
@@ -288,7 +291,10 @@ export function RichTextEditor(props: RichTextEditorProps) {
         spellCheck
         onInput={props.onInput}
         onKeyDown={onEditorKeyDown}
-        onKeyUp={rememberSelection}
+        onKeyUp={() => {
+          rememberSelection();
+          updateActive();
+        }}
         onMouseUp={rememberSelection}
         onBlur={rememberSelection}
         onPaste={(event) => {

@@ -20,7 +20,9 @@ export const COMPOSER_CSS = `${BASE_CSS}
 }
 .tern-from-select { cursor: pointer; }
 .tern-subject { flex: 1; min-width: 0; height: 41px; border: 0; background: transparent; color: var(--t-fg); font: inherit; font-weight: 500; padding: 0; outline: none; }
-.tern-subject-row:focus-within, .tern-recipient-row:focus-within, .tern-from-row:focus-within { border-bottom-color: var(--t-accent); }
+.tern-subject-row:focus-within, .tern-recipient-row:focus-within, .tern-from-row:focus-within { border-bottom-color: var(--t-accent); box-shadow: 0 1px 0 var(--t-accent); }
+/* Text fields in a row show focus with the row's accent underline instead of a ring. */
+.tern-composer .tern-chip-input:focus-visible, .tern-composer .tern-subject:focus-visible, .tern-composer .tern-from-select:focus-visible { outline: none; }
 .tern-recipient-row { position: relative; }
 .tern-recipient-field { position: relative; flex: 1; min-width: 0; display: flex; flex-wrap: wrap; align-items: flex-start; }
 .tern-recipient-field > .tern-field-label { margin-right: 8px; }

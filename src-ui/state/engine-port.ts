@@ -33,13 +33,9 @@ export interface UiEngine {
   readonly commands: MailCommandService;
 }
 
-/**
- * The mail services the UI expects on the worker's remote. They are not part of WorkerApi
- * yet (the sync engineer adds them); once they are, this type collapses into WorkerApi.
- */
+/** The one read the UI calls that WorkerApi's MailQueryService does not declare yet (getAttachment). */
 interface ExpectedMailServices {
   readonly mail: Service<MailQueryPort>;
-  readonly commands: Service<MailCommandService>;
 }
 
 /**

@@ -99,6 +99,22 @@ test('the other views: split, single thread, list', async () => {
   }
 });
 
+test('compose (c) and reply (r) open the composer docked at the bottom right', async () => {
+  for (const dark of [false, true]) {
+    const { page, mail, errors } = await open('/mail/unified/inbox', { dark });
+    await mail.waitForRows();
+    await mail.row(0).click();
+    await page.getByRole('region', { name: /^Conversation/ }).first().waitFor();
+    await page.locator('#thread-list').focus();
+    await page.keyboard.press('r');
+    await page.locator('.tern-composer').waitFor();
+    await page.waitForTimeout(300);
+    await screenshot(page, `composer-reply-${theme(dark)}`);
+    expect(errors).toEqual([]);
+    await page.close();
+  }
+});
+
 test('settings and account menus, shortcuts dialog', async () => {
   const { page, mail } = await open('/mail/unified/inbox');
   await mail.waitForRows();
@@ -121,7 +137,7 @@ test('settings and account menus, shortcuts dialog', async () => {
 
 test('empty folder, no search results, a failed command', async () => {
   const { page, mail } = await open('/mail/unified/drafts');
-  await page.getByText('All drafts is empty').waitFor();
+  await page.getByText('No drafts').waitFor();
   await screenshot(page, 'empty-folder-light');
   await page.goto(`${new URL(page.url()).origin}/mail/unified/inbox?q=zzzqqq`);
   await page.getByText('No results for “zzzqqq”').waitFor();

@@ -226,3 +226,44 @@ test('the account menu switches accounts and logs one out; the other stays', asy
   await waitFor(() => expect(view.container.querySelector('section[aria-label="bob@kite.test"]')).toBeNull());
   expect(byRole(view.container, 'region', 'alice@tern.test')).toBeTruthy();
 });
+
+test('c opens the composer from the active account; r on the open thread opens a reply to it', async () => {
+  const view = await openInbox();
+  const list = listbox(view.container);
+  list.focus();
+  await press('c', {}, list);
+  await waitFor(() => expect(view.container.querySelector('form.tern-composer')).not.toBeNull(), 5000);
+  expect(view.container.querySelector('.tern-composer-title')?.textContent).toBe('New message');
+  await click(view.container.querySelector('.tern-composer button[aria-label^="Close"]') ?? byRole(view.container.querySelector('.tern-composer')!, 'button', /Close|Discard/));
+  await waitFor(() => expect(view.container.querySelector('form.tern-composer')).toBeNull());
+
+  await click(rows(view.container)[0]);
+  const subject = view.engine.threadsOf('1001', 'inbox')[0]!.subject;
+  list.focus();
+  await press('r', {}, list);
+  await waitFor(() => expect(view.container.querySelector('.tern-composer-title')?.textContent).toBe(`Re: ${subject.replace(/^Re: /, '')}`), 5000);
+});
+
+test('sync status: offline and signed-out accounts are announced', async () => {
+  const view = await openInbox();
+  await step(() => view.engine.setSync('1002', 'signed-out'));
+  await waitFor(() => byRole(view.container, 'alert', /Your session has ended\. Please log in again\. \(bob@kite\.test\)/));
+  const again = byRole(view.container, 'link', 'Log in again');
+  expect(again.getAttribute('href')).toBe('/login?add=1&email=bob%40kite.test');
+  await step(() => view.engine.setSync('1001', 'offline'));
+  await waitFor(() => byRole(view.container, 'status', /You’re offline/));
+});
+
+test('every control on the mail screen has a role and an accessible name', async () => {
+  const view = await openInbox();
+  await click(rows(view.container)[0]);
+  await waitFor(() => byRole(view.container, 'region', 'Conversation'));
+  const controls = [...view.container.querySelectorAll<HTMLElement>('button, a[href], input:not([hidden]), select, [role="option"], [role="listbox"], [role="toolbar"], nav, [role="menuitem"], [role="menuitemradio"]')];
+  expect(controls.length).toBeGreaterThan(40);
+  const unnamed = controls.filter((control) => {
+    const name =
+      control.getAttribute('aria-label') || control.getAttribute('aria-labelledby') || (control.id && view.container.querySelector(`label[for="${control.id}"]`)?.textContent) || control.textContent;
+    return !name?.trim();
+  });
+  expect(unnamed.map((control) => control.outerHTML.slice(0, 120))).toEqual([]);
+});

@@ -107,7 +107,7 @@ test('click opens; ctrl-click toggles; shift-click selects the range; the avatar
 
 test('empty folders and searches without results say so', async () => {
   const view = await renderApp({ path: '/mail/1001/1002' });
-  await waitFor(() => expect(view.container.textContent).toContain('Drafts is empty'));
+  await waitFor(() => expect(view.container.textContent).toContain('No drafts'));
   expect(listbox(view.container).hidden).toBe(true);
   const search = await renderApp({ path: '/mail/unified/inbox?q=nothing-matches-this' });
   await waitFor(() => expect(search.container.textContent).toContain('No results for “nothing-matches-this”'));

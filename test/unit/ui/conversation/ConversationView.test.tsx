@@ -193,9 +193,10 @@ describe('attachments', () => {
     expect(list.querySelector('h4')?.textContent).toContain('3 attachments · 1.5 MB');
     expect(Array.from(list.querySelectorAll('.tern-att-name')).map((name) => name.textContent)).toEqual(['itinerary.pdf', 'scan.tiff', 'notes.docx']);
     expect(Array.from(list.querySelectorAll('.tern-att-meta')).map((meta) => meta.textContent)).toEqual(['PDF · 1.5 MB', 'TIFF · 39 KB', 'DOCX · 900 B']);
-    expect(byRole(list, 'button', 'Preview itinerary.pdf')).toHaveLength(1);
-    expect(byRole(list, 'button', 'Preview scan.tiff')).toHaveLength(0);
-    expect(byRole(list, 'button', 'Download scan.tiff')).toHaveLength(1);
+    expect(byRole(list, 'button', 'Preview itinerary.pdf (1.5 MB)')).toHaveLength(1);
+    expect(byRole(list, 'button', 'Download itinerary.pdf')).toHaveLength(1);
+    expect(byRole(list, 'button', /^Preview scan\.tiff/)).toHaveLength(0);
+    expect(byRole(list, 'button', 'Download scan.tiff (39 KB)')).toHaveLength(1);
   });
 
   test('the preview is a modal dialog showing the part re-typed from the allow-list; Escape closes it', async () => {
@@ -204,7 +205,7 @@ describe('attachments', () => {
     if (settings) settings.enableIframePageLoading = true;
     const { view, loadAttachment } = setup([msg('1', { attachments })]);
     await settle();
-    click(one(view, 'button', 'Preview itinerary.pdf'));
+    click(one(view, 'button', 'Preview itinerary.pdf (1.5 MB)'));
     await settle();
     const dialog = one(document.body, 'dialog', 'itinerary.pdf');
     expect(dialog.getAttribute('aria-modal')).toBe('true');

@@ -1,0 +1,285 @@
+/**
+ * A fake of our own gateway for the worker's unit tests: folders, messages and threads
+ * with a transaction log, answered through a `fetch` with the real routes' shapes
+ * (delta, folders, threads, bodies, bulk actions, drafts, send, status image), and push
+ * websockets the test can announce on. Threads are summarised by the gateway's rules.
+ */
+import type { BulkAction } from '../../../shared/api/actions';
+import type { DeltaChange, DeltaResponse } from '../../../shared/api/delta';
+import type { Folder, MessageMeta, SpecialUse, ThreadSummary } from '../../../shared/api/mail';
+import { planEffects, type PlanFolders, type FolderRole } from '../../../src-worker/outbox/command-plan';
+import type { WebSocketLike } from '../../../src-worker/sync/push-socket';
+import { summarizeThread } from '../../../src-worker/sync/thread-summary';
+
+type TxObject = 'folder' | 'message' | 'thread';
+export type Handler = (request: { method: string; path: string; url: URL; body: unknown; headers: Headers }) => Response | undefined | Promise<Response | undefined>;
+
+export class FakeSocket implements WebSocketLike {
+  readonly listeners = new Map<string, ((event: never) => void)[]>();
+  closed: { code: number; reason: string } | null = null;
+  constructor(readonly url: string) {}
+  addEventListener(type: string, listener: (event: never) => void): void {
+    this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
+  }
+  emit(type: string, event: unknown = {}): void {
+    for (const listener of this.listeners.get(type) ?? []) (listener as (event: unknown) => void)(event);
+  }
+  close(code = 1000, reason = ''): void {
+    if (this.closed) return;
+    this.closed = { code, reason };
+  }
+  /** The server side closes the socket. */
+  drop(code = 1006, reason = ''): void {
+    this.closed = { code, reason };
+    this.emit('close', { code, reason });
+  }
+}
+
+export class FakeMailServer {
+  readonly folders = new Map<string, Folder>();
+  readonly messages = new Map<string, MessageMeta>();
+  readonly log: { txnId: number; object: TxObject; objectId: string }[] = [];
+  readonly requests: { method: string; path: string; body: unknown; headers: Headers }[] = [];
+  readonly sockets: FakeSocket[] = [];
+  readonly sent = new Map<string, { draftId: string }>();
+  readonly drafts = new Map<string, { version: number; clientId: string | null; subject: string }>();
+  /** Test hooks: answer a request before the fake does (return undefined to let it). */
+  readonly handlers: Handler[] = [];
+  private nextId = 100;
+
+  constructor(
+    readonly accountId = '7',
+    readonly token = 'token-7',
+  ) {}
+
+  get latest(): number {
+    return this.log.at(-1)?.txnId ?? 0;
+  }
+
+  private append(changes: { object: TxObject; objectId: string }[]): number {
+    for (const change of changes) this.log.push({ txnId: this.latest + 1, ...change });
+    return this.latest;
+  }
+
+  addFolder(name: string, specialUse: SpecialUse | null = null, parentId: string | null = null): Folder {
+    const folder: Folder = { id: String(this.nextId++), path: name, name, parentId, specialUse, total: 0, unread: 0 };
+    this.folders.set(folder.id, folder);
+    this.append([{ object: 'folder', objectId: folder.id }]);
+    return folder;
+  }
+
+  folderOf(role: SpecialUse): Folder {
+    const folder = [...this.folders.values()].find((candidate) => candidate.specialUse === role);
+    if (!folder) throw new Error(`no ${role} folder`);
+    return folder;
+  }
+
+  /** A standard account: Inbox, Drafts, Sent, Archive, Junk, Trash. */
+  standardFolders(): void {
+    for (const role of ['inbox', 'drafts', 'sent', 'archive', 'junk', 'trash'] as const) this.addFolder(role === 'inbox' ? 'INBOX' : role[0]!.toUpperCase() + role.slice(1), role);
+  }
+
+  /** Delivers a message (a new thread unless `threadId` is given); returns it. */
+  deliver(params: { subject: string; at: number; folder?: SpecialUse; threadId?: string; from?: string; unread?: boolean }): MessageMeta {
+    const id = String(this.nextId++);
+    const threadId = params.threadId ?? String(this.nextId++);
+    const message: MessageMeta = {
+      id,
+      threadId,
+      folderId: this.folderOf(params.folder ?? 'inbox').id,
+      messageIdHeader: `<${id}@fake>`,
+      subject: params.subject,
+      from: [{ name: params.from ?? 'Carol', email: `${(params.from ?? 'carol').toLowerCase()}@example.com` }],
+      to: [{ name: 'Ann', email: 'ann@example.com' }],
+      cc: [],
+      replyTo: [],
+      date: params.at,
+      receivedAt: params.at,
+      unread: params.unread ?? true,
+      starred: false,
+      answered: false,
+      draft: false,
+      keywords: [],
+      size: 1000,
+      attachments: [],
+      snippet: `About ${params.subject}`,
+    };
+    this.messages.set(id, message);
+    this.append([
+      { object: 'message', objectId: id },
+      { object: 'thread', objectId: threadId },
+    ]);
+    return message;
+  }
+
+  thread(threadId: string): ThreadSummary | null {
+    return summarizeThread(
+      threadId,
+      [...this.messages.values()].filter((message) => message.threadId === threadId),
+    );
+  }
+
+  /** Changes messages as the gateway would, logging them; returns the new latest id. */
+  change(messageIds: readonly string[], change: (message: MessageMeta) => MessageMeta | null): number {
+    const touched: { object: TxObject; objectId: string }[] = [];
+    for (const id of messageIds) {
+      const message = this.messages.get(id);
+      if (!message) continue;
+      const next = change(message);
+      if (next) this.messages.set(id, next);
+      else this.messages.delete(id);
+      touched.push({ object: 'message', objectId: id }, { object: 'thread', objectId: message.threadId });
+    }
+    return this.append(touched);
+  }
+
+  delta(cursor: number, limit: number): DeltaResponse {
+    const after = this.log.filter((entry) => entry.txnId > cursor);
+    const page = after.slice(0, limit);
+    const last = new Map<string, (typeof page)[number]>();
+    for (const entry of page) {
+      last.delete(`${entry.object}:${entry.objectId}`);
+      last.set(`${entry.object}:${entry.objectId}`, entry);
+    }
+    const changes: DeltaChange[] = [...last.values()].map(({ txnId, object, objectId }) => {
+      if (object === 'folder') {
+        const data = this.folders.get(objectId);
+        return data ? { txnId, op: 'upsert', object, data } : { txnId, op: 'delete', object, objectId };
+      }
+      if (object === 'message') {
+        const data = this.messages.get(objectId);
+        return data ? { txnId, op: 'upsert', object, data } : { txnId, op: 'delete', object, objectId };
+      }
+      const data = this.thread(objectId);
+      return data ? { txnId, op: 'upsert', object, data } : { txnId, op: 'delete', object, objectId };
+    });
+    return { changes, cursor: page.at(-1)?.txnId ?? cursor, hasMore: after.length > limit };
+  }
+
+  private roles(): PlanFolders {
+    const ids: Partial<Record<FolderRole, string>> = {};
+    for (const folder of this.folders.values()) if (folder.specialUse && folder.specialUse !== 'all' && folder.specialUse !== 'flagged') ids[folder.specialUse] = folder.id;
+    return { ids, roleOf: (id) => (Object.entries(ids).find(([, folderId]) => folderId === id)?.[0] as FolderRole | undefined) ?? null };
+  }
+
+  bulk(body: BulkAction): Response {
+    if (body.folderId !== undefined && !this.folders.has(body.folderId)) {
+      return Response.json({ error: 'TargetFolderNotExists', description: 'The destination folder does not exist.', detail: { folderId: body.folderId } }, { status: 404 });
+    }
+    const threads = new Map(body.ids.map((threadId) => [threadId, [...this.messages.values()].filter((message) => message.threadId === threadId)]));
+    if ([...threads.values()].some((list) => list.length === 0)) return Response.json({ error: 'ThreadNotFound', description: 'The conversation could not be found.' }, { status: 404 });
+    const command =
+      body.action === 'move'
+        ? { kind: 'move' as const, accountId: this.accountId, threadIds: body.ids, folderId: body.folderId! }
+        : body.action === 'read' || body.action === 'unread'
+          ? { kind: 'markRead' as const, accountId: this.accountId, threadIds: body.ids, read: body.action === 'read' }
+          : body.action === 'star' || body.action === 'unstar'
+            ? { kind: 'star' as const, accountId: this.accountId, threadIds: body.ids, starred: body.action === 'star' }
+            : { kind: body.action as 'archive' | 'trash' | 'spam' | 'delete', accountId: this.accountId, threadIds: body.ids };
+    const effects = planEffects(command, new Map([...threads].map(([id, list]) => [id, list.map((m) => ({ id: m.id, folderId: m.folderId, date: m.date }))])), this.roles());
+    const latestTxnId = this.change(Object.keys(effects), (message) => {
+      const effect = effects[message.id]!;
+      if (effect.deleted) return null;
+      return { ...message, ...effect } as MessageMeta;
+    });
+    return Response.json({ messageIds: Object.keys(effects), latestTxnId });
+  }
+
+  /** Tells every open socket about the latest transaction. */
+  announce(): void {
+    for (const socket of this.sockets) if (!socket.closed) socket.emit('message', { data: JSON.stringify({ type: 'txn', accountId: this.accountId, latestTxnId: this.latest }) });
+  }
+
+  readonly connectSocket = (url: string): FakeSocket => {
+    const socket = new FakeSocket(url);
+    this.sockets.push(socket);
+    // Opens on the next turn with the current latest id, as the gateway's open frame.
+    queueMicrotask(() => {
+      if (socket.closed) return;
+      socket.emit('open');
+      socket.emit('message', { data: JSON.stringify({ type: 'txn', accountId: this.accountId, latestTxnId: this.latest }) });
+    });
+    return socket;
+  };
+
+  readonly fetch = async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
+    const url = new URL(String(input));
+    const method = init.method ?? 'GET';
+    const headers = new Headers(init.headers);
+    const body: unknown = typeof init.body === 'string' ? JSON.parse(init.body) : (init.body ?? null);
+    const path = url.pathname;
+    this.requests.push({ method, path, body, headers });
+    for (const handler of this.handlers) {
+      const answer = await handler({ method, path, url, body, headers });
+      if (answer) return answer;
+    }
+    return this.route({ method, path, url, body, headers });
+  };
+
+  /** What the gateway answers, without the test's handlers (a handler may do the work and then drop the answer). */
+  route({ method, path, url, body, headers }: { method: string; path: string; url: URL; body: unknown; headers: Headers }): Response {
+    if (path === '/status.png') return new Response('ok');
+    if (headers.get('authorization') !== `Bearer ${this.token}`) return Response.json({ error: 'InvalidToken', description: 'Your session has ended.' }, { status: 401 });
+    if (path === '/api/delta') return Response.json(this.delta(Number(url.searchParams.get('cursor')), Number(url.searchParams.get('limit'))));
+    if (path === '/api/folders') return Response.json({ folders: [...this.folders.values()], separator: '/' });
+    if (path === '/api/threads') {
+      const folderId = url.searchParams.get('folderId');
+      const limit = Number(url.searchParams.get('limit') ?? 50);
+      const ids = new Set([...this.messages.values()].filter((message) => message.folderId === folderId).map((message) => message.threadId));
+      const threads = [...ids].map((id) => this.thread(id)!).sort((a, b) => b.lastMessageAt - a.lastMessageAt);
+      return Response.json({ threads: threads.slice(0, limit), nextBefore: null });
+    }
+    const thread = /^\/api\/threads\/(\d+)$/.exec(path);
+    if (thread) {
+      const summary = this.thread(thread[1]!);
+      if (!summary) return Response.json({ error: 'ThreadNotFound', description: 'Not found' }, { status: 404 });
+      return Response.json({ thread: summary, messages: summary.messageIds.map((id) => this.messages.get(id)) });
+    }
+    const messageBody = /^\/api\/messages\/(\d+)\/body$/.exec(path);
+    if (messageBody) return Response.json({ messageId: messageBody[1], html: `<p>Body of ${messageBody[1]}</p>`, text: null, attachments: [], headers: {} });
+    if (path === '/api/threads/bulk') return this.bulk(body as BulkAction);
+    if (path === '/api/drafts' && method === 'POST') {
+      const save = body as { clientId?: string; subject: string };
+      const existing = [...this.drafts].find(([, draft]) => save.clientId !== undefined && draft.clientId === save.clientId);
+      if (existing) return Response.json({ error: 'DraftAlreadyCreated', description: 'exists', detail: { id: existing[0], version: existing[1].version } }, { status: 409 });
+      const id = String(this.nextId++);
+      this.drafts.set(id, { version: 1, clientId: save.clientId ?? null, subject: save.subject });
+      return Response.json({ id, version: 1, messageId: null, messageIdHeader: `<${id}@fake>`, latestTxnId: this.latest }, { status: 201 });
+    }
+    const draft = /^\/api\/drafts\/(\d+)$/.exec(path);
+    if (draft && method === 'PUT') {
+      const stored = this.drafts.get(draft[1]!);
+      const save = body as { version: number; subject: string };
+      if (!stored) return Response.json({ error: 'DraftDoesNotExist', description: 'gone' }, { status: 404 });
+      if (stored.version !== save.version) return Response.json({ error: 'InvalidDraftVersion', description: 'changed' }, { status: 409 });
+      this.drafts.set(draft[1]!, { ...stored, version: stored.version + 1, subject: save.subject });
+      return Response.json({ id: draft[1], version: stored.version + 1, messageId: null, messageIdHeader: `<${draft[1]}@fake>`, latestTxnId: this.latest });
+    }
+    if (path === '/api/send') {
+      const send = body as { idempotencyKey: string; draftId: string };
+      // The gateway keeps the first outcome per key: a repeat sends nothing.
+      if (!this.sent.has(send.idempotencyKey)) {
+        this.sent.set(send.idempotencyKey, { draftId: send.draftId });
+        this.deliver({ subject: this.drafts.get(send.draftId)?.subject ?? '(sent)', at: 9e12, folder: 'sent', unread: false });
+      }
+      return Response.json({ outboxId: '1', state: 'sent', messageIdHeader: '<x@fake>', rejected: [], latestTxnId: this.latest, lastError: null });
+    }
+    return Response.json({ error: 'NoSuchMethod', description: `No ${method} ${path}` }, { status: 404 });
+  }
+
+  /** A handler for a worker that dies mid-request: the first matching request is carried out, its answer never arrives. */
+  dieDuring(method: string, path: string): Handler {
+    let died = false;
+    return (request) => {
+      if (died || request.method !== method || request.path !== path) return undefined;
+      died = true;
+      this.route(request);
+      this.announce();
+      return new Promise<Response>(() => {});
+    };
+  }
+
+  requestsTo(path: string): { method: string; path: string; body: unknown; headers: Headers }[] {
+    return this.requests.filter((request) => request.path === path);
+  }
+}

@@ -1,0 +1,207 @@
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
+import { describe, expect, test } from 'vitest';
+import type { DeltaResponse } from '../../../../shared/api/delta';
+import { TernError } from '../../../../shared/errors';
+import { MAIL_SCHEMA } from '../../../../src-worker/db/mail-schema';
+import { idbStoreFactory } from '../../../../src-worker/db/idb-store';
+import { withRead } from '../../../../src-worker/db/store';
+import { reconcileConfirmed } from '../../../../src-worker/outbox/action-store';
+import { createAccountSync, type AccountSyncDeps } from '../../../../src-worker/sync/account-sync';
+import { DeltaApplier } from '../../../../src-worker/sync/delta-applier';
+import type { OnlineStatus } from '../../../../src-worker/sync/online-status';
+import { FakeMailServer } from '../fake-mail-server';
+import { manualClock, waitFor } from '../mail-test-kit';
+
+function onlineStub(initial = true) {
+  let online = initial;
+  const listeners = new Set<(online: boolean) => void>();
+  const status: OnlineStatus = {
+    isOnline: async () => online,
+    get last() {
+      return online;
+    },
+    subscribe: (listener) => (listeners.add(listener), () => listeners.delete(listener)),
+    dispose: () => listeners.clear(),
+  };
+  return { status, set: (value: boolean) => ((online = value), listeners.forEach((listener) => listener(value))) };
+}
+
+async function setup(options: { failPage?: () => boolean; delta?: AccountSyncDeps['delta']; pageSize?: number } = {}) {
+  const server = new FakeMailServer();
+  server.standardFolders();
+  for (let i = 0; i < 30; i++) server.deliver({ subject: `Message ${i}`, at: Date.UTC(2026, 0, 1) + i * 60_000 });
+  const store = await idbStoreFactory(new IDBFactory()).open('7', MAIL_SCHEMA);
+  let pages = 0;
+  const applier = new DeltaApplier({
+    accountId: '7',
+    store: async () => store,
+    reconcile: async (params) => {
+      pages++;
+      // Runs inside the page's transaction, after its changes: failing here must undo them all.
+      if (options.failPage?.()) throw new TernError('DatabaseError', { detail: { cause: 'injected' } });
+      return reconcileConfirmed(params);
+    },
+  });
+  const clock = manualClock();
+  const online = onlineStub();
+  const deltaCalls: number[] = [];
+  const sync = createAccountSync({
+    delta:
+      options.delta ??
+      (async ({ cursor, limit }) => {
+        deltaCalls.push(cursor);
+        return server.delta(cursor, limit);
+      }),
+    applier,
+    online: online.status,
+    clock,
+    random: () => 1,
+    pageSize: options.pageSize ?? 20,
+    onPage: () => {},
+  });
+  const counts = () =>
+    withRead(store, ['Message', 'Thread', 'JSONBlob'], async (tx) => ({
+      messages: await tx.count('Message'),
+      threads: await tx.count('Thread'),
+      applied: Number((await tx.get('JSONBlob', 'sync-state'))?.appliedTransactionId ?? 0),
+    }));
+  return { server, store, applier, clock, online, sync, counts, deltaCalls, pages: () => pages };
+}
+
+describe('account sync', () => {
+  test('pulls every delta page from the stored cursor, one transaction per page', async () => {
+    const { server, sync, counts, deltaCalls } = await setup();
+    await sync.pull();
+    // 6 folders + 30 × (message, thread) = 66 log entries in pages of 20.
+    expect(deltaCalls).toEqual([0, 20, 40, 60]);
+    expect(await counts()).toEqual({ messages: 30, threads: 30, applied: server.latest });
+    expect(sync.state).toMatchObject({ phase: 'idle', appliedTransactionId: 66, failures: 0 });
+  });
+
+  test('a page that fails to apply leaves the cursor and the rows as they were before it', async () => {
+    let fail = false;
+    const { server, sync, counts, clock } = await setup({ failPage: () => fail });
+    const original = server.delta.bind(server);
+    let served = 0;
+    server.delta = (cursor, limit) => {
+      served++;
+      fail = served === 3; // the third page breaks inside its transaction
+      return original(cursor, limit);
+    };
+    await expect(sync.pull()).rejects.toMatchObject({ name: 'DatabaseError' });
+    // Pages 1 and 2 (40 entries: 6 folders, 17 messages and their threads) are in; page 3 left no trace.
+    expect(await counts()).toEqual({ messages: 17, threads: 17, applied: 40 });
+    expect(sync.state).toMatchObject({ phase: 'backoff', appliedTransactionId: 40, failures: 1 });
+    // The retry after the backoff starts at the stored cursor and finishes the job.
+    clock.advance(1_000);
+    await waitFor(() => sync.state.phase === 'idle', 'the retried pull');
+    expect(await counts()).toEqual({ messages: 30, threads: 30, applied: 66 });
+  });
+
+  test('websocket announcements during a pull make exactly one more pull', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const server = new FakeMailServer();
+    server.standardFolders();
+    const calls: number[] = [];
+    const { sync, counts } = await setup({
+      pageSize: 1000,
+      delta: async ({ cursor, limit }) => {
+        calls.push(cursor);
+        const page = server.delta(cursor, limit); // read before the new mail: the pull is already on its way
+        if (calls.length === 1) await gate;
+        return page;
+      },
+    });
+    const first = sync.pull();
+    await waitFor(() => calls.length === 1, 'the first delta request');
+    server.deliver({ subject: 'New', at: Date.UTC(2026, 0, 2) });
+    for (let i = 0; i < 5; i++) sync.announce(server.latest);
+    release();
+    await first;
+    await waitFor(() => calls.length === 2 && sync.state.phase === 'idle', 'the follow-up pull');
+    expect(calls).toEqual([0, 6]);
+    expect(sync.state.appliedTransactionId).toBe(8);
+    expect((await counts()).messages).toBe(1);
+    // An announcement of what is already applied costs nothing.
+    sync.announce(8);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(calls).toHaveLength(2);
+  });
+
+  test('failed pulls back off, doubling to the cap, and a success resets the count', async () => {
+    let failing = true;
+    const server = new FakeMailServer();
+    const calls: number[] = [];
+    const { sync, clock } = await setup({
+      delta: async ({ cursor, limit }) => {
+        calls.push(cursor);
+        if (failing) throw new TernError('InternalServerError');
+        return server.delta(cursor, limit);
+      },
+    });
+    await expect(sync.pull()).rejects.toMatchObject({ name: 'InternalServerError' });
+    const delays: number[] = [clock.pending()[0]!];
+    for (let i = 0; i < 7; i++) {
+      clock.advance(delays.at(-1)!);
+      await waitFor(() => calls.length === i + 2 && sync.state.phase === 'backoff', `failure ${i + 2}`);
+      delays.push(clock.pending()[0]!);
+    }
+    expect(delays).toEqual([1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 60_000, 60_000]);
+    failing = false;
+    clock.advance(60_000);
+    await waitFor(() => sync.state.phase === 'idle', 'recovery');
+    expect(sync.state.failures).toBe(0);
+  });
+
+  test('offline (no answer and the status image unreachable): waits for the network, then pulls', async () => {
+    const server = new FakeMailServer();
+    server.standardFolders();
+    let reachable = false;
+    const { sync, online, clock } = await setup({
+      delta: async ({ cursor, limit }) => {
+        if (!reachable) throw new TernError('OperationFailed', { detail: { network: true } });
+        return server.delta(cursor, limit);
+      },
+    });
+    online.set(false);
+    await expect(sync.pull()).rejects.toMatchObject({ name: 'OperationFailed' });
+    expect(sync.state.phase).toBe('offline');
+    expect(clock.pending()).toEqual([]); // no timer burns attempts while offline
+    reachable = true;
+    online.set(true);
+    await waitFor(() => sync.state.phase === 'idle', 'the pull after the network came back');
+    expect(sync.state.appliedTransactionId).toBe(6);
+  });
+
+  test('a dead session stops the loop and says so', async () => {
+    const ended: string[] = [];
+    const { sync, clock } = await setup({ delta: async () => Promise.reject(new TernError('InvalidToken')) });
+    const signedOut = createAccountSync({
+      delta: async () => Promise.reject(new TernError('InvalidToken')),
+      applier: { state: async () => ({ appliedTransactionId: 0, cursor: 0 }), apply: async () => null },
+      online: onlineStub().status,
+      clock,
+      onPage: () => {},
+      onSessionEnded: (error) => ended.push(error.name),
+    });
+    await expect(signedOut.pull()).rejects.toMatchObject({ name: 'InvalidToken' });
+    expect(signedOut.state.phase).toBe('signed-out');
+    expect(ended).toEqual(['InvalidToken']);
+    expect(clock.pending()).toEqual([]);
+    await signedOut.pull(); // no more requests
+    sync.stop();
+  });
+
+  test('an unchanged mailbox costs one round trip and no write', async () => {
+    const { sync, deltaCalls, pages } = await setup({ pageSize: 1000 });
+    await sync.pull();
+    const written = pages();
+    await sync.pull();
+    expect(deltaCalls).toEqual([0, 66]);
+    expect(pages()).toBe(written);
+  });
+});
+
+export type { DeltaResponse };
