@@ -133,7 +133,9 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
     const wanted = new Map(stored.map((account) => [account.accountId, account]));
     for (const [accountId, runtime] of runtimes) {
       const account = wanted.get(accountId);
-      if (account && account.token === runtime.account.token && account.api === runtime.account.api) continue;
+      // A new token (login again) or a cache clear (nothing applied any more) needs a fresh runtime.
+      const cleared = account !== undefined && account.appliedTransactionId === 0 && runtime.sync.state.appliedTransactionId > 0;
+      if (account && account.token === runtime.account.token && account.api === runtime.account.api && !cleared) continue;
       runtime.stop();
       runtimes.delete(accountId);
       if (!account) syncStatus.forget(accountId);
@@ -152,7 +154,7 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
   const queries = new EngineMailQueries({
     open,
     lists,
-    reads: new MessageReads({ open, gateway: (accountId) => ({ thread: async (id) => (await gatewayOf(accountId)).thread(id), body: async (id) => (await gatewayOf(accountId)).body(id), attachment: async (params) => (await gatewayOf(accountId)).attachment(params) }), now: () => clock.now() }),
+    reads: new MessageReads({ open, gateway: gatewayOf, now: () => clock.now() }),
     syncStatus,
   });
   const commands = new EngineMailCommands({

@@ -51,7 +51,9 @@ export async function registerStaticShell(app: FastifyInstance, publicDir: strin
   app.get('/', sendPage);
   // Client-side routes load the same page; API and asset misses stay 404s.
   app.setNotFoundHandler((request, reply) => {
-    const wantsPage = request.method === 'GET' && !request.url.startsWith('/api/') && !request.url.includes('.');
+    // Decide on the path alone: a query such as ?q=invoice.pdf must still get the page.
+    const path = request.url.split('?', 1)[0]!;
+    const wantsPage = request.method === 'GET' && !path.startsWith('/api/') && !path.includes('.');
     if (wantsPage) return sendPage(request, reply);
     return reply.code(404).send({ error: 'NoSuchMethod', description: `No route for ${request.method} ${request.url}` });
   });

@@ -1,5 +1,5 @@
 /** The two mailbox routes: a unified special folder across accounts, and one folder of one account. */
-import { getRouteApi, Navigate } from '@tanstack/react-router';
+import { getRouteApi } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
 import { useMemo } from 'react';
 import { folderDisplayName, SPECIAL_FOLDER_NAMES } from '../sidebar/folder-order';
@@ -7,6 +7,7 @@ import { accountsAtom, foldersAtom } from '../state/atoms';
 import { listScopeFor } from './list-scope';
 import { MailboxView } from './MailboxView';
 import { NotFound } from './NotFound';
+import { RedirectToInbox } from './Redirect';
 import { unifiedRoleSchema } from './search-params';
 
 const mailRoute = getRouteApi('/mail');
@@ -34,7 +35,7 @@ export function FolderMailbox() {
   const account = accounts.find((known) => known.accountId === accountId);
   const accountIds = useMemo(() => accounts.map((known) => known.accountId), [accounts]);
   // An account logged out (here or in another tab) leaves its addresses: go to what is left.
-  if (!account) return <Navigate to="/mail/unified/$role" params={{ role: 'inbox' }} search={{}} replace />;
+  if (!account) return <RedirectToInbox />;
   const folder = folders?.find((known) => known.id === folderId);
   const scope = listScopeFor({ kind: 'folder', accountId, folderId }, search, accountIds);
   const name = folder ? folderDisplayName(folder, account.mailProperties.folderSeparator || '/') : '';

@@ -11,7 +11,7 @@ import type { AttachmentSummary } from '../../shared/api/mail';
 import type { MessageView, ThreadView } from '../../shared/worker-mail-api';
 import { dispatchMailEvent, MAIL_EVENTS } from '../keyboard/mail-events';
 import { useMailActions } from '../state/actions-context';
-import { ownEmailsAtom, threadListAtom, trustedSendersAtom } from '../state/atoms';
+import { ownEmailsAtom, ownEmailsByAccountAtom, threadListAtom, trustedSendersAtom } from '../state/atoms';
 import { indexOfKey, rowAt } from '../thread-list/list-patch';
 import { formatFullTime } from '../thread-list/row-format';
 import { Avatar } from './Avatar';
@@ -23,7 +23,7 @@ const ConversationView = lazy(() => import('../conversation'));
 type Loaded = { readonly key: string; readonly thread: ThreadView | null; readonly error: string | null };
 
 function ThreadSummary({ thread }: { thread: ThreadView }) {
-  const ownEmails = useAtomValue(ownEmailsAtom);
+  const ownEmails = useAtomValue(ownEmailsByAccountAtom).get(thread.row.accountId) ?? new Set<string>();
   const detail = { accountId: thread.row.accountId, threadId: thread.row.threadId };
   return (
     <article className="conversation" aria-labelledby="conversation-subject">

@@ -13,7 +13,7 @@ import {
   createRoute,
   createRouter,
   lazyRouteComponent,
-  Navigate,
+  redirect,
   type RouterHistory,
 } from '@tanstack/react-router';
 import { RootLayout } from './RootLayout';
@@ -22,11 +22,11 @@ import { loginSearchSchema, mailSearchSchema, parseSearchString, stringifySearch
 
 const rootRoute = createRootRoute({ component: RootLayout, notFoundComponent: NotFound });
 
-const indexRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  path: '/',
-  component: () => <Navigate to="/mail/unified/$role" params={{ role: 'inbox' }} replace />,
-});
+const toInbox = () => {
+  throw redirect({ to: '/mail/unified/$role', params: { role: 'inbox' }, replace: true });
+};
+
+const indexRoute = createRoute({ getParentRoute: () => rootRoute, path: '/', beforeLoad: toInbox });
 
 const loginRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -42,11 +42,7 @@ const mailRoute = createRoute({
   component: lazyRouteComponent(() => import('./MailLayout'), 'MailLayout'),
 });
 
-const mailIndexRoute = createRoute({
-  getParentRoute: () => mailRoute,
-  path: '/',
-  component: () => <Navigate to="/mail/unified/$role" params={{ role: 'inbox' }} replace />,
-});
+const mailIndexRoute = createRoute({ getParentRoute: () => mailRoute, path: '/', beforeLoad: toInbox });
 
 const unifiedRoute = createRoute({
   getParentRoute: () => mailRoute,

@@ -103,8 +103,8 @@ export function shortcutFor(press: KeyPress): ShortcutAction | null {
 export function isTypingTarget(target: EventTarget | null): boolean {
   if (!target || typeof (target as Element).closest !== 'function') return false;
   const element = target as HTMLElement;
-  if (element.isContentEditable) return true;
-  if (element.closest('[contenteditable=""], [contenteditable="true"], [role="dialog"] textarea')) return true;
+  // isContentEditable covers editors; the attribute check covers DOMs without layout (tests).
+  if (element.isContentEditable || element.closest('[contenteditable=""], [contenteditable="true"]')) return true;
   const tag = element.tagName;
   if (tag === 'TEXTAREA' || tag === 'SELECT') return true;
   if (tag !== 'INPUT') return false;

@@ -2,13 +2,14 @@
  * The login screen: the step machine of login-machine.ts rendered as a card. Used for
  * the first login and, with `?add=1`, to add another account without logging out.
  */
-import { getRouteApi, Link, Navigate } from '@tanstack/react-router';
+import { getRouteApi, Link } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
 import { useEffect, useId, useReducer, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { TernError } from '../../shared/errors';
 import { LOGIN_INPUT_NAMES } from '../../shared/login-steps';
 import { brand } from '../brand';
 import { Icon } from '../app/icons';
+import { RedirectToInbox } from '../app/Redirect';
 import { useMailActions } from '../state/actions-context';
 import { accountsAtom, engineVersionAtom, loggedOutAtom } from '../state/atoms';
 import { initialLoginState, loginReducer, type LoginEvent, type LoginField, type LoginState } from './login-machine';
@@ -155,7 +156,7 @@ export function LoginScreen() {
   }
 
   const done = state.step === 'LOGIN_SUCCESS' || (accounts.length > 0 && !adding && state.step !== 'LOADER');
-  if (done) return <Navigate to="/mail/unified/$role" params={{ role: 'inbox' }} replace />;
+  if (done) return <RedirectToInbox />;
 
   const submit = (build: (event: FormEvent<HTMLFormElement>) => LoginEvent) => (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

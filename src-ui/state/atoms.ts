@@ -92,5 +92,14 @@ export const trustedSendersAtom = atom<readonly string[]>([]);
 /** The keyboard shortcuts dialog (`?`). */
 export const shortcutsOpenAtom = atom(false);
 
-/** Addresses of every logged-in account, lowercased: "me" in sender columns. */
+/** Each account's own addresses, lowercased: "me" in that account's rows (another account of the user is a person there). */
+export const ownEmailsByAccountAtom = atom(
+  (get) =>
+    new Map((get(accountsAtom) ?? []).map((account) => [account.accountId, new Set([account.emailAddress, ...account.aliases].map((email) => email.toLowerCase()))] as const)) as ReadonlyMap<
+      string,
+      ReadonlySet<string>
+    >,
+);
+
+/** Addresses of every logged-in account, lowercased (reply-all leaves them out). */
 export const ownEmailsAtom = atom((get) => new Set((get(accountsAtom) ?? []).flatMap((account) => [account.emailAddress, ...account.aliases].map((email) => email.toLowerCase()))));

@@ -9,7 +9,7 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState, type Keyboar
 import type { ThreadRow } from '../../shared/worker-mail-api';
 import type { ViewLayout } from '../settings/view-mode';
 import { useMailActions } from '../state/actions-context';
-import { accountsAtom, cursorAtom, ownEmailsAtom, selectionAnchorAtom, selectionAtom, threadListAtom } from '../state/atoms';
+import { accountsAtom, cursorAtom, ownEmailsByAccountAtom, selectionAnchorAtom, selectionAtom, threadListAtom } from '../state/atoms';
 import { indexOfKey, rowAt } from './list-patch';
 import { selectOnly, selectRange, toggleRow } from './selection';
 import { PlaceholderRow, rowElementId, ThreadRowView, type RowPart } from './ThreadRowView';
@@ -29,6 +29,7 @@ export interface ThreadListProps {
   readonly id?: string;
 }
 
+const NO_EMAILS: ReadonlySet<string> = new Set();
 const startOfToday = () => new Date().setHours(0, 0, 0, 0);
 
 /** The cursor's index in the whole list: where its thread is now, or where it was. */
@@ -46,7 +47,7 @@ export function ThreadList(props: ThreadListProps) {
   const actions = useMailActions();
   const list = useAtomValue(threadListAtom);
   const selection = useAtomValue(selectionAtom);
-  const ownEmails = useAtomValue(ownEmailsAtom);
+  const ownEmails = useAtomValue(ownEmailsByAccountAtom);
   const accounts = useAtomValue(accountsAtom) ?? [];
   const cursorIndex = useCursorIndex();
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -172,7 +173,7 @@ export function ThreadList(props: ThreadListProps) {
           cursor={index === cursorIndex}
           open={row.key === openKey}
           accountHue={props.showAccountMarkers ? (hueOf.get(row.accountId) ?? null) : null}
-          ownEmails={ownEmails}
+          ownEmails={ownEmails.get(row.accountId) ?? NO_EMAILS}
           today={today}
           onPress={onPress}
         />

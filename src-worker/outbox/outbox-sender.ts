@@ -25,6 +25,8 @@ import { liveRows, OUTBOX_TABLE, PendingEffects, type ActionRow, type DraftRow, 
 
 /** Server errors (not the network) tolerated this many times before a command is given up. */
 const MAX_SERVER_ATTEMPTS = 8;
+/** The session is over: commands keep until the account logs in again. */
+const SESSION_ENDED: ReadonlySet<string> = new Set(['InvalidToken', 'UNAUTHENTICATED', 'PasswordChanged']);
 
 export interface OutboxSenderDeps {
   readonly accountId: string;
@@ -90,6 +92,12 @@ export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
       const next = { ...row, status: 'sending', attempts: row.attempts + 1 } as OutboxRow;
       await tx.put(OUTBOX_TABLE, next);
       return next;
+    });
+
+  const setStatus = (id: string, status: 'pending') =>
+    write(async (tx) => {
+      const current = (await tx.get(OUTBOX_TABLE, id)) as OutboxRow | undefined;
+      if (current) await tx.put(OUTBOX_TABLE, { ...current, status });
     });
 
   /** Ends a command: settles an action's change (confirmed or reverted) and tells every tab. */
@@ -174,15 +182,17 @@ export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
         await finish(row, 'done');
         return 'next';
       }
+      if (SESSION_ENDED.has(tern.name)) {
+        // Not the command's fault: it waits for the next login (a new runtime replays it).
+        await setStatus(row.id, 'pending');
+        return 'retry';
+      }
       const network = isNetworkError(error);
       if (!isRetryable(error) || (!network && row.attempts >= MAX_SERVER_ATTEMPTS)) {
         await finish(row, 'failed', tern);
         return 'next';
       }
-      await write(async (tx) => {
-        const current = (await tx.get(OUTBOX_TABLE, row.id)) as OutboxRow | undefined;
-        if (current) await tx.put(OUTBOX_TABLE, { ...current, status: 'pending' });
-      });
+      await setStatus(row.id, 'pending');
       if (network && !(await deps.online.isOnline({ force: true }))) {
         stopOnlineWait ??= deps.online.subscribe((online) => {
           if (!online) return;

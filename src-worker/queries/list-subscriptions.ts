@@ -8,7 +8,7 @@
 import type { ListPatch, ListScope, ListSnapshot, ListWindow, ThreadRow } from '../../shared/worker-mail-api';
 import type { ChangeFeed, MailChange } from '../sync/change-feed';
 import { accountsOf, type ThreadListReader } from './thread-list-reader';
-import { rowKey, sameThreadRow } from './views';
+import { fitToBudget, rowKey, sameThreadRow } from './views';
 
 /** A tab renders about 100 rows; more would also break the ~100 KB message budget. */
 export const MAX_WINDOW = 200;
@@ -32,7 +32,11 @@ export interface ListSubscriptionsDeps {
   readonly reader: ThreadListReader;
   readonly changes: ChangeFeed;
   readonly onError?: (error: unknown) => void;
+  /** A tab that has not taken a patch in this long is gone (a closed port never answers). */
+  readonly patchTimeoutMs?: number;
 }
+
+const PATCH_TIMEOUT_MS = 60_000;
 
 const clampWindow = (window: ListWindow): ListWindow => ({
   offset: Math.max(0, Math.floor(window.offset)),
@@ -73,7 +77,7 @@ export class ListSubscriptions {
       again: false,
     };
     this.subscriptions.set(subscription.id, subscription);
-    return { subscriptionId: subscription.id, total: read.total, offset: window.offset, rows: read.rows };
+    return { subscriptionId: subscription.id, total: read.total, offset: window.offset, rows: fitToBudget(read.rows) };
   }
 
   async move(params: { subscriptionId: string; window: ListWindow }): Promise<ListSnapshot> {
@@ -86,7 +90,7 @@ export class ListSubscriptions {
     subscription.rows = read.rows;
     subscription.total = read.total;
     subscription.dirty.clear();
-    return { subscriptionId: subscription.id, total: read.total, offset: subscription.window.offset, rows: read.rows };
+    return { subscriptionId: subscription.id, total: read.total, offset: subscription.window.offset, rows: fitToBudget(read.rows) };
   }
 
   unwatch(subscriptionId: string): void {
@@ -136,13 +140,18 @@ export class ListSubscriptions {
     if (changed.length === 0 && !totalChanged && !replace) return;
     const { offset } = subscription.window;
     const patch: ListPatch = replace
-      ? { subscriptionId: subscription.id, total: read.total, offset, rows: read.rows }
+      ? { subscriptionId: subscription.id, total: read.total, offset, rows: fitToBudget(read.rows) }
       : { subscriptionId: subscription.id, total: read.total, offset, changed: changed.map(({ index, row }) => ({ index: offset + index, row })) };
+    // Waiting for the tab paces the patches to what it can render; a tab that never answers is dropped.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const gone = new Promise<never>((_resolve, reject) => (timer = setTimeout(() => reject(new Error('no answer')), this.deps.patchTimeoutMs ?? PATCH_TIMEOUT_MS)));
     try {
-      await subscription.onPatch(patch);
+      await Promise.race([subscription.onPatch(patch), gone]);
     } catch {
       // The tab is gone (closed without unwatching): stop working for it.
       this.subscriptions.delete(subscription.id);
+    } finally {
+      clearTimeout(timer);
     }
   }
 

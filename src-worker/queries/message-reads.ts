@@ -20,7 +20,7 @@ const MAX_INLINE_TOTAL_BYTES = 8 * 1024 * 1024;
 
 export interface MessageReadsDeps {
   readonly open: OpenStore;
-  readonly gateway: (accountId: string) => Pick<MailGateway, 'thread' | 'body' | 'attachment'>;
+  readonly gateway: (accountId: string) => Promise<Pick<MailGateway, 'thread' | 'body' | 'attachment'>>;
   readonly now?: () => number;
 }
 
@@ -64,7 +64,7 @@ export class MessageReads {
       return { row: toThreadRow(accountId, local.thread), messages: messages.map((meta) => toMessageView(accountId, meta)) };
     }
     if (local) throw new TernError('ThreadNotFound', { detail: { threadId } });
-    const remote = await this.deps.gateway(accountId).thread(threadId);
+    const remote = await (await this.deps.gateway(accountId)).thread(threadId);
     return {
       row: toThreadRow(accountId, { summary: remote.thread, server: null }),
       messages: remote.messages.map((meta) => toMessageView(accountId, meta)),
@@ -86,7 +86,7 @@ export class MessageReads {
   }
 
   private async fetchBody(accountId: string, messageId: string): Promise<BodyView> {
-    const gateway = this.deps.gateway(accountId);
+    const gateway = await this.deps.gateway(accountId);
     const body = await gateway.body(messageId);
     const inlineImages = await this.inlineImages(gateway, body);
     const row = {

@@ -7,9 +7,14 @@ import type { Folder, MessageMeta } from '../../shared/api/mail';
 import type { FolderView, MessageView, ThreadRow } from '../../shared/worker-mail-api';
 import type { LocalThread } from '../sync/mail-rows';
 
-const SNIPPET_CHARS = 200;
-const SUBJECT_CHARS = 300;
-const ROW_PARTICIPANTS = 8;
+const SNIPPET_CHARS = 160;
+const SUBJECT_CHARS = 200;
+/** A row names the last few senders (the UI shows the last three and an avatar). */
+const ROW_PARTICIPANTS = 4;
+/** What one message to a tab may weigh on an interaction path (DESIGN: ~100 KB). */
+export const MESSAGE_BUDGET_CHARS = 96 * 1024;
+
+const shortAddress = (address: { name: string; email: string }) => ({ name: address.name.slice(0, 64), email: address.email.slice(0, 128) });
 
 export const rowKey = (accountId: string, threadId: string) => `${accountId}:${threadId}`;
 
@@ -26,7 +31,7 @@ export function toThreadRow(accountId: string, local: LocalThread): ThreadRow {
     accountId,
     threadId: summary.id,
     subject: summary.subject.slice(0, SUBJECT_CHARS),
-    participants: summary.participants.slice(0, ROW_PARTICIPANTS),
+    participants: summary.participants.slice(-ROW_PARTICIPANTS).map(shortAddress),
     snippet: summary.snippet.slice(0, SNIPPET_CHARS),
     lastMessageAt: summary.lastMessageAt,
     messageCount: summary.messageCount,
@@ -36,6 +41,19 @@ export function toThreadRow(accountId: string, local: LocalThread): ThreadRow {
     folderIds: summary.folderIds,
     pending: local.server !== null,
   };
+}
+
+/**
+ * A window of rows that fits the message budget. Ordinary rows fit as they are; a window
+ * of unusually large rows loses snippet text and extra senders first (the list still
+ * reads right), then is cut to bare rows.
+ */
+export function fitToBudget(rows: readonly ThreadRow[]): readonly ThreadRow[] {
+  const weight = (list: readonly ThreadRow[]) => JSON.stringify(list).length;
+  if (weight(rows) <= MESSAGE_BUDGET_CHARS) return rows;
+  const lighter = rows.map((row) => ({ ...row, snippet: row.snippet.slice(0, 60), participants: row.participants.slice(-2) }));
+  if (weight(lighter) <= MESSAGE_BUDGET_CHARS) return lighter;
+  return lighter.map((row) => ({ ...row, subject: row.subject.slice(0, 100), snippet: '', participants: row.participants.slice(-1).map((a) => ({ name: a.name.slice(0, 40), email: a.email.slice(0, 80) })) }));
 }
 
 /** Whether two rows would look the same in a list (what a patch leaves out). */

@@ -15,12 +15,19 @@ import { emptiedThread, summarizeThread } from './thread-summary';
 /** Tables a writer may touch; a transaction using one must cover them all. */
 export const MAIL_WRITE_TABLES = ['Thread', 'Message', 'MessageBody', 'Category', 'ThreadCount', 'Contact', 'ProviderSyncbackRequest', 'JSONBlob'] as const satisfies readonly MailTable[];
 
-/** Threads of one folder (a row of ThreadCount, keyed by folder id). */
+/** Threads of one folder (a row of ThreadCount, keyed by folder id), as the gateway's /api/threads/count counts them. */
 export interface FolderThreadCount {
   readonly total: number;
-  /** Threads with at least one unread message. */
+  /** Threads with an unread message in this folder. */
   readonly unread: number;
 }
+
+/**
+ * Thread row column: the folders holding an unread message of the thread. The summary's
+ * unreadCount is for the whole conversation; a folder's unread count is per folder.
+ */
+const UNREAD_FOLDERS = 'unread_folder_ids';
+const unreadFoldersOf = (row: { readonly [column: string]: unknown } | undefined): string[] => (row?.[UNREAD_FOLDERS] as string[] | undefined) ?? [];
 
 interface ContactSighting {
   email: string;
@@ -37,6 +44,10 @@ export class MailWriter {
   private readonly dirty = new Set<string>();
   /** Server summaries received in this transaction for threads that are settled at the end. */
   private readonly threadBases = new Map<string, ThreadSummary>();
+  /** Threads whose messages changed: their per-folder unread state is recomputed at the end. */
+  private readonly unreadDirty = new Set<string>();
+  /** Messages as written in this transaction: most recounts need no read (a page carries a thread with its messages). */
+  private readonly written = new Map<string, { readonly threadId: string; readonly folderId: string; readonly unread: boolean; readonly deleted: boolean }>();
   private readonly countDeltas = new Map<string, { total: number; unread: number }>();
   private readonly contacts = new Map<string, ContactSighting>();
 
@@ -63,20 +74,27 @@ export class MailWriter {
     const effects = this.pending.effectsFor(server.id);
     const { meta, deleted } = applyEffects(server, effects);
     await this.tx.put('Message', messageToRow(this.accountId, { meta, deleted, server: effects.length > 0 ? server : null }));
+    this.written.set(meta.id, { threadId: meta.threadId, folderId: meta.folderId, unread: meta.unread, deleted });
     if (!old) this.sawContacts(server);
     this.threadIds.add(server.threadId);
+    this.unreadDirty.add(server.threadId);
     if (effects.length > 0) this.dirty.add(server.threadId);
     const oldThreadId = old ? messageFromRow(old).meta.threadId : server.threadId;
-    if (oldThreadId !== server.threadId) this.threadIds.add(oldThreadId);
+    if (oldThreadId !== server.threadId) {
+      this.threadIds.add(oldThreadId);
+      this.unreadDirty.add(oldThreadId);
+    }
   }
 
   async deleteMessage(messageId: string): Promise<void> {
     const old = await this.tx.get('Message', messageId);
     await this.tx.delete('Message', messageId);
     await this.tx.delete('MessageBody', messageId);
+    this.written.delete(messageId);
     if (!old) return;
     const threadId = messageFromRow(old).meta.threadId;
     this.threadIds.add(threadId);
+    this.unreadDirty.add(threadId);
     if (!this.pending.isEmpty) this.dirty.add(threadId);
   }
 
@@ -110,8 +128,10 @@ export class MailWriter {
       const effects = this.pending.effectsFor(id);
       const { meta, deleted } = applyEffects(server, effects);
       await this.tx.put('Message', messageToRow(this.accountId, { meta, deleted, server: effects.length > 0 ? server : null }));
+      this.written.set(meta.id, { threadId: meta.threadId, folderId: meta.folderId, unread: meta.unread, deleted });
       this.threadIds.add(meta.threadId);
       this.dirty.add(meta.threadId);
+      this.unreadDirty.add(meta.threadId);
     }
   }
 
@@ -127,6 +147,8 @@ export class MailWriter {
   async finish(): Promise<void> {
     for (const threadId of this.dirty) await this.settleThread(threadId);
     this.dirty.clear();
+    for (const threadId of this.unreadDirty) await this.recountUnread(threadId);
+    this.unreadDirty.clear();
     for (const [folderId, delta] of this.countDeltas) {
       if (delta.total === 0 && delta.unread === 0) continue;
       const row = await this.tx.get('ThreadCount', folderId);
@@ -158,19 +180,47 @@ export class MailWriter {
 
   private async writeThread(threadId: string, next: LocalThread | null): Promise<void> {
     const oldRow = await this.tx.get('Thread', threadId);
-    if (next) await this.tx.put('Thread', threadToRow(this.accountId, next));
-    else if (oldRow) await this.tx.delete('Thread', threadId);
-    if (oldRow) this.count(threadFromRow(oldRow).summary, -1);
-    if (next) this.count(next.summary, 1);
+    const unreadFolders = unreadFoldersOf(oldRow);
+    if (next) await this.tx.put('Thread', { ...threadToRow(this.accountId, next), [UNREAD_FOLDERS]: unreadFolders });
+    else if (oldRow) {
+      await this.tx.delete('Thread', threadId);
+      this.countUnread(unreadFolders, -1);
+    }
+    if (oldRow) this.countTotal(threadFromRow(oldRow).summary.folderIds, -1);
+    else if (next) this.unreadDirty.add(threadId); // its messages may have arrived before it
+    if (next) this.countTotal(next.summary.folderIds, 1);
   }
 
-  private count(summary: ThreadSummary, sign: 1 | -1): void {
-    for (const folderId of summary.folderIds) {
-      const delta = this.countDeltas.get(folderId) ?? { total: 0, unread: 0 };
-      delta.total += sign;
-      if (summary.unreadCount > 0) delta.unread += sign;
-      this.countDeltas.set(folderId, delta);
-    }
+  /** Which folders hold an unread message of the thread, from its local messages; counts follow. */
+  private async recountUnread(threadId: string): Promise<void> {
+    const row = await this.tx.get('Thread', threadId);
+    if (!row) return; // its summary comes later; this runs again then
+    const local = threadFromRow(row);
+    const ids = (local.server ?? local.summary).messageIds;
+    const known = ids.map((id) => this.written.get(id));
+    const messages = known.every((message) => message !== undefined && message.threadId === threadId)
+      ? (known as { folderId: string; unread: boolean; deleted: boolean }[])
+      : (await this.tx.getAll('Message', { index: 'thread_id', range: only(threadId) })).map(messageFromRow).map(({ meta, deleted }) => ({ folderId: meta.folderId, unread: meta.unread, deleted }));
+    const next = [...new Set(messages.filter((message) => !message.deleted && message.unread).map((message) => message.folderId))].sort();
+    const old = unreadFoldersOf(row);
+    if (old.length === next.length && old.every((id, i) => id === next[i])) return;
+    await this.tx.put('Thread', { ...row, [UNREAD_FOLDERS]: next });
+    this.countUnread(old, -1);
+    this.countUnread(next, 1);
+  }
+
+  private delta(folderId: string): { total: number; unread: number } {
+    const delta = this.countDeltas.get(folderId) ?? { total: 0, unread: 0 };
+    this.countDeltas.set(folderId, delta);
+    return delta;
+  }
+
+  private countTotal(folderIds: readonly string[], sign: 1 | -1): void {
+    for (const folderId of folderIds) this.delta(folderId).total += sign;
+  }
+
+  private countUnread(folderIds: readonly string[], sign: 1 | -1): void {
+    for (const folderId of folderIds) this.delta(folderId).unread += sign;
   }
 
   /** People seen in new mail, for recipient suggestions (spec §3 Contact). */

@@ -29,6 +29,8 @@ async function open(path: string, options: FakePageOptions & { dark?: boolean; w
   const page = await browser.newPage({ viewport: { width: options.width ?? 1440, height: options.height ?? 900 }, colorScheme: options.dark ? 'dark' : 'light' });
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
+  // React reports render loops and failed effects on the console, not as page errors.
+  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
   await openFakeApp(page, bundle, path, options);
   return { page, mail: new MailPage(page), errors };
 }

@@ -14,6 +14,8 @@ test('the built app loads in Chromium, shows its brand and reaches the shared en
   const page = await browser.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
+  // React reports render loops on the console, not as page errors.
+  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
   await page.goto(inject('baseUrl'));
   await expect(page.title()).resolves.toBe('Tern Mail');
   await page.getByRole('heading', { name: 'Tern Mail' }).waitFor();

@@ -177,9 +177,12 @@ describe('worker engine against the real gateway', () => {
     await eventually(() => list.rows().find((row) => row.key === target!.key)?.starred === true && !list.rows().find((row) => row.key === target!.key)?.pending, 5_000, 'the starred row');
 
     const archivedBefore = await countIn(imap, 'Archive');
+    const pressed = performance.now();
+    const patchesBefore = list.patches.length;
     const archive = await engine.commands.run({ command: { kind: 'archive', accountId: ids.alice, threadIds: [target!.threadId] } });
     // Gone from the live inbox at once, before the gateway answered.
     await eventually(() => !list.rows().some((row) => row.key === target!.key), 1_000, 'the row to leave the inbox');
+    console.log(`[worker-sync] archive command → optimistic list patch: ${Math.round(list.patches[patchesBefore]!.at - pressed)} ms`);
     expect(await done(archive.commandId)).toMatchObject({ status: 'done' });
     expect(await uidIn('INBOX')).toBeUndefined();
     expect(await uidIn('Archive')).toBeDefined();

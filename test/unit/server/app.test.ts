@@ -33,6 +33,8 @@ describe('static shell', () => {
 
   test('client-side routes get the page; API misses get a catalogue error', async () => {
     expect((await app.inject({ url: '/mail/inbox' })).body).toContain('<title>T</title>');
+    expect((await app.inject({ url: '/mail/unified/inbox?q=invoice.pdf' })).body).toContain('<title>T</title>');
+    expect((await app.inject({ url: '/build/missing.js' })).statusCode).toBe(404);
     const api = await app.inject({ url: '/api/nothing' });
     expect(api.statusCode).toBe(404);
     expect(api.json()).toMatchObject({ error: 'NoSuchMethod' });

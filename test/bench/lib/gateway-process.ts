@@ -1,0 +1,161 @@
+/**
+ * The built gateway (`dist/server/gateway.mjs`) as a child process with its own empty data
+ * directory, so each scenario meets it cold and its memory can be read from /proc.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { loginResponseSchema, type LoginResponse } from '../../../shared/api/account';
+import { findFreePorts } from '../../harness/ports';
+import type { BenchEnv } from './bench-env';
+
+export const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
+export const GATEWAY_BUNDLE = path.join(REPO_ROOT, 'dist', 'server', 'gateway.mjs');
+
+export interface GatewayOptions {
+  readonly env: BenchEnv;
+  /** Names the data directory (and the CPU profile, if any). */
+  readonly label: string;
+  /** Writes a V8 CPU profile of the whole gateway life into this directory (node --cpu-prof). */
+  readonly cpuProfDir?: string;
+  readonly extraEnv?: Record<string, string>;
+}
+
+export interface MemorySample {
+  /** Resident set size now, MB (VmRSS). */
+  readonly rssMB: number;
+  /** Peak resident set size since the process started, MB (VmHWM). */
+  readonly hwmMB: number;
+}
+
+let started = 0;
+
+export class GatewayProcess {
+  private lines: string[] = [];
+
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly baseUrl: string,
+    private readonly dataDir: string,
+    private readonly exited: Promise<void>,
+  ) {
+    const keep = (chunk: Buffer) => {
+      for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) this.lines.push(line);
+      if (this.lines.length > 200) this.lines = this.lines.slice(-100);
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+  }
+
+  static async start(options: GatewayOptions): Promise<GatewayProcess> {
+    if (!existsSync(GATEWAY_BUNDLE)) throw new Error(`No built gateway at ${GATEWAY_BUNDLE}: run \`node build.mjs\` first (npm run bench does).`);
+    const { env } = options;
+    const [port] = await findFreePorts(1);
+    const dataDir = path.join(env.root, `gateway-${++started}-${options.label}`);
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
+    const server = { host: env.servers.host, security: 'none' };
+    const domains = { 'tern.test': { imap: { ...server, port: env.servers.ports.imap }, smtp: { ...server, port: env.servers.ports.smtp } } };
+    const nodeArgs = options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`, `--cpu-prof-name=${options.label}-${started}.cpuprofile`] : [];
+    const child = spawn(process.execPath, [...nodeArgs, GATEWAY_BUNDLE], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        TERN_HOST: '127.0.0.1',
+        TERN_PORT: String(port),
+        TERN_DATA_DIR: dataDir,
+        TERN_MAIL_DOMAINS: JSON.stringify(domains),
+        ...options.extraEnv,
+      },
+    });
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    const gateway = new GatewayProcess(child, `http://127.0.0.1:${port}`, dataDir, exited);
+    const unregister = env.onClose(() => gateway.stop());
+    gateway.exited.then(unregister, unregister);
+    await gateway.waitForHealth();
+    return gateway;
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  /** What the gateway printed (for failure messages). */
+  output(last = 20): string {
+    return this.lines.slice(-last).join('\n');
+  }
+
+  private async waitForHealth(): Promise<void> {
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline) {
+      if (this.child.exitCode !== null) throw new Error(`The gateway exited during start-up:\n${this.output()}`);
+      try {
+        if ((await fetch(`${this.baseUrl}/api/health`)).ok) return;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`The gateway did not answer ${this.baseUrl}/api/health within 20 s:\n${this.output()}`);
+  }
+
+  /** VmRSS and VmHWM of the gateway process, from /proc/<pid>/status. */
+  memory(): MemorySample {
+    const status = readFileSync(`/proc/${this.pid}/status`, 'utf8');
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+    return { rssMB: kb('VmRSS') / 1024, hwmMB: kb('VmHWM') / 1024 };
+  }
+
+  /** Samples VmRSS every `intervalMs` until the returned function is called; it returns the peak seen and VmHWM. */
+  sampleMemory(intervalMs = 100): () => { peakRssMB: number; hwmMB: number; samples: number } {
+    let peak = 0;
+    let samples = 0;
+    const take = () => {
+      try {
+        peak = Math.max(peak, this.memory().rssMB);
+        samples++;
+      } catch {
+        // the process is gone
+      }
+    };
+    take();
+    const timer = setInterval(take, intervalMs);
+    return () => {
+      clearInterval(timer);
+      take();
+      return { peakRssMB: peak, hwmMB: this.memory().hwmMB, samples };
+    };
+  }
+
+  async login(email: string, password: string): Promise<LoginResponse> {
+    const response = await fetch(`${this.baseUrl}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    });
+    if (!response.ok) throw new Error(`login of ${email} answered ${response.status}: ${await response.text()}\n${this.output()}`);
+    return loginResponseSchema.parse(await response.json());
+  }
+
+  async get<T>(pathAndQuery: string, token: string): Promise<T> {
+    const response = await fetch(`${this.baseUrl}${pathAndQuery}`, { headers: { authorization: `Bearer ${token}` } });
+    if (!response.ok) throw new Error(`GET ${pathAndQuery} answered ${response.status}: ${await response.text()}`);
+    return (await response.json()) as T;
+  }
+
+  /** SIGTERM (the gateway closes its mirrors and database, and writes its CPU profile), then removes its data. */
+  async stop(options: { keepData?: boolean } = {}): Promise<void> {
+    if (this.child.exitCode === null && this.child.signalCode === null) {
+      this.child.kill('SIGTERM');
+      const killer = setTimeout(() => this.child.kill('SIGKILL'), 10_000);
+      await this.exited;
+      clearTimeout(killer);
+    }
+    if (!options.keepData) await rm(this.dataDir, { recursive: true, force: true });
+  }
+
+  get dataDirectory(): string {
+    return this.dataDir;
+  }
+}

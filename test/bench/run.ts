@@ -1,0 +1,165 @@
+/**
+ * `npm run bench`: the DESIGN §8 budgets measured with real components (issue 6).
+ *
+ *   tsx test/bench/run.ts [--quick] [--only=id,id] [--skip=id,id] [--profile] [--list]
+ *
+ * Starts a private Dovecot + Postfix on free ports in a temporary directory, seeds the
+ * mailboxes a scenario asks for (10k, 100k — each once per run), runs the scenarios one
+ * after another (each starts its own gateway child process), and writes
+ * test/bench/results/latest.json and latest.md. Everything it started is stopped and
+ * removed at the end, on failure and on Ctrl-C.
+ *
+ * --quick    few runs per figure, to try the harness (figures are rough)
+ * --only     run only these scenarios (ids from --list)
+ * --profile  take a gateway CPU profile of the cold sync even within budget
+ */
+import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { BenchEnv } from './lib/bench-env';
+import { closeBrowser } from './lib/browser';
+import { machineInfo, verdict, writeResults } from './lib/report';
+import type { Figure, FigureSpec, Scenario, ScenarioContext } from './lib/scenario';
+import { summarize } from './lib/stats';
+import { bundleSize } from './scenarios/bundle-size';
+import { gatewayColdSync } from './scenarios/gateway-cold-sync';
+import { newMail } from './scenarios/new-mail';
+import { resync } from './scenarios/resync';
+import { uiScenarios } from './scenarios/ui';
+
+/** The whole run must end within 15 minutes; scenarios cut their repetitions to stay inside this. */
+const TIME_BUDGET_MS = 14 * 60_000;
+const RESULTS_DIR = path.join(import.meta.dirname, 'results');
+
+const SCENARIOS: Scenario[] = [bundleSize, gatewayColdSync('10k', 9), resync, newMail, ...uiScenarios, gatewayColdSync('100k', 3)];
+
+function parseOptions() {
+  const { values } = parseArgs({
+    options: {
+      quick: { type: 'boolean', default: false },
+      only: { type: 'string' },
+      skip: { type: 'string' },
+      profile: { type: 'boolean', default: false },
+      list: { type: 'boolean', default: false },
+    },
+  });
+  const ids = (text: string | undefined) => (text ? text.split(',').map((id) => id.trim()).filter(Boolean) : []);
+  const only = ids(values.only);
+  const skip = ids(values.skip);
+  for (const id of [...only, ...skip]) {
+    if (!SCENARIOS.some((scenario) => scenario.id === id)) throw new Error(`Unknown scenario "${id}". Scenarios: ${SCENARIOS.map((s) => s.id).join(', ')}`);
+  }
+  const chosen = SCENARIOS.filter((scenario) => (only.length === 0 || only.includes(scenario.id)) && !skip.includes(scenario.id));
+  return { quick: values.quick!, profile: values.profile!, list: values.list!, chosen };
+}
+
+function chromiumVersion(): string | null {
+  try {
+    return execFileSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8', timeout: 10_000 }).trim();
+  } catch {
+    return null;
+  }
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions();
+  if (options.list) {
+    for (const scenario of SCENARIOS) console.log(`${scenario.id.padEnd(20)} ~${scenario.estimateSec} s  ${scenario.title}`);
+    return;
+  }
+  const startedAt = new Date();
+  const started = performance.now();
+  const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s`;
+  const log = (line: string) => console.log(`[bench ${elapsed()}] ${line}`);
+  const warnings: string[] = [];
+  const figures = new Map<string, Figure>();
+
+  log(`plan: ${options.chosen.map((s) => s.id).join(', ')} (estimated ${Math.round(options.chosen.reduce((sum, s) => sum + s.estimateSec, 0) / 60)} min${options.quick ? ', quick mode' : ''})`);
+  rmSync(path.join(RESULTS_DIR, 'profiles'), { recursive: true, force: true });
+
+  log('starting Dovecot and Postfix on free ports…');
+  const env = await BenchEnv.create(log);
+  env.onClose(() => closeBrowser());
+  let interrupted = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (interrupted) return;
+    interrupted = true;
+    console.log(`\n${signal}: stopping the gateway, browser and mail servers…`);
+    void env.close().finally(() => process.exit(130));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  const record = (spec: FigureSpec, results: Figure['results'], status: Figure['status'], note: string, details?: Record<string, unknown>) => {
+    figures.set(spec.key, { ...spec, status, results, note, details });
+  };
+
+  try {
+    for (const scenario of options.chosen) {
+      const ctx: ScenarioContext = {
+        env,
+        quick: options.quick,
+        profileAlways: options.profile,
+        artefactsDir: RESULTS_DIR,
+        timeLeftMs: () => TIME_BUDGET_MS - (performance.now() - started),
+        progress: (line) => log(`  ${scenario.id}: ${line}`),
+        record: (spec, samples, note, details) => {
+          const results: Figure['results'] = {};
+          for (const [rate, values] of Object.entries(samples) as [`${1 | 4}`, readonly number[]][]) {
+            if (values.length > 0) results[rate] = summarize(values);
+          }
+          const figure: Figure = { ...spec, status: 'measured', results, note, details };
+          figures.set(spec.key, figure);
+          const one = results['1'];
+          log(`  ${scenario.id}: ${spec.what}: median ${one?.median} ${spec.unit}, p95 ${one?.p95}${results['4'] ? `; 4×: median ${results['4'].median}, p95 ${results['4'].p95}` : ''} (${verdict(figure)})`);
+        },
+        unmeasurable: (spec, why) => {
+          record(spec, {}, 'not-measurable', `not yet measurable: ${why}`);
+          log(`  ${scenario.id}: ${spec.what}: not yet measurable — ${why}`);
+        },
+      };
+      if (ctx.timeLeftMs() < scenario.estimateSec * 300) {
+        const why = `skipped: ${Math.round(ctx.timeLeftMs() / 1000)} s left of the 14-minute budget, the scenario needs about ${scenario.estimateSec} s`;
+        warnings.push(`${scenario.id} ${why}`);
+        for (const spec of scenario.figures) if (!figures.has(spec.key)) record(spec, {}, 'not-measurable', why);
+        continue;
+      }
+      log(`▶ ${scenario.title}`);
+      const scenarioStarted = performance.now();
+      try {
+        await scenario.run(ctx);
+      } catch (error) {
+        if (interrupted) throw error;
+        const message = error instanceof Error ? error.message : String(error);
+        warnings.push(`${scenario.id} failed: ${message}`);
+        log(`  ${scenario.id} FAILED: ${message}`);
+        for (const spec of scenario.figures) {
+          if (!figures.has(spec.key)) record(spec, {}, 'not-measurable', `scenario failed: ${message.split('\n')[0]}`);
+        }
+      }
+      log(`  ${scenario.id} took ${((performance.now() - scenarioStarted) / 1000).toFixed(0)} s`);
+    }
+  } finally {
+    if (!interrupted) {
+      log('stopping the mail servers and cleaning up…');
+      await env.close();
+    }
+  }
+
+  const durationSec = (performance.now() - started) / 1000;
+  const { md, json } = await writeResults(RESULTS_DIR, [...figures.values()], {
+    startedAt: startedAt.toISOString(),
+    durationSec,
+    quick: options.quick,
+    scenarios: options.chosen.map((s) => s.id),
+    machine: machineInfo(chromiumVersion()),
+    warnings,
+  });
+  log(`done in ${(durationSec / 60).toFixed(1)} min: ${path.relative(process.cwd(), md)}, ${path.relative(process.cwd(), json)}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  process.exit(1);
+});

@@ -1,0 +1,3 @@
+import type { Scenario } from '../lib/scenario';
+
+export const uiScenarios: Scenario[] = [];
