@@ -17,6 +17,7 @@ import { createLogService } from './log/log-service';
 import { Logger, type StorageEstimate } from './log/logger';
 import { createMailEngine } from './mail-engine';
 import { createSessionService } from './session-service';
+import { MAIL_CHANNEL } from './sync/mail-relay';
 import { globalOnlineSignal } from './sync/online-status';
 import type { ConnectSocket } from './sync/push-socket';
 
@@ -113,6 +114,7 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     statusUrl: deps.statusUrl ?? `${globalThis.location?.origin ?? ''}/status.png`,
     ...(browserOnline ? { browserOnline } : {}),
     writerElected: writer.elected,
+    relay: { channel: openChannel(MAIL_CHANNEL), engineId },
     clock,
     log: (type, message) => logger.log(type, message),
   });

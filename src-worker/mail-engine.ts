@@ -11,6 +11,7 @@ import type { MailCommandService, MailQueryService } from '../shared/worker-mail
 import { GatewayClient } from './api/gateway-client';
 import { MailGateway } from './api/mail-gateway';
 import { createRequestIds, type RequestType } from './api/request-id';
+import type { BroadcastPort } from './db/account-databases';
 import type { MailTable } from './db/mail-schema';
 import type { LocalStore } from './db/store';
 import { createCommandStatusFeed } from './outbox/command-status-feed';
@@ -21,6 +22,7 @@ import { MessageReads } from './queries/message-reads';
 import { ThreadListReader } from './queries/thread-list-reader';
 import { createAccountRuntime, type AccountRuntime } from './sync/account-runtime';
 import { createChangeFeed } from './sync/change-feed';
+import { createMailRelay } from './sync/mail-relay';
 import { createOnlineStatus, type BrowserOnlineSignal, type OnlineStatus } from './sync/online-status';
 import type { ConnectSocket } from './sync/push-socket';
 import { createSyncStatusFeed } from './sync/sync-status-feed';
@@ -49,6 +51,8 @@ export interface MailEngineDeps {
   readonly log?: (type: LogType, message: string) => void;
   /** The gateway ended an account's session: it must log in again. */
   readonly onSessionEnded?: (accountId: string, error: TernError) => void;
+  /** Talks to the other engines of this browser (dedicated workers): sync/mail-relay.ts. */
+  readonly relay?: { readonly channel: BroadcastPort; readonly engineId: string };
 }
 
 export interface MailEngine {
@@ -94,6 +98,11 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
 
   const publishSync = (accountId: string, state: AccountRuntime['sync']['state']) =>
     syncStatus.publish({ accountId, phase: state.phase, appliedTransactionId: state.appliedTransactionId, latestTxnId: state.latestTxnId, online: online.last, error: state.error });
+
+  // The tabs' offline banner follows the online check too, not only sync phases.
+  online.subscribe(() => {
+    for (const [accountId, runtime] of runtimes) publishSync(accountId, runtime.sync.state);
+  });
 
   const startRuntime = async (account: Account) => {
     const accountId = account.accountId;
@@ -157,10 +166,15 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
     reads: new MessageReads({ open, gateway: gatewayOf, now: () => clock.now() }),
     syncStatus,
   });
+  const kickLocal = (accountId: string) => runtimes.get(accountId)?.outbox.kick();
+  const relay = deps.relay ? createMailRelay({ ...deps.relay, changes, statuses, kickLocal }) : null;
   const commands = new EngineMailCommands({
     open,
     gateway: gatewayOf,
-    kick: (accountId) => runtimes.get(accountId)?.outbox.kick(),
+    kick: (accountId) => {
+      kickLocal(accountId);
+      relay?.kick(accountId); // the writer may be another engine
+    },
     accountIds: async () => (await deps.accounts.list()).map((account) => account.accountId),
     statuses,
     changes,

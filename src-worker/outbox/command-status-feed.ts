@@ -12,10 +12,13 @@ export interface CommandStatusFeed {
   /** Starts a watch; `onStatus` is usually a comlink proxy (a call may reject when its tab is gone). */
   watch(onStatus: (status: CommandStatus) => unknown): string;
   unwatch(subscriptionId: string): void;
+  /** In-process listener (the cross-engine relay); returns an unsubscribe. */
+  subscribe(listener: (status: CommandStatus) => void): () => void;
 }
 
 export function createCommandStatusFeed(): CommandStatusFeed {
   const watchers = new Map<string, (status: CommandStatus) => unknown>();
+  const listeners = new Set<(status: CommandStatus) => void>();
   /** The latest status of recent commands, oldest first. */
   const recent = new Map<string, CommandStatus>();
 
@@ -32,6 +35,11 @@ export function createCommandStatusFeed(): CommandStatusFeed {
       recent.set(status.commandId, status);
       while (recent.size > RECENT_LIMIT) recent.delete(recent.keys().next().value as string);
       for (const [id, onStatus] of watchers) deliver(id, onStatus, status);
+      for (const listener of listeners) listener(status);
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
     watch(onStatus) {
       const subscriptionId = crypto.randomUUID();

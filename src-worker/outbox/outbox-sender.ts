@@ -66,9 +66,8 @@ export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
   let again = false;
   let failures = 0;
   let timer: unknown = null;
-  let stopOnlineWait: (() => void) | null = null;
-
   let timerAt = Number.POSITIVE_INFINITY;
+  let stopOnlineWait: (() => void) | null = null;
 
   const write = async <R>(body: (tx: WriteTransaction<MailTable>) => Promise<R>) => withWrite(await deps.store(), MAIL_WRITE_TABLES, body);
 

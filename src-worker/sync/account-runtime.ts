@@ -117,15 +117,13 @@ export function createAccountRuntime(deps: AccountRuntimeDeps): AccountRuntime {
     outbox,
     async start() {
       outbox.kick(); // commands left by an earlier run go out first
-      try {
-        if ((await applier.state()).appliedTransactionId === 0) {
-          const primed = await primeFirstScreen({ accountId, store: deps.store, gateway }).catch(() => null);
-          if (primed) deps.changes.emit({ accountId, threadIds: primed.threadIds, foldersChanged: true });
-        }
-      } catch {
-        // The database is unreadable: the pull below reports it through the sync state.
-      }
-      // After the first screen: the socket's open frame starts the backfill.
+      // A gateway that mirrored this mailbox before has its newest inbox threads at hand:
+      // show them while the log replays (skipped once a delta page is in).
+      const priming = applier
+        .state()
+        .then((state) => (state.appliedTransactionId === 0 ? primeFirstScreen({ accountId, store: deps.store, gateway }) : null))
+        .then((primed) => primed && deps.changes.emit({ accountId, threadIds: primed.threadIds, foldersChanged: true }))
+        .catch(() => undefined);
       if (deps.connectSocket && account.webSocketEnabled) {
         socket = createPushSocket({
           accountId,
@@ -144,7 +142,7 @@ export function createAccountRuntime(deps: AccountRuntimeDeps): AccountRuntime {
       } else {
         poll();
       }
-      await sync.pull().catch(() => undefined); // the sync retries by itself; its state tells the tabs
+      await Promise.all([priming, sync.pull().catch(() => undefined)]); // the sync retries by itself; its state tells the tabs
     },
     stop() {
       sync.stop();

@@ -55,6 +55,12 @@ export interface AccountSync {
 }
 
 export const DEFAULT_PAGE_SIZE = 1000;
+/**
+ * The first page of an empty database is small: the gateway mirrors the newest inbox page
+ * first, so the log starts with the folders and that page, and the first screen commits
+ * before the backfill's bigger pages.
+ */
+export const FIRST_PAGE_SIZE = 300;
 
 /** Errors after which this session will never work again. */
 const SESSION_ENDED: ReadonlySet<ErrorName> = new Set(['InvalidToken', 'UNAUTHENTICATED', 'PasswordChanged', 'TokenParamMissing']);
@@ -122,7 +128,7 @@ export function createAccountSync(deps: AccountSyncDeps): AccountSync {
     try {
       for (;;) {
         const { appliedTransactionId: from, cursor } = await deps.applier.state();
-        const page = await deps.delta({ cursor: from, limit, signal: controller.signal });
+        const page = await deps.delta({ cursor: from, limit: from === 0 ? Math.min(limit, FIRST_PAGE_SIZE) : limit, signal: controller.signal });
         if (stopped()) return;
         // An unchanged mailbox costs one round trip and no write.
         if (page.changes.length > 0 || page.cursor !== from) {

@@ -13,12 +13,12 @@
  * --only     run only these scenarios (ids from --list)
  * --profile  take a gateway CPU profile of the cold sync even within budget
  */
-import { execFileSync } from 'node:child_process';
+import os from 'node:os';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { BenchEnv } from './lib/bench-env';
-import { closeBrowser } from './lib/browser';
+import { closeBrowser, launchedVersion } from './lib/browser';
 import { machineInfo, verdict, writeResults } from './lib/report';
 import type { Figure, FigureSpec, Scenario, ScenarioContext } from './lib/scenario';
 import { summarize } from './lib/stats';
@@ -32,7 +32,7 @@ import { uiScenarios } from './scenarios/ui';
 const TIME_BUDGET_MS = 14 * 60_000;
 const RESULTS_DIR = path.join(import.meta.dirname, 'results');
 
-const SCENARIOS: Scenario[] = [bundleSize, gatewayColdSync('10k', 9), resync, newMail, ...uiScenarios, gatewayColdSync('100k', 3)];
+const SCENARIOS: Scenario[] = [bundleSize, gatewayColdSync('10k', 9), resync, newMail, gatewayColdSync('100k', 3), ...uiScenarios];
 
 function parseOptions() {
   const { values } = parseArgs({
@@ -54,14 +54,6 @@ function parseOptions() {
   return { quick: values.quick!, profile: values.profile!, list: values.list!, chosen };
 }
 
-function chromiumVersion(): string | null {
-  try {
-    return execFileSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8', timeout: 10_000 }).trim();
-  } catch {
-    return null;
-  }
-}
-
 async function main(): Promise<void> {
   const options = parseOptions();
   if (options.list) {
@@ -78,6 +70,9 @@ async function main(): Promise<void> {
   log(`plan: ${options.chosen.map((s) => s.id).join(', ')} (estimated ${Math.round(options.chosen.reduce((sum, s) => sum + s.estimateSec, 0) / 60)} min${options.quick ? ', quick mode' : ''})`);
   rmSync(path.join(RESULTS_DIR, 'profiles'), { recursive: true, force: true });
 
+  const load: Record<string, [number, number]> = {};
+  const load1 = () => Math.round((os.loadavg()[0] ?? 0) * 10) / 10;
+  log(`machine load (1-minute average) at the start: ${load1()} on ${os.cpus().length} cores`);
   log('starting Dovecot and Postfix on free ports…');
   const env = await BenchEnv.create(log);
   env.onClose(() => closeBrowser());
@@ -127,6 +122,7 @@ async function main(): Promise<void> {
       }
       log(`▶ ${scenario.title}`);
       const scenarioStarted = performance.now();
+      const loadBefore = load1();
       try {
         await scenario.run(ctx);
       } catch (error) {
@@ -138,7 +134,8 @@ async function main(): Promise<void> {
           if (!figures.has(spec.key)) record(spec, {}, 'not-measurable', `scenario failed: ${message.split('\n')[0]}`);
         }
       }
-      log(`  ${scenario.id} took ${((performance.now() - scenarioStarted) / 1000).toFixed(0)} s`);
+      load[scenario.id] = [loadBefore, load1()];
+      log(`  ${scenario.id} took ${((performance.now() - scenarioStarted) / 1000).toFixed(0)} s (load average ${loadBefore} → ${load1()})`);
     }
   } finally {
     if (!interrupted) {
@@ -147,13 +144,15 @@ async function main(): Promise<void> {
     }
   }
 
+  const chromium = await launchedVersion().catch(() => null);
   const durationSec = (performance.now() - started) / 1000;
   const { md, json } = await writeResults(RESULTS_DIR, [...figures.values()], {
     startedAt: startedAt.toISOString(),
     durationSec,
     quick: options.quick,
     scenarios: options.chosen.map((s) => s.id),
-    machine: machineInfo(chromiumVersion()),
+    machine: machineInfo(chromium),
+    load,
     warnings,
   });
   log(`done in ${(durationSec / 60).toFixed(1)} min: ${path.relative(process.cwd(), md)}, ${path.relative(process.cwd(), json)}`);

@@ -16,6 +16,8 @@ export interface ColdSyncTimes {
   readonly first50Ms: number;
   /** Folder totals add up to every seeded message. */
   readonly mirroredMs: number;
+  /** CPU time the gateway process used from the login to the end of the mirror (ms). */
+  readonly cpuMs: number;
   /** The token, for follow-up requests. */
   readonly token: string;
 }
@@ -35,6 +37,7 @@ export async function coldSync(params: {
   const firstPollMs = params.firstPollMs ?? 20;
   const fullPollMs = params.fullPollMs ?? 100;
   const deadline = Date.now() + (params.timeoutMs ?? 300_000);
+  const cpuBefore = gateway.cpuMs();
   const started = performance.now();
   const login = await gateway.login(dataset.email, dataset.password);
   const loginMs = performance.now() - started;
@@ -64,5 +67,5 @@ export async function coldSync(params: {
     if (total >= dataset.seeded.messages) mirroredMs = performance.now() - started;
     else await sleep(fullPollMs);
   }
-  return { loginMs, first50Ms, mirroredMs, token };
+  return { loginMs, first50Ms, mirroredMs, cpuMs: gateway.cpuMs() - cpuBefore, token };
 }

@@ -2,7 +2,7 @@
  * The built gateway (`dist/server/gateway.mjs`) as a child process with its own empty data
  * directory, so each scenario meets it cold and its memory can be read from /proc.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -30,6 +30,15 @@ export interface MemorySample {
 }
 
 let started = 0;
+
+/** USER_HZ: the unit of utime/stime in /proc/<pid>/stat (100 on every Linux we run on). */
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
 
 export class GatewayProcess {
   private lines: string[] = [];
@@ -105,6 +114,17 @@ export class GatewayProcess {
     const status = readFileSync(`/proc/${this.pid}/status`, 'utf8');
     const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
     return { rssMB: kb('VmRSS') / 1024, hwmMB: kb('VmHWM') / 1024 };
+  }
+
+  /**
+   * CPU time the gateway process has used so far (user + system, from /proc/<pid>/stat),
+   * in ms. Unlike wall time it barely moves when other processes load the machine.
+   */
+  cpuMs(): number {
+    const stat = readFileSync(`/proc/${this.pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces) start at ") ": utime and stime are fields 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
   }
 
   /** Samples VmRSS every `intervalMs` until the returned function is called; it returns the peak seen and VmHWM. */

@@ -12,6 +12,8 @@ export interface RunInfo {
   readonly scenarios: readonly string[];
   readonly machine: { cpus: number; cpuModel: string; memoryGB: number; node: string; chromium: string | null };
   readonly warnings: readonly string[];
+  /** 1-minute load average at the start and end of each scenario (other work on the machine shows here). */
+  readonly load: Record<string, [number, number]>;
 }
 
 export function machineInfo(chromium: string | null): RunInfo['machine'] {
@@ -60,6 +62,10 @@ export function renderMarkdown(figures: readonly Figure[], info: RunInfo): strin
       `| ${figure.item} | ${escape(figure.what)} | ${escape(figure.budget.text)} | ${cell(normal, figure.unit, 'median')} | ${cell(normal, figure.unit, 'p95')} | ` +
         `${figure.browser ? cell(throttled, figure.unit, 'median') : 'n/a'} | ${figure.browser ? cell(throttled, figure.unit, 'p95') : 'n/a'} | ${runs} | ${status} | ${escape(figure.note)} |`,
     );
+  }
+  const loads = Object.entries(info.load);
+  if (loads.length > 0) {
+    lines.push('', `Machine load (1-minute load average at the start → end of each scenario, ${info.machine.cpus} cores; above ${info.machine.cpus} means other processes competed for the CPU): ` + loads.map(([id, [a, b]]) => `${id} ${a} → ${b}`).join(', ') + '.');
   }
   if (info.warnings.length > 0) lines.push('', '## Warnings', '', ...info.warnings.map((w) => `- ${escape(w)}`));
   const profiled = figures.filter((figure) => figure.details?.profile);

@@ -102,7 +102,7 @@ export class Profile {
     for (const server of this.servers) await this.repository.save(accountFor(server), { accountId: server.accountId, justLoggedIn: true, webSocketKind: null, trackingHeader: '0:1' });
   }
 
-  /** A new engine over this profile (a fresh worker), its accounts started. */
+  /** A new engine over this profile (a fresh worker); its accounts start as soon as it is the writer. */
   async engine(overrides: Partial<MailEngineDeps> = {}): Promise<MailEngine & { databases: AccountDatabases }> {
     const databases = new AccountDatabases({ factory: this.stores, tabId: crypto.randomUUID(), channel: { postMessage: () => {}, addEventListener: () => {}, close: () => {} } });
     const engine = createMailEngine({
@@ -113,7 +113,8 @@ export class Profile {
       statusUrl: `https://gw${this.servers[0]!.accountId}.test/status.png`,
       ...overrides,
     });
-    await engine.syncAccounts();
+    // Not awaited: an engine that is not the writer waits for the lock here (tests wait for runtimes instead).
+    void engine.syncAccounts();
     return Object.assign(engine, { databases });
   }
 }
