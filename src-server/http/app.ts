@@ -1,6 +1,9 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { APP_VERSION } from '../../shared/app-info';
 import type { GatewayContext } from '../context';
+import { createWriteStream } from 'node:fs';
+import { join } from 'node:path';
+import { registerApiLog, type ApiLogLine } from './api-log';
 import { registerErrorReplies } from './errors';
 import { registerAnalyticsRoutes } from './routes/analytics-routes';
 import { registerAuthRoutes } from './routes/auth-routes';
@@ -16,10 +19,19 @@ import { registerSendRoutes } from './routes/send-routes';
 import { registerThreadRoutes } from './routes/thread-routes';
 import { registerStaticShell } from './static-shell';
 
-/** Builds the gateway's HTTP app; listening is the caller's business (tests use inject). */
-export async function createApp(ctx: GatewayContext): Promise<FastifyInstance> {
+/**
+ * Builds the gateway's HTTP app; listening is the caller's business (tests use inject).
+ * The API log goes to `<dataDir>/api.log` as JSON lines unless `apiLog` takes it.
+ */
+export async function createApp(ctx: GatewayContext, options: { apiLog?: (line: ApiLogLine) => void } = {}): Promise<FastifyInstance> {
   const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
   registerErrorReplies(app);
+  if (options.apiLog) registerApiLog(app, options.apiLog);
+  else {
+    const file = createWriteStream(join(ctx.config.dataDir, 'api.log'), { flags: 'a', mode: 0o600 });
+    registerApiLog(app, (line) => file.write(`${JSON.stringify({ at: new Date().toISOString(), ...line })}\n`));
+    app.addHook('onClose', async () => void file.end());
+  }
   app.get('/api/health', async () => ({ ok: true, version: APP_VERSION }));
   registerAuthRoutes(app, ctx);
   registerAnalyticsRoutes(app, ctx);
