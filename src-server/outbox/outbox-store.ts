@@ -25,18 +25,11 @@ export interface OutboxRow {
   readonly createdAt: number;
 }
 
-export interface NewOutboxRow {
-  readonly accountId: number;
-  readonly idempotencyKey: string;
-  readonly requestHash: string;
-  readonly draftId: number | null;
-  readonly parentId: number | null;
-  readonly messageIdHeader: string;
-  readonly envelope: SmtpEnvelope;
-  readonly raw: Buffer;
-  readonly sentCopy: Buffer | null;
-  readonly uploadIds: readonly string[];
-}
+/** What a new outbox row is made from; the rest (state, attempts, times) the store sets. */
+export type NewOutboxRow = Pick<
+  OutboxRow,
+  'accountId' | 'idempotencyKey' | 'requestHash' | 'draftId' | 'parentId' | 'messageIdHeader' | 'envelope' | 'raw' | 'sentCopy' | 'uploadIds'
+>;
 
 interface Row {
   id: number;
