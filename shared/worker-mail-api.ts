@@ -180,6 +180,13 @@ export interface MailQueryService {
   listFolders(params: { accountId: string }): Promise<readonly FolderView[]>;
   /** Unread counts per account, for the sidebar. */
   counts(params: { accountIds: readonly string[] }): Promise<readonly AccountCounts[]>;
+  /**
+   * An attachment's bytes (preview, download, forwarding), by its `index` among the
+   * message's attachments, fetched from the gateway each time (never cached in IndexedDB).
+   * Not an interaction-path message: it may be large, and the Blob crosses the boundary
+   * without its bytes being copied.
+   */
+  getAttachment(params: { accountId: string; messageId: string; index: number }): Promise<Blob>;
   /** Addresses seen in mail, best first, for recipient autocomplete. */
   suggestAddresses(params: { accountIds: readonly string[]; prefix: string; limit: number }): Promise<readonly Address[]>;
   /** Calls `onStatus` with every account's sync status now and whenever one changes. */

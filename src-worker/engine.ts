@@ -85,8 +85,8 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
       return account && { api: account.api, token: account.token, trackingHeader: (await repository.extras(accountId)).trackingHeader };
     },
     deviceId: () => (deviceId ??= repository.deviceId()),
-    // A 401 InvalidToken on the analytics path logs the account out like the user would.
-    onInvalidToken: (accountId) => accounts.remove({ accountId }),
+    // A 401 InvalidToken on the analytics path logs the account out (spec §4), as on every other path.
+    onInvalidToken: (accountId, token) => accounts.sessionEnded({ accountId, ...(token ? { token } : {}) }),
     onError: (error) => logger.log('Error', `analytics: ${error instanceof Error ? error.message : String(error)}`),
   });
   const accounts = new EngineAccounts({
@@ -97,6 +97,8 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     logger,
     channel: openChannel(ACCOUNTS_CHANNEL),
     tabId: engineId,
+    pendingCommands: (accountId) => mail.hasPendingCommands(accountId),
+    now: () => clock.now(),
   });
   void writer.elected.then(() => analytics.start());
   const connectSocket = deps.connectSocket ?? browserSocket();
@@ -117,6 +119,10 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     relay: { channel: openChannel(MAIL_CHANNEL), engineId },
     clock,
     log: (type, message) => logger.log(type, message),
+    // 401 InvalidToken from the sync, the websocket, a command or a read: log the account out
+    // (spec §4); every tab's account list follows through the account service.
+    onSessionEnded: ({ accountId, token }) =>
+      void accounts.sessionEnded({ accountId, token }).catch((error: unknown) => logger.log('Error', `logging out ${accountId}: ${String(error)}`)),
   });
   // Every change of the stored accounts (start-up, login, logout, cache clear) re-plans the account runtimes.
   void accounts.watch(() => void mail.syncAccounts().catch((error: unknown) => logger.log('Error', `mail sync: ${String(error)}`)));

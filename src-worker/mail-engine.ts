@@ -13,9 +13,10 @@ import { MailGateway } from './api/mail-gateway';
 import { createRequestIds, type RequestType } from './api/request-id';
 import type { BroadcastPort } from './db/account-databases';
 import type { MailTable } from './db/mail-schema';
-import type { LocalStore } from './db/store';
+import { withRead, type LocalStore } from './db/store';
 import { createCommandStatusFeed } from './outbox/command-status-feed';
 import { EngineMailCommands } from './outbox/mail-command-service';
+import { liveRows, OUTBOX_TABLE } from './outbox/outbox-rows';
 import { ListSubscriptions } from './queries/list-subscriptions';
 import { EngineMailQueries } from './queries/mail-query-service';
 import { MessageReads } from './queries/message-reads';
@@ -49,8 +50,12 @@ export interface MailEngineDeps {
   readonly random?: () => number;
   readonly pageSize?: number;
   readonly log?: (type: LogType, message: string) => void;
-  /** The gateway ended an account's session: it must log in again. */
-  readonly onSessionEnded?: (accountId: string, error: TernError) => void;
+  /**
+   * The gateway ended an account's session (sync, websocket, a command or a read met 401
+   * InvalidToken or the like): it must log in again. Told once per session; `token` names
+   * it, so a late answer for a session a new login replaced can be told apart.
+   */
+  readonly onSessionEnded?: (params: { accountId: string; token: string; error: TernError }) => void;
   /** Talks to the other engines of this browser (dedicated workers): sync/mail-relay.ts. */
   readonly relay?: { readonly channel: BroadcastPort; readonly engineId: string };
 }
@@ -63,6 +68,8 @@ export interface MailEngine {
   syncAccounts(): Promise<void>;
   /** The running runtime of an account (tests, figures). */
   runtime(accountId: string): AccountRuntime | undefined;
+  /** Whether the account has commands the gateway has not confirmed yet (kept over a forced logout). */
+  hasPendingCommands(accountId: string): Promise<boolean>;
   close(): void;
 }
 
@@ -80,6 +87,16 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
 
   const requestId = () => (requestIds ??= deps.accounts.deviceId().then((installationId) => createRequestIds({ installationId, now: () => clock.now() })));
 
+  /** Sessions already reported as ended (`accountId token`): every path that meets the 401 says so, the account hears it once. */
+  const endedSessions = new Set<string>();
+  const sessionEnded = (account: Account, error: TernError) => {
+    const key = `${account.accountId} ${account.token}`;
+    if (endedSessions.has(key)) return;
+    endedSessions.add(key);
+    deps.log?.('Info', `The gateway ended the session of account ${account.accountId} (${error.name}).`);
+    deps.onSessionEnded?.({ accountId: account.accountId, token: account.token, error });
+  };
+
   /** A tab may only name accounts that are stored: opening would otherwise create a database for any id. */
   const open = async (accountId: string) => {
     if (!runtimes.has(accountId) && !(await deps.accounts.get(accountId))) throw new TernError('AccountNotFound', { detail: { accountId } });
@@ -93,7 +110,9 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
     const account = await deps.accounts.get(accountId);
     if (!account) throw new TernError('AccountNotFound', { detail: { accountId } });
     const ids = await requestId();
-    return new MailGateway(new GatewayClient({ fetch: deps.fetch, session: () => ({ api: account.api, token: account.token }), requestId: ids, clock }));
+    return new MailGateway(
+      new GatewayClient({ fetch: deps.fetch, session: () => ({ api: account.api, token: account.token }), requestId: ids, clock, onSessionEnded: (error) => sessionEnded(account, error) }),
+    );
   };
 
   const publishSync = (accountId: string, state: AccountRuntime['sync']['state']) =>
@@ -124,7 +143,7 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
       onSyncState: (state) => publishSync(accountId, state),
       onSessionEnded: (error) => {
         syncStatus.publish({ accountId, phase: 'signed-out', appliedTransactionId: runtime.sync.state.appliedTransactionId, latestTxnId: runtime.sync.state.latestTxnId, online: online.last, error: { name: error.name, message: error.message } });
-        deps.onSessionEnded?.(accountId, error);
+        sessionEnded(account, error);
       },
       clearCache: async () => {
         await deps.databases.reset(accountId);
@@ -191,6 +210,10 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
       return syncing;
     },
     runtime: (accountId) => runtimes.get(accountId),
+    async hasPendingCommands(accountId) {
+      const rows = await withRead(await open(accountId), [OUTBOX_TABLE], liveRows);
+      return rows.length > 0;
+    },
     close() {
       closed = true;
       for (const runtime of runtimes.values()) runtime.stop();

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Email as the seed's rule (§5) wants it: trimmed, lowercased, something@domain.tld. */
 export const emailSchema = z

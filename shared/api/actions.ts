@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { objectIdSchema } from './compose';
 
 /** Changing mail (issue "Gateway" point 7): bulk actions on messages or threads. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ANALYTICS_EVENTS, type AnalyticsEventName } from '../analytics-events';
 
 const eventNameSchema = z.enum(Object.keys(ANALYTICS_EVENTS) as [AnalyticsEventName, ...AnalyticsEventName[]]);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { folderSchema, messageMetaSchema, threadSummarySchema } from './mail';
 
 /** GET /api/delta?cursor=N&limit=M */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const SPECIAL_USES = ['inbox', 'drafts', 'sent', 'archive', 'junk', 'trash', 'all', 'flagged'] as const;
 export type SpecialUse = (typeof SPECIAL_USES)[number];

@@ -10,7 +10,7 @@ import { TernError } from '../../shared/errors';
 import type { MessageView } from '../../shared/worker-mail-api';
 import { MAIL_EVENTS, type MailEventDetail } from '../keyboard/mail-events';
 import { useMailActions } from '../state/actions-context';
-import { accountsAtom, composerAtom, ownEmailsAtom } from '../state/atoms';
+import { accountsAtom, composerAtom, ownEmailsByAccountAtom } from '../state/atoms';
 import type { MailActions } from '../state/mail-actions';
 
 const Composer = lazy(() => import('../composer'));
@@ -41,7 +41,7 @@ export function ComposerHost({ defaultAccountId }: { defaultAccountId: string | 
   const actions = useMailActions();
   const open = useAtomValue(composerAtom);
   const accounts = useAtomValue(accountsAtom) ?? [];
-  const ownEmails = useAtomValue(ownEmailsAtom);
+  const ownEmailsByAccount = useAtomValue(ownEmailsByAccountAtom);
   const composerAccounts = useMemo(() => accounts.map((account) => ({ accountId: account.accountId, name: account.name, email: account.emailAddress })), [accounts]);
 
   useEffect(() => {
@@ -54,7 +54,8 @@ export function ComposerHost({ defaultAccountId }: { defaultAccountId: string | 
     const onRespond = (mode: ReplyMode) => (event: Event) => {
       const { accountId, threadId } = (event as CustomEvent<MailEventDetail>).detail ?? {};
       if (!accountId || !threadId) return;
-      openReply(actions, { accountId, threadId, mode, ownAddresses: [...ownEmails] }).catch(fail);
+      // The thread's account is "me" (see ReadingPane): another account of the user is a correspondent.
+      openReply(actions, { accountId, threadId, mode, ownAddresses: [...(ownEmailsByAccount.get(accountId) ?? [])] }).catch(fail);
     };
     const handlers: [string, (event: Event) => void][] = [
       [MAIL_EVENTS.compose, onCompose],
@@ -66,7 +67,7 @@ export function ComposerHost({ defaultAccountId }: { defaultAccountId: string | 
     return () => {
       for (const [name, handler] of handlers) window.removeEventListener(name, handler);
     };
-  }, [actions, defaultAccountId, ownEmails]);
+  }, [actions, defaultAccountId, ownEmailsByAccount]);
 
   if (!open) return null;
   return (

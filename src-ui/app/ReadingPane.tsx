@@ -11,7 +11,7 @@ import type { AttachmentSummary } from '../../shared/api/mail';
 import type { MessageView, ThreadView } from '../../shared/worker-mail-api';
 import { dispatchMailEvent, MAIL_EVENTS } from '../keyboard/mail-events';
 import { useMailActions } from '../state/actions-context';
-import { ownEmailsAtom, ownEmailsByAccountAtom, threadListAtom, trustedSendersAtom } from '../state/atoms';
+import { ownEmailsByAccountAtom, threadListAtom, trustedSendersAtom } from '../state/atoms';
 import { indexOfKey, rowAt } from '../thread-list/list-patch';
 import { formatFullTime } from '../thread-list/row-format';
 import { Avatar } from './Avatar';
@@ -113,10 +113,13 @@ export function ReadingPane({ threadKey, onClose, showBack }: { threadKey: strin
     else markRead();
   }, [threadKey, row?.unreadCount, markRead]);
 
-  const ownEmails = useAtomValue(ownEmailsAtom);
-  const ownAddresses = useMemo(() => [...ownEmails], [ownEmails]);
   const trustedSenders = useAtomValue(trustedSendersAtom);
   const accountId = loaded?.thread?.row.accountId;
+  // "Me" is the thread's own account (and its aliases), not every account logged in: with
+  // alice@ and bob@ both signed in, Alice's reply to Bob went back to Alice (Bob's address
+  // counted as her own, so his message looked "sent by me"), and her mail to Bob read "to me".
+  const ownEmails = useAtomValue(ownEmailsByAccountAtom).get(accountId ?? '');
+  const ownAddresses = useMemo(() => [...(ownEmails ?? [])], [ownEmails]);
   const loadBody = useCallback((messageId: string) => actions.loadBody({ accountId: accountId ?? '', messageId }), [actions, accountId]);
   const loadAttachment = useCallback(
     (message: MessageView, attachment: AttachmentSummary) => actions.loadAttachment({ accountId: message.accountId, messageId: message.id, index: attachment.index }),

@@ -101,5 +101,5 @@ export const ownEmailsByAccountAtom = atom(
     >,
 );
 
-/** Addresses of every logged-in account, lowercased (reply-all leaves them out). */
+/** Addresses of every logged-in account, lowercased. (Replies use the thread account's own, ownEmailsByAccountAtom.) */
 export const ownEmailsAtom = atom((get) => new Set((get(accountsAtom) ?? []).flatMap((account) => [account.emailAddress, ...account.aliases].map((email) => email.toLowerCase()))));

@@ -7,7 +7,7 @@
  * command functions of mail-actions.ts (STYLE item 13).
  */
 import { proxy, type Remote } from 'comlink';
-import type { AccountService, AddAccountParams, AddAccountResult, Service, WorkerApi } from '../../shared/worker-api';
+import type { AccountService, AddAccountParams, AddAccountResult, WorkerApi } from '../../shared/worker-api';
 import type { MailCommandService, MailQueryService } from '../../shared/worker-mail-api';
 
 export type { AddAccountParams, AddAccountResult };
@@ -15,14 +15,8 @@ export type { AddAccountParams, AddAccountResult };
 /** The account part of the engine as the UI uses it (the worker's AccountService, minus what tabs never call). */
 export type AccountPort = Pick<AccountService, 'add' | 'remove' | 'initialise' | 'list' | 'watch' | 'unwatch' | 'info'>;
 
-/**
- * The mail reads the UI needs: the contract's MailQueryService plus one read it does not
- * have yet (an attachment's bytes, for preview, download and forwarding).
- */
-export interface MailQueryPort extends MailQueryService {
-  /** An attachment of a message, by its index among the message's attachments. */
-  getAttachment(params: { accountId: string; messageId: string; index: number }): Promise<Blob>;
-}
+/** The mail reads the UI needs: the contract's MailQueryService as it is. */
+export type MailQueryPort = MailQueryService;
 
 /** The engine as the UI sees it. */
 export interface UiEngine {
@@ -33,17 +27,11 @@ export interface UiEngine {
   readonly commands: MailCommandService;
 }
 
-/** The one read the UI calls that WorkerApi's MailQueryService does not declare yet (getAttachment). */
-interface ExpectedMailServices {
-  readonly mail: Service<MailQueryPort>;
-}
-
 /**
  * Adapts the comlink remote: callbacks cross the boundary as proxies (comlink cannot
  * clone a function), everything else passes through.
  */
-export function engineFromWorker(remote: Remote<WorkerApi>, version: string): UiEngine {
-  const worker = remote as unknown as Remote<WorkerApi & ExpectedMailServices>;
+export function engineFromWorker(worker: Remote<WorkerApi>, version: string): UiEngine {
   return {
     version,
     accounts: {

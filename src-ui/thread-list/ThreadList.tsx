@@ -157,6 +157,7 @@ export function ThreadList(props: ThreadListProps) {
   };
 
   const hueOf = new Map(accounts.map((account) => [account.accountId, account.iconColor]));
+  const labelOf = new Map(accounts.map((account) => [account.accountId, account.label || account.emailAddress]));
   const cursorRow = rowAt(held, cursorIndex);
   const rows: ReactNode[] = [];
   for (let index = range.start; index < range.end; index++) {
@@ -173,6 +174,7 @@ export function ThreadList(props: ThreadListProps) {
           cursor={index === cursorIndex}
           open={row.key === openKey}
           accountHue={props.showAccountMarkers ? (hueOf.get(row.accountId) ?? null) : null}
+          accountLabel={props.showAccountMarkers ? (labelOf.get(row.accountId) ?? null) : null}
           ownEmails={ownEmails.get(row.accountId) ?? NO_EMAILS}
           today={today}
           onPress={onPress}

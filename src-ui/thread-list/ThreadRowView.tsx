@@ -23,6 +23,12 @@ export interface ThreadRowViewProps {
   readonly open: boolean;
   /** Hue of the row's account, when the list mixes accounts; null otherwise. */
   readonly accountHue: number | null;
+  /**
+   * The row's account (its label or address), when the list mixes accounts; null otherwise.
+   * The colour marker alone told only sighted users whose mail a row is (WCAG 1.4.1), so
+   * the accessible name says it too.
+   */
+  readonly accountLabel?: string | null;
   readonly ownEmails: ReadonlySet<string>;
   /** Midnight of today, so "14:05" becomes "Mar 4" when the day changes. */
   readonly today: number;
@@ -32,7 +38,7 @@ export interface ThreadRowViewProps {
 export const rowElementId = (key: string) => `thread-${key}`;
 
 /** What a screen reader says for the row: state first, then who, what and when. */
-export function rowAccessibleName(row: ThreadRow, senders: string, time: string): string {
+export function rowAccessibleName(row: ThreadRow, senders: string, time: string, accountLabel: string | null = null): string {
   const parts = [
     row.unreadCount > 0 ? 'Unread' : null,
     row.starred ? 'Starred' : null,
@@ -42,6 +48,7 @@ export function rowAccessibleName(row: ThreadRow, senders: string, time: string)
     time,
     row.hasAttachments ? 'Has attachments' : null,
     row.pending ? 'Saving changes' : null,
+    accountLabel ? `in ${accountLabel}` : null,
   ];
   return parts.filter(Boolean).join(', ');
 }
@@ -78,12 +85,12 @@ export const ThreadRowView = memo(function ThreadRowView(props: ThreadRowViewPro
       aria-selected={selected}
       aria-posinset={index + 1}
       aria-setsize={props.total}
-      aria-label={rowAccessibleName(row, senders, formatFullTime(row.lastMessageAt))}
+      aria-label={rowAccessibleName(row, senders, formatFullTime(row.lastMessageAt), props.accountLabel ?? null)}
       style={{ transform: `translateY(${index * layout.rowHeight}px)`, height: layout.rowHeight }}
       onMouseDown={(event) => event.shiftKey && event.preventDefault() /* no text selection on shift-click */}
       onClick={(event) => onPress(event, index, row, 'row')}
     >
-      {props.accountHue !== null && <span className="row-account-marker" style={{ ['--avatar-hue' as string]: String(props.accountHue) }} />}
+      {props.accountHue !== null && <span className="row-account-marker" title={props.accountLabel ?? undefined} style={{ ['--avatar-hue' as string]: String(props.accountHue) }} />}
       {layout.showAvatars ? (
         <span
           className="row-avatar"

@@ -8,6 +8,8 @@ import { temporaryId } from '../model/temporary-id';
 import type { AccountsTable } from './accounts-database';
 
 const DEVICE_ID_KEY = 'deviceId';
+/** Mail databases kept after a forced logout (they hold unsent commands): account id → when. */
+const KEPT_DATABASES_KEY = 'keptDatabases';
 const EMPTY_INFO: AccountInfo = { partner: null, billing: null };
 
 export const defaultExtras = (accountId: string): AccountExtras => ({
@@ -87,6 +89,22 @@ export class AccountRepository {
       const next: AccountInfo = { ...EMPTY_INFO, ...(row ? { partner: row.partner, billing: row.billing } : {}), ...change } as AccountInfo;
       await tx.put('accountInfo', asRow(key, next));
       return next;
+    });
+  }
+
+  /** Databases of logged-out accounts kept for their next login, with the time each was kept. */
+  async keptDatabases(): Promise<Readonly<Record<string, number>>> {
+    const row = await withRead(await this.store(), ['installation'], (tx) => tx.get('installation', KEPT_DATABASES_KEY));
+    return (row?.value as Record<string, number> | undefined) ?? {};
+  }
+
+  /** Records (a time) or forgets (null) a kept database. */
+  async setKeptDatabase(accountId: string, keptAt: number | null): Promise<void> {
+    await withWrite(await this.store(), ['installation'], async (tx) => {
+      const row = await tx.get('installation', KEPT_DATABASES_KEY);
+      const { [accountId]: _old, ...others } = (row?.value as Record<string, number> | undefined) ?? {};
+      if (keptAt === null && _old === undefined) return;
+      await tx.put('installation', { id: KEPT_DATABASES_KEY, value: keptAt === null ? others : { ...others, [accountId]: keptAt } });
     });
   }
 

@@ -3,7 +3,7 @@
  * cache clear and start-up. Each command keeps the analytics base properties, the
  * logger's target and every watching tab in step with the stored list.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   accountFromLogin,
   compareAccountIds,
@@ -14,7 +14,7 @@ import {
   type PublicAccount,
 } from '../../shared/account';
 import { TernError } from '../../shared/errors';
-import type { LogType } from '../../shared/constants';
+import { TIME, type LogType } from '../../shared/constants';
 import type { AccountService, AccountsState, AddAccountParams, AddAccountResult } from '../../shared/worker-api';
 import type { AccountDatabases, BroadcastPort } from '../db/account-databases';
 import type { LogTarget } from '../log/logger';
@@ -55,6 +55,12 @@ const KEPT_ON_RELOGIN = [
   'pluginMetadata',
 ] as const satisfies readonly (keyof Account)[];
 
+/**
+ * How long a database kept over a forced logout waits for its account to log in again.
+ * After that its unsent commands are stale, and the mail should not linger on the device.
+ */
+export const KEPT_DATABASE_MS = 30 * TIME.day;
+
 export interface AccountServiceDeps {
   readonly repository: AccountRepository;
   readonly databases: AccountDatabases;
@@ -64,12 +70,17 @@ export interface AccountServiceDeps {
   /** Tells other engines (dedicated workers) that the list changed. */
   readonly channel: BroadcastPort;
   readonly tabId: string;
+  /** Whether the account has commands the gateway has not confirmed (mail-engine.ts); none when absent. */
+  readonly pendingCommands?: (accountId: string) => Promise<boolean>;
+  readonly now?: () => number;
 }
 
 export class EngineAccounts implements AccountService {
   private readonly watchers = new Map<string, (accounts: readonly PublicAccount[]) => unknown>();
   /** The account whose database the logger writes to; null while it is inactive. */
   private loggerAccountId: string | null = null;
+  /** Forced logouts in progress, one per account. */
+  private readonly ending = new Map<string, Promise<void>>();
 
   constructor(private readonly deps: AccountServiceDeps) {
     deps.channel.addEventListener('message', (event) => {
@@ -86,6 +97,8 @@ export class EngineAccounts implements AccountService {
     const account: Account = existing ? { ...fresh, ...Object.fromEntries(KEPT_ON_RELOGIN.map((key) => [key, existing[key]])) } : fresh;
     const extras = { ...(await this.deps.repository.extras(account.accountId)), justLoggedIn: true };
     await this.deps.repository.save(account, extras);
+    // A database kept over a forced logout is this account's again (its unsent commands go out now).
+    await this.deps.repository.setKeptDatabase(account.accountId, null);
     // Opening now creates (or recreates after a VersionError) the database before any sync needs it.
     await this.deps.databases.open(account.accountId);
     const state = await this.changed();
@@ -96,13 +109,52 @@ export class EngineAccounts implements AccountService {
 
   async remove({ accountId }: { readonly accountId: string }): Promise<void> {
     const account = await this.require(accountId);
+    // Best effort and not awaited: the local logout must not wait for the network.
+    void this.deps.gateway.logout({ api: account.api, token: account.token });
+    await this.logOut(accountId, { keepDatabase: false });
+  }
+
+  /**
+   * The gateway ended the account's session (401 InvalidToken from the sync, a command or
+   * analytics; spec §4 "forces logout"): the account leaves the list in every tab as with
+   * `remove`, with one difference. The spec says logout, not "discard what the user did",
+   * and DESIGN §3 says nothing a user typed is lost: so when commands are still waiting for
+   * the gateway (a send, a move made offline), the database is closed but kept, and the
+   * next login of the same account replays them (outbox rows carry idempotency keys). With
+   * nothing pending it is deleted like any logout. Not part of the tab contract.
+   *
+   * `token` is the session that failed: a late 401 for a session a new login replaced is ignored.
+   */
+  sessionEnded(params: { readonly accountId: string; readonly token?: string }): Promise<void> {
+    // One at a time per account: the sync, the outbox and analytics may all meet the 401 together.
+    const ended = (this.ending.get(params.accountId) ?? Promise.resolve()).then(() => this.endSession(params));
+    const settled = ended.catch(() => undefined);
+    this.ending.set(params.accountId, settled);
+    void settled.then(() => {
+      if (this.ending.get(params.accountId) === settled) this.ending.delete(params.accountId);
+    });
+    return ended;
+  }
+
+  private async endSession({ accountId, token }: { readonly accountId: string; readonly token?: string }): Promise<void> {
+    const account = await this.deps.repository.get(accountId);
+    if (!account || (token !== undefined && account.token !== token)) return;
+    const keepDatabase = await (this.deps.pendingCommands?.(accountId) ?? Promise.resolve(false)).catch(() => false);
+    this.deps.logger.log('Action', `Account ${accountId} logged out: the gateway ended its session${keepDatabase ? '; unsent commands are kept for its next login' : ''}`);
+    await this.logOut(accountId, { keepDatabase });
+  }
+
+  private async logOut(accountId: string, { keepDatabase }: { keepDatabase: boolean }): Promise<void> {
     // The log lives in this account's database, which is about to go; the next primary takes it over below.
     const loggedHere = this.loggerAccountId === accountId;
     if (loggedHere) this.stopLogger();
-    // Best effort and not awaited: the local logout must not wait for the network.
-    void this.deps.gateway.logout({ api: account.api, token: account.token });
     await this.deps.repository.remove(accountId);
-    await this.deps.databases.remove(accountId);
+    if (keepDatabase) {
+      await this.deps.databases.close(accountId);
+      await this.deps.repository.setKeptDatabase(accountId, this.now());
+    } else {
+      await this.deps.databases.remove(accountId);
+    }
     const state = await this.changed();
     // Logging out the last account ends the session: the logger stays inactive (spec §4).
     if (state.loggedIn && loggedHere) this.followPrimary(state.primaryAccountId);
@@ -120,6 +172,7 @@ export class EngineAccounts implements AccountService {
 
   async initialise(): Promise<AccountsState> {
     const accounts = await this.deps.repository.list();
+    await this.purgeKeptDatabases(accounts);
     await Promise.all(accounts.map((account) => this.deps.databases.open(account.accountId)));
     const state = await this.changed({ broadcast: false });
     this.followPrimary(state.primaryAccountId);
@@ -150,6 +203,21 @@ export class EngineAccounts implements AccountService {
     const { accountId, ...change } = parsed.data;
     const account = await this.require(accountId);
     return this.deps.repository.saveInfo(account.emailAddress, change);
+  }
+
+  /** Deletes databases kept over a forced logout whose account did not come back in time. */
+  private async purgeKeptDatabases(stored: readonly Account[]): Promise<void> {
+    const kept = await this.deps.repository.keptDatabases();
+    for (const [accountId, keptAt] of Object.entries(kept)) {
+      const back = stored.some((account) => account.accountId === accountId);
+      if (!back && this.now() - keptAt < KEPT_DATABASE_MS) continue;
+      if (!back) await this.deps.databases.remove(accountId);
+      await this.deps.repository.setKeptDatabase(accountId, null);
+    }
+  }
+
+  private now(): number {
+    return (this.deps.now ?? Date.now)();
   }
 
   private async require(accountId: string): Promise<Account> {

@@ -2,7 +2,7 @@
  * The two gateway calls of the account lifecycle: POST /api/login and POST /api/logout.
  * Tabs never fetch (DESIGN §1); the engine does, with an injected fetch.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { emailSchema, loginRequestSchema, loginResponseSchema, type LoginResponse } from '../../shared/api/account';
 import { TernError } from '../../shared/errors';
 import { isLoginChallengeStep, type LoginChallengeStep } from '../../shared/login-steps';

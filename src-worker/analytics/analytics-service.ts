@@ -3,7 +3,7 @@
  * queue, events checked against the fixed list, base properties kept current by the
  * account service. Sending and persisting start once this engine is the writer.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AnalyticsBaseProperties, AnalyticsClientDescription, AnalyticsEventRecord } from '../../shared/analytics-events';
 import { ANALYTICS_HEADERS, ANALYTICS_PATHS, eventRequiresLogin, isAnalyticsEventName } from '../../shared/analytics-events';
 import { APP_VERSION } from '../../shared/app-info';
@@ -32,8 +32,8 @@ export interface AnalyticsDeps {
   /** The account's API base, token and tracking header; undefined once it is gone. */
   readonly credentials: (accountId: string) => Promise<AccountCredentials | undefined>;
   readonly deviceId: () => Promise<string>;
-  /** Logs the account out (through the account service) after a 401 InvalidToken. */
-  readonly onInvalidToken: (accountId: string) => Promise<void>;
+  /** Logs the account out (through the account service) after a 401 InvalidToken; `token` is the session refused. */
+  readonly onInvalidToken: (accountId: string, token?: string) => Promise<void>;
   readonly clock?: Clock;
   readonly isOnline?: () => boolean;
   readonly onError?: (error: unknown) => void;
@@ -147,26 +147,30 @@ export class EngineAnalytics implements AnalyticsService {
   }
 
   private createQueue(id: string): EventQueue {
+    // The session the last batch was sent with: a 401 ends that session, not one a new login made since.
+    let token: string | undefined;
     return new EventQueue(id, {
       clock: this.clock,
       send: async (events) => {
         const target = await this.targetOf(id);
         if (!target) return 'drop'; // the account went away meanwhile
+        token = target.token;
         return postBatch({ fetch: this.deps.fetch, isOnline: this.deps.isOnline ?? (() => globalThis.navigator?.onLine !== false) }, target, events);
       },
       persist: (events) => this.deps.storage.save(id, events),
-      onLogout: () => void this.deps.onInvalidToken(id).catch((error: unknown) => this.deps.onError?.(error)),
+      onLogout: () => void this.deps.onInvalidToken(id, token).catch((error: unknown) => this.deps.onError?.(error)),
       onError: (error) => this.deps.onError?.(error),
     });
   }
 
-  private async targetOf(queueId: string): Promise<BatchTarget | undefined> {
+  private async targetOf(queueId: string): Promise<(BatchTarget & { readonly token?: string }) | undefined> {
     if (queueId === PRE_LOGIN_QUEUE) {
       return { url: `${this.deps.apiBase}${ANALYTICS_PATHS.addPreAuthEvents}`, headers: { [ANALYTICS_HEADERS.client]: this.client } };
     }
     const account = await this.deps.credentials(queueId);
     if (!account) return undefined;
     return {
+      token: account.token,
       url: `${account.api}${ANALYTICS_PATHS.addEvents}`,
       headers: {
         [ANALYTICS_HEADERS.apiEndpoint]: account.api,

@@ -9,6 +9,7 @@ import type { LogType } from '../../shared/constants';
 import { TernError, type ErrorName } from '../../shared/errors';
 import type { RequestType } from './request-id';
 import { DEFAULT_RETRIES, DEFAULT_RETRY_DELAY_MS, isRetryable, retryDelay } from './retry';
+import { endsSession } from './session-ended';
 
 /** Where an account's requests go and with which token (read per request: a new login renews it). */
 export interface GatewaySession {
@@ -28,6 +29,8 @@ export interface GatewayClientDeps {
   readonly retryDelayMs?: number;
   /** The engine's logger; failures are logged as API lines (network errors are not errors, spec §8). */
   readonly log?: (type: LogType, message: string) => void;
+  /** Told when a reply says the session is over (401 InvalidToken …), whichever request met it. */
+  readonly onSessionEnded?: (error: TernError) => void;
 }
 
 export interface GatewayRequest {
@@ -139,6 +142,7 @@ export class GatewayClient {
         const body: unknown = await response.json().catch(() => undefined);
         const error = errorFromReply(response.status, body, requestId);
         this.deps.log?.('API', `${method} ${request.path} → ${response.status} ${error.name} (${requestId})`);
+        if (endsSession(error)) this.deps.onSessionEnded?.(error);
         throw Object.assign(error, { replyBody: body });
       }
       try {

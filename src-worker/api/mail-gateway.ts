@@ -2,7 +2,7 @@
  * The gateway's mail endpoints (src-server/http/routes), typed with the shared schemas.
  * One instance per account; the GatewayClient carries its token.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { bulkActionResultSchema, type BulkAction, type BulkActionResult } from '../../shared/api/actions';
 import {
   draftSavedSchema,
@@ -58,8 +58,10 @@ export class MailGateway {
     return this.client.json({ type: 'body', path: `/messages/${encodeURIComponent(messageId)}/body` }, messageBodySchema);
   }
 
+  /** GET /api/messages/:id/attachments/:index: the file as the gateway sends it (its safe content type). */
   attachment(params: { messageId: string; index: number }): Promise<Blob> {
-    return this.client.blob({ type: 'attachment', path: `/messages/${encodeURIComponent(params.messageId)}/attachments/${params.index}` });
+    // The timeout covers the whole download: a 25 MB file on a slow line needs more than the default.
+    return this.client.blob({ type: 'attachment', path: `/messages/${encodeURIComponent(params.messageId)}/attachments/${params.index}`, timeoutMs: 120_000 });
   }
 
   /**

@@ -78,6 +78,11 @@ export class AccountDatabases {
     await this.deps.factory.delete(accountId);
   }
 
+  /** Forced logout with unsent commands: closes the database but keeps it for the account's next login. */
+  async close(accountId: string): Promise<void> {
+    await this.forget(accountId, 'logged-out');
+  }
+
   /** Closes every open database (engine shutdown). */
   async closeAll(): Promise<void> {
     await Promise.all([...this.stores.keys()].map((accountId) => this.forget(accountId, 'closed')));

@@ -185,25 +185,34 @@ class IdbStore<T extends string> implements LocalStore<T> {
       return query?.index ? store.index(query.index) : store;
     };
     // getAll has no direction: a 'prev' query walks a cursor instead.
-    const collect = async <R>(table: T, query: Query | undefined, pick: (cursor: { value: unknown; primaryKey: IDBValidKey }) => R) => {
-      const results: R[] = [];
+    const collectRows = async (table: T, query: Query | undefined) => {
+      const rows: StoredRow[] = [];
       const limit = query?.limit ?? Infinity;
-      for (let cursor = await source(table, query).openCursor(toIdbRange(query?.range), 'prev'); cursor && results.length < limit; cursor = await cursor.continue()) {
-        results.push(pick(cursor));
+      for (let cursor = await source(table, query).openCursor(toIdbRange(query?.range), 'prev'); cursor && rows.length < limit; cursor = await cursor.continue()) {
+        rows.push(cursor.value as StoredRow);
       }
-      return results;
+      return rows;
+    };
+    // Newest-first keys (live lists) need no row: a key cursor never reads or clones the values.
+    const collectKeys = async (table: T, query: Query | undefined) => {
+      const keys: string[] = [];
+      const limit = query?.limit ?? Infinity;
+      for (let cursor = await source(table, query).openKeyCursor(toIdbRange(query?.range), 'prev'); cursor && keys.length < limit; cursor = await cursor.continue()) {
+        keys.push(cursor.primaryKey as string);
+      }
+      return keys;
     };
     return {
       get: (table, id) => guard(async () => (await tx.objectStore(table as string).get(id)) as StoredRow | undefined),
       getAll: (table, query) =>
         guard(async () =>
           query?.direction === 'prev'
-            ? collect(table, query, (cursor) => cursor.value as StoredRow)
+            ? collectRows(table, query)
             : ((await source(table, query).getAll(toIdbRange(query?.range), query?.limit)) as StoredRow[]),
         ),
       getAllKeys: (table, query) =>
         guard(async () => {
-          if (query?.direction === 'prev') return collect(table, query, (cursor) => cursor.primaryKey as string);
+          if (query?.direction === 'prev') return collectKeys(table, query);
           const s = source(table, query);
           return (await s.getAllKeys(toIdbRange(query?.range), query?.limit)) as string[];
         }),

@@ -1,5 +1,5 @@
 /** The log as tabs reach it: a line from a tab is parsed before the logger sees it (DESIGN §5). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { LOG_TYPES } from '../../shared/constants';
 import { TernError } from '../../shared/errors';
 import type { LogService } from '../../shared/worker-api';

@@ -2,7 +2,7 @@
  * Commands and drafts as a tab may send them, parsed before anything is written
  * (DESIGN §5). Thread ids are the gateway's numeric ids; at most MAX_BULK_IDS per command.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_BULK_IDS } from '../../shared/api/actions';
 import type { DraftInput, MailCommand } from '../../shared/worker-mail-api';
 

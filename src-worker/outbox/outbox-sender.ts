@@ -9,6 +9,7 @@ import { systemClock, type Clock } from '../../shared/clock';
 import { TernError } from '../../shared/errors';
 import type { CommandStatus } from '../../shared/worker-mail-api';
 import { isNetworkError, isRetryable } from '../api/retry';
+import { endsSession } from '../api/session-ended';
 import type { MailGateway } from '../api/mail-gateway';
 import type { MailTable } from '../db/mail-schema';
 import { withRead, withWrite, type LocalStore, type WriteTransaction } from '../db/store';
@@ -25,8 +26,6 @@ import { liveRows, OUTBOX_TABLE, PendingEffects, type ActionRow, type DraftRow, 
 
 /** Server errors (not the network) tolerated this many times before a command is given up. */
 const MAX_SERVER_ATTEMPTS = 8;
-/** The session is over: commands keep until the account logs in again. */
-const SESSION_ENDED: ReadonlySet<string> = new Set(['InvalidToken', 'UNAUTHENTICATED', 'PasswordChanged']);
 
 export interface OutboxSenderDeps {
   readonly accountId: string;
@@ -39,6 +38,8 @@ export interface OutboxSenderDeps {
   readonly changes: ChangeFeed;
   readonly clock?: Clock;
   readonly random?: () => number;
+  /** The gateway ended the session (401 InvalidToken …): the account is logged out, its commands kept. */
+  readonly onSessionEnded?: (error: TernError) => void;
 }
 
 export interface OutboxSender {
@@ -181,9 +182,10 @@ export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
         await finish(row, 'done');
         return 'next';
       }
-      if (SESSION_ENDED.has(tern.name)) {
+      if (endsSession(tern)) {
         // Not the command's fault: it waits for the next login (a new runtime replays it).
         await setStatus(row.id, 'pending');
+        deps.onSessionEnded?.(tern);
         return 'retry';
       }
       const network = isNetworkError(error);

@@ -24,6 +24,7 @@ import type { MessageReads } from './message-reads';
 import {
   accountParamsSchema,
   accountsParamsSchema,
+  attachmentParamsSchema,
   bodyParamsSchema,
   moveWindowParamsSchema,
   parseParams,
@@ -63,6 +64,10 @@ export class EngineMailQueries implements MailQueryService {
 
   getBody(params: { accountId: string; messageId: string }): Promise<BodyView> {
     return this.deps.reads.body(parseParams(bodyParamsSchema, params));
+  }
+
+  getAttachment(params: { accountId: string; messageId: string; index: number }): Promise<Blob> {
+    return this.deps.reads.attachment(parseParams(attachmentParamsSchema, params));
   }
 
   async listFolders(params: { accountId: string }): Promise<readonly FolderView[]> {

@@ -4,7 +4,7 @@
  * demand and kept in MessageBody (spec "joined data", STYLE item 9), with their small
  * inline images as data URLs so a tab can show `cid:` images without a token.
  */
-import { isInlineImage } from '../../shared/attachment-rules';
+import { anyShowsPaperclip, isInlineImage } from '../../shared/attachment-rules';
 import type { AttachmentSummary, MessageBody } from '../../shared/api/mail';
 import { TernError } from '../../shared/errors';
 import type { BodyView, ThreadView } from '../../shared/worker-mail-api';
@@ -65,8 +65,10 @@ export class MessageReads {
     }
     if (local) throw new TernError('ThreadNotFound', { detail: { threadId } });
     const remote = await (await this.deps.gateway(accountId)).thread(threadId);
+    // The gateway flags any attachment; the row's paperclip follows spec §5 (sync/mail-writer.ts does the same).
+    const hasAttachments = remote.messages.some((message) => anyShowsPaperclip(message.attachments));
     return {
-      row: toThreadRow(accountId, { summary: remote.thread, server: null }),
+      row: toThreadRow(accountId, { summary: { ...remote.thread, hasAttachments }, server: null }),
       messages: remote.messages.map((meta) => toMessageView(accountId, meta)),
     };
   }
@@ -83,6 +85,16 @@ export class MessageReads {
       this.fetching.set(key, pending);
     }
     return pending;
+  }
+
+  /**
+   * An attachment's bytes, fetched with the account's token each time (files can be big:
+   * they are not kept in IndexedDB). The Blob is handed over as the fetch made it: posting
+   * a Blob to a tab shares its bytes, where an ArrayBuffer would copy them.
+   */
+  async attachment(params: { accountId: string; messageId: string; index: number }): Promise<Blob> {
+    const { accountId, messageId, index } = params;
+    return (await this.deps.gateway(accountId)).attachment({ messageId, index });
   }
 
   private async fetchBody(accountId: string, messageId: string): Promise<BodyView> {

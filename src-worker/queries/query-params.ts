@@ -2,7 +2,7 @@
  * What a tab may ask of the mail queries, parsed before use (DESIGN §5: a message from a
  * tab is input from outside the process). A bad request is InvalidRequestData.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { TernError } from '../../shared/errors';
 
 const id = z.string().min(1).max(64);
@@ -21,6 +21,8 @@ export const watchParamsSchema = z.object({ scope: listScopeSchema, window: list
 export const moveWindowParamsSchema = z.object({ subscriptionId: id, window: listWindowSchema });
 export const threadParamsSchema = z.object({ accountId: id, threadId: id });
 export const bodyParamsSchema = z.object({ accountId: id, messageId: id });
+/** The gateway numbers a message's attachments from 0 (AttachmentSummary.index). */
+export const attachmentParamsSchema = z.object({ accountId: id, messageId: id, index: z.number().int().min(0).max(9999) });
 export const accountParamsSchema = z.object({ accountId: id });
 export const accountsParamsSchema = z.object({ accountIds });
 export const suggestParamsSchema = z.object({ accountIds, prefix: z.string().max(200), limit: z.number().int().min(1).max(50) });

@@ -65,6 +65,8 @@ export function createAccountRuntime(deps: AccountRuntimeDeps): AccountRuntime {
     requestId: deps.requestId,
     clock,
     ...(deps.log ? { log: deps.log } : {}),
+    // Any request may be the first to learn the session is over (a command before the next pull).
+    onSessionEnded: (error) => deps.onSessionEnded(error),
   });
   const gateway = new MailGateway(client);
   const applier = new DeltaApplier({ accountId, store: deps.store, reconcile: reconcileConfirmed });
@@ -101,6 +103,7 @@ export function createAccountRuntime(deps: AccountRuntimeDeps): AccountRuntime {
     changes: deps.changes,
     clock,
     ...(deps.random ? { random: deps.random } : {}),
+    onSessionEnded: (error) => deps.onSessionEnded(error),
   });
 
   const poll = () => {

@@ -6,8 +6,9 @@
  */
 import { systemClock, type Clock } from '../../shared/clock';
 import type { DeltaResponse } from '../../shared/api/delta';
-import { TernError, type ErrorName } from '../../shared/errors';
+import { TernError } from '../../shared/errors';
 import { isNetworkError } from '../api/retry';
+import { endsSession } from '../api/session-ended';
 import { SYNC_BACKOFF, backoffDelay, type BackoffPolicy } from './backoff';
 import type { AppliedPage, SyncState } from './delta-applier';
 import type { OnlineStatus } from './online-status';
@@ -62,9 +63,6 @@ export const DEFAULT_PAGE_SIZE = 1000;
  */
 export const FIRST_PAGE_SIZE = 300;
 
-/** Errors after which this session will never work again. */
-const SESSION_ENDED: ReadonlySet<ErrorName> = new Set(['InvalidToken', 'UNAUTHENTICATED', 'PasswordChanged', 'TokenParamMissing']);
-
 export function createAccountSync(deps: AccountSyncDeps): AccountSync {
   const clock = deps.clock ?? systemClock;
   const controller = new AbortController();
@@ -103,7 +101,7 @@ export function createAccountSync(deps: AccountSyncDeps): AccountSync {
     const tern = error instanceof TernError ? error : null;
     const failures = state.failures + 1;
     set({ failures, error: tern ? { name: tern.name, message: tern.message } : { name: 'Error', message: String(error) } });
-    if (tern && SESSION_ENDED.has(tern.name)) {
+    if (tern && endsSession(tern)) {
       set({ phase: 'signed-out' });
       deps.onSessionEnded?.(tern);
       return;

@@ -5,6 +5,7 @@
  * per-folder thread counts (ThreadCount), and the set of threads the live lists must
  * look at again.
  */
+import { anyShowsPaperclip } from '../../shared/attachment-rules';
 import type { Folder, MessageMeta, ThreadSummary } from '../../shared/api/mail';
 import type { MailTable } from '../db/mail-schema';
 import { only, type WriteTransaction } from '../db/store';
@@ -29,6 +30,37 @@ export interface FolderThreadCount {
 const UNREAD_FOLDERS = 'unread_folder_ids';
 const unreadFoldersOf = (row: { readonly [column: string]: unknown } | undefined): string[] => (row?.[UNREAD_FOLDERS] as string[] | undefined) ?? [];
 
+/**
+ * Thread row columns of the paperclip (spec §5: an attachment with no contentId or over
+ * 12 KB). The gateway's summary only says "has any attachment" (GIVEN_ATTACHMENTS); the
+ * rule needs the messages' attachment summaries, so PAPERCLIP is worked out from the local
+ * messages: true or false once every message of the thread is here, true as soon as one
+ * local message earns it, absent while that cannot be told (then the gateway's flag shows).
+ */
+const PAPERCLIP = 'paperclip';
+const GIVEN_ATTACHMENTS = 'given_has_attachments';
+const paperclipOf = (row: { readonly [column: string]: unknown } | undefined): boolean | undefined =>
+  typeof row?.[PAPERCLIP] === 'boolean' ? (row[PAPERCLIP] as boolean) : undefined;
+
+/** What a recount needs of a message. */
+interface MessageFacts {
+  readonly id: string;
+  readonly threadId: string;
+  readonly folderId: string;
+  readonly unread: boolean;
+  readonly deleted: boolean;
+  readonly paperclip: boolean;
+}
+
+const factsOf = (meta: MessageMeta, deleted: boolean): MessageFacts => ({
+  id: meta.id,
+  threadId: meta.threadId,
+  folderId: meta.folderId,
+  unread: meta.unread,
+  deleted,
+  paperclip: anyShowsPaperclip(meta.attachments),
+});
+
 interface ContactSighting {
   email: string;
   name: string;
@@ -44,10 +76,10 @@ export class MailWriter {
   private readonly dirty = new Set<string>();
   /** Server summaries received in this transaction for threads that are settled at the end. */
   private readonly threadBases = new Map<string, ThreadSummary>();
-  /** Threads whose messages changed: their per-folder unread state is recomputed at the end. */
+  /** Threads whose messages changed: their per-folder unread state and paperclip are recomputed at the end. */
   private readonly unreadDirty = new Set<string>();
   /** Messages as written in this transaction: most recounts need no read (a page carries a thread with its messages). */
-  private readonly written = new Map<string, { readonly threadId: string; readonly folderId: string; readonly unread: boolean; readonly deleted: boolean }>();
+  private readonly written = new Map<string, MessageFacts>();
   private readonly countDeltas = new Map<string, { total: number; unread: number }>();
   private readonly contacts = new Map<string, ContactSighting>();
 
@@ -74,7 +106,7 @@ export class MailWriter {
     const effects = this.pending.effectsFor(server.id);
     const { meta, deleted } = applyEffects(server, effects);
     await this.tx.put('Message', messageToRow(this.accountId, { meta, deleted, server: effects.length > 0 ? server : null }));
-    this.written.set(meta.id, { threadId: meta.threadId, folderId: meta.folderId, unread: meta.unread, deleted });
+    this.written.set(meta.id, factsOf(meta, deleted));
     if (!old) this.sawContacts(server);
     this.threadIds.add(server.threadId);
     this.unreadDirty.add(server.threadId);
@@ -128,7 +160,7 @@ export class MailWriter {
       const effects = this.pending.effectsFor(id);
       const { meta, deleted } = applyEffects(server, effects);
       await this.tx.put('Message', messageToRow(this.accountId, { meta, deleted, server: effects.length > 0 ? server : null }));
-      this.written.set(meta.id, { threadId: meta.threadId, folderId: meta.folderId, unread: meta.unread, deleted });
+      this.written.set(meta.id, factsOf(meta, deleted));
       this.threadIds.add(meta.threadId);
       this.dirty.add(meta.threadId);
       this.unreadDirty.add(meta.threadId);
@@ -147,7 +179,7 @@ export class MailWriter {
   async finish(): Promise<void> {
     for (const threadId of this.dirty) await this.settleThread(threadId);
     this.dirty.clear();
-    for (const threadId of this.unreadDirty) await this.recountUnread(threadId);
+    for (const threadId of this.unreadDirty) await this.recount(threadId);
     this.unreadDirty.clear();
     for (const [folderId, delta] of this.countDeltas) {
       if (delta.total === 0 && delta.unread === 0) continue;
@@ -181,30 +213,50 @@ export class MailWriter {
   private async writeThread(threadId: string, next: LocalThread | null): Promise<void> {
     const oldRow = await this.tx.get('Thread', threadId);
     const unreadFolders = unreadFoldersOf(oldRow);
-    if (next) await this.tx.put('Thread', { ...threadToRow(this.accountId, next), [UNREAD_FOLDERS]: unreadFolders });
-    else if (oldRow) {
+    if (next) {
+      const given = next.summary.hasAttachments;
+      const paperclip = paperclipOf(oldRow);
+      const row = threadToRow(this.accountId, { ...next, summary: { ...next.summary, hasAttachments: paperclip ?? given } });
+      await this.tx.put('Thread', { ...row, [UNREAD_FOLDERS]: unreadFolders, [GIVEN_ATTACHMENTS]: given, [PAPERCLIP]: paperclip });
+    } else if (oldRow) {
       await this.tx.delete('Thread', threadId);
       this.countUnread(unreadFolders, -1);
     }
     if (oldRow) this.countTotal(threadFromRow(oldRow).summary.folderIds, -1);
-    else if (next) this.unreadDirty.add(threadId); // its messages may have arrived before it
     if (next) this.countTotal(next.summary.folderIds, 1);
+    // Its messages may have arrived before it, or it names other messages now: look at them again.
+    const oldIds = oldRow ? threadFromRow(oldRow).summary.messageIds : null;
+    if (next && (oldIds === null || oldIds.join() !== next.summary.messageIds.join())) this.unreadDirty.add(threadId);
   }
 
-  /** Which folders hold an unread message of the thread, from its local messages; counts follow. */
-  private async recountUnread(threadId: string): Promise<void> {
+  /**
+   * From the thread's local messages: which folders hold an unread one (counts follow) and
+   * whether it earns the paperclip.
+   */
+  private async recount(threadId: string): Promise<void> {
     const row = await this.tx.get('Thread', threadId);
     if (!row) return; // its summary comes later; this runs again then
     const local = threadFromRow(row);
     const ids = (local.server ?? local.summary).messageIds;
     const known = ids.map((id) => this.written.get(id));
     const messages = known.every((message) => message !== undefined && message.threadId === threadId)
-      ? (known as { folderId: string; unread: boolean; deleted: boolean }[])
-      : (await this.tx.getAll('Message', { index: 'thread_id', range: only(threadId) })).map(messageFromRow).map(({ meta, deleted }) => ({ folderId: meta.folderId, unread: meta.unread, deleted }));
+      ? (known as MessageFacts[])
+      : (await this.tx.getAll('Message', { index: 'thread_id', range: only(threadId) })).map(messageFromRow).map(({ meta, deleted }) => factsOf(meta, deleted));
     const next = [...new Set(messages.filter((message) => !message.deleted && message.unread).map((message) => message.folderId))].sort();
     const old = unreadFoldersOf(row);
-    if (old.length === next.length && old.every((id, i) => id === next[i])) return;
-    await this.tx.put('Thread', { ...row, [UNREAD_FOLDERS]: next });
+    const unreadSame = old.length === next.length && old.every((id, i) => id === next[i]);
+
+    const here = new Set(messages.map((message) => message.id));
+    const complete = ids.every((id) => here.has(id));
+    const earned = messages.some((message) => !message.deleted && message.paperclip);
+    const paperclip = earned ? true : complete ? false : undefined;
+    const given = typeof row[GIVEN_ATTACHMENTS] === 'boolean' ? (row[GIVEN_ATTACHMENTS] as boolean) : local.summary.hasAttachments;
+    const hasAttachments = paperclip ?? given;
+    if (unreadSame && paperclipOf(row) === paperclip && local.summary.hasAttachments === hasAttachments) return;
+
+    const summary = { ...local.summary, hasAttachments };
+    await this.tx.put('Thread', { ...row, ...threadToRow(this.accountId, { summary, server: local.server }), [UNREAD_FOLDERS]: next, [PAPERCLIP]: paperclip });
+    if (unreadSame) return;
     this.countUnread(old, -1);
     this.countUnread(next, 1);
   }

@@ -2,8 +2,10 @@
  * A conversation summarised from its messages, by the gateway's own rules
  * (src-server/mirror/materialize.ts `toThreadSummary`): the engine needs the same numbers
  * when it shows a thread with local changes on top, or the row would jump when the
- * gateway's version arrives.
+ * gateway's version arrives. One exception: `hasAttachments` is the paperclip rule, which
+ * sync/mail-writer.ts also lays over the gateway's own summaries.
  */
+import { anyShowsPaperclip } from '../../shared/attachment-rules';
 import type { Address, MessageMeta, ThreadSummary } from '../../shared/api/mail';
 
 /** Null when no message is left (the thread leaves every list). */
@@ -28,7 +30,8 @@ export function summarizeThread(threadId: string, messages: readonly MessageMeta
     messageCount: ordered.length,
     unreadCount: ordered.filter((message) => message.unread).length,
     starred: ordered.some((message) => message.starred),
-    hasAttachments: ordered.some((message) => message.attachments.length > 0),
+    // The paperclip rule (spec §5), not "any attachment": a signature logo is no attachment.
+    hasAttachments: ordered.some((message) => anyShowsPaperclip(message.attachments)),
     folderIds: [...new Set(ordered.map((message) => message.folderId))].sort((a, b) => Number(a) - Number(b)),
     messageIds: ordered.map((message) => message.id),
   };

@@ -17,6 +17,7 @@ import os from 'node:os';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { buildForBench, removeBenchBuild } from './lib/bench-build';
 import { BenchEnv } from './lib/bench-env';
 import { closeBrowser, launchedVersion } from './lib/browser';
 import { machineInfo, verdict, writeResults } from './lib/report';
@@ -73,8 +74,13 @@ async function main(): Promise<void> {
   const load: Record<string, [number, number]> = {};
   const load1 = () => Math.round((os.loadavg()[0] ?? 0) * 10) / 10;
   log(`machine load (1-minute average) at the start: ${load1()} on ${os.cpus().length} cores`);
+  buildForBench(log);
   log('starting Dovecot and Postfix on free ports…');
-  const env = await BenchEnv.create(log);
+  const env = await BenchEnv.create(log).catch((error: unknown) => {
+    removeBenchBuild();
+    throw error;
+  });
+  env.onClose(() => removeBenchBuild());
   env.onClose(() => closeBrowser());
   let interrupted = false;
   const onSignal = (signal: NodeJS.Signals) => {

@@ -1,17 +1,20 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { ensureDebianPackages } from '../harness/system-packages';
 import { findFreePorts } from '../harness/ports';
 import { CHROMIUM_PATH } from './chromium';
+import { mailDomainTable, startDemo, type DemoFacts } from './demo-setup';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** Origin of the gateway serving the built app, e.g. http://127.0.0.1:41234 */
     baseUrl: string;
+    /** The demo behind that gateway: logins, mail-server ports, probe subjects, the tracker. */
+    demo: DemoFacts;
   }
 }
 
@@ -29,27 +32,51 @@ async function waitForHealth(url: string, gateway: ChildProcess, output: () => s
   throw new Error(`The gateway did not answer ${url}/api/health within 20 s:\n${output()}`);
 }
 
-/** Installs Chromium if missing, then starts the built gateway once for all e2e files. */
+/**
+ * Installs Chromium if missing, then starts the demo once for all e2e files: Dovecot and
+ * Postfix with both demo accounts seeded (demo-setup.ts), and the built gateway in front of
+ * them with TERN_MAIL_DOMAINS, as `npm run demo` does. The fake-engine files ignore the
+ * mail servers; shell.test.ts only uses the gateway's page.
+ */
 export default async function setup(project: TestProject) {
   await ensureDebianPackages([{ name: 'chromium', binary: CHROMIUM_PATH }], (line) => console.log(line));
   if (!existsSync(join(project.config.root, 'dist', 'server', 'gateway.mjs'))) {
     throw new Error('No built gateway: run `node build.mjs` first (npm test does).');
   }
+  const started = performance.now();
+  const demo = await startDemo();
   const dataDir = await mkdtemp(join(tmpdir(), 'tern-e2e-'));
   const [port] = await findFreePorts(1);
   let output = '';
   const gateway = spawn(process.execPath, ['dist/server/gateway.mjs'], {
     cwd: project.config.root,
-    env: { ...process.env, TERN_PORT: String(port), TERN_DATA_DIR: dataDir },
+    env: {
+      ...process.env,
+      TERN_PORT: String(port),
+      TERN_DATA_DIR: dataDir,
+      TERN_MAIL_DOMAINS: mailDomainTable(demo.servers),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   gateway.stdout?.on('data', (chunk: Buffer) => (output += chunk));
   gateway.stderr?.on('data', (chunk: Buffer) => (output += chunk));
   const baseUrl = `http://127.0.0.1:${port}`;
-  await waitForHealth(baseUrl, gateway, () => output);
+  try {
+    await waitForHealth(baseUrl, gateway, () => output);
+  } catch (error) {
+    gateway.kill('SIGTERM');
+    await demo.stop();
+    throw error;
+  }
+  console.log(`[e2e] demo (mail servers, seeded accounts, gateway) ready in ${Math.round(performance.now() - started)} ms at ${baseUrl}`);
   project.provide('baseUrl', baseUrl);
+  project.provide('demo', demo.facts);
   return async () => {
     gateway.kill('SIGTERM');
+    // What the gateway said during the run, for reading after a failure.
+    await mkdir(join(project.config.root, 'test-results'), { recursive: true });
+    await writeFile(join(project.config.root, 'test-results', 'e2e-gateway.log'), output);
+    await demo.stop();
     await rm(dataDir, { recursive: true, force: true });
   };
 }

@@ -65,6 +65,8 @@ export async function newThrottledPage(rate: CpuRate): Promise<ThrottledPage> {
 /** A DevTools session on the page's SharedWorker (the engine), for heap and timing reads. */
 export interface WorkerSession {
   call<T = unknown>(method: string, params?: object): Promise<T>;
+  /** DevTools events of the worker (e.g. Network.webSocketFrameReceived). */
+  on(method: string, listener: (params: Record<string, unknown>) => void): void;
   detach(): Promise<void>;
 }
 
@@ -83,10 +85,14 @@ export async function attachSharedWorker(origin: string): Promise<WorkerSession 
   }
   const { sessionId } = (await cdp.send('Target.attachToTarget', { targetId: target.targetId, flatten: false })) as { sessionId: string };
   const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  const listeners = new Map<string, ((params: Record<string, unknown>) => void)[]>();
   cdp.on('Target.receivedMessageFromTarget', (event: { sessionId: string; message: string }) => {
     if (event.sessionId !== sessionId) return;
-    const message = JSON.parse(event.message) as { id?: number; result?: unknown; error?: { message: string } };
-    if (message.id === undefined) return;
+    const message = JSON.parse(event.message) as { id?: number; method?: string; params?: Record<string, unknown>; result?: unknown; error?: { message: string } };
+    if (message.id === undefined) {
+      for (const listener of listeners.get(message.method ?? '') ?? []) listener(message.params ?? {});
+      return;
+    }
     const waiter = waiting.get(message.id);
     waiting.delete(message.id);
     if (message.error) waiter?.reject(new Error(message.error.message));
@@ -100,6 +106,7 @@ export async function attachSharedWorker(origin: string): Promise<WorkerSession 
         waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
         cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method, params }) }).catch(reject);
       }),
+    on: (method, listener) => listeners.set(method, [...(listeners.get(method) ?? []), listener]),
     detach: () => cdp.detach().catch(() => undefined),
   };
 }

@@ -6,14 +6,14 @@
 import { readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import path from 'node:path';
-import { GATEWAY_BUNDLE, REPO_ROOT } from './gateway-process';
+import { BUILD_DIR, GATEWAY_BUNDLE, REPO_ROOT } from './bench-build';
 
 interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
   children?: number[];
 }
-interface CpuProfile {
+export interface CpuProfile {
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
@@ -29,17 +29,35 @@ export interface ProfileSummary {
   readonly byFunction: readonly { fn: string; where: string; area: string; ms: number; share: number }[];
 }
 
-let bundleMap: SourceMap | null | undefined;
-function gatewayMap(): SourceMap | null {
-  if (bundleMap === undefined) {
+const maps = new Map<string, SourceMap | null>();
+/** The source map next to a built file (`<file>.map`), read once. */
+function mapOf(file: string): SourceMap | null {
+  if (!maps.has(file)) {
     try {
-      bundleMap = new SourceMap(JSON.parse(readFileSync(`${GATEWAY_BUNDLE}.map`, 'utf8')));
+      maps.set(file, new SourceMap(JSON.parse(readFileSync(`${file}.map`, 'utf8'))));
     } catch {
-      bundleMap = null;
+      maps.set(file, null);
     }
   }
-  return bundleMap;
+  return maps.get(file) ?? null;
 }
+
+/** A frame of a built bundle, mapped back to its source file and line. */
+function mapped(file: string, frame: ProfileNode['callFrame'], label: string): { area: string; where: string } {
+  const entry = mapOf(file)?.findEntry(frame.lineNumber, frame.columnNumber) as { originalSource?: string; originalLine?: number } | undefined;
+  if (entry?.originalSource) {
+    const source = path.relative(REPO_ROOT, path.resolve(path.dirname(file), entry.originalSource.replace(/^file:\/\//, '')));
+    const modules = source.lastIndexOf('node_modules/');
+    if (modules !== -1) {
+      const rest = source.slice(modules + 'node_modules/'.length).split('/');
+      const pkg = rest[0]?.startsWith('@') ? `${rest[0]}/${rest[1]}` : (rest[0] ?? '?');
+      return { area: `npm: ${pkg}`, where: `${rest.join('/')}:${(entry.originalLine ?? 0) + 1}` };
+    }
+    return { area: source, where: `${source}:${(entry.originalLine ?? 0) + 1}` };
+  }
+  return { area: `${label} (unmapped)`, where: `${label}:${frame.lineNumber + 1}` };
+}
+
 
 const SPECIAL: Record<string, string> = { '(garbage collector)': 'GC', '(idle)': 'idle', '(program)': 'V8/native (program)', '(root)': 'V8/native (program)' };
 
@@ -50,14 +68,10 @@ function locate(frame: ProfileNode['callFrame']): { area: string; where: string 
   const url = frame.url.replace(/^file:\/\//, '');
   if (!url) return { area: 'V8/native (program)', where: '' };
   if (url.startsWith('node:')) return { area: 'Node internals', where: url };
-  if (url === GATEWAY_BUNDLE) {
-    const entry = gatewayMap()?.findEntry(frame.lineNumber, frame.columnNumber) as { originalSource?: string; originalLine?: number } | undefined;
-    if (entry?.originalSource) {
-      const source = path.relative(REPO_ROOT, path.resolve(path.dirname(GATEWAY_BUNDLE), entry.originalSource.replace(/^file:\/\//, '')));
-      return { area: source, where: `${source}:${(entry.originalLine ?? 0) + 1}` };
-    }
-    return { area: 'gateway (unmapped)', where: `gateway.mjs:${frame.lineNumber + 1}` };
-  }
+  if (url === GATEWAY_BUNDLE) return mapped(GATEWAY_BUNDLE, frame, 'gateway.mjs');
+  // A browser bundle served by the gateway: http://127.0.0.1:<port>/build/<file>.js
+  const served = /^https?:\/\/[^/]+\/build\/([^?#]+\.js)$/.exec(url);
+  if (served) return mapped(path.join(BUILD_DIR, served[1]!), frame, served[1]!);
   const modules = url.lastIndexOf('/node_modules/');
   if (modules !== -1) {
     const rest = url.slice(modules + '/node_modules/'.length).split('/');
@@ -67,8 +81,8 @@ function locate(frame: ProfileNode['callFrame']): { area: string; where: string 
   return { area: path.relative(REPO_ROOT, url), where: `${path.relative(REPO_ROOT, url)}:${frame.lineNumber + 1}` };
 }
 
-export function summarizeProfile(file: string, top = 12): ProfileSummary {
-  const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+export function summarizeProfile(input: string | CpuProfile, top = 12): ProfileSummary {
+  const profile = typeof input === 'string' ? (JSON.parse(readFileSync(input, 'utf8')) as CpuProfile) : input;
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const selfMs = new Map<number, number>();
   for (let i = 0; i < profile.samples.length; i++) {
@@ -111,7 +125,7 @@ const pct = (share: number) => `${(share * 100).toFixed(1)}%`;
 /** The summary as Markdown lists, for latest.md and the console. */
 export function profileMarkdown(summary: ProfileSummary, title: string): string {
   const lines = [
-    `${title}: ${(summary.totalMs / 1000).toFixed(1)} s sampled, ${(summary.busyMs / 1000).toFixed(1)} s on the CPU (the rest idle, waiting on IMAP or the poll).`,
+    `${title}: ${(summary.totalMs / 1000).toFixed(1)} s sampled, ${(summary.busyMs / 1000).toFixed(1)} s on the CPU (the rest idle: waiting for I/O or work).`,
     '',
     'Self time by area (share of CPU time):',
     '',

@@ -10,8 +10,9 @@ import { loginResponseSchema, type LoginResponse } from '../../../shared/api/acc
 import { findFreePorts } from '../../harness/ports';
 import type { BenchEnv } from './bench-env';
 
-export const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
-export const GATEWAY_BUNDLE = path.join(REPO_ROOT, 'dist', 'server', 'gateway.mjs');
+import { BENCH_PUBLIC, GATEWAY_BUNDLE, REPO_ROOT } from './bench-build';
+
+export { GATEWAY_BUNDLE, REPO_ROOT } from './bench-build';
 
 export interface GatewayOptions {
   readonly env: BenchEnv;
@@ -58,7 +59,7 @@ export class GatewayProcess {
   }
 
   static async start(options: GatewayOptions): Promise<GatewayProcess> {
-    if (!existsSync(GATEWAY_BUNDLE)) throw new Error(`No built gateway at ${GATEWAY_BUNDLE}: run \`node build.mjs\` first (npm run bench does).`);
+    if (!existsSync(GATEWAY_BUNDLE)) throw new Error(`No built gateway at ${GATEWAY_BUNDLE}: the run builds it first (buildForBench).`);
     const { env } = options;
     const [port] = await findFreePorts(1);
     const dataDir = path.join(env.root, `gateway-${++started}-${options.label}`);
@@ -74,6 +75,7 @@ export class GatewayProcess {
         TERN_HOST: '127.0.0.1',
         TERN_PORT: String(port),
         TERN_DATA_DIR: dataDir,
+        TERN_PUBLIC_DIR: BENCH_PUBLIC,
         TERN_MAIL_DOMAINS: JSON.stringify(domains),
         ...options.extraEnv,
       },

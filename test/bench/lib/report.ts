@@ -70,7 +70,7 @@ export function renderMarkdown(figures: readonly Figure[], info: RunInfo): strin
   if (info.warnings.length > 0) lines.push('', '## Warnings', '', ...info.warnings.map((w) => `- ${escape(w)}`));
   const profiled = figures.filter((figure) => figure.details?.profile);
   if (profiled.length > 0) {
-    lines.push('', '## Where the time goes (gateway CPU profiles)', '');
+    lines.push('', '## Where the time goes (CPU profiles of over-budget figures)', '');
     for (const figure of profiled) {
       lines.push(`### ${figure.what}`, '', String(figure.details?.profile), '');
     }

@@ -3,15 +3,15 @@
  * The UI entry is the module the page loads plus every chunk it imports statically
  * (esbuild splits shared code into chunks the entry cannot run without); chunks behind
  * `import()` are lazy and not counted. The worker is its one bundle. Read from the build
- * output (public/build/index.html names both), each file gzipped with zlib at level 9.
+ * output (the run's own build, test/bench/.build/public/build/index.html names both),
+ * each file gzipped with zlib at level 9.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { REPO_ROOT } from '../lib/gateway-process';
+import { BUILD_DIR } from '../lib/bench-build';
 import type { FigureSpec, Scenario } from '../lib/scenario';
 
-const BUILD_DIR = path.join(REPO_ROOT, 'public', 'build');
 
 const ENTRY: FigureSpec = {
   key: '1.ui-entry-gzip',

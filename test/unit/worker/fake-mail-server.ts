@@ -6,7 +6,7 @@
  */
 import type { BulkAction } from '../../../shared/api/actions';
 import type { DeltaChange, DeltaResponse } from '../../../shared/api/delta';
-import type { Folder, MessageMeta, SpecialUse, ThreadSummary } from '../../../shared/api/mail';
+import type { AttachmentSummary, Folder, MessageMeta, SpecialUse, ThreadSummary } from '../../../shared/api/mail';
 import { planEffects, type PlanFolders, type FolderRole } from '../../../src-worker/outbox/command-plan';
 import type { WebSocketLike } from '../../../src-worker/sync/push-socket';
 import { summarizeThread } from '../../../src-worker/sync/thread-summary';
@@ -43,6 +43,8 @@ export class FakeMailServer {
   readonly sockets: FakeSocket[] = [];
   readonly sent = new Map<string, { draftId: string }>();
   readonly drafts = new Map<string, { version: number; clientId: string | null; subject: string }>();
+  /** Attachment bytes by `${messageId}/${index}`, served at /api/messages/:id/attachments/:index. */
+  readonly files = new Map<string, { bytes: Uint8Array<ArrayBuffer>; contentType: string }>();
   /** Test hooks: answer a request before the fake does (return undefined to let it). */
   readonly handlers: Handler[] = [];
   private nextId = 100;
@@ -80,7 +82,7 @@ export class FakeMailServer {
   }
 
   /** Delivers a message (a new thread unless `threadId` is given); returns it. */
-  deliver(params: { subject: string; at: number; folder?: SpecialUse; threadId?: string; from?: string; unread?: boolean }): MessageMeta {
+  deliver(params: { subject: string; at: number; folder?: SpecialUse; threadId?: string; from?: string; unread?: boolean; attachments?: readonly Omit<AttachmentSummary, 'index'>[] }): MessageMeta {
     const id = String(this.nextId++);
     const threadId = params.threadId ?? String(this.nextId++);
     const message: MessageMeta = {
@@ -101,7 +103,7 @@ export class FakeMailServer {
       draft: false,
       keywords: [],
       size: 1000,
-      attachments: [],
+      attachments: (params.attachments ?? []).map((attachment, index) => ({ ...attachment, index })),
       snippet: `About ${params.subject}`,
     };
     this.messages.set(id, message);
@@ -113,10 +115,10 @@ export class FakeMailServer {
   }
 
   thread(threadId: string): ThreadSummary | null {
-    return summarizeThread(
-      threadId,
-      [...this.messages.values()].filter((message) => message.threadId === threadId),
-    );
+    const messages = [...this.messages.values()].filter((message) => message.threadId === threadId);
+    const summary = summarizeThread(threadId, messages);
+    // The real gateway (src-server/mirror/materialize.ts) flags any attachment; the paperclip rule is the engine's.
+    return summary && { ...summary, hasAttachments: messages.some((message) => message.attachments.length > 0) };
   }
 
   /** Changes messages as the gateway would, logging them; returns the new latest id. */
@@ -237,6 +239,12 @@ export class FakeMailServer {
     }
     const messageBody = /^\/api\/messages\/(\d+)\/body$/.exec(path);
     if (messageBody) return Response.json({ messageId: messageBody[1], html: `<p>Body of ${messageBody[1]}</p>`, text: null, attachments: [], headers: {} });
+    const attachment = /^\/api\/messages\/(\d+)\/attachments\/(\d+)$/.exec(path);
+    if (attachment) {
+      const file = this.files.get(`${attachment[1]}/${attachment[2]}`);
+      if (!file) return Response.json({ error: 'FileNotFound', description: 'The file could not be found.' }, { status: 404 });
+      return new Response(file.bytes, { headers: { 'content-type': file.contentType, 'x-content-type-options': 'nosniff' } });
+    }
     if (path === '/api/threads/bulk') return this.bulk(body as BulkAction);
     if (path === '/api/drafts' && method === 'POST') {
       const save = body as { clientId?: string; subject: string };

@@ -10,6 +10,7 @@ import { createGatewayLogin } from '../../../../src-worker/accounts/gateway-logi
 import { AccountDatabases } from '../../../../src-worker/db/account-databases';
 import { idbStoreFactory } from '../../../../src-worker/db/idb-store';
 import { lazyStore } from '../../../../src-worker/db/lazy-store';
+import { MAIL_SCHEMA } from '../../../../src-worker/db/mail-schema';
 import { MemoryDatabases } from '../../../../src-worker/db/memory-store';
 import { withRead, withWrite, type StoreFactory } from '../../../../src-worker/db/store';
 import { fakeBroadcastHub, fakeFetch, fakeGateway, loginResponse } from '../fakes';
@@ -161,5 +162,20 @@ describe('AccountService', () => {
     const restarted = setup({ stores });
     expect(await restarted.service.initialise()).toMatchObject({ loggedIn: true, primaryAccountId: '10', accounts: [{ emailAddress: 'ann.lee@example.com' }] });
     expect(restarted.logger.activate).toHaveBeenCalledWith(expect.objectContaining({ accountId: '10' }));
+  });
+
+  test('a session ended: the account goes unless a new login replaced that session meanwhile', async () => {
+    const { service, repository, databases, stores } = setup();
+    await service.add(login(ANN.email));
+    // A late 401 for an older token (the person logged in again since): nothing happens.
+    await service.sessionEnded({ accountId: '10', token: 'token-from-before' });
+    expect((await service.list()).map((account) => account.accountId)).toEqual(['10']);
+    // Its own session: logged out; with nothing pending the database goes as on logout.
+    await withWrite(await databases.open('10'), ['JSONBlob'], (tx) => tx.put('JSONBlob', { id: 'marker' }));
+    await Promise.all([service.sessionEnded({ accountId: '10', token: 'token-10' }), service.sessionEnded({ accountId: '10', token: 'token-10' })]);
+    expect(await service.list()).toEqual([]);
+    expect(await repository.keptDatabases()).toEqual({});
+    const reopened = await stores.open('10', MAIL_SCHEMA);
+    expect(await withRead(reopened, ['JSONBlob'], (tx) => tx.get('JSONBlob', 'marker'))).toBeUndefined();
   });
 });

@@ -164,12 +164,12 @@ describe('AnalyticsService', () => {
     expect((await storage.load('7')).map((event) => event.eventName)).toEqual(['mail_sent']);
   });
 
-  test('a 401 InvalidToken drops the batch and logs the account out', async () => {
+  test('a 401 InvalidToken drops the batch and logs out the session it was sent with', async () => {
     status = () => Response.json({ error: 'InvalidToken', description: 'Your session has ended.' }, { status: 401 });
     const service = await started();
     await service.track({ eventName: 'mail_sent', accountId: '7' });
     await vi.advanceTimersByTimeAsync(0);
-    expect(onInvalidToken).toHaveBeenCalledWith('7');
+    expect(onInvalidToken).toHaveBeenCalledWith('7', 'token-7');
     await vi.advanceTimersByTimeAsync(60_000);
     expect(network.requests).toHaveLength(1);
   });

@@ -1,0 +1,36 @@
+/**
+ * The build a run measures: its own copy, made at the start of the run with
+ * `node build.mjs --out=test/bench/.build`, so another `node build.mjs` in the same tree
+ * (which empties public/build/ first) cannot pull the files from under a running gateway.
+ * It sits inside the repository so the gateway bundle resolves node_modules as usual.
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+
+export const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
+export const BENCH_BUILD = path.join(REPO_ROOT, 'test', 'bench', '.build');
+/** What the gateway serves (TERN_PUBLIC_DIR). */
+export const BENCH_PUBLIC = path.join(BENCH_BUILD, 'public');
+export const BUILD_DIR = path.join(BENCH_PUBLIC, 'build');
+export const GATEWAY_BUNDLE = path.join(BENCH_BUILD, 'dist', 'server', 'gateway.mjs');
+
+/** Builds the production bundles into test/bench/.build and copies the static files beside them. */
+export function buildForBench(log: (line: string) => void): void {
+  rmSync(BENCH_BUILD, { recursive: true, force: true });
+  const started = performance.now();
+  const result = spawnSync(process.execPath, ['build.mjs', `--out=${BENCH_BUILD}`, '--no-install'], { cwd: REPO_ROOT, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`node build.mjs --out=${BENCH_BUILD} failed:\n${result.stdout}\n${result.stderr}`);
+  // The static shell's other files (the online-status image …); the page template is the build's input.
+  mkdirSync(BENCH_PUBLIC, { recursive: true });
+  for (const entry of readdirSync(path.join(REPO_ROOT, 'public'), { withFileTypes: true })) {
+    if (entry.name === 'build' || entry.name === 'index.html') continue;
+    cpSync(path.join(REPO_ROOT, 'public', entry.name), path.join(BENCH_PUBLIC, entry.name), { recursive: true });
+  }
+  log(`built the app for this run into ${path.relative(REPO_ROOT, BENCH_BUILD)} in ${Math.round(performance.now() - started)} ms`);
+}
+
+/** Removes the run's build. */
+export function removeBenchBuild(): void {
+  rmSync(BENCH_BUILD, { recursive: true, force: true });
+}
