@@ -21,6 +21,7 @@ import { ListSubscriptions } from './queries/list-subscriptions';
 import { EngineMailQueries } from './queries/mail-query-service';
 import { MessageReads } from './queries/message-reads';
 import { ThreadListReader } from './queries/thread-list-reader';
+import { SearchIndexes } from './search/search-indexes';
 import { createAccountRuntime, type AccountRuntime } from './sync/account-runtime';
 import { createChangeFeed } from './sync/change-feed';
 import { createMailRelay } from './sync/mail-relay';
@@ -68,6 +69,8 @@ export interface MailEngine {
   syncAccounts(): Promise<void>;
   /** The running runtime of an account (tests, figures). */
   runtime(accountId: string): AccountRuntime | undefined;
+  /** The in-memory search indexes (tests, figures). */
+  readonly search: SearchIndexes;
   /** Whether the account has commands the gateway has not confirmed yet (kept over a forced logout). */
   hasPendingCommands(accountId: string): Promise<boolean>;
   close(): void;
@@ -154,6 +157,9 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
     });
     runtimes.set(accountId, runtime);
     await runtime.start();
+    // The first search must not wait for the index to be read from IndexedDB: build it now,
+    // after the first sync (during a cold backfill every page would make it re-read threads).
+    if (runtimes.get(accountId) === runtime && !closed) void search.warm(accountId);
   };
 
   const reconcile = async () => {
@@ -166,19 +172,27 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
       if (account && account.token === runtime.account.token && account.api === runtime.account.api && !cleared) continue;
       runtime.stop();
       runtimes.delete(accountId);
-      if (!account) syncStatus.forget(accountId);
+      if (!account) {
+        syncStatus.forget(accountId);
+        search.drop(accountId);
+      }
     }
     if (deps.writerElected) await deps.writerElected;
+    const started: string[] = [];
     for (const account of stored) {
       if (closed || runtimes.has(account.accountId) || starting.has(account.accountId)) continue;
       const start = startRuntime(account).finally(() => starting.delete(account.accountId));
       starting.set(account.accountId, start);
+      started.push(account.accountId);
     }
-    // A cache clear or a new login may have changed anything: every live list looks again.
-    for (const account of stored) changes.emit({ accountId: account.accountId, threadIds: [], foldersChanged: true, everything: true });
+    // A cache clear or a new login may have changed anything of those accounts: their live
+    // lists look again (and their search indexes are rebuilt). The others did not change.
+    for (const accountId of started) changes.emit({ accountId, threadIds: [], foldersChanged: true, everything: true });
   };
 
-  const lists = new ListSubscriptions({ reader: new ThreadListReader(open), changes, onError: (error) => deps.log?.('Error', `live list: ${String(error)}`) });
+  // Subscribed to the change feed before the live lists: a list re-reading after a change finds the index updated.
+  const search = new SearchIndexes({ open, changes, onError: (error) => deps.log?.('Error', `search index: ${String(error)}`) });
+  const lists = new ListSubscriptions({ reader: new ThreadListReader(open, search), changes, onError: (error) => deps.log?.('Error', `live list: ${String(error)}`) });
   const queries = new EngineMailQueries({
     open,
     lists,
@@ -210,6 +224,7 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
       return syncing;
     },
     runtime: (accountId) => runtimes.get(accountId),
+    search,
     async hasPendingCommands(accountId) {
       const rows = await withRead(await open(accountId), [OUTBOX_TABLE], liveRows);
       return rows.length > 0;

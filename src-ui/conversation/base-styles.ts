@@ -101,9 +101,14 @@ export const BASE_CSS = `
 .tern-preview-audio { width: min(480px, 90%); }
 .tern-preview-pdf { width: 100%; height: 100%; border: 0; display: block; }
 .tern-preview-status { color: var(--t-muted); padding: 24px; }
+/* Dark: the theme the shell chose (data-theme, from the settings dropdown), or the system's
+   when no shell set one (the views on their own). The media query alone ignored the setting. */
+:root[data-theme="dark"] .tern-preview-body { background: #0f1216; }
+:root[data-theme="dark"] .tern-att-icon { background: #22272e; color: #adb5bd; }
+:root[data-theme="dark"] .tern-badge-draft { background: #4a1d1d; color: #ffb4ab; }
 @media (prefers-color-scheme: dark) {
-  .tern-preview-body { background: #0f1216; }
-  .tern-att-icon { background: #22272e; color: #adb5bd; }
-  .tern-badge-draft { background: #4a1d1d; color: #ffb4ab; }
+  :root:not([data-theme]) .tern-preview-body { background: #0f1216; }
+  :root:not([data-theme]) .tern-att-icon { background: #22272e; color: #adb5bd; }
+  :root:not([data-theme]) .tern-badge-draft { background: #4a1d1d; color: #ffb4ab; }
 }
 `;

@@ -32,6 +32,8 @@ export const CONVERSATION_CSS = `${BASE_CSS}
 
 .tern-mail-body { display: flex; flex-direction: column; gap: 12px; }
 .tern-mail-frame { display: block; width: 100%; border: 0; border-radius: 6px; background: #fff; color-scheme: light; }
+/* Mail stays on white in the dark theme; without a margin of white its text touched the card's edges. */
+:root[data-theme="dark"] .tern-mail-frame { box-sizing: content-box; width: calc(100% - 32px); padding: 12px 16px; }
 .tern-mail-empty { color: var(--t-muted); font-style: italic; margin: 4px 0 12px; }
 .tern-plain { white-space: pre-wrap; overflow-wrap: anywhere; font-size: 14px; line-height: 1.55; }
 .tern-plain a { color: var(--t-accent); }

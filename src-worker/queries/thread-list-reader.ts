@@ -1,16 +1,16 @@
 /**
  * Reads one window of a thread list from the account databases, newest first. A folder
  * list is answered from the `category_timestamps` index alone (keys, no rows), so a live
- * list can learn which rows moved without reading the ones that did not; the other scopes
- * must read rows to order them and hand those over too.
+ * list can learn which rows moved without reading the ones that did not; a search from the
+ * in-memory search index (search/), keys only too; the other scopes must read rows to
+ * order them and hand those over too.
  */
-import { SEARCH_MATCH_LIMIT } from '../../shared/api/reading';
-import type { Folder } from '../../shared/api/mail';
 import type { ListScope, ListWindow, ThreadRow } from '../../shared/worker-mail-api';
 import type { MailTable } from '../db/mail-schema';
 import { only, prefixRange, withRead, type LocalStore, type ReadTransaction } from '../db/store';
+import type { SearchIndexes } from '../search/search-indexes';
+import { parseSearch } from '../search/search-query';
 import { folderFromRow, messageFromRow, threadFromRow } from '../sync/mail-rows';
-import { compileSearch } from './search-match';
 import { parseRowKey, rowKey, toThreadRow } from './views';
 
 /** Opens an account's database (AccountNotFound when the account is not known). */
@@ -51,10 +51,14 @@ async function threadRows(tx: ReadTransaction<MailTable>, accountId: string, thr
 }
 
 export class ThreadListReader {
-  constructor(private readonly open: OpenStore) {}
+  constructor(
+    private readonly open: OpenStore,
+    private readonly search: Pick<SearchIndexes, 'search'>,
+  ) {}
 
   async window(scope: ListScope, window: ListWindow): Promise<WindowRead> {
     if (scope.kind === 'folder') return this.folderWindow(scope.accountId, scope.folderId, window);
+    if (scope.kind === 'search') return this.searchWindow(scope.accountIds, scope.query, window);
     const lists = await Promise.all(accountsOf(scope).map((accountId) => this.orderedRows(scope, accountId, window)));
     const total = lists.reduce((sum, list) => sum + list.total, 0);
     const merged = lists.flatMap((list) => list.rows).sort(newestFirst);
@@ -95,8 +99,18 @@ export class ThreadListReader {
     });
   }
 
+  /** Search over the cached mail of the accounts, merged by the time of each thread's newest message. */
+  private async searchWindow(accountIds: readonly string[], text: string, window: ListWindow): Promise<WindowRead> {
+    const query = parseSearch(text);
+    const found = await Promise.all(accountIds.map(async (accountId) => ({ accountId, hits: await this.search.search({ accountId, query }) })));
+    const merged = found
+      .flatMap(({ accountId, hits }) => hits.threads.map((thread) => ({ key: rowKey(accountId, thread.threadId), lastAt: thread.lastAt })))
+      .sort((a, b) => b.lastAt - a.lastAt || (a.key < b.key ? 1 : a.key > b.key ? -1 : 0));
+    return { total: merged.length, keys: merged.slice(window.offset, window.offset + window.limit).map((entry) => entry.key), rows: new Map() };
+  }
+
   /** One account's part of a merged scope: enough newest rows to fill the window after merging. */
-  private async orderedRows(scope: Exclude<ListScope, { kind: 'folder' }>, accountId: string, window: ListWindow): Promise<{ total: number; rows: ThreadRow[] }> {
+  private async orderedRows(scope: Extract<ListScope, { kind: 'unified' | 'label' }>, accountId: string, window: ListWindow): Promise<{ total: number; rows: ThreadRow[] }> {
     const needed = window.offset + window.limit;
     return withRead(await this.open(accountId), ['Thread', 'Category', 'Message'], async (tx) => {
       if (scope.kind === 'unified') {
@@ -110,22 +124,9 @@ export class ThreadListReader {
         return { total, rows: rows.map((row) => toThreadRow(accountId, threadFromRow(row))) };
       }
       const threadIds = new Set<string>();
-      if (scope.kind === 'label') {
-        for (const row of await tx.getAll('Message', { index: 'email_labels', range: only(scope.label) })) {
-          const message = messageFromRow(row);
-          if (!message.deleted) threadIds.add(message.meta.threadId);
-        }
-      } else {
-        const test = compileSearch(scope.query);
-        const folders = new Map<string, Folder>((await tx.getAll('Category')).map((row) => [row.id, folderFromRow(row)]));
-        let matched = 0;
-        // Newest first, so the match limit (spec §9) keeps the most recent matches.
-        const messages = (await tx.getAll('Message')).map(messageFromRow).sort((a, b) => b.meta.receivedAt - a.meta.receivedAt);
-        for (const message of messages) {
-          if (message.deleted || !test(message.meta, folders)) continue;
-          threadIds.add(message.meta.threadId);
-          if (++matched >= SEARCH_MATCH_LIMIT) break;
-        }
+      for (const row of await tx.getAll('Message', { index: 'email_labels', range: only(scope.label) })) {
+        const message = messageFromRow(row);
+        if (!message.deleted) threadIds.add(message.meta.threadId);
       }
       const rows = (await threadRows(tx, accountId, threadIds)).sort(newestFirst);
       return { total: rows.length, rows: rows.slice(0, needed) };

@@ -24,6 +24,8 @@ const TO = 4;
 const SNIPPET = 8;
 const FIELD_MASK: Readonly<Record<TermField, number>> = { any: SUBJECT | FROM | TO | SNIPPET, from: FROM, to: TO, subject: SUBJECT };
 const FIELD_BITS = 4;
+/** Words of a query that narrow it (see `intersect`). */
+const MAX_WORDS = 250;
 
 const ALIVE = 1;
 const UNREAD = 2;
@@ -64,6 +66,13 @@ function textHash(parts: readonly string[]): number {
 }
 
 const people = (addresses: readonly Address[]) => addresses.map((address) => `${address.name} ${address.email}`).join(' ');
+
+function addHead(heads: Map<string, string[]>, word: string): void {
+  const head = word.slice(0, 2);
+  const bucket = heads.get(head);
+  if (bucket) bucket.push(word);
+  else heads.set(head, [word]);
+}
 
 function grow<A extends Int32Array | Float64Array | Uint8Array>(array: A, size: number): A {
   if (size <= array.length) return array;
@@ -174,6 +183,8 @@ export class SearchIndex {
       }
     }
     tests.sort((a, b) => a.cost - b.cost);
+    // A stage counts in a byte: past MAX_WORDS words the costliest are left out (the answer is wider, never wrong the other way).
+    tests.splice(MAX_WORDS);
     const excluded = this.excluded(query);
     const folders = new Uint8Array(this.folderIds.length);
     this.folderIds.forEach((id, i) => (folders[i] = scope.folderIds.has(id) ? 1 : 0));
@@ -198,7 +209,8 @@ export class SearchIndex {
       const stage = this.intersect(tests);
       const done = tests.length;
       const candidates: number[] = [];
-      for (const list of tests[tests.length - 1]!.lists) {
+      // Every match is in every test's lists: walk the shortest.
+      for (const list of tests[0]!.lists) {
         for (const posting of list) {
           const doc = posting >>> FIELD_BITS;
           if (stage[doc] !== done) continue;
@@ -259,7 +271,7 @@ export class SearchIndex {
     if (negated.length === 0) return null;
     const out = new Uint8Array(this.docs);
     for (const term of negated) {
-      const tests = term.words.map((word, i) => this.wordTest(word, !term.phrase && i === term.words.length - 1, FIELD_MASK[term.field]));
+      const tests = term.words.slice(0, MAX_WORDS).map((word, i) => this.wordTest(word, !term.phrase && i === term.words.length - 1, FIELD_MASK[term.field]));
       if (tests.some((test) => test.cost === 0)) continue;
       const stage = this.intersect(tests);
       for (let doc = 0; doc < this.docs; doc++) if (stage[doc] === tests.length) out[doc] = 1;
@@ -298,10 +310,7 @@ export class SearchIndex {
       if (!list) {
         list = [];
         this.postings.set(word, list);
-        const head = word.slice(0, 2);
-        const bucket = this.heads.get(head);
-        if (bucket) bucket.push(word);
-        else this.heads.set(head, [word]);
+        addHead(this.heads, word);
       }
       list.push(doc * (1 << FIELD_BITS) + mask);
     }
@@ -386,12 +395,7 @@ export class SearchIndex {
       else this.postings.delete(word);
     }
     const heads = new Map<string, string[]>();
-    for (const word of this.postings.keys()) {
-      const head = word.slice(0, 2);
-      const bucket = heads.get(head);
-      if (bucket) bucket.push(word);
-      else heads.set(head, [word]);
-    }
+    for (const word of this.postings.keys()) addHead(heads, word);
     this.heads = heads;
     this.order = this.order.filter((doc) => this.flags[doc]! & ALIVE);
   }

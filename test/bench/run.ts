@@ -33,7 +33,7 @@ import { uiScenarios } from './scenarios/ui';
 const TIME_BUDGET_MS = 14 * 60_000;
 const RESULTS_DIR = path.join(import.meta.dirname, 'results');
 
-const SCENARIOS: Scenario[] = [bundleSize, gatewayColdSync('10k', 9), resync, newMail, gatewayColdSync('100k', 3), ...uiScenarios];
+const SCENARIOS: Scenario[] = [bundleSize, gatewayColdSync('10k', 8), resync, newMail, gatewayColdSync('100k', 3), ...uiScenarios];
 
 function parseOptions() {
   const { values } = parseArgs({

@@ -7,7 +7,7 @@ import type { TestProject } from 'vitest/node';
 import { ensureDebianPackages } from '../harness/system-packages';
 import { findFreePorts } from '../harness/ports';
 import { CHROMIUM_PATH } from './chromium';
-import { mailDomainTable, startDemo, type DemoFacts } from './demo-setup';
+import { mailDomainTable, startDemo, trackerRequests, type DemoFacts } from './demo-setup';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -72,10 +72,16 @@ export default async function setup(project: TestProject) {
   project.provide('baseUrl', baseUrl);
   project.provide('demo', demo.facts);
   return async () => {
+    // The gateway first (and wait for it), so it does not see its mail servers vanish under it.
+    const exited = new Promise((resolve) => (gateway.exitCode !== null ? resolve(null) : gateway.once('exit', resolve)));
     gateway.kill('SIGTERM');
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
     // What the gateway said during the run, for reading after a failure.
     await mkdir(join(project.config.root, 'test-results'), { recursive: true });
     await writeFile(join(project.config.root, 'test-results', 'e2e-gateway.log'), output);
+    // The hostile message's tracker: anything but mail-tabs.test.ts's own control request is a leak.
+    const leaks = trackerRequests(demo.facts.tracker.logFile).filter((line) => !line.includes('/control.png'));
+    console.log(`[e2e] tracker on 127.0.0.1:${demo.facts.tracker.port} got ${leaks.length} request(s) from the app${leaks.length ? `:\n${leaks.join('\n')}` : ''}`);
     await demo.stop();
     await rm(dataDir, { recursive: true, force: true });
   };

@@ -222,7 +222,10 @@ describe('the mail UI on the demo setup', () => {
     await expect(messages.count()).resolves.toBe(2);
     // (Sent under the account's name, which the gateway derives from the address: "Alice".)
     await expect(messages.nth(1).getAttribute('aria-label')).resolves.toMatch(/^Message from Alice\b/);
-    await messages.nth(1).getByText(words).waitFor();
+    // The composer sends HTML: the reply shows in its sandboxed frame, the quote below it.
+    const reply = messages.nth(1).getByTitle(/^Message from Alice\b/);
+    expect((await reply.getAttribute('sandbox'))?.split(/\s+/)).not.toContain('allow-scripts');
+    await reply.contentFrame().getByText(words).waitFor();
     await screenshot(page, 'flow-reply-arrived-bob');
     // And the server has it: in Bob's INBOX, and one copy in Alice's Sent.
     expect((await imapSubjects(demo.mail.host, demo.mail.imap, bob, 'INBOX')).filter((s) => s === `Re: ${demo.probes.lunch}`)).toHaveLength(1);

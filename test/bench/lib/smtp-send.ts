@@ -77,3 +77,20 @@ export async function sendBySmtp(params: { host: string; port: number; message: 
     socket.destroy();
   }
 }
+
+/**
+ * Postfix's own account of its deliveries to `recipient` (the `delays=a/b/c/d` of each
+ * `status=sent` line of its log: before the queue manager, in the queue manager,
+ * connection setup, transmission — seconds), the last `count` of them.
+ */
+export function postfixDelays(logText: string, recipient: string, count: number): { total: number; parts: number[] }[] {
+  const delays: { total: number; parts: number[] }[] = [];
+  for (const line of logText.split('\n')) {
+    if (!line.includes(`to=<${recipient}>`) || !line.includes('status=sent')) continue;
+    const match = /delays=([\d.]+)\/([\d.]+)\/([\d.]+)\/([\d.]+)/.exec(line);
+    if (!match) continue;
+    const parts = match.slice(1, 5).map(Number);
+    delays.push({ total: parts.reduce((sum, part) => sum + part, 0), parts });
+  }
+  return delays.slice(-count);
+}

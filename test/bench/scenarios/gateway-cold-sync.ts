@@ -18,7 +18,7 @@ import { profileMarkdown, summarizeProfile } from '../lib/cpu-profile';
 import { GatewayProcess } from '../lib/gateway-process';
 import { rawFetchFolders } from '../lib/raw-imap';
 import { repeat, type FigureSpec, type Scenario, type ScenarioContext } from '../lib/scenario';
-import { median } from '../lib/stats';
+import { median, p95 } from '../lib/stats';
 
 const label = (size: DatasetName) => (size === '10k' ? '10,000' : '100,000');
 
@@ -221,14 +221,15 @@ export function gatewayColdSync(size: '10k' | '100k', runs: number): Scenario {
         ? ` Checked: delta from 0 lists all ${delta.messages.toLocaleString('en')} messages (${delta.pages} pages, ${(delta.bytes / 1e6).toFixed(1)} MB, ${Math.round(delta.ms)} ms to download).`
         : '';
       let profile: string | undefined;
-      const over = (size === '10k' && (median(mirrored) > 5000 || median(first50) > 1000)) || ctx.profileAlways;
+      // Over budget in the median, or in the p95 (on a shared machine the median can hide a miss).
+      const over = (size === '10k' && (p95(mirrored) > 5000 || p95(first50) > 1000)) || ctx.profileAlways;
       if (over && ctx.timeLeftMs() > median(mirrored) * 3 + 60_000) profile = await profiledRun(ctx, dataset, size);
 
       ctx.record(
         figure.first50,
         { '1': first50 },
         `A fresh gateway per run; POST /api/login → GET /api/threads lists 50 (polled every 20 ms). Login alone: median ${Math.round(median(results.map((r) => r.loginMs)))} ms. ${inbox}.`,
-        profile && median(first50) > 1000 ? { profile } : undefined,
+        profile && p95(first50) > 1000 ? { profile } : undefined,
       );
       ctx.record(
         figure.mirrored,

@@ -12,6 +12,7 @@
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
+import WebSocket from 'ws';
 import { profileMarkdown, summarizeProfile, type CpuProfile } from '../lib/cpu-profile';
 import type { Dataset } from '../lib/bench-env';
 import { attachSharedWorker, busyLoopMs, CPU_RATES, newThrottledPage, type CpuRate, type ThrottledPage } from '../lib/browser';
@@ -19,6 +20,7 @@ import { GatewayProcess } from '../lib/gateway-process';
 import { countStoredMessages, installProbes, pageTimeOrigin, paintAfter, readProbe, ROW_SELECTOR, type BenchProbe } from '../lib/page-probes';
 import type { FigureSpec, Scenario, ScenarioContext } from '../lib/scenario';
 import { sendBySmtp } from '../lib/smtp-send';
+import { postfixNote, QUIET_MS } from './new-mail';
 import { median } from '../lib/stats';
 
 type Samples = Partial<Record<`${CpuRate}`, number[]>>;
@@ -246,7 +248,7 @@ export const uiCold: Scenario = {
     const oneX = stored['1'] ?? [];
     if (oneX.length > 0) measuredWorkerRate = (dataset.seeded.messages / median(oneX)) * 1000;
     let profile: string | undefined;
-    if ((ctx.profileAlways || (oneX.length > 0 && median(oneX) > 5000)) && ctx.timeLeftMs() > 120_000) {
+    if ((ctx.profileAlways || (oneX.length > 0 && median(oneX) > 5000)) && ctx.timeLeftMs() > 360_000) {
       try {
         profile = await profiledColdRun(ctx, dataset);
       } catch (error) {
@@ -374,6 +376,7 @@ export const uiLive: Scenario = {
     };
     const n = ctx.quick ? 3 : 8;
     let newMailSplit = '';
+    let newMailPostfix = '';
     for (const rate of CPU_RATES) {
       const gateway = await GatewayProcess.start({ env: ctx.env, label: `ui-live-${rate}x` });
       const tab = await newThrottledPage(rate);
@@ -404,10 +407,21 @@ export const uiLive: Scenario = {
           await trace.call('Network.enable');
         }
         const toEpoch = (monotonicSeconds: number) => (monotonicSeconds + (wire.offset ?? NaN)) * 1000;
-        const splits: { frame: number; deltaSent: number; deltaDone: number; painted: number }[] = [];
+        // A second push client in Node on the same account: when the gateway sent the frame, apart from the browser.
+        const nodeFrames: number[] = [];
+        let nodeSocket: WebSocket | null = null;
+        if (trace) {
+          const { token } = await gateway.login(dataset.email, dataset.password);
+          nodeSocket = new WebSocket(`${gateway.baseUrl.replace(/^http/, 'ws')}/ae/ws/create?st=${encodeURIComponent(token)}`, { origin: gateway.baseUrl });
+          nodeSocket.on('message', () => nodeFrames.push(performance.timeOrigin + performance.now()));
+          await new Promise((resolve) => nodeSocket!.once('open', resolve));
+          await sleep(300);
+        }
+        const splits: { nodeFrame: number; frame: number; deltaSent: number; deltaDone: number; painted: number }[] = [];
 
         for (let i = 0; i < n; i++) {
           await attempt('mail', rate, async () => {
+            await sleep(QUIET_MS); // a quiet mailbox, as in the gateway's figure
             const subject = `Bench live ${rate}x ${i} ${Math.random().toString(36).slice(2, 8)}`;
             let acceptedAt = 0;
             const timing = await paintAfter(
@@ -425,19 +439,21 @@ export const uiLive: Scenario = {
               const frame = after(wire.frames);
               const sent = frame === undefined ? undefined : wire.deltaSent.map(toEpoch).find((at) => at >= frame);
               const done = sent === undefined ? undefined : wire.deltaDone.map(toEpoch).find((at) => at >= sent);
-              if (frame !== undefined && sent !== undefined && done !== undefined) {
-                splits.push({ frame: frame - acceptedEpoch, deltaSent: sent - acceptedEpoch, deltaDone: done - acceptedEpoch, painted: paintedEpoch - acceptedEpoch });
+              const nodeFrame = nodeFrames.find((at) => at >= acceptedEpoch);
+              if (frame !== undefined && sent !== undefined && done !== undefined && nodeFrame !== undefined) {
+                splits.push({ nodeFrame: nodeFrame - acceptedEpoch, frame: frame - acceptedEpoch, deltaSent: sent - acceptedEpoch, deltaDone: done - acceptedEpoch, painted: paintedEpoch - acceptedEpoch });
               }
             }
-            await sleep(500);
             return paintedEpoch - acceptedEpoch;
           });
         }
         await trace?.detach();
+        nodeSocket?.close();
         if (splits.length > 0) {
+          newMailPostfix = postfixNote(ctx.env.servers.logFiles.postfix, dataset.email, splits.length);
           const at = (pick: (s: (typeof splits)[number]) => number) => Math.round(median(splits.map(pick)));
           newMailSplit =
-            `Where the time goes at 1× (medians of ${splits.length}, from the worker's DevTools network events): frame reaches the worker at ${at((s) => s.frame)} ms, ` +
+            `Where the time goes at 1× (medians of ${splits.length}; the worker's DevTools network events and a second push client in Node): the gateway's frame reaches Node at ${at((s) => s.nodeFrame)} ms and the worker at ${at((s) => s.frame)} ms, ` +
             `it asks for delta at ${at((s) => s.deltaSent)} ms, delta is back at ${at((s) => s.deltaDone)} ms, the row is painted at ${at((s) => s.painted)} ms.`;
         }
 
@@ -508,7 +524,7 @@ export const uiLive: Scenario = {
       if ((samples[what]['1']?.length ?? 0) + (samples[what]['4']?.length ?? 0) === 0) ctx.unmeasurable(spec, failure ?? 'no sample');
       else ctx.record(spec, samples[what], note + (failure ? ` Some runs failed (${failure}).` : ''));
     };
-    done('mail', NEW_MAIL_ROW, `Raw SMTP to Postfix; from its 250 after DATA (Node clock) to the frame showing the subject in the list (page clock; both on the machine's clock). Through LMTP, IDLE, the gateway mirror, websocket, delta, IndexedDB, render. ${newMailSplit}`);
+    done('mail', NEW_MAIL_ROW, `Raw SMTP to Postfix; from its 250 after DATA (Node clock) to the frame showing the subject in the list (page clock; both on the machine's clock). Through LMTP, IDLE (with Dovecot's 500 ms notification delay, see the gateway figure), the gateway mirror, websocket, delta, IndexedDB, render. ${newMailSplit} ${newMailPostfix}`);
     done('j', KEY_SPECS.j, 'From the keydown event time to the frame where the cursor row has moved.');
     done('k', KEY_SPECS.k, 'From the keydown event time to the frame where the cursor row has moved.');
     done('read', KEY_SPECS.read, 'Cursor on an unread conversation; keydown → frame where the row lost its unread style (optimistic, before the gateway confirms).');
@@ -664,6 +680,17 @@ export const ui100k: Scenario = {
         await page.evaluate(`document.querySelector('#thread-list')?.scrollTo?.(0, 0)`);
         await sleep(500);
       }
+      let scrollProfile: string | undefined;
+      try {
+        await tab.cdp.send('Profiler.enable');
+        await tab.cdp.send('Profiler.start');
+        await page.evaluate(SCROLL_TEST(4, 3000));
+        const { profile } = (await tab.cdp.send('Profiler.stop')) as { profile: CpuProfile };
+        await page.evaluate(`document.querySelector('#thread-list')?.scrollTo?.(0, 0)`);
+        scrollProfile = profileMarkdown(summarizeProfile(profile, 12), 'Page main thread during one more 3 s fling (DevTools profiler)');
+      } catch (error) {
+        scrollProfile = `Profiling failed: ${error instanceof Error ? error.message : String(error)}`;
+      }
       const longFrames = scrolls.map((r) => r.frames.slice(1).filter((ms) => ms > 20).length);
       const worst = Math.max(...scrolls.flatMap((r) => r.frames.slice(1)));
       ctx.record(
@@ -675,6 +702,7 @@ export const ui100k: Scenario = {
         SCROLL_FRAMES,
         { '1': longFrames },
         `Frames whose requestAnimationFrame interval exceeded 20 ms (a missed 16.7 ms vsync), of ≈ ${Math.round(median(scrolls.map((r) => r.frames.length)))} per fling; worst frame ${Math.round(worst)} ms. The seeded INBOX holds fewer than 100k threads.${note4x}`,
+        median(longFrames) > 0 && scrollProfile ? { profile: scrollProfile } : undefined,
       );
 
       const box = page.getByRole('searchbox', { name: 'Search mail' });
@@ -706,10 +734,35 @@ export const ui100k: Scenario = {
           failures.push(`"${word}": ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
         }
       }
+      let searchProfile: string | undefined;
+      if (entered.length > 0 && median(entered) > 50 && ctx.timeLeftMs() > 30_000) {
+        const worker = await attachSharedWorker(gateway.baseUrl);
+        if (worker) {
+          try {
+            await box.fill('');
+            await page.keyboard.press('Escape').catch(() => undefined);
+            await sleep(600);
+            const before = await rowsNow();
+            await box.fill('project');
+            await worker.call('Profiler.enable');
+            await worker.call('Profiler.start');
+            const timing = await paintAfter(page, searchShown('project', before), () => page.keyboard.press('Enter'), 20_000);
+            const mark = (await readProbe(page)).marks['keydown:Enter'] ?? timing.paintedAt;
+            const { profile } = await worker.call<{ profile: CpuProfile }>('Profiler.stop');
+            searchProfile = `Profiled search ("project"): ${Math.round(timing.paintedAt - mark)} ms to results.\n\n` + profileMarkdown(summarizeProfile(profile, 12), 'SharedWorker during the search (DevTools profiler)');
+          } catch (error) {
+            searchProfile = `Profiling failed: ${error instanceof Error ? error.message : String(error)}`;
+          } finally {
+            await worker.detach();
+          }
+        }
+      }
       const failureNote = failures.length ? ` Failed: ${failures.slice(0, 3).join('; ')}.` : '';
       if (typed.length) ctx.record(SEARCH_TYPED, { '1': typed }, `Typing a word (40 ms between keys) into the search box; from the last keydown to the frame showing the results (or the empty state). A different word each run.${note4x}${failureNote}`);
       else ctx.unmeasurable(SEARCH_TYPED, `no search completed${failureNote}`);
-      if (entered.length) ctx.record(SEARCH_ENTER, { '1': entered }, `The word filled in, then Enter (applies at once); from the Enter keydown to the frame showing the results.${note4x}${failureNote}`);
+      if (entered.length) {
+        ctx.record(SEARCH_ENTER, { '1': entered }, `The word filled in, then Enter (applies at once); from the Enter keydown to the frame showing the results.${note4x}${failureNote}`, searchProfile ? { profile: searchProfile } : undefined);
+      }
       else ctx.unmeasurable(SEARCH_ENTER, `no search completed${failureNote}`);
     } finally {
       await tab.close();

@@ -1,0 +1,129 @@
+/**
+ * The search indexes of the accounts (search-index.ts), kept in the worker's memory: built
+ * from the Message table the first time an account is searched (or warmed once its first
+ * sync is done), then kept current from the change feed — after each committed change the
+ * messages of the threads it names are read again. The index is never written to
+ * IndexedDB: rebuilding it costs one read of the table, and a second copy of every word
+ * would double the disk use and the cost of every delta page. (The spec's SearchThread
+ * table holds the gateway's search results, not an index.)
+ */
+import type { Folder } from '../../shared/api/mail';
+import type { MailTable } from '../db/mail-schema';
+import { only, withRead, type KeyRange, type LocalStore, type StoredRow } from '../db/store';
+import type { ChangeFeed, MailChange } from '../sync/change-feed';
+import { folderFromRow, messageFromRow } from '../sync/mail-rows';
+import { SearchIndex, type SearchHits } from './search-index';
+import { isEmptySearch, searchFolderIds, type ParsedSearch } from './search-query';
+
+/** Messages read per transaction while building: bounded so tabs' reads get their turn. */
+const BUILD_BATCH = 2000;
+
+export interface SearchIndexesDeps {
+  /** An account's database (AccountNotFound for an account that is not stored). */
+  readonly open: (accountId: string) => Promise<LocalStore<MailTable>>;
+  readonly changes: ChangeFeed;
+  readonly onError?: (error: unknown) => void;
+}
+
+interface AccountIndex {
+  readonly index: SearchIndex;
+  /** The build, then every update, in order: a search waits for the work queued before it. */
+  work: Promise<void>;
+  folders: Folder[] | null;
+}
+
+const NO_HITS: SearchHits = { threads: [], matchedMessages: 0, truncated: false };
+
+export class SearchIndexes {
+  private readonly accounts = new Map<string, AccountIndex>();
+
+  constructor(private readonly deps: SearchIndexesDeps) {
+    deps.changes.subscribe((change) => this.changed(change));
+  }
+
+  /** Matching threads of one account, newest first (at most MATCH_LIMIT messages match). */
+  async search(params: { accountId: string; query: ParsedSearch }): Promise<SearchHits> {
+    const { accountId, query } = params;
+    const store = await this.deps.open(accountId); // AccountNotFound before any work
+    if (isEmptySearch(query)) return NO_HITS;
+    let entry = this.entry(accountId);
+    await entry.work;
+    // Its build failed (or a cache clear dropped it meanwhile): one more try with a fresh one.
+    if (this.accounts.get(accountId) !== entry) {
+      entry = this.entry(accountId);
+      await entry.work;
+    }
+    entry.folders ??= await withRead(store, ['Category'], async (tx) => (await tx.getAll('Category')).map(folderFromRow));
+    return entry.index.search(query, { folderIds: searchFolderIds(entry.folders, query) });
+  }
+
+  /** Builds an account's index ahead of its first search (after its first sync). */
+  warm(accountId: string): Promise<void> {
+    return this.entry(accountId).work;
+  }
+
+  /** Forgets an account's index (logout). */
+  drop(accountId: string): void {
+    this.accounts.delete(accountId);
+  }
+
+  /** Messages indexed for an account (null: no index yet). */
+  size(accountId: string): number | null {
+    return this.accounts.get(accountId)?.index.size ?? null;
+  }
+
+  private entry(accountId: string): AccountIndex {
+    const existing = this.accounts.get(accountId);
+    if (existing) return existing;
+    const entry: AccountIndex = { index: new SearchIndex(), work: Promise.resolve(), folders: null };
+    this.accounts.set(accountId, entry);
+    this.enqueue(accountId, entry, () => this.build(accountId, entry));
+    return entry;
+  }
+
+  private enqueue(accountId: string, entry: AccountIndex, job: () => Promise<void>): void {
+    entry.work = entry.work.then(job).catch((error: unknown) => {
+      // A half-built or stale index must not answer: the next search builds a new one.
+      if (this.accounts.get(accountId) === entry) this.accounts.delete(accountId);
+      this.deps.onError?.(error);
+    });
+  }
+
+  private async build(accountId: string, entry: AccountIndex): Promise<void> {
+    const store = await this.deps.open(accountId);
+    entry.index.beginBulk();
+    let after: string | null = null;
+    for (;;) {
+      const range: KeyRange | undefined = after === null ? undefined : { lower: after, lowerOpen: true };
+      const rows: StoredRow[] = await withRead(store, ['Message'], (tx) => tx.getAll('Message', { ...(range ? { range } : {}), limit: BUILD_BATCH }));
+      for (const row of rows) {
+        const { meta, deleted } = messageFromRow(row);
+        entry.index.put(meta, deleted);
+      }
+      if (rows.length < BUILD_BATCH) break;
+      after = rows[rows.length - 1]!.id;
+    }
+    entry.index.endBulk();
+  }
+
+  /** After a commit: the named threads' messages are read again; a cache clear starts over. */
+  private changed(change: MailChange): void {
+    const entry = this.accounts.get(change.accountId);
+    if (!entry) return; // built from the table when first searched
+    if (change.everything) {
+      // A cache clear or a new session: built again from the table (the runtime warms it after its first sync).
+      this.accounts.delete(change.accountId);
+      return;
+    }
+    if (change.foldersChanged) entry.folders = null;
+    if (change.threadIds.length === 0) return;
+    const threadIds = [...new Set(change.threadIds)];
+    this.enqueue(change.accountId, entry, async () => {
+      const store = await this.deps.open(change.accountId);
+      const threads = await withRead(store, ['Message'], (tx) =>
+        Promise.all(threadIds.map(async (threadId) => ({ threadId, rows: await tx.getAll('Message', { index: 'thread_id', range: only(threadId) }) }))),
+      );
+      for (const { threadId, rows } of threads) entry.index.replaceThread(threadId, rows.map(messageFromRow));
+    });
+  }
+}

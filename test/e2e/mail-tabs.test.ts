@@ -1,0 +1,176 @@
+/**
+ * The mail UI end to end on the demo setup, continued (see mail-flows.test.ts): two tabs
+ * on one shared engine, and the hostile HTML message delivered to Alice at setup, which
+ * must run no script and fetch nothing.
+ */
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import type { Browser, BrowserContext, CDPSession } from 'playwright-core';
+import { launchChromium, screenshot } from './chromium';
+import { trackerRequests } from './demo-setup';
+import { accountSection, folderLink, literal, logInBoth, newDemoContext, rowNames as rowNamesOf, rowWith, unreadOf, watch, type Watched } from './demo-session';
+
+const baseUrl = inject('baseUrl');
+const demo = inject('demo');
+const { alice, bob } = demo;
+
+let browser: Browser;
+let context: BrowserContext;
+let first: Watched;
+/** Requests any page of the context made (the shared worker's own are not pages'). */
+const requests: { url: string; page: string }[] = [];
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  context = await newDemoContext(browser);
+  context.on('request', (request) => requests.push({ url: request.url(), page: request.frame().page().url() }));
+  first = watch(await context.newPage());
+  // Bob first this time, then Alice added.
+  await logInBoth(first.page, baseUrl, bob, alice);
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function sharedWorkers(cdp: CDPSession): Promise<{ url: string }[]> {
+  const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: { type: string; url: string }[] };
+  return targetInfos.filter((target) => target.type === 'shared_worker');
+}
+
+describe('many tabs, one engine', () => {
+  test('8. a second tab shows the inbox from the shared engine, and changes in one tab show in the other at once', async () => {
+    const cdp = await browser.newBrowserCDPSession();
+    expect(await sharedWorkers(cdp)).toHaveLength(1);
+    const workerUrl = (await sharedWorkers(cdp))[0]!.url;
+    expect(workerUrl).toMatch(new RegExp(`^${literal(baseUrl).source}/build/worker-`));
+
+    const started = performance.now();
+    const second = watch(await context.newPage());
+    await second.page.goto(baseUrl);
+    await second.mail.waitForRows();
+    const secondRowsMs = performance.now() - started;
+    // Still the one engine: the tab attached to it rather than starting (and syncing) its own.
+    expect(await sharedWorkers(cdp)).toEqual([expect.objectContaining({ url: workerUrl })]);
+    // Both accounts are there at once, with the same counts as the first tab.
+    for (const email of [alice.email, bob.email]) {
+      await accountSection(second.page, email).waitFor();
+      await expect.poll(() => unreadOf(folderLink(second.page, email, 'Inbox'))).toBe(await unreadOf(folderLink(first.page, email, 'Inbox')));
+    }
+    console.log(`[tabs] second tab: inbox rows ${Math.round(secondRowsMs)} ms after opening`);
+    await screenshot(second.page, 'flow-second-tab');
+
+    // Star in the first tab (toolbar) → starred in the second.
+    const target = rowWith(first.page, demo.probes.toBob);
+    const twin = rowWith(second.page, demo.probes.toBob);
+    await expect(twin.getAttribute('aria-label')).resolves.not.toMatch(/Starred/);
+    // The tab a person acts in is the visible one (a hidden tab's animation frames are throttled).
+    await first.page.bringToFront();
+    await target.click();
+    await first.page.getByRole('region', { name: /^Conversation: / }).waitFor();
+    const pressed = performance.now();
+    await first.mail.toolbarButton('Add star').click();
+    const isStarred = (subject: string) =>
+      [...document.querySelectorAll('[role="option"]')].some((row) => row.getAttribute('aria-label')?.includes(subject) && /(^|, )Starred, /.test(row.getAttribute('aria-label') ?? ''));
+    const inFirst = first.page.waitForFunction(isStarred, demo.probes.toBob, { polling: 'raf', timeout: 5_000 }).then(() => performance.now() - pressed);
+    // The other tab is hidden: poll on a timer, not on its (throttled) animation frames.
+    await second.page.waitForFunction(isStarred, demo.probes.toBob, { polling: 25, timeout: 5_000 });
+    console.log(`[tabs] star clicked in tab 1: shown there after ${Math.round(await inFirst)} ms`);
+    console.log(`[tabs] star in tab 1 → shown in tab 2 after ${Math.round(performance.now() - pressed)} ms`);
+
+    // Read in the second tab (opening an unread thread of Bob's) → read in the first, and Bob's count drops.
+    const probes = Object.values(demo.probes);
+    const unreadName = (await rowNamesOf(second.page)).find((name) => name.startsWith('Unread, ') && name.endsWith(`in ${bob.email}`) && !probes.some((probe) => name.includes(probe)))!;
+    expect(unreadName, "an unread thread of Bob's").toBeDefined();
+    const unread = second.mail.threadList().getByRole('option', { name: unreadName, exact: true });
+    const rowId = (await unread.getAttribute('id'))!;
+    // The same thread's row in the first tab (rows are identified by account and thread).
+    const nameInFirst = () => first.page.locator(`[id="${rowId}"]`).getAttribute('aria-label');
+    await expect(nameInFirst()).resolves.toMatch(/^Unread, /);
+    const bobBefore = await unreadOf(folderLink(first.page, bob.email, 'Inbox'));
+    await second.page.bringToFront();
+    await unread.click();
+    await second.page.getByRole('region', { name: /^Conversation: / }).waitFor();
+    const opened = performance.now();
+    await expect.poll(nameInFirst, { timeout: 5_000, interval: 25 }).not.toMatch(/^Unread, /);
+    console.log(`[tabs] read in tab 2 → shown in tab 1 after ${Math.round(performance.now() - opened)} ms`);
+    await expect.poll(() => unreadOf(folderLink(first.page, bob.email, 'Inbox')), { timeout: 5_000 }).toBe(bobBefore - 1);
+
+    // And back: mark unread with the keyboard (Shift+U) in the first tab → unread again in the second.
+    await first.page.bringToFront();
+    await first.page.locator(`[id="${rowId}"]`).click();
+    await first.page.getByRole('region', { name: /^Conversation: / }).waitFor();
+    await first.mail.threadList().focus();
+    await first.page.keyboard.press('Shift+U');
+    await expect.poll(() => second.page.locator(`[id="${rowId}"]`).getAttribute('aria-label'), { timeout: 5_000, interval: 25 }).toMatch(/^Unread, /);
+    await screenshot(first.page, 'flow-tabs-first');
+    await screenshot(second.page, 'flow-tabs-second');
+
+    expect(await sharedWorkers(cdp)).toHaveLength(1);
+    await cdp.detach();
+    expect(first.errors).toEqual([]);
+    expect(second.errors).toEqual([]);
+    await second.page.close();
+  });
+});
+
+describe('hostile HTML mail', () => {
+  test('9. runs no script (page and frames), opens no dialog, and fetches nothing', async () => {
+    const tracker = `127.0.0.1:${demo.tracker.port}`;
+    expect(trackerRequests(demo.tracker.logFile), 'the tracker before the test').toEqual([]);
+    const { page, mail, errors } = watch(await context.newPage());
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    const seen: string[] = [];
+    page.on('request', (request) => seen.push(request.url()));
+    await page.goto(baseUrl);
+    await mail.waitForRows();
+
+    await rowWith(page, demo.probes.hostile).click();
+    const conversation = page.getByRole('region', { name: `Conversation: ${demo.probes.hostile}` });
+    await conversation.waitFor();
+    const frame = conversation.getByTitle('Message from Parcel Service');
+    await frame.waitFor();
+    expect((await frame.getAttribute('sandbox'))?.split(/\s+/)).not.toContain('allow-scripts');
+    const body = frame.contentFrame();
+    await body.getByText('Your parcel is waiting').waitFor();
+    // The remote images are held back, and the reader is told so.
+    await conversation.getByRole('region', { name: 'Remote images blocked' }).getByText(/remote images? (is|are) hidden/).waitFor();
+    await expect(conversation.getByRole('button', { name: 'Show images' }).count()).resolves.toBe(1);
+    // Give anything that would load or run time to do so.
+    await page.waitForTimeout(1_500);
+    await screenshot(page, 'flow-hostile-message');
+
+    // No script ran: not in the page, not in any frame (read through the same-origin frame from the page too).
+    expect(await page.evaluate(() => (window as { __pwned?: unknown }).__pwned)).toBeUndefined();
+    const inFrames = await page.evaluate(() =>
+      [...document.querySelectorAll('iframe')].map((element) => {
+        const win = element.contentWindow as (Window & { __pwned?: unknown }) | null;
+        return { title: element.title, pwned: win ? String(win.__pwned) : 'no window', scripts: element.contentDocument?.querySelectorAll('script').length ?? -1 };
+      }),
+    );
+    expect(inFrames.length).toBeGreaterThan(0);
+    for (const inFrame of inFrames) expect(inFrame).toEqual({ title: inFrame.title, pwned: 'undefined', scripts: 0 });
+    for (const child of page.frames()) {
+      const value = await child.evaluate(() => String((window as { __pwned?: unknown }).__pwned)).catch((error: unknown) => `evaluate failed: ${String(error)}`);
+      if (!value.startsWith('evaluate failed')) expect(value, `__pwned in ${child.url()}`).toBe('undefined');
+    }
+    // Nothing that could run is left in the mail's document.
+    await expect(body.locator('script, [onerror], [onload]').count()).resolves.toBe(0);
+    expect(dialogs).toEqual([]);
+
+    // Nothing was fetched: the tracker saw nothing, and no page or frame asked for it.
+    expect(trackerRequests(demo.tracker.logFile)).toEqual([]);
+    expect(seen.filter((url) => url.includes(tracker))).toEqual([]);
+    expect(requests.filter((request) => request.url.includes(tracker))).toEqual([]);
+    // Everything the page did fetch came from the gateway itself.
+    expect(seen.filter((url) => !url.startsWith(baseUrl) && !url.startsWith('data:') && !url.startsWith('blob:') && url !== 'about:srcdoc')).toEqual([]);
+    expect(errors.filter((error) => !/Content Security Policy/.test(error))).toEqual([]);
+
+    // The tracker does record requests (so the empty log above means something).
+    await fetch(`http://${tracker}/control.png`);
+    expect(trackerRequests(demo.tracker.logFile)).toHaveLength(1);
+    await page.close();
+  });
+});
