@@ -10,7 +10,7 @@ import type { createStore } from 'jotai';
 import { primaryAccountId, type PublicAccount } from '../../shared/account';
 import { TernError } from '../../shared/errors';
 import { partnerThemeOf } from '../../shared/partner-theme';
-import type { CommandStatus, ListPatch, ListScope, ListWindow } from '../../shared/worker-mail-api';
+import type { CommandStatus, ListPatch, ListScope, ListWindow, SyncStatus } from '../../shared/worker-mail-api';
 import { applyListPatch, heldFromSnapshot } from '../thread-list/list-patch';
 import {
   accountsAtom,
@@ -184,6 +184,22 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
     }
   }
 
+  // ── sync status ─────────────────────────────────────────────────────────────
+  /**
+   * Folders and counts follow each account's sync, whatever is on screen. List patches
+   * refresh only the account of the list shown, so an account whose first sync finished
+   * while another account's folder was open kept an empty folder list in the sidebar (and
+   * mail arriving in it, a stale unread count) until something else asked again.
+   */
+  function onSyncStatus(status: SyncStatus) {
+    if (stopped) return;
+    const before = store.get(syncStatusAtom)[status.accountId];
+    store.set(syncStatusAtom, (all) => ({ ...all, [status.accountId]: status }));
+    const applied = !before || status.appliedTransactionId !== before.appliedTransactionId;
+    const caughtUp = status.phase === 'idle' && before?.phase !== 'idle';
+    if (applied || caughtUp) refreshMailboxes([status.accountId]);
+  }
+
   // ── subscriptions of the whole tab ──────────────────────────────────────────
   const subscriptions: { commands: string | null; sync: string | null; accounts: string | null } = { commands: null, sync: null, accounts: null };
   function unsubscribe(kind: keyof typeof subscriptions, id: string) {
@@ -293,7 +309,7 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
           () => undefined, // an engine without this service yet: nothing to follow
         );
       void subscribe('commands', engine.commands.watchCommands(onCommandStatus));
-      void subscribe('sync', engine.mail.watchSync((status) => !stopped && store.set(syncStatusAtom, (all) => ({ ...all, [status.accountId]: status }))));
+      void subscribe('sync', engine.mail.watchSync(onSyncStatus));
       try {
         setAccounts((await engine.accounts.initialise()).accounts);
       } catch (error) {
