@@ -1,3 +1,4 @@
+import { anyShowsPaperclip } from '../../shared/attachment-rules';
 import type { Address, AttachmentSummary, Folder, MessageMeta, SpecialUse, ThreadSummary } from '../../shared/api/mail';
 import type { Db } from '../store/database';
 import type { StoredAttachment } from './attachments';
@@ -75,7 +76,8 @@ export function toThreadSummary(threadId: number, rows: readonly MessageRow[]): 
     messageCount: messages.length,
     unreadCount: messages.filter(({ meta }) => meta.unread).length,
     starred: messages.some(({ meta }) => meta.starred),
-    hasAttachments: messages.some(({ meta }) => meta.attachments.length > 0),
+    // The paperclip rule (spec §5): inline images under 12 KB don't count.
+    hasAttachments: messages.some(({ meta }) => anyShowsPaperclip(meta.attachments)),
     folderIds: [...new Set(messages.map(({ meta }) => meta.folderId))].sort((a, b) => Number(a) - Number(b)),
     messageIds: messages.map(({ meta }) => meta.id),
   };
