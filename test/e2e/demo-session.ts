@@ -45,18 +45,35 @@ export async function newDemoContext(browser: Browser): Promise<BrowserContext> 
   return browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'light' });
 }
 
-/** Logs in to `first` from the login screen, then adds `second` without logging out. */
-export async function logInBoth(page: Page, baseUrl: string, first: E2eLogin, second: E2eLogin): Promise<void> {
+/** Logs in to one account from the login screen (email first, then password) and waits for the inbox. */
+export async function logIn(page: Page, baseUrl: string, login: E2eLogin): Promise<void> {
   const mail = new MailPage(page);
   await page.goto(baseUrl);
   await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-  await mail.login(first.email, first.password);
+  await mail.login(login.email, login.password);
   await mail.waitForRows();
+}
+
+/** Adds another account from the sidebar's "Add account", without logging out. */
+export async function addAccount(page: Page, login: E2eLogin): Promise<void> {
+  const mail = new MailPage(page);
   await mail.sidebar().getByRole('link', { name: 'Add account' }).click();
   await page.getByRole('heading', { name: 'Add another account' }).waitFor();
-  await mail.login(second.email, second.password);
-  await accountSection(page, second.email).waitFor();
+  await mail.login(login.email, login.password);
+  await accountSection(page, login.email).waitFor();
   await mail.waitForRows();
+}
+
+/** Goes to a folder of an account through the sidebar and waits until its list (or empty state) is there. */
+export async function openFolder(page: Page, email: string, folder: string): Promise<void> {
+  const link = folderLink(page, email, folder);
+  await link.click();
+  await link.and(page.locator('[aria-current="page"]')).waitFor();
+  await page.getByRole('heading', { level: 1, name: folder, exact: true }).waitFor();
+  await page.waitForFunction(() => {
+    const list = document.getElementById('thread-list');
+    return list !== null && list.getAttribute('aria-busy') === 'false';
+  });
 }
 
 /** An account's part of the sidebar (a region named after the account). */
@@ -68,7 +85,8 @@ export const folderLink = (page: Page, email: string, folder: string): Locator =
 
 /** The unread count a sidebar link shows; 0 when it shows none. */
 export async function unreadOf(link: Locator): Promise<number> {
-  const text = (await link.textContent()) ?? '';
+  if ((await link.count()) === 0) return 0; // not there (yet): polled by callers
+  const text = (await link.textContent({ timeout: 2_000 })) ?? '';
   const match = /([\d,]+)\s*unread/.exec(text);
   return match ? Number(match[1]!.replaceAll(',', '')) : 0;
 }

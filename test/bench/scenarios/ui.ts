@@ -96,7 +96,7 @@ const WARM_BREAKDOWN = `(() => {
     html: nav ? nav.responseEnd : null,
     domContentLoaded: nav ? nav.domContentLoadedEventEnd : null,
     lastScript: scripts.length ? Math.max(...scripts.map((entry) => entry.responseEnd)) : null,
-    scripts: scripts.length,
+    scripts: scripts.map((entry) => ({ name: entry.name.split('/').pop().replace(/-[A-Z0-9]{8}\\.js$/, ''), start: Math.round(entry.startTime), end: Math.round(entry.responseEnd) })),
   };
 })()`;
 
@@ -198,7 +198,7 @@ export const uiCold: Scenario = {
     const heapParts: string[] = [];
     const calibration: Record<string, { pageMs: number; workerMs: number | null }> = {};
     const notFull: string[] = [];
-    const breakdowns: { html: number | null; domContentLoaded: number | null; lastScript: number | null }[] = [];
+    const breakdowns: { html: number | null; domContentLoaded: number | null; lastScript: number | null; scripts: { name: string; start: number; end: number }[] }[] = [];
     let rowsShown = 0;
     const runsPerRate = ctx.quick ? 1 : 3;
     for (let run = 0; run < runsPerRate; run++) {
@@ -285,9 +285,12 @@ export const uiCold: Scenario = {
       WARM,
       warm,
       'page.reload() of the same profile, 3 per cold run; from navigation start to the frame showing the first screenful of rows. The SharedWorker may or may not survive the reload (one tab). ' +
-        `At 1× (medians): HTML at ${mid((b) => b.html)} ms, last JS bundle at ${mid((b) => b.lastScript)} ms, DOMContentLoaded at ${mid((b) => b.domContentLoaded)} ms — the rest until the rows is the app starting, the worker handshake and the first list query.`,
+        `At 1× (medians): HTML at ${mid((b) => b.html)} ms, DOMContentLoaded at ${mid((b) => b.domContentLoaded)} ms, last JS chunk at ${mid((b) => b.lastScript)} ms` +
+        (breakdowns[0] ? ` (one reload's scripts, start→end ms: ${breakdowns[0].scripts.map((x) => `${x.name} ${x.start}→${x.end}`).join(', ')})` : '') +
+        '; after that: the app starting, the worker handshake and the first list query.',
+      { scripts: breakdowns.map((b) => b.scripts) },
     );
-    ctx.record(HEAP_10K, heap, `After a forced GC, Runtime.getHeapUsage of the page and of the SharedWorker (DevTools): ${heapParts.join('; ')}.`);
+    ctx.record(HEAP_10K, heap, `After a forced GC, Runtime.getHeapUsage of the page and of the SharedWorker (DevTools), per run: ${[...new Set(heapParts)].join('; ')}.`);
   },
 };
 
@@ -656,20 +659,26 @@ export const ui100k: Scenario = {
       ctx.progress(`waiting up to ${Math.round(fillBudgetMs / 1000)} s for the worker to store 100,000 messages…`);
       const started = performance.now();
       const fill = await waitForStored(page, dataset.seeded.messages, fillBudgetMs, 2000);
+      const fillSec = ((fill.at ?? performance.now()) - started) / 1000;
+      let note4x = ` 1× only: filling the cache took ${fillSec.toFixed(0)} s, no time for a 4× fill in this run.`;
       if (fill.at === null) {
         const rate = (fill.stored / (performance.now() - started)) * 1000;
-        for (const spec of figures) {
-          ctx.unmeasurable(
-            spec,
-            `needs the 100k mailbox in the browser: after ${Math.round(fillBudgetMs / 1000)} s the worker had stored ${fill.stored.toLocaleString('en')} of 100,000 messages (≈ ${Math.round(rate)}/s), ` +
-              `so the fill alone would take ≈ ${Math.round(100_000 / Math.max(rate, 1) / 60)} min — more than this 15-minute run can give it`,
-          );
+        if (fill.stored < 25_000) {
+          for (const spec of figures) {
+            ctx.unmeasurable(
+              spec,
+              `needs the 100k mailbox in the browser: after ${Math.round(fillBudgetMs / 1000)} s the worker had stored ${fill.stored.toLocaleString('en')} of 100,000 messages (≈ ${Math.round(rate)}/s), ` +
+                `so the fill alone would take ≈ ${Math.round(100_000 / Math.max(rate, 1) / 60)} min — more than this 15-minute run can give it`,
+            );
+          }
+          return;
         }
-        return;
-      }
-      const fillSec = (fill.at - started) / 1000;
-      ctx.progress(`IndexedDB holds all 100,000 messages after ${fillSec.toFixed(0)} s`);
-      const note4x = ` 1× only: filling the cache took ${fillSec.toFixed(0)} s, no time for a 4× fill in this run.`;
+        // Better a figure on most of the cache than none: say exactly what was cached.
+        note4x =
+          ` PARTIAL CACHE: only ${fill.stored.toLocaleString('en')} of 100,000 messages were stored when the run's time budget cut the fill at ${fillSec.toFixed(0)} s ` +
+          `(≈ ${Math.round(rate)} messages/s; the worker went on storing the rest during these measurements); 1× only.`;
+        ctx.progress(`IndexedDB holds ${fill.stored.toLocaleString('en')} messages after ${fillSec.toFixed(0)} s; measuring on that partial cache`);
+      } else ctx.progress(`IndexedDB holds all 100,000 messages after ${fillSec.toFixed(0)} s`);
 
       const heaps = await heapsMB(tab, gateway.baseUrl);
       ctx.record(HEAP_100K, { '1': [heaps.page + (heaps.worker ?? 0)] }, `After a forced GC: tab ${heaps.page.toFixed(0)} MB + worker ${heaps.worker?.toFixed(0) ?? '?'} MB (Runtime.getHeapUsage). One sample.${note4x}`);
@@ -745,11 +754,20 @@ export const ui100k: Scenario = {
             const before = await rowsNow();
             await box.fill('project');
             await worker.call('Profiler.enable');
+            await worker.call('Profiler.setSamplingInterval', { interval: 100 });
+            await tab.cdp.send('Profiler.enable');
+            await tab.cdp.send('Profiler.setSamplingInterval', { interval: 100 });
             await worker.call('Profiler.start');
+            await tab.cdp.send('Profiler.start');
             const timing = await paintAfter(page, searchShown('project', before), () => page.keyboard.press('Enter'), 20_000);
             const mark = (await readProbe(page)).marks['keydown:Enter'] ?? timing.paintedAt;
             const { profile } = await worker.call<{ profile: CpuProfile }>('Profiler.stop');
-            searchProfile = `Profiled search ("project"): ${Math.round(timing.paintedAt - mark)} ms to results.\n\n` + profileMarkdown(summarizeProfile(profile, 12), 'SharedWorker during the search (DevTools profiler)');
+            const { profile: pageProfile } = (await tab.cdp.send('Profiler.stop')) as { profile: CpuProfile };
+            searchProfile =
+              `Profiled search ("project", 0.1 ms sampling): ${Math.round(timing.paintedAt - mark)} ms to results.\n\n` +
+              profileMarkdown(summarizeProfile(profile, 10), 'SharedWorker during the search') +
+              '\n\n' +
+              profileMarkdown(summarizeProfile(pageProfile, 10), 'Page main thread during the search');
           } catch (error) {
             searchProfile = `Profiling failed: ${error instanceof Error ? error.message : String(error)}`;
           } finally {
