@@ -1,3 +1,4 @@
+import { PAPERCLIP_MIN_INLINE_BYTES } from '../../shared/attachment-rules';
 import type { Statement } from 'better-sqlite3';
 import { TernError } from '../../shared/errors';
 import type { Db } from '../store/database';
@@ -58,7 +59,13 @@ export class LocalSearch {
       where.push(`${search.starred ? '' : 'NOT '}EXISTS (SELECT 1 FROM json_each(m.flags) WHERE value = @flagged)`);
       params.flagged = '\\Flagged';
     }
-    if (search.hasAttachment) where.push("m.attachments_json <> '[]'");
+    // has:attachment means what the paperclip means (spec §5): a part with no contentId, or over 12 KB.
+    if (search.hasAttachment) {
+      where.push(
+        "EXISTS (SELECT 1 FROM json_each(m.attachments_json) a WHERE json_extract(a.value, '$.contentId') IS NULL OR json_extract(a.value, '$.size') > @paperclipBytes)",
+      );
+      params.paperclipBytes = PAPERCLIP_MIN_INLINE_BYTES;
+    }
     if (search.after !== null) {
       where.push('m.received_at >= @after');
       params.after = search.after;

@@ -6,6 +6,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { searchResponseSchema, type SearchResponse } from '../../shared/api/reading';
 import { startGatewayFixture, type GatewayFixture } from './support/gateway-fixture';
 
+/** The paperclip rule (spec §5) as the test's own SQL: a part with no contentId or over 12 KB. */
+const PAPERCLIP_SQL =
+  "EXISTS (SELECT 1 FROM json_each(m.attachments_json) a WHERE json_extract(a.value, '$.contentId') IS NULL OR json_extract(a.value, '$.size') > 12288)";
+
 let fx: GatewayFixture;
 const ids: Record<string, string> = {};
 beforeAll(async () => {
@@ -77,7 +81,7 @@ describe('operators', () => {
 
   test('has:attachment, is:unread, is:starred and in: count what the mirror holds', async () => {
     const attachment = await search('has:attachment');
-    expect(attachment.matchedMessages).toBe(Math.min(1000, count(`${IN_SCOPE} AND m.attachments_json <> '[]'`)));
+    expect(attachment.matchedMessages).toBe(Math.min(1000, count(`${IN_SCOPE} AND ${PAPERCLIP_SQL}`)));
     expect(attachment.threads.every((thread) => thread.hasAttachments)).toBe(true);
 
     const unread = await search('is:unread');
@@ -134,7 +138,7 @@ describe('operators', () => {
 
   test('the folderId parameter limits the search to that folder', async () => {
     const result = await search('has:attachment', { folderId: ids.INBOX! });
-    expect(result.matchedMessages).toBe(count(`f.path = 'INBOX' AND m.attachments_json <> '[]'`));
+    expect(result.matchedMessages).toBe(count(`f.path = 'INBOX' AND ${PAPERCLIP_SQL}`));
   });
 });
 
