@@ -182,6 +182,8 @@ test('folders and counts are refreshed once after a burst of changes', async () 
   const bridge = createWorkerBridge({ engine, store });
   await bridge.start();
   await vi.waitFor(() => expect(Object.keys(store.get(foldersAtom))).toHaveLength(2));
+  // Let any refresh that start-up scheduled land first, so only the burst below is counted.
+  await new Promise((resolve) => setTimeout(resolve, MAILBOX_REFRESH_DELAY_MS + 50));
   const listFolders = vi.spyOn(engine.mail, 'listFolders');
   for (let i = 0; i < 10; i++) bridge.refreshMailboxes(['1001']);
   await new Promise((resolve) => setTimeout(resolve, MAILBOX_REFRESH_DELAY_MS + 50));
