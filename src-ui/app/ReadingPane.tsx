@@ -99,19 +99,44 @@ export function ReadingPane({ threadKey, onClose, showBack }: { threadKey: strin
     };
   }, [threadKey, version, actions]);
 
-  /** Reads the open thread, once per opening (on open, and when the view reports an unread message). */
-  const markRead = useCallback(() => {
+  /**
+   * Reads the open thread once per opening: when it opens (or its row first arrives). An
+   * opening is used up even when the thread was already read, so a thread marked unread
+   * while it is open (Shift+U here, or from another tab) stays unread; it used to be read
+   * again at once, because only an opening that had read something counted.
+   */
+  const readOnOpen = useCallback(() => {
     if (!threadKey || markedRead.current === threadKey) return;
     const held = store.get(threadListAtom).held;
     const current = rowAt(held, indexOfKey(held, threadKey));
-    if (!current || current.unreadCount === 0) return;
+    if (!current) return;
     markedRead.current = threadKey;
+    if (current.unreadCount === 0) return;
     void actions.runOnThreads({ kind: 'markRead', read: true }, [{ key: current.key, accountId: current.accountId, threadId: current.threadId }]);
   }, [threadKey, actions, store]);
   useEffect(() => {
     if (!threadKey) markedRead.current = null;
-    else markRead();
-  }, [threadKey, row?.unreadCount, markRead]);
+    else readOnOpen();
+  }, [threadKey, row?.unreadCount, readOnOpen]);
+
+  // The messages the opening showed first: a message the view reports unread that is not one
+  // of them arrived while the thread was open, and is read because it is on screen.
+  const firstShown = useRef<{ key: string; ids: ReadonlySet<string> } | null>(null);
+  if (loaded?.thread && loaded.key === threadKey && firstShown.current?.key !== threadKey) {
+    firstShown.current = { key: threadKey, ids: new Set(loaded.thread.messages.map((message) => message.id)) };
+  }
+  const onMessageOpened = useCallback(
+    (message: MessageView) => {
+      if (!threadKey) return;
+      if (firstShown.current?.key === threadKey && !firstShown.current.ids.has(message.id) && message.unread) {
+        const ref = parseRowKey(threadKey);
+        if (ref) void actions.runOnThreads({ kind: 'markRead', read: true }, [{ key: threadKey, ...ref }]);
+        return;
+      }
+      readOnOpen();
+    },
+    [threadKey, actions, readOnOpen],
+  );
 
   const trustedSenders = useAtomValue(trustedSendersAtom);
   const accountId = loaded?.thread?.row.accountId;
@@ -181,7 +206,7 @@ export function ReadingPane({ threadKey, onClose, showBack }: { threadKey: strin
               trustedSenders={trustedSenders}
               onTrustSender={actions.trustSender}
               onCompose={actions.openComposer}
-              onMessageOpened={markRead}
+              onMessageOpened={onMessageOpened}
               onEditDraft={onEditDraft}
             />
           </Suspense>

@@ -195,8 +195,10 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
     if (stopped) return;
     const before = store.get(syncStatusAtom)[status.accountId];
     store.set(syncStatusAtom, (all) => ({ ...all, [status.accountId]: status }));
-    const applied = !before || status.appliedTransactionId !== before.appliedTransactionId;
-    const caughtUp = status.phase === 'idle' && before?.phase !== 'idle';
+    // The first status of an account only says where it stands (setAccounts has just asked).
+    if (!before) return;
+    const applied = status.appliedTransactionId !== before.appliedTransactionId;
+    const caughtUp = status.phase === 'idle' && before.phase !== 'idle';
     if (applied || caughtUp) refreshMailboxes([status.accountId]);
   }
 

@@ -71,26 +71,35 @@ async function main(): Promise<void> {
   log(`plan: ${options.chosen.map((s) => s.id).join(', ')} (estimated ${Math.round(options.chosen.reduce((sum, s) => sum + s.estimateSec, 0) / 60)} min${options.quick ? ', quick mode' : ''})`);
   rmSync(path.join(RESULTS_DIR, 'profiles'), { recursive: true, force: true });
 
-  const load: Record<string, [number, number]> = {};
-  const load1 = () => Math.round((os.loadavg()[0] ?? 0) * 10) / 10;
-  log(`machine load (1-minute average) at the start: ${load1()} on ${os.cpus().length} cores`);
-  buildForBench(log);
-  log('starting Dovecot and Postfix on free ports…');
-  const env = await BenchEnv.create(log).catch((error: unknown) => {
-    removeBenchBuild();
-    throw error;
-  });
-  env.onClose(() => removeBenchBuild());
-  env.onClose(() => closeBrowser());
-  let interrupted = false;
+  // Ctrl-C (or SIGTERM) at any point: stop what was started — also a BenchEnv still starting — then exit.
+  let pendingEnv: Promise<BenchEnv> | null = null;
+  let interrupted: Promise<void> | null = null;
   const onSignal = (signal: NodeJS.Signals) => {
     if (interrupted) return;
-    interrupted = true;
     console.log(`\n${signal}: stopping the gateway, browser and mail servers…`);
-    void env.close().finally(() => process.exit(130));
+    interrupted = (async () => {
+      const starting = await pendingEnv?.catch(() => null);
+      await starting?.close();
+      removeBenchBuild();
+    })().finally(() => process.exit(130));
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+
+  const load: Record<string, [number, number]> = {};
+  const load1 = () => Math.round((os.loadavg()[0] ?? 0) * 10) / 10;
+  log(`machine load (1-minute average) at the start: ${load1()} on ${os.cpus().length} cores`);
+  await buildForBench(log);
+  if (interrupted) await new Promise(() => undefined);
+  log('starting Dovecot and Postfix on free ports…');
+  pendingEnv = BenchEnv.create(log);
+  const env = await pendingEnv.catch((error: unknown) => {
+    removeBenchBuild();
+    throw error;
+  });
+  if (interrupted) await new Promise(() => undefined);
+  env.onClose(() => removeBenchBuild());
+  env.onClose(() => closeBrowser());
 
   const record = (spec: FigureSpec, results: Figure['results'], status: Figure['status'], note: string, details?: Record<string, unknown>) => {
     figures.set(spec.key, { ...spec, status, results, note, details });
@@ -120,6 +129,7 @@ async function main(): Promise<void> {
           log(`  ${scenario.id}: ${spec.what}: not yet measurable — ${why}`);
         },
       };
+      if (interrupted) break;
       if (ctx.timeLeftMs() < scenario.estimateSec * 300) {
         const why = `skipped: ${Math.round(ctx.timeLeftMs() / 1000)} s left of the 14-minute budget, the scenario needs about ${scenario.estimateSec} s`;
         warnings.push(`${scenario.id} ${why}`);
@@ -132,7 +142,8 @@ async function main(): Promise<void> {
       try {
         await scenario.run(ctx);
       } catch (error) {
-        if (interrupted) throw error;
+        // Interrupted: the signal handler is cleaning up and will exit; a failure now is its doing.
+        if (interrupted) await new Promise(() => undefined);
         const message = error instanceof Error ? error.message : String(error);
         warnings.push(`${scenario.id} failed: ${message}`);
         log(`  ${scenario.id} FAILED: ${message}`);
@@ -144,10 +155,9 @@ async function main(): Promise<void> {
       log(`  ${scenario.id} took ${((performance.now() - scenarioStarted) / 1000).toFixed(0)} s (load average ${loadBefore} → ${load1()})`);
     }
   } finally {
-    if (!interrupted) {
-      log('stopping the mail servers and cleaning up…');
-      await env.close();
-    }
+    if (interrupted) await new Promise(() => undefined); // the signal handler exits when its cleanup is done
+    log('stopping the mail servers and cleaning up…');
+    await env.close();
   }
 
   const chromium = await launchedVersion().catch(() => null);

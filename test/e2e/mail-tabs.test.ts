@@ -121,6 +121,11 @@ describe('many tabs, one engine', () => {
     await first.mail.threadList().focus();
     await first.page.keyboard.press('Shift+U');
     await expect.poll(() => second.page.locator(`[id="${rowId}"]`).getAttribute('aria-label'), { timeout: 5_000, interval: 25 }).toMatch(/^Unread, /);
+    // And it stays unread, though it is open in the first tab (the open thread used to be read again at once).
+    await first.page.waitForTimeout(1_500);
+    await expect(first.page.locator(`[id="${rowId}"]`).getAttribute('aria-label')).resolves.toMatch(/^Unread, /);
+    await expect(second.page.locator(`[id="${rowId}"]`).getAttribute('aria-label')).resolves.toMatch(/^Unread, /);
+    await expect.poll(() => unreadOf(folderLink(second.page, bob.email, 'Inbox')), { timeout: 5_000 }).toBe(bobBefore);
     await screenshot(first.page, 'flow-tabs-first');
     await screenshot(second.page, 'flow-tabs-second');
 

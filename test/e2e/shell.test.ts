@@ -16,11 +16,21 @@ test('the built app loads in Chromium, shows its brand and reaches the shared en
   page.on('pageerror', (error) => errors.push(error.message));
   // React reports render loops on the console, not as page errors.
   page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+  const consoleLines: string[] = [];
+  page.on('console', (message) => consoleLines.push(`${message.type()}: ${message.text()}`));
   await page.goto(inject('baseUrl'));
   await expect(page.title()).resolves.toBe('Tern Mail');
   await page.getByRole('heading', { name: 'Tern Mail' }).waitFor();
   // A fresh browser has no account: the first screen is the login (email first).
-  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  await page
+    .getByRole('heading', { name: 'Sign in' })
+    .waitFor()
+    .catch(async (error: unknown) => {
+      // What the page showed instead, for the report.
+      await screenshot(page, 'shell-FAILED');
+      console.log(`shell: ${page.url()}\n${await page.evaluate(() => document.body.innerText)}\n${consoleLines.join('\n')}`);
+      throw error;
+    });
   await expect(page.url()).toMatch(/\/login$/);
   // The status line comes from the SharedWorker's handshake, so this proves the worker bundle runs.
   await page.getByRole('status').filter({ hasText: /Mail engine 5\.33\.0 ready/ }).waitFor();

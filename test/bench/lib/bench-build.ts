@@ -4,7 +4,7 @@
  * (which empties public/build/ first) cannot pull the files from under a running gateway.
  * It sits inside the repository so the gateway bundle resolves node_modules as usual.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
@@ -16,11 +16,22 @@ export const BUILD_DIR = path.join(BENCH_PUBLIC, 'build');
 export const GATEWAY_BUNDLE = path.join(BENCH_BUILD, 'dist', 'server', 'gateway.mjs');
 
 /** Builds the production bundles into test/bench/.build and copies the static files beside them. */
-export function buildForBench(log: (line: string) => void): void {
+export async function buildForBench(log: (line: string) => void): Promise<void> {
   rmSync(BENCH_BUILD, { recursive: true, force: true });
   const started = performance.now();
-  const result = spawnSync(process.execPath, ['build.mjs', `--out=${BENCH_BUILD}`, '--no-install'], { cwd: REPO_ROOT, encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`node build.mjs --out=${BENCH_BUILD} failed:\n${result.stdout}\n${result.stderr}`);
+  // Asynchronous, so Ctrl-C is handled at once (tsx SIGKILLs a script that does not answer a signal in 30 ms).
+  const child = spawn(process.execPath, ['build.mjs', `--out=${BENCH_BUILD}`, '--no-install'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const result = { stdout: '', stderr: '', status: null as number | null };
+  child.stdout.on('data', (chunk: Buffer) => (result.stdout += chunk));
+  child.stderr.on('data', (chunk: Buffer) => (result.stderr += chunk));
+  result.status = await new Promise<number | null>((resolve) => {
+    child.once('error', () => resolve(null));
+    child.once('exit', (code) => resolve(code));
+  });
+  if (result.status !== 0) {
+    rmSync(BENCH_BUILD, { recursive: true, force: true });
+    throw new Error(`node build.mjs --out=${BENCH_BUILD} failed:\n${result.stdout}\n${result.stderr}`);
+  }
   // The static shell's other files (the online-status image …); the page template is the build's input.
   mkdirSync(BENCH_PUBLIC, { recursive: true });
   for (const entry of readdirSync(path.join(REPO_ROOT, 'public'), { withFileTypes: true })) {

@@ -5,11 +5,13 @@
  * starts is stopped and removed by `close()` — which also runs on Ctrl-C, SIGTERM and
  * an uncaught failure.
  */
+import { spawn } from 'node:child_process';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { startMailServers, type MailServers } from '../../harness/mail-servers';
-import { seedMailbox, type SeedSummary } from '../../harness/seed/seed-mailbox';
+import type { SeedSummary } from '../../harness/seed/seed-mailbox';
+import { REPO_ROOT } from './bench-build';
 import { rawFetchAll } from './raw-imap';
 
 export interface DatasetSpec {
@@ -34,6 +36,32 @@ export interface Dataset extends DatasetSpec {
 }
 
 type Cleanup = () => Promise<void> | void;
+
+/**
+ * The seeder in a child process (test/harness/seed/cli.ts). In this process it would block
+ * the event loop for seconds (100k messages), and tsx, which relays Ctrl-C to the script,
+ * SIGKILLs a script that does not acknowledge the signal within 30 ms — leaving the mail
+ * servers and temporary files behind.
+ */
+function seedInChild(params: { maildir: string; owner: { name: string; email: string }; count: number }): Promise<SeedSummary> {
+  const args = ['--import', 'tsx', 'test/harness/seed/cli.ts', '--maildir', params.maildir, '--count', String(params.count), '--owner-email', params.owner.email, '--owner-name', params.owner.name];
+  const child = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk));
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk));
+  return new Promise<SeedSummary>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code, signal) => {
+      if (code !== 0) return reject(new Error(`the seeder failed (${signal ?? `exit ${code}`}): ${err.trim()}`));
+      try {
+        resolve(JSON.parse(out.trim().split('\n').at(-1) ?? '') as SeedSummary);
+      } catch {
+        reject(new Error(`the seeder printed no summary: ${out}${err}`));
+      }
+    });
+  });
+}
 
 export class BenchEnv {
   private readonly cleanups: Cleanup[] = [];
@@ -95,7 +123,7 @@ export class BenchEnv {
   private async seed(name: DatasetName): Promise<Dataset> {
     const spec = DATASETS[name];
     this.log(`seeding ${spec.count.toLocaleString('en')} messages for ${spec.email}…`);
-    const seeded = seedMailbox({ maildir: this.servers.maildirOf(spec.email), owner: { name: spec.name, email: spec.email }, count: spec.count });
+    const seeded = await seedInChild({ maildir: this.servers.maildirOf(spec.email), owner: { name: spec.name, email: spec.email }, count: spec.count });
     await this.servers.fixOwnership(spec.email);
     // Dovecot builds its index and cache on first access; a provider's mailbox has them
     // already. One full FETCH of every folder builds them and fills the page cache, so

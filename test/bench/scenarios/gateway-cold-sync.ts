@@ -166,7 +166,7 @@ export function gatewayColdSync(size: '10k' | '100k', runs: number): Scenario {
   return {
     id: `gateway-${size}`,
     title: `Gateway cold sync of ${label(size)} messages (items 2, 10, 12)`,
-    estimateSec: size === '10k' ? 90 : 300,
+    estimateSec: size === '10k' ? 70 : 200,
     figures,
     async run(ctx) {
       const dataset = await ctx.env.dataset(size);

@@ -51,7 +51,7 @@ const SWEEP_FLOOR: FigureSpec = {
 export const resync: Scenario = {
   id: 'resync',
   title: 'Resync of an unchanged mailbox (item 4)',
-  estimateSec: 25,
+  estimateSec: 10,
   figures: [DELTA_MS, DELTA_TRIPS, SWEEP_MS, SWEEP_FLOOR],
   async run(ctx) {
     const dataset = await ctx.env.dataset('10k');

@@ -187,7 +187,7 @@ const HEAP_10K: FigureSpec = {
 export const uiCold: Scenario = {
   id: 'ui-cold-10k',
   title: 'Browser: cold login, IndexedDB fill, warm start, heap (items 2, 3, 10)',
-  estimateSec: 170,
+  estimateSec: 200,
   figures: [COLD_ROWS, COLD_STORED, WARM, HEAP_10K],
   async run(ctx) {
     const dataset = await ctx.env.dataset('10k');
@@ -364,7 +364,7 @@ async function rowIds(page: Page): Promise<string[]> {
 export const uiLive: Scenario = {
   id: 'ui-live',
   title: 'Browser: new mail, keyboard, click to body (items 5, 6, 7)',
-  estimateSec: 110,
+  estimateSec: 90,
   figures: [NEW_MAIL_ROW, ...Object.values(KEY_SPECS), BODY_UNCACHED, BODY_CACHED],
   async run(ctx) {
     const dataset = await ctx.env.dataset('push');
@@ -632,7 +632,7 @@ const SEARCH_WORDS = ['invoice', 'review', 'contract', 'release', 'budget', 'mee
 export const ui100k: Scenario = {
   id: 'ui-100k',
   title: 'Browser with the 100k mailbox cached: search, scroll, heap (items 8, 9, 10); worker RPC (11)',
-  estimateSec: 240,
+  estimateSec: 200,
   figures: [SEARCH_TYPED, SEARCH_ENTER, SCROLL_ROWS, SCROLL_FRAMES, HEAP_100K, RPC],
   async run(ctx) {
     ctx.unmeasurable(
