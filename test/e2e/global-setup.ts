@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -46,6 +46,10 @@ export default async function setup(project: TestProject) {
   const started = performance.now();
   const demo = await startDemo();
   const dataDir = await mkdtemp(join(tmpdir(), 'tern-e2e-'));
+  // The gateway serves a copy of the build: `node build.mjs` (anyone's, in this shared tree)
+  // empties public/build first, and a page of this run then loads chunks that are gone.
+  const publicDir = join(dataDir, 'public');
+  await cp(join(project.config.root, 'public'), publicDir, { recursive: true });
   const [port] = await findFreePorts(1);
   let output = '';
   const gateway = spawn(process.execPath, ['dist/server/gateway.mjs'], {
@@ -53,7 +57,8 @@ export default async function setup(project: TestProject) {
     env: {
       ...process.env,
       TERN_PORT: String(port),
-      TERN_DATA_DIR: dataDir,
+      TERN_DATA_DIR: join(dataDir, 'gateway'),
+      TERN_PUBLIC_DIR: publicDir,
       TERN_MAIL_DOMAINS: mailDomainTable(demo.servers),
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -108,8 +108,15 @@ describe('the mail UI on the demo setup', () => {
     await eventually(async () => (await unreadOf(allInboxes)) === aliceUnread + bobUnread, 5_000, 'the unified unread count');
     expect(aliceUnread).toBeGreaterThan(0);
     expect(bobUnread).toBeGreaterThan(0);
-    // The account menu lists both; the tab title counts every unread thread.
-    await expect(page.title()).resolves.toBe(`(${(aliceUnread + bobUnread).toLocaleString('en-US')}) Tern Mail`);
+    // The tab title counts every unread thread; the account menu offers both accounts.
+    await expect.poll(() => page.title()).toBe(`(${(aliceUnread + bobUnread).toLocaleString('en-US')}) Tern Mail`);
+    await page.getByRole('button', { name: /^Account: / }).click();
+    const accountMenu = page.getByRole('menu', { name: /^Account: / });
+    for (const email of [alice.email, bob.email]) await accountMenu.getByRole('menuitemradio', { name: literal(email) }).waitFor();
+    await accountMenu.getByRole('menuitem', { name: 'Log out of all accounts' }).waitFor();
+    await screenshot(page, 'flow-account-menu');
+    await page.keyboard.press('Escape');
+    await expect(accountMenu.count()).resolves.toBe(0);
     console.log(`[flows] two accounts in the sidebar after ${Math.round(performance.now() - started)} ms (unread: Alice ${aliceUnread}, Bob ${bobUnread})`);
     await screenshot(page, 'flow-inbox-both-accounts');
   });
@@ -320,7 +327,7 @@ describe('the mail UI on the demo setup', () => {
 
     await mail.threadList().focus();
     await page.keyboard.press('/');
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('type'))).toBe('search');
+    await expect.poll(() => mail.searchBox().evaluate((input) => input === document.activeElement)).toBe(true);
     await page.keyboard.type(`"${subject}"`);
     await page.getByRole('listbox', { name: 'Search results' }).waitFor();
     await expect.poll(() => page.evaluate(() => new URL(location.href).searchParams.get('q'))).toBe(`"${subject}"`);
