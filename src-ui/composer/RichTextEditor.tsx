@@ -217,6 +217,44 @@ export function RichTextEditor(props: RichTextEditorProps) {
 
   return (
     <div className="tern-editor-wrap">
+      {/* The body comes first in the DOM so Tab from Subject lands in it, as in Gmail; the
+          toolbar (one tab stop) follows it. CSS order keeps the toolbar drawn above. */}
+      <div
+        ref={editorRef}
+        className={`tern-editor ${BODY_CLASS}`}
+        contentEditable
+        suppressContentEditableWarning
+        role="textbox"
+        aria-multiline="true"
+        aria-label={props.label ?? 'Message body'}
+        tabIndex={0}
+        spellCheck
+        onInput={props.onInput}
+        onKeyDown={onEditorKeyDown}
+        onKeyUp={() => {
+          rememberSelection();
+          updateActive();
+        }}
+        onMouseUp={rememberSelection}
+        onBlur={rememberSelection}
+        onPaste={(event) => {
+          const files = Array.from(event.clipboardData.files);
+          if (files.length > 0 && props.onPasteFiles) {
+            event.preventDefault();
+            props.onPasteFiles(files);
+            return;
+          }
+          const html = event.clipboardData.getData('text/html');
+          event.preventDefault();
+          if (html) exec('insertHTML', prepareEditorHtml(html));
+          else exec('insertText', event.clipboardData.getData('text/plain'));
+          props.onInput();
+        }}
+        onDrop={(event) => {
+          // Files dropped on the body are attachments (the composer's drop zone takes them).
+          if (event.dataTransfer.types.includes('Files')) event.preventDefault();
+        }}
+      />
       <div ref={toolbarRef} className="tern-toolbar" role="toolbar" aria-label="Formatting" onKeyDown={onToolbarKeyDown}>
         {TOOLS.map((tool, index) => {
           const Icon = tool.icon;
@@ -279,42 +317,6 @@ export function RichTextEditor(props: RichTextEditorProps) {
           )}
         </div>
       )}
-      <div
-        ref={editorRef}
-        className={`tern-editor ${BODY_CLASS}`}
-        contentEditable
-        suppressContentEditableWarning
-        role="textbox"
-        aria-multiline="true"
-        aria-label={props.label ?? 'Message body'}
-        tabIndex={0}
-        spellCheck
-        onInput={props.onInput}
-        onKeyDown={onEditorKeyDown}
-        onKeyUp={() => {
-          rememberSelection();
-          updateActive();
-        }}
-        onMouseUp={rememberSelection}
-        onBlur={rememberSelection}
-        onPaste={(event) => {
-          const files = Array.from(event.clipboardData.files);
-          if (files.length > 0 && props.onPasteFiles) {
-            event.preventDefault();
-            props.onPasteFiles(files);
-            return;
-          }
-          const html = event.clipboardData.getData('text/html');
-          event.preventDefault();
-          if (html) exec('insertHTML', prepareEditorHtml(html));
-          else exec('insertText', event.clipboardData.getData('text/plain'));
-          props.onInput();
-        }}
-        onDrop={(event) => {
-          // Files dropped on the body are attachments (the composer's drop zone takes them).
-          if (event.dataTransfer.types.includes('Files')) event.preventDefault();
-        }}
-      />
     </div>
   );
 }

@@ -55,6 +55,8 @@ export const COMPOSER_CSS = `${BASE_CSS}
 .tern-suggestion-email { font-size: 12px; color: var(--t-muted); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 
 .tern-editor-wrap { flex: 1; min-height: 0; display: flex; flex-direction: column; }
+.tern-editor-wrap > .tern-toolbar { order: -2; }
+.tern-editor-wrap > .tern-link-popover { order: -1; }
 .tern-toolbar { display: flex; gap: 2px; padding: 6px 12px; border-bottom: 1px solid color-mix(in srgb, var(--t-line) 60%, transparent); }
 .tern-toolbar .tern-icon-button { width: 30px; height: 30px; }
 .tern-link-popover { display: flex; flex-wrap: wrap; align-items: center; gap: 8px; padding: 8px 16px; background: var(--t-surface); border-bottom: 1px solid var(--t-line); font-size: 13px; }

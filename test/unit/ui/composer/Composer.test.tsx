@@ -39,6 +39,19 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+describe('keyboard order', () => {
+  test('after Subject the next tab stop is the body, then the formatting toolbar', () => {
+    const { view } = setup();
+    const tabStops = Array.from(view.querySelectorAll<HTMLElement>('input, button, select, textarea, [tabindex], [contenteditable]')).filter(
+      (element) => element.tabIndex >= 0 && !element.hasAttribute('disabled'),
+    );
+    const subject = tabStops.indexOf(subjectBox(view));
+    expect(tabStops[subject + 1]).toBe(one(view, 'textbox', 'Message body'));
+    const toolbar = view.querySelector('[role="toolbar"][aria-label="Formatting"]')!;
+    expect(toolbar.contains(tabStops[subject + 2]!)).toBe(true);
+  });
+});
+
 describe('drafts', () => {
   test('save themselves 1.5 s after typing stops and show "Saved"', async () => {
     const { view, onSave } = setup();
