@@ -84,7 +84,7 @@ export const bundleSize: Scenario = {
       { '1': [entryKB] },
       `${parts[0]?.file} alone is ${entryAloneKB.toFixed(1)} KB; its ${parts.length - 1} static chunks add ${(entryKB - entryAloneKB).toFixed(1)} KB` +
         (cssKB !== null ? `; CSS ${cssKB} KB more` : '') +
-        `; ${lazy.length} lazy chunks (${lazy.reduce((s, l) => s + l.gzipKB, 0).toFixed(1)} KB) not counted. Deterministic: one run.`,
+        `; ${lazy.length} lazy chunk${lazy.length === 1 ? "" : "s"} (${lazy.reduce((s, l) => s + l.gzipKB, 0).toFixed(1)} KB) not counted. Deterministic: one run.`,
       { parts, lazy, cssGzipKB: cssKB },
     );
     const workerKB = gzipKB(fileOf(workerUrl));
