@@ -20,6 +20,9 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
+  // Started by a supervisor with an IPC channel (npm run demo, the e2e setup): when that
+  // process dies without stopping us (killed, not Ctrl-C'd), stop rather than live on orphaned.
+  if (process.send) process.once('disconnect', () => stop('parent exited'));
 }
 
 main().catch((error: unknown) => {

@@ -98,7 +98,8 @@ async function main(): Promise<void> {
     await rm(gatewayDir, { recursive: true, force: true });
     gateway = spawn(process.execPath, [join(root, 'dist', 'server', 'gateway.mjs')], {
       cwd: root,
-      stdio: 'inherit',
+      // The IPC channel lets the gateway notice if this process is killed (see src-server/main.ts).
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       env: {
         ...process.env,
         TERN_PORT: String(gatewayPort),
