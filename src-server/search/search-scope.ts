@@ -1,21 +1,6 @@
-import type { SpecialUse } from '../../shared/api/mail';
+import { SEARCH_EXCLUDED_BY_DEFAULT as EXCLUDED_BY_DEFAULT, SEARCH_SPECIAL_NAMES as SPECIAL_NAMES } from '../../shared/search-folders';
 import type { FolderRow } from '../mirror/mirror-rows';
 
-/** `in:` words that name a special folder whatever it is called on the server. */
-const SPECIAL_NAMES: Record<string, SpecialUse> = {
-  inbox: 'inbox',
-  sent: 'sent',
-  drafts: 'drafts',
-  draft: 'drafts',
-  trash: 'trash',
-  bin: 'trash',
-  spam: 'junk',
-  junk: 'junk',
-  archive: 'archive',
-};
-
-/** Left out of a search unless asked for, as Gmail does: what was thrown away is not an answer. */
-const EXCLUDED_BY_DEFAULT: readonly SpecialUse[] = ['trash', 'junk'];
 
 /** Folders an `in:` value names: `anywhere`, a special name, or a folder's path or name (case-insensitive). */
 export function foldersNamed(rows: readonly FolderRow[], value: string): FolderRow[] {

@@ -5,7 +5,8 @@
  * plus Gmail's `-` to exclude. Words are cut and folded as the gateway's FTS5 index
  * (unicode61, diacritics removed) cuts them, so the same query finds the same mail.
  */
-import type { Folder, SpecialUse } from '../../shared/api/mail';
+import { SEARCH_EXCLUDED_BY_DEFAULT as EXCLUDED_BY_DEFAULT, SEARCH_SPECIAL_NAMES as SPECIAL_NAMES } from '../../shared/search-folders';
+import type { Folder } from '../../shared/api/mail';
 
 export type TermField = 'any' | 'from' | 'to' | 'subject';
 
@@ -143,21 +144,6 @@ export function isEmptySearch(search: ParsedSearch): boolean {
   );
 }
 
-/** `in:` words that name a special folder whatever the server calls it (the gateway's list). */
-const SPECIAL_NAMES: Readonly<Record<string, SpecialUse>> = {
-  inbox: 'inbox',
-  sent: 'sent',
-  drafts: 'drafts',
-  draft: 'drafts',
-  trash: 'trash',
-  bin: 'trash',
-  spam: 'junk',
-  junk: 'junk',
-  archive: 'archive',
-};
-
-/** Left out unless asked for, as Gmail does: what was thrown away is not an answer. */
-const EXCLUDED_BY_DEFAULT: readonly SpecialUse[] = ['trash', 'junk'];
 
 function foldersNamed(folders: readonly Folder[], value: string): Folder[] {
   const wanted = value.toLowerCase();
