@@ -9,7 +9,10 @@ import { avatarHue } from './avatar-hue';
 export interface Account {
   /** The gateway's mailId; equal to `id`, `clientId` and `serverId`. */
   readonly accountId: string;
+  /** The name the gateway gave at login (the mail server's, or one made from the address). */
   readonly name: string;
+  /** The name mail is sent under, as the user set it in settings; absent or empty: `name`. */
+  readonly displayName?: string;
   readonly emailAddress: string;
   readonly provider: string;
   readonly organizationUnit: string | null;
@@ -180,6 +183,19 @@ export function compareAccountIds(a: string, b: string): number {
 /** Primary account (spec §4): the one with the smallest numeric account id. */
 export function primaryAccountId(accountIds: readonly string[]): string | null {
   return [...accountIds].sort(compareAccountIds)[0] ?? null;
+}
+
+/** Longest display name kept (the gateway's limit for a name in an address). */
+export const MAX_DISPLAY_NAME_LENGTH = 200;
+
+/** A display name as typed → as stored: one line (a line break would end the From header), trimmed, at most MAX_DISPLAY_NAME_LENGTH. */
+export function cleanDisplayName(typed: string): string {
+  return typed.replace(/\s+/g, ' ').trim().slice(0, MAX_DISPLAY_NAME_LENGTH).trim();
+}
+
+/** The name the account's mail goes out under: the user's display name, else the gateway's from login. */
+export function senderName(account: Pick<Account, 'name' | 'displayName'>): string {
+  return account.displayName?.trim() || account.name;
 }
 
 /** Drops the token before an account leaves the worker. */

@@ -96,6 +96,11 @@ export interface AccountService {
   unwatch(params: { readonly subscriptionId: string }): Promise<void>;
   /** Partner and billing info stored beside an account (AccountNotFound if unknown). */
   info(params: { readonly accountId: string }): Promise<AccountInfo>;
+  /**
+   * Sets the name the account's mail is sent under (one line, at most 200 characters);
+   * an empty name goes back to the gateway's. Every tab's account list follows.
+   */
+  setDisplayName(params: { readonly accountId: string; readonly displayName: string }): Promise<PublicAccount>;
   /** Stores partner and/or billing info beside an account; returns what is stored now. */
   saveInfo(params: { readonly accountId: string; readonly partner?: PartnerInfo | null; readonly billing?: BillingAccountInfo | null }): Promise<AccountInfo>;
 }

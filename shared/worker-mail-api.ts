@@ -195,6 +195,15 @@ export interface MailQueryService {
   unwatchSync(params: { subscriptionId: string }): Promise<void>;
 }
 
+/** A file to upload for a draft. */
+export interface UploadParams {
+  readonly accountId: string;
+  readonly file: Blob;
+  readonly fileName: string;
+  /** The tab's name for this upload, to cancel it with; optional (an upload nobody may cancel). */
+  readonly uploadId?: string;
+}
+
 /** Changes from the UI. */
 export interface MailCommandService {
   /** Applies optimistically, records a ProviderSyncbackRequest, sends it; resolves with its id. */
@@ -205,8 +214,13 @@ export interface MailCommandService {
   send(params: { accountId: string; draftId: string; delayMs: number }): Promise<{ commandId: string }>;
   /** Cancels a send still inside its undo window; false when it already left. */
   undoSend(params: { commandId: string }): Promise<boolean>;
-  /** Uploads a file for a draft, reporting progress 0–1; resolves with the gateway's attachment id. */
-  uploadAttachment(params: { accountId: string; file: Blob; fileName: string }, onProgress: (fraction: number) => void): Promise<{ attachmentId: string }>;
+  /**
+   * Uploads a file for a draft, reporting the share of it sent (0–1) as it goes; resolves
+   * with the gateway's attachment id. `uploadId` (made by the tab) names it for `cancelUpload`.
+   */
+  uploadAttachment(params: UploadParams, onProgress: (fraction: number) => void): Promise<{ attachmentId: string }>;
+  /** Stops an upload in flight; its `uploadAttachment` rejects. False when none by that id is running. */
+  cancelUpload(params: { uploadId: string }): Promise<boolean>;
   /** Subscribes to command outcomes (every tab sees every command); open and recent ones are sent first. */
   watchCommands(onStatus: (status: CommandStatus) => void): Promise<{ subscriptionId: string }>;
   /** Ends a `watchCommands`. */

@@ -3,7 +3,7 @@
  * and the two services tabs call, MailQueryService and MailCommandService. engine.ts
  * builds it once per worker and tells it when the stored accounts change.
  */
-import { resetSyncState, type Account } from '../shared/account';
+import { resetSyncState, senderName, type Account } from '../shared/account';
 import { systemClock, type Clock } from '../shared/clock';
 import type { LogType } from '../shared/constants';
 import { TernError } from '../shared/errors';
@@ -204,6 +204,10 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
   const commands = new EngineMailCommands({
     open,
     gateway: gatewayOf,
+    sender: async (accountId) => {
+      const account = await deps.accounts.get(accountId);
+      return account && { name: senderName(account), email: account.emailAddress };
+    },
     kick: (accountId) => {
       kickLocal(accountId);
       relay?.kick(accountId); // the writer may be another engine

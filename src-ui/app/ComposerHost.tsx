@@ -6,6 +6,7 @@
  */
 import { useAtomValue } from 'jotai';
 import { lazy, Suspense, useEffect, useMemo } from 'react';
+import { senderName } from '../../shared/account';
 import { TernError } from '../../shared/errors';
 import type { MessageView } from '../../shared/worker-mail-api';
 import { MAIL_EVENTS, type MailEventDetail } from '../keyboard/mail-events';
@@ -42,7 +43,7 @@ export function ComposerHost({ defaultAccountId }: { defaultAccountId: string | 
   const open = useAtomValue(composerAtom);
   const accounts = useAtomValue(accountsAtom) ?? [];
   const ownEmailsByAccount = useAtomValue(ownEmailsByAccountAtom);
-  const composerAccounts = useMemo(() => accounts.map((account) => ({ accountId: account.accountId, name: account.name, email: account.emailAddress })), [accounts]);
+  const composerAccounts = useMemo(() => accounts.map((account) => ({ accountId: account.accountId, name: senderName(account), email: account.emailAddress })), [accounts]);
 
   useEffect(() => {
     const fail = (error: unknown) => actions.toast({ tone: 'error', title: 'Could not open the composer', message: TernError.from(error).message });
@@ -82,6 +83,7 @@ export function ComposerHost({ defaultAccountId }: { defaultAccountId: string | 
           onSend={(params) => actions.send(params)}
           onUndo={(commandId) => actions.undoSend(commandId)}
           onUpload={(params, onProgress) => actions.uploadAttachment(params, onProgress)}
+          onCancelUpload={(uploadId) => actions.cancelUpload(uploadId)}
           suggest={(prefix) => actions.suggestAddresses({ accountIds: composerAccounts.map((account) => account.accountId), prefix, limit: 8 })}
           onClose={() => actions.closeComposer()}
         />

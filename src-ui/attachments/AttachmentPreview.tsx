@@ -17,6 +17,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { createPortal } from 'react-dom';
 import { TernError } from '../../shared/errors';
 import type { AttachmentSummary } from '../../shared/api/mail';
+import { keepTabInside } from '../app/focus-trap';
 import { CloseIcon, DownloadIcon } from '../conversation/icons';
 import type { AttachmentFacts } from './attachment-facts';
 import { typedObjectUrl } from './object-urls';
@@ -76,19 +77,7 @@ export function AttachmentPreview({ items, index, load, onIndexChange, onDownloa
       onClose();
     } else if (event.key === 'ArrowRight' && !(event.target instanceof HTMLMediaElement)) go(1);
     else if (event.key === 'ArrowLeft' && !(event.target instanceof HTMLMediaElement)) go(-1);
-    else if (event.key === 'Tab') {
-      // Keep focus inside the dialog.
-      const focusable = Array.from(dialogRef.current?.querySelectorAll<HTMLElement>('button, [href], video, audio, iframe, [tabindex]:not([tabindex="-1"])') ?? []);
-      const first = focusable[0];
-      const last = focusable.at(-1);
-      if (event.shiftKey && document.activeElement === first) {
-        event.preventDefault();
-        last?.focus();
-      } else if (!event.shiftKey && document.activeElement === last) {
-        event.preventDefault();
-        first?.focus();
-      }
-    }
+    else keepTabInside(event, dialogRef.current, 'button, [href], video, audio, iframe, [tabindex]:not([tabindex="-1"])');
   };
 
   const content = () => {

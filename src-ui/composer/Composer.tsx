@@ -10,17 +10,18 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
 import type { Address } from '../../shared/api/mail';
 import { TernError } from '../../shared/errors';
-import { formatFileSize } from '../../shared/file-size';
 import type { DraftInput } from '../../shared/worker-mail-api';
-import { AlertIcon, CloseIcon, PaperclipIcon, SendIcon } from '../conversation/icons';
+import { CloseIcon, PaperclipIcon, SendIcon } from '../conversation/icons';
 import { COMPOSER_CSS } from './composer-styles';
-import type { ComposerInitial, UploadedAttachment } from './compose-initial';
+import type { ComposerInitial } from './compose-initial';
 import { DraftAutosave, type SaveStatus } from './draft-autosave';
 import { isBlankHtml, prepareOutgoingHtml } from './editor-html';
 import { RecipientField } from './RecipientField';
 import { chipFromAddress, chipsToAddresses, INVALID_ADDRESS_MESSAGE, parseRecipients, addChips, type RecipientChip } from './recipients';
 import { RichTextEditor, type RichTextEditorHandle } from './RichTextEditor';
-import { checkUpload } from './upload-rules';
+import { UploadList } from './UploadList';
+import { useAttachmentUploads, type UploadFunction } from './use-attachment-uploads';
+import { useFileDropGuard } from './use-file-drop-guard';
 
 /** An account the message can be sent from. */
 export interface ComposerAccount {
@@ -41,7 +42,9 @@ export interface ComposerProps {
   /** MailCommandService.undoSend: true when the send was stopped in time. */
   readonly onUndo: (commandId: string) => Promise<boolean>;
   /** MailCommandService.uploadAttachment, reporting progress 0–1. */
-  readonly onUpload: (params: { accountId: string; file: Blob; fileName: string }, onProgress: (fraction: number) => void) => Promise<{ attachmentId: string }>;
+  readonly onUpload: UploadFunction;
+  /** MailCommandService.cancelUpload, by the `uploadId` an upload was started with. */
+  readonly onCancelUpload?: (uploadId: string) => Promise<boolean>;
   /** Recipient suggestions for a typed prefix (MailQueryService.suggestAddresses). */
   readonly suggest: (prefix: string) => Promise<readonly Address[]>;
   /** The composer is done: closed (draft kept) or sent (after the undo window). */
@@ -55,18 +58,6 @@ export interface ComposerProps {
 export const DEFAULT_UNDO_DELAY_MS = 5_000;
 export const DEFAULT_AUTOSAVE_DELAY_MS = 1_500;
 
-interface AttachmentItem {
-  readonly key: string;
-  readonly fileName: string;
-  readonly size: number;
-  readonly status: 'uploading' | 'done' | 'failed' | 'rejected';
-  readonly progress: number;
-  readonly attachmentId?: string;
-  readonly message?: string;
-  /** The account it was uploaded for (a From change uploads it again). */
-  readonly accountId?: string;
-}
-
 type Phase =
   | { readonly kind: 'editing' }
   | { readonly kind: 'sending' }
@@ -76,13 +67,10 @@ type Phase =
 
 const TITLES: Record<ComposerInitial['mode'], string> = { new: 'New message', reply: 'Reply', replyAll: 'Reply all', forward: 'Forward' };
 
-let itemCounter = 0;
-const nextItemKey = () => `a${++itemCounter}`;
-
 const toChips = (addresses: readonly Address[]) => addresses.map(chipFromAddress);
 
 export function Composer(props: ComposerProps) {
-  const { initial, accounts, onSave, onSend, onUndo, onUpload, suggest, onClose } = props;
+  const { initial, accounts, onSave, onSend, onUndo, onUpload, onCancelUpload, suggest, onClose } = props;
   const undoDelayMs = props.undoDelayMs ?? DEFAULT_UNDO_DELAY_MS;
   const titleId = useId();
   const statusId = useId();
@@ -96,17 +84,6 @@ export function Composer(props: ComposerProps) {
   const [showBcc, setShowBcc] = useState(initial.bcc.length > 0);
   const [subject, setSubject] = useState(initial.subject);
   const [bodyVersion, setBodyVersion] = useState(0);
-  const [attachments, setAttachments] = useState<AttachmentItem[]>(() =>
-    (initial.attachments ?? []).map((attachment: UploadedAttachment) => ({
-      key: nextItemKey(),
-      fileName: attachment.fileName,
-      size: attachment.size,
-      status: 'done',
-      progress: 1,
-      attachmentId: attachment.attachmentId,
-      accountId: initial.accountId,
-    })),
-  );
   const [saveStatus, setSaveStatus] = useState<SaveStatus>(initial.draftId ? { status: 'saved', at: Date.now() } : { status: 'idle' });
   const [phase, setPhase] = useState<Phase>({ kind: 'editing' });
   const [notice, setNotice] = useState<{ kind: 'error' | 'info'; text: string } | null>(null);
@@ -116,9 +93,13 @@ export function Composer(props: ComposerProps) {
   const fileInput = useRef<HTMLInputElement>(null);
   const toInput = useRef<HTMLInputElement | null>(null);
   const undoButton = useRef<HTMLButtonElement>(null);
-  const files = useRef(new Map<string, File | Blob>());
   const dragDepth = useRef(0);
   const mounted = useRef(true);
+  const accountRef = useRef(accountId);
+  accountRef.current = accountId;
+  const uploads = useAttachmentUploads({ initial, accountRef, onUpload, ...(onCancelUpload ? { onCancelUpload } : {}) });
+  const attachments = uploads.items;
+  useFileDropGuard();
 
   const onCloseRef = useRef(onClose);
   onCloseRef.current = onClose;
@@ -183,100 +164,13 @@ export function Composer(props: ComposerProps) {
     // bodyVersion stands for the editor's content, which React does not hold.
   }, [snapshot, bodyVersion]);
 
-  // ── Attachments ─────────────────────────────────────────────────────────────
-  const attachmentsRef = useRef(attachments);
-  attachmentsRef.current = attachments;
-  const accountRef = useRef(accountId);
-  accountRef.current = accountId;
-
-  const updateItem = (key: string, change: Partial<AttachmentItem>) => setAttachments((items) => items.map((item) => (item.key === key ? { ...item, ...change } : item)));
-
-  const upload = useCallback(
-    (key: string, blob: Blob, fileName: string) => {
-      const forAccount = accountRef.current;
-      updateItem(key, { status: 'uploading', progress: 0, accountId: forAccount });
-      onUpload({ accountId: forAccount, file: blob, fileName }, (fraction) => mounted.current && updateItem(key, { progress: Math.max(0, Math.min(1, fraction)) })).then(
-        ({ attachmentId }) => mounted.current && updateItem(key, { status: 'done', progress: 1, attachmentId }),
-        (cause: unknown) => mounted.current && updateItem(key, { status: 'failed', message: TernError.from(cause).message }),
-      );
-    },
-    [onUpload],
-  );
-
-  const addFiles = useCallback(
-    (list: readonly (File | { blob: Blob; name: string })[]) => {
-      let count = attachmentsRef.current.filter((item) => item.status !== 'rejected').length;
-      let bytes = attachmentsRef.current.filter((item) => item.status !== 'rejected').reduce((sum, item) => sum + item.size, 0);
-      const added: AttachmentItem[] = [];
-      const starts: (() => void)[] = [];
-      for (const entry of list) {
-        const blob = entry instanceof Blob ? entry : entry.blob;
-        const name = entry instanceof File ? entry.name : 'name' in entry ? entry.name : 'attachment';
-        const check = checkUpload({ name, size: blob.size, attachedCount: count, attachedBytes: bytes });
-        const key = nextItemKey();
-        if (!check.ok) {
-          added.push({ key, fileName: name, size: blob.size, status: 'rejected', progress: 0, message: check.message });
-          continue;
-        }
-        count++;
-        bytes += blob.size;
-        files.current.set(key, blob);
-        added.push({ key, fileName: check.fileName, size: blob.size, status: 'uploading', progress: 0, message: check.note });
-        starts.push(() => upload(key, blob, check.fileName));
-      }
-      setAttachments((items) => [...items, ...added]);
-      for (const start of starts) start();
-    },
-    [upload],
-  );
-
-  // A forward brings the original's attachments: fetch each, then upload it (once, also under StrictMode).
-  const pendingStarted = useRef(false);
-  useEffect(() => {
-    if (pendingStarted.current) return;
-    pendingStarted.current = true;
-    for (const part of initial.pendingAttachments ?? []) {
-      const key = nextItemKey();
-      setAttachments((items) => [...items, { key, fileName: part.fileName, size: part.size, status: 'uploading', progress: 0 }]);
-      part.load().then(
-        (blob) => {
-          if (!mounted.current) return;
-          const check = checkUpload({ name: part.fileName, size: blob.size, attachedCount: 0, attachedBytes: 0 });
-          if (!check.ok) {
-            updateItem(key, { status: 'rejected', message: check.message });
-            return;
-          }
-          files.current.set(key, blob);
-          upload(key, blob, check.fileName);
-        },
-        (cause: unknown) => mounted.current && updateItem(key, { status: 'failed', message: TernError.from(cause).message }),
-      );
-    }
-    // Once, when the composer opens.
-  }, []);
-
-  const removeAttachment = (key: string) => {
-    files.current.delete(key);
-    setAttachments((items) => items.filter((item) => item.key !== key));
-  };
-
-  const retryAttachment = (item: AttachmentItem) => {
-    const blob = files.current.get(item.key);
-    if (!blob) return;
-    updateItem(item.key, { message: undefined });
-    upload(item.key, blob, item.fileName);
-  };
-
   // From another account: the draft and its uploads belong to the account, so both start over there.
   const changeAccount = (next: string) => {
     if (next === accountId) return;
     autosave.forgetDraft();
     accountRef.current = next;
     setAccountId(next);
-    for (const item of attachmentsRef.current) {
-      const blob = files.current.get(item.key);
-      if (item.status !== 'rejected' && blob && item.accountId !== next) upload(item.key, blob, item.fileName);
-    }
+    uploads.moveToAccount(next);
   };
 
   // ── Send, undo, close ───────────────────────────────────────────────────────
@@ -354,6 +248,11 @@ export function Composer(props: ComposerProps) {
 
   const close = async () => {
     if (phase.kind !== 'editing') return;
+    // Closing would stop them (nothing could attach them any more): the person decides.
+    if (attachments.some((item) => item.status === 'uploading')) {
+      setNotice({ kind: 'error', text: 'Attachments are still uploading. Wait for them, or cancel them, before closing.' });
+      return;
+    }
     const draft = worthSaving(snapshot(true));
     if (draft) {
       try {
@@ -399,7 +298,7 @@ export function Composer(props: ComposerProps) {
     event.preventDefault();
     dragDepth.current = 0;
     setDragging(false);
-    addFiles(Array.from(event.dataTransfer.files));
+    uploads.addFiles(Array.from(event.dataTransfer.files));
   };
 
   const title = subject.trim() || TITLES[initial.mode];
@@ -515,41 +414,9 @@ export function Composer(props: ComposerProps) {
         </div>
       </div>
 
-      <RichTextEditor handleRef={editor} initialHtml={initial.html} onInput={() => setBodyVersion((version) => version + 1)} onPasteFiles={(pasted) => addFiles(pasted)} />
+      <RichTextEditor handleRef={editor} initialHtml={initial.html} onInput={() => setBodyVersion((version) => version + 1)} onPasteFiles={(pasted) => uploads.addFiles(pasted)} />
 
-      {attachments.length > 0 && (
-        <ul className="tern-upload-list" aria-label="Attachments">
-          {attachments.map((item) => (
-            <li key={item.key} className={`tern-upload is-${item.status}`}>
-              <span className="tern-upload-icon">{item.status === 'rejected' || item.status === 'failed' ? <AlertIcon /> : <PaperclipIcon size={16} />}</span>
-              <span className="tern-upload-text">
-                <span className="tern-upload-name" title={item.fileName}>
-                  {item.fileName}
-                </span>
-                <span className="tern-upload-meta">
-                  {item.status === 'uploading' ? `${formatFileSize(item.size * item.progress)} of ${formatFileSize(item.size)}` : formatFileSize(item.size)}
-                </span>
-                {item.message && (
-                  <span className={`tern-upload-message${item.status === 'rejected' || item.status === 'failed' ? ' is-error' : ''}`} role={item.status === 'rejected' || item.status === 'failed' ? 'alert' : undefined}>
-                    {item.message}
-                  </span>
-                )}
-              </span>
-              {item.status === 'uploading' && (
-                <progress className="tern-upload-progress" max={1} value={item.progress} aria-label={`Uploading ${item.fileName}`} aria-valuetext={`${Math.round(item.progress * 100)}%`} />
-              )}
-              {item.status === 'failed' && files.current.has(item.key) && (
-                <button type="button" className="tern-link-button" onClick={() => retryAttachment(item)}>
-                  Retry
-                </button>
-              )}
-              <button type="button" className="tern-icon-button" aria-label={`Remove ${item.fileName}`} onClick={() => removeAttachment(item.key)}>
-                <CloseIcon />
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
+      <UploadList uploads={uploads} />
 
       {notice && (
         <p className={`tern-composer-notice is-${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'}>
@@ -571,7 +438,7 @@ export function Composer(props: ComposerProps) {
           hidden
           aria-label="Choose files to attach"
           onChange={(event) => {
-            addFiles(Array.from(event.target.files ?? []));
+            uploads.addFiles(Array.from(event.target.files ?? []));
             event.target.value = '';
           }}
         />

@@ -85,10 +85,12 @@ export const COMPOSER_CSS = `${BASE_CSS}
 .tern-upload-meta { font-size: 12px; color: var(--t-muted); }
 .tern-upload-message { flex-basis: 100%; font-size: 12px; color: var(--t-muted); }
 .tern-upload-message.is-error { color: var(--t-danger); }
-.tern-upload-progress { width: 120px; height: 6px; appearance: none; border: 0; border-radius: 3px; background: var(--t-hover); overflow: hidden; }
-.tern-upload-progress::-webkit-progress-bar { background: var(--t-hover); border-radius: 3px; }
-.tern-upload-progress::-webkit-progress-value { background: var(--t-accent); border-radius: 3px; transition: width .2s; }
-.tern-upload-progress::-moz-progress-bar { background: var(--t-accent); border-radius: 3px; }
+.tern-upload-progress { flex: none; width: 120px; height: 6px; border-radius: 3px; background: var(--t-hover); overflow: hidden; }
+.tern-upload-progress-value { display: block; height: 100%; border-radius: 3px; background: var(--t-accent); transition: width .2s linear; }
+/* Every byte sent, the gateway still storing: the full bar breathes until the answer. */
+.tern-upload-progress[aria-valuenow="100"] .tern-upload-progress-value { animation: tern-upload-finishing 1s ease-in-out infinite alternate; }
+@keyframes tern-upload-finishing { to { opacity: .45; } }
+@media (prefers-reduced-motion: reduce) { .tern-upload-progress-value { transition: none; animation: none !important; } }
 
 .tern-composer-notice { margin: 0; padding: 8px 16px; font-size: 13px; border-top: 1px solid var(--t-line); }
 .tern-composer-notice.is-error { color: var(--t-danger); background: color-mix(in srgb, var(--t-danger) 6%, var(--t-bg)); }

@@ -29,17 +29,22 @@ export interface UploadCheckParams {
 /**
  * A file with one of the spec's illegal characters is attached under a cleaned name
  * (`_` instead), and the person is told: the rule holds, and nobody has to go rename a
- * file on disk. Too-big, empty and blocked files are refused with the reason.
+ * file on disk. Too-big, empty and blocked files are refused with the catalogue's sentence
+ * (what the gateway would answer) and the limit that was passed, in the spec's units.
  */
 export function checkUpload(params: UploadCheckParams): UploadCheck {
   const shown = params.name || 'This file';
+  const named = `“${shown}” (${formatFileSize(Math.max(0, params.size))})`;
   if (params.size > MAX_ATTACHMENT_BYTES) {
-    return { ok: false, message: `“${shown}” is ${formatFileSize(params.size)}. Attachments can be at most ${formatFileSize(MAX_ATTACHMENT_BYTES)} each.` };
+    return { ok: false, message: `${named}: ${ERROR_CATALOGUE.InvalidFileSize.description} Attachments can be at most ${formatFileSize(MAX_ATTACHMENT_BYTES)} each.` };
   }
-  if (params.size <= 0) return { ok: false, message: `“${shown}” is empty. ${ERROR_CATALOGUE.InvalidFileSize.description}` };
-  if (params.attachedCount >= MAX_ATTACHMENTS) return { ok: false, message: `A message can carry at most ${MAX_ATTACHMENTS} attachments.` };
+  if (params.size <= 0) return { ok: false, message: `${named}: ${ERROR_CATALOGUE.InvalidFileSize.description} It is empty.` };
+  if (params.attachedCount >= MAX_ATTACHMENTS) return { ok: false, message: `${named}: ${ERROR_CATALOGUE.InvalidParameter.description} A message can carry at most ${MAX_ATTACHMENTS} attachments.` };
   if (params.attachedBytes + params.size > MAX_MESSAGE_BYTES) {
-    return { ok: false, message: `“${shown}” does not fit: attachments can add up to ${formatFileSize(MAX_MESSAGE_BYTES)} per message (${formatFileSize(MAX_MESSAGE_BYTES - params.attachedBytes)} left).` };
+    return {
+      ok: false,
+      message: `${named}: ${ERROR_CATALOGUE.MessageSizeExceeded.description} Attachments can add up to ${formatFileSize(MAX_MESSAGE_BYTES)} per message (${formatFileSize(MAX_MESSAGE_BYTES - params.attachedBytes)} left).`,
+    };
   }
   const fileName = sanitizeFileName(params.name);
   if (!isAllowedAttachmentName(fileName)) return { ok: false, message: `“${shown}”: ${ERROR_CATALOGUE.FileExtensionNotAllowed.description}` };

@@ -1,11 +1,15 @@
-/** The settings dropdown (spec §2): light, dark or system theme, and the four views. */
+/** The settings dropdown (spec §2): light, dark or system theme, the four views, and the sender name. */
 import { useAtomValue } from 'jotai';
+import { lazy, Suspense, useState } from 'react';
 import { Icon, type IconName } from '../app/icons';
 import { MenuButton } from '../app/Menu';
 import { useMailActions } from '../state/actions-context';
 import { themeChoiceAtom, viewModeAtom } from '../state/atoms';
 import { THEME_CHOICES, type ThemeChoice } from '../theme/theme';
 import { VIEW_MODE_INFO, VIEW_MODES } from './view-mode';
+
+// Loaded when asked for: most sessions never open it.
+const SenderNameDialog = lazy(() => import('./SenderNameDialog'));
 
 const THEME_LABELS: Record<ThemeChoice, { label: string; icon: IconName }> = {
   light: { label: 'Light', icon: 'sun' },
@@ -17,39 +21,49 @@ export function SettingsMenu() {
   const theme = useAtomValue(themeChoiceAtom);
   const view = useAtomValue(viewModeAtom);
   const actions = useMailActions();
+  const [senderNamesOpen, setSenderNamesOpen] = useState(false);
   return (
-    <MenuButton
-      label="Settings"
-      menuClassName="settings-menu"
-      entries={[
-        {
-          kind: 'group',
-          id: 'theme',
-          label: 'Theme',
-          items: THEME_CHOICES.map((choice) => ({
-            id: `theme-${choice}`,
-            label: THEME_LABELS[choice].label,
-            icon: THEME_LABELS[choice].icon,
-            checked: theme === choice,
-            onSelect: () => actions.setTheme(choice),
-          })),
-        },
-        { kind: 'separator', id: 'separator' },
-        {
-          kind: 'group',
-          id: 'view',
-          label: 'View',
-          items: VIEW_MODES.map((mode) => ({
-            id: `view-${mode}`,
-            label: VIEW_MODE_INFO[mode].label,
-            description: VIEW_MODE_INFO[mode].description,
-            checked: view === mode,
-            onSelect: () => actions.setViewMode(mode),
-          })),
-        },
-      ]}
-    >
-      <Icon name="settings" size={20} />
-    </MenuButton>
+    <>
+      <MenuButton
+        label="Settings"
+        menuClassName="settings-menu"
+        entries={[
+          {
+            kind: 'group',
+            id: 'theme',
+            label: 'Theme',
+            items: THEME_CHOICES.map((choice) => ({
+              id: `theme-${choice}`,
+              label: THEME_LABELS[choice].label,
+              icon: THEME_LABELS[choice].icon,
+              checked: theme === choice,
+              onSelect: () => actions.setTheme(choice),
+            })),
+          },
+          { kind: 'separator', id: 'separator' },
+          {
+            kind: 'group',
+            id: 'view',
+            label: 'View',
+            items: VIEW_MODES.map((mode) => ({
+              id: `view-${mode}`,
+              label: VIEW_MODE_INFO[mode].label,
+              description: VIEW_MODE_INFO[mode].description,
+              checked: view === mode,
+              onSelect: () => actions.setViewMode(mode),
+            })),
+          },
+          { kind: 'separator', id: 'separator-account' },
+          { kind: 'item', id: 'sender-name', label: 'Sender name…', icon: 'compose', description: 'The name next to your address in mail you send', onSelect: () => setSenderNamesOpen(true) },
+        ]}
+      >
+        <Icon name="settings" size={20} />
+      </MenuButton>
+      {senderNamesOpen && (
+        <Suspense fallback={null}>
+          <SenderNameDialog onClose={() => setSenderNamesOpen(false)} />
+        </Suspense>
+      )}
+    </>
   );
 }

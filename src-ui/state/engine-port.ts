@@ -13,7 +13,7 @@ import type { MailCommandService, MailQueryService } from '../../shared/worker-m
 export type { AddAccountParams, AddAccountResult };
 
 /** The account part of the engine as the UI uses it (the worker's AccountService, minus what tabs never call). */
-export type AccountPort = Pick<AccountService, 'add' | 'remove' | 'initialise' | 'list' | 'watch' | 'unwatch' | 'info'>;
+export type AccountPort = Pick<AccountService, 'add' | 'remove' | 'initialise' | 'list' | 'watch' | 'unwatch' | 'info' | 'setDisplayName'>;
 
 /** The mail reads the UI needs: the contract's MailQueryService as it is. */
 export type MailQueryPort = MailQueryService;
@@ -42,6 +42,7 @@ export function engineFromWorker(worker: Remote<WorkerApi>, version: string): Ui
       watch: (onChange) => worker.accounts.watch(proxy(onChange)),
       unwatch: (params) => worker.accounts.unwatch(params),
       info: (params) => worker.accounts.info(params) as ReturnType<AccountPort['info']>,
+      setDisplayName: (params) => worker.accounts.setDisplayName(params) as ReturnType<AccountPort['setDisplayName']>,
     },
     mail: {
       watchThreadList: (params, onPatch) => worker.mail.watchThreadList(params, proxy(onPatch)),
@@ -62,6 +63,7 @@ export function engineFromWorker(worker: Remote<WorkerApi>, version: string): Ui
       send: (params) => worker.commands.send(params),
       undoSend: (params) => worker.commands.undoSend(params),
       uploadAttachment: (params, onProgress) => worker.commands.uploadAttachment(params, proxy(onProgress)),
+      cancelUpload: (params) => worker.commands.cancelUpload(params),
       watchCommands: (onStatus) => worker.commands.watchCommands(proxy(onStatus)),
       unwatchCommands: (params) => worker.commands.unwatchCommands(params),
     },

@@ -7,7 +7,7 @@
 import type { createStore } from 'jotai';
 import { TernError } from '../../shared/errors';
 import type { Address } from '../../shared/api/mail';
-import type { BodyView, DraftInput, ListScope, ListWindow, MailCommand, ThreadView } from '../../shared/worker-mail-api';
+import type { BodyView, DraftInput, ListScope, ListWindow, MailCommand, ThreadView, UploadParams } from '../../shared/worker-mail-api';
 import type { ViewMode } from '../settings/view-mode';
 import type { ThemeChoice } from '../theme/theme';
 import { groupByAccount, type ThreadRef } from '../thread-list/selection';
@@ -73,6 +73,8 @@ export interface MailActions {
   logoutAll(): Promise<void>;
   /** The login screen has shown its "logged out" notice. */
   clearLoggedOut(): void;
+  /** The name the account's mail is sent under ('' for the gateway's); throws a TernError when refused. */
+  setDisplayName(accountId: string, displayName: string): Promise<void>;
 
   // The thread list
   openThreadList(scope: ListScope, window: ListWindow): Promise<void>;
@@ -88,7 +90,9 @@ export interface MailActions {
   saveDraft(draft: DraftInput): Promise<{ draftId: string }>;
   send(params: { accountId: string; draftId: string; delayMs: number }): Promise<{ commandId: string }>;
   undoSend(commandId: string): Promise<boolean>;
-  uploadAttachment(params: { accountId: string; file: Blob; fileName: string }, onProgress: (fraction: number) => void): Promise<{ attachmentId: string }>;
+  uploadAttachment(params: UploadParams, onProgress: (fraction: number) => void): Promise<{ attachmentId: string }>;
+  /** Stops an upload by the id it was started with; false when it is no longer running. */
+  cancelUpload(uploadId: string): Promise<boolean>;
   /** An attachment's bytes (preview, download, forward). */
   loadAttachment(params: { accountId: string; messageId: string; index: number }): Promise<Blob>;
   /** Opens the composer (one at a time; a new one replaces a closed-and-saved one). */
@@ -139,6 +143,14 @@ export function createMailActions(params: { engine: UiEngine; store: Store; brid
       for (const id of ids) await logout(id);
     },
     clearLoggedOut: () => store.set(loggedOutAtom, false),
+    async setDisplayName(accountId, displayName) {
+      try {
+        // The account list of every tab follows through the engine's account watch.
+        await engine.accounts.setDisplayName({ accountId, displayName });
+      } catch (error) {
+        throw TernError.from(error);
+      }
+    },
 
     openThreadList: (scope, window) => bridge.openThreadList(scope, window),
     moveThreadListWindow: (window) => bridge.moveThreadListWindow(window),
@@ -175,6 +187,7 @@ export function createMailActions(params: { engine: UiEngine; store: Store; brid
     },
     undoSend: (commandId) => engine.commands.undoSend({ commandId }),
     uploadAttachment: (upload, onProgress) => engine.commands.uploadAttachment(upload, onProgress),
+    cancelUpload: (uploadId) => engine.commands.cancelUpload({ uploadId }),
     async loadAttachment(attachment) {
       try {
         return await engine.mail.getAttachment(attachment);

@@ -6,6 +6,7 @@
 import * as z from 'zod';
 import {
   accountFromLogin,
+  cleanDisplayName,
   compareAccountIds,
   primaryAccountId,
   resetSyncState,
@@ -42,6 +43,7 @@ const accountInfoChangeSchema = z.object({
 /** Local sync state an account keeps when its owner logs in again. */
 const KEPT_ON_RELOGIN = [
   'label',
+  'displayName',
   'cursor',
   'appliedTransactionId',
   'contactSyncCursor',
@@ -195,6 +197,16 @@ export class EngineAccounts implements AccountService {
 
   async info({ accountId }: { readonly accountId: string }) {
     return this.deps.repository.info((await this.require(accountId)).emailAddress);
+  }
+
+  async setDisplayName(params: Parameters<AccountService['setDisplayName']>[0]): Promise<PublicAccount> {
+    const parsed = z.object({ accountId: z.string(), displayName: z.string().max(1000) }).safeParse(params);
+    if (!parsed.success) throw new TernError('InvalidRequestData', { detail: { issues: parsed.error.issues.map((issue) => issue.path.join('.')) } });
+    const displayName = cleanDisplayName(parsed.data.displayName);
+    const updated = await this.deps.repository.update(parsed.data.accountId, (account) => ({ ...account, displayName }));
+    if (!updated) throw new TernError('AccountNotFound', { detail: { accountId: parsed.data.accountId } });
+    await this.changed();
+    return toPublicAccount(updated);
   }
 
   async saveInfo(params: Parameters<AccountService['saveInfo']>[0]) {

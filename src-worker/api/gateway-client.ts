@@ -10,6 +10,7 @@ import { TernError, type ErrorName } from '../../shared/errors';
 import type { RequestType } from './request-id';
 import { DEFAULT_RETRIES, DEFAULT_RETRY_DELAY_MS, isRetryable, retryDelay } from './retry';
 import { endsSession } from './session-ended';
+import { defaultUploadFetch, type UploadFetch, type UploadProgressListener } from './upload-fetch';
 
 /** Where an account's requests go and with which token (read per request: a new login renews it). */
 export interface GatewaySession {
@@ -20,6 +21,8 @@ export interface GatewaySession {
 
 export interface GatewayClientDeps {
   readonly fetch: typeof fetch;
+  /** Carries requests that report upload progress; default XMLHttpRequest where there is one (upload-fetch.ts). */
+  readonly uploadFetch?: UploadFetch;
   readonly session: () => GatewaySession | Promise<GatewaySession>;
   readonly requestId: (type: RequestType) => string;
   readonly clock?: Clock;
@@ -46,6 +49,8 @@ export interface GatewayRequest {
   readonly retry?: boolean;
   readonly timeoutMs?: number;
   readonly signal?: AbortSignal;
+  /** Told how much of the request body has been sent (uploads). */
+  readonly onUploadProgress?: UploadProgressListener;
 }
 
 export const DEFAULT_TIMEOUT_MS = 20_000;
@@ -73,9 +78,11 @@ const networkError = (requestId: string) => new TernError('OperationFailed', { r
 
 export class GatewayClient {
   private readonly clock: Clock;
+  private readonly uploadFetch: UploadFetch;
 
   constructor(private readonly deps: GatewayClientDeps) {
     this.clock = deps.clock ?? systemClock;
+    this.uploadFetch = deps.uploadFetch ?? defaultUploadFetch(deps.fetch);
   }
 
   /** A JSON request whose reply is parsed with `schema`. */
@@ -114,17 +121,28 @@ export class GatewayClient {
     const url = this.url(session.api, request);
     const controller = new AbortController();
     let timedOut = false;
-    const timer = this.clock.setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, request.timeoutMs ?? this.deps.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const timeoutMs = request.timeoutMs ?? this.deps.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const arm = () =>
+      this.clock.setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+      }, timeoutMs);
+    let timer = arm();
     const onAbort = () => controller.abort();
     request.signal?.addEventListener('abort', onAbort);
     const method = request.method ?? (request.json === undefined && request.form === undefined ? 'GET' : 'POST');
     try {
       let response: Response;
+      const { onUploadProgress } = request;
+      // An upload that is still moving is not timed out: its timeout counts the silence since the last progress.
+      const progressed: UploadProgressListener = (loaded, total) => {
+        this.clock.clearTimeout(timer);
+        timer = arm();
+        onUploadProgress?.(loaded, total);
+      };
+      const send = onUploadProgress ? (target: string, init: RequestInit) => this.uploadFetch(target, init, progressed) : this.deps.fetch;
       try {
-        response = await this.deps.fetch(url, {
+        response = await send(url, {
           method,
           headers: {
             authorization: `Bearer ${session.token}`,

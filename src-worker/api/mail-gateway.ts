@@ -102,11 +102,29 @@ export class MailGateway {
     return this.client.json({ type: 'send', method: 'POST', path: '/send', json: body }, sendResultSchema);
   }
 
-  /** POST /api/files: not repeated automatically (a repeat would store the file twice). */
-  upload(params: { file: Blob; fileName: string }): Promise<UploadResponse> {
+  /**
+   * POST /api/files: not repeated automatically (a repeat would store the file twice).
+   * `onProgress` hears the share of the request body sent (0–1); `signal` cancels it.
+   */
+  upload(params: { file: Blob; fileName: string; onProgress?: (fraction: number) => void; signal?: AbortSignal }): Promise<UploadResponse> {
     const form = new FormData();
     form.append('file', params.file, params.fileName);
-    return this.client.json({ type: 'files', method: 'POST', path: '/files', form, retry: false, timeoutMs: 120_000 }, uploadResponseSchema);
+    const { onProgress, signal } = params;
+    return this.client.json(
+      {
+        type: 'files',
+        method: 'POST',
+        path: '/files',
+        form,
+        retry: false,
+        // Silence, not duration: the client restarts it at every progress event.
+        timeoutMs: 120_000,
+        ...(signal ? { signal } : {}),
+        // Always through the upload transport: the timeout above needs its progress even when nobody watches.
+        onUploadProgress: (loaded: number, total: number) => onProgress?.(total > 0 ? loaded / total : 1),
+      },
+      uploadResponseSchema,
+    );
   }
 
   search(params: { q: string; limit: number }): Promise<SearchResponse> {

@@ -30,9 +30,10 @@ export async function writeDraftLink(tx: WriteTransaction<MailTable>, draftId: s
   else await tx.delete('JSONBlob', linkKey(draftId));
 }
 
-/** What the gateway's draft and send routes take from a draft. */
-export function composeFieldsOf(draft: DraftInput): ComposeFields {
+/** What the gateway's draft and send routes take from a draft; `from` carries the display name (the gateway's default otherwise). */
+export function composeFieldsOf(draft: DraftInput, from?: DraftRow['from']): ComposeFields {
   return {
+    ...(from ? { from: { name: from.name, email: from.email } } : {}),
     to: draft.to.map(({ name, email }) => ({ name, email })),
     cc: draft.cc.map(({ name, email }) => ({ name, email })),
     bcc: draft.bcc.map(({ name, email }) => ({ name, email })),
@@ -46,11 +47,12 @@ export function composeFieldsOf(draft: DraftInput): ComposeFields {
 /** Records a save; a save of the same draft still waiting to leave is replaced instead. Returns the row. */
 export async function recordDraftSave(
   tx: WriteTransaction<MailTable>,
-  params: { accountId: string; commandId: string; draftId: string; draft: DraftInput; now: number },
+  params: { accountId: string; commandId: string; draftId: string; draft: DraftInput; from?: DraftRow['from']; now: number },
 ): Promise<DraftRow> {
   const waiting = (await liveRows(tx)).find((row): row is DraftRow => row.kind === 'saveDraft' && row.draft_id === params.draftId && row.status === 'pending');
+  const from = params.from ? { from: params.from } : {};
   const row: DraftRow = waiting
-    ? { ...waiting, draft: params.draft }
+    ? { ...waiting, draft: params.draft, ...from }
     : {
         id: params.commandId,
         account_id: params.accountId,
@@ -59,6 +61,7 @@ export async function recordDraftSave(
         kind: 'saveDraft',
         draft_id: params.draftId,
         draft: params.draft,
+        ...from,
         idempotency_key: params.commandId,
         attempts: 0,
         created_at: params.now,

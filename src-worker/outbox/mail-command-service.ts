@@ -5,8 +5,7 @@
  * outcome reaches every tab through `watchCommands`.
  */
 import { systemClock, type Clock } from '../../shared/clock';
-import { TernError } from '../../shared/errors';
-import type { CommandStatus, DraftInput, MailCommand, MailCommandService } from '../../shared/worker-mail-api';
+import type { CommandStatus, DraftInput, MailCommand, MailCommandService, UploadParams } from '../../shared/worker-mail-api';
 import type { MailGateway } from '../api/mail-gateway';
 import type { MailTable } from '../db/mail-schema';
 import { withWrite, type LocalStore } from '../db/store';
@@ -15,6 +14,7 @@ import type { ChangeFeed } from '../sync/change-feed';
 import { MAIL_WRITE_TABLES, MailWriter } from '../sync/mail-writer';
 import { parseParams, subscriptionParamsSchema } from '../queries/query-params';
 import { recordAction } from './action-store';
+import { AttachmentUploads } from './attachment-uploads';
 import { draftInputSchema, mailCommandSchema, sendParamsSchema } from './command-params';
 import type { CommandStatusFeed } from './command-status-feed';
 import { recordDraftSave, recordSend } from './draft-store';
@@ -24,6 +24,8 @@ export interface MailCommandServiceDeps {
   readonly open: (accountId: string) => Promise<LocalStore<MailTable>>;
   /** The account's gateway (uploads go straight to it). */
   readonly gateway: (accountId: string) => Promise<Pick<MailGateway, 'upload'>>;
+  /** Who a draft of the account is from: its address and the display name chosen in settings (or the gateway's). */
+  readonly sender?: (accountId: string) => Promise<{ name: string; email: string } | undefined>;
   /** Wakes the account's outbox (no-op where this engine does not send). */
   readonly kick: (accountId: string) => void;
   /** Accounts whose outboxes may hold a command (for undoSend, which names only the command). */
@@ -35,9 +37,11 @@ export interface MailCommandServiceDeps {
 
 export class EngineMailCommands implements MailCommandService {
   private readonly clock: Clock;
+  private readonly uploads: AttachmentUploads;
 
   constructor(private readonly deps: MailCommandServiceDeps) {
     this.clock = deps.clock ?? systemClock;
+    this.uploads = new AttachmentUploads({ gateway: deps.gateway });
   }
 
   async run(params: { command: MailCommand }): Promise<{ commandId: string }> {
@@ -59,8 +63,10 @@ export class EngineMailCommands implements MailCommandService {
   async saveDraft(params: { draft: DraftInput }): Promise<{ draftId: string }> {
     const draft = parseParams(draftInputSchema, params.draft);
     const draftId = draft.draftId ?? temporaryId();
+    // Read before the transaction (no unrelated await inside one): the From as settings name it now.
+    const from = await this.deps.sender?.(draft.accountId);
     const row = await withWrite(await this.deps.open(draft.accountId), [OUTBOX_TABLE], (tx) =>
-      recordDraftSave(tx, { accountId: draft.accountId, commandId: temporaryId(), draftId, draft: { ...draft, draftId }, now: this.clock.now() }),
+      recordDraftSave(tx, { accountId: draft.accountId, commandId: temporaryId(), draftId, draft: { ...draft, draftId }, ...(from ? { from } : {}), now: this.clock.now() }),
     );
     this.publish({ commandId: row.id, accountId: draft.accountId, kind: 'saveDraft', status: 'pending' });
     this.deps.kick(draft.accountId);
@@ -95,16 +101,12 @@ export class EngineMailCommands implements MailCommandService {
     return false;
   }
 
-  async uploadAttachment(params: { accountId: string; file: Blob; fileName: string }, onProgress: (fraction: number) => void): Promise<{ attachmentId: string }> {
-    if (!(params.file instanceof Blob) || typeof params.fileName !== 'string') throw new TernError('InvalidRequestData', { detail: { issues: ['file'] } });
-    const gateway = await this.deps.gateway(params.accountId);
-    // fetch reports no upload progress (a streamed body would need HTTP/2): start and end only.
-    void Promise.resolve(onProgress(0)).catch(() => undefined);
-    const { files } = await gateway.upload({ file: params.file, fileName: params.fileName });
-    const file = files[0];
-    if (!file) throw new TernError('InternalServerError', { detail: { reason: 'no file in the upload reply' } });
-    void Promise.resolve(onProgress(1)).catch(() => undefined);
-    return { attachmentId: file.id };
+  uploadAttachment(params: UploadParams, onProgress: (fraction: number) => void): Promise<{ attachmentId: string }> {
+    return this.uploads.upload(params, onProgress);
+  }
+
+  cancelUpload(params: { uploadId: string }): Promise<boolean> {
+    return this.uploads.cancel(params);
   }
 
   async watchCommands(onStatus: (status: CommandStatus) => void): Promise<{ subscriptionId: string }> {

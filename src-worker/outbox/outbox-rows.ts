@@ -53,6 +53,8 @@ export interface DraftRow extends OutboxBase {
   /** The local draft id the composer holds. */
   readonly draft_id: string;
   readonly draft: DraftInput;
+  /** The sender as the account's settings named it when the save was recorded (absent in rows from before display names). */
+  readonly from?: { readonly name: string; readonly email: string };
 }
 
 export interface SendRow extends OutboxBase {

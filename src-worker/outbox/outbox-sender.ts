@@ -127,7 +127,7 @@ export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
 
   const saveDraft = async (row: DraftRow) => {
     const link = await withRead(await deps.store(), ['JSONBlob'], (tx) => readDraftLink(tx, row.draft_id));
-    const fields = composeFieldsOf(row.draft);
+    const fields = composeFieldsOf(row.draft, row.from);
     let saved;
     if (link.serverId === null && row.draft_id.startsWith('local-')) {
       try {

@@ -9,9 +9,10 @@ export const SCREENSHOT_DIR = join(process.cwd(), 'test-results', 'screenshots')
 
 /**
  * Launches Debian's Chromium, never a downloaded browser. The flags keep it off the
- * network (this machine has none) and let it run as root in a container.
+ * network (this machine has none) and let it run as root in a container; `extraArgs`
+ * adds to them (e.g. a DevTools port to reach the SharedWorker).
  */
-export function launchChromium(): Promise<Browser> {
+export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
@@ -23,6 +24,7 @@ export function launchChromium(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...extraArgs,
     ],
   });
 }

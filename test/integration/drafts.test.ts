@@ -108,6 +108,18 @@ describe('drafts', () => {
     expect(fx.ctx.mailWrites.uploads.existing(fx.alice.accountId, [attachmentId])).toEqual([]);
   });
 
+  test('the From name a draft carries (the account’s display name, set in the engine) is the sent message’s; a line break cannot add a header', async () => {
+    const from = { name: 'Alice T. (Work)\r\nBcc: eve@evil.test', email: ALICE.email };
+    const created = await api<DraftSaved>('POST', '/api/drafts', { version: 0, ...fields('Named sender', { from }) });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const sent = await api<SendResult>('POST', '/api/send', { idempotencyKey: `named-sender-${created.body.id}`, draftId: created.body.id, draftVersion: 1 });
+    expect(sent.body.state).toBe('sent');
+    const [uid] = await uidsByMessageId(imap, 'Sent', sent.body.messageIdHeader);
+    const message = await fetchUid(imap, uid!, { envelope: true, source: true });
+    expect(message.envelope!.from![0]).toMatchObject({ name: 'Alice T. (Work) Bcc: eve@evil.test', address: ALICE.email });
+    expect(message.source!.toString()).not.toMatch(/^Bcc: eve/m);
+  });
+
   test('a retried create with the same clientId, a bad address and an unknown parent are refused', async () => {
     const first = await api<DraftSaved>('POST', '/api/drafts', { version: 0, clientId: 'local-abc123', ...fields('Once') });
     expect(first.status).toBe(201);

@@ -406,6 +406,15 @@ export function createFakeEngine(options: FakeEngineOptions = {}): FakeEngine {
         const login = logins.find((known) => known.mailId === accountId);
         return { partner: login?.partner ? { companyName: login.partner } : null, billing: null };
       },
+      async setDisplayName({ accountId, displayName }) {
+        record('accounts.setDisplayName', { accountId, displayName });
+        const account = accounts.get(accountId);
+        if (!account) throw new TernError('AccountNotFound');
+        const updated = { ...account, displayName: displayName.trim() };
+        accounts.set(accountId, updated);
+        notifyAccounts();
+        return updated;
+      },
     },
     mail: {
       async watchThreadList(params, onPatch): Promise<ListSnapshot> {
@@ -500,6 +509,9 @@ export function createFakeEngine(options: FakeEngineOptions = {}): FakeEngine {
       async uploadAttachment(_params, onProgress) {
         onProgress(1);
         return { attachmentId: `upload-${++counter}` };
+      },
+      async cancelUpload() {
+        return false;
       },
       async watchCommands(onStatus) {
         commandWatchers.add(onStatus);

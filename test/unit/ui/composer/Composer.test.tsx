@@ -2,7 +2,7 @@
 import '../support/happy-dom-node-name';
 import { act } from 'react';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import type { DraftInput } from '../../../../shared/worker-mail-api';
+import type { DraftInput, UploadParams } from '../../../../shared/worker-mail-api';
 import { Composer, type ComposerProps } from '../../../../src-ui/composer/Composer';
 import { composeNew, type ComposerInitial } from '../../../../src-ui/composer/compose-initial';
 import { byRole, cleanup, click, key, one, render, typeInto } from '../support/render';
@@ -18,7 +18,8 @@ function setup(initial: ComposerInitial = composeNew('acc1'), over: Partial<Comp
     onSave: vi.fn(async (draft: DraftInput) => ({ draftId: draft.draftId ?? 'local-7' })),
     onSend: vi.fn(async () => ({ commandId: 'cmd-1' })),
     onUndo: vi.fn(async () => true),
-    onUpload: vi.fn(async (_params: { accountId: string; file: Blob; fileName: string }, _progress: (fraction: number) => void) => ({ attachmentId: 'up-1' })),
+    onUpload: vi.fn(async (_params: UploadParams, _progress: (fraction: number) => void) => ({ attachmentId: 'up-1' })),
+    onCancelUpload: vi.fn(async (_uploadId: string) => true),
     suggest: vi.fn(async () => []),
     onClose: vi.fn(),
   };
@@ -180,32 +181,110 @@ describe('attachments', () => {
     return made;
   };
 
-  test('a file over 25 MB is refused with its size in the spec units', async () => {
+  /** An upload the test drives: progress, then success or failure. */
+  const heldUploads = () => {
+    const held: { params: UploadParams; report: (fraction: number) => void; finish: (value: { attachmentId: string }) => void; fail: (error: unknown) => void }[] = [];
+    const onUpload = vi.fn(
+      (params: UploadParams, report: (fraction: number) => void) =>
+        new Promise<{ attachmentId: string }>((finish, fail) => {
+          held.push({ params, report, finish, fail });
+        }),
+    );
+    return { held, onUpload };
+  };
+
+  test('a file over 25 MB is refused with the catalogue sentence and its size in the spec units', async () => {
     const { view, onUpload } = setup();
     pick(view, [file('holiday.mov', 31.2 * MB)]);
     expect(onUpload).not.toHaveBeenCalled();
-    expect(one(view, 'alert').textContent).toBe('“holiday.mov” is 31.2 MB. Attachments can be at most 25.0 MB each.');
+    expect(one(view, 'alert').textContent).toBe('“holiday.mov” (31.2 MB): This file is too large or empty. Attachments can be at most 25.0 MB each.');
+    click(one(view, 'button', 'Remove holiday.mov'));
+    expect(byRole(view, 'alert')).toHaveLength(0);
   });
 
-  test('uploads show per-file progress, then join the draft', async () => {
-    let report: (fraction: number) => void = () => undefined;
-    let finish: (value: { attachmentId: string }) => void = () => undefined;
-    const onUpload = vi.fn((_params: { accountId: string; file: Blob; fileName: string }, progress: (fraction: number) => void) => {
-      report = progress;
-      return new Promise<{ attachmentId: string }>((resolve) => (finish = resolve));
-    });
+  test('uploads show per-file progress (aria-valuenow in percent) up to 100 %, then join the draft', async () => {
+    const { held, onUpload } = heldUploads();
     const { view, onSave } = setup(composeNew('acc1'), { onUpload });
     pick(view, [file('Q3: plan.pdf', 2 * MB)]);
-    expect(onUpload.mock.calls[0]?.[0]).toMatchObject({ accountId: 'acc1', fileName: 'Q3_ plan.pdf' });
+    expect(onUpload.mock.calls[0]?.[0]).toMatchObject({ accountId: 'acc1', fileName: 'Q3_ plan.pdf', uploadId: expect.any(String) });
     expect(view.textContent).toContain('Attached as “Q3_ plan.pdf”');
-    act(() => report(0.5));
-    const bar = one(view, 'progressbar', 'Uploading Q3_ plan.pdf') as HTMLProgressElement;
-    expect(bar.value).toBe(0.5);
+    const bar = () => one(view, 'progressbar', 'Uploading Q3_ plan.pdf');
+    expect(bar().getAttribute('aria-valuenow')).toBe('0');
+    act(() => held[0]!.report(0.5));
+    expect(bar().getAttribute('aria-valuenow')).toBe('50');
+    expect(bar().getAttribute('aria-valuetext')).toBe('50%');
     expect(view.textContent).toContain('1.0 MB of 2.0 MB');
-    await act(async () => finish({ attachmentId: 'up-9' }));
+    // Every byte sent, the gateway's answer not in yet.
+    act(() => held[0]!.report(1));
+    expect(bar().getAttribute('aria-valuenow')).toBe('100');
+    expect(view.textContent).toContain('2.0 MB, finishing…');
+    await act(async () => held[0]!.finish({ attachmentId: 'up-9' }));
     expect(byRole(view, 'progressbar')).toHaveLength(0);
     await advance(1500);
     expect(onSave.mock.calls.at(-1)?.[0].attachmentIds).toEqual(['up-9']);
+  });
+
+  test('an upload can be cancelled while it goes: the engine is told, the file leaves, its late answer is ignored', async () => {
+    const { held, onUpload } = heldUploads();
+    const { view, onCancelUpload, onSave } = setup(composeNew('acc1'), { onUpload });
+    typeInto(subjectBox(view), 'Plans');
+    pick(view, [file('big.zip', 8 * MB)]);
+    act(() => held[0]!.report(0.3));
+    click(one(view, 'button', 'Cancel uploading big.zip'));
+    expect(onCancelUpload).toHaveBeenCalledWith(held[0]!.params.uploadId);
+    expect(byRole(view, 'progressbar')).toHaveLength(0);
+    expect(view.textContent).not.toContain('big.zip');
+    await act(async () => held[0]!.finish({ attachmentId: 'late' }));
+    expect(view.textContent).not.toContain('big.zip');
+    await advance(1500);
+    expect(onSave.mock.calls.at(-1)?.[0]).toMatchObject({ subject: 'Plans', attachmentIds: [] });
+  });
+
+  test('a failed upload says why (catalogue), keeps the draft, and can be retried or removed', async () => {
+    const { held, onUpload } = heldUploads();
+    const { view, onSave, onSend } = setup({ ...composeNew('acc1'), to: [{ name: 'Bob', email: 'bob@example.com' }] }, { onUpload });
+    typeInto(subjectBox(view), 'Report');
+    pick(view, [file('report.pdf', 3 * MB)]);
+    await act(async () => held[0]!.fail({ name: 'InvalidFileSize', message: 'This file is too large or empty.' }));
+    expect(one(view, 'alert').textContent).toBe('This file is too large or empty.');
+    await advance(1500);
+    expect(onSave.mock.calls.at(-1)?.[0]).toMatchObject({ subject: 'Report', attachmentIds: [] });
+    // Send waits for the person to decide.
+    click(one(view, 'button', /^Send$/));
+    await advance(0);
+    expect(view.textContent).toContain('Some attachments did not upload. Retry or remove them first.');
+    expect(onSend).not.toHaveBeenCalled();
+
+    click(one(view, 'button', 'Retry uploading report.pdf'));
+    expect(onUpload).toHaveBeenCalledTimes(2);
+    expect(held[1]!.params.uploadId).not.toBe(held[0]!.params.uploadId);
+    await act(async () => held[1]!.fail(new Error('offline')));
+    click(one(view, 'button', 'Remove report.pdf'));
+    expect(view.textContent).not.toContain('report.pdf');
+    expect(subjectBox(view).value).toBe('Report');
+  });
+
+  test('closing while an upload goes is held back with the reason', async () => {
+    const { onUpload } = heldUploads();
+    const { view, onClose } = setup(composeNew('acc1'), { onUpload });
+    pick(view, [file('slides.pdf', 4 * MB)]);
+    click(one(view, 'button', 'Close and keep the draft'));
+    await advance(0);
+    expect(onClose).not.toHaveBeenCalled();
+    expect(one(view, 'alert').textContent).toContain('still uploading');
+  });
+
+  test('files dropped on the body are attached too', async () => {
+    const { view, onUpload } = setup();
+    const body = one(view, 'textbox', 'Message body');
+    const drop = new Event('drop', { bubbles: true, cancelable: true });
+    Object.defineProperty(drop, 'dataTransfer', { value: { types: ['Files'], files: [file('scan.png', 900_000)] } });
+    await act(async () => {
+      body.dispatchEvent(drop);
+    });
+    expect(onUpload).toHaveBeenCalledTimes(1);
+    expect(onUpload.mock.calls[0]?.[0]).toMatchObject({ fileName: 'scan.png' });
+    expect(drop.defaultPrevented).toBe(true);
   });
 
   test('files dropped on the composer are attached', async () => {

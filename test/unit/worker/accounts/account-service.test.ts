@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, test, vi } from 'vitest';
-import type { PublicAccount } from '../../../../shared/account';
+import { senderName, type PublicAccount } from '../../../../shared/account';
 import { TernError } from '../../../../shared/errors';
 import { ACCOUNTS_DATABASE, ACCOUNTS_SCHEMA } from '../../../../src-worker/accounts/accounts-database';
 import { AccountRepository } from '../../../../src-worker/accounts/account-repository';
@@ -88,6 +88,24 @@ describe('AccountService', () => {
     await repository.update('10', (account) => ({ ...account, label: 'Work', appliedTransactionId: 40 }));
     await service.add(login(ANN.email));
     expect(await repository.get('10')).toMatchObject({ label: 'Work', appliedTransactionId: 40, token: 'token-10' });
+  });
+
+  test('a display name is one trimmed line, reaches every watcher, survives a new login, and an empty one falls back to the gateway’s', async () => {
+    const { service, repository } = setup();
+    await service.add(login(ANN.email));
+    const heard: (readonly PublicAccount[])[] = [];
+    await service.watch((accounts) => void heard.push(accounts));
+    await expect(service.setDisplayName({ accountId: '10', displayName: '  Ann\n Lee  (work) ' })).resolves.toMatchObject({ accountId: '10', name: 'Ann Lee', displayName: 'Ann Lee (work)' });
+    expect(await repository.get('10')).toMatchObject({ displayName: 'Ann Lee (work)', name: 'Ann Lee' });
+    await vi.waitFor(() => expect(heard.at(-1)?.[0]).toMatchObject({ displayName: 'Ann Lee (work)' }));
+    expect(senderName((await repository.get('10'))!)).toBe('Ann Lee (work)');
+    // A new login brings the gateway's name again; the chosen one stays.
+    await service.add(login(ANN.email));
+    expect(await repository.get('10')).toMatchObject({ displayName: 'Ann Lee (work)', token: 'token-10' });
+    await service.setDisplayName({ accountId: '10', displayName: '   ' });
+    expect(senderName((await repository.get('10'))!)).toBe('Ann Lee');
+    await expect(service.setDisplayName({ accountId: '99', displayName: 'X' })).rejects.toMatchObject({ name: 'AccountNotFound' });
+    await expect(service.setDisplayName({ accountId: '10', displayName: 7 as unknown as string })).rejects.toMatchObject({ name: 'InvalidRequestData' });
   });
 
   test('remove logs out: gateway session, stored account, info and database go', async () => {

@@ -1,0 +1,122 @@
+/**
+ * "Sender name" from the settings dropdown: per account, the name people see in From when
+ * mail is sent from it. The engine stores it with the account (every tab follows); left
+ * empty, the name the gateway gave at login is used, and the field says which.
+ */
+import { useAtomValue } from 'jotai';
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { cleanDisplayName, MAX_DISPLAY_NAME_LENGTH } from '../../shared/account';
+import { TernError } from '../../shared/errors';
+import { keepTabInside } from '../app/focus-trap';
+import { Icon } from '../app/icons';
+import { useMailActions } from '../state/actions-context';
+import { accountsAtom } from '../state/atoms';
+
+const CSS = `
+.sender-names-dialog { width: min(520px, 100%); }
+.sender-names-intro { margin: 4px 0 18px; color: var(--muted); font-size: 14px; }
+.sender-names-dialog .field-label { overflow-wrap: anywhere; }
+.sender-names-actions { display: flex; justify-content: flex-end; gap: 10px; margin-top: 6px; }
+.sender-names-actions .button { height: 38px; }
+`;
+
+const FOCUSABLE = 'button:not([disabled]), input:not([disabled])';
+
+export function SenderNameDialog({ onClose }: { onClose: () => void }) {
+  const accounts = useAtomValue(accountsAtom) ?? [];
+  const actions = useMailActions();
+  const titleId = useId();
+  const fieldId = useId();
+  const dialogRef = useRef<HTMLFormElement>(null);
+  const [names, setNames] = useState<Record<string, string>>(() => Object.fromEntries(accounts.map((account) => [account.accountId, account.displayName ?? ''])));
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  // Focus goes in on opening and back where it was on closing.
+  useEffect(() => {
+    const returnTo = document.activeElement as HTMLElement | null;
+    dialogRef.current?.querySelector<HTMLInputElement>('input')?.focus();
+    return () => returnTo?.focus?.();
+  }, []);
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    const changed = accounts.filter((account) => cleanDisplayName(names[account.accountId] ?? '') !== cleanDisplayName(account.displayName ?? ''));
+    setSaving(true);
+    setError(null);
+    try {
+      for (const account of changed) await actions.setDisplayName(account.accountId, names[account.accountId] ?? '');
+    } catch (cause) {
+      setSaving(false);
+      setError(`The sender name was not saved. ${TernError.from(cause).message}`);
+      return;
+    }
+    if (changed.length > 0) actions.toast({ tone: 'info', message: 'Sender name saved. New mail goes out under it.' });
+    onClose();
+  };
+
+  // A modal dialog: Escape closes it, Tab stays inside.
+  const onKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      event.stopPropagation();
+      onClose();
+    } else keepTabInside(event, dialogRef.current, FOCUSABLE);
+  };
+
+  return (
+    <div className="dialog-backdrop" onClick={(event) => event.target === event.currentTarget && onClose()}>
+      <style href="tern-sender-names" precedence="tern">
+        {CSS}
+      </style>
+      <form ref={dialogRef} role="dialog" aria-modal="true" aria-labelledby={titleId} className="dialog sender-names-dialog" onSubmit={(event) => void save(event)} onKeyDown={onKeyDown}>
+        <div className="dialog-header">
+          <h2 id={titleId}>Sender name</h2>
+          <button type="button" className="icon-button" aria-label="Close" onClick={onClose}>
+            <Icon name="close" size={18} />
+          </button>
+        </div>
+        <p className="sender-names-intro">The name people see next to your address when you send mail.</p>
+        {accounts.map((account) => {
+          const id = `${fieldId}-${account.accountId}`;
+          return (
+            <div key={account.accountId} className="field">
+              <label className="field-label" htmlFor={id}>
+                Sender name for {account.emailAddress}
+              </label>
+              <input
+                id={id}
+                className="input"
+                type="text"
+                autoComplete="name"
+                maxLength={MAX_DISPLAY_NAME_LENGTH}
+                placeholder={account.name}
+                aria-describedby={`${id}-hint`}
+                value={names[account.accountId] ?? ''}
+                onChange={(event) => setNames((current) => ({ ...current, [account.accountId]: event.target.value }))}
+              />
+              <p id={`${id}-hint`} className="field-hint">
+                {cleanDisplayName(names[account.accountId] ?? '') ? `Mail goes out as “${cleanDisplayName(names[account.accountId] ?? '')} <${account.emailAddress}>”.` : `Left empty: “${account.name}”, the name your mail server gave.`}
+              </p>
+            </div>
+          );
+        })}
+        {error && (
+          <p className="field-error" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="sender-names-actions">
+          <button type="button" className="button button-secondary" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="button button-primary" disabled={saving}>
+            {saving ? 'Saving…' : 'Save'}
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}
+
+export default SenderNameDialog;
