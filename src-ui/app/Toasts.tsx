@@ -1,16 +1,26 @@
 /**
- * Notifications in the corner: command failures (the catalogue's sentence) and
- * confirmations. The two live regions exist before any toast does, so screen readers
- * announce what is added to them: errors assertively, confirmations politely.
+ * Notifications: command failures (the catalogue's sentence) and confirmations. They sit at
+ * the bottom centre of the content area, never over the sidebar's controls and beside an
+ * open composer or its Undo (styles.css, "Toasts"). The two live regions exist before any
+ * toast does, so screen readers announce what is added to them: errors assertively,
+ * confirmations politely. Each can be dismissed with its button or Escape.
  */
 import { useAtomValue } from 'jotai';
+import type { KeyboardEvent } from 'react';
 import { useMailActions } from '../state/actions-context';
 import { toastsAtom, type Toast } from '../state/atoms';
 import { Icon } from './icons';
 
 function ToastView({ toast, onDismiss }: { toast: Toast; onDismiss: (id: number) => void }) {
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key !== 'Escape') return;
+    // Only this toast: the Escape does not also close the composer or clear a search.
+    event.preventDefault();
+    event.stopPropagation();
+    onDismiss(toast.id);
+  };
   return (
-    <div className={`toast toast-${toast.tone}`}>
+    <div className={`toast toast-${toast.tone}`} onKeyDown={onKeyDown}>
       <Icon name={toast.tone === 'error' ? 'spam' : 'check'} className="toast-icon" />
       <div className="toast-text">
         {toast.title && <strong className="toast-title">{toast.title}</strong>}
