@@ -2,7 +2,7 @@
  * The LocalStore over IndexedDB, through idb's promise wrappers. The factory is injected
  * so tests (fake-indexeddb) and the engine choose it; idb itself only wraps.
  */
-import { wrap, type IDBPDatabase, type IDBPIndex, type IDBPObjectStore, type IDBPTransaction } from 'idb';
+import { unwrap, wrap, type IDBPDatabase, type IDBPIndex, type IDBPObjectStore, type IDBPTransaction } from 'idb';
 import { TernError } from '../../shared/errors';
 import { latestVersion, type DatabaseSchema, type SchemaEditor } from './schema';
 import { StoredVersionTooNewError, toStorageError } from './storage-errors';
@@ -180,6 +180,16 @@ class IdbStore<T extends string> implements LocalStore<T> {
       }
     };
     const writable = (table: T) => tx.objectStore(table as string) as unknown as WriteStore;
+    // Bulk requests go to IndexedDB itself: idb's promise (and its two listeners) per request
+    // is most of what a row costs in the worker when thousands are written in one page.
+    const raw = unwrap(tx) as IDBTransaction;
+    const rawWrite = (work: () => void) => {
+      try {
+        work();
+      } catch (error) {
+        throw toStorageError(error, this.name, this.closeReason);
+      }
+    };
     const source = (table: T, query: Query | undefined): Source => {
       const store = tx.objectStore(table as string);
       return query?.index ? store.index(query.index) : store;
@@ -217,6 +227,20 @@ class IdbStore<T extends string> implements LocalStore<T> {
           return (await s.getAllKeys(toIdbRange(query?.range), query?.limit)) as string[];
         }),
       count: (table, query) => guard(() => source(table, query).count(toIdbRange(query?.range))),
+      getMany: (table, ids) =>
+        guard(
+          () =>
+            new Promise<(StoredRow | undefined)[]>((resolve, reject) => {
+              if (ids.length === 0) return resolve([]);
+              const store = raw.objectStore(table as string);
+              const requests = ids.map((id) => store.get(id));
+              // Requests finish in the order issued: the last one's answer means all are in.
+              // A failed one aborts the transaction, and the last one then fails too.
+              const last = requests[requests.length - 1]!;
+              last.onsuccess = () => resolve(requests.map((request) => request.result as StoredRow | undefined));
+              last.onerror = () => reject(last.error);
+            }),
+        ),
       // Only beginWrite hands these out; IndexedDB itself refuses them on a readonly transaction.
       put: (table, row) => guard(async () => void (await writable(table).put(row))),
       delete: (table, ids) =>
@@ -225,6 +249,13 @@ class IdbStore<T extends string> implements LocalStore<T> {
           await Promise.all((typeof ids === 'string' ? [ids] : ids).map((id) => store.delete(id)));
         }),
       clear: (table) => guard(() => writable(table).clear()),
+      // No listener: a failed request aborts the transaction, and commit() reports it.
+      queuePut: (table, row) => rawWrite(() => void raw.objectStore(table as string).put(row)),
+      queueDelete: (table, ids) =>
+        rawWrite(() => {
+          const store = raw.objectStore(table as string);
+          for (const id of typeof ids === 'string' ? [ids] : ids) store.delete(id);
+        }),
     };
   }
 }

@@ -124,11 +124,18 @@ class MemoryStore<T extends string> implements LocalStore<T> {
       finished = true;
       release();
     };
+    const queued: Promise<void>[] = [];
     return {
-      tx: this.transactionOps(new Set(tables), overlay, turn, () => finished),
+      tx: this.transactionOps(new Set(tables), overlay, turn, () => finished, queued),
       commit: async () => {
         await turn;
         if (finished) return;
+        // Queued writes fail the commit, as a failed IndexedDB request aborts its transaction.
+        const failure = (await Promise.allSettled(queued)).find((outcome) => outcome.status === 'rejected');
+        if (failure) {
+          finish();
+          throw failure.reason;
+        }
         if (this.closeReason !== null) {
           finish();
           throw closedError(this.name, this.closeReason);
@@ -164,12 +171,15 @@ class MemoryStore<T extends string> implements LocalStore<T> {
     return rows;
   }
 
-  private transactionOps(scope: Set<T>, overlay: Overlay | null, turn: Promise<void>, finished = () => false): WriteTransaction<T> {
-    const enter = async (table: T) => {
-      await turn;
+  private transactionOps(scope: Set<T>, overlay: Overlay | null, turn: Promise<void>, finished = () => false, queued: Promise<void>[] = []): WriteTransaction<T> {
+    const usable = (table: T) => {
       if (this.closeReason !== null) throw closedError(this.name, this.closeReason);
       if (finished()) throw new TernError('DatabaseError', { detail: { database: this.name, cause: 'TransactionInactiveError', message: 'The transaction has finished.' } });
       if (!scope.has(table)) throw new TernError('DatabaseError', { detail: { database: this.name, cause: 'NotFoundError', message: `Table ${table} is outside the transaction.` } });
+    };
+    const enter = async (table: T) => {
+      await turn;
+      usable(table);
     };
     const current = (table: T): Map<string, StoredRow> => {
       const changes = overlay?.get(table);
@@ -181,6 +191,11 @@ class MemoryStore<T extends string> implements LocalStore<T> {
       }
       return merged;
     };
+    const rowOf = (table: T, id: string): StoredRow | undefined => {
+      const changed = overlay?.get(table)?.get(id);
+      if (changed === DELETED) return undefined;
+      return changed ?? this.rowsOf(table).get(id);
+    };
     const entriesOf = (table: T, query: Query | undefined): { key: Key; row: StoredRow }[] => {
       const rows = [...current(table).values()];
       const spec = query?.index ? this.db.indexes.get(table)?.find((index) => index.name === query.index) : undefined;
@@ -191,6 +206,25 @@ class MemoryStore<T extends string> implements LocalStore<T> {
       if (query?.direction === 'prev') matching.reverse();
       return matching.slice(0, query?.limit ?? matching.length);
     };
+    const cloneRow = (row: StoredRow): StoredRow => {
+      if (typeof row.id !== 'string' || !isValidKey(row.id)) {
+        throw new TernError('DatabaseError', { detail: { database: this.name, cause: 'DataError', message: 'A row needs a string id.' } });
+      }
+      try {
+        return structuredClone(row);
+      } catch (error) {
+        throw new TernError('DatabaseError', { detail: { database: this.name, cause: 'DataCloneError', message: String(error) } });
+      }
+    };
+    // What IndexedDB refuses at once when a request is made, not later.
+    const checkQueued = (table: T) => {
+      usable(table);
+      write(table);
+    };
+    const queue = (request: Promise<void>) => {
+      request.catch(() => {}); // reported by commit
+      queued.push(request);
+    };
     const write = (table: T) => {
       if (!overlay) throw new TernError('DatabaseError', { detail: { database: this.name, cause: 'ReadOnlyError', message: 'A read transaction cannot write.' } });
       let changes = overlay.get(table);
@@ -200,28 +234,48 @@ class MemoryStore<T extends string> implements LocalStore<T> {
     return {
       get: async (table, id) => {
         await enter(table);
-        const row = current(table).get(id);
+        const row = rowOf(table, id);
         return row === undefined ? undefined : structuredClone(row);
+      },
+      getMany: async (table, ids) => {
+        await enter(table);
+        return ids.map((id) => {
+          const row = rowOf(table, id);
+          return row === undefined ? undefined : structuredClone(row);
+        });
       },
       getAll: async (table, query) => (await enter(table), entriesOf(table, query).map((entry) => structuredClone(entry.row))),
       getAllKeys: async (table, query) => (await enter(table), entriesOf(table, query).map((entry) => entry.row.id)),
       count: async (table, query) => (await enter(table), entriesOf(table, query && { index: query.index, range: query.range }).length),
       put: async (table, row) => {
+        // Cloned when called, as IndexedDB does: a change to the object afterwards is not stored.
+        const copy = cloneRow(row);
         await enter(table);
-        if (typeof row.id !== 'string' || !isValidKey(row.id)) {
-          throw new TernError('DatabaseError', { detail: { database: this.name, cause: 'DataError', message: 'A row needs a string id.' } });
-        }
-        let copy: StoredRow;
-        try {
-          copy = structuredClone(row);
-        } catch (error) {
-          throw new TernError('DatabaseError', { detail: { database: this.name, cause: 'DataCloneError', message: String(error) } });
-        }
-        write(table).set(row.id, copy);
+        write(table).set(copy.id, copy);
       },
       delete: async (table, ids) => {
         await enter(table);
         for (const id of typeof ids === 'string' ? [ids] : ids) write(table).set(id, DELETED);
+      },
+      queuePut: (table, row) => {
+        checkQueued(table);
+        const copy = cloneRow(row);
+        queue(
+          (async () => {
+            await enter(table);
+            write(table).set(copy.id, copy);
+          })(),
+        );
+      },
+      queueDelete: (table, ids) => {
+        checkQueued(table);
+        const list = typeof ids === 'string' ? [ids] : [...ids];
+        queue(
+          (async () => {
+            await enter(table);
+            for (const id of list) write(table).set(id, DELETED);
+          })(),
+        );
       },
       clear: async (table) => {
         await enter(table);

@@ -43,6 +43,11 @@ export interface ReadTransaction<T extends string = string> {
   getAllKeys(table: T, query?: Query): Promise<string[]>;
   /** How many entries match (direction and limit are ignored). */
   count(table: T, query?: Pick<Query, 'index' | 'range'>): Promise<number>;
+  /**
+   * Rows by primary key, in the order of `ids` (undefined where there is none). The reads
+   * are issued together and answered together: one wait for a batch, not one per row.
+   */
+  getMany(table: T, ids: readonly string[]): Promise<(StoredRow | undefined)[]>;
 }
 
 export interface WriteTransaction<T extends string = string> extends ReadTransaction<T> {
@@ -52,6 +57,14 @@ export interface WriteTransaction<T extends string = string> extends ReadTransac
   delete(table: T, ids: string | readonly string[]): Promise<void>;
   /** Deletes every row of the table. */
   clear(table: T): Promise<void>;
+  /**
+   * Bulk writes: queued without a promise per row. Later requests of the transaction see
+   * them (requests run in the order issued); a row that cannot be stored throws here or
+   * fails the commit, which then keeps none of the transaction's changes.
+   */
+  queuePut(table: T, row: StoredRow): void;
+  /** Queued like `queuePut`: deletes rows by id; unknown ids are ignored. */
+  queueDelete(table: T, ids: string | readonly string[]): void;
 }
 
 /** An open write transaction, before it is committed or aborted. */

@@ -155,6 +155,18 @@ export class SearchIndex {
     if (doc !== undefined) this.kill(doc);
   }
 
+  /**
+   * A commit's written and removed messages. Many at once are only appended to the
+   * newest-first order; the next search sorts it once.
+   */
+  apply(changes: { readonly put: readonly { meta: MessageMeta; deleted: boolean }[]; readonly removed: readonly string[] }): void {
+    const bulk = this.bulk;
+    this.bulk = bulk || changes.put.length > 16;
+    for (const id of changes.removed) this.remove(id);
+    for (const message of changes.put) this.put(message.meta, message.deleted);
+    this.bulk = bulk;
+  }
+
   /** Makes a thread's messages exactly these (the ones of it not listed are gone). */
   replaceThread(threadId: string, messages: readonly { meta: MessageMeta; deleted: boolean }[]): void {
     const index = this.threadIndex.get(threadId);

@@ -116,6 +116,12 @@ export class SearchIndexes {
       return;
     }
     if (change.foldersChanged) entry.folders = null;
+    const { messages } = change;
+    if (messages) {
+      // The rows as committed: nothing to read back (a backfill page holds a thousand).
+      this.enqueue(change.accountId, entry, async () => entry.index.apply(messages));
+      return;
+    }
     if (change.threadIds.length === 0) return;
     const threadIds = [...new Set(change.threadIds)];
     this.enqueue(change.accountId, entry, async () => {

@@ -81,7 +81,7 @@ export function createAccountRuntime(deps: AccountRuntimeDeps): AccountRuntime {
     ...(deps.random ? { random: deps.random } : {}),
     ...(deps.pageSize ? { pageSize: deps.pageSize } : {}),
     onPage: async (page) => {
-      deps.changes.emit({ accountId, threadIds: page.threadIds, foldersChanged: page.foldersChanged });
+      deps.changes.emit({ accountId, threadIds: page.threadIds, foldersChanged: page.foldersChanged, messages: page.messages });
       for (const status of page.finished) deps.statuses.publish(status);
       await deps.saveCursor(page.state).catch((error: unknown) => deps.log?.('Error', `saving the cursor of ${accountId}: ${String(error)}`));
     },

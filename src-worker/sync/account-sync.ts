@@ -1,7 +1,8 @@
 /**
  * One account's sync loop (STYLE item 11): explicit state, backoff, an AbortController and
  * single-flight pulls. A pull follows delta pages from the stored cursor until `hasMore`
- * is false, each page committed on its own (delta-applier.ts). Websocket announcements
+ * is false, each page committed on its own (delta-applier.ts); the next page is fetched
+ * while one is written. Websocket announcements
  * ask for a pull; announcements during a pull make exactly one more pull afterwards.
  */
 import { systemClock, type Clock } from '../../shared/clock';
@@ -119,19 +120,37 @@ export function createAccountSync(deps: AccountSyncDeps): AccountSync {
     retryLater(backoffDelay(failures, deps.backoff ?? SYNC_BACKOFF, deps.random));
   };
 
+  const fetchPage = (from: number): Promise<DeltaResponse> => {
+    const limit = deps.pageSize ?? DEFAULT_PAGE_SIZE;
+    return deps.delta({ cursor: from, limit: from === 0 ? Math.min(limit, FIRST_PAGE_SIZE) : limit, signal: controller.signal });
+  };
+
   const run = async (): Promise<void> => {
     if (stopped()) return;
     set({ phase: 'pulling' });
-    const limit = deps.pageSize ?? DEFAULT_PAGE_SIZE;
+    // The page after the one being written is already on its way (download and write overlap).
+    let ahead: { from: number; page: Promise<DeltaResponse> } | null = null;
     try {
+      let stored: SyncState | null = null;
       for (;;) {
-        const { appliedTransactionId: from, cursor } = await deps.applier.state();
-        const page = await deps.delta({ cursor: from, limit: from === 0 ? Math.min(limit, FIRST_PAGE_SIZE) : limit, signal: controller.signal });
+        stored ??= await deps.applier.state();
+        const { appliedTransactionId: from, cursor } = stored;
+        const request: Promise<DeltaResponse> = ahead?.from === from ? ahead.page : fetchPage(from);
+        ahead = null;
+        const page: DeltaResponse = await request;
         if (stopped()) return;
+        if (page.hasMore) {
+          ahead = { from: page.cursor, page: fetchPage(page.cursor) };
+          ahead.page.catch(() => undefined); // its failure is met when it is awaited, or never if it is dropped
+        }
         // An unchanged mailbox costs one round trip and no write.
         if (page.changes.length > 0 || page.cursor !== from) {
           const applied = await deps.applier.apply(page, { fromCursor: from, latestKnown: Math.max(state.latestTxnId, cursor) });
-          if (!applied) continue; // the stored cursor moved under us: start again from it
+          if (!applied) {
+            stored = null; // the stored cursor moved under us: start again from it
+            continue;
+          }
+          stored = applied.state;
           set({ appliedTransactionId: applied.state.appliedTransactionId, latestTxnId: Math.max(state.latestTxnId, applied.state.cursor) });
           await deps.onPage(applied);
         } else {

@@ -3,6 +3,14 @@
  * the transaction that changed them committed. In-process only: tabs hear about it as
  * ListPatches, never as raw changes.
  */
+import type { LocalMessage } from './mail-rows';
+
+/** Message rows one commit wrote (as stored) and removed. */
+export interface MessageRowChanges {
+  readonly put: readonly LocalMessage[];
+  readonly removed: readonly string[];
+}
+
 export interface MailChange {
   readonly accountId: string;
   /** Threads whose rows may differ now. */
@@ -10,6 +18,11 @@ export interface MailChange {
   readonly foldersChanged: boolean;
   /** Everything may have changed (cache clear, account added): re-read whole windows. */
   readonly everything?: boolean;
+  /**
+   * Every Message row the commit wrote or removed, when the writer tells them (delta
+   * pages): the search index applies them instead of reading the threads again.
+   */
+  readonly messages?: MessageRowChanges;
 }
 
 export interface ChangeFeed {

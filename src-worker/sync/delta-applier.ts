@@ -10,6 +10,7 @@ import type { CommandStatus } from '../../shared/worker-mail-api';
 import type { MailTable } from '../db/mail-schema';
 import { withRead, withWrite, type LocalStore, type ReadTransaction, type WriteTransaction } from '../db/store';
 import { PendingEffects } from '../outbox/outbox-rows';
+import type { MessageRowChanges } from './change-feed';
 import { MAIL_WRITE_TABLES, MailWriter } from './mail-writer';
 
 export interface SyncState {
@@ -26,9 +27,7 @@ export async function readSyncState(tx: ReadTransaction<MailTable>): Promise<Syn
   return { appliedTransactionId: Number(row?.appliedTransactionId ?? 0), cursor: Number(row?.cursor ?? 0) };
 }
 
-export async function writeSyncState(tx: WriteTransaction<MailTable>, state: SyncState): Promise<void> {
-  await tx.put('JSONBlob', { id: SYNC_STATE_KEY, ...state });
-}
+const syncStateRow = (state: SyncState) => ({ id: SYNC_STATE_KEY, ...state });
 
 /** What one committed page changed, for live lists and command watchers. */
 export interface AppliedPage {
@@ -38,6 +37,8 @@ export interface AppliedPage {
   readonly foldersChanged: boolean;
   /** Commands this page confirmed. */
   readonly finished: readonly CommandStatus[];
+  /** Every Message row the page wrote or removed (the search index takes them as they are). */
+  readonly messages: MessageRowChanges;
 }
 
 export interface DeltaApplierDeps {
@@ -77,11 +78,13 @@ export class DeltaApplier {
       if (stored.appliedTransactionId !== params.fromCursor) return null;
       const state: SyncState = { appliedTransactionId: page.cursor, cursor: Math.max(params.latestKnown, page.cursor, stored.cursor) };
       const writer = new MailWriter(tx, accountId, await PendingEffects.load(tx));
+      // One batch of reads for the whole page; from then on the changes cost no waits.
+      await writer.prefetch(page.changes);
       for (const change of page.changes) await applyChange(writer, change);
       const finished = await this.deps.reconcile({ tx, writer, cursor: page.cursor });
       await writer.finish();
-      await writeSyncState(tx, state);
-      return { accountId, state, threadIds: [...writer.threadIds], foldersChanged: writer.foldersChanged, finished };
+      tx.queuePut('JSONBlob', syncStateRow(state));
+      return { accountId, state, threadIds: [...writer.threadIds], foldersChanged: writer.foldersChanged, finished, messages: writer.messages };
     });
   }
 }

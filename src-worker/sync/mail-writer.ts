@@ -4,13 +4,20 @@
  * things that must never drift apart: pending changes laid over server state, the
  * per-folder thread counts (ThreadCount), and the set of threads the live lists must
  * look at again.
+ *
+ * A delta page carries a thousand rows, so the writer never waits on IndexedDB per row:
+ * `prefetch` reads every Message and Thread row a page touches in one batch, the writer
+ * keeps them in memory from then on, Message rows are queued as they change (outbox code
+ * in the same transaction reads them through indexes) and Thread rows once, at `finish`,
+ * however often the page changed them.
  */
 import { anyShowsPaperclip } from '../../shared/attachment-rules';
+import type { DeltaChange } from '../../shared/api/delta';
 import type { Folder, MessageMeta, ThreadSummary } from '../../shared/api/mail';
 import type { MailTable } from '../db/mail-schema';
-import { only, type WriteTransaction } from '../db/store';
+import { only, type StoredRow, type WriteTransaction } from '../db/store';
 import { applyEffects, type PendingEffects } from '../outbox/outbox-rows';
-import { folderToRow, messageFromRow, messageToRow, threadFromRow, threadToRow, type LocalThread } from './mail-rows';
+import { folderToRow, messageFromRow, messageToRow, threadFromRow, threadToRow, type LocalMessage, type LocalThread } from './mail-rows';
 import { emptiedThread, summarizeThread } from './thread-summary';
 
 /** Tables a writer may touch; a transaction using one must cover them all. */
@@ -82,6 +89,13 @@ export class MailWriter {
   private readonly written = new Map<string, MessageFacts>();
   private readonly countDeltas = new Map<string, { total: number; unread: number }>();
   private readonly contacts = new Map<string, ContactSighting>();
+  /** Rows as this transaction has them (null: none), read once and kept current by the writes. */
+  private readonly messageRows = new Map<string, StoredRow | null>();
+  private readonly threadRows = new Map<string, StoredRow | null>();
+  /** Thread rows changed in memory, put once by `finish`. */
+  private readonly threadsToPut = new Set<string>();
+  /** Messages this transaction wrote (null: removed), for the search index. */
+  private readonly messageChanges = new Map<string, LocalMessage | null>();
 
   constructor(
     private readonly tx: WriteTransaction<MailTable>,
@@ -89,24 +103,57 @@ export class MailWriter {
     readonly pending: PendingEffects,
   ) {}
 
+  /** Messages written (and removed) in this transaction, as they are stored now. */
+  get messages(): { readonly put: LocalMessage[]; readonly removed: string[] } {
+    const put: LocalMessage[] = [];
+    const removed: string[] = [];
+    for (const [id, message] of this.messageChanges) {
+      if (message) put.push(message);
+      else removed.push(id);
+    }
+    return { put, removed };
+  }
+
+  /**
+   * Reads at once every row the changes will look at: their messages, their threads and
+   * the threads their messages leave. Optional; without it each row is read when needed.
+   */
+  async prefetch(changes: readonly DeltaChange[]): Promise<void> {
+    const messageIds: string[] = [];
+    const threadIds: string[] = [];
+    for (const change of changes) {
+      if (change.object === 'message') {
+        messageIds.push(change.op === 'delete' ? change.objectId : change.data.id);
+        if (change.op === 'upsert') threadIds.push(change.data.threadId);
+      } else if (change.object === 'thread') {
+        threadIds.push(change.op === 'delete' ? change.objectId : change.data.id);
+      }
+    }
+    await this.load('Message', messageIds);
+    for (const id of messageIds) {
+      const row = this.messageRows.get(id);
+      if (row) threadIds.push(messageFromRow(row).meta.threadId);
+    }
+    await this.load('Thread', threadIds);
+  }
+
   async putFolder(folder: Folder): Promise<void> {
-    await this.tx.put('Category', folderToRow(this.accountId, folder));
+    this.tx.queuePut('Category', folderToRow(this.accountId, folder));
     this.foldersChanged = true;
   }
 
   async deleteFolder(folderId: string): Promise<void> {
-    await this.tx.delete('Category', folderId);
-    await this.tx.delete('ThreadCount', folderId);
+    this.tx.queueDelete('Category', folderId);
+    this.tx.queueDelete('ThreadCount', folderId);
     this.foldersChanged = true;
   }
 
   /** The gateway's state of a message; pending changes stay on top. */
   async putMessage(server: MessageMeta): Promise<void> {
-    const old = await this.tx.get('Message', server.id);
+    const old = await this.messageRow(server.id);
     const effects = this.pending.effectsFor(server.id);
     const { meta, deleted } = applyEffects(server, effects);
-    await this.tx.put('Message', messageToRow(this.accountId, { meta, deleted, server: effects.length > 0 ? server : null }));
-    this.written.set(meta.id, factsOf(meta, deleted));
+    this.writeMessage({ meta, deleted, server: effects.length > 0 ? server : null });
     if (!old) this.sawContacts(server);
     this.threadIds.add(server.threadId);
     this.unreadDirty.add(server.threadId);
@@ -119,9 +166,11 @@ export class MailWriter {
   }
 
   async deleteMessage(messageId: string): Promise<void> {
-    const old = await this.tx.get('Message', messageId);
-    await this.tx.delete('Message', messageId);
-    await this.tx.delete('MessageBody', messageId);
+    const old = await this.messageRow(messageId);
+    this.tx.queueDelete('Message', messageId);
+    this.tx.queueDelete('MessageBody', messageId);
+    this.messageRows.set(messageId, null);
+    this.messageChanges.set(messageId, null);
     this.written.delete(messageId);
     if (!old) return;
     const threadId = messageFromRow(old).meta.threadId;
@@ -152,15 +201,16 @@ export class MailWriter {
 
   /** Lays the pending changes over these messages again (a command was added, confirmed or reverted). */
   async refreshMessages(messageIds: Iterable<string>): Promise<void> {
-    for (const id of messageIds) {
-      const row = await this.tx.get('Message', id);
+    const ids = [...messageIds];
+    await this.load('Message', ids);
+    for (const id of ids) {
+      const row = this.messageRows.get(id);
       if (!row) continue;
       const local = messageFromRow(row);
       const server = local.server ?? local.meta;
       const effects = this.pending.effectsFor(id);
       const { meta, deleted } = applyEffects(server, effects);
-      await this.tx.put('Message', messageToRow(this.accountId, { meta, deleted, server: effects.length > 0 ? server : null }));
-      this.written.set(meta.id, factsOf(meta, deleted));
+      this.writeMessage({ meta, deleted, server: effects.length > 0 ? server : null });
       this.threadIds.add(meta.threadId);
       this.dirty.add(meta.threadId);
       this.unreadDirty.add(meta.threadId);
@@ -177,19 +227,58 @@ export class MailWriter {
 
   /** Settles the threads left to summarise and writes counts and contacts. Call once, last. */
   async finish(): Promise<void> {
+    await this.load('Thread', this.dirty);
     for (const threadId of this.dirty) await this.settleThread(threadId);
     this.dirty.clear();
-    for (const threadId of this.unreadDirty) await this.recount(threadId);
+    await this.recountAll([...this.unreadDirty]);
     this.unreadDirty.clear();
-    for (const [folderId, delta] of this.countDeltas) {
-      if (delta.total === 0 && delta.unread === 0) continue;
-      const row = await this.tx.get('ThreadCount', folderId);
-      const total = Math.max(0, Number(row?.total ?? 0) + delta.total);
-      const unread = Math.max(0, Number(row?.unread ?? 0) + delta.unread);
-      await this.tx.put('ThreadCount', { id: folderId, total, unread });
+    for (const threadId of this.threadsToPut) {
+      const row = this.threadRows.get(threadId);
+      if (row) this.tx.queuePut('Thread', row);
     }
+    this.threadsToPut.clear();
+    const changed = [...this.countDeltas].filter(([, delta]) => delta.total !== 0 || delta.unread !== 0);
+    const stored = await this.tx.getMany('ThreadCount', changed.map(([folderId]) => folderId));
+    changed.forEach(([folderId, delta], i) => {
+      const total = Math.max(0, Number(stored[i]?.total ?? 0) + delta.total);
+      const unread = Math.max(0, Number(stored[i]?.unread ?? 0) + delta.unread);
+      this.tx.queuePut('ThreadCount', { id: folderId, total, unread });
+    });
     this.countDeltas.clear();
     await this.writeContacts();
+  }
+
+  /** Rows not read yet, in one batch. */
+  private async load(table: 'Message' | 'Thread', ids: Iterable<string>): Promise<void> {
+    const cache = table === 'Message' ? this.messageRows : this.threadRows;
+    const missing = [...new Set(ids)].filter((id) => !cache.has(id));
+    if (missing.length === 0) return;
+    const rows = await this.tx.getMany(table, missing);
+    missing.forEach((id, i) => cache.set(id, rows[i] ?? null));
+  }
+
+  private async messageRow(id: string): Promise<StoredRow | undefined> {
+    if (!this.messageRows.has(id)) await this.load('Message', [id]);
+    return this.messageRows.get(id) ?? undefined;
+  }
+
+  private async threadRow(id: string): Promise<StoredRow | undefined> {
+    if (!this.threadRows.has(id)) await this.load('Thread', [id]);
+    return this.threadRows.get(id) ?? undefined;
+  }
+
+  private writeMessage(local: LocalMessage): void {
+    const row = messageToRow(this.accountId, local);
+    this.tx.queuePut('Message', row);
+    this.messageRows.set(row.id, row);
+    this.messageChanges.set(row.id, local);
+    this.written.set(row.id, factsOf(local.meta, local.deleted));
+  }
+
+  /** Thread rows are put at the end: a page often changes one several times. */
+  private setThreadRow(row: StoredRow): void {
+    this.threadRows.set(row.id, row);
+    this.threadsToPut.add(row.id);
   }
 
   /**
@@ -197,7 +286,7 @@ export class MailWriter {
    * touches it, else summarised from the visible messages (the gateway's rules) over it.
    */
   private async settleThread(threadId: string): Promise<void> {
-    const row = this.threadBases.has(threadId) ? undefined : await this.tx.get('Thread', threadId);
+    const row = this.threadBases.has(threadId) ? undefined : await this.threadRow(threadId);
     const stored = row ? threadFromRow(row) : null;
     const base = this.threadBases.get(threadId) ?? stored?.server ?? stored?.summary;
     if (!base) return; // not synced yet: its summary arrives with the delta
@@ -211,15 +300,17 @@ export class MailWriter {
   }
 
   private async writeThread(threadId: string, next: LocalThread | null): Promise<void> {
-    const oldRow = await this.tx.get('Thread', threadId);
+    const oldRow = await this.threadRow(threadId);
     const unreadFolders = unreadFoldersOf(oldRow);
     if (next) {
       const given = next.summary.hasAttachments;
       const paperclip = paperclipOf(oldRow);
       const row = threadToRow(this.accountId, { ...next, summary: { ...next.summary, hasAttachments: paperclip ?? given } });
-      await this.tx.put('Thread', { ...row, [UNREAD_FOLDERS]: unreadFolders, [GIVEN_ATTACHMENTS]: given, [PAPERCLIP]: paperclip });
+      this.setThreadRow({ ...row, [UNREAD_FOLDERS]: unreadFolders, [GIVEN_ATTACHMENTS]: given, [PAPERCLIP]: paperclip });
     } else if (oldRow) {
-      await this.tx.delete('Thread', threadId);
+      this.tx.queueDelete('Thread', threadId);
+      this.threadRows.set(threadId, null);
+      this.threadsToPut.delete(threadId);
       this.countUnread(unreadFolders, -1);
     }
     if (oldRow) this.countTotal(threadFromRow(oldRow).summary.folderIds, -1);
@@ -230,18 +321,35 @@ export class MailWriter {
   }
 
   /**
+   * Recounts threads: the messages this transaction wrote usually are all a thread has;
+   * the others' messages are read in one batch of index reads.
+   */
+  private async recountAll(threadIds: readonly string[]): Promise<void> {
+    await this.load('Thread', threadIds);
+    const known = new Map<string, MessageFacts[]>();
+    const toRead: string[] = [];
+    for (const threadId of threadIds) {
+      const row = this.threadRows.get(threadId);
+      if (!row) continue; // its summary comes later; this runs again then
+      const local = threadFromRow(row);
+      const facts = (local.server ?? local.summary).messageIds.map((id) => this.written.get(id));
+      if (facts.every((message) => message !== undefined && message.threadId === threadId)) known.set(threadId, facts as MessageFacts[]);
+      else toRead.push(threadId);
+    }
+    const read = await Promise.all(toRead.map((threadId) => this.tx.getAll('Message', { index: 'thread_id', range: only(threadId) })));
+    toRead.forEach((threadId, i) => known.set(threadId, read[i]!.map(messageFromRow).map(({ meta, deleted }) => factsOf(meta, deleted))));
+    for (const [threadId, messages] of known) this.recount(threadId, messages);
+  }
+
+  /**
    * From the thread's local messages: which folders hold an unread one (counts follow) and
    * whether it earns the paperclip.
    */
-  private async recount(threadId: string): Promise<void> {
-    const row = await this.tx.get('Thread', threadId);
-    if (!row) return; // its summary comes later; this runs again then
+  private recount(threadId: string, messages: readonly MessageFacts[]): void {
+    const row = this.threadRows.get(threadId);
+    if (!row) return;
     const local = threadFromRow(row);
     const ids = (local.server ?? local.summary).messageIds;
-    const known = ids.map((id) => this.written.get(id));
-    const messages = known.every((message) => message !== undefined && message.threadId === threadId)
-      ? (known as MessageFacts[])
-      : (await this.tx.getAll('Message', { index: 'thread_id', range: only(threadId) })).map(messageFromRow).map(({ meta, deleted }) => factsOf(meta, deleted));
     const next = [...new Set(messages.filter((message) => !message.deleted && message.unread).map((message) => message.folderId))].sort();
     const old = unreadFoldersOf(row);
     const unreadSame = old.length === next.length && old.every((id, i) => id === next[i]);
@@ -255,7 +363,7 @@ export class MailWriter {
     if (unreadSame && paperclipOf(row) === paperclip && local.summary.hasAttachments === hasAttachments) return;
 
     const summary = { ...local.summary, hasAttachments };
-    await this.tx.put('Thread', { ...row, ...threadToRow(this.accountId, { summary, server: local.server }), [UNREAD_FOLDERS]: next, [PAPERCLIP]: paperclip });
+    this.setThreadRow({ ...row, ...threadToRow(this.accountId, { summary, server: local.server }), [UNREAD_FOLDERS]: next, [PAPERCLIP]: paperclip });
     if (unreadSame) return;
     this.countUnread(old, -1);
     this.countUnread(next, 1);
@@ -289,9 +397,11 @@ export class MailWriter {
   }
 
   private async writeContacts(): Promise<void> {
-    for (const seen of this.contacts.values()) {
-      const old = await this.tx.get('Contact', seen.email);
-      await this.tx.put('Contact', {
+    const sightings = [...this.contacts.values()];
+    const stored = await this.tx.getMany('Contact', sightings.map((seen) => seen.email));
+    sightings.forEach((seen, i) => {
+      const old = stored[i];
+      this.tx.queuePut('Contact', {
         id: seen.email,
         email: seen.email,
         name: seen.name || String(old?.name ?? ''),
@@ -302,7 +412,7 @@ export class MailWriter {
         is_contact_list_created_on: Number(old?.is_contact_list_created_on ?? 0),
         last_seen_at: Math.max(seen.lastAt, Number(old?.last_seen_at ?? 0)),
       });
-    }
+    });
     this.contacts.clear();
   }
 }

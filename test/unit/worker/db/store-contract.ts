@@ -136,6 +136,48 @@ export function describeStoreContract(label: string, makeFactory: () => StoreFac
       expect(seen).toEqual({ keys: ['e', 'd', 'b'], afterClear: 0 });
     });
 
+    test('getMany answers rows in the order asked, undefined where there is none, and sees the transaction’s changes', async () => {
+      await seed();
+      expect(await withRead(store, ['Item'], (tx) => tx.getMany('Item', []))).toEqual([]);
+      const rows = await withWrite(store, ['Item'], async (tx) => {
+        tx.queueDelete('Item', 'b');
+        tx.queuePut('Item', { id: 'e', folder: 'sent', ts: 5 });
+        return tx.getMany('Item', ['e', 'zz', 'a', 'b', 'a']);
+      });
+      expect(rows.map((row) => row?.id)).toEqual(['e', undefined, 'a', undefined, 'a']);
+      expect(rows[2]).toMatchObject({ folder: 'inbox', ts: 30 });
+    });
+
+    test('queued writes are seen by later requests (indexes too) and kept by the commit', async () => {
+      await seed();
+      const row = { id: 'e', folder: 'inbox', ts: 99, tags: ['z'] };
+      const seen = await withWrite(store, ['Item'], async (tx) => {
+        tx.queuePut('Item', row);
+        tx.queueDelete('Item', ['a', 'unknown']);
+        row.ts = 1; // stored as it was when queued
+        return {
+          newest: await tx.getAllKeys('Item', { index: 'folder_ts', range: prefixRange(['inbox']), direction: 'prev' }),
+          tagged: await tx.getAllKeys('Item', { index: 'tags', range: only('z') }),
+        };
+      });
+      expect(seen).toEqual({ newest: ['e', 'd', 'b'], tagged: ['e'] });
+      expect(await withRead(store, ['Item'], (tx) => tx.getAllKeys('Item'))).toEqual(['b', 'c', 'd', 'e']);
+      expect(await withRead(store, ['Item'], (tx) => tx.get('Item', 'e'))).toMatchObject({ ts: 99 });
+    });
+
+    test('a queued write that cannot be stored fails the transaction, and none of its changes are kept', async () => {
+      await seed();
+      const error = await rejection(
+        withWrite(store, ['Item'], async (tx) => {
+          tx.queueDelete('Item', 'a');
+          tx.queuePut('Item', { id: 'f', folder: 'inbox', ts: 1, fn: () => 1 });
+        }),
+      );
+      expect(error).toBeInstanceOf(TernError);
+      expect((error as TernError).name).toBe('DatabaseError');
+      expect(await withRead(store, ['Item'], (tx) => tx.getAllKeys('Item'))).toEqual(['a', 'b', 'c', 'd']);
+    });
+
     test('concurrent read-modify-write transactions do not lose updates', async () => {
       await withWrite(store, ['Note'], (tx) => tx.put('Note', { id: 'counter', n: 0 }));
       const increment = () =>

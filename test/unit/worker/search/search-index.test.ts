@@ -140,6 +140,20 @@ describe('search index', () => {
     expect(index.size).toBe(3);
   });
 
+  test('a committed page is applied as it was written: removals, and many puts ordered by the next search', () => {
+    const index = built();
+    const page = Array.from({ length: 40 }, (_, i) =>
+      message({ id: `p${i}`, threadId: i < 20 ? 't1' : `tp${i}`, subject: `Budget line ${i}`, receivedAt: T0 + (i % 2 ? 40 - i : i + 50) * DAY }),
+    );
+    index.apply({ put: page.map((meta) => ({ meta, deleted: meta.id === 'p39' })), removed: ['1', '5'] });
+    expect(index.size).toBe(mail.length - 2 + 39);
+    expect(ids(index, 'reporting')).toEqual([]); // "5" is gone
+    expect(ids(index, 'has:attachment')).toEqual([]); // so is "1", the one with the PDF
+    const hits = index.search(parseSearch('budget'), scopeOf(parseSearch('budget'))).threads;
+    expect(hits.map((hit) => hit.threadId)).toEqual(reference([...page.slice(0, 39)], parseSearch('budget'), scopeOf(parseSearch('budget')).folderIds).threads.map((hit) => hit.threadId));
+    expect(hits.map((hit) => hit.lastAt)).toEqual([...hits.map((hit) => hit.lastAt)].sort((a, b) => b - a));
+  });
+
   test('100,000 cached messages: answers as the slow way does, within the keystroke budget (times printed)', () => {
     // A seeded mailbox: Zipf-like words, 2,000 people, threads of 1–5 messages over two years.
     let seed = 42;

@@ -5,7 +5,7 @@ import type { DeltaResponse } from '../../../../shared/api/delta';
 import { TernError } from '../../../../shared/errors';
 import { MAIL_SCHEMA } from '../../../../src-worker/db/mail-schema';
 import { idbStoreFactory } from '../../../../src-worker/db/idb-store';
-import { withRead } from '../../../../src-worker/db/store';
+import { withRead, withWrite } from '../../../../src-worker/db/store';
 import { reconcileConfirmed } from '../../../../src-worker/outbox/action-store';
 import { createAccountSync, type AccountSyncDeps } from '../../../../src-worker/sync/account-sync';
 import { DeltaApplier } from '../../../../src-worker/sync/delta-applier';
@@ -27,7 +27,7 @@ function onlineStub(initial = true) {
   return { status, set: (value: boolean) => ((online = value), listeners.forEach((listener) => listener(value))) };
 }
 
-async function setup(options: { failPage?: () => boolean; delta?: AccountSyncDeps['delta']; pageSize?: number } = {}) {
+async function setup(options: { failPage?: (cursor: number) => boolean; delta?: AccountSyncDeps['delta']; pageSize?: number; beforeApply?: (page: DeltaResponse) => Promise<void> } = {}) {
   const server = new FakeMailServer();
   server.standardFolders();
   for (let i = 0; i < 30; i++) server.deliver({ subject: `Message ${i}`, at: Date.UTC(2026, 0, 1) + i * 60_000 });
@@ -39,13 +39,14 @@ async function setup(options: { failPage?: () => boolean; delta?: AccountSyncDep
     reconcile: async (params) => {
       pages++;
       // Runs inside the page's transaction, after its changes: failing here must undo them all.
-      if (options.failPage?.()) throw new TernError('DatabaseError', { detail: { cause: 'injected' } });
+      if (options.failPage?.(params.cursor)) throw new TernError('DatabaseError', { detail: { cause: 'injected' } });
       return reconcileConfirmed(params);
     },
   });
   const clock = manualClock();
   const online = onlineStub();
   const deltaCalls: number[] = [];
+  const beforeApply = options.beforeApply;
   const sync = createAccountSync({
     delta:
       options.delta ??
@@ -53,7 +54,7 @@ async function setup(options: { failPage?: () => boolean; delta?: AccountSyncDep
         deltaCalls.push(cursor);
         return server.delta(cursor, limit);
       }),
-    applier,
+    applier: beforeApply ? { state: () => applier.state(), apply: async (page, params) => (await beforeApply(page), applier.apply(page, params)) } : applier,
     online: online.status,
     clock,
     random: () => 1,
@@ -80,15 +81,9 @@ describe('account sync', () => {
   });
 
   test('a page that fails to apply leaves the cursor and the rows as they were before it', async () => {
-    let fail = false;
-    const { server, sync, counts, clock } = await setup({ failPage: () => fail });
-    const original = server.delta.bind(server);
-    let served = 0;
-    server.delta = (cursor, limit) => {
-      served++;
-      fail = served === 3; // the third page breaks inside its transaction
-      return original(cursor, limit);
-    };
+    let failures = 0;
+    // The third page (entries 41..60) breaks inside its transaction, once.
+    const { sync, counts, clock } = await setup({ failPage: (cursor) => cursor === 60 && failures++ === 0 });
     await expect(sync.pull()).rejects.toMatchObject({ name: 'DatabaseError' });
     // Pages 1 and 2 (40 entries: 6 folders, 17 messages and their threads) are in; page 3 left no trace.
     expect(await counts()).toEqual({ messages: 17, threads: 17, applied: 40 });
@@ -97,6 +92,43 @@ describe('account sync', () => {
     clock.advance(1_000);
     await waitFor(() => sync.state.phase === 'idle', 'the retried pull');
     expect(await counts()).toEqual({ messages: 30, threads: 30, applied: 66 });
+  });
+
+  test('the next page is fetched while one is written', async () => {
+    let releaseWrite!: () => void;
+    const writing = new Promise<void>((resolve) => (releaseWrite = resolve));
+    let applying = 0;
+    const { server, sync, counts, deltaCalls } = await setup({
+      beforeApply: async () => {
+        if (++applying === 1) await writing; // the first page's write takes a while
+      },
+    });
+    const pull = sync.pull();
+    await waitFor(() => deltaCalls.length === 2, 'the request for page 2');
+    expect(deltaCalls).toEqual([0, 20]);
+    expect((await counts()).applied).toBe(0); // page 1 is not written yet
+    releaseWrite();
+    await pull;
+    expect(deltaCalls).toEqual([0, 20, 40, 60]);
+    expect(await counts()).toEqual({ messages: 30, threads: 30, applied: server.latest });
+  });
+
+  test('a page fetched ahead is dropped when the stored cursor moved meanwhile', async () => {
+    let reset: (() => Promise<void>) | null = null;
+    const { server, sync, counts, deltaCalls, store } = await setup({
+      beforeApply: async (page) => {
+        // Another engine empties the sync state just before page 2 is written.
+        if (page.cursor !== 40 || !reset) return;
+        const once = reset;
+        reset = null;
+        await once();
+      },
+    });
+    reset = () => withWrite(store, ['JSONBlob'], (tx) => tx.put('JSONBlob', { id: 'sync-state', appliedTransactionId: 0, cursor: 0 }));
+    await sync.pull();
+    // Page 3 (from 40) was asked for ahead, then dropped: the pull went on from the stored 0.
+    expect(deltaCalls).toEqual([0, 20, 40, 0, 20, 40, 60]);
+    expect(await counts()).toEqual({ messages: 30, threads: 30, applied: server.latest });
   });
 
   test('websocket announcements during a pull make exactly one more pull', async () => {
