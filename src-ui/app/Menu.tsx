@@ -84,16 +84,25 @@ export function MenuButton(props: MenuButtonProps) {
     if (returnFocus) buttonRef.current?.focus();
   };
 
+  // A shortcut opens only what a click could: `v` with nothing to move used to open an
+  // empty "Move to" menu over a disabled button, which no key could close.
   useEffect(() => {
-    if (props.openSignal) setOpen(true);
+    if (props.openSignal && !props.disabled) setOpen(true);
+    // Only a new signal opens the menu; `disabled` is read at that moment.
   }, [props.openSignal]);
+  // The button turning disabled (the selection emptied) takes its menu away with it.
+  useEffect(() => {
+    if (props.disabled) setOpen(false);
+  }, [props.disabled]);
 
-  // On opening, focus the checked item or the first one.
+  // On opening, focus the checked item or the first one; with no item to focus, the menu
+  // itself, so Escape (handled on the menu) still closes it.
   useEffect(() => {
     if (!open) return;
     const all = items();
     const checked = all.findIndex((item) => item.getAttribute('aria-checked') === 'true');
-    focusItem(checked >= 0 ? checked : 0);
+    if (all.length > 0) focusItem(checked >= 0 ? checked : 0);
+    else menuRef.current?.focus();
     const onPointerDown = (event: PointerEvent) => {
       if (!wrapperRef.current?.contains(event.target as Node)) setOpen(false);
     };
@@ -170,7 +179,7 @@ export function MenuButton(props: MenuButtonProps) {
       {open && (
         <div className={`menu menu-${props.align ?? 'end'} ${props.menuClassName ?? ''}`}>
           {props.header}
-          <div id={menuId} ref={menuRef} role="menu" aria-label={props.label} className="menu-items" onKeyDown={onMenuKeyDown}>
+          <div id={menuId} ref={menuRef} role="menu" aria-label={props.label} className="menu-items" tabIndex={-1} onKeyDown={onMenuKeyDown}>
           {props.entries.map((entry) => {
             switch (entry.kind) {
               case 'separator':

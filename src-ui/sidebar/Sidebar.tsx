@@ -50,7 +50,8 @@ const AccountFolders = memo(function AccountFolders(props: {
       </button>
       {expanded && (
         <ul id={listId} className="nav-list" aria-label={`Folders of ${label}`}>
-          {folders === undefined && <li className="nav-loading">Loading folders…</li>}
+          {/* Every IMAP account has at least INBOX: an empty list means the first sync has not listed them yet. */}
+          {(folders === undefined || folders.length === 0) && <li className="nav-loading">Loading folders…</li>}
           {ordered.map(({ folder, depth, displayName }) => {
             const active = currentFolderId === folder.id;
             const unread = folder.specialUse === 'inbox' ? inboxUnread : folder.specialUse === 'sent' || folder.specialUse === 'drafts' || folder.specialUse === 'trash' ? 0 : folder.unread;

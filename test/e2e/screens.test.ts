@@ -208,3 +208,37 @@ test('a partner theme (titan) changes the theme class', async () => {
   await screenshot(page, 'inbox-partner-titan-light');
   await page.close();
 });
+
+test('a tabbed-to sidebar link shows its whole focus ring (not cut by the sidebar scroller), light and dark', async () => {
+  // The ring used to sit 2px outside the link, where the scroller (overflow-x hidden) cut its left edge off.
+  for (const dark of [false, true]) {
+    const { page } = await open('/mail/unified/inbox', { dark, width: 1024, height: 640 });
+    const nav = page.getByRole('navigation', { name: 'Mailboxes' });
+    await nav.getByRole('link', { name: /^Add account/ }).waitFor();
+    await nav.getByRole('link', { name: /^All inboxes/ }).focus();
+    let checked = 0;
+    for (;;) {
+      const ring = await page.evaluate(() => {
+        const element = document.activeElement as HTMLElement | null;
+        const scroller = element?.closest('.sidebar-scroll');
+        if (!element || !scroller) return null;
+        const style = getComputedStyle(element);
+        const reach = Math.max(parseFloat(style.outlineWidth) + parseFloat(style.outlineOffset), 0);
+        const box = element.getBoundingClientRect();
+        const clip = scroller.getBoundingClientRect();
+        const visible = element.matches(':focus-visible') && style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
+        return { name: element.textContent?.trim() ?? '', visible, left: box.left - reach, right: box.right + reach, clipLeft: clip.left, clipRight: clip.right };
+      });
+      if (!ring) break; // tabbed out of the sidebar
+      expect(ring.visible, `${ring.name} shows a focus ring`).toBe(true);
+      expect(ring.left, `${ring.name}: ring's left edge`).toBeGreaterThanOrEqual(ring.clipLeft);
+      expect(ring.right, `${ring.name}: ring's right edge`).toBeLessThanOrEqual(ring.clipRight);
+      checked++;
+      await page.keyboard.press('Tab');
+    }
+    expect(checked).toBeGreaterThan(10); // both accounts' toggles and folders, the unified inbox, "Add account"
+    await nav.getByRole('link', { name: /^Travel/ }).last().focus();
+    await screenshot(page, `sidebar-focus-${theme(dark)}`);
+    await page.close();
+  }
+});
