@@ -2,8 +2,15 @@
  * The entry: React, the boot screen and the engine handshake, nothing else (DESIGN §8:
  * ≤ 90 KB gzipped). The app itself (router, state, screens) loads as a chunk while the
  * engine starts, and takes over once both are ready.
+ *
+ * Start-up order (DESIGN §8, warm start ≤ 250 ms): the engine connection and its first
+ * questions go out before React renders anything (engine/connect-engine.ts); the app
+ * chunk and the screens of the address download meanwhile (the page preloads them); the
+ * app replaces the boot screen only once its routes are loaded, so nothing suspends on
+ * the way. (A Suspense fallback that resolves is revealed no sooner than 300 ms after it
+ * was shown, React's throttle: the first screen would wait for it.)
  */
-import { lazy, StrictMode, Suspense, useEffect, useState } from 'react';
+import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { registerErrorTransfer } from '../shared/error-transfer';
 import { brand } from './brand';
@@ -20,42 +27,37 @@ function storedPreferences(): Storage | undefined {
   }
 }
 
+registerErrorTransfer();
+const connecting: Promise<EngineConnection> = connectEngine();
+
 // Before the first paint: brand colours and the stored theme (no white flash in dark mode).
 document.documentElement.style.setProperty('--brand-accent', brand.accent);
 document.documentElement.style.setProperty('--brand-on-accent', brand.onAccent);
 applyTheme(document.documentElement, resolveTheme(readThemeChoice(storedPreferences()), systemPrefersDark()));
 
-registerErrorTransfer();
-const connecting: Promise<EngineConnection> = connectEngine();
-
 // The app chunk downloads now, in parallel with the engine's start.
 const appModule = import('./app/App');
-appModule.catch(() => undefined); // reported by the lazy component below when it renders
-const MailApp = lazy(async () => {
-  try {
-    const [{ createMailAppForWorker }, connection] = await Promise.all([appModule, connecting]);
-    return { default: createMailAppForWorker(connection).MailApp };
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return { default: () => <Shell brand={brand} engine={{ kind: 'failed', message }} /> };
-  }
+appModule.catch(() => undefined); // reported by Boot
+
+/** The app, built once per tab outside React (StrictMode runs effects twice), with the routes of the address loaded. */
+const mailApp: Promise<(() => React.JSX.Element) | null> = Promise.all([appModule, connecting]).then(async ([{ createMailAppForWorker }, connection]) => {
+  if (!connection.handshake.ok) return null; // Shell asks for a reload
+  const app = createMailAppForWorker(connection);
+  // Loads the matched routes' lazy screens, so the first render of the router does not suspend.
+  await app.router.load().catch(() => undefined);
+  return app.MailApp;
 });
 
 function Boot() {
   const [engine, setEngine] = useState<EngineState>({ kind: 'connecting' });
+  const [App, setApp] = useState<{ readonly component: () => React.JSX.Element } | null>(null);
   useEffect(() => {
-    connecting.then(
-      (connection) => setEngine({ kind: 'connected', handshake: connection.handshake }),
-      (error: unknown) => setEngine({ kind: 'failed', message: error instanceof Error ? error.message : String(error) }),
-    );
+    const failed = (error: unknown) => setEngine({ kind: 'failed', message: error instanceof Error ? error.message : String(error) });
+    connecting.then((connection) => setEngine({ kind: 'connected', handshake: connection.handshake }), failed);
+    mailApp.then((component) => component && setApp({ component }), failed);
   }, []);
-  const splash = <Shell brand={brand} engine={engine} />;
-  if (engine.kind !== 'connected' || !engine.handshake.ok) return splash;
-  return (
-    <Suspense fallback={splash}>
-      <MailApp />
-    </Suspense>
-  );
+  if (App) return <App.component />;
+  return <Shell brand={brand} engine={engine} />;
 }
 
 const root = document.getElementById('root');

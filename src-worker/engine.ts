@@ -40,7 +40,15 @@ export interface EngineDeps {
   readonly connectSocket?: ConnectSocket;
   /** The online-status image; default `<origin>/status.png`. */
   readonly statusUrl?: string;
+  /** How long start-up work waits for a tab's first list (mail-engine.ts); FIRST_SCREEN_WAIT_MS by default. */
+  readonly firstScreenWaitMs?: number;
 }
+
+/**
+ * A reloaded tab asks for its list within milliseconds of the engine starting; a tab that
+ * asks for none (another screen) holds sync and search back no longer than this.
+ */
+export const FIRST_SCREEN_WAIT_MS = 1500;
 
 function browserSocket(): ConnectSocket | undefined {
   return typeof WebSocket === 'function' ? (url) => new WebSocket(url) : undefined;
@@ -100,7 +108,6 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     pendingCommands: (accountId) => mail.hasPendingCommands(accountId),
     now: () => clock.now(),
   });
-  void writer.elected.then(() => analytics.start());
   const connectSocket = deps.connectSocket ?? browserSocket();
   const browserOnline = globalOnlineSignal();
   const mail = createMailEngine({
@@ -117,6 +124,7 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     ...(browserOnline ? { browserOnline } : {}),
     writerElected: writer.elected,
     relay: { channel: openChannel(MAIL_CHANNEL), engineId },
+    firstScreenWaitMs: deps.firstScreenWaitMs ?? FIRST_SCREEN_WAIT_MS,
     clock,
     log: (type, message) => logger.log(type, message),
     // 401 InvalidToken from the sync, the websocket, a command or a read: log the account out
@@ -124,6 +132,8 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     onSessionEnded: ({ accountId, token }) =>
       void accounts.sessionEnded({ accountId, token }).catch((error: unknown) => logger.log('Error', `logging out ${accountId}: ${String(error)}`)),
   });
+  // Analytics reads its stored queues: after the first screen, like the sync.
+  void Promise.all([writer.elected, mail.startup.opened]).then(() => analytics.start());
   // Every change of the stored accounts (start-up, login, logout, cache clear) re-plans the account runtimes.
   void accounts.watch(() => void mail.syncAccounts().catch((error: unknown) => logger.log('Error', `mail sync: ${String(error)}`)));
 

@@ -20,6 +20,7 @@ import { liveRows, OUTBOX_TABLE } from './outbox/outbox-rows';
 import { ListSubscriptions } from './queries/list-subscriptions';
 import { EngineMailQueries } from './queries/mail-query-service';
 import { MessageReads } from './queries/message-reads';
+import { createStartupGate, type StartupGate } from './queries/startup-gate';
 import { ThreadListReader } from './queries/thread-list-reader';
 import { SearchIndexes } from './search/search-indexes';
 import { createAccountRuntime, type AccountRuntime } from './sync/account-runtime';
@@ -59,6 +60,11 @@ export interface MailEngineDeps {
   readonly onSessionEnded?: (params: { accountId: string; token: string; error: TernError }) => void;
   /** Talks to the other engines of this browser (dedicated workers): sync/mail-relay.ts. */
   readonly relay?: { readonly channel: BroadcastPort; readonly engineId: string };
+  /**
+   * How long sync start-up and the search index build wait for the first thread list to
+   * be answered (queries/startup-gate.ts); 0 (the default) waits for nothing.
+   */
+  readonly firstScreenWaitMs?: number;
 }
 
 export interface MailEngine {
@@ -71,6 +77,8 @@ export interface MailEngine {
   runtime(accountId: string): AccountRuntime | undefined;
   /** The in-memory search indexes (tests, figures). */
   readonly search: SearchIndexes;
+  /** Opens once the first screen is answered: start-up work waits for it (queries/startup-gate.ts). */
+  readonly startup: StartupGate;
   /** Whether the account has commands the gateway has not confirmed yet (kept over a forced logout). */
   hasPendingCommands(accountId: string): Promise<boolean>;
   close(): void;
@@ -87,6 +95,7 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
   let requestIds: Promise<(type: RequestType) => string> | null = null;
   let syncing: Promise<void> = Promise.resolve();
   let closed = false;
+  const startup = createStartupGate({ waitMs: deps.firstScreenWaitMs ?? 0 });
 
   const requestId = () => (requestIds ??= deps.accounts.deviceId().then((installationId) => createRequestIds({ installationId, now: () => clock.now() })));
 
@@ -164,6 +173,9 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
 
   const reconcile = async () => {
     const stored = await deps.accounts.list();
+    // Nothing cached (logged out, or only a login in progress): no first screen to read from
+    // IndexedDB, so nothing to hold back for.
+    if (!stored.some((account) => account.appliedTransactionId > 0)) startup.open('nothing cached');
     const wanted = new Map(stored.map((account) => [account.accountId, account]));
     for (const [accountId, runtime] of runtimes) {
       const account = wanted.get(accountId);
@@ -178,6 +190,9 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
       }
     }
     if (deps.writerElected) await deps.writerElected;
+    // A tab's first screen is read from IndexedDB before the sync starts (and, after the
+    // sync, the search index build).
+    await startup.opened;
     const started: string[] = [];
     for (const account of stored) {
       if (closed || runtimes.has(account.accountId) || starting.has(account.accountId)) continue;
@@ -198,6 +213,7 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
     lists,
     reads: new MessageReads({ open, gateway: gatewayOf, now: () => clock.now() }),
     syncStatus,
+    onListAnswered: () => startup.open('first list'),
   });
   const kickLocal = (accountId: string) => runtimes.get(accountId)?.outbox.kick();
   const relay = deps.relay ? createMailRelay({ ...deps.relay, changes, statuses, kickLocal }) : null;
@@ -229,6 +245,7 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
     },
     runtime: (accountId) => runtimes.get(accountId),
     search,
+    startup,
     async hasPendingCommands(accountId) {
       const rows = await withRead(await open(accountId), [OUTBOX_TABLE], liveRows);
       return rows.length > 0;

@@ -37,5 +37,5 @@ export function createMailApp(engine: UiEngine, options: { history?: RouterHisto
 /** The app on the shared engine this tab connected to. */
 export function createMailAppForWorker(connection: EngineConnection): MailApp {
   const version = connection.handshake.ok ? connection.handshake.engineVersion : '';
-  return createMailApp(engineFromWorker(connection.api, version));
+  return createMailApp(engineFromWorker(connection.api, version, connection.startup));
 }

@@ -7,8 +7,9 @@
  * command functions of mail-actions.ts (STYLE item 13).
  */
 import { proxy, type Remote } from 'comlink';
-import type { AccountService, AddAccountParams, AddAccountResult, WorkerApi } from '../../shared/worker-api';
+import type { AccountService, AccountsState, AddAccountParams, AddAccountResult, WorkerApi } from '../../shared/worker-api';
 import type { MailCommandService, MailQueryService } from '../../shared/worker-mail-api';
+import type { EarlyList } from '../engine/first-screen';
 
 export type { AddAccountParams, AddAccountResult };
 
@@ -25,15 +26,24 @@ export interface UiEngine {
   readonly accounts: AccountPort;
   readonly mail: MailQueryPort;
   readonly commands: MailCommandService;
+  /**
+   * Answers the entry asked for before the app loaded (engine/connect-engine.ts): the
+   * bridge takes them instead of asking again. Absent in tests and fakes.
+   */
+  readonly startup?: {
+    readonly accounts?: Promise<AccountsState>;
+    readonly firstList?: EarlyList | null;
+  };
 }
 
 /**
  * Adapts the comlink remote: callbacks cross the boundary as proxies (comlink cannot
  * clone a function), everything else passes through.
  */
-export function engineFromWorker(worker: Remote<WorkerApi>, version: string): UiEngine {
+export function engineFromWorker(worker: Remote<WorkerApi>, version: string, startup?: UiEngine['startup']): UiEngine {
   return {
     version,
+    ...(startup ? { startup } : {}),
     accounts: {
       add: (params) => worker.accounts.add(params) as Promise<AddAccountResult>,
       remove: (params) => worker.accounts.remove(params),

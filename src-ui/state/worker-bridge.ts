@@ -11,6 +11,7 @@ import { primaryAccountId, type PublicAccount } from '../../shared/account';
 import { TernError } from '../../shared/errors';
 import { partnerThemeOf } from '../../shared/partner-theme';
 import type { CommandStatus, ListPatch, ListScope, ListWindow, SyncStatus } from '../../shared/worker-mail-api';
+import { rememberAccountIds } from '../engine/first-screen';
 import { applyListPatch, heldFromSnapshot } from '../thread-list/list-patch';
 import {
   accountsAtom,
@@ -149,6 +150,8 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
     const before = new Set((store.get(accountsAtom) ?? []).map((account) => account.accountId));
     const sorted = sortAccounts(accounts);
     store.set(accountsAtom, sorted);
+    // The next start asks for the unified list before it knows the accounts (engine/first-screen.ts).
+    rememberAccountIds(sorted.map((account) => account.accountId));
     const ids = new Set(sorted.map((account) => account.accountId));
     const drop = <T>(record: Readonly<Record<string, T>>) => Object.fromEntries(Object.entries(record).filter(([id]) => ids.has(id)));
     store.set(foldersAtom, drop);
@@ -233,6 +236,18 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
   }
   let earlyPatches: ListPatch[] = [];
 
+  /** The list the entry asked for at start-up (engine/first-screen.ts), until a mailbox takes or refuses it. */
+  let firstList = engine.startup?.firstList ?? null;
+  function takeFirstList(scopeKey: string, window: ListWindow) {
+    const early = firstList;
+    firstList = null;
+    if (!early) return null;
+    const fits = scopeKeyOf(early.scope) === scopeKey && early.window.offset === window.offset && early.window.limit === window.limit;
+    if (fits) return early.adopt(onListPatch);
+    early.drop();
+    return null;
+  }
+
   async function openThreadList(scope: ListScope, window: ListWindow) {
     const seq = ++listSeq;
     const scopeKey = scopeKeyOf(scope);
@@ -243,7 +258,9 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
     if (previous) void engine.mail.unwatch({ subscriptionId: previous }).catch(() => undefined);
     store.set(threadListAtom, { ...IDLE_THREAD_LIST, scopeKey, scope, status: 'loading', window });
     try {
-      const snapshot = await engine.mail.watchThreadList({ scope, window }, onListPatch);
+      const watch = () => engine.mail.watchThreadList({ scope, window }, onListPatch);
+      // The start-up list, when it is this one; if it failed (accounts changed since), asked again as usual.
+      const snapshot = await (takeFirstList(scopeKey, window)?.catch(watch) ?? watch());
       if (seq !== listSeq || stopped) {
         void engine.mail.unwatch({ subscriptionId: snapshot.subscriptionId }).catch(() => undefined);
         return;
@@ -313,7 +330,9 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
       void subscribe('commands', engine.commands.watchCommands(onCommandStatus));
       void subscribe('sync', engine.mail.watchSync(onSyncStatus));
       try {
-        setAccounts((await engine.accounts.initialise()).accounts);
+        // Asked by the entry already, in the handshake's round trip.
+        const early = engine.startup?.accounts;
+        setAccounts((await (early ?? engine.accounts.initialise())).accounts);
       } catch (error) {
         // No account service (yet) or a broken store: nobody is logged in, the login screen says what fails.
         console.warn('The engine could not list accounts:', error);
@@ -323,6 +342,8 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
     },
     stop() {
       stopped = true;
+      firstList?.drop();
+      firstList = null;
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
       if (subscriptionId) void engine.mail.unwatch({ subscriptionId }).catch(() => undefined);

@@ -41,13 +41,19 @@ export interface MailQueryServiceDeps {
   readonly lists: ListSubscriptions;
   readonly reads: MessageReads;
   readonly syncStatus: SyncStatusFeed;
+  /** Told after every thread list answered or failed (the engine's start-up gate waits for the first). */
+  readonly onListAnswered?: () => void;
 }
 
 export class EngineMailQueries implements MailQueryService {
   constructor(private readonly deps: MailQueryServiceDeps) {}
 
-  watchThreadList(params: { scope: ListScope; window: ListWindow }, onPatch: (patch: ListPatch) => void): Promise<ListSnapshot> {
-    return this.deps.lists.watch(parseParams(watchParamsSchema, params), onPatch);
+  async watchThreadList(params: { scope: ListScope; window: ListWindow }, onPatch: (patch: ListPatch) => void): Promise<ListSnapshot> {
+    try {
+      return await this.deps.lists.watch(parseParams(watchParamsSchema, params), onPatch);
+    } finally {
+      this.deps.onListAnswered?.();
+    }
   }
 
   moveWindow(params: { subscriptionId: string; window: ListWindow }): Promise<ListSnapshot> {
