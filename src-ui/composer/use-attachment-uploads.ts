@@ -44,7 +44,8 @@ export interface AttachmentUploads {
 
 let itemCounter = 0;
 const nextItemKey = () => `a${++itemCounter}`;
-const newUploadId = () => crypto.randomUUID();
+/** 128 random bits in hex; not crypto.randomUUID, which a page served over plain http lacks. */
+const newUploadId = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
 const clamp = (fraction: number) => Math.max(0, Math.min(1, Number.isFinite(fraction) ? fraction : 0));
 
 export function useAttachmentUploads(params: {

@@ -548,7 +548,7 @@ describe('the composer', () => {
       { name: 'itinerary #2.pdf', mimeType: 'application/pdf', buffer: Buffer.from(PDF) },
       { name: 'video.mov', mimeType: 'video/quicktime', buffer: Buffer.alloc(26 * 1024 * 1024) },
     ]);
-    await composer.getByText('“video.mov” is 26.0 MB. Attachments can be at most 25.0 MB each.').waitFor();
+    await composer.getByText('“video.mov” (26.0 MB): This file is too large or empty. Attachments can be at most 25.0 MB each.').waitFor();
     await composer.getByText('Attached as “itinerary _2.pdf”', { exact: false }).waitFor();
     await page.waitForTimeout(100);
     await screenshot(page, 'mail-composer');
