@@ -4,7 +4,7 @@
  * with outcomes. It implements the UI's own engine port, so the app runs on it unchanged.
  * No Node APIs: the e2e fixture bundles it for the browser.
  */
-import { accountFromLogin, toPublicAccount, type AccountInfo, type PublicAccount } from '../../../shared/account';
+import { accountFromLogin, cleanDisplayName, toPublicAccount, type AccountInfo, type PublicAccount } from '../../../shared/account';
 import type { Address } from '../../../shared/api/mail';
 import { TernError, type ErrorName } from '../../../shared/errors';
 import type { LoginChallengeStep } from '../../../shared/login-steps';
@@ -410,7 +410,7 @@ export function createFakeEngine(options: FakeEngineOptions = {}): FakeEngine {
         record('accounts.setDisplayName', { accountId, displayName });
         const account = accounts.get(accountId);
         if (!account) throw new TernError('AccountNotFound');
-        const updated = { ...account, displayName: displayName.trim() };
+        const updated = { ...account, displayName: cleanDisplayName(displayName) };
         accounts.set(accountId, updated);
         notifyAccounts();
         return updated;
