@@ -248,7 +248,20 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
     return null;
   }
 
+  /**
+   * The start-up list is opened by `start` itself, so its rows are in the store before the
+   * mailbox first renders; the mailbox's own open of the same list then keeps it.
+   */
+  let openedAtStart: string | null = null;
+  const listKeyOf = (scope: ListScope, window: ListWindow) => `${scopeKeyOf(scope)} ${window.offset} ${window.limit}`;
+
   async function openThreadList(scope: ListScope, window: ListWindow) {
+    if (openedAtStart !== null) {
+      const same = openedAtStart === listKeyOf(scope, window);
+      openedAtStart = null;
+      const shown = store.get(threadListAtom);
+      if (same && shown.scopeKey === scopeKeyOf(scope) && shown.status !== 'failed') return;
+    }
     const seq = ++listSeq;
     const scopeKey = scopeKeyOf(scope);
     const previous = subscriptionId;
@@ -327,6 +340,11 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
           },
           () => undefined, // an engine without this service yet: nothing to follow
         );
+      const early = firstList;
+      if (early) {
+        void openThreadList(early.scope, early.window);
+        openedAtStart = listKeyOf(early.scope, early.window);
+      }
       void subscribe('commands', engine.commands.watchCommands(onCommandStatus));
       void subscribe('sync', engine.mail.watchSync(onSyncStatus));
       try {

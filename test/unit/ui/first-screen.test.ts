@@ -82,3 +82,26 @@ test('a start-up list for another address is dropped and the mailbox asks for it
   expect(early.adopt(() => undefined)).toBeNull();
   bridge.stop();
 });
+
+test('start shows the start-up list before any mailbox asks, and the mailbox keeps it', async () => {
+  const engine = createFakeEngine();
+  await engine.accounts.initialise();
+  const scope = { kind: 'folder', accountId: '1001', folderId: engine.folderOf('1001', 'inbox').id } as const;
+  const { early } = earlyListOn(engine, scope);
+  const store = createStore();
+  const bridge = createWorkerBridge({ engine: { ...engine, startup: { firstList: early, accounts: engine.accounts.initialise() } }, store });
+  await bridge.start();
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  // Ready before the mailbox mounted: its first render has rows.
+  const shown = store.get(threadListAtom);
+  expect(shown).toMatchObject({ scopeKey: scopeKeyOf(scope), status: 'ready' });
+  expect(shown.held!.rows.length).toBeGreaterThan(0);
+  await bridge.openThreadList(scope, FIRST_WINDOW);
+  expect(store.get(threadListAtom)).toBe(shown);
+  expect(watches(engine)).toBe(1);
+  // Later opens are real opens again.
+  bridge.closeThreadList(scope);
+  await bridge.openThreadList(scope, FIRST_WINDOW);
+  expect(watches(engine)).toBe(2);
+  bridge.stop();
+});
