@@ -1,27 +1,29 @@
 import type { ImapFlow } from 'imapflow';
+import { leanFetch } from '../imap/lean-fetch';
 import { compactUidSet } from '../imap/uid-set';
 import { METADATA_QUERY, toMessageRecord, type MessageRecord } from './message-record';
 import { snippetFrom } from './snippet';
 
 /**
- * Fetches the metadata of the given UIDs of the selected folder, then their snippets, and
- * returns them newest (highest UID) first. UIDs expunged meanwhile are simply absent.
- * Must run with the connection to itself (the mirror's queue).
+ * Fetches the metadata of the given UIDs of the selected folder (with most snippets), then
+ * the snippets it did not bring, and returns them newest (highest UID) first. UIDs
+ * expunged meanwhile are simply absent. Must run with the connection to itself (the
+ * mirror's queue).
  */
 export async function fetchMessages(client: ImapFlow, uids: readonly number[]): Promise<MessageRecord[]> {
   if (uids.length === 0) return [];
   const records: MessageRecord[] = [];
-  for await (const message of client.fetch(compactUidSet(uids), METADATA_QUERY, { uid: true })) {
-    records.push(toMessageRecord(message));
-  }
+  await leanFetch(client, compactUidSet(uids), METADATA_QUERY, (message) => records.push(toMessageRecord(message)));
   await fillSnippets(client, records);
   return records.sort((a, b) => b.uid - a.uid);
 }
 
 /**
- * One partial FETCH per distinct (part, length): messages of a folder mostly share a
- * handful of shapes (text, alternative, mixed+alternative), so a page of 500 costs a
- * few round trips, and only the first bytes of one text part per message cross the wire.
+ * The snippets the metadata FETCH could not make (another part than section 1, or HTML
+ * whose first bytes held too little text): one partial FETCH per distinct (part, length).
+ * Messages of a folder mostly share a handful of shapes (text, alternative,
+ * mixed+alternative), so a page of 500 costs a few round trips at most, and only the first
+ * bytes of one text part per message cross the wire.
  */
 async function fillSnippets(client: ImapFlow, records: MessageRecord[]): Promise<void> {
   const groups = new Map<string, MessageRecord[]>();

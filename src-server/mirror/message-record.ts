@@ -1,7 +1,7 @@
 import type { FetchMessageObject, FetchQueryObject, MessageAddressObject } from 'imapflow';
 import type { Address } from '../../shared/api/mail';
 import { attachmentsOf, type StoredAttachment } from './attachments';
-import { snippetSourceOf, type SnippetSource } from './snippet';
+import { EARLY_BYTES, EARLY_PART, earlySnippet, snippetSourceOf, type SnippetSource } from './snippet';
 import { messageIdsIn } from './threading';
 
 /** One mirrored message as the store writes it (thread and row id are the store's business). */
@@ -23,9 +23,9 @@ export interface MessageRecord {
   readonly flags: string[];
   readonly size: number;
   readonly attachments: StoredAttachment[];
-  /** Filled in after the snippet fetch; '' for messages without a text part. */
+  /** '' for messages without a text part; filled in by the snippet FETCH while `snippetSource` is set. */
   snippet: string;
-  /** Where the snippet comes from; not stored. */
+  /** Where the snippet is still to be fetched from; null once it is known (or there is no text part). Not stored. */
   readonly snippetSource: SnippetSource | null;
   readonly modseq: string | null;
 }
@@ -40,6 +40,8 @@ export const METADATA_QUERY: FetchQueryObject = {
   size: true,
   // ENVELOPE has In-Reply-To but not References, which threading needs.
   headers: ['references'],
+  // Most messages' snippet: see EARLY_PART.
+  bodyParts: [{ key: EARLY_PART, start: 0, maxLength: EARLY_BYTES }],
 };
 
 const toAddresses = (list: MessageAddressObject[] | undefined): Address[] =>
@@ -66,6 +68,8 @@ function referencesOf(headers: Buffer | undefined): string[] {
 
 export function toMessageRecord(message: FetchMessageObject): MessageRecord {
   const envelope = message.envelope ?? {};
+  const source = snippetSourceOf(message.bodyStructure);
+  const early = source ? earlySnippet(message.bodyParts?.get(EARLY_PART), source) : '';
   const receivedAt = epoch(message.internalDate) ?? Date.now();
   return {
     uid: message.uid,
@@ -82,8 +86,8 @@ export function toMessageRecord(message: FetchMessageObject): MessageRecord {
     flags: storedFlags(message.flags),
     size: message.size ?? 0,
     attachments: attachmentsOf(message.bodyStructure),
-    snippet: '',
-    snippetSource: snippetSourceOf(message.bodyStructure),
+    snippet: early ?? '',
+    snippetSource: early === null ? source : null,
     modseq: message.modseq === undefined ? null : message.modseq.toString(),
   };
 }

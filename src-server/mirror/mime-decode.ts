@@ -5,6 +5,13 @@
  * dropped rather than turned into garbage.
  */
 
+/** The value of an ASCII hex digit, -1 for any other byte. */
+function hexValue(byte: number): number {
+  if (byte >= 0x30 && byte <= 0x39) return byte - 0x30;
+  const lower = byte | 0x20;
+  return lower >= 0x61 && lower <= 0x66 ? lower - 0x61 + 10 : -1;
+}
+
 /** Quoted-printable (RFC 2045 §6.7): `=XX` escapes and `=` soft line breaks. */
 export function decodeQuotedPrintable(input: Buffer): Buffer {
   const out = Buffer.allocUnsafe(input.length);
@@ -22,10 +29,11 @@ export function decodeQuotedPrintable(input: Buffer): Buffer {
       i += next === 0x0d && input[i + 2] === 0x0a ? 2 : 1;
       continue;
     }
-    const hex = input.toString('latin1', i + 1, i + 3);
-    if (hex.length < 2) break; // cut inside an escape
-    if (/^[0-9a-fA-F]{2}$/.test(hex)) {
-      out[length++] = parseInt(hex, 16);
+    if (i + 2 >= input.length) break; // cut inside an escape
+    const high = hexValue(next);
+    const low = hexValue(input[i + 2]!);
+    if (high >= 0 && low >= 0) {
+      out[length++] = (high << 4) | low;
       i += 2;
     } else {
       out[length++] = byte; // a stray "=" stays as it is, as mail readers do
@@ -57,13 +65,27 @@ export function decodeTransfer(input: Buffer, encoding: string | undefined): Buf
  * character cut at the end is dropped.
  */
 export function decodeCharset(bytes: Buffer, charset: string | undefined): string {
-  let decoder: TextDecoder;
-  try {
-    decoder = new TextDecoder(normaliseCharset(charset));
-  } catch {
-    decoder = new TextDecoder('utf-8');
+  const decoder = decoderFor(normaliseCharset(charset));
+  const text = decoder.decode(bytes, { stream: true });
+  decoder.decode(); // drops the cut character, so the shared decoder starts clean next time
+  return text;
+}
+
+/** Decoders by label, made once: a mirror decodes a snippet per message, in a handful of charsets. */
+const decoders = new Map<string, TextDecoder>();
+
+function decoderFor(label: string): TextDecoder {
+  let decoder = decoders.get(label);
+  if (!decoder) {
+    try {
+      decoder = new TextDecoder(label);
+    } catch {
+      decoder = decoderFor('utf-8');
+    }
+    // Labels come from mail (an unknown one maps to UTF-8): the map is bounded all the same.
+    if (decoders.size < 64) decoders.set(label, decoder);
   }
-  return decoder.decode(bytes, { stream: true });
+  return decoder;
 }
 
 function normaliseCharset(charset: string | undefined): string {

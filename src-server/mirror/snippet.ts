@@ -19,6 +19,19 @@ export interface SnippetSource {
 const PLAIN_BYTES = 1024;
 const HTML_BYTES = 4096;
 
+/**
+ * The metadata FETCH brings the first bytes of section 1 along (BODY.PEEK[1]<0.1024>): for
+ * most mail — a single text part, an alternative or a mixed whose first part is the text —
+ * that is the snippet's part, so the snippet needs no second FETCH (see `earlySnippet`).
+ */
+export const EARLY_PART = '1';
+export const EARLY_BYTES = PLAIN_BYTES;
+/**
+ * Characters of text past the snippet that make an early HTML snippet final: what a cut at
+ * the end of the early bytes can garble (a half entity, a half tag dropped) stays beyond them.
+ */
+const EARLY_MARGIN = 16;
+
 function isBodyText(node: MessageStructureObject): boolean {
   if (node.disposition?.toLowerCase() === 'attachment') return false;
   if (node.dispositionParameters?.filename || node.parameters?.name) return false;
@@ -60,10 +73,35 @@ function withoutQuotes(text: string): string {
     .join('\n');
 }
 
-/** Decodes the fetched first bytes of the part and makes the ~200-character, whitespace-collapsed snippet. */
-export function snippetFrom(bytes: Buffer, source: Pick<SnippetSource, 'html' | 'encoding' | 'charset'>): string {
+/** The part's first bytes as text: decoded, quoted lines (plain) or markup (HTML) left out, whitespace collapsed. */
+function snippetText(bytes: Buffer, source: Pick<SnippetSource, 'html' | 'encoding' | 'charset'>): string {
   const text = decodeCharset(decodeTransfer(bytes, source.encoding), source.charset);
   const plain = source.html ? htmlToText(text) : withoutQuotes(text);
-  const collapsed = plain.replace(/[\s\u00a0\u200b\u200c\u200d\ufeff]+/g, ' ').trim();
-  return [...collapsed].slice(0, SNIPPET_LENGTH).join('').trimEnd();
+  return plain.replace(/[\s\u00a0\u200b\u200c\u200d\ufeff]+/g, ' ').trim();
+}
+
+/** At most SNIPPET_LENGTH characters (code points: a cut never splits a surrogate pair). */
+function cut(text: string): string {
+  // Twice as many UTF-16 units always hold SNIPPET_LENGTH code points: only those are split into characters.
+  return [...text.slice(0, SNIPPET_LENGTH * 2)].slice(0, SNIPPET_LENGTH).join('').trimEnd();
+}
+
+/** Decodes the fetched first bytes of the part and makes the ~200-character, whitespace-collapsed snippet. */
+export function snippetFrom(bytes: Buffer, source: Pick<SnippetSource, 'html' | 'encoding' | 'charset'>): string {
+  return cut(snippetText(bytes, source));
+}
+
+/**
+ * The snippet from the early bytes of section 1, when they make the same snippet the part's
+ * own partial FETCH would: the source is section 1 and either the early bytes are all the
+ * source asks for (plain text), or the part ended within them, or (HTML, which asks for more
+ * to get past a <head>) they already hold the snippet and a margin of text. Null otherwise:
+ * the snippet then comes from a FETCH of its part.
+ */
+export function earlySnippet(bytes: Buffer | undefined, source: SnippetSource): string | null {
+  if (!bytes || source.part !== EARLY_PART) return null;
+  const text = snippetText(bytes, source);
+  if (source.maxBytes <= EARLY_BYTES || bytes.length < EARLY_BYTES) return cut(text);
+  const enough = SNIPPET_LENGTH + EARLY_MARGIN;
+  return text.length >= enough * 2 || [...text.slice(0, enough * 2)].length >= enough ? cut(text) : null;
 }

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { attachmentsOf } from '../../../../src-server/mirror/attachments';
 import { htmlToText } from '../../../../src-server/mirror/html-text';
 import { decodeBase64, decodeCharset, decodeQuotedPrintable } from '../../../../src-server/mirror/mime-decode';
-import { SNIPPET_LENGTH, snippetFrom, snippetSourceOf } from '../../../../src-server/mirror/snippet';
+import { EARLY_BYTES, earlySnippet, SNIPPET_LENGTH, snippetFrom, snippetSourceOf, type SnippetSource } from '../../../../src-server/mirror/snippet';
 
 const latin1 = (text: string) => Buffer.from(text, 'latin1');
 const plain = { html: false, encoding: '7bit', charset: 'utf-8' };
@@ -31,6 +31,8 @@ describe('transfer decoding of a partial part', () => {
     expect(decodeCharset(Buffer.from('plain ascii'), 'x-unknown-charset')).toBe('plain ascii');
     const cut = Buffer.from('Zoë Ødegård', 'utf8').subarray(0, -1);
     expect(decodeCharset(cut, 'utf-8')).toBe('Zoë Ødegår');
+    // Decoders are shared: the cut character's first byte must not leak into the next text.
+    expect(decodeCharset(Buffer.from('next'), 'utf-8')).toBe('next');
   });
 });
 
@@ -114,5 +116,32 @@ describe('which part a snippet comes from', () => {
       { index: 0, filename: 'attachment-1.png', size: 570, contentType: 'image/png', contentId: 'logo.1@tern.test', part: '1.2', encoding: 'base64' },
       { index: 1, filename: 'Forwarded note.eml', size: 500, contentType: 'message/rfc822', contentId: null, part: '2', encoding: '7bit' },
     ]);
+  });
+});
+
+describe('snippets from the first bytes of section 1 (fetched with the metadata)', () => {
+  const source = (fields: Partial<SnippetSource>): SnippetSource => ({ part: '1', html: false, encoding: '7bit', charset: 'utf-8', maxBytes: 1024, ...fields });
+  const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
+
+  test('plain text: the same snippet as the part\'s own partial FETCH; another part: none', () => {
+    const bytes = Buffer.from(`Hi Bob,\n> quoted\n${words(400)}`).subarray(0, EARLY_BYTES);
+    expect(earlySnippet(bytes, source({}))).toBe(snippetFrom(bytes, source({})));
+    expect(earlySnippet(bytes, source({ part: '1.1' }))).toBeNull();
+    expect(earlySnippet(undefined, source({}))).toBeNull();
+  });
+
+  test('HTML: taken when the early bytes already hold the snippet, or the whole part; otherwise left to the 4 KB FETCH', () => {
+    const html = source({ html: true, maxBytes: 4096 });
+    const long = Buffer.from(`<html><body><p>${words(300)}</p></body></html>`);
+    const early = long.subarray(0, EARLY_BYTES);
+    expect(earlySnippet(early, html)).toBe(snippetFrom(long.subarray(0, 4096), html));
+    const short = Buffer.from('<html><body><p>Short and complete.</p></body></html>');
+    expect(earlySnippet(short, html)).toBe('Short and complete.');
+    // A <head> that fills the early bytes: the snippet is further on.
+    const heavyHead = Buffer.from(`<html><head><style>${'p{margin:0}'.repeat(200)}</style></head><body>${words(50)}</body></html>`);
+    expect(earlySnippet(heavyHead.subarray(0, EARLY_BYTES), html)).toBeNull();
+    // Barely more text than the snippet in full early bytes: the margin a cut could garble is missing, so not taken.
+    const edge = Buffer.from(`<p>${'x'.repeat(SNIPPET_LENGTH + 4)} &amp; more ${'<b></b>'.repeat(200)}`);
+    expect(earlySnippet(edge.subarray(0, EARLY_BYTES), html)).toBeNull();
   });
 });

@@ -1,0 +1,152 @@
+import type { FetchMessageObject, FetchQueryObject, ImapFlow, MailboxObject } from 'imapflow';
+import parseResponse from 'imapflow/lib/handler/imap-parser.js';
+import { getStringList, MAX_UINT32_DIGITS, parseBigIntValue, parseBodystructure, parseEnvelope, parseUintValue } from 'imapflow/lib/tools.js';
+
+/** A response as imapflow's reader hands it on: the line and its literals (imapflow's ImapStreamItem). */
+interface StreamItem {
+  readonly payload: Buffer;
+  readonly literals: Buffer[];
+}
+type ResponseHandler = (this: ImapFlow, data: StreamItem) => Promise<boolean>;
+type ParsedResponse = Awaited<ReturnType<typeof parseResponse>>;
+type Attribute = NonNullable<ParsedResponse['attributes']>[number];
+
+/** `* <seq> FETCH (`: what an untagged FETCH response line starts with. */
+const UNTAGGED_FETCH = /^\* \d+ FETCH \(/i;
+
+/**
+ * A UID FETCH whose untagged responses skip imapflow's response pipeline: the mirror's
+ * cold sync reads tens of thousands of messages, and for each one imapflow (2.1.2)
+ * re-serialises the whole parsed response into a log line even when logging is off, then
+ * re-serialises every item name again to find out what it is — in a profile that is
+ * about as much CPU as parsing the wire itself. Here each response is parsed by
+ * imapflow's own parser and its items are read by name, with imapflow's own envelope and
+ * BODYSTRUCTURE readers, so a message comes out as `client.fetch` would give it.
+ *
+ * Only responses with an ENVELOPE item are taken (no server sends one unsolicited), so
+ * `query` must ask for it; the command itself (sending, completion, errors, retries) is
+ * imapflow's `fetch`. Anything not taken — or everything, if this imapflow's reader cannot
+ * be hooked — reaches `onMessage` through `client.fetch` as usual. The caller must hold the
+ * connection for the duration (the mirror's queue). UIDs in `range`, as for `{ uid: true }`.
+ */
+export async function leanFetch(client: ImapFlow, range: string, query: FetchQueryObject, onMessage: (message: FetchMessageObject) => void): Promise<void> {
+  const reader = client as unknown as { handleResponse?: ResponseHandler };
+  const original = reader.handleResponse;
+  const mailbox = client.mailbox;
+  // Thrown inside imapflow's reader, a failure would close the connection: it is kept for the caller instead.
+  let failure: unknown = null;
+  const hooked: ResponseHandler | undefined =
+    typeof original === 'function' && mailbox
+      ? async function (this: ImapFlow, data: StreamItem): Promise<boolean> {
+          if (UNTAGGED_FETCH.test(data.payload.toString('latin1', 0, 24))) {
+            // A copy: the parser consumes the literals it reads, and a response not taken goes on to imapflow whole.
+            const parsed = await parseResponse(data.payload, { literals: [...data.literals] }).catch(() => null);
+            const message = parsed ? fetchedMessage(parsed, mailbox) : null;
+            if (message) {
+              try {
+                onMessage(message);
+              } catch (error) {
+                failure ??= error;
+              }
+              return true;
+            }
+          }
+          return original.call(this, data);
+        }
+      : undefined;
+  if (hooked) reader.handleResponse = hooked;
+  try {
+    for await (const message of client.fetch(range, query, { uid: true })) onMessage(message);
+  } finally {
+    if (hooked && reader.handleResponse === hooked) delete reader.handleResponse;
+  }
+  if (failure) throw failure;
+}
+
+const isList = (value: Attribute | undefined): value is Extract<Attribute, unknown[]> => Array.isArray(value);
+
+/** A token's bytes: literals come as Buffers, quoted strings as (UTF-8 decoded) strings. */
+function bytesOf(value: Attribute | undefined): Buffer | undefined {
+  if (!value || isList(value)) return undefined;
+  if (Buffer.isBuffer(value.value)) return value.value;
+  return typeof value.value === 'string' ? Buffer.from(value.value) : undefined;
+}
+
+function textOf(value: Attribute | undefined): string | undefined {
+  if (!value || isList(value)) return undefined;
+  if (typeof value.value === 'string') return value.value;
+  return Buffer.isBuffer(value.value) ? value.value.toString() : undefined;
+}
+
+/**
+ * The items of one untagged FETCH response, as imapflow's formatMessageResponse (2.1.2)
+ * reads them, for the items the mirror asks for; null for a response without ENVELOPE
+ * or UID, or with an item this reader does not know how to read (imapflow reads it then).
+ * Like imapflow, a UID at or past UIDNEXT and a higher MODSEQ update the mailbox state.
+ */
+export function fetchedMessage(parsed: ParsedResponse, mailbox: MailboxObject): FetchMessageObject | null {
+  const items = parsed.attributes?.[1];
+  if (!isList(items)) return null;
+  const message: Partial<FetchMessageObject> = { seq: parseUintValue(parsed.command, MAX_UINT32_DIGITS) || undefined };
+  let hasEnvelope = false;
+  for (let i = 0; i + 1 < items.length; i += 2) {
+    const name = items[i];
+    const value = items[i + 1];
+    if (!name || isList(name) || typeof name.value !== 'string') return null;
+    switch (name.value.toUpperCase()) {
+      case 'UID': {
+        const uid = parseUintValue(textOf(value), MAX_UINT32_DIGITS);
+        if (!uid) return null;
+        message.uid = uid;
+        if (!mailbox.uidNext || mailbox.uidNext <= uid) mailbox.uidNext = uid + 1;
+        break;
+      }
+      case 'FLAGS':
+        message.flags = new Set(getStringList(value));
+        break;
+      case 'ENVELOPE':
+        hasEnvelope = true;
+        if (isList(value)) message.envelope = parseEnvelope(value);
+        break;
+      case 'BODYSTRUCTURE':
+        if (isList(value)) message.bodyStructure = parseBodystructure(value);
+        break;
+      case 'INTERNALDATE': {
+        const text = textOf(value);
+        const date = new Date(text ?? '');
+        message.internalDate = Number.isNaN(date.getTime()) ? text : date;
+        break;
+      }
+      case 'RFC822.SIZE':
+        message.size = parseUintValue(textOf(value)) || 0;
+        break;
+      case 'MODSEQ': {
+        const modseq = parseBigIntValue(getStringList(value)[0]);
+        if (modseq === false) break;
+        message.modseq = modseq;
+        if (!mailbox.highestModseq || mailbox.highestModseq < modseq) mailbox.highestModseq = modseq;
+        break;
+      }
+      case 'BODY': {
+        // BODY[HEADER.FIELDS (…)] is `headers`; BODY[1.2]<0> is body part "1.2".
+        const section = name.section;
+        const first = section?.[0];
+        if (!first || isList(first) || typeof first.value !== 'string') return null;
+        const key = first.value.toLowerCase();
+        if (key === 'header.fields' || key === 'header') {
+          message.headers = bytesOf(value);
+        } else if (section.length === 1 && /^\d+(\.\d+)*$/.test(key)) {
+          const bytes = bytesOf(value);
+          if (bytes) (message.bodyParts ??= new Map()).set(key, bytes);
+        } else {
+          return null;
+        }
+        break;
+      }
+      default:
+        // EMAILID, THREADID …: items the mirror does not read.
+        break;
+    }
+  }
+  return hasEnvelope && message.uid ? (message as FetchMessageObject) : null;
+}
