@@ -7,6 +7,12 @@ import type { MessageRecord } from './message-record';
 import type { FolderRow } from './mirror-rows';
 import { ThreadResolver } from './threading';
 
+/** messages columns in the order of the insert: account, folder, uid, thread, ids, subject, people (JSON), dates, flags, size, attachments, snippet, modseq, unseen. */
+type InsertMessageParams = [
+  number, number, number, number, string | null, string | null, string, string, string, string, string,
+  number, number, string, number, string, string, string | null, number,
+];
+
 /** A folder as LIST reports it. */
 export interface FolderListing {
   readonly path: string;
@@ -85,11 +91,11 @@ export class MirrorStore {
       moveMessage: db.prepare<[number, number, number]>('UPDATE messages SET folder_id = ?, uid = ?, modseq = NULL WHERE id = ?'),
       deleteFolderMessages: db.prepare<[number]>('DELETE FROM messages WHERE folder_id = ?'),
       updateFlags: db.prepare<[string, number, string | null, number]>('UPDATE messages SET flags = ?, unseen = ?, modseq = ? WHERE id = ?'),
-      insertMessage: db.prepare(
+      // Positional parameters: binding 19 named ones per message costs more than the insert's own work in the profile.
+      insertMessage: db.prepare<InsertMessageParams>(
         `INSERT INTO messages (account_id, folder_id, uid, thread_id, message_id_header, in_reply_to, subject, from_json, to_json,
            cc_json, reply_to_json, date, received_at, flags, size, attachments_json, snippet, modseq, unseen)
-         VALUES (@accountId, @folderId, @uid, @threadId, @messageIdHeader, @inReplyTo, @subject, @from, @to,
-           @cc, @replyTo, @date, @receivedAt, @flags, @size, @attachments, @snippet, @modseq, @unseen)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (folder_id, uid) DO NOTHING`,
       ),
       threadSpan: db.prepare<[{ thread: number; account: number }]>(
@@ -223,27 +229,27 @@ export class MirrorStore {
       subject: record.subject,
       date: record.date,
     });
-    const result = this.stmt.insertMessage.run({
+    const result = this.stmt.insertMessage.run(
       accountId,
       folderId,
-      uid: record.uid,
-      threadId: assignment.threadId,
-      messageIdHeader: record.messageIdHeader,
-      inReplyTo: record.inReplyTo,
-      subject: record.subject,
-      from: JSON.stringify(record.from),
-      to: JSON.stringify(record.to),
-      cc: JSON.stringify(record.cc),
-      replyTo: JSON.stringify(record.replyTo),
-      date: record.date,
-      receivedAt: record.receivedAt,
-      flags: JSON.stringify([...record.flags].sort()),
-      size: record.size,
-      attachments: JSON.stringify(record.attachments),
-      snippet: record.snippet,
-      modseq: record.modseq,
-      unseen: record.flags.includes('\\Seen') ? 0 : 1,
-    });
+      record.uid,
+      assignment.threadId,
+      record.messageIdHeader,
+      record.inReplyTo,
+      record.subject,
+      JSON.stringify(record.from),
+      JSON.stringify(record.to),
+      JSON.stringify(record.cc),
+      JSON.stringify(record.replyTo),
+      record.date,
+      record.receivedAt,
+      JSON.stringify([...record.flags].sort()),
+      record.size,
+      JSON.stringify(record.attachments),
+      record.snippet,
+      record.modseq,
+      record.flags.includes('\\Seen') ? 0 : 1,
+    );
     changes.thread(assignment.threadId);
     for (const merged of assignment.mergedThreadIds) changes.thread(merged);
     for (const moved of assignment.movedMessageIds) changes.message(moved);

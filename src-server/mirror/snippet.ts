@@ -67,6 +67,7 @@ export function snippetSourceOf(structure: MessageStructureObject | undefined): 
 
 /** Quoted lines ("> …") are what the reader already saw; the snippet shows what is new. */
 function withoutQuotes(text: string): string {
+  if (!text.includes('>')) return text;
   return text
     .split(/\r?\n/)
     .filter((line) => !/^\s*>/.test(line))
@@ -82,8 +83,17 @@ function snippetText(bytes: Buffer, source: Pick<SnippetSource, 'html' | 'encodi
 
 /** At most SNIPPET_LENGTH characters (code points: a cut never splits a surrogate pair). */
 function cut(text: string): string {
-  // Twice as many UTF-16 units always hold SNIPPET_LENGTH code points: only those are split into characters.
-  return [...text.slice(0, SNIPPET_LENGTH * 2)].slice(0, SNIPPET_LENGTH).join('').trimEnd();
+  let end = 0;
+  for (let count = 0; count < SNIPPET_LENGTH && end < text.length; count++) end += isPairAt(text, end) ? 2 : 1;
+  return text.slice(0, end).trimEnd();
+}
+
+/** Whether a surrogate pair (one code point in two UTF-16 units) starts at `index`. */
+function isPairAt(text: string, index: number): boolean {
+  const high = text.charCodeAt(index);
+  if (high < 0xd800 || high > 0xdbff) return false;
+  const low = text.charCodeAt(index + 1);
+  return low >= 0xdc00 && low <= 0xdfff;
 }
 
 /** Decodes the fetched first bytes of the part and makes the ~200-character, whitespace-collapsed snippet. */
@@ -102,6 +112,10 @@ export function earlySnippet(bytes: Buffer | undefined, source: SnippetSource): 
   if (!bytes || source.part !== EARLY_PART) return null;
   const text = snippetText(bytes, source);
   if (source.maxBytes <= EARLY_BYTES || bytes.length < EARLY_BYTES) return cut(text);
-  const enough = SNIPPET_LENGTH + EARLY_MARGIN;
-  return text.length >= enough * 2 || [...text.slice(0, enough * 2)].length >= enough ? cut(text) : null;
+  let units = 0;
+  for (let count = 0; count < SNIPPET_LENGTH + EARLY_MARGIN; count++) {
+    if (units >= text.length) return null;
+    units += isPairAt(text, units) ? 2 : 1;
+  }
+  return cut(text);
 }

@@ -55,10 +55,9 @@ export function messageIdsIn(value: string | null | undefined): string[] {
  */
 export class ThreadResolver {
   private readonly refLookup;
-  private readonly refUpsert;
+  private readonly refInsert;
   private readonly replyBySubject;
   private readonly rootBySubject;
-  private readonly threadById;
   private readonly insertThread;
   private readonly updateThread;
   private readonly messagesOfThread;
@@ -67,19 +66,22 @@ export class ThreadResolver {
   private readonly deleteThread;
 
   constructor(db: Db) {
-    this.refLookup = db.prepare<[number, string]>('SELECT thread_id AS id FROM thread_refs WHERE account_id = ? AND message_id_header = ?');
-    this.refUpsert = db.prepare<[number, string, number]>(
+    // A ref whose thread row is gone (left behind by a deleted account whose id was reused) reads as unknown and is re-pointed.
+    this.refLookup = db.prepare<[number, string]>(
+      `SELECT t.id, t.first_at, t.last_at, t.awaits_root FROM thread_refs r JOIN threads t ON t.id = r.thread_id
+       WHERE r.account_id = ? AND r.message_id_header = ?`,
+    );
+    this.refInsert = db.prepare<[number, string, number]>(
       `INSERT INTO thread_refs (account_id, message_id_header, thread_id) VALUES (?, ?, ?)
        ON CONFLICT (account_id, message_id_header) DO UPDATE SET thread_id = excluded.thread_id`,
     );
     this.replyBySubject = db.prepare<[number, string, number, number, number]>(
-      `SELECT id FROM threads WHERE account_id = ? AND subject_key = ? AND first_at <= ? AND last_at >= ?
+      `SELECT id, first_at, last_at, awaits_root FROM threads WHERE account_id = ? AND subject_key = ? AND first_at <= ? AND last_at >= ?
        ORDER BY ABS(last_at - ?) LIMIT 1`,
     );
     this.rootBySubject = db.prepare<[number, string, number, number]>(
-      'SELECT id FROM threads WHERE account_id = ? AND subject_key = ? AND awaits_root = 1 AND first_at >= ? AND first_at <= ?',
+      'SELECT id, first_at, last_at, awaits_root FROM threads WHERE account_id = ? AND subject_key = ? AND awaits_root = 1 AND first_at >= ? AND first_at <= ?',
     );
-    this.threadById = db.prepare<[number]>('SELECT id, first_at, last_at, awaits_root FROM threads WHERE id = ?');
     this.insertThread = db.prepare<[number, string, number, number, number]>(
       'INSERT INTO threads (account_id, subject_key, first_at, last_at, awaits_root) VALUES (?, ?, ?, ?, ?)',
     );
@@ -94,19 +96,22 @@ export class ThreadResolver {
     const { accountId, date } = input;
     const parentIds = [...input.references, ...messageIdsIn(input.inReplyTo)];
     const ids = [...new Set([...messageIdsIn(input.messageIdHeader), ...parentIds])];
-    const candidates = new Set<number>();
+    // The threads this message's ids lead to, with their spans; ids no thread knows yet are entered below.
+    const candidates = new Map<number, ThreadRow>();
+    const unknownIds: string[] = [];
     for (const id of ids) {
-      const row = this.refLookup.get(accountId, id) as { id: number } | undefined;
-      if (row) candidates.add(row.id);
+      const row = this.refLookup.get(accountId, id) as ThreadRow | undefined;
+      if (row) candidates.set(row.id, row);
+      else unknownIds.push(id);
     }
     const subject = subjectKey(input.subject);
     const headerless = parentIds.length === 0;
     if (headerless && subject.key) {
       if (subject.isReply) {
-        const row = this.replyBySubject.get(accountId, subject.key, date + SUBJECT_WINDOW_MS, date - SUBJECT_WINDOW_MS, date) as { id: number } | undefined;
-        if (row) candidates.add(row.id);
+        const row = this.replyBySubject.get(accountId, subject.key, date + SUBJECT_WINDOW_MS, date - SUBJECT_WINDOW_MS, date) as ThreadRow | undefined;
+        if (row) candidates.set(row.id, row);
       } else {
-        for (const row of this.rootBySubject.all(accountId, subject.key, date, date + SUBJECT_WINDOW_MS) as { id: number }[]) candidates.add(row.id);
+        for (const row of this.rootBySubject.all(accountId, subject.key, date, date + SUBJECT_WINDOW_MS) as ThreadRow[]) candidates.set(row.id, row);
       }
     }
     // A thread waits for its root only while it holds nothing but header-less replies.
@@ -118,26 +123,28 @@ export class ThreadResolver {
     if (candidates.size === 0) {
       threadId = Number(this.insertThread.run(accountId, subject.key, date, date, awaitsRoot).lastInsertRowid);
     } else {
-      const [target, ...others] = [...candidates].sort((a, b) => a - b) as [number, ...number[]];
-      threadId = target;
-      let span = this.threadById.get(target) as ThreadRow;
-      let firstAt = Math.min(span.first_at, date);
-      let lastAt = Math.max(span.last_at, date);
-      let waits = span.awaits_root && awaitsRoot;
+      const [target, ...others] = [...candidates.values()].sort((a, b) => a.id - b.id) as [ThreadRow, ...ThreadRow[]];
+      threadId = target.id;
+      let firstAt = Math.min(target.first_at, date);
+      let lastAt = Math.max(target.last_at, date);
+      let waits = target.awaits_root && awaitsRoot;
       for (const other of others) {
-        span = this.threadById.get(other) as ThreadRow;
-        for (const row of this.messagesOfThread.all(other) as { id: number }[]) moved.push(row.id);
-        this.moveMessages.run(target, other);
-        this.moveRefs.run(target, accountId, other);
-        this.deleteThread.run(other);
-        firstAt = Math.min(firstAt, span.first_at);
-        lastAt = Math.max(lastAt, span.last_at);
-        waits = waits && span.awaits_root;
-        merged.push(other);
+        for (const row of this.messagesOfThread.all(other.id) as { id: number }[]) moved.push(row.id);
+        this.moveMessages.run(target.id, other.id);
+        // The other thread's refs follow it, so its ids need no entry of their own below.
+        this.moveRefs.run(target.id, accountId, other.id);
+        this.deleteThread.run(other.id);
+        firstAt = Math.min(firstAt, other.first_at);
+        lastAt = Math.max(lastAt, other.last_at);
+        waits = waits && other.awaits_root;
+        merged.push(other.id);
       }
-      this.updateThread.run(firstAt, lastAt, waits ? 1 : 0, target);
+      // Most messages land inside their thread's span: nothing to write then.
+      if (firstAt !== target.first_at || lastAt !== target.last_at || (waits ? 1 : 0) !== target.awaits_root) {
+        this.updateThread.run(firstAt, lastAt, waits ? 1 : 0, target.id);
+      }
     }
-    for (const id of ids) this.refUpsert.run(accountId, id, threadId);
+    for (const id of unknownIds) this.refInsert.run(accountId, id, threadId);
     return { threadId, mergedThreadIds: merged, movedMessageIds: moved };
   }
 }

@@ -145,3 +145,12 @@ describe('snippets from the first bytes of section 1 (fetched with the metadata)
     expect(earlySnippet(edge.subarray(0, EARLY_BYTES), html)).toBeNull();
   });
 });
+
+describe('the snippet cut', () => {
+  test('counts characters, not UTF-16 units: emoji and other astral characters are never split', () => {
+    const emoji = '😀'.repeat(SNIPPET_LENGTH + 10);
+    expect(snippetFrom(Buffer.from(emoji), { html: false, encoding: '8bit', charset: 'utf-8' })).toBe('😀'.repeat(SNIPPET_LENGTH));
+    const mixed = `a😀${'b'.repeat(SNIPPET_LENGTH)}`;
+    expect([...snippetFrom(Buffer.from(mixed), { html: false, encoding: '8bit', charset: 'utf-8' })]).toHaveLength(SNIPPET_LENGTH);
+  });
+});
