@@ -121,7 +121,6 @@ function writePage(outUi, brand, ui, worker) {
   const values = {
     title: brand.name,
     accent: brand.accent,
-    favicon: `data:image/svg+xml,${encodeURIComponent(brand.logoSvg)}`,
     manifest: '/build/manifest.webmanifest',
     css: toUrl(outUi, ui.css),
     entry: toUrl(outUi, ui.path),
