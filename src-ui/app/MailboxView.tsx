@@ -11,12 +11,12 @@ import { useMailboxShortcuts } from '../keyboard/use-mailbox-shortcuts';
 import { VIEW_MODE_INFO } from '../settings/view-mode';
 import { orderFolders } from '../sidebar/folder-order';
 import { useMailActions } from '../state/actions-context';
-import { accountsAtom, cursorAtom, foldersAtom, selectionAnchorAtom, selectionAtom, shortcutsOpenAtom, threadListAtom, viewModeAtom } from '../state/atoms';
+import { accountsAtom, cursorAtom, foldersAtom, selectionAnchorAtom, selectionAtom, shortcutsOpenAtom, viewModeAtom, visibleListAtom } from '../state/atoms';
 import type { ThreadCommand } from '../state/mail-actions';
 import { scopeKeyOf } from '../state/worker-bridge';
 import { indexOfKey, rowAt, type HeldList } from '../thread-list/list-patch';
 import { groupByAccount, refOf, selectRange, toggleRow, type ThreadRef } from '../thread-list/selection';
-import { ThreadList, useCursorIndex } from '../thread-list/ThreadList';
+import { cursorIndexOf, ThreadList } from '../thread-list/ThreadList';
 import { DATA_WINDOW_ROWS } from '../thread-list/virtual-window';
 import { focusSearch } from '../toolbar/SearchBox';
 import { Toolbar } from '../toolbar/Toolbar';
@@ -74,22 +74,90 @@ function EmptyState({ scope, title, specialUse }: { scope: ListScope; title: str
   );
 }
 
+/** Where a command leaves its threads, as far as this tab can tell before the worker answers. */
+function leavesListShown(command: ThreadCommand, scope: ListScope, specialUse: FolderView['specialUse'], folders: Readonly<Record<string, readonly FolderView[]>>): boolean {
+  if (scope.kind === 'search') return false; // results keep threads wherever they go
+  if (specialUse === 'inbox') {
+    // Archive, trash, spam and move take every inbox message of a thread out of the inbox (command-plan.ts) — unless it moves to an inbox.
+    if (command.kind !== 'move') return true;
+    return !Object.values(folders).some((list) => list.some((folder) => folder.id === command.folderId && folder.specialUse === 'inbox'));
+  }
+  return specialUse === 'trash' && command.kind === 'delete';
+}
+
+/**
+ * The toolbar with what it shows about the list (counts, the targets' state). Its own
+ * component, so list and selection changes re-render it and the list, not the mailbox.
+ */
+function MailboxToolbar(props: {
+  title: string;
+  openKey: string | null;
+  folderId: string | null;
+  specialUse: FolderView['specialUse'];
+  moveOpenSignal: number;
+  onRun: (command: ThreadCommand) => void;
+  onSelectAll: (select: boolean) => void;
+}) {
+  const { openKey, folderId, specialUse } = props;
+  const held = useAtomValue(visibleListAtom).held;
+  const selection = useAtomValue(selectionAtom);
+  const folders = useAtomValue(foldersAtom);
+  const accounts = useAtomValue(accountsAtom) ?? [];
+  const toolbarTargets = targetsOf({ held, selection, openKey, cursorIndex: null });
+  const targetRows = toolbarTargets.map((ref) => rowByKey(held, ref.key));
+  const anyUnread = targetRows.some((row) => (row?.unreadCount ?? 0) > 0);
+  const allStarred = targetRows.length > 0 && targetRows.every((row) => row?.starred);
+  const targetAccounts = groupByAccount(toolbarTargets);
+  const moveAccount = targetAccounts.size === 1 ? [...targetAccounts.keys()][0] : undefined;
+  const moveFolders = useMemo(() => {
+    if (!moveAccount) return null;
+    const account = accounts.find((known) => known.accountId === moveAccount);
+    return orderFolders(folders[moveAccount] ?? [], account?.mailProperties.folderSeparator || '/').filter(({ folder }) => folder.id !== folderId);
+  }, [moveAccount, folders, accounts, folderId]);
+  return (
+    <Toolbar
+      title={props.title}
+      total={held?.total ?? 0}
+      selectedCount={selection.size}
+      loadedCount={held?.rows.length ?? 0}
+      targetCount={toolbarTargets.length}
+      anyUnread={anyUnread}
+      allStarred={allStarred}
+      moveFolders={moveFolders}
+      deleteForever={specialUse === 'trash'}
+      inSpam={specialUse === 'junk'}
+      moveOpenSignal={props.moveOpenSignal}
+      onRun={props.onRun}
+      onSelectAll={props.onSelectAll}
+    />
+  );
+}
+
+/** What commands act on: the selection, else the open thread, else (keys only: a cursor index given) the cursor's row. */
+function targetsOf(params: { held: HeldList | null; selection: ReadonlyMap<string, ThreadRef>; openKey: string | null; cursorIndex: number | null }): ThreadRef[] {
+  const { held, selection, openKey, cursorIndex } = params;
+  if (selection.size > 0) return [...selection.values()];
+  const open = openKey ? refOfKey(held, openKey) : null;
+  if (open) return [open];
+  const row = cursorIndex === null ? undefined : rowAt(held, cursorIndex);
+  return row ? [refOf(row)] : [];
+}
+
+/**
+ * The mailbox reads the list, the cursor and the selection only when a key or button asks
+ * (store.get), never to render: a patch or a cursor move re-renders the list and the
+ * toolbar, not the whole mailbox with its reading pane.
+ */
 export function MailboxView({ scope, title, specialUse, folderId }: MailboxViewProps) {
   const actions = useMailActions();
   const store = useStore();
   const navigate = useNavigate();
-  const search = mailRoute.useSearch();
+  const openKey = mailRoute.useSearch({ select: (search) => search.thread ?? null });
   const viewMode = useAtomValue(viewModeAtom);
   const layout = VIEW_MODE_INFO[viewMode].layout;
-  const list = useAtomValue(threadListAtom);
-  const selection = useAtomValue(selectionAtom);
-  const folders = useAtomValue(foldersAtom);
-  const accounts = useAtomValue(accountsAtom) ?? [];
-  const cursorIndex = useCursorIndex();
+  const multiAccount = useAtomValue(accountsAtom) ?? [];
   const [moveOpenSignal, setMoveOpenSignal] = useState(0);
   const scopeKey = scopeKeyOf(scope);
-  const openKey = search.thread ?? null;
-  const held = list.scopeKey === scopeKey ? list.held : null;
 
   // One live list per mailbox shown; a new scope starts with a fresh selection and cursor.
   useEffect(() => {
@@ -107,42 +175,24 @@ export function MailboxView({ scope, title, specialUse, folderId }: MailboxViewP
   );
   const onOpen = useCallback((row: ThreadRow) => setOpenThread(row.key), [setOpenThread]);
 
-  /** What commands act on: the selection, else the open thread, else (keys only) the cursor's row. */
-  const targets = (withCursor: boolean): ThreadRef[] => {
-    const current = store.get(threadListAtom).held;
-    const selected = store.get(selectionAtom);
-    if (selected.size > 0) return [...selected.values()];
-    const open = openKey ? refOfKey(current, openKey) : null;
-    if (open) return [open];
-    const row = withCursor ? rowAt(current, cursorIndex) : undefined;
-    return row ? [refOf(row)] : [];
-  };
+  const held = () => store.get(visibleListAtom).held;
+  const cursorIndex = () => cursorIndexOf(held(), store.get(cursorAtom));
+  const targets = (withCursor: boolean): ThreadRef[] =>
+    targetsOf({ held: held(), selection: store.get(selectionAtom), openKey, cursorIndex: withCursor ? cursorIndex() : null });
 
   const run = (command: ThreadCommand, withCursor = false) => {
     const threads = targets(withCursor);
     if (threads.length === 0) return;
     const leaves = command.kind !== 'markRead' && command.kind !== 'star';
     if (leaves && openKey && threads.some((thread) => thread.key === openKey)) setOpenThread(null);
-    void actions.runOnThreads(command, threads);
+    void actions.runOnThreads(command, threads, { leavesList: leavesListShown(command, scope, specialUse, store.get(foldersAtom)) });
   };
 
-  const toolbarTargets = targets(false);
-  const targetRows = toolbarTargets.map((ref) => rowByKey(held, ref.key));
-  const anyUnread = targetRows.some((row) => (row?.unreadCount ?? 0) > 0);
-  const allStarred = targetRows.length > 0 && targetRows.every((row) => row?.starred);
-  const targetAccounts = groupByAccount(toolbarTargets);
-  const moveAccount = targetAccounts.size === 1 ? [...targetAccounts.keys()][0] : undefined;
-  const moveFolders = useMemo(() => {
-    if (!moveAccount) return null;
-    const account = accounts.find((known) => known.accountId === moveAccount);
-    return orderFolders(folders[moveAccount] ?? [], account?.mailProperties.folderSeparator || '/').filter(({ folder }) => folder.id !== folderId);
-  }, [moveAccount, folders, accounts, folderId]);
-
   const moveCursor = (delta: number) => {
-    const total = held?.total ?? 0;
+    const total = held()?.total ?? 0;
     if (total === 0) return;
-    const index = Math.max(0, Math.min(total - 1, cursorIndex + delta));
-    const row = rowAt(store.get(threadListAtom).held, index);
+    const index = Math.max(0, Math.min(total - 1, cursorIndex() + delta));
+    const row = rowAt(held(), index);
     store.set(cursorAtom, { key: row?.key ?? null, index });
     // With a thread open, j/k go to the next one (Gmail's behaviour).
     if (openKey && row) setOpenThread(row.key);
@@ -157,7 +207,7 @@ export function MailboxView({ scope, title, specialUse, folderId }: MailboxViewP
     next: () => moveCursor(1),
     previous: () => moveCursor(-1),
     open: () => {
-      const row = rowAt(store.get(threadListAtom).held, cursorIndex);
+      const row = rowAt(held(), cursorIndex());
       if (row) setOpenThread(row.key);
     },
     back: () => {
@@ -165,16 +215,17 @@ export function MailboxView({ scope, title, specialUse, folderId }: MailboxViewP
       else if (openKey) setOpenThread(null);
     },
     toggleSelect: () => {
-      const row = rowAt(store.get(threadListAtom).held, cursorIndex);
+      const index = cursorIndex();
+      const row = rowAt(held(), index);
       if (!row) return;
       store.set(selectionAtom, (selected) => toggleRow(selected, row));
-      store.set(selectionAnchorAtom, cursorIndex);
+      store.set(selectionAnchorAtom, index);
     },
     archive: () => run({ kind: 'archive' }, true),
     delete: () => run({ kind: specialUse === 'trash' ? 'delete' : 'trash' }, true),
     spam: () => specialUse !== 'junk' && run({ kind: 'spam' }, true),
     star: () => {
-      const rows = targets(true).map((ref) => rowByKey(store.get(threadListAtom).held, ref.key));
+      const rows = targets(true).map((ref) => rowByKey(held(), ref.key));
       run({ kind: 'star', starred: !(rows.length > 0 && rows.every((row) => row?.starred)) }, true);
     },
     markRead: () => run({ kind: 'markRead', read: true }, true),
@@ -189,26 +240,22 @@ export function MailboxView({ scope, title, specialUse, folderId }: MailboxViewP
   });
 
   const onSelectAll = (select: boolean) => {
-    const rows = store.get(threadListAtom).held?.rows ?? [];
+    const rows = held()?.rows ?? [];
     store.set(selectionAtom, select ? selectRange(new Map(), rows) : new Map());
   };
 
   const replaced = layout.readingPane === 'replace';
   const showList = !replaced || !openKey;
   const showPane = !replaced || Boolean(openKey);
+  // Search results replace each other as the query is typed: one list stays mounted and swaps its rows.
+  const listKey = scope.kind === 'search' ? 'search' : scopeKey;
   return (
     <div className={`mailbox mailbox-pane-${layout.readingPane}`}>
-      <Toolbar
+      <MailboxToolbar
         title={title}
-        total={held?.total ?? 0}
-        selectedCount={selection.size}
-        loadedCount={held?.rows.length ?? 0}
-        targetCount={toolbarTargets.length}
-        anyUnread={anyUnread}
-        allStarred={allStarred}
-        moveFolders={moveFolders}
-        deleteForever={specialUse === 'trash'}
-        inSpam={specialUse === 'junk'}
+        openKey={openKey}
+        folderId={folderId}
+        specialUse={specialUse}
         moveOpenSignal={moveOpenSignal}
         onRun={(command) => run(command)}
         onSelectAll={onSelectAll}
@@ -216,12 +263,12 @@ export function MailboxView({ scope, title, specialUse, folderId }: MailboxViewP
       <div className="mailbox-body">
         <div className="mailbox-list" hidden={!showList}>
           <ThreadList
-            key={scopeKey}
+            key={listKey}
             id="thread-list"
             label={title}
             layout={layout}
             openKey={openKey}
-            showAccountMarkers={scope.kind !== 'folder' && accounts.length > 1}
+            showAccountMarkers={scope.kind !== 'folder' && multiAccount.length > 1}
             emptyState={<EmptyState scope={scope} title={title} specialUse={specialUse} />}
             onOpen={onOpen}
           />

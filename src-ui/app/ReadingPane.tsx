@@ -4,14 +4,16 @@
  * conversation view (src-ui/conversation, loaded lazily), wiring its callbacks to the
  * command functions. While that chunk loads, a plain summary of the messages stands in.
  */
-import { useAtomValue, useStore } from 'jotai';
+import { atom, useAtomValue, useStore } from 'jotai';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { TernError } from '../../shared/errors';
 import type { AttachmentSummary } from '../../shared/api/mail';
-import type { MessageView, ThreadView } from '../../shared/worker-mail-api';
+import type { BodyView, MessageView, ThreadRow, ThreadView } from '../../shared/worker-mail-api';
+import { RecentCache } from '../conversation/recent-cache';
 import { dispatchMailEvent, MAIL_EVENTS } from '../keyboard/mail-events';
 import { useMailActions } from '../state/actions-context';
-import { ownEmailsByAccountAtom, threadListAtom, trustedSendersAtom } from '../state/atoms';
+import type { MailActions } from '../state/mail-actions';
+import { ownEmailsByAccountAtom, trustedSendersAtom, visibleListAtom } from '../state/atoms';
 import { indexOfKey, rowAt } from '../thread-list/list-patch';
 import { formatFullTime } from '../thread-list/row-format';
 import { Avatar } from './Avatar';
@@ -21,6 +23,29 @@ import { parseRowKey } from './list-scope';
 const ConversationView = lazy(() => import('../conversation'));
 
 type Loaded = { readonly key: string; readonly thread: ThreadView | null; readonly error: string | null };
+
+/** What of a row, when it changes, means the open thread must be read again (a new message, a flag, a move). */
+const rowVersion = (row: ThreadRow | undefined) => (row ? `${row.messageCount}:${row.unreadCount}:${row.starred}:${row.lastMessageAt}:${row.folderIds.join(',')}` : '');
+
+/**
+ * Threads and bodies opened lately, per app (its command functions): going back to a
+ * conversation shows it at once, without two worker round trips before the body paints.
+ * A thread is reused only while its row's version is the same; a body is immutable,
+ * except a draft's (not kept).
+ */
+interface ReadingCache {
+  readonly threads: RecentCache<{ readonly version: string; readonly thread: ThreadView }>;
+  readonly bodies: RecentCache<BodyView>;
+}
+const readingCaches = new WeakMap<MailActions, ReadingCache>();
+function readingCacheOf(actions: MailActions): ReadingCache {
+  let cache = readingCaches.get(actions);
+  if (!cache) {
+    cache = { threads: new RecentCache(20), bodies: new RecentCache(60) };
+    readingCaches.set(actions, cache);
+  }
+  return cache;
+}
 
 function ThreadSummary({ thread }: { thread: ThreadView }) {
   const ownEmails = useAtomValue(ownEmailsByAccountAtom).get(thread.row.accountId) ?? new Set<string>();
@@ -79,25 +104,50 @@ function ThreadSummary({ thread }: { thread: ThreadView }) {
 export function ReadingPane({ threadKey, onClose, showBack }: { threadKey: string | null; onClose: () => void; showBack: boolean }) {
   const actions = useMailActions();
   const store = useStore();
-  const list = useAtomValue(threadListAtom);
-  const row = threadKey ? rowAt(list.held, indexOfKey(list.held, threadKey)) : undefined;
+  const cache = readingCacheOf(actions);
+  // Only this thread's row, as a version string: other rows changing re-render nothing here.
+  const versionAtom = useMemo(
+    () =>
+      atom((get) => {
+        const held = get(visibleListAtom).held;
+        return threadKey ? rowVersion(rowAt(held, indexOfKey(held, threadKey))) : '';
+      }),
+    [threadKey],
+  );
+  const version = useAtomValue(versionAtom);
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const markedRead = useRef<string | null>(null);
+  const cached = threadKey && version ? cache.threads.get(threadKey) : undefined;
+  const fromCache = cached && cached.version === version ? cached.thread : null;
+  // What the pane shows: this version from the cache, else the last answer for this thread (kept while a newer one loads).
+  const lastShown = useRef<Loaded | null>(null);
+  const current: Loaded | null = !threadKey
+    ? null
+    : fromCache
+      ? { key: threadKey, thread: fromCache, error: null }
+      : loaded?.key === threadKey
+        ? loaded
+        : lastShown.current?.key === threadKey
+          ? lastShown.current
+          : null;
+  if (current?.thread) lastShown.current = current;
 
   // Load the thread, and again when its row changes (a new message, a flag from another tab).
-  const version = row ? `${row.messageCount}:${row.unreadCount}:${row.starred}:${row.lastMessageAt}:${row.folderIds.join(',')}` : '';
   useEffect(() => {
     const ref = threadKey ? parseRowKey(threadKey) : null;
-    if (!threadKey || !ref) return;
+    if (!threadKey || !ref || fromCache) return;
     let live = true;
     actions.loadThread(ref).then(
-      (thread) => live && setLoaded({ key: threadKey, thread, error: null }),
+      (thread) => {
+        if (version) cache.threads.set(threadKey, { version, thread });
+        if (live) setLoaded({ key: threadKey, thread, error: null });
+      },
       (error: unknown) => live && setLoaded({ key: threadKey, thread: null, error: TernError.from(error).message }),
     );
     return () => {
       live = false;
     };
-  }, [threadKey, version, actions]);
+  }, [threadKey, version, actions, fromCache, cache]);
 
   /**
    * Reads the open thread once per opening: when it opens (or its row first arrives). An
@@ -107,7 +157,7 @@ export function ReadingPane({ threadKey, onClose, showBack }: { threadKey: strin
    */
   const readOnOpen = useCallback(() => {
     if (!threadKey || markedRead.current === threadKey) return;
-    const held = store.get(threadListAtom).held;
+    const held = store.get(visibleListAtom).held;
     const current = rowAt(held, indexOfKey(held, threadKey));
     if (!current) return;
     markedRead.current = threadKey;
@@ -117,13 +167,13 @@ export function ReadingPane({ threadKey, onClose, showBack }: { threadKey: strin
   useEffect(() => {
     if (!threadKey) markedRead.current = null;
     else readOnOpen();
-  }, [threadKey, row?.unreadCount, readOnOpen]);
+  }, [threadKey, version, readOnOpen]);
 
   // The messages the opening showed first: a message the view reports unread that is not one
   // of them arrived while the thread was open, and is read because it is on screen.
   const firstShown = useRef<{ key: string; ids: ReadonlySet<string> } | null>(null);
-  if (loaded?.thread && loaded.key === threadKey && firstShown.current?.key !== threadKey) {
-    firstShown.current = { key: threadKey, ids: new Set(loaded.thread.messages.map((message) => message.id)) };
+  if (current?.thread && threadKey && firstShown.current?.key !== threadKey) {
+    firstShown.current = { key: threadKey, ids: new Set(current.thread.messages.map((message) => message.id)) };
   }
   const onMessageOpened = useCallback(
     (message: MessageView) => {
@@ -139,17 +189,32 @@ export function ReadingPane({ threadKey, onClose, showBack }: { threadKey: strin
   );
 
   const trustedSenders = useAtomValue(trustedSendersAtom);
-  const accountId = loaded?.thread?.row.accountId;
+  const accountId = current?.thread?.row.accountId;
+  const shownThread = useRef(current?.thread);
+  shownThread.current = current?.thread;
   // "Me" is the thread's own account (and its aliases), not every account logged in: with
   // alice@ and bob@ both signed in, Alice's reply to Bob went back to Alice (Bob's address
   // counted as her own, so his message looked "sent by me"), and her mail to Bob read "to me".
   const ownEmails = useAtomValue(ownEmailsByAccountAtom).get(accountId ?? '');
   const ownAddresses = useMemo(() => [...(ownEmails ?? [])], [ownEmails]);
-  const loadBody = useCallback((messageId: string) => actions.loadBody({ accountId: accountId ?? '', messageId }), [actions, accountId]);
+  const loadBody = useCallback(
+    async (messageId: string) => {
+      const key = `${accountId ?? ''}:${messageId}`;
+      const known = cache.bodies.get(key);
+      if (known) return known;
+      const body = await actions.loadBody({ accountId: accountId ?? '', messageId });
+      const draft = shownThread.current?.messages.some((message) => message.id === messageId && message.draft);
+      if (!draft) cache.bodies.set(key, body);
+      return body;
+    },
+    [actions, accountId, cache],
+  );
+  const peekBody = useCallback((messageId: string) => cache.bodies.get(`${accountId ?? ''}:${messageId}`), [cache, accountId]);
   const loadAttachment = useCallback(
     (message: MessageView, attachment: AttachmentSummary) => actions.loadAttachment({ accountId: message.accountId, messageId: message.id, index: attachment.index }),
     [actions],
   );
+  // The draft as the gateway keeps it (Bcc and attachments too) and the id it is saved and sent by, not the message's.
   const onEditDraft = useCallback(
     (message: MessageView) => {
       actions.loadBody({ accountId: message.accountId, messageId: message.id }).then(
@@ -181,7 +246,6 @@ export function ReadingPane({ threadKey, onClose, showBack }: { threadKey: strin
       </section>
     );
   }
-  const current = loaded?.key === threadKey ? loaded : null;
   return (
     <section className="reading-pane" aria-label="Conversation" aria-busy={!current}>
       <div className="reading-pane-bar">
@@ -201,6 +265,7 @@ export function ReadingPane({ threadKey, onClose, showBack }: { threadKey: strin
             <ConversationView
               thread={current.thread}
               loadBody={loadBody}
+              peekBody={peekBody}
               loadAttachment={loadAttachment}
               ownAddresses={ownAddresses}
               trustedSenders={trustedSenders}

@@ -3,7 +3,7 @@
  * unread ones open. Data and actions come in as props (the shell wires them to the
  * engine through src-ui/state); this view keeps only what is on screen.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AttachmentSummary } from '../../shared/api/mail';
 import { addressKey } from '../../shared/address-equivalence';
 import type { BodyView, MessageView, ThreadView } from '../../shared/worker-mail-api';
@@ -19,6 +19,8 @@ export interface ConversationViewProps {
   readonly thread: ThreadView;
   /** A message's body (MailQueryService.getBody); called on first expand. */
   readonly loadBody: (messageId: string) => Promise<BodyView>;
+  /** A body the shell already holds, if any: shown in the first render, without a round trip. */
+  readonly peekBody?: (messageId: string) => BodyView | undefined;
   /** An attachment's bytes, for preview, download and forwarding. */
   readonly loadAttachment: (message: MessageView, attachment: AttachmentSummary) => Promise<Blob>;
   /** The user's own addresses (every account and alias): shown as "me", left out of reply-all. */
@@ -42,7 +44,11 @@ export interface ConversationViewProps {
 /** Threads this long fold their middle into one "N older messages" row, as the big webmails do. */
 const FOLD_FROM = 5;
 
-export function ConversationView(props: ConversationViewProps) {
+/**
+ * Memoised: the reading pane re-renders with the list (its row's state), and an unchanged
+ * thread must not re-render every message with it.
+ */
+export const ConversationView = memo(function ConversationView(props: ConversationViewProps) {
   const { thread } = props;
   const messages = thread.messages;
   const [expanded, setExpanded] = useState<Set<string>>(() => initiallyExpanded(messages));
@@ -190,6 +196,7 @@ export function ConversationView(props: ConversationViewProps) {
                 expanded={expanded.has(message.id)}
                 onToggle={toggle}
                 loadBody={cachedLoadBody}
+                peekBody={props.peekBody}
                 loadAttachment={props.loadAttachment}
                 ownAddresses={props.ownAddresses}
                 senderTrusted={message.from.some((address) => trusted.has(addressKey(address.email)))}
@@ -219,6 +226,6 @@ export function ConversationView(props: ConversationViewProps) {
       )}
     </section>
   );
-}
+});
 
 export default ConversationView;

@@ -16,6 +16,8 @@ export interface MessageItemProps {
   readonly expanded: boolean;
   readonly onToggle: (messageId: string) => void;
   readonly loadBody: (messageId: string) => Promise<BodyView>;
+  /** The body, when the shell already holds it (shown at once). */
+  readonly peekBody?: (messageId: string) => BodyView | undefined;
   readonly loadAttachment: (message: MessageView, attachment: AttachmentSummary) => Promise<Blob>;
   readonly ownAddresses: readonly string[];
   /** The sender is on the remote-images allow-list. */
@@ -40,7 +42,10 @@ type BodyState =
 export function MessageItem(props: MessageItemProps) {
   const { message, expanded, loadBody, now, locale } = props;
   const bodyId = useId();
-  const [body, setBody] = useState<BodyState>({ state: 'idle' });
+  const [body, setBody] = useState<BodyState>(() => {
+    const known = props.peekBody?.(message.id);
+    return known ? { state: 'ready', body: known } : { state: 'idle' };
+  });
   const [allowThisMessage, setAllowThisMessage] = useState(false);
   const [composing, setComposing] = useState<string | null>(null);
   const sender = message.from[0];

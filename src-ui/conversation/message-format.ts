@@ -2,6 +2,7 @@
 import type { Address } from '../../shared/api/mail';
 import { sameAddress } from '../../shared/address-equivalence';
 import { avatarHue } from '../../shared/avatar-hue';
+import { dateFormat } from '../thread-list/date-format-cache';
 
 export const displayName = (address: Address) => address.name.trim() || address.email;
 
@@ -44,19 +45,24 @@ export function recipientSummary(to: readonly Address[], cc: readonly Address[],
 
 const sameDay = (a: Date, b: Date) => a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
 
+const TIME_OPTIONS: Intl.DateTimeFormatOptions = { hour: 'numeric', minute: '2-digit' };
+const DAY_OPTIONS: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'short' };
+const DAY_YEAR_OPTIONS: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'short', year: 'numeric' };
+const FULL_OPTIONS: Intl.DateTimeFormatOptions = { dateStyle: 'full', timeStyle: 'short' };
+
 /** Today: "14:05"; this year: "4 Mar, 14:05"; older: "4 Mar 2023". */
 export function formatMessageDate(epochMs: number, now: number = Date.now(), locale?: string): string {
   const date = new Date(epochMs);
   const today = new Date(now);
-  const time = date.toLocaleTimeString(locale, { hour: 'numeric', minute: '2-digit' });
+  const time = dateFormat(locale, TIME_OPTIONS).format(date);
   if (sameDay(date, today)) return time;
-  if (date.getFullYear() === today.getFullYear()) return `${date.toLocaleDateString(locale, { day: 'numeric', month: 'short' })}, ${time}`;
-  return date.toLocaleDateString(locale, { day: 'numeric', month: 'short', year: 'numeric' });
+  if (date.getFullYear() === today.getFullYear()) return `${dateFormat(locale, DAY_OPTIONS).format(date)}, ${time}`;
+  return dateFormat(locale, DAY_YEAR_OPTIONS).format(date);
 }
 
 /** The full date for tooltips: "Tuesday 4 March 2025 at 14:05". */
 export function formatFullDate(epochMs: number, locale?: string): string {
-  return new Date(epochMs).toLocaleString(locale, { dateStyle: 'full', timeStyle: 'short' });
+  return dateFormat(locale, FULL_OPTIONS).format(epochMs);
 }
 
 /**

@@ -7,7 +7,25 @@ import type { BodyView } from '../../shared/worker-mail-api';
 import { ImageOffIcon } from '../conversation/icons';
 import { MailFrame } from './MailFrame';
 import { PlainTextBody } from './PlainTextBody';
-import { renderMailHtml } from './pipeline';
+import { renderMailHtml, type RenderedMailHtml } from './pipeline';
+
+/**
+ * The pipeline's output per body (and remote-content choice). Sanitising and serialising
+ * a large newsletter takes tens of milliseconds on a slow machine; a body reopened (a
+ * conversation read again, a message collapsed and expanded) reuses the result. Keyed by
+ * the body object, so it lives as long as whoever holds the body.
+ */
+const renderedBodies = new WeakMap<BodyView, { remote?: RenderedMailHtml; blocked?: RenderedMailHtml }>();
+
+function renderedHtml(body: BodyView & { html: string }, allowRemote: boolean): RenderedMailHtml {
+  let entry = renderedBodies.get(body);
+  if (!entry) {
+    entry = {};
+    renderedBodies.set(body, entry);
+  }
+  const slot = allowRemote ? 'remote' : 'blocked';
+  return (entry[slot] ??= renderMailHtml({ html: body.html, inlineImages: body.inlineImages, allowRemote }));
+}
 
 export interface MailBodyProps {
   readonly body: BodyView;
@@ -50,8 +68,8 @@ export function RemoteContentBar(props: { blocked: number; senderEmail?: string;
 export function MailBody(props: MailBodyProps) {
   const { body, allowRemote } = props;
   const rendered = useMemo(
-    () => (body.html !== null && body.html.trim() !== '' ? renderMailHtml({ html: body.html, inlineImages: body.inlineImages, allowRemote }) : null),
-    [body.html, body.inlineImages, allowRemote],
+    () => (body.html !== null && body.html.trim() !== '' ? renderedHtml(body as BodyView & { html: string }, allowRemote) : null),
+    [body, allowRemote],
   );
   if (rendered) {
     return (

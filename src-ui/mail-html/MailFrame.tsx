@@ -2,8 +2,21 @@
  * Shows the pipeline's document in a sandboxed frame (frame-sandbox.ts says why each
  * token is there) and keeps the frame as tall as its content, so the conversation
  * scrolls as one page instead of nesting scroll bars.
+ *
+ * The document is written into the frame's initial about:blank document (open, write,
+ * close) rather than given as `srcdoc`: a srcdoc is a navigation, which goes through the
+ * browser process and commits tens of milliseconds later (≈ 35 ms on the bench machine,
+ * more on a slow one), so a cached message painted its frame a frame or two after the
+ * rest of the conversation. Written, it is parsed at once, before the next paint. The
+ * walls stay the same: the sandbox is on the frame before its first document exists (no
+ * script runs in it; a written <script> is refused), the document's own CSP <meta> is
+ * parsed first and applies to everything after it, and the page's CSP is inherited on
+ * top. A document is written once: its CSP can only tighten later (a second <meta> adds
+ * a policy, never lifts one), so a new document (remote images allowed) gets a new frame.
+ * Where the frame's document cannot be reached (an environment that loads no frames),
+ * `srcdoc` does the same the slow way.
  */
-import { useEffect, useRef } from 'react';
+import { useLayoutEffect, useMemo, useRef } from 'react';
 import { grantsScripts, MAIL_FRAME_SANDBOX } from './frame-sandbox';
 
 export interface MailFrameProps {
@@ -18,18 +31,24 @@ export interface MailFrameProps {
 /** Smallest height while the document loads, to avoid a jump from zero. */
 const INITIAL_HEIGHT = 48;
 
+let frames = 0;
+
 interface ElementLike {
   closest?: (selector: string) => { getAttribute(name: string): string | null } | null;
 }
 
 export function MailFrame({ srcdoc, title, onMailto }: MailFrameProps) {
   const frameRef = useRef<HTMLIFrameElement>(null);
+  /** Decided once per frame: written into its document, or (no document reachable) given as srcdoc. */
+  const writable = useRef<boolean | null>(null);
   const mailtoRef = useRef(onMailto);
   mailtoRef.current = onMailto;
 
   if (grantsScripts(MAIL_FRAME_SANDBOX)) throw new Error('The mail frame must never allow scripts.');
+  // One frame element per document (see above): a new document remounts it.
+  const frameKey = useMemo(() => ++frames, [srcdoc]);
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     const frame = frameRef.current;
     if (!frame) return;
     let detach: (() => void) | undefined;
@@ -38,10 +57,16 @@ export function MailFrame({ srcdoc, title, onMailto }: MailFrameProps) {
     const measure = () => {
       const doc = frame.contentDocument;
       if (!doc?.documentElement) return;
-      // Collapse first so the document reports its own height, not the frame's
-      // (and rules like `min-height: 100vh` cannot make the frame grow forever).
-      frame.style.height = '0px';
-      const height = Math.max(doc.documentElement.scrollHeight, doc.body?.scrollHeight ?? 0);
+      const contentHeight = () => Math.max(doc.documentElement.scrollHeight, doc.body?.scrollHeight ?? 0);
+      // A document taller than the frame's first, small height reports its own height at
+      // once. Otherwise collapse first, so the document reports its own height, not the
+      // frame's (and rules like `min-height: 100vh` cannot make the frame grow forever);
+      // each collapse costs a layout of the page.
+      let height = frame.style.height === `${INITIAL_HEIGHT}px` ? contentHeight() : 0;
+      if (height <= INITIAL_HEIGHT) {
+        frame.style.height = '0px';
+        height = contentHeight();
+      }
       frame.style.height = `${Math.ceil(height) + 1}px`;
     };
 
@@ -49,7 +74,9 @@ export function MailFrame({ srcdoc, title, onMailto }: MailFrameProps) {
       detach?.();
       const doc = frame.contentDocument;
       if (!doc) return;
-      measure();
+      // The observer below reports the frame once as soon as it observes it (after layout,
+      // before the frame is painted): measuring here too cost two more forced layouts per body.
+      if (typeof ResizeObserver !== 'function') measure();
       // Images and fonts arrive after load; their load events do not bubble, so listen in capture.
       const onResourceLoad = () => measure();
       const onClick = (event: Event) => {
@@ -80,8 +107,17 @@ export function MailFrame({ srcdoc, title, onMailto }: MailFrameProps) {
       };
     };
 
-    frame.addEventListener('load', attach);
-    if (frame.contentDocument?.readyState === 'complete' && frame.contentDocument.body?.classList.contains('tern-mail-root')) attach();
+    writable.current ??= frame.contentDocument !== null;
+    const doc = writable.current ? frame.contentDocument : null;
+    if (doc) {
+      doc.open();
+      doc.write(srcdoc);
+      doc.close();
+      attach();
+    } else {
+      frame.addEventListener('load', attach);
+      frame.setAttribute('srcdoc', srcdoc);
+    }
     return () => {
       frame.removeEventListener('load', attach);
       detach?.();
@@ -90,11 +126,11 @@ export function MailFrame({ srcdoc, title, onMailto }: MailFrameProps) {
 
   return (
     <iframe
+      key={frameKey}
       ref={frameRef}
       className="tern-mail-frame"
       title={title}
       sandbox={MAIL_FRAME_SANDBOX}
-      srcDoc={srcdoc}
       referrerPolicy="no-referrer"
       style={{ height: INITIAL_HEIGHT }}
     />

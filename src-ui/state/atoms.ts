@@ -10,6 +10,7 @@ import type { FolderView, ListScope, ListWindow, SyncStatus } from '../../shared
 import { resolveTheme, type ThemeChoice } from '../theme/theme';
 import { DEFAULT_VIEW_MODE, type ViewMode } from '../settings/view-mode';
 import type { HeldList } from '../thread-list/list-patch';
+import { NO_EDITS, withLocalEdits, type LocalEdits } from '../thread-list/local-edits';
 import type { ComposerInitial } from '../composer/compose-initial';
 import { EMPTY_SELECTION, type Selection } from '../thread-list/selection';
 
@@ -49,8 +50,21 @@ export interface ThreadListState {
 
 export const IDLE_THREAD_LIST: ThreadListState = { scopeKey: null, scope: null, status: 'idle', window: null, held: null, error: null };
 
-/** The thread list on screen (one per tab). */
+/** The thread list on screen (one per tab), as the worker last sent it. */
 export const threadListAtom = atom<ThreadListState>(IDLE_THREAD_LIST);
+
+/** Row changes this tab made that the worker's list does not show yet (state/local-edits.ts keeps them). */
+export const localEditsAtom = atom<LocalEdits>(NO_EDITS);
+
+/**
+ * The thread list as the screen shows it: the worker's, with this tab's pending edits on
+ * top. What components render and commands pick their rows from.
+ */
+export const visibleListAtom = atom((get) => {
+  const list = get(threadListAtom);
+  const held = withLocalEdits(list.held, get(localEditsAtom));
+  return held === list.held ? list : { ...list, held };
+});
 
 /** Selected rows (checked), by row key. */
 export const selectionAtom = atom<Selection>(EMPTY_SELECTION);

@@ -1,8 +1,10 @@
 /**
  * The command functions components call (STYLE item 13): every change goes to the
  * engine from here, never from a component. Thread commands are optimistic in the
- * worker; this module only dispatches them, tidies the selection, and leaves failures to
- * the bridge, which shows them as toasts with the catalogue's sentence.
+ * worker; this module dispatches them, shows their effect on the rows at once (local
+ * edits, until the worker's list shows it: see local-edits.ts), tidies the selection,
+ * and leaves failures to the bridge, which shows them as toasts with the catalogue's
+ * sentence.
  */
 import type { createStore } from 'jotai';
 import { TernError } from '../../shared/errors';
@@ -16,6 +18,8 @@ import { accountsAtom, composerAtom, loggedOutAtom, selectionAnchorAtom, selecti
 import type { AddAccountParams, AddAccountResult, UiEngine } from './engine-port';
 import type { Preferences } from './preferences';
 import type { WorkerBridge } from './worker-bridge';
+import { createLocalEditsKeeper } from './local-edits';
+import type { RowEdit } from '../thread-list/local-edits';
 
 type Store = ReturnType<typeof createStore>;
 
@@ -63,6 +67,22 @@ function toMailCommand(command: ThreadCommand, accountId: string, threadIds: rea
 /** Commands after which the threads leave the list shown. */
 const REMOVES_FROM_LIST = new Set<ThreadCommand['kind']>(['archive', 'trash', 'spam', 'delete', 'move']);
 
+/** The row edit a command shows at once; null when the tab cannot know the outcome (it waits for the worker). */
+function rowEditOf(command: ThreadCommand, leavesList: boolean): RowEdit | null {
+  if (command.kind === 'markRead') return { kind: 'flags', unread: !command.read };
+  if (command.kind === 'star') return { kind: 'flags', starred: command.starred };
+  return leavesList && REMOVES_FROM_LIST.has(command.kind) ? { kind: 'remove' } : null;
+}
+
+export interface RunOptions {
+  /**
+   * The caller knows the threads leave the list shown (archiving from the inbox): they go
+   * from the screen at once. Elsewhere (archiving from a search, a thread with messages in
+   * several folders) only the worker can tell, and the rows wait for its list.
+   */
+  readonly leavesList?: boolean;
+}
+
 export interface MailActions {
   // Accounts
   /** One login attempt; throws a TernError with the catalogue sentence when refused. */
@@ -80,8 +100,8 @@ export interface MailActions {
   openThreadList(scope: ListScope, window: ListWindow): Promise<void>;
   moveThreadListWindow(window: ListWindow): void;
   closeThreadList(scope: ListScope): void;
-  /** Runs a thread command on threads (one engine command per account). */
-  runOnThreads(command: ThreadCommand, threads: readonly ThreadRef[]): Promise<void>;
+  /** Runs a thread command on threads (one engine command per account); the rows show it at once. */
+  runOnThreads(command: ThreadCommand, threads: readonly ThreadRef[], options?: RunOptions): Promise<void>;
 
   // Reading and writing (for the conversation view and the composer)
   loadThread(params: { accountId: string; threadId: string }): Promise<ThreadView>;
@@ -110,6 +130,7 @@ export interface MailActions {
 
 export function createMailActions(params: { engine: UiEngine; store: Store; bridge: WorkerBridge; preferences: Preferences }): MailActions {
   const { engine, store, bridge, preferences } = params;
+  const localEdits = createLocalEditsKeeper(store);
   let composerOpenings = 0;
 
   async function logout(accountId: string) {
@@ -155,19 +176,27 @@ export function createMailActions(params: { engine: UiEngine; store: Store; brid
     openThreadList: (scope, window) => bridge.openThreadList(scope, window),
     moveThreadListWindow: (window) => bridge.moveThreadListWindow(window),
     closeThreadList: (scope) => bridge.closeThreadList(scope),
-    async runOnThreads(command, threads) {
+    async runOnThreads(command, threads, options = {}) {
       if (threads.length === 0) return;
       const groups = groupByAccount(threads);
       if (REMOVES_FROM_LIST.has(command.kind)) {
         const gone = new Set(threads.map((thread) => thread.key));
-        store.set(selectionAtom, (selection) => new Map([...selection].filter(([key]) => !gone.has(key))));
-        store.set(selectionAnchorAtom, null);
+        const selection = store.get(selectionAtom);
+        // A new Map only when something was selected: an unchanged atom re-renders nothing.
+        if ([...selection.keys()].some((key) => gone.has(key))) store.set(selectionAtom, new Map([...selection].filter(([key]) => !gone.has(key))));
+        if (store.get(selectionAnchorAtom) !== null) store.set(selectionAnchorAtom, null);
       }
+      const edit = rowEditOf(command, options.leavesList ?? false);
       const runs = [...groups].map(async ([accountId, threadIds]) => {
+        const keys = threads.filter((thread) => thread.accountId === accountId).map((thread) => thread.key);
+        // One edit per engine command, so each settles with its own answer.
+        const settle = edit ? localEdits.begin(keys, edit) : () => undefined;
         try {
           const { commandId } = await engine.commands.run({ command: toMailCommand(command, accountId, threadIds) });
+          settle(true);
           bridge.trackCommand(commandId);
         } catch (error) {
+          settle(false);
           bridge.toast({ tone: 'error', message: TernError.from(error).message });
         }
       });

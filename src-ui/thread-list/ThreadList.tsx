@@ -6,11 +6,12 @@
  */
 import { useAtomValue, useStore } from 'jotai';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import { flushSync } from 'react-dom';
 import type { ThreadRow } from '../../shared/worker-mail-api';
 import type { ViewLayout } from '../settings/view-mode';
 import { useMailActions } from '../state/actions-context';
-import { accountsAtom, cursorAtom, ownEmailsByAccountAtom, selectionAnchorAtom, selectionAtom, threadListAtom } from '../state/atoms';
-import { indexOfKey, rowAt } from './list-patch';
+import { accountsAtom, cursorAtom, ownEmailsByAccountAtom, selectionAnchorAtom, selectionAtom, visibleListAtom, type ThreadListState } from '../state/atoms';
+import { indexOfKey, rowAt, type HeldList } from './list-patch';
 import { selectOnly, selectRange, toggleRow } from './selection';
 import { PlaceholderRow, rowElementId, ThreadRowView, type RowPart } from './ThreadRowView';
 import { needsWindowMove, renderedRange, scrollTopToShow, windowAround } from './virtual-window';
@@ -33,42 +34,69 @@ const NO_EMAILS: ReadonlySet<string> = new Set();
 const startOfToday = () => new Date().setHours(0, 0, 0, 0);
 
 /** The cursor's index in the whole list: where its thread is now, or where it was. */
-export function useCursorIndex(): number {
-  const list = useAtomValue(threadListAtom);
-  const cursor = useAtomValue(cursorAtom);
-  const total = list.held?.total ?? 0;
-  const byKey = cursor.key ? indexOfKey(list.held, cursor.key) : -1;
+export function cursorIndexOf(held: HeldList | null, cursor: { readonly key: string | null; readonly index: number }): number {
+  const total = held?.total ?? 0;
+  const byKey = cursor.key ? indexOfKey(held, cursor.key) : -1;
   return Math.max(0, Math.min(byKey >= 0 ? byKey : cursor.index, total - 1));
+}
+
+/** The cursor's index in the list shown. */
+export function useCursorIndex(): number {
+  return cursorIndexOf(useAtomValue(visibleListAtom).held, useAtomValue(cursorAtom));
 }
 
 export function ThreadList(props: ThreadListProps) {
   const { layout, openKey, onOpen } = props;
   const store = useStore();
   const actions = useMailActions();
-  const list = useAtomValue(threadListAtom);
+  const list = useAtomValue(visibleListAtom);
   const selection = useAtomValue(selectionAtom);
   const ownEmails = useAtomValue(ownEmailsByAccountAtom);
   const accounts = useAtomValue(accountsAtom) ?? [];
   const cursorIndex = useCursorIndex();
   const scrollRef = useRef<HTMLDivElement>(null);
-  const [viewport, setViewport] = useState(() => ({ scrollTop: 0, height: typeof window === 'undefined' ? 800 : window.innerHeight }));
+  // Only the first row on screen is state: scrolling within a row renders nothing.
+  const [viewport, setViewport] = useState(() => ({ firstRow: 0, height: typeof window === 'undefined' ? 800 : window.innerHeight }));
   const [today, setToday] = useState(startOfToday);
 
-  const held = list.held;
+  // A new query's results replace the last ones when they arrive; until then the last stay (aria-busy).
+  const lastReady = useRef<ThreadListState | null>(null);
+  if (list.status === 'ready') lastReady.current = list;
+  const shown = list.status === 'loading' && lastReady.current ? lastReady.current : list;
+  const held = shown.held;
   const total = held?.total ?? 0;
-  const range = renderedRange({ scrollTop: viewport.scrollTop, viewportHeight: viewport.height, rowHeight: layout.rowHeight, total });
+  const rowHeight = layout.rowHeight;
+  const range = renderedRange({ scrollTop: viewport.firstRow * rowHeight, viewportHeight: viewport.height, rowHeight, total });
 
-  // Follow the viewport's size (window resizes, the reading pane opening below).
+  /** The list's scroll position as last seen in a scroll event: effects read this, not the element (a read there forces a layout). */
+  const scrollTop = useRef(0);
+
+  // Follow the viewport's size (window resizes, the reading pane opening below). The
+  // observer reports after layout; reading clientHeight here would force one.
   useLayoutEffect(() => {
     const element = scrollRef.current;
     if (!element) return;
-    const measure = () => setViewport((current) => ({ scrollTop: element.scrollTop, height: element.clientHeight || current.height }));
-    measure();
-    if (typeof ResizeObserver !== 'function') return;
-    const observer = new ResizeObserver(measure);
+    const measure = (height: number) => setViewport((current) => (height > 0 && height !== current.height ? { ...current, height } : current));
+    if (typeof ResizeObserver !== 'function') {
+      measure(element.clientHeight);
+      return;
+    }
+    const observer = new ResizeObserver((entries) => measure(entries[0]?.contentRect.height ?? 0));
     observer.observe(element);
     return () => observer.disconnect();
   }, []);
+
+  // Results of another query start at the top.
+  const scopeKey = list.scopeKey;
+  const shownScope = useRef(scopeKey);
+  useLayoutEffect(() => {
+    if (shownScope.current === scopeKey) return;
+    shownScope.current = scopeKey;
+    const element = scrollRef.current;
+    if (element && scrollTop.current !== 0) element.scrollTop = 0;
+    scrollTop.current = 0;
+    setViewport((current) => (current.firstRow === 0 ? current : { ...current, firstRow: 0 }));
+  }, [scopeKey]);
 
   // "14:05" turns into "Mar 4" at midnight.
   useEffect(() => {
@@ -76,17 +104,21 @@ export function ThreadList(props: ThreadListProps) {
     return () => clearTimeout(timer);
   }, [today]);
 
-  // Scroll events come faster than frames; read the position once per frame.
-  const frame = useRef(0);
+  /**
+   * Scroll events come once per frame, before it is drawn: the rows scrolling in are
+   * rendered right there (flushSync), so the frame shows them instead of the next one, and
+   * only when the first row on screen changes.
+   */
   const onScroll = useCallback(() => {
-    if (frame.current) return;
-    frame.current = requestAnimationFrame(() => {
-      frame.current = 0;
-      const element = scrollRef.current;
-      if (element) setViewport((current) => (current.scrollTop === element.scrollTop ? current : { ...current, scrollTop: element.scrollTop }));
-    });
-  }, []);
-  useEffect(() => () => cancelAnimationFrame(frame.current), []);
+    const element = scrollRef.current;
+    if (!element) return;
+    scrollTop.current = element.scrollTop;
+    const firstRow = Math.floor(scrollTop.current / rowHeight);
+    if (firstRow === viewportRef.current.firstRow) return;
+    flushSync(() => setViewport((current) => (current.firstRow === firstRow ? current : { ...current, firstRow })));
+  }, [rowHeight]);
+  const viewportRef = useRef(viewport);
+  viewportRef.current = viewport;
 
   // Ask for the next window before the rendered rows reach the edge of the one held.
   useEffect(() => {
@@ -98,17 +130,18 @@ export function ThreadList(props: ThreadListProps) {
   useEffect(() => {
     const element = scrollRef.current;
     if (!element || total === 0) return;
-    const next = scrollTopToShow({ index: cursorIndex, rowHeight: layout.rowHeight, scrollTop: element.scrollTop, viewportHeight: element.clientHeight || viewport.height });
-    if (next !== element.scrollTop) {
+    const next = scrollTopToShow({ index: cursorIndex, rowHeight, scrollTop: scrollTop.current, viewportHeight: viewport.height });
+    if (next !== scrollTop.current) {
       element.scrollTop = next;
-      setViewport((current) => ({ ...current, scrollTop: next }));
+      scrollTop.current = next;
+      setViewport((current) => ({ ...current, firstRow: Math.floor(next / rowHeight) }));
     }
-  }, [cursorIndex, layout.rowHeight, total]);
+  }, [cursorIndex, rowHeight, total]);
 
   /** Click: open; Ctrl/Cmd-click or the avatar: toggle; Shift-click: select the range from the anchor. */
   const onPress = useCallback(
     (event: MouseEvent, index: number, row: ThreadRow, part: RowPart) => {
-      const current = store.get(threadListAtom).held;
+      const current = store.get(visibleListAtom).held;
       const anchor = store.get(selectionAnchorAtom);
       store.set(cursorAtom, { key: row.key, index });
       if (event.shiftKey && anchor !== null) {
@@ -135,9 +168,9 @@ export function ThreadList(props: ThreadListProps) {
   /** Arrow keys, Home/End, Page keys and Space while the list has the focus (j/k/x/Enter are global shortcuts). */
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.ctrlKey || event.metaKey || event.altKey || total === 0) return;
-    const page = Math.max(1, Math.floor(viewport.height / layout.rowHeight) - 1);
+    const page = Math.max(1, Math.floor(viewport.height / rowHeight) - 1);
     const moves: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: page, PageUp: -page, Home: -total, End: total };
-    const current = store.get(threadListAtom).held;
+    const current = store.get(visibleListAtom).held;
     if (event.key in moves) {
       event.preventDefault();
       const index = Math.max(0, Math.min(total - 1, cursorIndex + (moves[event.key] ?? 0)));
@@ -185,7 +218,7 @@ export function ThreadList(props: ThreadListProps) {
     );
   }
 
-  const empty = list.status === 'ready' && total === 0;
+  const empty = shown.status === 'ready' && total === 0;
   return (
     <div className="thread-list-frame">
       {list.status === 'failed' && (
@@ -208,8 +241,8 @@ export function ThreadList(props: ThreadListProps) {
         onScroll={onScroll}
         onKeyDown={onKeyDown}
       >
-        <div className="thread-list-spacer" role="presentation" style={{ height: total * layout.rowHeight }}>
-          {list.status === 'loading' ? <LoadingRows layout={layout} count={Math.ceil(viewport.height / layout.rowHeight)} /> : rows}
+        <div className="thread-list-spacer" role="presentation" style={{ height: total * rowHeight }}>
+          {shown.status === 'loading' ? <LoadingRows layout={layout} count={Math.ceil(viewport.height / rowHeight)} /> : rows}
         </div>
       </div>
     </div>

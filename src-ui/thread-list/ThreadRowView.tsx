@@ -2,7 +2,7 @@
  * One row of the thread list. Memoised: a row re-renders only when its own props change
  * (list-patch.ts keeps unchanged rows' objects), so a patch of one row paints one row.
  */
-import { memo, type MouseEvent } from 'react';
+import { memo, useMemo, type MouseEvent } from 'react';
 import type { ThreadRow } from '../../shared/worker-mail-api';
 import { Avatar } from '../app/Avatar';
 import { Icon } from '../app/icons';
@@ -54,29 +54,22 @@ export function rowAccessibleName(row: ThreadRow, senders: string, time: string,
 }
 
 export const ThreadRowView = memo(function ThreadRowView(props: ThreadRowViewProps) {
-  const { row, index, layout, selected, cursor, open, today, onPress } = props;
-  const senders = sendersLabel(row.participants, row.messageCount, props.ownEmails);
-  const time = formatListTime(row.lastMessageAt, Math.max(Date.now(), today));
-  const unread = row.unreadCount > 0;
-  const sender = avatarAddress(row.participants, props.ownEmails);
+  const { row, index, layout, selected, today, onPress, ownEmails } = props;
+  const accountLabel = props.accountLabel ?? null;
+  // The name changes with the row, not with its position: a row moving up (one above it
+  // archived) re-renders this shell only (transform, posinset), never its content.
+  const label = useMemo(() => rowAccessibleName(row, sendersLabel(row.participants, row.messageCount, ownEmails), formatFullTime(row.lastMessageAt), accountLabel), [row, ownEmails, accountLabel]);
   const className = [
     'thread-row',
     `thread-row-${layout.rowStyle}`,
-    unread && 'is-unread',
+    row.unreadCount > 0 && 'is-unread',
     selected && 'is-selected',
-    cursor && 'is-cursor',
-    open && 'is-open',
+    props.cursor && 'is-cursor',
+    props.open && 'is-open',
     row.pending && 'is-pending',
   ]
     .filter(Boolean)
     .join(' ');
-  const subject = row.subject || '(no subject)';
-  const icons = (
-    <span className="row-icons">
-      {row.hasAttachments && <Icon name="paperclip" size={15} className="row-paperclip" />}
-      {row.starred && <Icon name="starFilled" size={15} className="row-star" />}
-    </span>
-  );
   return (
     <div
       role="option"
@@ -85,20 +78,47 @@ export const ThreadRowView = memo(function ThreadRowView(props: ThreadRowViewPro
       aria-selected={selected}
       aria-posinset={index + 1}
       aria-setsize={props.total}
-      aria-label={rowAccessibleName(row, senders, formatFullTime(row.lastMessageAt), props.accountLabel ?? null)}
+      aria-label={label}
       style={{ transform: `translateY(${index * layout.rowHeight}px)`, height: layout.rowHeight }}
       onMouseDown={(event) => event.shiftKey && event.preventDefault() /* no text selection on shift-click */}
-      onClick={(event) => onPress(event, index, row, 'row')}
+      onClick={(event) => {
+        // One handler for the row and its avatar/checkbox (which toggles): the content below has none, so it never re-renders for a new index.
+        const onToggle = (event.target as Element).closest?.('.row-avatar, .row-checkbox');
+        onPress(event, index, row, onToggle ? 'avatar' : 'row');
+      }}
     >
+      <RowContent row={row} layout={layout} selected={selected} accountHue={props.accountHue} accountLabel={accountLabel} ownEmails={ownEmails} today={today} />
+    </div>
+  );
+});
+
+/** What a row shows; depends on the thread, never on where the row sits in the list. */
+const RowContent = memo(function RowContent(props: {
+  row: ThreadRow;
+  layout: ViewLayout;
+  selected: boolean;
+  accountHue: number | null;
+  accountLabel: string | null;
+  ownEmails: ReadonlySet<string>;
+  today: number;
+}) {
+  const { row, layout, selected, today } = props;
+  const senders = sendersLabel(row.participants, row.messageCount, props.ownEmails);
+  const time = formatListTime(row.lastMessageAt, Math.max(Date.now(), today));
+  const sender = avatarAddress(row.participants, props.ownEmails);
+  const subject = row.subject || '(no subject)';
+  const isoTime = new Date(row.lastMessageAt).toISOString();
+  const icons = (
+    <span className="row-icons">
+      {row.hasAttachments && <Icon name="paperclip" size={15} className="row-paperclip" />}
+      {row.starred && <Icon name="starFilled" size={15} className="row-star" />}
+    </span>
+  );
+  return (
+    <>
       {props.accountHue !== null && <span className="row-account-marker" title={props.accountLabel ?? undefined} style={{ ['--avatar-hue' as string]: String(props.accountHue) }} />}
       {layout.showAvatars ? (
-        <span
-          className="row-avatar"
-          onClick={(event) => {
-            event.stopPropagation();
-            onPress(event, index, row, 'avatar');
-          }}
-        >
+        <span className="row-avatar">
           {selected ? (
             <span className="row-check">
               <Icon name="check" size={16} />
@@ -108,21 +128,13 @@ export const ThreadRowView = memo(function ThreadRowView(props: ThreadRowViewPro
           )}
         </span>
       ) : (
-        <span
-          className={selected ? 'row-checkbox is-checked' : 'row-checkbox'}
-          onClick={(event) => {
-            event.stopPropagation();
-            onPress(event, index, row, 'avatar');
-          }}
-        >
-          {selected && <Icon name="check" size={12} />}
-        </span>
+        <span className={selected ? 'row-checkbox is-checked' : 'row-checkbox'}>{selected && <Icon name="check" size={12} />}</span>
       )}
       {layout.rowStyle === 'stacked' ? (
         <div className="row-main">
           <div className="row-line">
             <span className="row-senders">{senders}</span>
-            <time className="row-time" dateTime={new Date(row.lastMessageAt).toISOString()}>
+            <time className="row-time" dateTime={isoTime}>
               {time}
             </time>
           </div>
@@ -140,12 +152,12 @@ export const ThreadRowView = memo(function ThreadRowView(props: ThreadRowViewPro
             {row.snippet && <span className="row-snippet"> — {row.snippet}</span>}
           </span>
           {icons}
-          <time className="row-time" dateTime={new Date(row.lastMessageAt).toISOString()}>
+          <time className="row-time" dateTime={isoTime}>
             {time}
           </time>
         </div>
       )}
-    </div>
+    </>
   );
 });
 

@@ -1,7 +1,10 @@
 /**
- * The search box (`/` focuses it): typing searches as you go (debounced) through the
+ * The search box (`/` focuses it): every keystroke searches at once through the
  * address's `?q=`, which the mailbox turns into a `search` ListScope over one account or
- * all of them (`?in=`).
+ * all of them (`?in=`). There is no typing delay: the worker answers a query in about a
+ * millisecond, the bridge drops answers to queries typed over, and the list keeps the
+ * last results on screen until the next ones arrive. One history entry per search: the
+ * first keystroke pushes it, the following ones replace it.
  */
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
@@ -12,8 +15,6 @@ import { accountsAtom } from '../state/atoms';
 
 const mailRoute = getRouteApi('/mail');
 export const SEARCH_INPUT_ID = 'mail-search';
-/** Quiet time after a keystroke before the search runs. */
-const TYPING_DELAY_MS = 200;
 
 export function focusSearch(): void {
   const input = document.getElementById(SEARCH_INPUT_ID) as HTMLInputElement | null;
@@ -27,16 +28,26 @@ export function SearchBox() {
   const accounts = useAtomValue(accountsAtom) ?? [];
   const mailbox = useCurrentMailbox();
   const [text, setText] = useState(search.q ?? '');
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const scopeValue = search.in ?? (mailbox?.kind === 'folder' ? mailbox.accountId : 'all');
+  /** Queries this box put in the address since it last took one from there, and the latest. */
+  const sent = useRef({ all: new Set<string>(), latest: search.q ?? '' });
 
-  // The address changed elsewhere (back button, a link): show its query.
-  useEffect(() => setText((current) => (current.trim() === (search.q ?? '') ? current : (search.q ?? ''))), [search.q]);
-  useEffect(() => () => clearTimeout(timer.current), []);
+  // The address changed elsewhere (back button, a link): show its query. Our own queries
+  // coming back are not that: adopting one would undo the characters typed since.
+  useEffect(() => {
+    const q = search.q ?? '';
+    if (sent.current.all.has(q)) {
+      if (q === sent.current.latest) sent.current.all = new Set([q]);
+      return;
+    }
+    sent.current = { all: new Set(), latest: q };
+    setText((current) => (current.trim() === q ? current : q));
+  }, [search.q]);
 
   const apply = (query: string, scope: string, replace: boolean) => {
-    clearTimeout(timer.current);
     const q = query.trim() || undefined;
+    sent.current.all.add(q ?? '');
+    sent.current.latest = q ?? '';
     void navigate({
       to: '.',
       search: (previous: Record<string, unknown>) => ({ ...previous, q, in: q && scope !== (mailbox?.kind === 'folder' ? mailbox.accountId : 'all') ? scope : undefined, thread: undefined }),
@@ -62,7 +73,8 @@ export function SearchBox() {
       className="search"
       onSubmit={(event) => {
         event.preventDefault();
-        apply(text, scopeValue, false);
+        // The results are there already (searched as typed): Enter only moves to them.
+        apply(text, scopeValue, true);
         document.getElementById('thread-list')?.focus();
       }}
     >
@@ -83,8 +95,8 @@ export function SearchBox() {
         onChange={(event) => {
           const value = event.target.value;
           setText(value);
-          clearTimeout(timer.current);
-          timer.current = setTimeout(() => apply(value, scopeValue, true), TYPING_DELAY_MS);
+          // The first keystroke of a search adds a history entry (Back returns to the mailbox); the rest replace it.
+          apply(value, scopeValue, Boolean(search.q) || sent.current.latest !== '');
         }}
       />
       {accounts.length > 1 && (

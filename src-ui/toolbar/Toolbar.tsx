@@ -31,6 +31,9 @@ export interface ToolbarProps {
   readonly onSelectAll: (select: boolean) => void;
 }
 
+/** One number formatter for the count: `Number#toLocaleString` builds one per call, which made every list change re-render this toolbar slowly. */
+const COUNT_FORMAT = new Intl.NumberFormat();
+
 function ActionButton({ label, icon, shortcut, disabled, onClick }: { label: string; icon: IconName; shortcut: string; disabled: boolean; onClick: () => void }) {
   return (
     <button type="button" className="icon-button" aria-label={label} title={`${label} (${shortcut})`} aria-keyshortcuts={shortcut} disabled={disabled} onClick={onClick}>
@@ -106,7 +109,7 @@ export function Toolbar(props: ToolbarProps) {
         />
       </div>
       <p className="toolbar-count" aria-live="polite">
-        {props.selectedCount > 0 ? `${props.selectedCount.toLocaleString()} selected` : `${props.total.toLocaleString()} conversation${props.total === 1 ? '' : 's'}`}
+        {props.selectedCount > 0 ? `${COUNT_FORMAT.format(props.selectedCount)} selected` : `${COUNT_FORMAT.format(props.total)} conversation${props.total === 1 ? '' : 's'}`}
       </p>
     </div>
   );

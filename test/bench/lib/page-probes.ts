@@ -98,7 +98,7 @@ const INSTALL = (rowSelector: string) => `(() => {
   if (document.documentElement) start();
   else document.addEventListener('readystatechange', start, { once: true });
   // The moment of a user action: capture phase, before any handler of the app.
-  for (const type of ['click', 'keydown']) {
+  for (const type of ['click', 'keydown', 'input']) {
     window.addEventListener(type, (event) => (probe.marks[type + ':' + (event.key ?? '')] = event.timeStamp), { capture: true });
   }
 })();`;

@@ -128,23 +128,26 @@ test('the toolbar acts on the selection: one command per account; "Move to" list
   const list = rows(view.container);
   const alice = list.find((row) => keyOf(row)!.startsWith('1001:'))!;
   const bob = list.find((row) => keyOf(row)!.startsWith('1002:'))!;
+  // Row elements belong to list positions, not threads: keep the keys, not the elements.
+  const [aliceKey, bobKey] = [keyOf(alice)!, keyOf(bob)!];
   await click(alice, { ctrlKey: true });
   await click(bob, { ctrlKey: true });
   expect((byRole(toolbar, 'button', 'Move to folder') as HTMLButtonElement).disabled).toBe(true); // two accounts
   await click(byRole(toolbar, 'button', 'Archive'));
   expect(runs(engine).slice(-2)).toEqual([
-    { kind: 'archive', accountId: '1001', threadIds: [keyOf(alice)!.split(':')[1]] },
-    { kind: 'archive', accountId: '1002', threadIds: [keyOf(bob)!.split(':')[1]] },
+    { kind: 'archive', accountId: '1001', threadIds: [aliceKey.split(':')[1]] },
+    { kind: 'archive', accountId: '1002', threadIds: [bobKey.split(':')[1]] },
   ]);
 
   const next = rows(view.container).find((row) => keyOf(row)!.startsWith('1001:'))!;
+  const nextKey = keyOf(next)!;
   await click(next, { ctrlKey: true });
   await click(byRole(toolbar, 'button', 'Move to folder'));
   const menu = byRole(view.container, 'menu', 'Move to folder');
   expect(document.activeElement?.getAttribute('role')).toBe('menuitem');
   await click(byRole(menu, 'menuitem', '2026'));
   const projects2026 = (await engine.mail.listFolders({ accountId: '1001' })).find((folder) => folder.path === 'Projects/2026')!;
-  expect(runs(engine).at(-1)).toEqual({ kind: 'move', accountId: '1001', threadIds: [keyOf(next)!.split(':')[1]], folderId: projects2026.id });
+  expect(runs(engine).at(-1)).toEqual({ kind: 'move', accountId: '1001', threadIds: [nextKey.split(':')[1]], folderId: projects2026.id });
 });
 
 test('a failed command shows the catalogue message as a toast, and the row comes back', async () => {

@@ -61,19 +61,25 @@ test('scrolling moves the worker window; rows outside it show as placeholders un
   expect(Math.min(...positions)).toBeGreaterThanOrEqual(50_000 - 8);
 });
 
-test('a patch re-renders only the row that changed (rows are memoised by key)', async () => {
+test('a patch changes only the row that changed (rows are memoised, unchanged rows keep their objects)', async () => {
   const engine = createFakeEngine({ loggedIn: ['alice@tern.test'] });
   const view = await renderApp({ engine, path: '/mail/1001/1001' });
   await waitFor(() => expect(realOptions(view.container).length).toBeGreaterThan(5));
   const target = engine.threadsOf('1001', 'inbox')[3]!;
+  const rowOf = (node: Node | null): Element | null | undefined => (node instanceof Element ? node : node?.parentElement)?.closest('[role="option"]');
   const labelBefore = view.container.querySelector(`[id="thread-${target.key}"]`)?.getAttribute('aria-label');
-  // Each rendered row formats its full date once (its accessible name).
-  const renders = vi.spyOn(Date.prototype, 'toLocaleString');
+  const touched = new Set<string>();
+  const observer = new MutationObserver((records) => records.forEach((record) => touched.add(rowOf(record.target)?.id ?? '(outside a row)')));
+  observer.observe(listbox(view.container), { subtree: true, childList: true, attributes: true, characterData: true });
+  // Each row render writes its time once as ISO (the <time> element): one call, one render.
+  const renders = vi.spyOn(Date.prototype, 'toISOString');
   await act(async () => {
     // Another tab stars the thread: the worker pushes one changed row.
     await engine.commands.run({ command: { kind: 'star', accountId: '1001', threadIds: [target.threadId], starred: !target.starred } });
   });
   await waitFor(() => expect(view.container.querySelector(`[id="thread-${target.key}"]`)?.getAttribute('aria-label')).not.toBe(labelBefore));
+  observer.disconnect();
+  expect([...touched]).toEqual([`thread-${target.key}`]);
   expect(renders).toHaveBeenCalledTimes(1);
 });
 

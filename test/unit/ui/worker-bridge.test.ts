@@ -4,24 +4,11 @@ import type { CommandStatus, ListPatch, ListSnapshot, ListWindow, ThreadRow } fr
 import { accountsAtom, foldersAtom, inboxUnreadAtom, partnerThemeAtom, threadListAtom, toastsAtom } from '../../../src-ui/state/atoms';
 import { createWorkerBridge, MAILBOX_REFRESH_DELAY_MS } from '../../../src-ui/state/worker-bridge';
 import { createFakeEngine, DEMO_LOGINS } from './fake-mail-engine';
+import { threadRow } from './support/thread-rows';
 
 afterEach(() => vi.useRealTimers());
 
-const row = (n: number): ThreadRow => ({
-  key: `1001:${n}`,
-  accountId: '1001',
-  threadId: String(n),
-  subject: `S${n}`,
-  participants: [],
-  snippet: '',
-  lastMessageAt: 1_000 - n,
-  messageCount: 1,
-  unreadCount: 0,
-  starred: false,
-  hasAttachments: false,
-  folderIds: ['1001'],
-  pending: false,
-});
+const row = (n: number): ThreadRow => threadRow(n);
 const scope = { kind: 'folder', accountId: '1001', folderId: '1001' } as const;
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
