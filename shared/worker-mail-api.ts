@@ -164,6 +164,17 @@ export interface DraftInput {
   readonly attachmentIds: readonly string[];
 }
 
+/**
+ * A saved draft as the composer reopens it (MailCommandService.openDraft): its fields as a
+ * save takes them (`html` untrusted: a plain-text draft's text, escaped; the composer
+ * sanitises it), the id its next save and its send name, and its files by name.
+ */
+export interface DraftEdit extends Omit<DraftInput, 'draftId' | 'attachmentIds'> {
+  readonly draftId: string;
+  /** Files the draft carries, already stored by the gateway. */
+  readonly attachments: readonly { readonly attachmentId: string; readonly fileName: string; readonly size: number }[];
+}
+
 /** Reads for the UI. */
 export interface MailQueryService {
   /** Starts a live thread list; `onPatch` receives only changes inside the window. */
@@ -210,6 +221,11 @@ export interface MailCommandService {
   run(params: { command: MailCommand }): Promise<{ commandId: string }>;
   /** Saves (creates or updates) a draft; resolves with its id for the next save. */
   saveDraft(params: { draft: DraftInput }): Promise<{ draftId: string }>;
+  /**
+   * A draft to edit, by the `MessageView.id` of its message in Drafts: everything it holds
+   * (Bcc and attachments too), with the id to save and send it by; DraftAlreadySent once sent.
+   */
+  openDraft(params: { accountId: string; messageId: string }): Promise<DraftEdit>;
   /** Sends a saved draft after `delayMs` (undo window); resolves with the command id. */
   send(params: { accountId: string; draftId: string; delayMs: number }): Promise<{ commandId: string }>;
   /** Cancels a send still inside its undo window; false when it already left. */

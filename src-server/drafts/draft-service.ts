@@ -6,6 +6,7 @@ import type { MailboxAccess } from '../actions/mailbox-access';
 import { newMessageIdHeader } from '../smtp/mime-builder';
 import type { Db } from '../store/database';
 import type { TransactionLog } from '../store/transaction-log';
+import { DraftAdopter } from './draft-adopter';
 import type { DraftFields, DraftParent, DraftRecord, DraftStore } from './draft-store';
 import { KeyedLock } from './keyed-lock';
 import { appendMessage, deleteByMessageId } from './mailbox-search';
@@ -36,12 +37,20 @@ const DRAFT_FLAGS = ['\\Draft', '\\Seen'];
  */
 export class DraftService {
   private readonly locks = new KeyedLock<number>();
+  /** Opening a message as a draft, one at a time per message: a double click adopts it once. */
+  private readonly openings = new KeyedLock<number>();
   private readonly mirroredId;
+  private readonly mirroredMessage;
+  private readonly adopter: DraftAdopter;
 
   constructor(private readonly deps: DraftServiceDeps) {
     this.mirroredId = deps.db.prepare<[number, string, number]>(
       'SELECT m.id FROM messages m JOIN folders f ON f.id = m.folder_id WHERE m.account_id = ? AND f.path = ? AND m.uid = ?',
     );
+    this.mirroredMessage = deps.db.prepare<[number, number]>(
+      'SELECT m.uid, m.flags, m.message_id_header AS messageIdHeader, f.path FROM messages m JOIN folders f ON f.id = m.folder_id WHERE m.account_id = ? AND m.id = ?',
+    );
+    this.adopter = new DraftAdopter({ db: deps.db, store: deps.store, accounts: deps.accounts, access: deps.access, uploads: deps.uploads });
   }
 
   async create(accountId: number, body: DraftSave): Promise<DraftSaved> {
@@ -83,7 +92,9 @@ export class DraftService {
           this.editable(accountId, draftId);
           throw new TernError('InvalidDraftVersion', { detail: { currentVersion: store.get(accountId, draftId)?.version } });
         }
-        await deleteByMessageId(client, current.messageIdHeader, uid);
+        // The previous copy by its UID too: an adopted draft's may lack our Message-ID.
+        const previous = current.folderPath === path && current.uid !== null ? [current.uid] : [];
+        await deleteByMessageId(client, current.messageIdHeader, uid, previous);
         return updated;
       });
       if (current.folderPath && current.folderPath !== path) await this.deleteCopies(accountId, current.folderPath, current.messageIdHeader);
@@ -123,6 +134,26 @@ export class DraftService {
       messageId,
       updatedAt: draft.updatedAt,
     };
+  }
+
+  /**
+   * GET /api/drafts/of-message/:id: the draft a message of the Drafts folder is a version of,
+   * to edit it. A draft saved by another mail program (no record of ours) is adopted first
+   * (DraftAdopter); one being sent or sent is DraftAlreadySent; a message that is not a
+   * draft, DraftDoesNotExist.
+   */
+  async viewOfMessage(accountId: number, messageId: number): Promise<DraftView> {
+    return this.openings.run(messageId, async () => {
+      const row = this.mirroredMessage.get(accountId, messageId) as { uid: number; flags: string; messageIdHeader: string | null; path: string } | undefined;
+      if (!row) throw new TernError('MessageNotFound', { detail: { messageId: String(messageId) } });
+      const { store } = this.deps;
+      const known = (row.messageIdHeader === null ? undefined : store.byMessageIdHeader(accountId, row.messageIdHeader)) ?? store.atCopy(accountId, row.path, row.uid);
+      if (known && known.state !== 'deleted') return this.view(accountId, this.editable(accountId, known.id).id);
+      if (!(JSON.parse(row.flags) as string[]).includes('\\Draft')) throw new TernError('DraftDoesNotExist');
+      const messageIdHeader = row.messageIdHeader ?? newMessageIdHeader(this.deps.accounts.get(accountId)!.email);
+      const adopted = await this.adopter.adopt({ accountId, folderPath: row.path, uid: row.uid, messageIdHeader });
+      return this.view(accountId, adopted.id);
+    });
   }
 
   /** Removes every copy of a draft from a folder (after its send, or on delete). */

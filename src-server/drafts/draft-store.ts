@@ -80,6 +80,22 @@ export class DraftStore {
     return row && this.toRecord(row);
   }
 
+  /** The newest draft saved with this Message-ID (every version of a draft keeps it). */
+  byMessageIdHeader(accountId: number, messageIdHeader: string): DraftRecord | undefined {
+    const row = this.db
+      .prepare<[number, string]>('SELECT * FROM drafts WHERE account_id = ? AND message_id_header = ? ORDER BY id DESC LIMIT 1')
+      .get(accountId, messageIdHeader) as DraftRow | undefined;
+    return row && this.toRecord(row);
+  }
+
+  /** The draft whose current copy is this message (found when the copy has no Message-ID of ours). */
+  atCopy(accountId: number, folderPath: string, uid: number): DraftRecord | undefined {
+    const row = this.db
+      .prepare<[number, string, number]>('SELECT * FROM drafts WHERE account_id = ? AND folder_path = ? AND uid = ? ORDER BY id DESC LIMIT 1')
+      .get(accountId, folderPath, uid) as DraftRow | undefined;
+    return row && this.toRecord(row);
+  }
+
   /** A new draft at version 1. */
   insert(params: { accountId: number; clientId: string | null; messageIdHeader: string } & DraftWrite): DraftRecord {
     return this.db.transaction(() => {

@@ -21,9 +21,13 @@ export async function appendMessage(params: { client: ImapFlow; path: string; ra
   return uids.length > 0 ? Math.max(...uids) : null;
 }
 
-/** Deletes the selected folder's copies of a Message-ID, except `keepUid`; returns how many went. */
-export async function deleteByMessageId(client: ImapFlow, messageIdHeader: string, keepUid: number | null = null): Promise<number> {
-  const stale = (await uidsWithMessageId(client, messageIdHeader)).filter((uid) => uid !== keepUid);
+/**
+ * Deletes the selected folder's copies of a Message-ID, and the `alsoUids` (a copy saved
+ * without that Message-ID by another mail program), except `keepUid`; returns how many went.
+ */
+export async function deleteByMessageId(client: ImapFlow, messageIdHeader: string, keepUid: number | null = null, alsoUids: readonly number[] = []): Promise<number> {
+  const found = await uidsWithMessageId(client, messageIdHeader);
+  const stale = [...new Set([...found, ...alsoUids])].filter((uid) => uid !== keepUid);
   if (stale.length === 0) return 0;
   if (!(await client.messageDelete(compactUidSet(stale), { uid: true }))) throw new Error('UID EXPUNGE failed');
   return stale.length;

@@ -11,6 +11,7 @@ import type { AttachmentSummary } from '../../shared/api/mail';
 import type { BodyView, MessageView, ThreadRow, ThreadView } from '../../shared/worker-mail-api';
 import { RecentCache } from '../conversation/recent-cache';
 import { dispatchMailEvent, MAIL_EVENTS } from '../keyboard/mail-events';
+import { composerInitialOfDraft } from '../composer/draft-initial';
 import { useMailActions } from '../state/actions-context';
 import type { MailActions } from '../state/mail-actions';
 import { ownEmailsByAccountAtom, trustedSendersAtom, visibleListAtom } from '../state/atoms';
@@ -217,18 +218,8 @@ export function ReadingPane({ threadKey, onClose, showBack }: { threadKey: strin
   // The draft as the gateway keeps it (Bcc and attachments too) and the id it is saved and sent by, not the message's.
   const onEditDraft = useCallback(
     (message: MessageView) => {
-      actions.loadBody({ accountId: message.accountId, messageId: message.id }).then(
-        (body) =>
-          actions.openComposer({
-            mode: 'new',
-            accountId: message.accountId,
-            draftId: message.id,
-            to: message.to,
-            cc: message.cc,
-            bcc: [],
-            subject: message.subject,
-            html: body.html ?? '',
-          }),
+      actions.openDraft({ accountId: message.accountId, messageId: message.id }).then(
+        (draft) => actions.openComposer(composerInitialOfDraft(draft)),
         (error: unknown) => actions.toast({ tone: 'error', title: 'Could not open the draft', message: TernError.from(error).message }),
       );
     },

@@ -2,8 +2,10 @@
  * Writing a message: new, reply, reply all or forward. Recipients as validated chips
  * with suggestions, a subject, a rich-text body, attachments (picker, drag and drop,
  * paste) with per-file progress, From among the user's accounts. The draft saves itself
- * while typing and is restored from `initial` after a reload; Send waits ~5 s with Undo
- * before the message leaves. Ctrl/Cmd+Enter sends; Escape closes and keeps the draft.
+ * once the person has changed something (a reply or forward closed untouched leaves no
+ * draft behind) and is restored from `initial` after a reload; Send waits ~5 s with Undo
+ * before the message leaves, and Undo brings back the whole message. Ctrl/Cmd+Enter
+ * sends; Escape closes and keeps the draft.
  *
  * Everything reaches the engine through the callbacks; the shell wires them to src-ui/state.
  */
@@ -97,7 +99,49 @@ export function Composer(props: ComposerProps) {
   const mounted = useRef(true);
   const accountRef = useRef(accountId);
   accountRef.current = accountId;
-  const uploads = useAttachmentUploads({ initial, accountRef, onUpload, ...(onCancelUpload ? { onCancelUpload } : {}) });
+  /**
+   * Whether the person changed anything (typed, a recipient, an attachment, From). Until
+   * then nothing is saved: a reply's recipients and quote, or a forward's attachments
+   * arriving, are what the app wrote, not a draft anyone asked for.
+   */
+  const changed = useRef(false);
+  const touch = () => {
+    changed.current = true;
+  };
+  /** Recipient and subject setters that count as a change. */
+  const edited =
+    <T,>(set: (value: T) => void) =>
+    (value: T) => {
+      touch();
+      set(value);
+    };
+  /** Recipient text being typed (not yet a chip) counts as a change too. */
+  const typePending = (field: 'to' | 'cc' | 'bcc') => (text: string) => {
+    touch();
+    setPending((current) => ({ ...current, [field]: text }));
+  };
+  /**
+   * The body as it was sent, for the editor that comes back after Undo (the editor leaves
+   * the page while the Undo toast shows, and would otherwise start again from `initial`).
+   */
+  const sentBody = useRef<string | null>(null);
+  const engineUploads = useAttachmentUploads({ initial, accountRef, onUpload, ...(onCancelUpload ? { onCancelUpload } : {}) });
+  // The person's own attachment changes (picker, drop, paste, remove, retry) count as a change.
+  const uploads = {
+    ...engineUploads,
+    addFiles: (files: readonly File[]) => {
+      touch();
+      engineUploads.addFiles(files);
+    },
+    remove: (key: string) => {
+      touch();
+      engineUploads.remove(key);
+    },
+    retry: (key: string) => {
+      touch();
+      engineUploads.retry(key);
+    },
+  };
   const attachments = uploads.items;
   useFileDropGuard();
 
@@ -141,13 +185,14 @@ export function Composer(props: ComposerProps) {
     [accountId, to, cc, bcc, pending, subject, attachments, autosave, initial.inReplyToMessageId],
   );
 
-  /** A new message nobody has written anything in is not worth a draft. */
+  /** Nothing changed by the person, or a new message with nothing in it: not worth a draft. */
   const worthSaving = (draft: DraftInput): DraftInput | null =>
-    autosave.draftId === undefined &&
-    draft.to.length + draft.cc.length + draft.bcc.length === 0 &&
-    draft.subject.trim() === '' &&
-    isBlankHtml(draft.html) &&
-    draft.attachmentIds.length === 0
+    !changed.current ||
+    (autosave.draftId === undefined &&
+      draft.to.length + draft.cc.length + draft.bcc.length === 0 &&
+      draft.subject.trim() === '' &&
+      isBlankHtml(draft.html) &&
+      draft.attachmentIds.length === 0)
       ? null
       : draft;
 
@@ -167,6 +212,7 @@ export function Composer(props: ComposerProps) {
   // From another account: the draft and its uploads belong to the account, so both start over there.
   const changeAccount = (next: string) => {
     if (next === accountId) return;
+    touch();
     autosave.forgetDraft();
     accountRef.current = next;
     setAccountId(next);
@@ -208,6 +254,7 @@ export function Composer(props: ComposerProps) {
     setPhase({ kind: 'sending' });
     try {
       const draft = snapshot(true);
+      sentBody.current = draft.html;
       const draftId = await autosave.flush(() => draft);
       if (!draftId) throw new TernError('DraftDoesNotExist');
       const { commandId } = await onSend({ accountId, draftId, delayMs: undoDelayMs });
@@ -376,9 +423,9 @@ export function Composer(props: ComposerProps) {
           <RecipientField
             label="To"
             chips={to}
-            onChange={setTo}
+            onChange={edited(setTo)}
             text={pending.to}
-            onTextChange={(text) => setPending((current) => ({ ...current, to: text }))}
+            onTextChange={typePending('to')}
             suggest={suggest}
             autoFocus={initial.mode === 'new' || initial.mode === 'forward'}
             inputRef={(input) => (toInput.current = input)}
@@ -398,23 +445,31 @@ export function Composer(props: ComposerProps) {
         </div>
         {showCc && (
           <div className="tern-recipient-row">
-            <RecipientField label="Cc" chips={cc} onChange={setCc} text={pending.cc} onTextChange={(text) => setPending((current) => ({ ...current, cc: text }))} suggest={suggest} autoFocus={cc.length === 0 && initial.cc.length === 0} />
+            <RecipientField label="Cc" chips={cc} onChange={edited(setCc)} text={pending.cc} onTextChange={typePending('cc')} suggest={suggest} autoFocus={cc.length === 0 && initial.cc.length === 0} />
           </div>
         )}
         {showBcc && (
           <div className="tern-recipient-row">
-            <RecipientField label="Bcc" chips={bcc} onChange={setBcc} text={pending.bcc} onTextChange={(text) => setPending((current) => ({ ...current, bcc: text }))} suggest={suggest} autoFocus={bcc.length === 0 && initial.bcc.length === 0} />
+            <RecipientField label="Bcc" chips={bcc} onChange={edited(setBcc)} text={pending.bcc} onTextChange={typePending('bcc')} suggest={suggest} autoFocus={bcc.length === 0 && initial.bcc.length === 0} />
           </div>
         )}
         <div className="tern-subject-row">
           <label className="tern-field-label" htmlFor={`${titleId}-subject`}>
             Subject
           </label>
-          <input id={`${titleId}-subject`} className="tern-subject" type="text" value={subject} onChange={(event) => setSubject(event.target.value)} />
+          <input id={`${titleId}-subject`} className="tern-subject" type="text" value={subject} onChange={(event) => edited(setSubject)(event.target.value)} />
         </div>
       </div>
 
-      <RichTextEditor handleRef={editor} initialHtml={initial.html} onInput={() => setBodyVersion((version) => version + 1)} onPasteFiles={(pasted) => uploads.addFiles(pasted)} />
+      <RichTextEditor
+        handleRef={editor}
+        initialHtml={sentBody.current ?? initial.html}
+        onInput={() => {
+          touch();
+          setBodyVersion((version) => version + 1);
+        }}
+        onPasteFiles={(pasted) => uploads.addFiles(pasted)}
+      />
 
       <UploadList uploads={uploads} />
 

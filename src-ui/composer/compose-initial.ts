@@ -193,6 +193,13 @@ export interface ReplyParams {
   readonly locale?: string;
 }
 
+/** Whether the original's HTML shows this part as an inline (`cid:`) image. */
+function shownInline(part: { readonly contentId: string | null }, body: BodyView | null): boolean {
+  const id = part.contentId?.trim().replace(/^<|>$/g, '').toLowerCase();
+  const html = body?.html?.toLowerCase() ?? '';
+  return Boolean(id) && (html.includes(`cid:${id}`) || html.includes(`cid:${encodeURIComponent(id!).toLowerCase()}`));
+}
+
 /** The composer's starting point for a reply, reply-all or forward of `message`. */
 export function composeFromMessage(params: ReplyParams): ComposerInitial {
   const { mode, message, body } = params;
@@ -207,10 +214,11 @@ export function composeFromMessage(params: ReplyParams): ComposerInitial {
       bcc: [],
       subject: prefixedSubject(message.subject, 'Fwd'),
       html: quoteForForward(message, body, params.locale),
-      // Inline parts the body shows stay in the body; real attachments travel along.
+      // Real attachments travel along, and so do the inline images the body showed: in the
+      // composer they are only their alt text (editor-html.ts).
       pendingAttachments: load
         ? parts
-            .filter(showsPaperclip)
+            .filter((part) => showsPaperclip(part) || shownInline(part, body))
             .map((part) => ({ fileName: part.filename, size: part.size, contentType: part.contentType, load: () => load(part.index) }))
         : [],
     };

@@ -6,7 +6,8 @@
  * own page (contentEditable, not a sandboxed frame), so the body is sanitised, its styles
  * are confined to the editor (scope-styles.ts), and remote images are parked in
  * `data-tern-blocked-*` so that writing a reply does not tell the original's sender
- * when it was read.
+ * when it was read. Inline `cid:` images, which name parts of another message, become
+ * their alt text (quote-images.ts).
  *
  * Out: parked images get their addresses back (the recipient sees the quote whole),
  * then the result is sanitised once more, last, and wrapped in the element the scoped
@@ -16,6 +17,7 @@ import type { DOMPurify } from 'dompurify';
 import { MAIL_PURIFY_CONFIG, mailPurifier } from '../mail-html/purify-config';
 import { BLOCKED_BACKGROUND_ATTR, BLOCKED_SRC_ATTR, BLOCKED_SRCSET_ATTR, blockRemoteContent } from '../mail-html/remote-content';
 import { scopeMailStyles } from '../mail-html/scope-styles';
+import { replaceCidImages } from './quote-images';
 
 /** The class of the editor and of the outgoing body's wrapper: styles in a message are scoped to it. */
 export const BODY_CLASS = 'tern-body';
@@ -40,6 +42,7 @@ export function prepareEditorHtml(html: string, purifier: DOMPurify = mailPurifi
   const body = sanitizeToBody(html, purifier);
   unwrap(body);
   const doc = body.ownerDocument;
+  replaceCidImages(doc);
   scopeMailStyles(doc, { scope: `.${BODY_CLASS}` });
   blockRemoteContent(doc, { allowRemote: false });
   return body.innerHTML;

@@ -5,7 +5,7 @@
 import { Link } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
 import { memo, useState } from 'react';
-import type { PublicAccount } from '../../shared/account';
+import { senderName, type PublicAccount } from '../../shared/account';
 import type { FolderView } from '../../shared/worker-mail-api';
 import { brand } from '../brand';
 import { Avatar } from '../app/Avatar';
@@ -37,12 +37,14 @@ const AccountFolders = memo(function AccountFolders(props: {
   const listId = `folders-${account.accountId}`;
   const ordered = orderFolders(folders ?? [], account.mailProperties.folderSeparator || '/');
   const label = account.label || account.emailAddress;
+  // The name set in "Sender name…" when there is one, else the gateway's.
+  const name = senderName(account);
   return (
     <section className="account-section" aria-label={label}>
       <button type="button" className="account-toggle" aria-expanded={expanded} aria-controls={listId} onClick={() => setExpanded((value) => !value)}>
-        <Avatar name={account.name} email={account.emailAddress} hue={account.iconColor} size={28} />
+        <Avatar name={name} email={account.emailAddress} hue={account.iconColor} size={28} />
         <span className="account-toggle-text">
-          <span className="account-toggle-name">{account.name || label}</span>
+          <span className="account-toggle-name">{name || label}</span>
           <span className="account-toggle-email">{account.emailAddress}</span>
         </span>
         {!expanded && <UnreadCount count={inboxUnread} />}

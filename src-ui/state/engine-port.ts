@@ -70,6 +70,7 @@ export function engineFromWorker(worker: Remote<WorkerApi>, version: string, sta
     commands: {
       run: (params) => worker.commands.run(params),
       saveDraft: (params) => worker.commands.saveDraft(params),
+      openDraft: (params) => worker.commands.openDraft(params),
       send: (params) => worker.commands.send(params),
       undoSend: (params) => worker.commands.undoSend(params),
       uploadAttachment: (params, onProgress) => worker.commands.uploadAttachment(params, proxy(onProgress)),

@@ -9,7 +9,7 @@
 import type { createStore } from 'jotai';
 import { TernError } from '../../shared/errors';
 import type { Address } from '../../shared/api/mail';
-import type { BodyView, DraftInput, ListScope, ListWindow, MailCommand, ThreadView, UploadParams } from '../../shared/worker-mail-api';
+import type { BodyView, DraftEdit, DraftInput, ListScope, ListWindow, MailCommand, ThreadView, UploadParams } from '../../shared/worker-mail-api';
 import type { ViewMode } from '../settings/view-mode';
 import type { ThemeChoice } from '../theme/theme';
 import { groupByAccount, type ThreadRef } from '../thread-list/selection';
@@ -108,6 +108,8 @@ export interface MailActions {
   loadBody(params: { accountId: string; messageId: string }): Promise<BodyView>;
   suggestAddresses(params: { accountIds: readonly string[]; prefix: string; limit: number }): Promise<readonly Address[]>;
   saveDraft(draft: DraftInput): Promise<{ draftId: string }>;
+  /** A draft to edit, by its message in Drafts (Bcc and attachments included). */
+  openDraft(params: { accountId: string; messageId: string }): Promise<DraftEdit>;
   send(params: { accountId: string; draftId: string; delayMs: number }): Promise<{ commandId: string }>;
   undoSend(commandId: string): Promise<boolean>;
   uploadAttachment(params: UploadParams, onProgress: (fraction: number) => void): Promise<{ attachmentId: string }>;
@@ -209,9 +211,17 @@ export function createMailActions(params: { engine: UiEngine; store: Store; brid
     loadBody: (body) => engine.mail.getBody(body),
     suggestAddresses: (query) => engine.mail.suggestAddresses(query),
     saveDraft: (draft) => engine.commands.saveDraft({ draft }),
+    async openDraft(draft) {
+      try {
+        return await engine.commands.openDraft(draft);
+      } catch (error) {
+        throw TernError.from(error);
+      }
+    },
     async send(sending) {
       const result = await engine.commands.send(sending);
-      bridge.trackCommand(result.commandId, 'Message not sent');
+      // The gateway's answer comes after the undo window, when the composer has gone: the toast says it left.
+      bridge.trackCommand(result.commandId, 'Message not sent', 'Message sent');
       return result;
     },
     undoSend: (commandId) => engine.commands.undoSend({ commandId }),

@@ -67,8 +67,8 @@ export interface WorkerBridge {
   closeThreadList(scope: ListScope): void;
   /** Asks folders and counts again, soon (debounced). */
   refreshMailboxes(accountIds?: readonly string[]): void;
-  /** A command this tab ran: its failure is this tab's to show. */
-  trackCommand(commandId: string, label?: string): void;
+  /** A command this tab ran: its failure is this tab's to show, and its success too when `doneMessage` says what to show. */
+  trackCommand(commandId: string, label?: string, doneMessage?: string): void;
   toast(toast: Omit<Toast, 'id'>): void;
   dismissToast(id: number): void;
 }
@@ -163,7 +163,7 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
   }
 
   // ── command outcomes ────────────────────────────────────────────────────────
-  const tracked = new Map<string, string | undefined>();
+  const tracked = new Map<string, { label: string | undefined; doneMessage: string | undefined }>();
   const early = new Map<string, CommandStatus>();
   function showFailure(status: CommandStatus, label: string | undefined) {
     const error = status.error ? TernError.from({ name: status.error.name, message: status.error.message }) : new TernError('OperationFailed');
@@ -176,10 +176,11 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
       return;
     }
     refreshMailboxes([status.accountId]);
-    if (tracked.has(status.commandId)) {
-      const label = tracked.get(status.commandId);
+    const mine = tracked.get(status.commandId);
+    if (mine) {
       tracked.delete(status.commandId);
-      if (status.status === 'failed') showFailure(status, label);
+      if (status.status === 'failed') showFailure(status, mine.label);
+      else if (mine.doneMessage) toast({ tone: 'info', message: mine.doneMessage });
     } else if (status.status === 'failed') {
       // The outcome may beat `run`'s reply to this tab; keep it until trackCommand or expiry.
       early.set(status.commandId, status);
@@ -383,13 +384,13 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
     moveThreadListWindow,
     closeThreadList,
     refreshMailboxes,
-    trackCommand(commandId, label) {
+    trackCommand(commandId, label, doneMessage) {
       const status = early.get(commandId);
       if (status) {
         early.delete(commandId);
         showFailure(status, label);
       } else {
-        tracked.set(commandId, label);
+        tracked.set(commandId, { label, doneMessage });
       }
     },
     toast,

@@ -93,6 +93,11 @@ export class MailGateway {
     return this.client.json({ type: 'draftUpdate', path: `/drafts/${encodeURIComponent(draftId)}` }, draftViewSchema);
   }
 
+  /** GET /api/drafts/of-message/:id: the draft a message of the Drafts folder is, to edit it (Bcc and attachments included). */
+  draftOfMessage(messageId: string): Promise<DraftView> {
+    return this.client.json({ type: 'draftUpdate', path: `/drafts/of-message/${encodeURIComponent(messageId)}` }, draftViewSchema);
+  }
+
   deleteDraft(draftId: string): Promise<{ latestTxnId: number }> {
     return this.client.json({ type: 'draftUpdate', method: 'DELETE', path: `/drafts/${encodeURIComponent(draftId)}` }, deleteDraftSchema);
   }

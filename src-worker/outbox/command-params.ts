@@ -40,3 +40,6 @@ export const sendParamsSchema = z.object({
   /** The undo window: at most a minute (longer holds belong to scheduled send on the gateway). */
   delayMs: z.number().int().min(0).max(60_000),
 });
+
+/** A draft reopened from its message in Drafts (the message's id, not the draft's). */
+export const openDraftParamsSchema = z.object({ accountId, messageId: id });

@@ -5,25 +5,26 @@
  * outcome reaches every tab through `watchCommands`.
  */
 import { systemClock, type Clock } from '../../shared/clock';
-import type { CommandStatus, DraftInput, MailCommand, MailCommandService, UploadParams } from '../../shared/worker-mail-api';
+import type { CommandStatus, DraftEdit, DraftInput, MailCommand, MailCommandService, UploadParams } from '../../shared/worker-mail-api';
 import type { MailGateway } from '../api/mail-gateway';
 import type { MailTable } from '../db/mail-schema';
-import { withWrite, type LocalStore } from '../db/store';
+import { withRead, withWrite, type LocalStore } from '../db/store';
 import { temporaryId } from '../model/temporary-id';
 import type { ChangeFeed } from '../sync/change-feed';
 import { MAIL_WRITE_TABLES, MailWriter } from '../sync/mail-writer';
 import { parseParams, subscriptionParamsSchema } from '../queries/query-params';
 import { recordAction } from './action-store';
 import { AttachmentUploads } from './attachment-uploads';
-import { draftInputSchema, mailCommandSchema, sendParamsSchema } from './command-params';
+import { draftInputSchema, mailCommandSchema, openDraftParamsSchema, sendParamsSchema } from './command-params';
 import type { CommandStatusFeed } from './command-status-feed';
+import { draftEditOf, waitingSaveOf } from './draft-opening';
 import { recordDraftSave, recordSend } from './draft-store';
 import { OUTBOX_TABLE, PendingEffects, type OutboxRow } from './outbox-rows';
 
 export interface MailCommandServiceDeps {
   readonly open: (accountId: string) => Promise<LocalStore<MailTable>>;
-  /** The account's gateway (uploads go straight to it). */
-  readonly gateway: (accountId: string) => Promise<Pick<MailGateway, 'upload'>>;
+  /** The account's gateway (uploads go straight to it; a draft is reopened from it). */
+  readonly gateway: (accountId: string) => Promise<Pick<MailGateway, 'upload' | 'draftOfMessage'>>;
   /** Who a draft of the account is from: its address and the display name chosen in settings (or the gateway's). */
   readonly sender?: (accountId: string) => Promise<{ name: string; email: string } | undefined>;
   /** Wakes the account's outbox (no-op where this engine does not send). */
@@ -71,6 +72,14 @@ export class EngineMailCommands implements MailCommandService {
     this.publish({ commandId: row.id, accountId: draft.accountId, kind: 'saveDraft', status: 'pending' });
     this.deps.kick(draft.accountId);
     return { draftId };
+  }
+
+  async openDraft(params: { accountId: string; messageId: string }): Promise<DraftEdit> {
+    const { accountId, messageId } = parseParams(openDraftParamsSchema, params);
+    const store = await this.deps.open(accountId);
+    const view = await (await this.deps.gateway(accountId)).draftOfMessage(messageId);
+    const waiting = await withRead(store, [OUTBOX_TABLE, 'JSONBlob'], (tx) => waitingSaveOf(tx, view.id));
+    return draftEditOf(accountId, view, waiting);
   }
 
   async send(params: { accountId: string; draftId: string; delayMs: number }): Promise<{ commandId: string }> {

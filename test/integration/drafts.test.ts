@@ -143,6 +143,132 @@ describe('drafts', () => {
   });
 });
 
+describe('reopening a draft from its message in Drafts (GET /api/drafts/of-message/:id)', () => {
+  /** The mirrored message of Drafts with this Message-ID or UID (after the mirror has seen the folder). */
+  async function mirroredDraft(where: { header: string } | { uid: number }): Promise<string> {
+    await fx.ctx.mirrors.get(fx.alice.accountId)!.resyncNow('Drafts');
+    const [column, value] = 'header' in where ? ['m.message_id_header', where.header] : ['m.uid', where.uid];
+    const row = await eventually(
+      () =>
+        fx.ctx.db
+          .prepare(`SELECT m.id FROM messages m JOIN folders f ON f.id = m.folder_id WHERE m.account_id = ? AND f.path = 'Drafts' AND ${column} = ?`)
+          .get(fx.alice.accountId, value) as { id: number } | undefined,
+      5000,
+      'the draft mirrored',
+    );
+    return String(row.id);
+  }
+  /** UIDs in Drafts now, as another mail program sees them. */
+  async function draftUids(): Promise<number[]> {
+    await imap.mailboxOpen('Drafts');
+    const found = await imap.search({ all: true }, { uid: true });
+    return Array.isArray(found) ? found : [];
+  }
+
+  test('our draft: the message names the draft with its Bcc; every version of it does', async () => {
+    const created = await api<DraftSaved>('POST', '/api/drafts', { version: 0, ...fields('Reopen me') });
+    const first = await api<DraftView>('GET', `/api/drafts/of-message/${created.body.messageId}`);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body).toMatchObject({ id: created.body.id, version: 1, subject: 'Reopen me', bcc: [{ name: '', email: 'carol@kite.test' }] });
+    expect(first.body.id).not.toBe(created.body.messageId);
+    const updated = await api<DraftSaved>('PUT', `/api/drafts/${created.body.id}`, { version: 1, ...fields('Reopen me, v2') });
+    const second = await api<DraftView>('GET', `/api/drafts/of-message/${updated.body.messageId}`);
+    expect(second.body).toMatchObject({ id: created.body.id, version: 2, subject: 'Reopen me, v2', bcc: [{ email: 'carol@kite.test' }] });
+
+    const inbox = fx.ctx.db.prepare(`SELECT m.id FROM messages m JOIN folders f ON f.id = m.folder_id WHERE m.account_id = ? AND f.path = 'INBOX' LIMIT 1`).get(fx.alice.accountId) as { id: number };
+    const notDraft = await api('GET', `/api/drafts/of-message/${inbox.id}`);
+    expect([notDraft.status, notDraft.body.error]).toEqual([404, 'DraftDoesNotExist']);
+    const bobs = await fx.api<ErrorBody>(fx.bob, 'GET', `/api/drafts/of-message/${updated.body.messageId}`);
+    expect([bobs.status, bobs.body.error]).toEqual([404, 'MessageNotFound']);
+    await api('POST', '/api/send', { idempotencyKey: `reopen-${created.body.id}`, draftId: created.body.id });
+    const sent = await api('GET', `/api/drafts/of-message/${updated.body.messageId}`);
+    // Sent: sealed while the mirror still shows its copy, then the copy is gone from Drafts.
+    expect(['410 DraftAlreadySent', '404 MessageNotFound']).toContain(`${sent.status} ${sent.body.error}`);
+  });
+
+  test('a draft another mail program saved is adopted — Bcc, body, parent, attachment — and its first save replaces that copy', async () => {
+    const parent = fx.ctx.db.prepare(`SELECT m.id, m.message_id_header AS header FROM messages m JOIN folders f ON f.id = m.folder_id
+      WHERE m.account_id = ? AND f.path = 'INBOX' AND m.message_id_header IS NOT NULL LIMIT 1`).get(fx.alice.accountId) as { id: number; header: string };
+    const header = '<foreign-draft-1@thunderbird.test>';
+    const raw = [
+      `From: Alice Tern <${ALICE.email}>`,
+      `To: Bob Kite <${BOB.email}>`,
+      'Bcc: dave@kite.test',
+      'Subject: From Thunderbird',
+      `Message-ID: ${header}`,
+      `In-Reply-To: ${parent.header}`,
+      'MIME-Version: 1.0',
+      'Content-Type: multipart/mixed; boundary="b1"',
+      '',
+      '--b1',
+      'Content-Type: text/html; charset=utf-8',
+      '',
+      '<p>Written elsewhere <img src="cid:logo@tb" alt="Logo"></p>',
+      '--b1',
+      'Content-Type: text/plain; name="notes.txt"',
+      'Content-Disposition: attachment; filename="notes.txt"',
+      '',
+      'The notes.',
+      '--b1--',
+      '',
+    ].join('\r\n');
+    await imap.append('Drafts', raw, ['\\Draft', '\\Seen']);
+    const messageId = await mirroredDraft({ header });
+
+    const adopted = await api<DraftView>('GET', `/api/drafts/of-message/${messageId}`);
+    expect(adopted.status, JSON.stringify(adopted.body)).toBe(200);
+    expect(adopted.body).toMatchObject({
+      version: 1,
+      state: 'open',
+      from: { name: 'Alice Tern', email: ALICE.email },
+      to: [{ name: 'Bob Kite', email: BOB.email }],
+      bcc: [{ name: '', email: 'dave@kite.test' }],
+      subject: 'From Thunderbird',
+      inReplyTo: String(parent.id),
+      attachments: [{ filename: 'notes.txt', contentType: 'text/plain', size: 10 }],
+      messageId,
+    });
+    expect(adopted.body.html).toContain('Written elsewhere');
+    // Opened twice, adopted once.
+    expect((await api<DraftView>('GET', `/api/drafts/of-message/${messageId}`)).body.id).toBe(adopted.body.id);
+
+    const saved = await api<DraftSaved>('PUT', `/api/drafts/${adopted.body.id}`, {
+      version: 1,
+      to: adopted.body.to,
+      cc: [],
+      bcc: adopted.body.bcc,
+      subject: 'From Thunderbird, edited',
+      html: '<p>Edited here</p>',
+      inReplyTo: adopted.body.inReplyTo,
+      attachmentIds: adopted.body.attachments.map((file) => file.id),
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect(saved.body.messageIdHeader).toBe(header);
+    const copies = await draftCopies(header);
+    expect(copies.map((copy) => copy.subject)).toEqual(['From Thunderbird, edited']);
+    expect(copies[0]!.source).toMatch(/^Bcc: dave@kite\.test\r$/m);
+    expect(copies[0]!.source).toContain('filename=notes.txt');
+    expect(copies[0]!.source).toMatch(new RegExp(`^In-Reply-To: ${parent.header.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\r$`, 'm'));
+  });
+
+  test('one saved without a Message-ID is adopted under a new one; its first save removes the old copy', async () => {
+    const raw = ['From: alice@tern.test', 'To: bob@kite.test', 'Subject: No id', 'Content-Type: text/plain; charset=utf-8', '', 'Line one', 'Line two', ''].join('\r\n');
+    const appended = await imap.append('Drafts', raw, ['\\Draft']);
+    const oldUid = appended && appended.uid;
+    expect(oldUid).toBeTruthy();
+    const messageId = await mirroredDraft({ uid: oldUid as number });
+    const adopted = await api<DraftView>('GET', `/api/drafts/of-message/${messageId}`);
+    expect(adopted.body).toMatchObject({ subject: 'No id', html: null, to: [{ email: BOB.email }] });
+    expect(adopted.body.text).toContain('Line two');
+    expect((await api<DraftView>('GET', `/api/drafts/of-message/${messageId}`)).body.id).toBe(adopted.body.id);
+    const saved = await api<DraftSaved>('PUT', `/api/drafts/${adopted.body.id}`, { version: 1, ...fields('No id, saved by us') });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const uids = await draftUids();
+    expect(uids).not.toContain(oldUid);
+    expect((await draftCopies(saved.body.messageIdHeader)).map((copy) => copy.subject)).toEqual(['No id, saved by us']);
+  });
+});
+
 describe('uploads', () => {
   test('names are sanitised; programs are refused; sizes are held to 25 MB per file and per request', async () => {
     const ok = await upload([{ name: 'Q3: report "final" #2?.pdf', size: 1000, type: 'application/pdf' }]);

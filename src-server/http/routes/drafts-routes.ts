@@ -12,6 +12,8 @@ const draftParams = z.object({ id: objectIdSchema });
  *   POST /api/drafts { version: 0, …fields } → 201 DraftSaved
  *   PUT /api/drafts/:id { version, …fields } → DraftSaved (InvalidDraftVersion 409, DraftAlreadySent 410, DraftDoesNotExist 404)
  *   GET /api/drafts/:id → DraftView;  DELETE /api/drafts/:id → { latestTxnId }
+ *   GET /api/drafts/of-message/:id → DraftView of the draft a Drafts message is (MessageMeta.id),
+ *     adopting one another mail program saved (MessageNotFound 404, DraftDoesNotExist 404, DraftAlreadySent 410)
  * A body may hold a large HTML message: its own limit, past which MessageSizeExceeded.
  */
 export function registerDraftRoutes(app: FastifyInstance, ctx: GatewayContext): void {
@@ -35,6 +37,12 @@ export function registerDraftRoutes(app: FastifyInstance, ctx: GatewayContext): 
     const { accountId } = sessionOf(ctx.sessions, request);
     reply.header('Cache-Control', 'no-store');
     return drafts.view(accountId, Number(parseInput(draftParams, request.params).id));
+  });
+
+  app.get('/api/drafts/of-message/:id', async (request, reply): Promise<DraftView> => {
+    const { accountId } = sessionOf(ctx.sessions, request);
+    reply.header('Cache-Control', 'no-store');
+    return drafts.viewOfMessage(accountId, Number(parseInput(draftParams, request.params).id));
   });
 
   app.delete('/api/drafts/:id', async (request) => {

@@ -500,8 +500,19 @@ export function createFakeEngine(options: FakeEngineOptions = {}): FakeEngine {
       async saveDraft() {
         return { draftId: `local-${++counter}` };
       },
-      async send() {
-        return { commandId: `send-${++counter}` };
+      async openDraft({ accountId, messageId }) {
+        record('commands.openDraft', { accountId, messageId });
+        const message = [...threads.values()].filter((row) => row.accountId === accountId).flatMap((row) => threadView(row).messages).find((candidate) => candidate.id === messageId);
+        if (!message) throw new TernError('MessageNotFound');
+        return { accountId, draftId: messageId, to: message.to, cc: message.cc, bcc: [{ name: '', email: 'hidden@kite.test' }], subject: message.subject, html: `<p>${message.snippet}</p>`, attachments: [] };
+      },
+      async send({ accountId }) {
+        const commandId = `send-${++counter}`;
+        // The gateway takes it once the undo window is over (the fake's own queue, not timed).
+        later(() => {
+          for (const watcher of commandWatchers) watcher({ commandId, accountId, kind: 'send', status: 'done' });
+        });
+        return { commandId };
       },
       async undoSend() {
         return true;

@@ -6,7 +6,7 @@ import { byRole, click, press, renderApp, step, typeInto, unmountAll, waitFor } 
 
 afterEach(unmountAll);
 
-test('the sender name is set per account from the settings dropdown, stored through the engine, and shown in From', async () => {
+test('the sender name is set per account from the settings dropdown, stored through the engine, and shown in the sidebar and in From', async () => {
   const engine = createFakeEngine({ loggedIn: ['alice@tern.test', 'bob@kite.test'] });
   const view = await renderApp({ engine, path: '/mail/1001/1001' });
   await waitFor(() => expect(view.container.querySelectorAll('#thread-list [role="option"]').length).toBeGreaterThan(2));
@@ -28,6 +28,10 @@ test('the sender name is set per account from the settings dropdown, stored thro
   expect(engine.calls.filter((call) => call.method === 'accounts.setDisplayName')).toEqual([{ method: 'accounts.setDisplayName', params: { accountId: '1001', displayName: '  Alice   Tern  (work) ' } }]);
   expect(document.activeElement).toBe(settingsButton);
   expect(bob.value).toBe('');
+  // The sidebar names the account by it too (the gateway's name only where none is set).
+  const sidebarName = (email: string) => byRole(byRole(view.container, 'navigation', 'Mailboxes'), 'region', email).querySelector('.account-toggle-name')?.textContent;
+  await waitFor(() => expect(sidebarName('alice@tern.test')).toBe('Alice Tern (work)'));
+  expect(sidebarName('bob@kite.test')).toBe(bob.placeholder);
 
   // The composer's From carries it.
   await step(() => window.dispatchEvent(new CustomEvent(MAIL_EVENTS.compose, { detail: { accountId: '1001' } })));

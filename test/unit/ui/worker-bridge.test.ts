@@ -119,7 +119,8 @@ test('window moves are single-flight: moves asked meanwhile collapse into the la
   bridge.stop();
 });
 
-test('a failed command of this tab becomes a toast with the catalogue sentence, even if its outcome beats `run`', async () => {
+/** A started bridge whose command outcomes the test hands it (as the engine's watch would). */
+async function bridgeWithStatuses() {
   const engine = createFakeEngine();
   let onStatus!: (status: CommandStatus) => void;
   engine.commands.watchCommands = async (callback) => {
@@ -129,6 +130,11 @@ test('a failed command of this tab becomes a toast with the catalogue sentence, 
   const store = createStore();
   const bridge = createWorkerBridge({ engine, store });
   await bridge.start();
+  return { store, bridge, onStatus: (status: CommandStatus) => onStatus(status) };
+}
+
+test('a failed command of this tab becomes a toast with the catalogue sentence, even if its outcome beats `run`', async () => {
+  const { store, bridge, onStatus } = await bridgeWithStatuses();
   const failed = (commandId: string): CommandStatus => ({
     commandId,
     accountId: '1001',
@@ -148,6 +154,34 @@ test('a failed command of this tab becomes a toast with the catalogue sentence, 
   expect(store.get(toastsAtom).map((toast) => [toast.tone, toast.title, toast.message])).toEqual([
     ['error', 'Could not delete', 'The destination folder does not exist.'],
     ['error', 'Could not delete', 'The destination folder does not exist.'],
+  ]);
+  bridge.stop();
+});
+
+test('a send of this tab says "Message sent" (a status toast) once the gateway has it; a failed one says why', async () => {
+  const { store, bridge, onStatus } = await bridgeWithStatuses();
+  const status = (commandId: string, value: CommandStatus['status']): CommandStatus => ({
+    commandId,
+    accountId: '1001',
+    kind: 'send',
+    status: value,
+    ...(value === 'failed' ? { error: { name: 'DraftDoesNotExist', message: 'This draft no longer exists.' } } : {}),
+  });
+  const shown = () => store.get(toastsAtom).map((toast) => [toast.tone, toast.title ?? null, toast.message]);
+  bridge.trackCommand('send-1', 'Message not sent', 'Message sent');
+  onStatus(status('send-1', 'pending'));
+  expect(shown()).toEqual([]);
+  onStatus(status('send-1', 'done'));
+  expect(shown()).toEqual([['info', null, 'Message sent']]);
+  // Another tab's send, an undone one and a failed one.
+  onStatus(status('other-tab', 'done'));
+  bridge.trackCommand('send-2', 'Message not sent', 'Message sent');
+  onStatus(status('send-2', 'cancelled'));
+  bridge.trackCommand('send-3', 'Message not sent', 'Message sent');
+  onStatus(status('send-3', 'failed'));
+  expect(shown()).toEqual([
+    ['info', null, 'Message sent'],
+    ['error', 'Message not sent', 'This draft no longer exists.'],
   ]);
   bridge.stop();
 });

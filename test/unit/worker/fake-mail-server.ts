@@ -12,6 +12,18 @@ import type { WebSocketLike } from '../../../src-worker/sync/push-socket';
 import { summarizeThread } from '../../../src-worker/sync/thread-summary';
 
 type TxObject = 'folder' | 'message' | 'thread';
+
+/** A draft as the fake keeps it: what the last save sent. */
+interface FakeDraft {
+  readonly version: number;
+  readonly clientId: string | null;
+  readonly subject: string;
+  readonly to?: readonly { name: string; email: string }[];
+  readonly cc?: readonly { name: string; email: string }[];
+  readonly bcc?: readonly { name: string; email: string }[];
+  readonly html?: string;
+  readonly attachmentIds?: readonly string[];
+}
 export type Handler = (request: { method: string; path: string; url: URL; body: unknown; headers: Headers }) => Response | undefined | Promise<Response | undefined>;
 
 export class FakeSocket implements WebSocketLike {
@@ -42,7 +54,9 @@ export class FakeMailServer {
   readonly requests: { method: string; path: string; body: unknown; headers: Headers }[] = [];
   readonly sockets: FakeSocket[] = [];
   readonly sent = new Map<string, { draftId: string }>();
-  readonly drafts = new Map<string, { version: number; clientId: string | null; subject: string }>();
+  readonly drafts = new Map<string, FakeDraft>();
+  /** The draft each message of Drafts is a version of (GET /api/drafts/of-message/:id), as the test files them. */
+  readonly draftOfMessage = new Map<string, string>();
   /** Attachment bytes by `${messageId}/${index}`, served at /api/messages/:id/attachments/:index. */
   readonly files = new Map<string, { bytes: Uint8Array<ArrayBuffer>; contentType: string }>();
   /** Test hooks: answer a request before the fake does (return undefined to let it). */
@@ -247,25 +261,32 @@ export class FakeMailServer {
     }
     if (path === '/api/threads/bulk') return this.bulk(body as BulkAction);
     if (path === '/api/drafts' && method === 'POST') {
-      const save = body as { clientId?: string; subject: string };
+      const save = body as FakeDraft & { clientId?: string };
       const existing = [...this.drafts].find(([, draft]) => save.clientId !== undefined && draft.clientId === save.clientId);
       if (existing) return Response.json({ error: 'DraftAlreadyCreated', description: 'exists', detail: { id: existing[0], version: existing[1].version } }, { status: 409 });
       const id = String(this.nextId++);
-      this.drafts.set(id, { version: 1, clientId: save.clientId ?? null, subject: save.subject });
+      this.drafts.set(id, { ...save, version: 1, clientId: save.clientId ?? null });
       return Response.json({ id, version: 1, messageId: null, messageIdHeader: `<${id}@fake>`, latestTxnId: this.latest }, { status: 201 });
     }
+    const ofMessage = /^\/api\/drafts\/of-message\/(\d+)$/.exec(path);
+    const draftId = ofMessage ? this.draftOfMessage.get(ofMessage[1]!) : undefined;
+    if (ofMessage && method === 'GET') return draftId ? this.draftView(draftId) : Response.json({ error: 'DraftDoesNotExist', description: 'gone' }, { status: 404 });
     const draft = /^\/api\/drafts\/(\d+)$/.exec(path);
+    if (draft && method === 'GET') return this.draftView(draft[1]!);
     if (draft && method === 'PUT') {
       const stored = this.drafts.get(draft[1]!);
-      const save = body as { version: number; subject: string };
+      const save = body as FakeDraft;
       if (!stored) return Response.json({ error: 'DraftDoesNotExist', description: 'gone' }, { status: 404 });
       if (stored.version !== save.version) return Response.json({ error: 'InvalidDraftVersion', description: 'changed' }, { status: 409 });
-      this.drafts.set(draft[1]!, { ...stored, version: stored.version + 1, subject: save.subject });
+      this.drafts.set(draft[1]!, { ...save, clientId: stored.clientId, version: stored.version + 1 });
       return Response.json({ id: draft[1], version: stored.version + 1, messageId: null, messageIdHeader: `<${draft[1]}@fake>`, latestTxnId: this.latest });
     }
     if (path === '/api/send') {
       const send = body as { idempotencyKey: string; draftId: string };
       // The gateway keeps the first outcome per key: a repeat sends nothing.
+      if (!this.sent.has(send.idempotencyKey) && !this.drafts.has(send.draftId)) {
+        return Response.json({ error: 'DraftDoesNotExist', description: 'This draft no longer exists.' }, { status: 404 });
+      }
       if (!this.sent.has(send.idempotencyKey)) {
         this.sent.set(send.idempotencyKey, { draftId: send.draftId });
         this.deliver({ subject: this.drafts.get(send.draftId)?.subject ?? '(sent)', at: 9e12, folder: 'sent', unread: false });
@@ -273,6 +294,30 @@ export class FakeMailServer {
       return Response.json({ outboxId: '1', state: 'sent', messageIdHeader: '<x@fake>', rejected: [], latestTxnId: this.latest, lastError: null });
     }
     return Response.json({ error: 'NoSuchMethod', description: `No ${method} ${path}` }, { status: 404 });
+  }
+
+  /** GET /api/drafts/:id: the draft as last saved (an attachment's name is its id + ".pdf"). */
+  private draftView(id: string): Response {
+    const draft = this.drafts.get(id);
+    if (!draft) return Response.json({ error: 'DraftDoesNotExist', description: 'gone' }, { status: 404 });
+    const attachments = (draft.attachmentIds ?? []).map((file) => ({ id: file, filename: `${file.slice(0, 4)}.pdf`, size: 1234, contentType: 'application/pdf' }));
+    const messageId = [...this.draftOfMessage].find(([, of]) => of === id)?.[0] ?? null;
+    return Response.json({
+      id,
+      version: draft.version,
+      state: 'open',
+      from: null,
+      to: draft.to ?? [],
+      cc: draft.cc ?? [],
+      bcc: draft.bcc ?? [],
+      subject: draft.subject,
+      html: draft.html ?? null,
+      text: null,
+      inReplyTo: null,
+      attachments,
+      messageId,
+      updatedAt: 1,
+    });
   }
 
   /** A handler for a worker that dies mid-request: the first matching request is carried out, its answer never arrives. */

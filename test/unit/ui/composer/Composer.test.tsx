@@ -34,6 +34,15 @@ const advance = (ms: number) =>
 
 const subjectBox = (view: HTMLElement) => one(view, 'textbox', 'Subject') as HTMLInputElement;
 
+/** Writes in the body as typing does: the editor's HTML changes, then an input event. */
+function writeBody(view: HTMLElement, html: string) {
+  const body = one(view, 'textbox', 'Message body');
+  act(() => {
+    body.innerHTML = html;
+    body.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+}
+
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => {
   cleanup();
@@ -103,6 +112,46 @@ describe('drafts', () => {
     expect(onSave.mock.calls[0]?.[0].html).toBe('<div class="tern-body"><p>Half written</p></div>');
   });
 
+  const reply: ComposerInitial = {
+    mode: 'replyAll',
+    accountId: 'acc1',
+    to: [{ name: 'Bob', email: 'bob@example.com' }],
+    cc: [{ name: 'Carol', email: 'carol@example.com' }],
+    bcc: [],
+    subject: 'Re: Plans',
+    html: '<p><br></p><div class="tern-quote"><p>On Monday, Bob wrote:</p><blockquote type="cite">The plan.</blockquote></div>',
+    inReplyToMessageId: '42',
+  };
+
+  test('a reply or forward closed without a change saves nothing: its recipients, quote and attachments are the app’s', async () => {
+    const forward: ComposerInitial = {
+      ...composeNew('acc1'),
+      mode: 'forward',
+      subject: 'Fwd: Plans',
+      html: '<p><br></p><div class="tern-forward">The plan.</div>',
+      pendingAttachments: [{ fileName: 'plan.pdf', size: 4096, contentType: 'application/pdf', load: async () => new Blob(['x'.repeat(4096)]) }],
+    };
+    for (const initial of [reply, forward]) {
+      const { view, onSave, onClose, onUpload } = setup(initial);
+      await advance(5000);
+      if (initial.mode === 'forward') expect(onUpload).toHaveBeenCalledTimes(1); // the forwarded file arrived
+      click(one(view, 'button', 'Close and keep the draft'));
+      await advance(5000);
+      expect(onSave).not.toHaveBeenCalled();
+      expect(onClose).toHaveBeenCalledWith('closed');
+      cleanup();
+    }
+  });
+
+  test('a reply is saved once the person writes in it', async () => {
+    const { view, onSave } = setup(reply);
+    writeBody(view, '<p>Sounds good.</p>' + reply.html);
+    await advance(1500);
+    expect(onSave).toHaveBeenCalledTimes(1);
+    expect(onSave.mock.calls[0]?.[0]).toMatchObject({ to: reply.to, cc: reply.cc, subject: 'Re: Plans', inReplyToMessageId: '42' });
+    expect(onSave.mock.calls[0]?.[0].html).toContain('Sounds good.');
+  });
+
   test('Escape closes the composer after saving what was typed', async () => {
     const { view, onSave, onClose } = setup();
     typeInto(subjectBox(view), 'Quick note');
@@ -143,6 +192,44 @@ describe('send with undo', () => {
     expect(view.textContent).toContain('Sending undone');
     await advance(10_000);
     expect(onClose).not.toHaveBeenCalled();
+  });
+
+  test('Undo brings back the whole message — body, Cc, Bcc, attachments, From — and sending again sends all of it', async () => {
+    const initial: ComposerInitial = {
+      ...composeNew('acc1'),
+      to: [{ name: 'Bob', email: 'bob@example.com' }],
+      cc: [{ name: 'Carol', email: 'carol@example.com' }],
+      bcc: [{ name: '', email: 'dave@example.com' }],
+      subject: 'Plans',
+      attachments: [{ attachmentId: 'a'.repeat(32), fileName: 'plan.pdf', size: 4096 }],
+    };
+    const { view, onSave, onSend } = setup(initial);
+    act(() => {
+      (one(view, 'combobox', 'From') as HTMLSelectElement).value = 'acc2';
+      one(view, 'combobox', 'From').dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    writeBody(view, '<p>Body B survives undo</p>');
+    click(one(view, 'button', /^Send$/));
+    await advance(0);
+    const sent = onSave.mock.calls.at(-1)![0];
+    expect(sent.html).toContain('Body B survives undo');
+    click(one(view, 'button', 'Undo'));
+    await advance(0);
+
+    expect(one(view, 'textbox', 'Message body').innerHTML).toBe('<p>Body B survives undo</p>');
+    expect((one(view, 'combobox', 'From') as HTMLSelectElement).value).toBe('acc2');
+    expect(view.querySelector('[aria-label="Cc recipients"]')?.textContent).toContain('Carol');
+    expect(view.querySelector('[aria-label="Bcc recipients"]')?.textContent).toContain('dave@example.com');
+    expect(view.querySelector('.tern-upload-name')?.textContent).toBe('plan.pdf');
+
+    // Nothing changed since: Send again sends the draft as saved, body and all.
+    click(one(view, 'button', /^Send$/));
+    await advance(0);
+    expect(onSend).toHaveBeenCalledTimes(2);
+    const last = onSave.mock.calls.at(-1)![0];
+    expect(last).toMatchObject({ accountId: 'acc2', subject: 'Plans', attachmentIds: ['a'.repeat(32)] });
+    expect(last.html).toContain('Body B survives undo');
+    expect(last.bcc).toEqual([{ name: '', email: 'dave@example.com' }]);
   });
 
   test('Ctrl+Enter sends from anywhere in the composer', async () => {

@@ -129,6 +129,21 @@ describe('composeFromMessage', () => {
   });
 });
 
+test('forward: inline images the body shows by cid: travel as attachments (the composer shows only their alt text)', () => {
+  const attachments = [
+    { index: 0, filename: 'logo.png', size: 3_000, contentType: 'image/png', contentId: '<Logo@X>' },
+    { index: 1, filename: 'unused.png', size: 3_000, contentType: 'image/png', contentId: 'unused@x' },
+  ];
+  const initial = composeFromMessage({
+    mode: 'forward',
+    message: message({ attachments }),
+    body: body({ attachments, html: '<p>Hi</p><img src="cid:logo@x" alt="Company logo">' }),
+    ownAddresses: own,
+    loadAttachment: async () => new Blob(['x']),
+  });
+  expect(initial.pendingAttachments?.map((part) => part.fileName)).toEqual(['logo.png']);
+});
+
 test('mailto: links fill recipients, subject and body', () => {
   const initial = composeFromMailto('mailto:ann@example.com,bob@example.com?cc=carol@example.com&subject=Hi%20there&body=Line%201%0ALine%202', 'acc1');
   expect(initial.to.map((address) => address.email)).toEqual(['ann@example.com', 'bob@example.com']);
