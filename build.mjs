@@ -86,7 +86,8 @@ function outputOf(metafile, entry) {
  * after the app has run (DESIGN §8, warm start ≤ 250 ms). Modulepreload fetches and
  * compiles; nothing runs until the app imports it.
  */
-const FIRST_SCREEN_MODULES = ['src-ui/main.tsx', 'src-ui/app/App.tsx', 'src-ui/app/MailLayout.tsx', 'src-ui/app/MailboxRoutes.tsx'];
+const BOOT_MODULE = 'src-ui/engine/boot.ts';
+const FIRST_SCREEN_MODULES = ['src-ui/engine/boot.ts', 'src-ui/main.tsx', 'src-ui/app/App.tsx', 'src-ui/app/MailLayout.tsx', 'src-ui/app/MailboxRoutes.tsx'];
 
 /** The output files of those modules and their static imports, entry first (esbuild's metafile). */
 function firstScreenChunks(metafile) {
@@ -124,6 +125,7 @@ function writePage(outUi, brand, ui, worker) {
     manifest: '/build/manifest.webmanifest',
     css: toUrl(outUi, ui.css),
     entry: toUrl(outUi, ui.path),
+    boot: toUrl(outUi, ui.boot),
     worker: toUrl(outUi, worker.path),
   };
   const attribute = (value) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
@@ -184,7 +186,10 @@ async function main() {
     setup(build) {
       build.onEnd((result) => {
         if (result.errors.length > 0 || !result.metafile) return;
-        latest[key] = { ...outputOf(result.metafile, entry), ...(key === 'ui' ? { preload: firstScreenChunks(result.metafile) } : {}) };
+        latest[key] = {
+          ...outputOf(result.metafile, entry),
+          ...(key === 'ui' ? { boot: outputOf(result.metafile, BOOT_MODULE).path, preload: firstScreenChunks(result.metafile) } : {}),
+        };
         if (latest.ui && latest.worker) writePage(outUi, brand, latest.ui, latest.worker);
         if (options.watch) console.log(`[watch] rebuilt ${key}`);
       });
@@ -194,7 +199,8 @@ async function main() {
   const contexts = await Promise.all([
     esbuild.context({
       ...browser,
-      entryPoints: { app: 'src-ui/main.tsx' },
+      // boot: the engine connection, started before the app's chunks are evaluated (engine/boot.ts).
+      entryPoints: { app: 'src-ui/main.tsx', boot: BOOT_MODULE },
       splitting: true,
       jsx: 'automatic',
       plugins: [pageWriter('ui', 'src-ui/main.tsx')],

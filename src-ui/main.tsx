@@ -14,7 +14,6 @@
  */
 import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { registerErrorTransfer } from '../shared/error-transfer';
 import { brand } from './brand';
 import { connectEngine, type EngineConnection } from './engine/connect-engine';
 import { Shell, type EngineState } from './shell/Shell';
@@ -29,7 +28,6 @@ function storedPreferences(): Storage | undefined {
   }
 }
 
-registerErrorTransfer();
 const connecting: Promise<EngineConnection> = connectEngine();
 
 // Before the first paint: brand colours and the stored theme (no white flash in dark mode).
@@ -57,14 +55,12 @@ const FAVICON_DELAY_MS = 1000;
 /**
  * The favicon is the brand's SVG: decoding it builds a whole SVG document on the main
  * thread (≈ 6 ms, 24 ms at 4× CPU in a trace), which landed in the middle of the first
- * screen. It is added once the first screen had its chance.
+ * screen. The page starts with an empty icon (public/index.html); this sets the brand's
+ * once the first screen had its chance.
  */
-function addFavicon() {
-  if (document.querySelector('link[rel="icon"]')) return;
-  const link = document.createElement('link');
-  link.rel = 'icon';
+function showFavicon() {
+  const link = document.querySelector<HTMLLinkElement>('link[rel="icon"]') ?? document.head.appendChild(Object.assign(document.createElement('link'), { rel: 'icon' }));
   link.href = `data:image/svg+xml,${encodeURIComponent(brand.logoSvg)}`;
-  document.head.append(link);
 }
 
 function Boot() {
@@ -75,7 +71,7 @@ function Boot() {
     const failed = (error: unknown) => setEngine({ kind: 'failed', message: error instanceof Error ? error.message : String(error) });
     connecting.then((connection) => setEngine({ kind: 'connected', handshake: connection.handshake }), failed);
     mailApp.then((component) => component && setApp({ component }), failed);
-    const timers = [setTimeout(() => setSplash(true), SPLASH_DELAY_MS), setTimeout(addFavicon, FAVICON_DELAY_MS)];
+    const timers = [setTimeout(() => setSplash(true), SPLASH_DELAY_MS), setTimeout(showFavicon, FAVICON_DELAY_MS)];
     return () => timers.forEach(clearTimeout);
   }, []);
   if (App) return <App.component />;

@@ -42,6 +42,8 @@ export interface EngineDeps {
   readonly statusUrl?: string;
   /** How long start-up work waits for a tab's first list (mail-engine.ts); FIRST_SCREEN_WAIT_MS by default. */
   readonly firstScreenWaitMs?: number;
+  /** The last tab said goodbye IDLE_CLOSE_MS ago (session-service.ts): the SharedWorker ends itself (entry.ts). */
+  readonly onIdle?: () => void;
 }
 
 /**
@@ -140,7 +142,7 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
   // Analytics has engine-internal methods too (setAccounts, start); only the contract's cross.
   const analyticsApi: AnalyticsService = { track: (params) => analytics.track(params), flush: () => analytics.flush() };
   return {
-    session: proxy(createSessionService()),
+    session: proxy(createSessionService(deps.onIdle ? { onIdle: deps.onIdle } : {})),
     accounts: proxy(accounts),
     analytics: proxy(analyticsApi),
     log: proxy(createLogService(logger)),

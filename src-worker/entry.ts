@@ -10,7 +10,9 @@ import { createEngine } from './engine';
 registerErrorTransfer();
 const scope = self as unknown as SharedWorkerGlobalScope & DedicatedWorkerGlobalScope;
 const shared = 'onconnect' in scope;
-const api = createEngine({ writer: shared ? soleWriter() : electWriter({ locks: navigator.locks }) });
+// A SharedWorker may outlive its last tab (extendedLifetime, for reloads): it ends itself
+// once no tab has come back for a while (session-service.ts).
+const api = createEngine(shared ? { writer: soleWriter(), onIdle: () => scope.close() } : { writer: electWriter({ locks: navigator.locks }) });
 if (shared) {
   scope.onconnect = (event: MessageEvent) => expose(api, event.ports[0]);
 } else {

@@ -1,4 +1,5 @@
 import { proxy, wrap, type Remote } from 'comlink';
+import { registerErrorTransfer } from '../../shared/error-transfer';
 import { WORKER_API_VERSION, type AccountsState, type HandshakeResult, type WorkerApi } from '../../shared/worker-api';
 import { FIRST_WINDOW, firstScreenScope, requestEarlyList, type EarlyList } from './first-screen';
 import { measureCallbacks, measuredEndpoint } from './rpc-stats';
@@ -46,7 +47,16 @@ const SHARED_OPTIONS = { type: 'module', name: 'tern-engine', extendedLifetime: 
  * another version sees the handshake's refusal and uses none of the rest.
  */
 export function connectEngine(): Promise<EngineConnection> {
+  started ??= open();
+  return started;
+}
+
+/** One connection per tab: the boot module (engine/boot.ts) and the entry share it. */
+let started: Promise<EngineConnection> | null = null;
+
+function open(): Promise<EngineConnection> {
   try {
+    registerErrorTransfer(); // before any answer can arrive: thrown TernErrors stay typed
     const url = workerUrl();
     const port =
       typeof SharedWorker === 'function' ? new SharedWorker(url, SHARED_OPTIONS).port : new Worker(url, { type: 'module', name: 'tern-engine' });

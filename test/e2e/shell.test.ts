@@ -47,8 +47,10 @@ test('a second tab connects to the same engine instead of starting another', asy
     await tab.getByRole('status').filter({ hasText: /Mail engine .* ready/ }).waitFor();
   }
   const cdp = await browser.newBrowserCDPSession();
-  const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: { type: string; url: string }[] };
-  const engines = targetInfos.filter((target) => target.type === 'shared_worker' && target.url.includes('/build/worker-'));
+  const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: { type: string; url: string; browserContextId?: string }[] };
+  // This context's only: an engine of an earlier test's closed page may still be in its grace period (extendedLifetime).
+  const contextId = targetInfos.find((target) => target.type === 'page' && target.url === tabs[0]!.url())?.browserContextId;
+  const engines = targetInfos.filter((target) => target.type === 'shared_worker' && target.url.includes('/build/worker-') && target.browserContextId === contextId);
   expect(engines).toHaveLength(1);
   await cdp.detach();
   await context.close();
