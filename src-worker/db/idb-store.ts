@@ -183,6 +183,12 @@ class IdbStore<T extends string> implements LocalStore<T> {
     // Bulk requests go to IndexedDB itself: idb's promise (and its two listeners) per request
     // is most of what a row costs in the worker when thousands are written in one page.
     const raw = unwrap(tx) as IDBTransaction;
+    const rawStores = new Map<string, IDBObjectStore>();
+    const rawStore = (table: T) => {
+      let store = rawStores.get(table);
+      if (!store) rawStores.set(table, (store = raw.objectStore(table as string)));
+      return store;
+    };
     const rawWrite = (work: () => void) => {
       try {
         work();
@@ -232,7 +238,7 @@ class IdbStore<T extends string> implements LocalStore<T> {
           () =>
             new Promise<(StoredRow | undefined)[]>((resolve, reject) => {
               if (ids.length === 0) return resolve([]);
-              const store = raw.objectStore(table as string);
+              const store = rawStore(table);
               const requests = ids.map((id) => store.get(id));
               // Requests finish in the order issued: the last one's answer means all are in.
               // A failed one aborts the transaction, and the last one then fails too.
@@ -250,10 +256,10 @@ class IdbStore<T extends string> implements LocalStore<T> {
         }),
       clear: (table) => guard(() => writable(table).clear()),
       // No listener: a failed request aborts the transaction, and commit() reports it.
-      queuePut: (table, row) => rawWrite(() => void raw.objectStore(table as string).put(row)),
+      queuePut: (table, row) => rawWrite(() => void rawStore(table).put(row)),
       queueDelete: (table, ids) =>
         rawWrite(() => {
-          const store = raw.objectStore(table as string);
+          const store = rawStore(table);
           for (const id of typeof ids === 'string' ? [ids] : ids) store.delete(id);
         }),
     };

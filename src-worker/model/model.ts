@@ -61,7 +61,13 @@ const serverIdColumn = serverIdAttribute('server_id');
 
 export function defineModel<T extends string, O extends string, A extends Attributes>(definition: ModelDefinition<T, O, A>): Model<T, O, A> {
   const entries = Object.entries(definition.attributes) as [string, Attribute<unknown>][];
-  const columns = [...entries.filter(([, attribute]) => !isJoined(attribute)).map(([, attribute]) => attribute.column), ...Object.keys(definition.computed ?? {})];
+  // Converted once per row written or read (thousands per delta page): plain loops over
+  // these, no intermediate arrays or objects.
+  const keys = entries.map(([key]) => key);
+  const stored = entries.filter(([, attribute]) => !isJoined(attribute));
+  const joinedKeys = entries.filter(([, attribute]) => isJoined(attribute)).map(([key]) => key);
+  const computed = Object.entries(definition.computed ?? {});
+  const columns = [...stored.map(([, attribute]) => attribute.column), ...computed.map(([column]) => column)];
   const clash = columns.find((column, i) => BASE_COLUMNS.includes(column) || columns.indexOf(column) !== i);
   if (clash) throw new Error(`${definition.table}: column ${clash} is used twice.`);
   type Value = ModelValue<O, A>;
@@ -71,8 +77,14 @@ export function defineModel<T extends string, O extends string, A extends Attrib
     create(input) {
       const server = serverIdColumn.toRow(input.serverId ?? null) as string | null;
       const clientId = input.clientId ?? server ?? temporaryId(definition.idPrefix);
-      const fields = Object.fromEntries(entries.map(([key]) => [key, (input as Record<string, unknown>)[key]]));
-      return { ...fields, id: server ?? clientId, clientId, serverId: server, object: definition.object, accountId: input.accountId } as Value;
+      const value: Record<string, unknown> = {};
+      for (const key of keys) value[key] = (input as Record<string, unknown>)[key];
+      value.id = server ?? clientId;
+      value.clientId = clientId;
+      value.serverId = server;
+      value.object = definition.object;
+      value.accountId = input.accountId;
+      return value as Value;
     },
     withServerId(value, serverId) {
       serverIdColumn.toRow(serverId);
@@ -86,17 +98,20 @@ export function defineModel<T extends string, O extends string, A extends Attrib
         object: definition.object,
         account_id: value.accountId,
       };
-      for (const [key, attribute] of entries) {
-        if (!isJoined(attribute)) row[attribute.column] = attribute.toRow((value as Record<string, unknown>)[key]);
-      }
-      for (const [column, compute] of Object.entries(definition.computed ?? {})) row[column] = compute(value);
+      for (const [key, attribute] of stored) row[attribute.column] = attribute.toRow((value as Record<string, unknown>)[key]);
+      for (const [column, compute] of computed) row[column] = compute(value);
       return row as StoredRow;
     },
     fromRow(row) {
-      const clientId = typeof row.client_id === 'string' ? row.client_id : row.id;
-      const server = serverIdColumn.fromRow(row.server_id);
-      const fields = Object.fromEntries(entries.map(([key, attribute]) => [key, isJoined(attribute) ? undefined : attribute.fromRow(row[attribute.column])]));
-      return { ...fields, id: row.id, clientId, serverId: server, object: definition.object, accountId: String(row.account_id ?? '') } as Value;
+      const value: Record<string, unknown> = {};
+      for (const [key, attribute] of stored) value[key] = attribute.fromRow(row[attribute.column]);
+      for (const key of joinedKeys) value[key] = undefined;
+      value.id = row.id;
+      value.clientId = typeof row.client_id === 'string' ? row.client_id : row.id;
+      value.serverId = serverIdColumn.fromRow(row.server_id);
+      value.object = definition.object;
+      value.accountId = String(row.account_id ?? '');
+      return value as Value;
     },
     joinedRows(value) {
       return entries.flatMap(([key, attribute]) => {

@@ -42,12 +42,16 @@ export interface ParsedSearch {
 export const MAX_WORD_LENGTH = 40;
 
 const WORD = /[\p{L}\p{N}\p{Co}]+/gu;
+// Most text the index reads is ASCII: nothing to fold, and its letters and digits are the words.
+const ASCII = /^[\x00-\x7f]*$/;
+const ASCII_WORD = /[a-z0-9]+/g;
 
 /** Text → its words, lowercased with diacritics removed ("Café-Résumé" → cafe, resume). */
 export function searchWords(text: string): string[] {
   if (!text) return [];
-  const folded = text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
-  const words = folded.match(WORD) ?? [];
+  const ascii = ASCII.test(text);
+  const folded = ascii ? text.toLowerCase() : text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+  const words = folded.match(ascii ? ASCII_WORD : WORD) ?? [];
   return words.map((word) => (word.length > MAX_WORD_LENGTH ? word.slice(0, MAX_WORD_LENGTH) : word));
 }
 

@@ -56,7 +56,7 @@ export interface AccountSync {
   readonly state: AccountSyncState;
 }
 
-export const DEFAULT_PAGE_SIZE = 1000;
+export const DEFAULT_PAGE_SIZE = 2000;
 /**
  * The first page of an empty database is small: the gateway mirrors the newest inbox page
  * first, so the log starts with the folders and that page, and the first screen commits

@@ -42,7 +42,12 @@ export function createMailRelay(deps: {
   const post = (message: RelayMessage) => {
     if (!relaying) channel.postMessage(message);
   };
-  deps.changes.subscribe((change) => post({ type: 'mail-change', from: engineId, change }));
+  deps.changes.subscribe((change) => {
+    // The rows a page wrote stay here: copying a thousand of them to engines that listen
+    // nowhere (the SharedWorker case) costs more than their search indexes reading them.
+    const { messages: _rows, ...relayed } = change;
+    post({ type: 'mail-change', from: engineId, change: relayed });
+  });
   deps.statuses.subscribe((status) => post({ type: 'command-status', from: engineId, status }));
   channel.addEventListener('message', (event) => {
     const message: unknown = event.data;

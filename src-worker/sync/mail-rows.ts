@@ -50,14 +50,14 @@ export function messageToRow(accountId: string, local: LocalMessage): StoredRow 
     pluginData: null,
     needSync: local.server !== null,
   });
-  return {
-    ...MessageModel.toRow(value),
-    reply_to: meta.replyTo,
-    attachments: meta.attachments,
-    size: meta.size,
-    local_deleted: local.deleted ? 1 : 0,
-    server_state: local.server,
-  };
+  // toRow's object is new: the extra columns go straight onto it (no copy per row).
+  const row = MessageModel.toRow(value) as Record<string, unknown>;
+  row.reply_to = meta.replyTo;
+  row.attachments = meta.attachments;
+  row.size = meta.size;
+  row.local_deleted = local.deleted ? 1 : 0;
+  row.server_state = local.server;
+  return row as StoredRow;
 }
 
 export function messageFromRow(row: StoredRow): LocalMessage {
@@ -106,7 +106,9 @@ export function threadToRow(accountId: string, local: LocalThread): StoredRow {
     messageIds: summary.messageIds,
     needSync: local.server !== null,
   });
-  return { ...ThreadModel.toRow(value), server_state: local.server };
+  const row = ThreadModel.toRow(value) as Record<string, unknown>;
+  row.server_state = local.server;
+  return row as StoredRow;
 }
 
 export function threadFromRow(row: StoredRow): LocalThread {

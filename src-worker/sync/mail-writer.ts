@@ -17,6 +17,7 @@ import type { Folder, MessageMeta, ThreadSummary } from '../../shared/api/mail';
 import type { MailTable } from '../db/mail-schema';
 import { only, type StoredRow, type WriteTransaction } from '../db/store';
 import { applyEffects, type PendingEffects } from '../outbox/outbox-rows';
+import { ContactTally } from './contact-tally';
 import { folderToRow, messageFromRow, messageToRow, threadFromRow, threadToRow, type LocalMessage, type LocalThread } from './mail-rows';
 import { emptiedThread, summarizeThread } from './thread-summary';
 
@@ -49,6 +50,34 @@ const GIVEN_ATTACHMENTS = 'given_has_attachments';
 const paperclipOf = (row: { readonly [column: string]: unknown } | undefined): boolean | undefined =>
   typeof row?.[PAPERCLIP] === 'boolean' ? (row[PAPERCLIP] as boolean) : undefined;
 
+/** From this many ids, a batch read first asks which of them are stored (see `storedAmong`). */
+const PROBE_FROM = 32;
+/** Ids in a run are at most this far apart; shorter runs are read id by id. */
+const RUN_GAP = 64;
+const MIN_RUN = 8;
+
+/**
+ * Ids in key order, cut where two are far apart. The gateway's ids are numbers, which sort
+ * as strings only among ids of one length ("9999" comes after "10000"), so a run holds
+ * ids of one length; other ids (temporary ones) form runs of their own length.
+ */
+function runsOf(ids: readonly string[]): string[][] {
+  const sorted = [...ids].sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0));
+  const runs: string[][] = [];
+  let run: string[] = [];
+  for (const id of sorted) {
+    const last = run[run.length - 1];
+    const near = last !== undefined && last.length === id.length && (!/^\d+$/.test(id) || Number(id) - Number(last) <= RUN_GAP);
+    if (!near && run.length > 0) {
+      runs.push(run);
+      run = [];
+    }
+    run.push(id);
+  }
+  if (run.length > 0) runs.push(run);
+  return runs;
+}
+
 /** What a recount needs of a message. */
 interface MessageFacts {
   readonly id: string;
@@ -68,13 +97,6 @@ const factsOf = (meta: MessageMeta, deleted: boolean): MessageFacts => ({
   paperclip: anyShowsPaperclip(meta.attachments),
 });
 
-interface ContactSighting {
-  email: string;
-  name: string;
-  count: number;
-  lastAt: number;
-}
-
 export class MailWriter {
   /** Threads whose row may have changed: what live lists re-read. */
   readonly threadIds = new Set<string>();
@@ -88,10 +110,18 @@ export class MailWriter {
   /** Messages as written in this transaction: most recounts need no read (a page carries a thread with its messages). */
   private readonly written = new Map<string, MessageFacts>();
   private readonly countDeltas = new Map<string, { total: number; unread: number }>();
-  private readonly contacts = new Map<string, ContactSighting>();
+  private readonly contacts: ContactTally;
   /** Rows as this transaction has them (null: none), read once and kept current by the writes. */
   private readonly messageRows = new Map<string, StoredRow | null>();
   private readonly threadRows = new Map<string, StoredRow | null>();
+  /**
+   * Message rows of conversations that also have messages from earlier pages, read by
+   * `prefetch` before this transaction wrote any: recounts lay this transaction's own
+   * messages over them instead of reading again behind a thousand writes.
+   */
+  private readonly threadMessagesAhead = new Map<string, StoredRow[]>();
+  /** Every ThreadCount row, when read ahead (deleted folders dropped). */
+  private countRows: Map<string, StoredRow> | null = null;
   /** Thread rows changed in memory, put once by `finish`. */
   private readonly threadsToPut = new Set<string>();
   /** Messages this transaction wrote (null: removed), for the search index. */
@@ -101,7 +131,9 @@ export class MailWriter {
     private readonly tx: WriteTransaction<MailTable>,
     private readonly accountId: string,
     readonly pending: PendingEffects,
-  ) {}
+  ) {
+    this.contacts = new ContactTally(tx);
+  }
 
   /** Messages written (and removed) in this transaction, as they are stored now. */
   get messages(): { readonly put: LocalMessage[]; readonly removed: string[] } {
@@ -115,26 +147,47 @@ export class MailWriter {
   }
 
   /**
-   * Reads at once every row the changes will look at: their messages, their threads and
-   * the threads their messages leave. Optional; without it each row is read when needed.
+   * Reads ahead, in two rounds of requests, every row the changes will look at: their
+   * messages and threads, the threads their messages leave, the earlier messages of those
+   * conversations, the folder counts and the people they name. Call it before the changes;
+   * it is optional (without it each row is read when needed), but with it the rest of the
+   * transaction waits on no read.
    */
   async prefetch(changes: readonly DeltaChange[]): Promise<void> {
     const messageIds: string[] = [];
     const threadIds: string[] = [];
+    const upserted: MessageMeta[] = [];
+    /** The messages of each thread the page carries, as the gateway lists them. */
+    const listed = new Map<string, readonly string[]>();
+    const threadsDeleted = new Set<string>();
     for (const change of changes) {
       if (change.object === 'message') {
         messageIds.push(change.op === 'delete' ? change.objectId : change.data.id);
-        if (change.op === 'upsert') threadIds.push(change.data.threadId);
+        if (change.op === 'upsert') {
+          threadIds.push(change.data.threadId);
+          upserted.push(change.data);
+        }
       } else if (change.object === 'thread') {
         threadIds.push(change.op === 'delete' ? change.objectId : change.data.id);
+        if (change.op === 'upsert') listed.set(change.data.id, change.data.messageIds);
+        else threadsDeleted.add(change.objectId);
       }
     }
-    await this.load('Message', messageIds);
+    await Promise.all([this.load('Message', messageIds), this.load('Thread', threadIds), this.readCounts(), this.contacts.readAhead(upserted)]);
     for (const id of messageIds) {
       const row = this.messageRows.get(id);
       if (row) threadIds.push(messageFromRow(row).meta.threadId);
     }
     await this.load('Thread', threadIds);
+    const inPage = new Set(upserted.map((message) => message.id));
+    const spanning = [...new Set(threadIds)].filter((threadId) => {
+      if (threadsDeleted.has(threadId)) return false;
+      const row = this.threadRows.get(threadId);
+      const ids = listed.get(threadId) ?? (row ? (threadFromRow(row).server ?? threadFromRow(row).summary).messageIds : []);
+      return ids.some((id) => !inPage.has(id));
+    });
+    const rows = await Promise.all(spanning.map((threadId) => this.tx.getAll('Message', { index: 'thread_id', range: only(threadId) })));
+    spanning.forEach((threadId, i) => this.threadMessagesAhead.set(threadId, rows[i]!));
   }
 
   async putFolder(folder: Folder): Promise<void> {
@@ -145,6 +198,7 @@ export class MailWriter {
   async deleteFolder(folderId: string): Promise<void> {
     this.tx.queueDelete('Category', folderId);
     this.tx.queueDelete('ThreadCount', folderId);
+    this.countRows?.delete(folderId);
     this.foldersChanged = true;
   }
 
@@ -154,7 +208,7 @@ export class MailWriter {
     const effects = this.pending.effectsFor(server.id);
     const { meta, deleted } = applyEffects(server, effects);
     this.writeMessage({ meta, deleted, server: effects.length > 0 ? server : null });
-    if (!old) this.sawContacts(server);
+    if (!old) this.contacts.saw(server);
     this.threadIds.add(server.threadId);
     this.unreadDirty.add(server.threadId);
     if (effects.length > 0) this.dirty.add(server.threadId);
@@ -238,23 +292,54 @@ export class MailWriter {
     }
     this.threadsToPut.clear();
     const changed = [...this.countDeltas].filter(([, delta]) => delta.total !== 0 || delta.unread !== 0);
-    const stored = await this.tx.getMany('ThreadCount', changed.map(([folderId]) => folderId));
+    const counts = this.countRows;
+    const stored = counts ? changed.map(([folderId]) => counts.get(folderId)) : await this.tx.getMany('ThreadCount', changed.map(([folderId]) => folderId));
     changed.forEach(([folderId, delta], i) => {
       const total = Math.max(0, Number(stored[i]?.total ?? 0) + delta.total);
       const unread = Math.max(0, Number(stored[i]?.unread ?? 0) + delta.unread);
-      this.tx.queuePut('ThreadCount', { id: folderId, total, unread });
+      const row = { id: folderId, total, unread };
+      this.tx.queuePut('ThreadCount', row);
+      counts?.set(folderId, row);
     });
     this.countDeltas.clear();
-    await this.writeContacts();
+    await this.contacts.write();
   }
 
-  /** Rows not read yet, in one batch. */
+  private async readCounts(): Promise<void> {
+    const rows = await this.tx.getAll('ThreadCount');
+    this.countRows = new Map(rows.map((row) => [row.id, row]));
+  }
+
+  /** Rows not read yet, in one batch; a big batch first asks which of them exist. */
   private async load(table: 'Message' | 'Thread', ids: Iterable<string>): Promise<void> {
     const cache = table === 'Message' ? this.messageRows : this.threadRows;
     const missing = [...new Set(ids)].filter((id) => !cache.has(id));
     if (missing.length === 0) return;
-    const rows = await this.tx.getMany(table, missing);
-    missing.forEach((id, i) => cache.set(id, rows[i] ?? null));
+    const toRead = missing.length >= PROBE_FROM ? await this.storedAmong(table, missing) : missing;
+    const rows = await this.tx.getMany(table, toRead);
+    for (const id of missing) cache.set(id, null);
+    toRead.forEach((id, i) => cache.set(id, rows[i] ?? null));
+  }
+
+  /**
+   * The ids that may have a row, asked with key-only reads over runs of close ids instead
+   * of a read per id: a backfill page's new rows have ids the gateway numbered one after
+   * another, and a run of them holds few stored keys (past a read's limit, the rest of a
+   * run is read one by one). Ids far from the others are simply read.
+   */
+  private async storedAmong(table: 'Message' | 'Thread', ids: readonly string[]): Promise<string[]> {
+    const runs = runsOf(ids);
+    const found = await Promise.all(
+      runs.map(async (run) => {
+        if (run.length < MIN_RUN) return run;
+        const limit = run.length * 4;
+        const keys = await this.tx.getAllKeys(table, { range: { lower: run[0]!, upper: run[run.length - 1]! }, limit });
+        const stored = new Set(keys);
+        const unknownAfter = keys.length < limit ? null : keys[keys.length - 1]!;
+        return run.filter((id) => stored.has(id) || (unknownAfter !== null && id > unknownAfter));
+      }),
+    );
+    return found.flat();
   }
 
   private async messageRow(id: string): Promise<StoredRow | undefined> {
@@ -305,8 +390,11 @@ export class MailWriter {
     if (next) {
       const given = next.summary.hasAttachments;
       const paperclip = paperclipOf(oldRow);
-      const row = threadToRow(this.accountId, { ...next, summary: { ...next.summary, hasAttachments: paperclip ?? given } });
-      this.setThreadRow({ ...row, [UNREAD_FOLDERS]: unreadFolders, [GIVEN_ATTACHMENTS]: given, [PAPERCLIP]: paperclip });
+      const row = threadToRow(this.accountId, { ...next, summary: { ...next.summary, hasAttachments: paperclip ?? given } }) as Record<string, unknown>;
+      row[UNREAD_FOLDERS] = unreadFolders;
+      row[GIVEN_ATTACHMENTS] = given;
+      row[PAPERCLIP] = paperclip;
+      this.setThreadRow(row as StoredRow);
     } else if (oldRow) {
       this.tx.queueDelete('Thread', threadId);
       this.threadRows.set(threadId, null);
@@ -321,16 +409,29 @@ export class MailWriter {
   }
 
   /**
-   * Recounts threads: the messages this transaction wrote usually are all a thread has;
-   * the others' messages are read in one batch of index reads.
+   * Recounts threads: from the messages this transaction wrote, laid over the messages
+   * read ahead; the threads neither covers are read in one batch of index reads.
    */
   private async recountAll(threadIds: readonly string[]): Promise<void> {
     await this.load('Thread', threadIds);
+    const writtenIn = new Map<string, MessageFacts[]>();
+    for (const facts of this.written.values()) {
+      const list = writtenIn.get(facts.threadId);
+      if (list) list.push(facts);
+      else writtenIn.set(facts.threadId, [facts]);
+    }
     const known = new Map<string, MessageFacts[]>();
     const toRead: string[] = [];
     for (const threadId of threadIds) {
       const row = this.threadRows.get(threadId);
       if (!row) continue; // its summary comes later; this runs again then
+      const ahead = this.threadMessagesAhead.get(threadId);
+      if (ahead) {
+        // Rows this transaction rewrote or removed count as they are now (`written`), not as read.
+        const before = ahead.filter((stored) => !this.messageChanges.has(stored.id)).map(messageFromRow);
+        known.set(threadId, [...before.map(({ meta, deleted }) => factsOf(meta, deleted)), ...(writtenIn.get(threadId) ?? [])]);
+        continue;
+      }
       const local = threadFromRow(row);
       const facts = (local.server ?? local.summary).messageIds.map((id) => this.written.get(id));
       if (facts.every((message) => message !== undefined && message.threadId === threadId)) known.set(threadId, facts as MessageFacts[]);
@@ -381,38 +482,5 @@ export class MailWriter {
 
   private countUnread(folderIds: readonly string[], sign: 1 | -1): void {
     for (const folderId of folderIds) this.delta(folderId).unread += sign;
-  }
-
-  /** People seen in new mail, for recipient suggestions (spec §3 Contact). */
-  private sawContacts(message: MessageMeta): void {
-    for (const address of [...message.from, ...message.to, ...message.cc]) {
-      const email = address.email.trim().toLowerCase();
-      if (!email.includes('@')) continue;
-      const seen = this.contacts.get(email) ?? { email, name: '', count: 0, lastAt: 0 };
-      seen.count++;
-      seen.name ||= address.name.trim();
-      seen.lastAt = Math.max(seen.lastAt, message.receivedAt);
-      this.contacts.set(email, seen);
-    }
-  }
-
-  private async writeContacts(): Promise<void> {
-    const sightings = [...this.contacts.values()];
-    const stored = await this.tx.getMany('Contact', sightings.map((seen) => seen.email));
-    sightings.forEach((seen, i) => {
-      const old = stored[i];
-      this.tx.queuePut('Contact', {
-        id: seen.email,
-        email: seen.email,
-        name: seen.name || String(old?.name ?? ''),
-        mailSearchRank: Number(old?.mailSearchRank ?? 0) + seen.count,
-        mailComposeRank: Number(old?.mailComposeRank ?? 0),
-        is_searched_or_sent: Number(old?.is_searched_or_sent ?? 0),
-        is_personal_contact: Number(old?.is_personal_contact ?? 0),
-        is_contact_list_created_on: Number(old?.is_contact_list_created_on ?? 0),
-        last_seen_at: Math.max(seen.lastAt, Number(old?.last_seen_at ?? 0)),
-      });
-    });
-    this.contacts.clear();
   }
 }

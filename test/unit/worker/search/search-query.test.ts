@@ -7,6 +7,9 @@ describe('search query (the gateway’s operators, read locally)', () => {
     expect(searchWords('Café-Résumé for Ann.Lee@Example.com!')).toEqual(['cafe', 'resume', 'for', 'ann', 'lee', 'example', 'com']);
     expect(searchWords('x'.repeat(100))).toEqual(['x'.repeat(40)]);
     expect(searchWords('  ,;  ')).toEqual([]);
+    // Plain ASCII takes a shorter way to the same words.
+    expect(searchWords('Re: Q3-Report_FINAL v2.1 <Bob.O\'Neil@EXAMPLE.org>\tok')).toEqual(['re', 'q3', 'report', 'final', 'v2', '1', 'bob', 'o', 'neil', 'example', 'org', 'ok']);
+    expect(searchWords('ＡＢＣ １２ ｆｉ')).toEqual(['abc', '12', 'fi']); // full-width forms fold as before
   });
 
   test('terms, fields, phrases and exclusions', () => {

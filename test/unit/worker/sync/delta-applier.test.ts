@@ -13,7 +13,13 @@ import { FakeMailServer } from '../fake-mail-server';
 /** The store with every read of a write transaction counted, by method and table. */
 function countingReads(store: LocalStore<MailTable>) {
   const reads = new Map<string, number>();
-  const count = (key: string) => reads.set(key, (reads.get(key) ?? 0) + 1);
+  let wrote = false;
+  /** Reads made after the transaction queued its first write: each one waits for the writes before it. */
+  const late: string[] = [];
+  const count = (key: string) => {
+    if (wrote) late.push(key);
+    reads.set(key, (reads.get(key) ?? 0) + 1);
+  };
   const counted: LocalStore<MailTable> = {
     get name() {
       return store.name;
@@ -29,23 +35,35 @@ function countingReads(store: LocalStore<MailTable>) {
     beginWrite(tables) {
       const pending = store.beginWrite(tables);
       const tx = pending.tx;
+      wrote = false;
       const wrapped: WriteTransaction<MailTable> = {
         ...tx,
+        queuePut: (table, row) => ((wrote = true), tx.queuePut(table, row)),
+        queueDelete: (table, ids) => ((wrote = true), tx.queueDelete(table, ids)),
         get: (table, id) => (count(`get ${table}`), tx.get(table, id)),
         getAll: (table, query) => (count(`getAll ${table}${query?.index ? `.${query.index}` : ''}`), tx.getAll(table, query)),
+        getAllKeys: (table, query) => (count(`getAllKeys ${table}${query?.index ? `.${query.index}` : ''}`), tx.getAllKeys(table, query)),
         getMany: (table, ids) => (count(`getMany ${table}`), tx.getMany(table, ids)),
       };
       return { ...pending, tx: wrapped };
     },
   };
-  return { store: counted, reads };
+  return {
+    store: counted,
+    reads,
+    late,
+    clear: () => {
+      reads.clear();
+      late.length = 0;
+    },
+  };
 }
 
 async function setup() {
   const server = new FakeMailServer();
   server.standardFolders();
   const raw = await idbStoreFactory(new IDBFactory()).open('7', MAIL_SCHEMA);
-  const { store, reads } = countingReads(raw);
+  const { store, reads, late, clear } = countingReads(raw);
   const applier = new DeltaApplier({ accountId: '7', store: async () => store, reconcile: reconcileConfirmed });
   const pull = async (): Promise<AppliedPage> => {
     const { appliedTransactionId } = await applier.state();
@@ -54,7 +72,7 @@ async function setup() {
     if (!applied) throw new Error('the page did not follow the stored cursor');
     return applied;
   };
-  return { server, raw, reads, pull };
+  return { server, raw, reads, late, clear, pull };
 }
 
 /** What the account database holds, in the gateway's shapes. */
@@ -85,7 +103,7 @@ const byId = <T extends { id: string }>(list: readonly T[]) => [...list].sort((a
 
 describe('delta applier', () => {
   test('a page of new, changed, moved and deleted rows is written with one batch of reads, not one read per row', async () => {
-    const { server, raw, reads, pull } = await setup();
+    const { server, raw, reads, late, clear, pull } = await setup();
     const at = (minute: number) => Date.UTC(2026, 0, 1) + minute * 60_000;
     const first: MessageMeta[] = [];
     for (let i = 0; i < 8; i++) first.push(server.deliver({ subject: `Topic ${i}`, at: at(i), from: i % 2 ? 'Dan' : 'Eve' }));
@@ -93,7 +111,7 @@ describe('delta applier', () => {
     server.deliver({ subject: 'Re: Topic 0', at: at(20), threadId: first[0]!.threadId, from: 'Ann' });
     server.deliver({ subject: 'Re: Topic 1', at: at(21), threadId: first[1]!.threadId, from: 'Ann', unread: false });
     await pull();
-    reads.clear();
+    clear();
 
     // Page 2: a new conversation, a reply to an old one, one message read, one moved, one deleted.
     server.deliver({ subject: 'Fresh', at: at(30), from: 'Fay' });
@@ -120,15 +138,48 @@ describe('delta applier', () => {
 
     // No read per row: one batch per table; index reads only for the conversations whose
     // other messages came in an earlier page (Topic 0's reply, Topic 2's first message).
+    // All of them before the first write, so none waits behind the page's writes.
     expect(Object.fromEntries(reads)).toEqual({
       'getAll ProviderSyncbackRequest.status': 3,
       'get JSONBlob': 1,
       'getMany Message': 1,
       'getMany Thread': 1,
       'getAll Message.thread_id': 2,
-      'getMany ThreadCount': 1,
+      'getAll ThreadCount': 1,
       'getMany Contact': 1,
     });
+    expect(late).toEqual([]);
+  });
+
+  test('big pages ask which rows exist with one key read, also when many stored keys lie between', async () => {
+    const { server, raw, reads, late, clear, pull } = await setup();
+    const at = (minute: number) => Date.UTC(2026, 0, 1) + minute * 60_000;
+    const first = Array.from({ length: 400 }, (_, i) => server.deliver({ subject: `Note ${i}`, at: at(i), from: `P${i % 7}` }));
+    await pull();
+    clear();
+    // Every twelfth message changes: 34 ids spread over 400 stored ones, more than a key
+    // read takes at once, so the ids past its last key are read one by one. 6 arrive.
+    server.change(
+      first.filter((_, i) => i % 12 === 0).map((message) => message.id),
+      (message) => ({ ...message, unread: false }),
+    );
+    for (let i = 0; i < 6; i++) server.deliver({ subject: `Later ${i}`, at: at(500 + i), from: 'Zed', threadId: i < 3 ? first[i * 12]!.threadId : undefined });
+    await pull();
+
+    const now = await stored(raw);
+    expect(byId(now.messages)).toEqual(byId([...server.messages.values()]));
+    const threads = [...new Set([...server.messages.values()].map((message) => message.threadId))].map((id) => server.thread(id)!);
+    expect(byId(now.threads)).toEqual(byId(threads));
+    expect(now.counts).toEqual(expectedCounts(server, threads));
+    // Changed messages are not new: their senders are not counted twice.
+    expect(now.contacts).toMatchObject({ 'p0@example.com': 58, 'zed@example.com': 6, 'ann@example.com': 406 });
+    expect(Object.fromEntries([...reads].filter(([key]) => key.startsWith('get') && / (Message|Thread)$/.test(key)))).toEqual({
+      'getAllKeys Message': 1,
+      'getMany Message': 1,
+      'getAllKeys Thread': 1,
+      'getMany Thread': 1,
+    });
+    expect(late).toEqual([]);
   });
 
   test('a message that moves to another conversation leaves the old one counted right', async () => {

@@ -33,4 +33,8 @@ test('without a SharedWorker: a command in a non-writer engine is sent by the wr
   expect(server.requestsTo('/api/threads/bulk')).toHaveLength(1);
   expect(server.messages.get(message.id)!.unread).toBe(false);
   await waitFor(() => patches.some((patch) => patch.changed?.some((change) => change.row.unreadCount === 0 && !change.row.pending)), 'the confirmed row in the follower');
+  // Delta pages' rows stay in the engine that wrote them: the others are told which threads changed.
+  const relayed = hub.posted.map((post) => post.message as { type: string; change?: { threadIds: string[]; messages?: unknown } }).filter((post) => post.type === 'mail-change');
+  expect(relayed.some((post) => post.change!.threadIds.includes(message.threadId))).toBe(true);
+  expect(relayed.filter((post) => post.change!.messages !== undefined)).toEqual([]);
 });
