@@ -14,7 +14,7 @@ import { accountsAtom, cursorAtom, ownEmailsByAccountAtom, selectionAnchorAtom, 
 import { indexOfKey, rowAt, type HeldList } from './list-patch';
 import { selectOnly, selectRange, toggleRow } from './selection';
 import { PlaceholderRow, rowElementId, ThreadRowView, type RowPart } from './ThreadRowView';
-import { needsWindowMove, renderedRange, scrollTopToShow, windowAround } from './virtual-window';
+import { needsWindowMove, renderedRange, sameRange, scrollTopToShow, windowAround } from './virtual-window';
 
 export interface ThreadListProps {
   /** The listbox's accessible name, e.g. "Inbox". */
@@ -105,20 +105,22 @@ export function ThreadList(props: ThreadListProps) {
   }, [today]);
 
   /**
-   * Scroll events come once per frame, before it is drawn: the rows scrolling in are
-   * rendered right there (flushSync), so the frame shows them instead of the next one, and
-   * only when the first row on screen changes.
+   * Scroll events come once per frame, before it is drawn. When the rows to render change
+   * (a block scrolls in), they are rendered right there (flushSync), so this frame shows
+   * them; otherwise nothing renders, and the frame only scrolls.
    */
   const onScroll = useCallback(() => {
     const element = scrollRef.current;
     if (!element) return;
     scrollTop.current = element.scrollTop;
     const firstRow = Math.floor(scrollTop.current / rowHeight);
-    if (firstRow === viewportRef.current.firstRow) return;
+    const { firstRow: shownRow, height, total: rows } = latest.current;
+    const facts = { viewportHeight: height, rowHeight, total: rows };
+    if (sameRange(renderedRange({ ...facts, scrollTop: firstRow * rowHeight }), renderedRange({ ...facts, scrollTop: shownRow * rowHeight }))) return;
     flushSync(() => setViewport((current) => (current.firstRow === firstRow ? current : { ...current, firstRow })));
   }, [rowHeight]);
-  const viewportRef = useRef(viewport);
-  viewportRef.current = viewport;
+  const latest = useRef({ ...viewport, total });
+  latest.current = { ...viewport, total };
 
   // Ask for the next window before the rendered rows reach the edge of the one held.
   useEffect(() => {

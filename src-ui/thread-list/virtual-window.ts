@@ -8,6 +8,12 @@ import type { ListWindow } from '../../shared/worker-mail-api';
 
 /** Rows rendered above and below the viewport so fast scrolling rarely shows blanks. */
 export const OVERSCAN_ROWS = 8;
+/**
+ * The rendered range moves in blocks of this many rows. Scrolling row by row changed the
+ * DOM (a row in, a row out) on almost every frame, and each change costs a style, layout
+ * and paint pass of the list; in blocks, most frames of a fling only scroll.
+ */
+export const ROW_BLOCK = 8;
 /** Never render more than this, whatever the viewport (a very tall screen, a zoomed-out page). */
 export const MAX_DOM_ROWS = 100;
 /** Rows asked of the worker per window (its limit is 200). */
@@ -27,19 +33,28 @@ export interface ViewportFacts {
   readonly rowHeight: number;
   readonly total: number;
   readonly overscan?: number;
+  readonly block?: number;
 }
 
-/** The rows on screen plus overscan, clamped to the list and to MAX_DOM_ROWS. */
+/** The rows on screen plus overscan, widened to whole blocks, clamped to the list and to MAX_DOM_ROWS. */
 export function renderedRange(facts: ViewportFacts): RowRange {
   const { rowHeight, total } = facts;
   if (total <= 0 || rowHeight <= 0) return { start: 0, end: 0 };
   const overscan = facts.overscan ?? OVERSCAN_ROWS;
+  const block = Math.max(1, facts.block ?? ROW_BLOCK);
   const firstVisible = Math.floor(Math.max(0, facts.scrollTop) / rowHeight);
   const visibleCount = Math.ceil(Math.max(0, facts.viewportHeight) / rowHeight) + 1;
-  const start = Math.min(Math.max(0, firstVisible - overscan), Math.max(0, total - 1));
-  const end = Math.min(total, firstVisible + visibleCount + overscan, start + MAX_DOM_ROWS);
+  const blockStart = Math.max(0, Math.floor((firstVisible - overscan) / block) * block);
+  // One span for every row of the block, so both ends move together, once per block: the
+  // last row of a block still has its screen and overscan below it.
+  const span = Math.ceil((visibleCount + 2 * overscan + block - 1) / block) * block;
+  const start = Math.min(blockStart, Math.max(0, total - 1));
+  const end = Math.min(total, blockStart + span, start + MAX_DOM_ROWS);
   return { start, end };
 }
+
+/** Whether two ranges render the same rows. */
+export const sameRange = (a: RowRange, b: RowRange) => a.start === b.start && a.end === b.end;
 
 /** The data window centred on a range of rows, clamped to the list. */
 export function windowAround(range: RowRange, total: number, limit = DATA_WINDOW_ROWS): ListWindow {
