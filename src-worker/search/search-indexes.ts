@@ -7,22 +7,32 @@
  * would double the disk use and the cost of every delta page. (The spec's SearchThread
  * table holds the gateway's search results, not an index.)
  */
+import { systemClock, type Clock } from '../../shared/clock';
 import type { Folder } from '../../shared/api/mail';
 import type { MailTable } from '../db/mail-schema';
 import { only, withRead, type KeyRange, type LocalStore, type StoredRow } from '../db/store';
-import type { ChangeFeed, MailChange } from '../sync/change-feed';
+import type { ChangeFeed, MailChange, MessageRowChanges } from '../sync/change-feed';
 import { folderFromRow, messageFromRow } from '../sync/mail-rows';
 import { SearchIndex, type SearchHits } from './search-index';
 import { isEmptySearch, searchFolderIds, type ParsedSearch } from './search-query';
 
 /** Messages read per transaction while building: bounded so tabs' reads get their turn. */
 const BUILD_BATCH = 2000;
+/**
+ * Rows handed over by delta pages wait this long for more before they are indexed: a
+ * backfill's pages come one after another, and indexing them as they come would take the
+ * CPU the sync needs. A search indexes what waits first, so it never answers stale.
+ */
+export const INDEX_DELAY_MS = 1000;
+/** …unless this many rows wait (memory). */
+const MAX_WAITING_ROWS = 20_000;
 
 export interface SearchIndexesDeps {
   /** An account's database (AccountNotFound for an account that is not stored). */
   readonly open: (accountId: string) => Promise<LocalStore<MailTable>>;
   readonly changes: ChangeFeed;
   readonly onError?: (error: unknown) => void;
+  readonly clock?: Clock;
 }
 
 interface AccountIndex {
@@ -30,6 +40,10 @@ interface AccountIndex {
   /** The build, then every update, in order: a search waits for the work queued before it. */
   work: Promise<void>;
   folders: Folder[] | null;
+  /** Committed rows not indexed yet, oldest first (see INDEX_DELAY_MS). */
+  readonly waiting: MessageRowChanges[];
+  waitingRows: number;
+  timer: unknown;
 }
 
 const NO_HITS: SearchHits = { threads: [], matchedMessages: 0, truncated: false };
@@ -47,6 +61,7 @@ export class SearchIndexes {
     const store = await this.deps.open(accountId); // AccountNotFound before any work
     if (isEmptySearch(query)) return NO_HITS;
     let entry = this.entry(accountId);
+    this.indexWaiting(accountId, entry);
     await entry.work;
     // Its build failed (or a cache clear dropped it meanwhile): one more try with a fresh one.
     if (this.accounts.get(accountId) !== entry) {
@@ -64,10 +79,10 @@ export class SearchIndexes {
 
   /** Forgets an account's index (logout). */
   drop(accountId: string): void {
-    this.accounts.delete(accountId);
+    this.forget(accountId);
   }
 
-  /** Messages indexed for an account (null: no index yet). */
+  /** Messages indexed for an account (null: no index yet); rows still waiting are not. */
   size(accountId: string): number | null {
     return this.accounts.get(accountId)?.index.size ?? null;
   }
@@ -75,7 +90,7 @@ export class SearchIndexes {
   private entry(accountId: string): AccountIndex {
     const existing = this.accounts.get(accountId);
     if (existing) return existing;
-    const entry: AccountIndex = { index: new SearchIndex(), work: Promise.resolve(), folders: null };
+    const entry: AccountIndex = { index: new SearchIndex(), work: Promise.resolve(), folders: null, waiting: [], waitingRows: 0, timer: null };
     this.accounts.set(accountId, entry);
     this.enqueue(accountId, entry, () => this.build(accountId, entry));
     return entry;
@@ -84,8 +99,44 @@ export class SearchIndexes {
   private enqueue(accountId: string, entry: AccountIndex, job: () => Promise<void>): void {
     entry.work = entry.work.then(job).catch((error: unknown) => {
       // A half-built or stale index must not answer: the next search builds a new one.
-      if (this.accounts.get(accountId) === entry) this.accounts.delete(accountId);
+      if (this.accounts.get(accountId) === entry) this.forget(accountId);
       this.deps.onError?.(error);
+    });
+  }
+
+  private forget(accountId: string): void {
+    const entry = this.accounts.get(accountId);
+    if (entry) stopTimer(entry, this.clock);
+    this.accounts.delete(accountId);
+  }
+
+  private get clock(): Clock {
+    return this.deps.clock ?? systemClock;
+  }
+
+  /** Committed rows wait a little (INDEX_DELAY_MS) for the next page's. */
+  private wait(accountId: string, entry: AccountIndex, rows: MessageRowChanges): void {
+    entry.waiting.push(rows);
+    entry.waitingRows += rows.put.length + rows.removed.length;
+    if (entry.waitingRows >= MAX_WAITING_ROWS) {
+      this.indexWaiting(accountId, entry);
+      return;
+    }
+    stopTimer(entry, this.clock);
+    entry.timer = this.clock.setTimeout(() => {
+      entry.timer = null;
+      this.indexWaiting(accountId, entry);
+    }, INDEX_DELAY_MS);
+  }
+
+  /** Queues the waiting rows for indexing, in commit order, before any later work. */
+  private indexWaiting(accountId: string, entry: AccountIndex): void {
+    stopTimer(entry, this.clock);
+    if (entry.waiting.length === 0) return;
+    const batches = entry.waiting.splice(0);
+    entry.waitingRows = 0;
+    this.enqueue(accountId, entry, async () => {
+      for (const rows of batches) entry.index.apply(rows);
     });
   }
 
@@ -112,17 +163,18 @@ export class SearchIndexes {
     if (!entry) return; // built from the table when first searched
     if (change.everything) {
       // A cache clear or a new session: built again from the table (the runtime warms it after its first sync).
-      this.accounts.delete(change.accountId);
+      this.forget(change.accountId);
       return;
     }
     if (change.foldersChanged) entry.folders = null;
     const { messages } = change;
     if (messages) {
       // The rows as committed: nothing to read back (a backfill page holds a thousand).
-      this.enqueue(change.accountId, entry, async () => entry.index.apply(messages));
+      this.wait(change.accountId, entry, messages);
       return;
     }
     if (change.threadIds.length === 0) return;
+    this.indexWaiting(change.accountId, entry); // what committed before this change comes first
     const threadIds = [...new Set(change.threadIds)];
     this.enqueue(change.accountId, entry, async () => {
       const store = await this.deps.open(change.accountId);
@@ -132,4 +184,10 @@ export class SearchIndexes {
       for (const { threadId, rows } of threads) entry.index.replaceThread(threadId, rows.map(messageFromRow));
     });
   }
+}
+
+function stopTimer(entry: AccountIndex, clock: Clock): void {
+  if (entry.timer === null) return;
+  clock.clearTimeout(entry.timer);
+  entry.timer = null;
 }

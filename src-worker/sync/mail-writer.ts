@@ -147,7 +147,7 @@ export class MailWriter {
   }
 
   /**
-   * Reads ahead, in two rounds of requests, every row the changes will look at: their
+   * Reads ahead, in three short rounds of requests, every row the changes will look at: their
    * messages and threads, the threads their messages leave, the earlier messages of those
    * conversations, the folder counts and the people they name. Call it before the changes;
    * it is optional (without it each row is read when needed), but with it the rest of the
@@ -183,7 +183,8 @@ export class MailWriter {
     const spanning = [...new Set(threadIds)].filter((threadId) => {
       if (threadsDeleted.has(threadId)) return false;
       const row = this.threadRows.get(threadId);
-      const ids = listed.get(threadId) ?? (row ? (threadFromRow(row).server ?? threadFromRow(row).summary).messageIds : []);
+      const stored = row ? threadFromRow(row) : null;
+      const ids = listed.get(threadId) ?? (stored ? (stored.server ?? stored.summary).messageIds : []);
       return ids.some((id) => !inPage.has(id));
     });
     const rows = await Promise.all(spanning.map((threadId) => this.tx.getAll('Message', { index: 'thread_id', range: only(threadId) })));

@@ -1,0 +1,80 @@
+import { describe, expect, test } from 'vitest';
+import type { MessageMeta } from '../../../../shared/api/mail';
+import { MAIL_SCHEMA } from '../../../../src-worker/db/mail-schema';
+import { MemoryDatabases } from '../../../../src-worker/db/memory-store';
+import { withWrite } from '../../../../src-worker/db/store';
+import { INDEX_DELAY_MS, SearchIndexes } from '../../../../src-worker/search/search-indexes';
+import { parseSearch } from '../../../../src-worker/search/search-query';
+import { createChangeFeed } from '../../../../src-worker/sync/change-feed';
+import { messageToRow } from '../../../../src-worker/sync/mail-rows';
+import { manualClock } from '../mail-test-kit';
+
+const T0 = Date.UTC(2026, 0, 1);
+
+function meta(id: string, subject: string, threadId = `t${id}`): MessageMeta {
+  return {
+    id,
+    threadId,
+    folderId: 'inbox',
+    messageIdHeader: null,
+    subject,
+    from: [{ name: 'Ann', email: 'ann@example.com' }],
+    to: [],
+    cc: [],
+    replyTo: [],
+    date: T0 + Number(id),
+    receivedAt: T0 + Number(id),
+    unread: true,
+    starred: false,
+    answered: false,
+    draft: false,
+    keywords: [],
+    size: 100,
+    attachments: [],
+    snippet: '',
+  };
+}
+
+async function setup() {
+  const store = await new MemoryDatabases().open('7', MAIL_SCHEMA);
+  await withWrite(store, ['Message', 'Category'], async (tx) => {
+    await tx.put('Message', messageToRow('7', { meta: meta('1', 'Budget review'), deleted: false, server: null }));
+    await tx.put('Category', { id: 'inbox', path: 'INBOX', name: 'INBOX', special_use: 'inbox', total: 0, unread: 0 });
+  });
+  const changes = createChangeFeed();
+  const clock = manualClock();
+  const indexes = new SearchIndexes({ open: async () => store, changes, clock });
+  await indexes.warm('7');
+  const threads = async (query: string) => (await indexes.search({ accountId: '7', query: parseSearch(query) })).threads.map((hit) => hit.threadId);
+  return { store, changes, clock, indexes, threads };
+}
+
+describe('search indexes kept current from the change feed', () => {
+  test('a page’s rows are indexed once pages stop coming, or at once when someone searches', async () => {
+    const { changes, clock, indexes, threads } = await setup();
+    expect(indexes.size('7')).toBe(1);
+    changes.emit({ accountId: '7', threadIds: ['t2'], foldersChanged: false, messages: { put: [{ meta: meta('2', 'Budget draft'), deleted: false, server: null }], removed: [] } });
+    clock.advance(INDEX_DELAY_MS - 1);
+    changes.emit({ accountId: '7', threadIds: ['t3', 't1'], foldersChanged: false, messages: { put: [{ meta: meta('3', 'Lunch'), deleted: false, server: null }], removed: ['1'] } });
+    clock.advance(INDEX_DELAY_MS - 1);
+    await Promise.resolve();
+    expect(indexes.size('7')).toBe(1); // a backfill is still coming: nothing indexed yet
+    clock.advance(1);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(indexes.size('7')).toBe(2);
+    expect(await threads('budget')).toEqual(['t2']);
+
+    // A search does not wait for the delay.
+    changes.emit({ accountId: '7', threadIds: ['t4'], foldersChanged: false, messages: { put: [{ meta: meta('4', 'Budget final'), deleted: false, server: null }], removed: [] } });
+    expect(await threads('budget')).toEqual(['t4', 't2']);
+  });
+
+  test('rows waiting are indexed before a later change that is read back from the table', async () => {
+    const { store, changes, threads } = await setup();
+    changes.emit({ accountId: '7', threadIds: ['t5'], foldersChanged: false, messages: { put: [{ meta: meta('5', 'Quarterly plan'), deleted: false, server: null }], removed: [] } });
+    // A later commit changes that message and names only its thread: its rows are read back from the table.
+    await withWrite(store, ['Message'], (tx) => tx.put('Message', messageToRow('7', { meta: { ...meta('5', 'Quarterly plan'), subject: 'Quarterly plan v2' }, deleted: false, server: null })));
+    changes.emit({ accountId: '7', threadIds: ['t5'], foldersChanged: false });
+    expect(await threads('v2')).toEqual(['t5']); // the later read wins over the page's older row
+  });
+});
