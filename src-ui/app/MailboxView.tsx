@@ -247,8 +247,10 @@ export function MailboxView({ scope, title, specialUse, folderId }: MailboxViewP
   const replaced = layout.readingPane === 'replace';
   const showList = !replaced || !openKey;
   const showPane = !replaced || Boolean(openKey);
-  // Search results replace each other as the query is typed: one list stays mounted and swaps its rows.
-  const listKey = scope.kind === 'search' ? 'search' : scopeKey;
+  // One list per mailbox, kept from the mailbox to its searches and from one query to the
+  // next: it swaps its rows (keeping the last ones, busy, until the next arrive) instead of
+  // mounting again with placeholders on every keystroke.
+  const listKey = folderId ?? `unified:${specialUse ?? ''}`;
   return (
     <div className={`mailbox mailbox-pane-${layout.readingPane}`}>
       <MailboxToolbar

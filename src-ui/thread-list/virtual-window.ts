@@ -11,7 +11,8 @@ export const OVERSCAN_ROWS = 8;
 /**
  * The rendered range moves in blocks of this many rows. Scrolling row by row changed the
  * DOM (a row in, a row out) on almost every frame, and each change costs a style, layout
- * and paint pass of the list; in blocks, most frames of a fling only scroll.
+ * and paint pass of the list; in blocks, most frames of a fling only scroll (two frames in
+ * a block's worth of scrolling change it: one adds a block below, one drops one above).
  */
 export const ROW_BLOCK = 8;
 /** Never render more than this, whatever the viewport (a very tall screen, a zoomed-out page). */
@@ -44,12 +45,9 @@ export function renderedRange(facts: ViewportFacts): RowRange {
   const block = Math.max(1, facts.block ?? ROW_BLOCK);
   const firstVisible = Math.floor(Math.max(0, facts.scrollTop) / rowHeight);
   const visibleCount = Math.ceil(Math.max(0, facts.viewportHeight) / rowHeight) + 1;
-  const blockStart = Math.max(0, Math.floor((firstVisible - overscan) / block) * block);
-  // One span for every row of the block, so both ends move together, once per block: the
-  // last row of a block still has its screen and overscan below it.
-  const span = Math.ceil((visibleCount + 2 * overscan + block - 1) / block) * block;
-  const start = Math.min(blockStart, Math.max(0, total - 1));
-  const end = Math.min(total, blockStart + span, start + MAX_DOM_ROWS);
+  // Each end moves by whole blocks: the rows above leave, and the rows below arrive, a block at a time.
+  const start = Math.min(Math.max(0, Math.floor((firstVisible - overscan) / block) * block), Math.max(0, total - 1));
+  const end = Math.min(total, Math.ceil((firstVisible + visibleCount + overscan) / block) * block, start + MAX_DOM_ROWS);
   return { start, end };
 }
 

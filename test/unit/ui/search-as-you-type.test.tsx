@@ -66,16 +66,21 @@ test('one history entry per search: the first keystroke pushes it, the next ones
   await waitFor(() => expect(box.value).toBe(''));
 });
 
-test('the results list stays mounted from one query to the next and keeps the last results until the next arrive', async () => {
+test('the list stays mounted from the mailbox to its search and from one query to the next, keeping the last rows until the next arrive', async () => {
   const { engine, held } = heldSearches();
   const view = await renderApp({ engine, path: '/mail/1001/1001' });
   await waitFor(() => expect(rowIds(view.container).length).toBeGreaterThan(3));
+  const list = listbox(view.container);
+  const inbox = rowIds(view.container);
   const box = byRole(view.container, 'searchbox', 'Search mail') as HTMLInputElement;
   await typeInto(box, 'e');
   await waitFor(() => expect(held.has('e')).toBe(true));
+  expect(listbox(view.container)).toBe(list);
+  expect(rowIds(view.container)).toEqual(inbox);
+  expect(list.getAttribute('aria-busy')).toBe('true');
   await step(() => held.get('e')?.());
   await waitFor(() => expect(listbox(view.container).getAttribute('aria-busy')).toBe('false'));
-  const list = listbox(view.container);
+  expect(listbox(view.container)).toBe(list);
   const first = rowIds(view.container);
   expect(first.length).toBeGreaterThan(0);
   await typeInto(box, 'ex');
