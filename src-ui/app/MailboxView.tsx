@@ -17,7 +17,7 @@ import { scopeKeyOf } from '../state/worker-bridge';
 import { indexOfKey, rowAt, type HeldList } from '../thread-list/list-patch';
 import { groupByAccount, refOf, selectRange, toggleRow, type ThreadRef } from '../thread-list/selection';
 import { cursorIndexOf, ThreadList } from '../thread-list/ThreadList';
-import { DATA_WINDOW_ROWS } from '../thread-list/virtual-window';
+import { FIRST_WINDOW_ROWS } from '../thread-list/virtual-window';
 import { focusSearch } from '../toolbar/SearchBox';
 import { Toolbar } from '../toolbar/Toolbar';
 import { Icon } from './icons';
@@ -164,7 +164,7 @@ export function MailboxView({ scope, title, specialUse, folderId }: MailboxViewP
     store.set(selectionAtom, new Map());
     store.set(selectionAnchorAtom, null);
     store.set(cursorAtom, { key: null, index: 0 });
-    void actions.openThreadList(scope, { offset: 0, limit: DATA_WINDOW_ROWS });
+    void actions.openThreadList(scope, { offset: 0, limit: FIRST_WINDOW_ROWS });
     return () => actions.closeThreadList(scope);
     // The scope object changes identity on every render; its key says when it really changed.
   }, [scopeKey, actions, store]);

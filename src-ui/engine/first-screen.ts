@@ -11,7 +11,7 @@
  * not use.
  */
 import type { ListPatch, ListScope, ListSnapshot, ListWindow } from '../../shared/worker-mail-api';
-import { DATA_WINDOW_ROWS } from '../thread-list/virtual-window';
+import { FIRST_WINDOW_ROWS } from '../thread-list/virtual-window';
 
 /** localStorage key of the account ids the unified lists of the last visit named (primary first). */
 export const ACCOUNT_IDS_KEY = 'tern.accountIds';
@@ -72,7 +72,7 @@ export function firstScreenScope(location: { pathname: string; search: string })
 }
 
 /** The window a mailbox first asks for (thread-list/virtual-window.ts). */
-export const FIRST_WINDOW: ListWindow = { offset: 0, limit: DATA_WINDOW_ROWS };
+export const FIRST_WINDOW: ListWindow = { offset: 0, limit: FIRST_WINDOW_ROWS };
 
 export interface EarlyList {
   readonly scope: ListScope;

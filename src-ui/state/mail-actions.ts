@@ -64,6 +64,12 @@ function toMailCommand(command: ThreadCommand, accountId: string, threadIds: rea
   }
 }
 
+/** Runs `run` once the next frame is out (a timer where there are no frames). */
+function afterNextFrame(run: () => void): void {
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => setTimeout(run, 0));
+  else setTimeout(run, 0);
+}
+
 /** Commands after which the threads leave the list shown. */
 const REMOVES_FROM_LIST = new Set<ThreadCommand['kind']>(['archive', 'trash', 'spam', 'delete', 'move']);
 
@@ -203,7 +209,9 @@ export function createMailActions(params: { engine: UiEngine; store: Store; brid
         }
       });
       const message = confirmation(command, threads.length);
-      if (message) bridge.toast({ tone: 'info', message });
+      // The rows show the change in this frame; the confirmation follows in the next, so
+      // rendering it does not hold back the frame that takes the rows away.
+      if (message) afterNextFrame(() => bridge.toast({ tone: 'info', message }));
       await Promise.all(runs);
     },
 

@@ -55,7 +55,7 @@ export function ThreadList(props: ThreadListProps) {
   const accounts = useAtomValue(accountsAtom) ?? [];
   const cursorIndex = useCursorIndex();
   const scrollRef = useRef<HTMLDivElement>(null);
-  // Only the first row on screen is state: scrolling within a row renders nothing.
+  // The first row on screen, updated only when the rows to render change (see onScroll).
   const [viewport, setViewport] = useState(() => ({ firstRow: 0, height: typeof window === 'undefined' ? 800 : window.innerHeight }));
   const [today, setToday] = useState(startOfToday);
 

@@ -17,8 +17,15 @@ export const OVERSCAN_ROWS = 8;
 export const ROW_BLOCK = 8;
 /** Never render more than this, whatever the viewport (a very tall screen, a zoomed-out page). */
 export const MAX_DOM_ROWS = 100;
-/** Rows asked of the worker per window (its limit is 200). */
+/** Rows asked of the worker per window once the list scrolls (its limit is 200). */
 export const DATA_WINDOW_ROWS = 150;
+/**
+ * Rows a list first asks for: the screen, its overscan and the edge margin below it. The
+ * worker reads each row of a window from IndexedDB before it answers, so a first window
+ * of 150 made a new search or folder wait for rows nobody sees yet (the list asks for a
+ * full window as soon as it scrolls).
+ */
+export const FIRST_WINDOW_ROWS = 64;
 /** Ask for the next window when the rendered rows come this close to the held window's edge. */
 export const WINDOW_EDGE_MARGIN = 25;
 

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { act } from 'react';
 import { afterEach, expect, test, vi } from 'vitest';
+import { FIRST_WINDOW_ROWS } from '../../../src-ui/thread-list/virtual-window';
 import { createFakeEngine, DEMO_LOGINS, type FakeEngine } from './fake-mail-engine';
 import { click, renderApp, unmountAll, waitFor } from './render-app';
 
@@ -39,7 +40,7 @@ test('100,000 threads: the DOM holds at most ~100 rows, with the list’s real s
   const spacer = list.firstElementChild as HTMLElement;
   expect(spacer.style.height).toBe(`${BIG * 84}px`);
   const first = view.engine.calls.find((call) => call.method === 'mail.watchThreadList')?.params as { window: { offset: number; limit: number } };
-  expect(first.window).toEqual({ offset: 0, limit: 150 });
+  expect(first.window).toEqual({ offset: 0, limit: FIRST_WINDOW_ROWS });
 });
 
 test('scrolling moves the worker window; rows outside it show as placeholders until it arrives', async () => {
@@ -47,7 +48,7 @@ test('scrolling moves the worker window; rows outside it show as placeholders un
   await waitFor(() => expect(realOptions(view.container).length).toBeGreaterThan(0));
   const list = listbox(view.container);
   // Scrolling a little inside the held window asks nothing.
-  await scrollTo(list, 84 * 20);
+  await scrollTo(list, 84 * 8);
   expect(view.engine.calls.filter((call) => call.method === 'mail.moveWindow')).toHaveLength(0);
   // A jump to the middle moves the window there.
   await scrollTo(list, 84 * 50_000);
