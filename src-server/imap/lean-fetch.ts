@@ -1,6 +1,7 @@
 import type { FetchMessageObject, FetchQueryObject, ImapFlow, MailboxObject } from 'imapflow';
 import parseResponse from 'imapflow/lib/handler/imap-parser.js';
 import { getStringList, MAX_UINT32_DIGITS, parseBigIntValue, parseBodystructure, parseEnvelope, parseUintValue } from 'imapflow/lib/tools.js';
+import { parseFetchResponse } from './fetch-parser';
 
 /** A response as imapflow's reader hands it on: the line and its literals (imapflow's ImapStreamItem). */
 interface StreamItem {
@@ -11,6 +12,9 @@ type ResponseHandler = (this: ImapFlow, data: StreamItem) => Promise<boolean>;
 type ParsedResponse = Awaited<ReturnType<typeof parseResponse>>;
 type Attribute = NonNullable<ParsedResponse['attributes']>[number];
 
+/** The item that marks a FETCH response as an answer to the command, not an unsolicited update. */
+export type FetchMarker = 'ENVELOPE' | 'BODY';
+
 /** `* <seq> FETCH (`: what an untagged FETCH response line starts with. */
 const UNTAGGED_FETCH = /^\* \d+ FETCH \(/i;
 
@@ -20,16 +24,24 @@ const UNTAGGED_FETCH = /^\* \d+ FETCH \(/i;
  * re-serialises the whole parsed response into a log line even when logging is off, then
  * re-serialises every item name again to find out what it is — in a profile that is
  * about as much CPU as parsing the wire itself. Here each response is parsed by
- * imapflow's own parser and its items are read by name, with imapflow's own envelope and
- * BODYSTRUCTURE readers, so a message comes out as `client.fetch` would give it.
+ * fetch-parser.ts (imapflow's own parser where that one does not read it) and its items
+ * are read by name, with imapflow's own envelope and BODYSTRUCTURE readers, so a message
+ * comes out as `client.fetch` would give it.
  *
- * Only responses with an ENVELOPE item are taken (no server sends one unsolicited), so
- * `query` must ask for it; the command itself (sending, completion, errors, retries) is
+ * Only responses with the `marker` item are taken: ENVELOPE or BODY[section], which no
+ * server sends unsolicited (a flag change comes as FLAGS alone), so `query` must ask for
+ * it; the command itself (sending, completion, errors, retries) is
  * imapflow's `fetch`. Anything not taken — or everything, if this imapflow's reader cannot
  * be hooked — reaches `onMessage` through `client.fetch` as usual. The caller must hold the
  * connection for the duration (the mirror's queue). UIDs in `range`, as for `{ uid: true }`.
  */
-export async function leanFetch(client: ImapFlow, range: string, query: FetchQueryObject, onMessage: (message: FetchMessageObject) => void): Promise<void> {
+export async function leanFetch(
+  client: ImapFlow,
+  range: string,
+  query: FetchQueryObject,
+  marker: FetchMarker,
+  onMessage: (message: FetchMessageObject) => void,
+): Promise<void> {
   const reader = client as unknown as { handleResponse?: ResponseHandler };
   const original = reader.handleResponse;
   const mailbox = client.mailbox;
@@ -39,9 +51,11 @@ export async function leanFetch(client: ImapFlow, range: string, query: FetchQue
     typeof original === 'function' && mailbox
       ? async function (this: ImapFlow, data: StreamItem): Promise<boolean> {
           if (UNTAGGED_FETCH.test(data.payload.toString('latin1', 0, 24))) {
-            // A copy: the parser consumes the literals it reads, and a response not taken goes on to imapflow whole.
-            const parsed = await parseResponse(data.payload, { literals: [...data.literals] }).catch(() => null);
-            const message = parsed ? fetchedMessage(parsed, mailbox) : null;
+            // imapflow's parser only for what ours does not read (it consumes the literals it reads: a copy, so a
+            // response not taken goes on to imapflow whole).
+            const parsed =
+              parseFetchResponse(data.payload, data.literals) ?? (await parseResponse(data.payload, { literals: [...data.literals] }).catch(() => null));
+            const message = parsed ? fetchedMessage(parsed, mailbox, marker) : null;
             if (message) {
               try {
                 onMessage(message);
@@ -80,20 +94,22 @@ function textOf(value: Attribute | undefined): string | undefined {
 
 /**
  * The items of one untagged FETCH response, as imapflow's formatMessageResponse (2.1.2)
- * reads them, for the items the mirror asks for; null for a response without ENVELOPE
- * or UID, or with an item this reader does not know how to read (imapflow reads it then).
+ * reads them, for the items the mirror asks for; null for a response without the marker
+ * item or UID, or with an item this reader does not know how to read (imapflow reads it then).
  * Like imapflow, a UID at or past UIDNEXT and a higher MODSEQ update the mailbox state.
  */
-export function fetchedMessage(parsed: ParsedResponse, mailbox: MailboxObject): FetchMessageObject | null {
+export function fetchedMessage(parsed: ParsedResponse, mailbox: MailboxObject, marker: FetchMarker): FetchMessageObject | null {
   const items = parsed.attributes?.[1];
   if (!isList(items)) return null;
   const message: Partial<FetchMessageObject> = { seq: parseUintValue(parsed.command, MAX_UINT32_DIGITS) || undefined };
-  let hasEnvelope = false;
+  let marked = false;
   for (let i = 0; i + 1 < items.length; i += 2) {
     const name = items[i];
     const value = items[i + 1];
     if (!name || isList(name) || typeof name.value !== 'string') return null;
-    switch (name.value.toUpperCase()) {
+    const item = name.value.toUpperCase();
+    if (item === marker) marked = true;
+    switch (item) {
       case 'UID': {
         const uid = parseUintValue(textOf(value), MAX_UINT32_DIGITS);
         if (!uid) return null;
@@ -105,7 +121,6 @@ export function fetchedMessage(parsed: ParsedResponse, mailbox: MailboxObject): 
         message.flags = new Set(getStringList(value));
         break;
       case 'ENVELOPE':
-        hasEnvelope = true;
         if (isList(value)) message.envelope = parseEnvelope(value);
         break;
       case 'BODYSTRUCTURE':
@@ -148,5 +163,5 @@ export function fetchedMessage(parsed: ParsedResponse, mailbox: MailboxObject): 
         break;
     }
   }
-  return hasEnvelope && message.uid ? (message as FetchMessageObject) : null;
+  return marked && message.uid ? (message as FetchMessageObject) : null;
 }

@@ -13,7 +13,7 @@ import { snippetFrom } from './snippet';
 export async function fetchMessages(client: ImapFlow, uids: readonly number[]): Promise<MessageRecord[]> {
   if (uids.length === 0) return [];
   const records: MessageRecord[] = [];
-  await leanFetch(client, compactUidSet(uids), METADATA_QUERY, (message) => records.push(toMessageRecord(message)));
+  await leanFetch(client, compactUidSet(uids), METADATA_QUERY, 'ENVELOPE', (message) => records.push(toMessageRecord(message)));
   await fillSnippets(client, records);
   return records.sort((a, b) => b.uid - a.uid);
 }

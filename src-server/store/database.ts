@@ -14,6 +14,12 @@ export function openDatabase(dataDir: string, fileName = 'tern.sqlite'): Db {
   const db = new Database(fileName === ':memory:' ? ':memory:' : join(dataDir, fileName));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
+  // A checkpoint (copying the WAL into the database, with an fsync) every 64 MB of WAL rather
+  // than SQLite's 4 MB: a cold mirror writes hundreds of MB, and at 4 MB the fsyncs alone held
+  // the event loop for 0.1-0.6 s per 10k messages (~5 s per 100k). The WAL file is cut back
+  // to that size after a checkpoint.
+  db.pragma('wal_autocheckpoint = 16384');
+  db.pragma('journal_size_limit = 67108864');
   db.pragma('foreign_keys = ON');
   migrate(db);
   return db;

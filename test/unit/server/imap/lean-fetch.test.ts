@@ -25,7 +25,7 @@ async function both(response: { payload: Buffer; literals: Buffer[] }) {
   const theirsBox = mailbox();
   const oursBox = mailbox();
   const theirs = await formatMessageResponse(await parseResponse(response.payload, { literals: [...response.literals] }), theirsBox);
-  const ours = fetchedMessage(await parseResponse(response.payload, { literals: [...response.literals] }), oursBox);
+  const ours = fetchedMessage(await parseResponse(response.payload, { literals: [...response.literals] }), oursBox, 'ENVELOPE');
   return { theirs, ours, theirsBox, oursBox };
 }
 
@@ -73,8 +73,8 @@ describe('the lean FETCH reader reads a response as imapflow does', () => {
 
   test('responses it does not take: no ENVELOPE (an unsolicited flag change), or a section it does not know', async () => {
     const flagsOnly = wire(['* 4 FETCH (UID 9 FLAGS (\\Seen) MODSEQ (80))']);
-    expect(fetchedMessage(await parseResponse(flagsOnly.payload, { literals: flagsOnly.literals }), mailbox())).toBeNull();
+    expect(fetchedMessage(await parseResponse(flagsOnly.payload, { literals: flagsOnly.literals }), mailbox(), 'ENVELOPE')).toBeNull();
     const mime = wire([`* 4 FETCH (UID 9 ENVELOPE ${ENVELOPE} BODY[1.MIME] `, { literal: 'Content-Type: text/plain\r\n\r\n' }, ')']);
-    expect(fetchedMessage(await parseResponse(mime.payload, { literals: mime.literals }), mailbox())).toBeNull();
+    expect(fetchedMessage(await parseResponse(mime.payload, { literals: mime.literals }), mailbox(), 'ENVELOPE')).toBeNull();
   });
 });
