@@ -37,6 +37,14 @@ export interface ThreadRowViewProps {
 
 export const rowElementId = (key: string) => `thread-${key}`;
 
+/**
+ * A row's place in the list. `content-visibility: auto` lets the browser skip the layout
+ * and paint of rows rendered ahead of the screen (the overscan) until they scroll near
+ * it: a new list or search result lays out the rows on screen, not twice as many. The
+ * height is fixed, so a skipped row keeps its size; it stays in the accessibility tree.
+ */
+const rowStyle = (index: number, rowHeight: number) => ({ transform: `translateY(${index * rowHeight}px)`, height: rowHeight, contentVisibility: 'auto' as const });
+
 /** What a screen reader says for the row: state first, then who, what and when. */
 export function rowAccessibleName(row: ThreadRow, senders: string, time: string, accountLabel: string | null = null): string {
   const parts = [
@@ -79,7 +87,7 @@ export const ThreadRowView = memo(function ThreadRowView(props: ThreadRowViewPro
       aria-posinset={index + 1}
       aria-setsize={props.total}
       aria-label={label}
-      style={{ transform: `translateY(${index * layout.rowHeight}px)`, height: layout.rowHeight }}
+      style={rowStyle(index, layout.rowHeight)}
       onMouseDown={(event) => event.shiftKey && event.preventDefault() /* no text selection on shift-click */}
       onClick={(event) => {
         // One handler for the row and its avatar/checkbox (which toggles): the content below has none, so it never re-renders for a new index.
@@ -172,7 +180,7 @@ export const PlaceholderRow = memo(function PlaceholderRow({ index, total, layou
       aria-setsize={total}
       aria-label="Loading conversation"
       className={`thread-row thread-row-${layout.rowStyle} is-placeholder`}
-      style={{ transform: `translateY(${index * layout.rowHeight}px)`, height: layout.rowHeight }}
+      style={rowStyle(index, layout.rowHeight)}
     >
       <span className="skeleton skeleton-avatar" />
       <span className="skeleton-lines">
