@@ -149,7 +149,26 @@ export type MailCommand =
   | { readonly kind: 'archive'; readonly accountId: string; readonly threadIds: readonly string[] }
   | { readonly kind: 'trash'; readonly accountId: string; readonly threadIds: readonly string[] }
   | { readonly kind: 'spam'; readonly accountId: string; readonly threadIds: readonly string[] }
-  | { readonly kind: 'delete'; readonly accountId: string; readonly threadIds: readonly string[] };
+  | { readonly kind: 'delete'; readonly accountId: string; readonly threadIds: readonly string[] }
+  /**
+   * Puts messages back where they were: the undo of a move, archive, trash or spam, as
+   * the engine built it when that command ran (its `undo`). Each message goes back to
+   * its own folder, so threads of a unified list return to each account's and folder's own.
+   */
+  | { readonly kind: 'restore'; readonly accountId: string; readonly threadIds: readonly string[]; readonly placements: readonly MessagePlacement[] };
+
+/** Where one message is to be: its gateway id (which survives moves) and a folder of its account. */
+export interface MessagePlacement {
+  readonly messageId: string;
+  readonly folderId: string;
+}
+
+/** What `run` answers: the command's id, and the command that undoes it when it can be undone (moves). */
+export interface CommandRun {
+  readonly commandId: string;
+  /** Absent for changes that show in the row (read, star) and for "delete forever". */
+  readonly undo?: MailCommand;
+}
 
 export interface DraftInput {
   readonly accountId: string;
@@ -217,8 +236,8 @@ export interface UploadParams {
 
 /** Changes from the UI. */
 export interface MailCommandService {
-  /** Applies optimistically, records a ProviderSyncbackRequest, sends it; resolves with its id. */
-  run(params: { command: MailCommand }): Promise<{ commandId: string }>;
+  /** Applies optimistically, records a ProviderSyncbackRequest, sends it; resolves with its id and its undo. */
+  run(params: { command: MailCommand }): Promise<CommandRun>;
   /** Saves (creates or updates) a draft; resolves with its id for the next save. */
   saveDraft(params: { draft: DraftInput }): Promise<{ draftId: string }>;
   /**

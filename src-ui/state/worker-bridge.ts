@@ -44,6 +44,7 @@ const FAILED_TITLE: Record<CommandStatus['kind'], string> = {
   trash: 'Could not delete',
   spam: 'Could not report spam',
   delete: 'Could not delete forever',
+  restore: 'Could not undo',
   saveDraft: 'Could not save the draft',
   send: 'Message not sent',
 };

@@ -9,7 +9,7 @@ import type { MailTable } from '../db/mail-schema';
 import { only, type ReadTransaction, type WriteTransaction } from '../db/store';
 import { folderFromRow, messageFromRow } from '../sync/mail-rows';
 import type { MailWriter } from '../sync/mail-writer';
-import { planEffects, type FolderRole, type PlanFolders, type PlanMessage } from './command-plan';
+import { inverseOf, planEffects, type FolderRole, type PlanFolders, type PlanMessage } from './command-plan';
 import { OUTBOX_TABLE, type ActionRow, type OutboxRow } from './outbox-rows';
 
 const ROLES: readonly FolderRole[] = ['inbox', 'drafts', 'sent', 'archive', 'junk', 'trash'];
@@ -42,18 +42,23 @@ export interface RecordActionParams {
   readonly now: number;
 }
 
-/** Applies `command` to the local rows and records it for sending, in the writer's transaction. */
-export async function recordAction(tx: WriteTransaction<MailTable>, writer: MailWriter, params: RecordActionParams): Promise<ActionRow> {
+/**
+ * Applies `command` to the local rows and records it for sending, in the writer's
+ * transaction. Also answers the command that undoes it, built from where each message is
+ * shown now (pending changes included), so an undo puts back exactly what this moved.
+ */
+export async function recordAction(tx: WriteTransaction<MailTable>, writer: MailWriter, params: RecordActionParams): Promise<{ row: ActionRow; undo: MailCommand | undefined }> {
   const { command } = params;
   const folders = await loadPlanFolders(tx);
   const threads = new Map<string, PlanMessage[]>();
+  const before = new Map<string, PlanMessage & { threadId: string }>();
   for (const threadId of command.threadIds) {
     const messages = (await tx.getAll('Message', { index: 'thread_id', range: only(threadId) })).map(messageFromRow).filter((message) => !message.deleted);
-    threads.set(
-      threadId,
-      messages.map(({ meta }) => ({ id: meta.id, folderId: meta.folderId, date: meta.date })),
-    );
+    const planned = messages.map(({ meta }) => ({ id: meta.id, folderId: meta.folderId, date: meta.date }));
+    threads.set(threadId, planned);
+    for (const message of planned) before.set(message.id, { ...message, threadId });
   }
+  const effects = planEffects(command, threads, folders);
   const row: ActionRow = {
     id: params.commandId,
     account_id: params.accountId,
@@ -61,7 +66,7 @@ export async function recordAction(tx: WriteTransaction<MailTable>, writer: Mail
     status: 'pending',
     kind: 'action',
     command,
-    effects: planEffects(command, threads, folders),
+    effects,
     thread_ids: [...command.threadIds],
     idempotency_key: params.commandId,
     attempts: 0,
@@ -72,7 +77,7 @@ export async function recordAction(tx: WriteTransaction<MailTable>, writer: Mail
   writer.pending.add(row);
   await writer.refreshMessages(Object.keys(row.effects));
   writer.refreshThreads(row.thread_ids);
-  return row;
+  return { row, undo: inverseOf(command, effects, before) };
 }
 
 /** Takes commands' changes off their rows (confirmed: the server state now has them; failed: put back). */

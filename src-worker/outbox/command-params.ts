@@ -9,6 +9,8 @@ import type { DraftInput, MailCommand } from '../../shared/worker-mail-api';
 const id = z.string().regex(/^[1-9]\d{0,15}$/, 'Not an id.');
 const accountId = z.string().min(1).max(64);
 const threadIds = z.array(id).min(1).max(MAX_BULK_IDS);
+/** A restore names every message of the threads it puts back (a long conversation has hundreds). */
+const MAX_RESTORED_MESSAGES = MAX_BULK_IDS * 50;
 const address = z.object({ name: z.string().max(200), email: z.string().max(254) });
 
 export const mailCommandSchema: z.ZodType<MailCommand> = z.discriminatedUnion('kind', [
@@ -19,6 +21,7 @@ export const mailCommandSchema: z.ZodType<MailCommand> = z.discriminatedUnion('k
   z.object({ kind: z.literal('trash'), accountId, threadIds }),
   z.object({ kind: z.literal('spam'), accountId, threadIds }),
   z.object({ kind: z.literal('delete'), accountId, threadIds }),
+  z.object({ kind: z.literal('restore'), accountId, threadIds, placements: z.array(z.object({ messageId: id, folderId: id })).min(1).max(MAX_RESTORED_MESSAGES) }),
 ]);
 
 export const draftInputSchema: z.ZodType<DraftInput> = z.object({

@@ -5,7 +5,7 @@
  * outcome reaches every tab through `watchCommands`.
  */
 import { systemClock, type Clock } from '../../shared/clock';
-import type { CommandStatus, DraftEdit, DraftInput, MailCommand, MailCommandService, UploadParams } from '../../shared/worker-mail-api';
+import type { CommandRun, CommandStatus, DraftEdit, DraftInput, MailCommand, MailCommandService, UploadParams } from '../../shared/worker-mail-api';
 import type { MailGateway } from '../api/mail-gateway';
 import type { MailTable } from '../db/mail-schema';
 import { withRead, withWrite, type LocalStore } from '../db/store';
@@ -45,20 +45,20 @@ export class EngineMailCommands implements MailCommandService {
     this.uploads = new AttachmentUploads({ gateway: deps.gateway });
   }
 
-  async run(params: { command: MailCommand }): Promise<{ commandId: string }> {
+  async run(params: { command: MailCommand }): Promise<CommandRun> {
     const command = parseParams(mailCommandSchema, params.command);
     const commandId = temporaryId();
     const store = await this.deps.open(command.accountId);
-    const threadIds = await withWrite(store, MAIL_WRITE_TABLES, async (tx) => {
+    const { threadIds, undo } = await withWrite(store, MAIL_WRITE_TABLES, async (tx) => {
       const writer = new MailWriter(tx, command.accountId, await PendingEffects.load(tx));
-      await recordAction(tx, writer, { accountId: command.accountId, commandId, command, now: this.clock.now() });
+      const recorded = await recordAction(tx, writer, { accountId: command.accountId, commandId, command, now: this.clock.now() });
       await writer.finish();
-      return [...writer.threadIds];
+      return { threadIds: [...writer.threadIds], undo: recorded.undo };
     });
     this.deps.changes.emit({ accountId: command.accountId, threadIds, foldersChanged: false });
     this.publish({ commandId, accountId: command.accountId, kind: command.kind, status: 'pending' });
     this.deps.kick(command.accountId);
-    return { commandId };
+    return undo ? { commandId, undo } : { commandId };
   }
 
   async saveDraft(params: { draft: DraftInput }): Promise<{ draftId: string }> {

@@ -19,7 +19,7 @@ import { readSyncState } from '../sync/delta-applier';
 import { MAIL_WRITE_TABLES, MailWriter } from '../sync/mail-writer';
 import type { OnlineStatus } from '../sync/online-status';
 import { doneStatus, settleActions } from './action-store';
-import { toBulkAction } from './command-plan';
+import { gatewayRequests } from './command-plan';
 import type { CommandStatusFeed } from './command-status-feed';
 import { composeFieldsOf, readDraftLink, writeDraftLink } from './draft-store';
 import { liveRows, OUTBOX_TABLE, PendingEffects, type ActionRow, type DraftRow, type OutboxRow, type SendRow } from './outbox-rows';
@@ -166,8 +166,13 @@ export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
     if (!row) return 'next';
     try {
       if (row.kind === 'action') {
-        const result = await deps.gateway.bulk({ scope: 'threads', action: toBulkAction(row.command), idempotencyKey: row.idempotency_key });
-        await sent(row, result.latestTxnId);
+        // A restore may be several requests (one per folder); the last transaction confirms them all.
+        let latestTxnId = 0;
+        for (const request of gatewayRequests(row.command)) {
+          const result = await deps.gateway.bulk({ ...request, idempotencyKey: row.idempotency_key });
+          latestTxnId = Math.max(latestTxnId, result.latestTxnId);
+        }
+        await sent(row, latestTxnId);
         return 'next';
       }
       if (row.kind === 'saveDraft') await saveDraft(row);

@@ -201,6 +201,16 @@ export class FakeMailServer {
     return Response.json({ messageIds: Object.keys(effects), latestTxnId });
   }
 
+  /** POST /api/messages/bulk: only `move` (what an undo sends), message by message, ids kept as the gateway keeps them. */
+  bulkMessages(body: BulkAction): Response {
+    if (body.action !== 'move' || body.folderId === undefined) return Response.json({ error: 'NoSuchMethod', description: 'The fake moves messages only.' }, { status: 404 });
+    if (!this.folders.has(body.folderId)) return Response.json({ error: 'TargetFolderNotExists', description: 'The destination folder does not exist.' }, { status: 404 });
+    if (body.ids.some((id) => !this.messages.has(id))) return Response.json({ error: 'MessageNotFound', description: 'The message could not be found.' }, { status: 404 });
+    const moved = body.ids.filter((id) => this.messages.get(id)!.folderId !== body.folderId);
+    const latestTxnId = this.change(moved, (message) => ({ ...message, folderId: body.folderId! }));
+    return Response.json({ messageIds: moved, latestTxnId });
+  }
+
   /** Tells every open socket about the latest transaction. */
   announce(): void {
     for (const socket of this.sockets) if (!socket.closed) socket.emit('message', { data: JSON.stringify({ type: 'txn', accountId: this.accountId, latestTxnId: this.latest }) });
@@ -260,6 +270,7 @@ export class FakeMailServer {
       return new Response(file.bytes, { headers: { 'content-type': file.contentType, 'x-content-type-options': 'nosniff' } });
     }
     if (path === '/api/threads/bulk') return this.bulk(body as BulkAction);
+    if (path === '/api/messages/bulk') return this.bulkMessages(body as BulkAction);
     if (path === '/api/drafts' && method === 'POST') {
       const save = body as FakeDraft & { clientId?: string };
       const existing = [...this.drafts].find(([, draft]) => save.clientId !== undefined && draft.clientId === save.clientId);
