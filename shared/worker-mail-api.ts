@@ -52,6 +52,12 @@ export interface ListSnapshot {
   readonly total: number;
   readonly offset: number;
   readonly rows: readonly ThreadRow[];
+  /**
+   * Whether the list's contents are known: every account of the scope has caught up with
+   * the gateway at least once. False during a first sync, when an empty list only means
+   * "not here yet" (the UI shows loading rows then, never "Your inbox is empty").
+   */
+  readonly complete: boolean;
 }
 
 /**
@@ -66,6 +72,8 @@ export interface ListPatch {
   readonly rows?: readonly ThreadRow[];
   /** Otherwise, only the rows that changed, by their index in the whole list. */
   readonly changed?: readonly { readonly index: number; readonly row: ThreadRow }[];
+  /** ListSnapshot.complete, when it changed (absent: as before). */
+  readonly complete?: boolean;
 }
 
 /** A message as the conversation view shows it (no body). */

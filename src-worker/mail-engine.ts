@@ -127,8 +127,32 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
     );
   };
 
-  const publishSync = (accountId: string, state: AccountRuntime['sync']['state']) =>
+  const publishSync = (accountId: string, state: AccountRuntime['sync']['state']) => {
     syncStatus.publish({ accountId, phase: state.phase, appliedTransactionId: state.appliedTransactionId, latestTxnId: state.latestTxnId, online: online.last, error: state.error });
+    noteCaughtUp(accountId, state);
+  };
+
+  /**
+   * Which accounts' lists are complete (ListSnapshot.complete): an account that caught up
+   * with the gateway here (a pull ended with nothing more, having applied something) is,
+   * for good. One this engine started cold is not until then — its stored cursor may look
+   * caught up after the first page of a backfill. Any other is judged by its stored state
+   * (a warm start, before its runtime runs; an account another engine syncs).
+   */
+  const caughtUp = new Set<string>();
+  const startedCold = new Set<string>();
+  const noteCaughtUp = (accountId: string, state: AccountRuntime['sync']['state']) => {
+    if (state.phase !== 'idle' || state.appliedTransactionId === 0 || caughtUp.has(accountId)) return;
+    caughtUp.add(accountId);
+    startedCold.delete(accountId);
+    lists.settled(accountId);
+  };
+  const settled = async (accountId: string): Promise<boolean> => {
+    if (caughtUp.has(accountId)) return true;
+    if (startedCold.has(accountId)) return false;
+    const stored = await deps.accounts.get(accountId);
+    return stored !== undefined && stored.appliedTransactionId > 0 && stored.appliedTransactionId >= stored.cursor;
+  };
 
   // The tabs' offline banner follows the online check too, not only sync phases.
   online.subscribe(() => {
@@ -137,6 +161,7 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
 
   const startRuntime = async (account: Account) => {
     const accountId = account.accountId;
+    if (account.appliedTransactionId === 0 && !caughtUp.has(accountId)) startedCold.add(accountId);
     const runtime = createAccountRuntime({
       account,
       store: () => deps.databases.open(accountId),
@@ -158,6 +183,8 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
         sessionEnded(account, error);
       },
       clearCache: async () => {
+        caughtUp.delete(accountId);
+        startedCold.add(accountId);
         await deps.databases.reset(accountId);
         await deps.accounts.update(accountId, resetSyncState);
         changes.emit({ accountId, threadIds: [], foldersChanged: true, everything: true });
@@ -185,6 +212,8 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
       runtime.stop();
       runtimes.delete(accountId);
       if (!account) {
+        caughtUp.delete(accountId);
+        startedCold.delete(accountId);
         syncStatus.forget(accountId);
         search.drop(accountId);
       }
@@ -207,7 +236,7 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
 
   // Subscribed to the change feed before the live lists: a list re-reading after a change finds the index updated.
   const search = new SearchIndexes({ open, changes, onError: (error) => deps.log?.('Error', `search index: ${String(error)}`) });
-  const lists = new ListSubscriptions({ reader: new ThreadListReader(open, search), changes, onError: (error) => deps.log?.('Error', `live list: ${String(error)}`) });
+  const lists = new ListSubscriptions({ reader: new ThreadListReader(open, search), changes, settled, onError: (error) => deps.log?.('Error', `live list: ${String(error)}`) });
   const queries = new EngineMailQueries({
     open,
     lists,

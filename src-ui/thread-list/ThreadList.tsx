@@ -11,7 +11,7 @@ import type { ThreadRow } from '../../shared/worker-mail-api';
 import type { ViewLayout } from '../settings/view-mode';
 import { useMailActions } from '../state/actions-context';
 import { accountsAtom, cursorAtom, ownEmailsByAccountAtom, selectionAnchorAtom, selectionAtom, visibleListAtom, type ThreadListState } from '../state/atoms';
-import { indexOfKey, rowAt, type HeldList } from './list-patch';
+import { indexOfKey, listDisplay, rowAt, type HeldList } from './list-patch';
 import { selectOnly, selectRange, toggleRow } from './selection';
 import { PlaceholderRow, rowElementId, ThreadRowView, type RowPart } from './ThreadRowView';
 import { needsWindowMove, renderedRange, sameRange, scrollTopToShow, windowAround } from './virtual-window';
@@ -220,7 +220,9 @@ export function ThreadList(props: ThreadListProps) {
     );
   }
 
-  const empty = shown.status === 'ready' && total === 0;
+  // "Empty" only when the worker knows the list holds nothing; before (first sync) loading rows.
+  const display = listDisplay(shown.status, held);
+  const empty = display === 'empty';
   return (
     <div className="thread-list-frame">
       {list.status === 'failed' && (
@@ -236,7 +238,7 @@ export function ThreadList(props: ThreadListProps) {
         role="listbox"
         aria-label={props.label}
         aria-multiselectable="true"
-        aria-busy={list.status === 'loading'}
+        aria-busy={list.status === 'loading' || display === 'loading'}
         aria-activedescendant={cursorRow && inRange(range, cursorIndex) ? rowElementId(cursorRow.key) : undefined}
         tabIndex={0}
         hidden={empty}
@@ -244,7 +246,7 @@ export function ThreadList(props: ThreadListProps) {
         onKeyDown={onKeyDown}
       >
         <div className="thread-list-spacer" role="presentation" style={{ height: total * rowHeight }}>
-          {shown.status === 'loading' ? <LoadingRows layout={layout} count={Math.ceil(viewport.height / rowHeight)} /> : rows}
+          {display === 'loading' ? <LoadingRows layout={layout} count={Math.ceil(viewport.height / rowHeight)} /> : rows}
         </div>
       </div>
     </div>

@@ -12,6 +12,8 @@ export interface HeldList {
   /** Index of `rows[0]` in the whole list. */
   readonly offset: number;
   readonly rows: readonly ThreadRow[];
+  /** The worker knows the list's contents (ListSnapshot.complete): only then is an empty list "empty". */
+  readonly complete: boolean;
 }
 
 const sameArray = <T>(a: readonly T[], b: readonly T[], same: (x: T, y: T) => boolean) =>
@@ -47,14 +49,15 @@ function reuseRows(rows: readonly ThreadRow[], previous: readonly ThreadRow[]): 
 /** The held list after a snapshot (a new subscription or a moved window). */
 export function heldFromSnapshot(snapshot: ListSnapshot, previous?: HeldList): HeldList {
   const rows = reuseRows(snapshot.rows, previous?.rows ?? []);
-  return { subscriptionId: snapshot.subscriptionId, total: snapshot.total, offset: snapshot.offset, rows };
+  return { subscriptionId: snapshot.subscriptionId, total: snapshot.total, offset: snapshot.offset, rows, complete: snapshot.complete };
 }
 
 /** Applies a patch; a patch of another subscription (an old list still draining) changes nothing. */
 export function applyListPatch(held: HeldList, patch: ListPatch): HeldList {
   if (patch.subscriptionId !== held.subscriptionId) return held;
+  const complete = patch.complete ?? held.complete;
   if (patch.rows) {
-    return { subscriptionId: held.subscriptionId, total: patch.total, offset: patch.offset, rows: reuseRows(patch.rows, held.rows) };
+    return { subscriptionId: held.subscriptionId, total: patch.total, offset: patch.offset, rows: reuseRows(patch.rows, held.rows), complete };
   }
   const rows = [...held.rows];
   for (const { index, row } of patch.changed ?? []) {
@@ -65,7 +68,17 @@ export function applyListPatch(held: HeldList, patch: ListPatch): HeldList {
   }
   rows.length = Math.max(0, Math.min(rows.length, patch.total - held.offset));
   const unchanged = rows.length === held.rows.length && rows.every((row, i) => row === held.rows[i]);
-  return { subscriptionId: held.subscriptionId, total: patch.total, offset: held.offset, rows: unchanged ? held.rows : rows };
+  return { subscriptionId: held.subscriptionId, total: patch.total, offset: held.offset, rows: unchanged ? held.rows : rows, complete };
+}
+
+/**
+ * What the list area shows: rows, loading rows (nothing known yet, or an empty list whose
+ * accounts are still on their first sync), or the empty state (known to hold nothing).
+ */
+export function listDisplay(status: 'idle' | 'loading' | 'ready' | 'failed', held: HeldList | null): 'rows' | 'loading' | 'empty' {
+  if (status !== 'ready' || !held) return status === 'failed' ? 'rows' : 'loading';
+  if (held.total > 0) return 'rows';
+  return held.complete ? 'empty' : 'loading';
 }
 
 /** The row at an index of the whole list, if held. */

@@ -21,6 +21,7 @@ interface Subscription {
   readonly onPatch: (patch: ListPatch) => unknown;
   rows: ThreadRow[];
   total: number;
+  complete: boolean;
   /** Row keys named by changes since the last refresh. */
   dirty: Set<string>;
   everything: boolean;
@@ -34,6 +35,11 @@ export interface ListSubscriptionsDeps {
   readonly onError?: (error: unknown) => void;
   /** A tab that has not taken a patch in this long is gone (a closed port never answers). */
   readonly patchTimeoutMs?: number;
+  /**
+   * Whether an account has caught up with the gateway at least once (ListSnapshot.complete).
+   * Absent: always (engines that do not sync, tests).
+   */
+  readonly settled?: (accountId: string) => Promise<boolean>;
 }
 
 const PATCH_TIMEOUT_MS = 60_000;
@@ -71,30 +77,37 @@ export class ListSubscriptions {
       onPatch,
       rows: read.rows,
       total: read.total,
+      complete: read.complete,
       dirty: new Set(),
       everything: false,
       running: null,
       again: false,
     };
     this.subscriptions.set(subscription.id, subscription);
-    return { subscriptionId: subscription.id, total: read.total, offset: window.offset, rows: fitToBudget(read.rows) };
+    return { subscriptionId: subscription.id, total: read.total, offset: window.offset, rows: fitToBudget(read.rows), complete: read.complete };
   }
 
   async move(params: { subscriptionId: string; window: ListWindow }): Promise<ListSnapshot> {
     const subscription = this.subscriptions.get(params.subscriptionId);
-    if (!subscription) return { subscriptionId: params.subscriptionId, total: 0, offset: 0, rows: [] };
+    if (!subscription) return { subscriptionId: params.subscriptionId, total: 0, offset: 0, rows: [], complete: true };
     // Let a running refresh finish first, so its patch cannot describe the old window after this snapshot.
     while (subscription.running) await subscription.running;
     subscription.window = clampWindow(params.window);
     const read = await this.read(subscription.scope, subscription.window, subscription.rows, new Set(), false);
     subscription.rows = read.rows;
     subscription.total = read.total;
+    subscription.complete = read.complete;
     subscription.dirty.clear();
-    return { subscriptionId: subscription.id, total: read.total, offset: subscription.window.offset, rows: fitToBudget(read.rows) };
+    return { subscriptionId: subscription.id, total: read.total, offset: subscription.window.offset, rows: fitToBudget(read.rows), complete: read.complete };
   }
 
   unwatch(subscriptionId: string): void {
     this.subscriptions.delete(subscriptionId);
+  }
+
+  /** An account caught up with the gateway for the first time: its lists say whether they are complete now. */
+  settled(accountId: string): void {
+    for (const subscription of this.subscriptions.values()) if (subscription.accounts.has(accountId) && !subscription.complete) this.refresh(subscription);
   }
 
   get size(): number {
@@ -135,13 +148,16 @@ export class ListSubscriptions {
     if (!this.subscriptions.has(subscription.id)) return;
     const { changed, replace } = diffWindow(subscription.rows, read.rows);
     const totalChanged = read.total !== subscription.total;
+    const completeChanged = read.complete !== subscription.complete;
     subscription.rows = read.rows;
     subscription.total = read.total;
-    if (changed.length === 0 && !totalChanged && !replace) return;
+    subscription.complete = read.complete;
+    if (changed.length === 0 && !totalChanged && !replace && !completeChanged) return;
     const { offset } = subscription.window;
+    const complete = completeChanged ? { complete: read.complete } : {};
     const patch: ListPatch = replace
-      ? { subscriptionId: subscription.id, total: read.total, offset, rows: fitToBudget(read.rows) }
-      : { subscriptionId: subscription.id, total: read.total, offset, changed: changed.map(({ index, row }) => ({ index: offset + index, row })) };
+      ? { subscriptionId: subscription.id, total: read.total, offset, rows: fitToBudget(read.rows), ...complete }
+      : { subscriptionId: subscription.id, total: read.total, offset, changed: changed.map(({ index, row }) => ({ index: offset + index, row })), ...complete };
     // Waiting for the tab paces the patches to what it can render; a tab that never answers is dropped.
     let timer: ReturnType<typeof setTimeout> | undefined;
     const gone = new Promise<never>((_resolve, reject) => (timer = setTimeout(() => reject(new Error('no answer')), this.deps.patchTimeoutMs ?? PATCH_TIMEOUT_MS)));
@@ -157,7 +173,7 @@ export class ListSubscriptions {
 
   /** The window's rows: reused from `previous` unless new to the window or named dirty. */
   private async read(scope: ListScope, window: ListWindow, previous: readonly ThreadRow[], dirty: ReadonlySet<string>, everything: boolean) {
-    const found = await this.deps.reader.window(scope, window);
+    const [found, complete] = await Promise.all([this.deps.reader.window(scope, window), this.complete(scope)]);
     const known = new Map(previous.map((row) => [row.key, row]));
     const missing = found.keys.filter((key) => !found.rows.has(key) && (everything || dirty.has(key) || !known.has(key)));
     const loaded = missing.length > 0 ? await this.deps.reader.rows(missing) : new Map<string, ThreadRow>();
@@ -165,6 +181,16 @@ export class ListSubscriptions {
       const row = found.rows.get(key) ?? loaded.get(key) ?? known.get(key);
       return row ? [row] : [];
     });
-    return { total: found.total, rows };
+    return { total: found.total, rows, complete };
+  }
+
+  /** Known once every account of the scope has caught up with the gateway (an empty list before that is only "not here yet"). */
+  private async complete(scope: ListScope): Promise<boolean> {
+    const settled = this.deps.settled;
+    if (!settled) return true;
+    const accounts = accountsOf(scope);
+    if (accounts.length === 0) return false; // no account known yet: nothing can be said
+    const each = await Promise.all(accounts.map((accountId) => settled(accountId)));
+    return each.every(Boolean);
   }
 }

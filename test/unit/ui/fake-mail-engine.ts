@@ -423,7 +423,7 @@ export function createFakeEngine(options: FakeEngineOptions = {}): FakeEngine {
         const list = listOf(params.scope);
         const rows = windowOf(list, params.window);
         subscriptions.set(id, { id, scope: params.scope, window: params.window, onPatch, sent: rows, sentTotal: list.length });
-        return { subscriptionId: id, total: list.length, offset: params.window.offset, rows };
+        return { subscriptionId: id, total: list.length, offset: params.window.offset, rows, complete: true };
       },
       async moveWindow(params): Promise<ListSnapshot> {
         record('mail.moveWindow', params);
@@ -433,7 +433,7 @@ export function createFakeEngine(options: FakeEngineOptions = {}): FakeEngine {
         const list = listOf(sub.scope);
         sub.sent = windowOf(list, params.window);
         sub.sentTotal = list.length;
-        return { subscriptionId: sub.id, total: list.length, offset: params.window.offset, rows: sub.sent };
+        return { subscriptionId: sub.id, total: list.length, offset: params.window.offset, rows: sub.sent, complete: true };
       },
       async unwatch({ subscriptionId }) {
         record('mail.unwatch', { subscriptionId });

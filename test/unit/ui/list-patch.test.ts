@@ -19,7 +19,7 @@ const row = (n: number, changes: Partial<ThreadRow> = {}): ThreadRow => ({
   ...changes,
 });
 const rows = (from: number, count: number) => Array.from({ length: count }, (_, i) => row(from + i));
-const held = heldFromSnapshot({ subscriptionId: 's1', total: 1000, offset: 100, rows: rows(100, 50) });
+const held = heldFromSnapshot({ subscriptionId: 's1', total: 1000, offset: 100, rows: rows(100, 50), complete: true });
 
 test('sameRow compares what a row renders', () => {
   expect(sameRow(row(1), row(1))).toBe(true);
@@ -64,11 +64,11 @@ test('a shrinking total trims rows beyond it', () => {
 });
 
 test('patches of another subscription change nothing', () => {
-  expect(applyListPatch(held, { subscriptionId: 'old', total: 5, offset: 0, rows: [] })).toBe(held);
+  expect(applyListPatch(held, { subscriptionId: 'old', total: 5, offset: 0, rows: [], complete: true })).toBe(held);
 });
 
 test('a new snapshot (moved window) keeps rows it shares with the previous one', () => {
-  const moved = heldFromSnapshot({ subscriptionId: 's1', total: 1000, offset: 120, rows: rows(120, 50).map((r) => ({ ...r })) }, held);
+  const moved = heldFromSnapshot({ subscriptionId: 's1', total: 1000, offset: 120, rows: rows(120, 50).map((r) => ({ ...r })), complete: true }, held);
   expect(moved.rows[0]).toBe(held.rows[20]);
   expect(rowAt(moved, 125)?.key).toBe('1:125');
   expect(rowAt(moved, 119)).toBeUndefined();

@@ -11,7 +11,7 @@ afterEach(() => vi.useRealTimers());
 
 /** Odd rows unread. */
 const row = (n: number, over: Partial<ThreadRow> = {}): ThreadRow => threadRow(n, { unreadCount: n % 2, ...over });
-const held = (rows: ThreadRow[], over: Partial<HeldList> = {}): HeldList => ({ subscriptionId: 'sub-1', total: 500, offset: 100, rows, ...over });
+const held = (rows: ThreadRow[], over: Partial<HeldList> = {}): HeldList => ({ subscriptionId: 'sub-1', total: 500, offset: 100, rows, complete: true, ...over });
 const ready = (list: HeldList): ThreadListState => ({ scopeKey: 's', scope: null, status: 'ready', window: { offset: 100, limit: 150 }, held: list, error: null });
 
 test('removed rows leave the list (the rest move up, the total shrinks); flags show; untouched rows keep their objects', () => {

@@ -71,7 +71,7 @@ test('patches that arrive before the snapshot are applied after it; stale lists 
   const opening = bridge.openThreadList(scope, { offset: 0, limit: 150 });
   expect(store.get(threadListAtom).status).toBe('loading');
   onPatch({ subscriptionId: 'sub-1', total: 3, offset: 0, changed: [{ index: 1, row: { ...row(1), starred: true } }] });
-  first.resolve({ subscriptionId: 'sub-1', total: 3, offset: 0, rows: [row(0), row(1), row(2)] });
+  first.resolve({ subscriptionId: 'sub-1', total: 3, offset: 0, rows: [row(0), row(1), row(2)], complete: true });
   await opening;
   expect(store.get(threadListAtom).held?.rows[1]?.starred).toBe(true);
   expect(store.get(threadListAtom).status).toBe('ready');
@@ -81,9 +81,9 @@ test('patches that arrive before the snapshot are applied after it; stale lists 
   engine.mail.watchThreadList = async () => slow.promise;
   const unwatch = vi.spyOn(engine.mail, 'unwatch');
   const stale = bridge.openThreadList({ ...scope, folderId: '1002' }, { offset: 0, limit: 150 });
-  engine.mail.watchThreadList = async () => ({ subscriptionId: 'sub-3', total: 0, offset: 0, rows: [] });
+  engine.mail.watchThreadList = async () => ({ subscriptionId: 'sub-3', total: 0, offset: 0, rows: [], complete: true });
   await bridge.openThreadList({ ...scope, folderId: '1003' }, { offset: 0, limit: 150 });
-  slow.resolve({ subscriptionId: 'sub-2', total: 1, offset: 0, rows: [row(9)] });
+  slow.resolve({ subscriptionId: 'sub-2', total: 1, offset: 0, rows: [row(9)], complete: true });
   await stale;
   expect(store.get(threadListAtom).held?.subscriptionId).toBe('sub-3');
   expect(unwatch).toHaveBeenCalledWith({ subscriptionId: 'sub-2' });
@@ -93,7 +93,7 @@ test('patches that arrive before the snapshot are applied after it; stale lists 
 
 test('window moves are single-flight: moves asked meanwhile collapse into the latest', async () => {
   const engine = createFakeEngine();
-  engine.mail.watchThreadList = async () => ({ subscriptionId: 's', total: 10_000, offset: 0, rows: [row(0)] });
+  engine.mail.watchThreadList = async () => ({ subscriptionId: 's', total: 10_000, offset: 0, rows: [row(0)], complete: true });
   const answers: ReturnType<typeof deferred<ListSnapshot>>[] = [];
   const asked: ListWindow[] = [];
   engine.mail.moveWindow = ({ window }) => {
@@ -110,10 +110,10 @@ test('window moves are single-flight: moves asked meanwhile collapse into the la
   bridge.moveThreadListWindow({ offset: 300, limit: 150 });
   expect(asked).toEqual([{ offset: 100, limit: 150 }]);
   expect(store.get(threadListAtom).window).toEqual({ offset: 300, limit: 150 });
-  answers[0]!.resolve({ subscriptionId: 's', total: 10_000, offset: 100, rows: [row(100)] });
+  answers[0]!.resolve({ subscriptionId: 's', total: 10_000, offset: 100, rows: [row(100)], complete: true });
   await tick();
   expect(asked).toEqual([{ offset: 100, limit: 150 }, { offset: 300, limit: 150 }]);
-  answers[1]!.resolve({ subscriptionId: 's', total: 10_000, offset: 300, rows: [row(300)] });
+  answers[1]!.resolve({ subscriptionId: 's', total: 10_000, offset: 300, rows: [row(300)], complete: true });
   await tick();
   expect(store.get(threadListAtom).held?.offset).toBe(300);
   bridge.stop();
