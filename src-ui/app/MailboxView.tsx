@@ -15,13 +15,13 @@ import { accountsAtom, cursorAtom, foldersAtom, selectionAnchorAtom, selectionAt
 import type { ThreadCommand } from '../state/mail-actions';
 import { scopeKeyOf } from '../state/worker-bridge';
 import { indexOfKey, rowAt, type HeldList } from '../thread-list/list-patch';
-import { groupByAccount, refOf, selectRange, toggleRow, type ThreadRef } from '../thread-list/selection';
+import { groupByAccount, selectRange, toggleRow, type ThreadRef } from '../thread-list/selection';
+import { resolveTargets } from '../thread-list/targets';
 import { cursorIndexOf, ThreadList } from '../thread-list/ThreadList';
 import { FIRST_WINDOW_ROWS } from '../thread-list/virtual-window';
 import { focusSearch } from '../toolbar/SearchBox';
 import { Toolbar } from '../toolbar/Toolbar';
 import { Icon } from './icons';
-import { parseRowKey } from './list-scope';
 import { ReadingPane } from './ReadingPane';
 
 const mailRoute = getRouteApi('/mail');
@@ -36,13 +36,6 @@ export interface MailboxViewProps {
 }
 
 const rowByKey = (held: HeldList | null, key: string): ThreadRow | undefined => rowAt(held, indexOfKey(held, key));
-
-function refOfKey(held: HeldList | null, key: string): ThreadRef | null {
-  const row = rowByKey(held, key);
-  if (row) return refOf(row);
-  const parsed = parseRowKey(key);
-  return parsed ? { key, ...parsed } : null;
-}
 
 /** What an empty mailbox says, by what it is. */
 const EMPTY_TEXT: Partial<Record<NonNullable<FolderView['specialUse']>, [string, string]>> = {
@@ -95,6 +88,9 @@ function MailboxToolbar(props: {
   folderId: string | null;
   specialUse: FolderView['specialUse'];
   moveOpenSignal: number;
+  /** What `v` opened the "Move to" menu for (the cursor's row with nothing checked), while it is open. */
+  keyMoveTargets: readonly ThreadRef[] | null;
+  onMoveMenuOpenChange: (open: boolean) => void;
   onRun: (command: ThreadCommand) => void;
   onSelectAll: (select: boolean) => void;
 }) {
@@ -103,7 +99,7 @@ function MailboxToolbar(props: {
   const selection = useAtomValue(selectionAtom);
   const folders = useAtomValue(foldersAtom);
   const accounts = useAtomValue(accountsAtom) ?? [];
-  const toolbarTargets = targetsOf({ held, selection, openKey, cursorIndex: null });
+  const toolbarTargets = props.keyMoveTargets ?? resolveTargets({ held, selection, openKey, cursor: null, listShown: true });
   const targetRows = toolbarTargets.map((ref) => rowByKey(held, ref.key));
   const anyUnread = targetRows.some((row) => (row?.unreadCount ?? 0) > 0);
   const allStarred = targetRows.length > 0 && targetRows.every((row) => row?.starred);
@@ -127,20 +123,11 @@ function MailboxToolbar(props: {
       deleteForever={specialUse === 'trash'}
       inSpam={specialUse === 'junk'}
       moveOpenSignal={props.moveOpenSignal}
+      onMoveMenuOpenChange={props.onMoveMenuOpenChange}
       onRun={props.onRun}
       onSelectAll={props.onSelectAll}
     />
   );
-}
-
-/** What commands act on: the selection, else the open thread, else (keys only: a cursor index given) the cursor's row. */
-function targetsOf(params: { held: HeldList | null; selection: ReadonlyMap<string, ThreadRef>; openKey: string | null; cursorIndex: number | null }): ThreadRef[] {
-  const { held, selection, openKey, cursorIndex } = params;
-  if (selection.size > 0) return [...selection.values()];
-  const open = openKey ? refOfKey(held, openKey) : null;
-  if (open) return [open];
-  const row = cursorIndex === null ? undefined : rowAt(held, cursorIndex);
-  return row ? [refOf(row)] : [];
 }
 
 /**
@@ -157,6 +144,7 @@ export function MailboxView({ scope, title, specialUse, folderId }: MailboxViewP
   const layout = VIEW_MODE_INFO[viewMode].layout;
   const multiAccount = useAtomValue(accountsAtom) ?? [];
   const [moveOpenSignal, setMoveOpenSignal] = useState(0);
+  const [keyMoveTargets, setKeyMoveTargets] = useState<readonly ThreadRef[] | null>(null);
   const scopeKey = scopeKeyOf(scope);
 
   // One live list per mailbox shown; a new scope starts with a fresh selection and cursor.
@@ -177,11 +165,25 @@ export function MailboxView({ scope, title, specialUse, folderId }: MailboxViewP
 
   const held = () => store.get(visibleListAtom).held;
   const cursorIndex = () => cursorIndexOf(held(), store.get(cursorAtom));
+  /** Keys act on the checked rows, else the cursor's row, else the open thread; buttons skip the cursor (targets.ts). */
   const targets = (withCursor: boolean): ThreadRef[] =>
-    targetsOf({ held: held(), selection: store.get(selectionAtom), openKey, cursorIndex: withCursor ? cursorIndex() : null });
+    resolveTargets({
+      held: held(),
+      selection: store.get(selectionAtom),
+      openKey,
+      cursor: withCursor ? store.get(cursorAtom) : null,
+      listShown: !(layout.readingPane === 'replace' && openKey),
+    });
 
-  const run = (command: ThreadCommand, withCursor = false) => {
-    const threads = targets(withCursor);
+  // The cursor follows the thread opened (a click, a link, Back): keys then act on what is read.
+  useEffect(() => {
+    if (!openKey) return;
+    const at = indexOfKey(store.get(visibleListAtom).held, openKey);
+    store.set(cursorAtom, (cursor) => (cursor.key === openKey ? cursor : { key: openKey, index: at >= 0 ? at : cursor.index }));
+  }, [openKey, store]);
+
+  const run = (command: ThreadCommand, withCursor = false, chosen?: readonly ThreadRef[]) => {
+    const threads = chosen ? [...chosen] : targets(withCursor);
     if (threads.length === 0) return;
     const leaves = command.kind !== 'markRead' && command.kind !== 'star';
     if (leaves && openKey && threads.some((thread) => thread.key === openKey)) setOpenThread(null);
@@ -230,7 +232,12 @@ export function MailboxView({ scope, title, specialUse, folderId }: MailboxViewP
     },
     markRead: () => run({ kind: 'markRead', read: true }, true),
     markUnread: () => run({ kind: 'markRead', read: false }, true),
-    move: () => setMoveOpenSignal((value) => value + 1),
+    move: () => {
+      const chosen = targets(true);
+      if (chosen.length === 0) return;
+      setKeyMoveTargets(chosen);
+      setMoveOpenSignal((value) => value + 1);
+    },
     compose: () => dispatchMailEvent(MAIL_EVENTS.compose, scope.kind === 'folder' ? { accountId: scope.accountId } : {}),
     reply: () => mailEvent(MAIL_EVENTS.reply),
     replyAll: () => mailEvent(MAIL_EVENTS.replyAll),
@@ -259,7 +266,9 @@ export function MailboxView({ scope, title, specialUse, folderId }: MailboxViewP
         folderId={folderId}
         specialUse={specialUse}
         moveOpenSignal={moveOpenSignal}
-        onRun={(command) => run(command)}
+        keyMoveTargets={keyMoveTargets}
+        onMoveMenuOpenChange={(open) => !open && setKeyMoveTargets(null)}
+        onRun={(command) => run(command, false, keyMoveTargets ?? undefined)}
         onSelectAll={onSelectAll}
       />
       <div className="mailbox-body">

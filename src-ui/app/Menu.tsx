@@ -41,6 +41,8 @@ export interface MenuButtonProps {
   readonly openSignal?: number;
   /** Content above the items (e.g. the account's name). */
   readonly header?: ReactNode;
+  /** Told when the menu opens or closes (however it does). */
+  readonly onOpenChange?: (open: boolean) => void;
 }
 
 function MenuItemView({ item, role, onPick }: { item: MenuItem; role: 'menuitem' | 'menuitemradio'; onPick: (item: MenuItem) => void }) {
@@ -83,6 +85,14 @@ export function MenuButton(props: MenuButtonProps) {
     setOpen(false);
     if (returnFocus) buttonRef.current?.focus();
   };
+
+  const onOpenChange = useRef(props.onOpenChange);
+  onOpenChange.current = props.onOpenChange;
+  const wasOpen = useRef(false);
+  useEffect(() => {
+    if (wasOpen.current !== open) onOpenChange.current?.(open);
+    wasOpen.current = open;
+  }, [open]);
 
   // A shortcut opens only what a click could: `v` with nothing to move used to open an
   // empty "Move to" menu over a disabled button, which no key could close.

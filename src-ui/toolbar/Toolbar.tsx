@@ -27,6 +27,8 @@ export interface ToolbarProps {
   /** In Spam, the spam button is hidden. */
   readonly inSpam: boolean;
   readonly moveOpenSignal: number;
+  /** The "Move to" menu opened or closed. */
+  readonly onMoveMenuOpenChange?: (open: boolean) => void;
   readonly onRun: (command: ThreadCommand) => void;
   readonly onSelectAll: (select: boolean) => void;
 }
@@ -79,6 +81,7 @@ export function Toolbar(props: ToolbarProps) {
           title="Move to folder (v)"
           disabled={none || !props.moveFolders}
           openSignal={props.moveOpenSignal}
+          onOpenChange={props.onMoveMenuOpenChange}
           menuClassName="move-menu"
           align="start"
           entries={(props.moveFolders ?? []).map(({ folder, depth, displayName }) => ({
