@@ -102,8 +102,11 @@ function ThreadSummary({ thread }: { thread: ThreadView }) {
   );
 }
 
-export function ReadingPane({ threadKey, onClose, showBack }: { threadKey: string | null; onClose: () => void; showBack: boolean }) {
+export function ReadingPane({ threadKey, onClose, showBack }: { threadKey: string | null; onClose: (reason?: 'gone') => void; showBack: boolean }) {
   const actions = useMailActions();
+  const closeRef = useRef(onClose);
+  closeRef.current = onClose;
+  const onGone = useCallback(() => closeRef.current('gone'), []);
   const store = useStore();
   const cache = readingCacheOf(actions);
   // Only this thread's row, as a version string: other rows changing re-render nothing here.
@@ -143,12 +146,20 @@ export function ReadingPane({ threadKey, onClose, showBack }: { threadKey: strin
         if (version) cache.threads.set(threadKey, { version, thread });
         if (live) setLoaded({ key: threadKey, thread, error: null });
       },
-      (error: unknown) => live && setLoaded({ key: threadKey, thread: null, error: TernError.from(error).message }),
+      (error: unknown) => {
+        if (!live) return;
+        const tern = TernError.from(error);
+        // A thread shown and then gone (its draft sent, deleted forever here or in another
+        // tab): the pane closes quietly, as the thread's row has left the list too. Only a
+        // thread never shown (a stale link) says it could not be found.
+        if (tern.name === 'ThreadNotFound' && lastShown.current?.key === threadKey) onGone();
+        else setLoaded({ key: threadKey, thread: null, error: tern.message });
+      },
     );
     return () => {
       live = false;
     };
-  }, [threadKey, version, actions, fromCache, cache]);
+  }, [threadKey, version, actions, fromCache, cache, onGone]);
 
   /**
    * Reads the open thread once per opening: when it opens (or its row first arrives). An
@@ -238,13 +249,14 @@ export function ReadingPane({ threadKey, onClose, showBack }: { threadKey: strin
     );
   }
   return (
-    <section className="reading-pane" aria-label="Conversation" aria-busy={!current}>
+    <section className="reading-pane" aria-label="Conversation" aria-busy={!current} data-thread-key={threadKey}>
       <div className="reading-pane-bar">
-        <button type="button" className="icon-button" aria-label={showBack ? 'Back to the list' : 'Close conversation'} title="Back (u)" aria-keyshortcuts="u" onClick={onClose}>
+        <button type="button" className="icon-button" aria-label={showBack ? 'Back to the list' : 'Close conversation'} title="Back (u)" aria-keyshortcuts="u" onClick={() => onClose()}>
           <Icon name={showBack ? 'arrowLeft' : 'close'} size={18} />
         </button>
       </div>
-      <div className="reading-pane-scroll">
+      {/* Focusable (not in the Tab order): auto-advance puts the focus here, and the arrow keys then scroll the conversation. */}
+      <div className="reading-pane-scroll" tabIndex={-1}>
         {!current && <div className="reading-pane-loading" role="status">Loading conversation…</div>}
         {current?.error && (
           <div className="reading-pane-error" role="alert">

@@ -3,7 +3,8 @@
  * the bottom centre of the content area, never over the sidebar's controls and beside an
  * open composer or its Undo (styles.css, "Toasts"). The two live regions exist before any
  * toast does, so screen readers announce what is added to them: errors assertively,
- * confirmations politely. Each can be dismissed with its button or Escape.
+ * confirmations politely. Each can be dismissed with its button or Escape; a move's
+ * confirmation also carries Undo (its `z` key is a mailbox shortcut).
  */
 import { useAtomValue } from 'jotai';
 import type { KeyboardEvent } from 'react';
@@ -26,6 +27,12 @@ function ToastView({ toast, onDismiss }: { toast: Toast; onDismiss: (id: number)
         {toast.title && <strong className="toast-title">{toast.title}</strong>}
         <span>{toast.message}</span>
       </div>
+      {toast.action && (
+        // Undo after a move; `z` does the same while the toast is up (keyboard/shortcuts.ts).
+        <button type="button" className="toast-action" aria-keyshortcuts={toast.action.label === 'Undo' ? 'z' : undefined} onClick={toast.action.run}>
+          {toast.action.label}
+        </button>
+      )}
       <button type="button" className="icon-button toast-close" aria-label="Dismiss notification" onClick={() => onDismiss(toast.id)}>
         <Icon name="close" size={16} />
       </button>

@@ -16,6 +16,7 @@ export type ShortcutAction =
   | 'markRead'
   | 'markUnread'
   | 'move'
+  | 'undo'
   | 'compose'
   | 'reply'
   | 'replyAll'
@@ -44,6 +45,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ['Shift+I'], action: 'markRead', description: 'Mark as read', group: 'Actions' },
   { keys: ['Shift+U'], action: 'markUnread', description: 'Mark as unread', group: 'Actions' },
   { keys: ['v'], action: 'move', description: 'Move to folder', group: 'Actions' },
+  { keys: ['z'], action: 'undo', description: 'Undo archive, delete or move', group: 'Actions' },
   { keys: ['c'], action: 'compose', description: 'Compose', group: 'Writing' },
   { keys: ['r'], action: 'reply', description: 'Reply', group: 'Writing' },
   { keys: ['a'], action: 'replyAll', description: 'Reply all', group: 'Writing' },
@@ -74,6 +76,7 @@ const PLAIN: Readonly<Record<string, ShortcutAction>> = {
   e: 'archive',
   s: 'star',
   v: 'move',
+  z: 'undo',
   c: 'compose',
   r: 'reply',
   a: 'replyAll',

@@ -83,6 +83,8 @@ export interface Toast {
   readonly tone: 'info' | 'error';
   readonly title?: string;
   readonly message: string;
+  /** A button on the toast (Undo after a move); pressing it also dismisses the toast. */
+  readonly action?: { readonly label: string; readonly run: () => void };
 }
 
 /** Messages in the corner: command failures (catalogue sentence) and confirmations. */

@@ -14,7 +14,7 @@ import type { ViewMode } from '../settings/view-mode';
 import type { ThemeChoice } from '../theme/theme';
 import { groupByAccount, type ThreadRef } from '../thread-list/selection';
 import type { ComposerInitial } from '../composer/compose-initial';
-import { accountsAtom, composerAtom, loggedOutAtom, selectionAnchorAtom, selectionAtom, type Toast } from './atoms';
+import { accountsAtom, composerAtom, loggedOutAtom, selectionAnchorAtom, selectionAtom, toastsAtom, type Toast } from './atoms';
 import type { AddAccountParams, AddAccountResult, UiEngine } from './engine-port';
 import type { Preferences } from './preferences';
 import type { WorkerBridge } from './worker-bridge';
@@ -30,26 +30,33 @@ export type ThreadCommand =
   | { readonly kind: 'markRead'; readonly read: boolean }
   | { readonly kind: 'star'; readonly starred: boolean };
 
-const plural = (count: number) => `${count} conversation${count === 1 ? '' : 's'}`;
+/** "Conversation" or "3 conversations", as a sentence starts. */
+const subjectOf = (count: number) => (count === 1 ? 'Conversation' : `${count.toLocaleString()} conversations`);
 
-/** What the confirmation toast says; null for changes that show in the row itself. */
-function confirmation(command: ThreadCommand, count: number): string | null {
+/** What the confirmation toast says (Gmail's words); null for changes that show in the row itself. */
+export function confirmation(command: ThreadCommand, count: number): string | null {
   switch (command.kind) {
     case 'archive':
-      return `Archived ${plural(count)}.`;
+      return `${subjectOf(count)} archived.`;
     case 'trash':
-      return `Moved ${plural(count)} to Trash.`;
+      return `${subjectOf(count)} moved to Trash.`;
     case 'spam':
-      return `Reported ${plural(count)} as spam.`;
+      return `${subjectOf(count)} marked as spam.`;
     case 'delete':
-      return `Deleted ${plural(count)} forever.`;
+      return `${subjectOf(count)} deleted forever.`;
     case 'move':
-      return `Moved ${plural(count)}${command.folderName ? ` to ${command.folderName}` : ''}.`;
+      return `${subjectOf(count)} moved${command.folderName ? ` to ${command.folderName}` : ''}.`;
     case 'markRead':
     case 'star':
       return null;
   }
 }
+
+/** Commands whose toast offers Undo: moves (the engine answers their inverse). "Delete forever" cannot be undone. */
+const UNDOABLE = new Set<ThreadCommand['kind']>(['archive', 'trash', 'spam', 'move']);
+
+/** What the toast says once an undo is on its way (the rows are back at once). */
+export const UNDONE_MESSAGE = 'Action undone.';
 
 function toMailCommand(command: ThreadCommand, accountId: string, threadIds: readonly string[]): MailCommand {
   switch (command.kind) {
@@ -106,8 +113,13 @@ export interface MailActions {
   openThreadList(scope: ListScope, window: ListWindow): Promise<void>;
   moveThreadListWindow(window: ListWindow): void;
   closeThreadList(scope: ListScope): void;
-  /** Runs a thread command on threads (one engine command per account); the rows show it at once. */
+  /**
+   * Runs a thread command on threads (one engine command per account); the rows show it at
+   * once. A move's toast offers Undo, which puts every message back where it was.
+   */
   runOnThreads(command: ThreadCommand, threads: readonly ThreadRef[], options?: RunOptions): Promise<void>;
+  /** Undoes the latest move whose toast is still up (the `z` key); false when there is none. */
+  undoLast(): boolean;
 
   // Reading and writing (for the conversation view and the composer)
   loadThread(params: { accountId: string; threadId: string }): Promise<ThreadView>;
@@ -130,7 +142,7 @@ export interface MailActions {
   trustSender(email: string): void;
 
   // The tab itself
-  toast(toast: Omit<Toast, 'id'>): void;
+  toast(toast: Omit<Toast, 'id'>): number;
   dismissToast(id: number): void;
   setTheme(choice: ThemeChoice): void;
   setViewMode(mode: ViewMode): void;
@@ -140,6 +152,30 @@ export function createMailActions(params: { engine: UiEngine; store: Store; brid
   const { engine, store, bridge, preferences } = params;
   const localEdits = createLocalEditsKeeper(store);
   let composerOpenings = 0;
+  /** The latest undoable move while its toast is up: what `z` undoes. */
+  let lastUndo: { readonly toastId: number; readonly run: () => void } | null = null;
+
+  /**
+   * Runs the inverses the engine answered for a move's commands (one per account). The
+   * rows come back at once (the restore is optimistic in the worker, and the move's own
+   * row edits are dropped); a refusal is shown like any command's, in the catalogue's words.
+   */
+  async function runUndo(inverses: Promise<readonly (MailCommand | null)[]>, dropEdits: () => void) {
+    const commands = (await inverses).filter((command): command is MailCommand => command !== null);
+    if (commands.length === 0) return;
+    dropEdits();
+    bridge.toast({ tone: 'info', message: UNDONE_MESSAGE });
+    await Promise.all(
+      commands.map(async (command) => {
+        try {
+          const { commandId } = await engine.commands.run({ command });
+          bridge.trackCommand(commandId);
+        } catch (error) {
+          bridge.toast({ tone: 'error', title: 'Could not undo', message: TernError.from(error).message });
+        }
+      }),
+    );
+  }
 
   async function logout(accountId: string) {
     try {
@@ -195,24 +231,52 @@ export function createMailActions(params: { engine: UiEngine; store: Store; brid
         if (store.get(selectionAnchorAtom) !== null) store.set(selectionAnchorAtom, null);
       }
       const edit = rowEditOf(command, options.leavesList ?? false);
-      const runs = [...groups].map(async ([accountId, threadIds]) => {
+      const settles: ((accepted: boolean) => void)[] = [];
+      const runs = [...groups].map(async ([accountId, threadIds]): Promise<MailCommand | null> => {
         const keys = threads.filter((thread) => thread.accountId === accountId).map((thread) => thread.key);
         // One edit per engine command, so each settles with its own answer.
         const settle = edit ? localEdits.begin(keys, edit) : () => undefined;
+        settles.push(settle);
         try {
-          const { commandId } = await engine.commands.run({ command: toMailCommand(command, accountId, threadIds) });
+          const { commandId, undo } = await engine.commands.run({ command: toMailCommand(command, accountId, threadIds) });
           settle(true);
           bridge.trackCommand(commandId);
+          return undo ?? null;
         } catch (error) {
           settle(false);
           bridge.toast({ tone: 'error', message: TernError.from(error).message });
+          return null;
         }
       });
+      const inverses = Promise.all(runs);
       const message = confirmation(command, threads.length);
       // The rows show the change in this frame; the confirmation follows in the next, so
       // rendering it does not hold back the frame that takes the rows away.
-      if (message) afterNextFrame(() => bridge.toast({ tone: 'info', message }));
-      await Promise.all(runs);
+      if (message) {
+        afterNextFrame(() => {
+          if (!UNDOABLE.has(command.kind)) {
+            bridge.toast({ tone: 'info', message });
+            return;
+          }
+          let used = false;
+          const undo = () => {
+            if (used) return;
+            used = true;
+            if (lastUndo?.run === undo) lastUndo = null;
+            bridge.dismissToast(toastId);
+            void runUndo(inverses, () => settles.forEach((settle) => settle(false)));
+          };
+          const toastId = bridge.toast({ tone: 'info', message, action: { label: 'Undo', run: undo } });
+          lastUndo = { toastId, run: undo };
+        });
+      }
+      await inverses;
+    },
+    undoLast() {
+      const last = lastUndo;
+      if (!last || !store.get(toastsAtom).some((toast) => toast.id === last.toastId)) return false;
+      last.run();
+      return true;
     },
 
     loadThread: (thread) => engine.mail.getThread(thread),

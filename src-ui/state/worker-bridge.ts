@@ -70,7 +70,8 @@ export interface WorkerBridge {
   refreshMailboxes(accountIds?: readonly string[]): void;
   /** A command this tab ran: its failure is this tab's to show, and its success too when `doneMessage` says what to show. */
   trackCommand(commandId: string, label?: string, doneMessage?: string): void;
-  toast(toast: Omit<Toast, 'id'>): void;
+  /** Shows a toast; answers its id (to dismiss it early). */
+  toast(toast: Omit<Toast, 'id'>): number;
   dismissToast(id: number): void;
 }
 
@@ -94,7 +95,9 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
     const id = nextToastId++;
     // At most three at once: the oldest go first.
     store.set(toastsAtom, (toasts) => [...toasts.slice(-2), { ...value, id }]);
-    later(value.tone === 'error' ? TOAST_MS * 1.5 : TOAST_MS, () => dismissToast(id));
+    // Failures and toasts with a button (Undo) stay longer: there is something to read or to do.
+    later(value.tone === 'error' || value.action ? TOAST_MS * 1.5 : TOAST_MS, () => dismissToast(id));
+    return id;
   };
 
   // ── folders and counts ──────────────────────────────────────────────────────

@@ -326,6 +326,12 @@ export function createFakeEngine(options: FakeEngineOptions = {}): FakeEngine {
         case 'delete':
           next = null;
           break;
+        case 'restore': {
+          // The fake's messages are `${threadId}-m${i}`: the thread is back in the folders its messages go to.
+          const back = command.placements.filter((placement) => placement.messageId.startsWith(`${row.threadId}-m`)).map((placement) => placement.folderId);
+          if (back.length > 0) next = { ...row, folderIds: [...new Set(back)] };
+          break;
+        }
       }
       if (next) threads.set(row.key, next);
       else threads.delete(row.key);
@@ -480,7 +486,19 @@ export function createFakeEngine(options: FakeEngineOptions = {}): FakeEngine {
       async run({ command }) {
         record('commands.run', command);
         const commandId = `cmd-${++counter}`;
+        const before = command.threadIds.map((id) => threads.get(`${command.accountId}:${id}`)).filter((row): row is ThreadRow => Boolean(row));
         const undo = apply(command);
+        // Moves answer their undo, as the engine does: each thread's first message back to where the thread was.
+        const moved = ['archive', 'trash', 'spam', 'move'].includes(command.kind) ? before.filter((row) => row.folderIds.join() !== threads.get(row.key)?.folderIds.join()) : [];
+        const inverse: MailCommand | undefined =
+          moved.length > 0
+            ? {
+                kind: 'restore',
+                accountId: command.accountId,
+                threadIds: moved.map((row) => row.threadId),
+                placements: moved.flatMap((row) => row.folderIds.map((folderId) => ({ messageId: `${row.threadId}-m0`, folderId }))),
+              }
+            : undefined;
         const failure = failures.get(command.kind);
         failures.delete(command.kind);
         const status = (value: CommandStatus['status'], error?: ErrorName): CommandStatus => ({
@@ -495,7 +513,7 @@ export function createFakeEngine(options: FakeEngineOptions = {}): FakeEngine {
           if (failure) undo();
           for (const watcher of commandWatchers) watcher(failure ? status('failed', failure) : status('done'));
         });
-        return { commandId };
+        return inverse ? { commandId, undo: inverse } : { commandId };
       },
       async saveDraft() {
         return { draftId: `local-${++counter}` };

@@ -68,11 +68,16 @@ test('keyboard: j/k move, Enter opens and reads, e archives, s stars, Shift+I/U,
     { kind: 'markRead', accountId: '1001', threadIds: [threadId], read: false },
   ]);
 
+  const third = keyOf(rows(view.container)[2])!;
   await press('e', {}, list);
-  expect(runs(engine).at(-1)).toEqual({ kind: 'archive', accountId: '1001', threadIds: [threadId] });
+  // The archive, then (the next thread opened) its mark as read.
+  expect(runs(engine).slice(-2)).toContainEqual({ kind: 'archive', accountId: '1001', threadIds: [threadId] });
   await waitFor(() => expect(rows(view.container).some((row) => keyOf(row) === second)).toBe(false));
+  // The next (older) thread opens in its place, as Gmail's auto-advance.
+  expect(view.search().thread).toBe(third);
+  await waitFor(() => byRole(view.container, 'status', /Conversation archived/));
+  await press('u', {}, list);
   expect(view.search().thread).toBeUndefined();
-  await waitFor(() => byRole(view.container, 'status', /Archived 1 conversation/));
 
   await press('x', {}, list);
   await press('j', {}, list);

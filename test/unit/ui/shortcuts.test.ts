@@ -41,7 +41,7 @@ test('modifier presses and unknown keys are the browser’s', () => {
 
 test('every action in the map is listed in the help dialog', () => {
   const listed = new Set(SHORTCUTS.map((shortcut) => shortcut.action));
-  for (const k of ['j', 'k', 'Enter', 'x', 'e', 's', 'c', 'r', 'a', 'f', '/', 'u', 'v']) expect(listed.has(shortcutFor(key(k))!)).toBe(true);
+  for (const k of ['j', 'k', 'Enter', 'x', 'e', 's', 'c', 'r', 'a', 'f', '/', 'u', 'v', 'z']) expect(listed.has(shortcutFor(key(k))!)).toBe(true);
   for (const k of ['I', 'U', '#', '!', '?']) expect(listed.has(shortcutFor(key(k, { shiftKey: true }))!)).toBe(true);
 });
 

@@ -15,7 +15,7 @@ test('toasts live in a status region (confirmations) and an alert region (failur
   list.focus();
   await press('e', {}, list);
   const region = byRole(view.container, 'region', 'Notifications');
-  await waitFor(() => expect(byRole(region, 'status').textContent).toContain('Archived 1 conversation.'));
+  await waitFor(() => expect(byRole(region, 'status').textContent).toContain('Conversation archived.'));
   engine.failNextCommand('archive', 'MailLockUnacquired');
   await press('e', {}, list);
   await waitFor(() => expect(byRole(region, 'alert').textContent).toContain('The mailbox is busy. Please try again.'));
@@ -29,6 +29,6 @@ test('toasts live in a status region (confirmations) and an alert region (failur
   await step(() => dismiss.dispatchEvent(escape));
   await waitFor(() => expect(toasts(view.container)).toHaveLength(2));
   expect(region.querySelector('[role="alert"]')?.textContent).toBe('');
-  expect(byRole(region, 'status').textContent).toContain('Archived 1 conversation.');
+  expect(byRole(region, 'status').textContent).toContain('Conversation archived.');
   expect(escape.defaultPrevented).toBe(true); // handled there: nothing else (the composer, a search box) acts on it
 });
