@@ -23,6 +23,7 @@ import { focusSearch } from '../toolbar/SearchBox';
 import { Toolbar } from '../toolbar/Toolbar';
 import { Icon } from './icons';
 import { ReadingPane } from './ReadingPane';
+import { useOpenThreadFocus } from './thread-focus';
 
 const mailRoute = getRouteApi('/mail');
 
@@ -163,6 +164,7 @@ export function MailboxView({ scope, title, specialUse, folderId }: MailboxViewP
   );
   const onOpen = useCallback((row: ThreadRow) => setOpenThread(row.key), [setOpenThread]);
 
+  const threadFocus = useOpenThreadFocus({ openKey, setOpenThread, listHiddenWhileOpen: layout.readingPane === 'replace' });
   const held = () => store.get(visibleListAtom).held;
   const cursorIndex = () => cursorIndexOf(held(), store.get(cursorAtom));
   /** Keys act on the checked rows, else the cursor's row, else the open thread; buttons skip the cursor (targets.ts). */
@@ -186,7 +188,8 @@ export function MailboxView({ scope, title, specialUse, folderId }: MailboxViewP
     const threads = chosen ? [...chosen] : targets(withCursor);
     if (threads.length === 0) return;
     const leaves = command.kind !== 'markRead' && command.kind !== 'star';
-    if (leaves && openKey && threads.some((thread) => thread.key === openKey)) setOpenThread(null);
+    // The open thread leaving: the next one opens (Gmail's auto-advance) and the focus follows.
+    if (leaves) threadFocus.leaving(threads.map((thread) => thread.key));
     void actions.runOnThreads(command, threads, { leavesList: leavesListShown(command, scope, specialUse, store.get(foldersAtom)) });
   };
 
@@ -214,7 +217,7 @@ export function MailboxView({ scope, title, specialUse, folderId }: MailboxViewP
     },
     back: () => {
       if (store.get(selectionAtom).size > 0) store.set(selectionAtom, new Map());
-      else if (openKey) setOpenThread(null);
+      else if (openKey) threadFocus.closeThread();
     },
     toggleSelect: () => {
       const index = cursorIndex();
@@ -238,6 +241,7 @@ export function MailboxView({ scope, title, specialUse, folderId }: MailboxViewP
       setKeyMoveTargets(chosen);
       setMoveOpenSignal((value) => value + 1);
     },
+    undo: () => actions.undoLast(),
     compose: () => dispatchMailEvent(MAIL_EVENTS.compose, scope.kind === 'folder' ? { accountId: scope.accountId } : {}),
     reply: () => mailEvent(MAIL_EVENTS.reply),
     replyAll: () => mailEvent(MAIL_EVENTS.replyAll),
@@ -284,7 +288,7 @@ export function MailboxView({ scope, title, specialUse, folderId }: MailboxViewP
             onOpen={onOpen}
           />
         </div>
-        {showPane && <ReadingPane threadKey={openKey} onClose={() => setOpenThread(null)} showBack={replaced} />}
+        {showPane && <ReadingPane threadKey={openKey} onClose={threadFocus.closeThread} showBack={replaced} />}
       </div>
     </div>
   );

@@ -10,11 +10,11 @@
  *   the focus stays in the list if it was there, else goes to the conversation. With
  *   nothing left, the list gets the focus.
  *
- * The open thread also carries the list cursor with it however it was opened (a click, a
- * link, auto-advance), so in split view the highlighted row is the one shown.
+ * The cursor moves with the thread opened here at once (MailboxView also keeps it on the
+ * open thread however it was opened), so in split view the highlighted row is the one shown.
  */
 import { useStore } from 'jotai';
-import { useCallback, useEffect } from 'react';
+import { useCallback } from 'react';
 import { cursorAtom, visibleListAtom } from '../state/atoms';
 import { indexOfKey, rowAt, type HeldList } from '../thread-list/list-patch';
 
@@ -101,11 +101,6 @@ export function useOpenThreadFocus(params: { openKey: string | null; setOpenThre
     },
     [store],
   );
-
-  // The cursor follows the open thread, however it was opened.
-  useEffect(() => {
-    if (openKey && store.get(cursorAtom).key !== openKey) setCursor(openKey);
-  }, [openKey, store, setCursor]);
 
   const closeThread = useCallback(
     (reason?: 'gone') => {
