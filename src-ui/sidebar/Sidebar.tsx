@@ -1,19 +1,44 @@
 /**
  * The sidebar: compose, the unified inbox, then every account with its avatar colour
  * (spec §9 hue rule), unread count and folders (special first, nested by depth).
+ *
+ * The unified inbox, the account buttons and the folders form one tree for the keyboard
+ * (use-roving-tree.ts): one Tab stop, on the mailbox shown; arrows move between items, open
+ * and close accounts and folders with subfolders. The items stay links and buttons, so
+ * their roles and names (folder name and unread count) are what they were.
  */
-import { Link } from '@tanstack/react-router';
+import { getRouteApi, Link } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
-import { memo, useState } from 'react';
+import { memo, useCallback, useMemo, useState } from 'react';
 import { senderName, type PublicAccount } from '../../shared/account';
 import type { FolderView } from '../../shared/worker-mail-api';
 import { brand } from '../brand';
 import { Avatar } from '../app/Avatar';
-import { useActiveAccountId, useCurrentMailbox } from '../app/current-mailbox';
+import { useActiveAccountId, useCurrentMailbox, type CurrentMailbox } from '../app/current-mailbox';
 import { folderIcon, Icon } from '../app/icons';
 import { dispatchMailEvent, MAIL_EVENTS } from '../keyboard/mail-events';
 import { accountsAtom, foldersAtom, inboxUnreadAtom } from '../state/atoms';
-import { orderFolders } from './folder-order';
+import { orderFolders, visibleFolders, type VisibleFolder } from './folder-order';
+import { useRovingTree } from './use-roving-tree';
+
+const mailRoute = getRouteApi('/mail');
+
+/** Keys of the tree's items (data-tree-key). */
+const UNIFIED_KEY = 'unified';
+const accountKey = (accountId: string) => `account:${accountId}`;
+const folderKey = (accountId: string, folderId: string) => `folder:${accountId}:${folderId}`;
+
+/**
+ * The router marks a link it matches with aria-current itself, and `search={{}}` matches
+ * any search (results included): only an exact match may, the rest is `markedKey`'s.
+ */
+const EXACT = { exact: true } as const;
+
+function currentKeyOf(current: CurrentMailbox): string | null {
+  if (current?.kind === 'unified') return current.role === 'inbox' ? UNIFIED_KEY : null;
+  if (current?.kind === 'folder') return folderKey(current.accountId, current.folderId);
+  return null;
+}
 
 function UnreadCount({ count }: { count: number }) {
   if (count <= 0) return null;
@@ -25,23 +50,43 @@ function UnreadCount({ count }: { count: number }) {
   );
 }
 
+/** What the sidebar counts as unread in a folder: the inbox's threads; nothing for sent, drafts and trash. */
+function unreadShown(folder: FolderView, inboxUnread: number): number {
+  if (folder.specialUse === 'inbox') return inboxUnread;
+  return folder.specialUse === 'sent' || folder.specialUse === 'drafts' || folder.specialUse === 'trash' ? 0 : folder.unread;
+}
+
 const AccountFolders = memo(function AccountFolders(props: {
   account: PublicAccount;
-  folders: readonly FolderView[] | undefined;
+  /** Null while the engine has not listed them yet. */
+  folders: readonly VisibleFolder[] | null;
   inboxUnread: number;
-  /** The folder shown, when it is one of this account's. */
+  expanded: boolean;
+  /** The folder shown, when it is one of this account's and no search is on screen. */
   currentFolderId: string | null;
+  /** The one item of the tree Tab lands on. */
+  tabbableKey: string;
+  onToggle: (key: string, expand: boolean) => void;
 }) {
-  const { account, folders, inboxUnread, currentFolderId } = props;
-  const [expanded, setExpanded] = useState(true);
+  const { account, folders, inboxUnread, expanded, currentFolderId, tabbableKey, onToggle } = props;
+  const tabIndexOf = (key: string) => (key === tabbableKey ? 0 : -1);
   const listId = `folders-${account.accountId}`;
-  const ordered = orderFolders(folders ?? [], account.mailProperties.folderSeparator || '/');
   const label = account.label || account.emailAddress;
   // The name set in "Sender name…" when there is one, else the gateway's.
   const name = senderName(account);
+  const ownKey = accountKey(account.accountId);
   return (
     <section className="account-section" aria-label={label}>
-      <button type="button" className="account-toggle" aria-expanded={expanded} aria-controls={listId} onClick={() => setExpanded((value) => !value)}>
+      <button
+        type="button"
+        className="account-toggle"
+        aria-expanded={expanded}
+        aria-controls={listId}
+        onClick={() => onToggle(ownKey, !expanded)}
+        data-tree-key={ownKey}
+        data-tree-level={1}
+        tabIndex={tabIndexOf(ownKey)}
+      >
         <Avatar name={name} email={account.emailAddress} hue={account.iconColor} size={28} />
         <span className="account-toggle-text">
           <span className="account-toggle-name">{name || label}</span>
@@ -53,23 +98,34 @@ const AccountFolders = memo(function AccountFolders(props: {
       {expanded && (
         <ul id={listId} className="nav-list" aria-label={`Folders of ${label}`}>
           {/* Every IMAP account has at least INBOX: an empty list means the first sync has not listed them yet. */}
-          {(folders === undefined || folders.length === 0) && <li className="nav-loading">Loading folders…</li>}
-          {ordered.map(({ folder, depth, displayName }) => {
+          {(folders === null || folders.length === 0) && <li className="nav-loading">Loading folders…</li>}
+          {folders?.map(({ folder, depth, displayName, expanded: open }) => {
             const active = currentFolderId === folder.id;
-            const unread = folder.specialUse === 'inbox' ? inboxUnread : folder.specialUse === 'sent' || folder.specialUse === 'drafts' || folder.specialUse === 'trash' ? 0 : folder.unread;
+            const key = folderKey(account.accountId, folder.id);
             return (
-              <li key={folder.id}>
+              <li key={folder.id} className="nav-tree-row">
+                {open !== null && (
+                  // The mouse's way to open and close subfolders (not a control of its own: the keyboard's way is Right and Left on the link, which says aria-expanded).
+                  <span className="nav-twisty" aria-hidden="true" style={{ ['--depth' as string]: String(depth) }} onClick={() => onToggle(key, !open)}>
+                    <Icon name={open ? 'chevronDown' : 'chevronRight'} size={14} />
+                  </span>
+                )}
                 <Link
                   to="/mail/$accountId/$folderId"
                   params={{ accountId: account.accountId, folderId: folder.id }}
                   search={{}}
+                  activeOptions={EXACT}
                   className={active ? 'nav-item is-active' : 'nav-item'}
                   aria-current={active ? 'page' : undefined}
+                  aria-expanded={open ?? undefined}
                   style={{ ['--depth' as string]: String(depth) }}
+                  data-tree-key={key}
+                  data-tree-level={2 + depth}
+                  tabIndex={tabIndexOf(key)}
                 >
                   <Icon name={folderIcon(folder.specialUse)} size={17} className="nav-icon" />
                   <span className="nav-label">{displayName}</span>
-                  <UnreadCount count={unread} />
+                  <UnreadCount count={unreadShown(folder, inboxUnread)} />
                 </Link>
               </li>
             );
@@ -85,9 +141,50 @@ export function Sidebar() {
   const folders = useAtomValue(foldersAtom);
   const unread = useAtomValue(inboxUnreadAtom);
   const current = useCurrentMailbox();
+  const searching = Boolean(mailRoute.useSearch({ select: (search) => search.q ?? null }));
   const activeAccountId = useActiveAccountId();
   const totalUnread = accounts.reduce((sum, account) => sum + (unread[account.accountId] ?? 0), 0);
-  const unifiedActive = current?.kind === 'unified' && current.role === 'inbox';
+  // Search results are not the folder searched in: nothing is marked current then.
+  const currentKey = currentKeyOf(current);
+  const markedKey = searching ? null : currentKey;
+
+  /** Closed accounts and closed folders with subfolders, by tree key. */
+  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() => new Set());
+  const onToggle = useCallback((key: string, expand: boolean) => {
+    setCollapsed((before) => {
+      if (before.has(key) !== expand) return before;
+      const next = new Set(before);
+      if (expand) next.delete(key);
+      else next.add(key);
+      return next;
+    });
+  }, []);
+
+  const shown = useMemo(
+    () =>
+      accounts.map((account) => {
+        const listed = folders[account.accountId];
+        const separator = account.mailProperties.folderSeparator || '/';
+        const closedFolders = new Set([...collapsed].filter((key) => key.startsWith(`folder:${account.accountId}:`)).map((key) => key.slice(`folder:${account.accountId}:`.length)));
+        return {
+          account,
+          expanded: !collapsed.has(accountKey(account.accountId)),
+          folders: listed === undefined ? null : visibleFolders(orderFolders(listed, separator), closedFolders),
+        };
+      }),
+    [accounts, folders, collapsed],
+  );
+  const visibleKeys = useMemo(() => {
+    const keys = new Set([UNIFIED_KEY]);
+    for (const entry of shown) {
+      keys.add(accountKey(entry.account.accountId));
+      if (entry.expanded) for (const { folder } of entry.folders ?? []) keys.add(folderKey(entry.account.accountId, folder.id));
+    }
+    return keys;
+  }, [shown]);
+  const tree = useRovingTree({ currentKey, fallbackKey: UNIFIED_KEY, visibleKeys, onToggle });
+  const unifiedActive = markedKey === UNIFIED_KEY;
+
   return (
     <nav className="sidebar" aria-label="Mailboxes">
       <div className="sidebar-brand">
@@ -103,30 +200,39 @@ export function Sidebar() {
         <Icon name="compose" size={18} /> Compose
       </button>
       <div className="sidebar-scroll">
-        <ul className="nav-list" aria-label="All accounts">
-          <li>
-            <Link
-              to="/mail/unified/$role"
-              params={{ role: 'inbox' }}
-              search={{}}
-              className={unifiedActive ? 'nav-item is-active' : 'nav-item'}
-              aria-current={unifiedActive ? 'page' : undefined}
-            >
-              <Icon name="inboxes" size={17} className="nav-icon" />
-              <span className="nav-label">{accounts.length > 1 ? 'All inboxes' : 'Inbox'}</span>
-              <UnreadCount count={totalUnread} />
-            </Link>
-          </li>
-        </ul>
-        {accounts.map((account) => (
-          <AccountFolders
-            key={account.accountId}
-            account={account}
-            folders={folders[account.accountId]}
-            inboxUnread={unread[account.accountId] ?? 0}
-            currentFolderId={current?.kind === 'folder' && current.accountId === account.accountId ? current.folderId : null}
-          />
-        ))}
+        <div className="sidebar-tree" {...tree.containerProps}>
+          <ul className="nav-list" aria-label="All accounts">
+            <li>
+              <Link
+                to="/mail/unified/$role"
+                params={{ role: 'inbox' }}
+                search={{}}
+                activeOptions={EXACT}
+                className={unifiedActive ? 'nav-item is-active' : 'nav-item'}
+                aria-current={unifiedActive ? 'page' : undefined}
+                data-tree-key={UNIFIED_KEY}
+                data-tree-level={1}
+                tabIndex={tree.tabbableKey === UNIFIED_KEY ? 0 : -1}
+              >
+                <Icon name="inboxes" size={17} className="nav-icon" />
+                <span className="nav-label">{accounts.length > 1 ? 'All inboxes' : 'Inbox'}</span>
+                <UnreadCount count={totalUnread} />
+              </Link>
+            </li>
+          </ul>
+          {shown.map(({ account, expanded, folders: accountFolders }) => (
+            <AccountFolders
+              key={account.accountId}
+              account={account}
+              folders={accountFolders}
+              inboxUnread={unread[account.accountId] ?? 0}
+              expanded={expanded}
+              currentFolderId={markedKey !== null && current?.kind === 'folder' && current.accountId === account.accountId ? current.folderId : null}
+              tabbableKey={tree.tabbableKey}
+              onToggle={onToggle}
+            />
+          ))}
+        </div>
         <Link to="/login" search={{ add: '1' }} className="nav-item nav-add-account">
           <Icon name="plus" size={17} className="nav-icon" />
           <span className="nav-label">Add account</span>

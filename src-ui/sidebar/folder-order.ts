@@ -65,3 +65,23 @@ export function orderFolders(folders: readonly FolderView[], separator = '/'): r
   visit(null, 0);
   return ordered;
 }
+
+export interface VisibleFolder extends SidebarFolder {
+  /** Open or closed when the folder has subfolders; null when it has none. */
+  readonly expanded: boolean | null;
+}
+
+/** The folders shown: subfolders of a closed folder left out; each parent says whether it is open. */
+export function visibleFolders(ordered: readonly SidebarFolder[], collapsed: ReadonlySet<string>): readonly VisibleFolder[] {
+  const shown: VisibleFolder[] = [];
+  let hiddenBelow = Infinity; // deeper than this depth is inside a closed folder
+  ordered.forEach((entry, i) => {
+    if (entry.depth > hiddenBelow) return;
+    hiddenBelow = Infinity;
+    const hasChildren = (ordered[i + 1]?.depth ?? -1) > entry.depth;
+    const closed = hasChildren && collapsed.has(entry.folder.id);
+    if (closed) hiddenBelow = entry.depth;
+    shown.push({ ...entry, expanded: hasChildren ? !closed : null });
+  });
+  return shown;
+}

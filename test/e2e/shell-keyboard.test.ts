@@ -1,0 +1,127 @@
+/**
+ * The shell for the keyboard and the eye, on the demo setup (global-setup.ts): the sidebar's
+ * folder tree is one Tab stop with arrow keys inside, search results mark no folder
+ * current.
+ */
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { launchChromium, screenshot } from './chromium';
+import { accountSection, addAccount, folderLink, logIn, newDemoContext, watch, type Watched } from './demo-session';
+import type { MailPage } from './mail-page';
+
+const baseUrl = inject('baseUrl');
+const demo = inject('demo');
+const { alice, bob } = demo;
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** What has the focus: its tag, its accessible text and whether it sits in the sidebar. */
+const focusedFacts = (page: Page) =>
+  page.evaluate(() => {
+    const element = document.activeElement as HTMLElement | null;
+    return { inSidebar: Boolean(element?.closest('nav[aria-label="Mailboxes"]')), text: (element?.innerText ?? '').replace(/\s+/g, ' ').trim(), current: element?.getAttribute('aria-current') ?? null };
+  });
+
+const isFocused = (locator: Locator) => locator.evaluate((element) => element === document.activeElement);
+
+describe('the sidebar with the keyboard', () => {
+  let context: BrowserContext;
+  let tab: Watched;
+  let page: Page;
+  let mail: MailPage;
+
+  beforeAll(async () => {
+    context = await newDemoContext(browser);
+    tab = watch(await context.newPage());
+    ({ page, mail } = tab);
+    await logIn(page, baseUrl, alice);
+    await addAccount(page, bob);
+    await folderLink(page, bob.email, 'Inbox').waitFor();
+  });
+  afterAll(async () => {
+    expect(tab?.errors ?? []).toEqual([]);
+    await context?.close();
+  });
+
+  test('the folder tree is one Tab stop, on the mailbox shown', async () => {
+    const allInboxes = mail.sidebar().getByRole('link', { name: /^All inboxes/ });
+    await expect(allInboxes.getAttribute('aria-current')).resolves.toBe('page');
+    // Tab from the Compose button through the whole sidebar: Compose, the tree, "Add account".
+    await mail.sidebar().getByRole('button', { name: /Compose/ }).focus();
+    const stops = [await focusedFacts(page)];
+    for (let i = 0; i < 30; i++) {
+      await page.keyboard.press('Tab');
+      const facts = await focusedFacts(page);
+      if (!facts.inSidebar) break;
+      stops.push(facts);
+    }
+    console.log(`[shell-keyboard] sidebar Tab stops: ${stops.map((stop) => stop.text).join(' | ')}`);
+    expect(stops.map((stop) => stop.text.replace(/\d[\d,]* unread$/, '').trim())).toEqual(['Compose', 'All inboxes', 'Add account']);
+    expect(stops[1]!.current).toBe('page');
+  });
+
+  test('arrows move between folders, Right and Left close and open, Enter opens', async () => {
+    const allInboxes = mail.sidebar().getByRole('link', { name: /^All inboxes/ });
+    await allInboxes.focus();
+    await page.keyboard.press('ArrowDown'); // Alice's account
+    await page.keyboard.press('ArrowDown'); // her Inbox
+    await page.keyboard.press('ArrowDown'); // Drafts
+    const drafts = folderLink(page, alice.email, 'Drafts');
+    await expect.poll(() => isFocused(drafts)).toBe(true);
+    await screenshot(page, 'shell-keyboard-sidebar-focus');
+
+    // Left goes up to the account, Left again closes it; Right opens it, Right again goes to its Inbox.
+    const aliceToggle = accountSection(page, alice.email).getByRole('button', { name: new RegExp(alice.email) });
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => isFocused(aliceToggle)).toBe(true);
+    await page.keyboard.press('ArrowLeft');
+    await expect(aliceToggle.getAttribute('aria-expanded')).resolves.toBe('false');
+    await expect(drafts.count()).resolves.toBe(0);
+    await page.keyboard.press('ArrowDown'); // straight to Bob's account: Alice's folders are hidden
+    await expect.poll(() => isFocused(accountSection(page, bob.email).getByRole('button', { name: new RegExp(bob.email) }))).toBe(true);
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowRight');
+    await expect(aliceToggle.getAttribute('aria-expanded')).resolves.toBe('true');
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => isFocused(folderLink(page, alice.email, 'Inbox'))).toBe(true);
+
+    // End is the last folder of the last account; Home the unified inbox.
+    await page.keyboard.press('End');
+    expect((await focusedFacts(page)).inSidebar).toBe(true);
+    await page.keyboard.press('Home');
+    await expect.poll(() => isFocused(allInboxes)).toBe(true);
+
+    // Down to Bob's Inbox, Enter opens it: it is the mailbox shown, current and the tab stop.
+    const bobInbox = folderLink(page, bob.email, 'Inbox');
+    for (let i = 0; i < 40 && !(await isFocused(bobInbox)); i++) await page.keyboard.press('ArrowDown');
+    await expect.poll(() => isFocused(bobInbox)).toBe(true);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => bobInbox.getAttribute('aria-current')).toBe('page');
+    await page.getByRole('heading', { level: 1, name: 'Inbox', exact: true }).waitFor();
+    await mail.waitForRows();
+    await expect(bobInbox.getAttribute('tabindex')).resolves.toBe('0');
+    await expect(mail.sidebar().locator('[data-tree-key][tabindex="0"]').count()).resolves.toBe(1);
+  });
+
+  test('search results mark no folder current', async () => {
+    const bobInbox = folderLink(page, bob.email, 'Inbox');
+    await expect.poll(() => bobInbox.getAttribute('aria-current')).toBe('page');
+    await mail.searchBox().fill('meeting');
+    await page.getByRole('listbox', { name: 'Search results' }).waitFor();
+    await expect.poll(() => mail.sidebar().locator('[aria-current]').count()).toBe(0);
+    await expect(mail.sidebar().locator('.is-active').count()).resolves.toBe(0);
+    // The folder searched in still takes Tab into the tree.
+    await expect(bobInbox.getAttribute('tabindex')).resolves.toBe('0');
+    await screenshot(page, 'shell-keyboard-search-sidebar');
+    await mail.searchBox().focus();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => bobInbox.getAttribute('aria-current')).toBe('page');
+  });
+});
+
