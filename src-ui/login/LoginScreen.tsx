@@ -78,11 +78,14 @@ function Field(props: {
           {props.hint}
         </p>
       )}
-      {error && (
-        <p id={`${id}-error`} className="field-error">
-          <Icon name="spam" size={14} /> {error.message}
-        </p>
-      )}
+      {/* The error's line is kept even when empty, so one appearing moves nothing on the card. */}
+      <div className="field-error-slot">
+        {error && (
+          <p id={`${id}-error`} className="field-error">
+            <Icon name="spam" size={14} /> {error.message}
+          </p>
+        )}
+      </div>
     </div>
   );
 }

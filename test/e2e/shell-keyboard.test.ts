@@ -1,7 +1,7 @@
 /**
  * The shell for the keyboard and the eye, on the demo setup (global-setup.ts): the sidebar's
  * folder tree is one Tab stop with arrow keys inside, search results mark no folder
- * current.
+ * current, and a field's error on the login card moves nothing.
  */
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
@@ -125,3 +125,37 @@ describe('the sidebar with the keyboard', () => {
   });
 });
 
+describe('the login card', () => {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    test(`an error under a field moves nothing on the card (${colorScheme})`, async () => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme });
+      const page = await context.newPage();
+      await page.goto(baseUrl);
+      await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+      const layout = async () => {
+        const [card, button] = await Promise.all([page.locator('.login-card').boundingBox(), page.locator('.login-form button[type="submit"]').boundingBox()]);
+        return { cardTop: card!.y, cardHeight: card!.height, buttonTop: button!.y };
+      };
+      // Email step: nothing typed, then Next.
+      const emailBefore = await layout();
+      await page.getByRole('button', { name: 'Next' }).click();
+      await page.getByLabel('Email address').and(page.locator('[aria-invalid="true"]')).waitFor();
+      await expect(page.getByLabel('Email address').getAttribute('aria-describedby')).resolves.toBeTruthy();
+      expect(await layout()).toEqual(emailBefore);
+      await screenshot(page, `shell-keyboard-login-email-error-${colorScheme}`);
+
+      // Password step: the gateway refuses a wrong password; the catalogue's words show under the field.
+      await page.getByLabel('Email address').fill(alice.email);
+      await page.getByRole('button', { name: 'Next' }).click();
+      const password = page.getByLabel('Password', { exact: true });
+      await password.waitFor();
+      const passwordBefore = await layout();
+      await password.fill('not-the-password');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await password.and(page.locator('[aria-invalid="true"]')).waitFor({ timeout: 15_000 });
+      expect(await layout()).toEqual(passwordBefore);
+      await screenshot(page, `shell-keyboard-login-password-error-${colorScheme}`);
+      await context.close();
+    });
+  }
+});
