@@ -178,6 +178,29 @@ export interface CommandRun {
   readonly undo?: MailCommand;
 }
 
+/**
+ * A thread command for every thread of a list (Gmail's "Select all N conversations"): a
+ * MailCommand without its threads, which the engine finds itself (runOnScope).
+ */
+export type ScopeCommand =
+  | { readonly kind: 'archive' | 'trash' | 'spam' | 'delete' }
+  /** Only for a list of one account (the folder is that account's). */
+  | { readonly kind: 'move'; readonly folderId: string }
+  | { readonly kind: 'markRead'; readonly read: boolean }
+  | { readonly kind: 'star'; readonly starred: boolean };
+
+/** How far a runOnScope is: threads whose command is recorded (applied locally), of all it found. */
+export interface ScopeRunProgress {
+  readonly done: number;
+  readonly total: number;
+}
+
+/** What runOnScope answers once every batch is recorded (the gateway confirms each later, see watchCommands). */
+export interface ScopeRun extends ScopeRunProgress {
+  /** One command per batch, in order. */
+  readonly commandIds: readonly string[];
+}
+
 export interface DraftInput {
   readonly accountId: string;
   /** Absent for a new draft; the worker's local id (`local-…`) until the gateway names it. */
@@ -246,6 +269,14 @@ export interface UploadParams {
 export interface MailCommandService {
   /** Applies optimistically, records a ProviderSyncbackRequest, sends it; resolves with its id and its undo. */
   run(params: { command: MailCommand }): Promise<CommandRun>;
+  /**
+   * Runs a command on every thread of a list scope, including threads no tab has loaded:
+   * the engine reads the scope's thread ids itself and records the command in batches
+   * (newest threads first, so the rows on screen change first), each applied optimistically
+   * like `run`, yielding between batches so a 10k folder blocks nothing. `onProgress` is
+   * told after each batch.
+   */
+  runOnScope(params: { scope: ListScope; command: ScopeCommand }, onProgress: (progress: ScopeRunProgress) => void): Promise<ScopeRun>;
   /** Saves (creates or updates) a draft; resolves with its id for the next save. */
   saveDraft(params: { draft: DraftInput }): Promise<{ draftId: string }>;
   /**

@@ -236,7 +236,8 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
 
   // Subscribed to the change feed before the live lists: a list re-reading after a change finds the index updated.
   const search = new SearchIndexes({ open, changes, onError: (error) => deps.log?.('Error', `search index: ${String(error)}`) });
-  const lists = new ListSubscriptions({ reader: new ThreadListReader(open, search), changes, settled, onError: (error) => deps.log?.('Error', `live list: ${String(error)}`) });
+  const reader = new ThreadListReader(open, search);
+  const lists = new ListSubscriptions({ reader, changes, settled, onError: (error) => deps.log?.('Error', `live list: ${String(error)}`) });
   const queries = new EngineMailQueries({
     open,
     lists,
@@ -261,6 +262,7 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
     statuses,
     changes,
     clock,
+    scopeThreads: (scope) => reader.threadIds(scope),
   });
 
   return {

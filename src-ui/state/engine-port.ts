@@ -69,6 +69,7 @@ export function engineFromWorker(worker: Remote<WorkerApi>, version: string, sta
     },
     commands: {
       run: (params) => worker.commands.run(params),
+      runOnScope: (params, onProgress) => worker.commands.runOnScope(params, proxy(onProgress)),
       saveDraft: (params) => worker.commands.saveDraft(params),
       openDraft: (params) => worker.commands.openDraft(params),
       send: (params) => worker.commands.send(params),

@@ -8,6 +8,7 @@
  */
 import type { createStore } from 'jotai';
 import { TernError } from '../../shared/errors';
+import { commandForThreads } from '../../shared/scope-command';
 import type { Address } from '../../shared/api/mail';
 import type { BodyView, DraftEdit, DraftInput, ListScope, ListWindow, MailCommand, ThreadView, UploadParams } from '../../shared/worker-mail-api';
 import type { ViewMode } from '../settings/view-mode';
@@ -58,18 +59,8 @@ const UNDOABLE = new Set<ThreadCommand['kind']>(['archive', 'trash', 'spam', 'mo
 /** What the toast says once an undo is on its way (the rows are back at once). */
 export const UNDONE_MESSAGE = 'Action undone.';
 
-function toMailCommand(command: ThreadCommand, accountId: string, threadIds: readonly string[]): MailCommand {
-  switch (command.kind) {
-    case 'move':
-      return { kind: 'move', accountId, threadIds, folderId: command.folderId };
-    case 'markRead':
-      return { kind: 'markRead', accountId, threadIds, read: command.read };
-    case 'star':
-      return { kind: 'star', accountId, threadIds, starred: command.starred };
-    default:
-      return { kind: command.kind, accountId, threadIds };
-  }
-}
+/** The MailCommand for some threads of one account (the engine's runOnScope makes its batches the same way). */
+const toMailCommand = (command: ThreadCommand, accountId: string, threadIds: readonly string[]): MailCommand => commandForThreads(command, accountId, threadIds);
 
 /** Runs `run` once the next frame is out (a timer where there are no frames). */
 function afterNextFrame(run: () => void): void {

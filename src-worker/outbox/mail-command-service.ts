@@ -5,7 +5,8 @@
  * outcome reaches every tab through `watchCommands`.
  */
 import { systemClock, type Clock } from '../../shared/clock';
-import type { CommandRun, CommandStatus, DraftEdit, DraftInput, MailCommand, MailCommandService, UploadParams } from '../../shared/worker-mail-api';
+import { TernError } from '../../shared/errors';
+import type { CommandRun, CommandStatus, DraftEdit, DraftInput, ListScope, MailCommand, MailCommandService, ScopeCommand, ScopeRun, ScopeRunProgress, UploadParams } from '../../shared/worker-mail-api';
 import type { MailGateway } from '../api/mail-gateway';
 import type { MailTable } from '../db/mail-schema';
 import { withRead, withWrite, type LocalStore } from '../db/store';
@@ -20,6 +21,7 @@ import type { CommandStatusFeed } from './command-status-feed';
 import { draftEditOf, waitingSaveOf } from './draft-opening';
 import { recordDraftSave, recordSend } from './draft-store';
 import { OUTBOX_TABLE, PendingEffects, type OutboxRow } from './outbox-rows';
+import { runOnScope, scopeRunParamsSchema } from './scope-run';
 
 export interface MailCommandServiceDeps {
   readonly open: (accountId: string) => Promise<LocalStore<MailTable>>;
@@ -34,6 +36,8 @@ export interface MailCommandServiceDeps {
   readonly statuses: CommandStatusFeed;
   readonly changes: ChangeFeed;
   readonly clock?: Clock;
+  /** Every thread of a list scope per account, newest first (ThreadListReader.threadIds), for runOnScope. */
+  readonly scopeThreads?: (scope: ListScope) => Promise<Map<string, string[]>>;
 }
 
 export class EngineMailCommands implements MailCommandService {
@@ -59,6 +63,14 @@ export class EngineMailCommands implements MailCommandService {
     this.publish({ commandId, accountId: command.accountId, kind: command.kind, status: 'pending' });
     this.deps.kick(command.accountId);
     return undo ? { commandId, undo } : { commandId };
+  }
+
+  /** Every thread of a list, in batches of `run` (scope-run.ts). */
+  async runOnScope(params: { scope: ListScope; command: ScopeCommand }, onProgress: (progress: ScopeRunProgress) => void): Promise<ScopeRun> {
+    const parsed = parseParams(scopeRunParamsSchema, params);
+    const threadIds = this.deps.scopeThreads;
+    if (!threadIds) throw new TernError('OperationFailed');
+    return await runOnScope({ threadIds, run: (command) => this.run({ command }) }, parsed, onProgress);
   }
 
   async saveDraft(params: { draft: DraftInput }): Promise<{ draftId: string }> {

@@ -66,6 +66,38 @@ export class ThreadListReader {
     return { total, keys: picked.map((row) => row.key), rows: new Map(picked.map((row) => [row.key, row])) };
   }
 
+  /**
+   * Every thread of a scope, newest first, as thread ids per account (a command over the
+   * whole list: runOnScope). Keys only where the index has them (folders, unified), so a
+   * 10k folder reads no rows.
+   */
+  async threadIds(scope: ListScope): Promise<Map<string, string[]>> {
+    const byAccount = new Map<string, string[]>();
+    const add = (accountId: string, threadId: string) => {
+      const ids = byAccount.get(accountId);
+      if (ids) ids.push(threadId);
+      else byAccount.set(accountId, [threadId]);
+    };
+    if (scope.kind === 'search' || scope.kind === 'label') {
+      // Search and label lists are read whole to order them anyway.
+      const { keys } = await this.window(scope, { offset: 0, limit: Number.MAX_SAFE_INTEGER });
+      for (const key of keys) {
+        const { accountId, threadId } = parseRowKey(key);
+        add(accountId, threadId);
+      }
+      return byAccount;
+    }
+    for (const accountId of accountsOf(scope)) {
+      const ids = await withRead(await this.open(accountId), ['Thread', 'Category'], async (tx) => {
+        const folderId = scope.kind === 'folder' ? scope.folderId : await folderIdOfRole(tx, scope.role);
+        if (folderId === null) return [];
+        return tx.getAllKeys('Thread', { index: BY_FOLDER, range: prefixRange([folderId]), direction: 'prev' });
+      });
+      for (const id of ids) add(accountId, id);
+    }
+    return byAccount;
+  }
+
   /** Rows by key, read fresh (rows missing locally are left out). */
   async rows(keys: readonly string[]): Promise<Map<string, ThreadRow>> {
     const byAccount = new Map<string, string[]>();

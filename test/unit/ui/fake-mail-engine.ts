@@ -483,6 +483,23 @@ export function createFakeEngine(options: FakeEngineOptions = {}): FakeEngine {
       async unwatchSync() {},
     },
     commands: {
+      /** As the engine: the scope's threads per account, newest first, one `run` per account (the fake has no batches). */
+      async runOnScope({ scope, command }, onProgress) {
+        record('commands.runOnScope', { scope, command });
+        const byAccount = new Map<string, string[]>();
+        for (const row of listOf(scope)) byAccount.set(row.accountId, [...(byAccount.get(row.accountId) ?? []), row.threadId]);
+        const total = listOf(scope).length;
+        let done = 0;
+        const commandIds: string[] = [];
+        onProgress({ done, total });
+        for (const [accountId, threadIds] of byAccount) {
+          const { commandId } = await this.run({ command: { ...command, accountId, threadIds } as MailCommand });
+          commandIds.push(commandId);
+          done += threadIds.length;
+          onProgress({ done, total });
+        }
+        return { done, total, commandIds };
+      },
       async run({ command }) {
         record('commands.run', command);
         const commandId = `cmd-${++counter}`;
