@@ -11,12 +11,14 @@ import { useMailboxShortcuts } from '../keyboard/use-mailbox-shortcuts';
 import { VIEW_MODE_INFO } from '../settings/view-mode';
 import { orderFolders } from '../sidebar/folder-order';
 import { useMailActions } from '../state/actions-context';
-import { accountsAtom, cursorAtom, foldersAtom, selectionAnchorAtom, selectionAtom, shortcutsOpenAtom, viewModeAtom, visibleListAtom } from '../state/atoms';
+import { accountsAtom, allInScopeAtom, allInScopeSelectedAtom, cursorAtom, foldersAtom, selectionAnchorAtom, selectionAtom, shortcutsOpenAtom, viewModeAtom, visibleListAtom } from '../state/atoms';
 import type { ThreadCommand } from '../state/mail-actions';
 import { scopeKeyOf } from '../state/worker-bridge';
 import { indexOfKey, rowAt, type HeldList } from '../thread-list/list-patch';
 import { groupByAccount, selectRange, toggleRow, type ThreadRef } from '../thread-list/selection';
 import { resolveTargets } from '../thread-list/targets';
+import { SelectAllBanner } from '../thread-list/SelectAllBanner';
+import { accountsOfScope } from '../thread-list/scope-selection';
 import { cursorIndexOf, ThreadList } from '../thread-list/ThreadList';
 import { FIRST_WINDOW_ROWS } from '../thread-list/virtual-window';
 import { focusSearch } from '../toolbar/SearchBox';
@@ -94,18 +96,21 @@ function MailboxToolbar(props: {
   onMoveMenuOpenChange: (open: boolean) => void;
   onRun: (command: ThreadCommand) => void;
   onSelectAll: (select: boolean) => void;
+  /** The list's accounts: with the whole list selected, "Move to" needs it to be one. */
+  scopeAccounts: readonly string[];
 }) {
   const { openKey, folderId, specialUse } = props;
   const held = useAtomValue(visibleListAtom).held;
   const selection = useAtomValue(selectionAtom);
+  const allInScope = useAtomValue(allInScopeSelectedAtom);
   const folders = useAtomValue(foldersAtom);
   const accounts = useAtomValue(accountsAtom) ?? [];
   const toolbarTargets = props.keyMoveTargets ?? resolveTargets({ held, selection, openKey, cursor: null, listShown: true });
   const targetRows = toolbarTargets.map((ref) => rowByKey(held, ref.key));
   const anyUnread = targetRows.some((row) => (row?.unreadCount ?? 0) > 0);
   const allStarred = targetRows.length > 0 && targetRows.every((row) => row?.starred);
-  const targetAccounts = groupByAccount(toolbarTargets);
-  const moveAccount = targetAccounts.size === 1 ? [...targetAccounts.keys()][0] : undefined;
+  const targetAccounts = allInScope ? props.scopeAccounts : [...groupByAccount(toolbarTargets).keys()];
+  const moveAccount = targetAccounts.length === 1 ? targetAccounts[0] : undefined;
   const moveFolders = useMemo(() => {
     if (!moveAccount) return null;
     const account = accounts.find((known) => known.accountId === moveAccount);
@@ -115,9 +120,9 @@ function MailboxToolbar(props: {
     <Toolbar
       title={props.title}
       total={held?.total ?? 0}
-      selectedCount={selection.size}
+      selectedCount={allInScope ? (held?.total ?? 0) : selection.size}
       loadedCount={held?.rows.length ?? 0}
-      targetCount={toolbarTargets.length}
+      targetCount={allInScope ? (held?.total ?? 0) : toolbarTargets.length}
       anyUnread={anyUnread}
       allStarred={allStarred}
       moveFolders={moveFolders}
@@ -185,12 +190,19 @@ export function MailboxView({ scope, title, specialUse, folderId }: MailboxViewP
   }, [openKey, store]);
 
   const run = (command: ThreadCommand, withCursor = false, chosen?: readonly ThreadRef[]) => {
+    const leavesList = leavesListShown(command, scope, specialUse, store.get(foldersAtom));
+    if (store.get(allInScopeSelectedAtom)) {
+      // "All N conversations" selected: the engine finds them all (the loaded rows are a few of them).
+      if (command.kind !== 'markRead' && command.kind !== 'star') threadFocus.leaving(held()?.rows.map((row) => row.key) ?? []);
+      void actions.runOnScope(command, scope, { leavesList });
+      return;
+    }
     const threads = chosen ? [...chosen] : targets(withCursor);
     if (threads.length === 0) return;
     const leaves = command.kind !== 'markRead' && command.kind !== 'star';
     // The open thread leaving: the next one opens (Gmail's auto-advance) and the focus follows.
     if (leaves) threadFocus.leaving(threads.map((thread) => thread.key));
-    void actions.runOnThreads(command, threads, { leavesList: leavesListShown(command, scope, specialUse, store.get(foldersAtom)) });
+    void actions.runOnThreads(command, threads, { leavesList });
   };
 
   const moveCursor = (delta: number) => {
@@ -274,6 +286,12 @@ export function MailboxView({ scope, title, specialUse, folderId }: MailboxViewP
         onMoveMenuOpenChange={(open) => !open && setKeyMoveTargets(null)}
         onRun={(command) => run(command, false, keyMoveTargets ?? undefined)}
         onSelectAll={onSelectAll}
+        scopeAccounts={accountsOfScope(scope)}
+      />
+      <SelectAllBanner
+        folderName={scope.kind === 'search' ? 'this search' : title}
+        onSelectScope={() => store.set(allInScopeAtom, { scopeKey, selection: store.get(selectionAtom) })}
+        onClear={() => store.set(selectionAtom, new Map())}
       />
       <div className="mailbox-body">
         <div className="mailbox-list" hidden={!showList}>

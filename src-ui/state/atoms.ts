@@ -69,6 +69,22 @@ export const visibleListAtom = atom((get) => {
 /** Selected rows (checked), by row key. */
 export const selectionAtom = atom<Selection>(EMPTY_SELECTION);
 
+/**
+ * "Select all N conversations in <folder>": the list's whole scope is selected, not only
+ * its loaded rows. Holds the selection it was chosen with: any change of the selection
+ * (a row unchecked, Select all cleared, another mailbox) makes a new one, and so ends it.
+ */
+export const allInScopeAtom = atom<{ readonly scopeKey: string; readonly selection: Selection } | null>(null);
+
+/** Whether the whole scope of the list shown is selected (see allInScopeAtom). */
+export const allInScopeSelectedAtom = atom((get) => {
+  const chosen = get(allInScopeAtom);
+  return chosen !== null && chosen.selection === get(selectionAtom) && chosen.scopeKey === get(threadListAtom).scopeKey;
+});
+
+/** A command running over a whole scope (runOnScope): what it does and how far it is, for the progress bar. */
+export const scopeRunAtom = atom<{ readonly verb: string; readonly done: number; readonly total: number } | null>(null);
+
 /** Where shift-click ranges start: the index of the last plainly clicked or toggled row. */
 export const selectionAnchorAtom = atom<number | null>(null);
 

@@ -20,6 +20,7 @@ import type { AddAccountParams, AddAccountResult, UiEngine } from './engine-port
 import type { Preferences } from './preferences';
 import type { WorkerBridge } from './worker-bridge';
 import { createLocalEditsKeeper } from './local-edits';
+import { createScopeRunner } from './scope-run';
 import type { RowEdit } from '../thread-list/local-edits';
 
 type Store = ReturnType<typeof createStore>;
@@ -109,6 +110,8 @@ export interface MailActions {
    * once. A move's toast offers Undo, which puts every message back where it was.
    */
   runOnThreads(command: ThreadCommand, threads: readonly ThreadRef[], options?: RunOptions): Promise<void>;
+  /** Runs a thread command on every thread of a scope, loaded or not ("Select all N"): scope-run.ts. */
+  runOnScope(command: ThreadCommand, scope: ListScope, options?: RunOptions): Promise<void>;
   /** Undoes the latest move whose toast is still up (the `z` key); false when there is none. */
   undoLast(): boolean;
 
@@ -117,8 +120,8 @@ export interface MailActions {
   loadBody(params: { accountId: string; messageId: string }): Promise<BodyView>;
   suggestAddresses(params: { accountIds: readonly string[]; prefix: string; limit: number }): Promise<readonly Address[]>;
   saveDraft(draft: DraftInput): Promise<{ draftId: string }>;
-  /** A draft to edit, by its message in Drafts (Bcc and attachments included). */
-  openDraft(params: { accountId: string; messageId: string }): Promise<DraftEdit>;
+  /** A draft to edit, by its message in Drafts (Bcc and attachments included), or by the id a composer saved it under (composers restored after a reload). */
+  openDraft(params: { accountId: string; messageId: string } | { accountId: string; draftId: string }): Promise<DraftEdit>;
   send(params: { accountId: string; draftId: string; delayMs: number }): Promise<{ commandId: string }>;
   undoSend(commandId: string): Promise<boolean>;
   uploadAttachment(params: UploadParams, onProgress: (fraction: number) => void): Promise<{ attachmentId: string }>;
@@ -142,6 +145,7 @@ export interface MailActions {
 export function createMailActions(params: { engine: UiEngine; store: Store; bridge: WorkerBridge; preferences: Preferences }): MailActions {
   const { engine, store, bridge, preferences } = params;
   const localEdits = createLocalEditsKeeper(store);
+  const scopeRunner = createScopeRunner({ engine, store, bridge, localEdits });
   let composerOpenings = 0;
   /** The latest undoable move while its toast is up: what `z` undoes. */
   let lastUndo: { readonly toastId: number; readonly run: () => void } | null = null;
@@ -211,6 +215,7 @@ export function createMailActions(params: { engine: UiEngine; store: Store; brid
     openThreadList: (scope, window) => bridge.openThreadList(scope, window),
     moveThreadListWindow: (window) => bridge.moveThreadListWindow(window),
     closeThreadList: (scope) => bridge.closeThreadList(scope),
+    runOnScope: (command, scope, options = {}) => scopeRunner(command, scope, rowEditOf(command, options.leavesList ?? false)),
     async runOnThreads(command, threads, options = {}) {
       if (threads.length === 0) return;
       const groups = groupByAccount(threads);
