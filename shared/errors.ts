@@ -62,6 +62,8 @@ export const ERROR_CATALOGUE = {
   TooManyRequests: entry(429, 'Too many attempts. Please wait a moment and try again.'),
   // Search
   SearchInterrupted: entry(408, 'The search took too long and was stopped.'),
+  // detail names the operator (shared/search-syntax.ts); the description then says what is wrong with it.
+  InvalidSearchQuery: entry(400, 'This search could not be understood. Check its operators and quotes.'),
   // Session
   ClusterIdMismatch: entry(400, 'This session belongs to another server.'),
   InvalidToken: entry(401, 'Your session has ended. Please log in again.'),

@@ -1,4 +1,4 @@
-import { TernError } from '../../shared/errors';
+import { isSearchOperator, parseSearchDay, searchError, searchProblemOf } from '../../shared/search-syntax';
 
 /** Where a text term must match. `any`: subject, people, snippet and indexed body words. */
 export type TermField = 'any' | 'from' | 'to' | 'subject';
@@ -34,7 +34,6 @@ const IS_VALUES: Record<string, { unread?: boolean; starred?: boolean }> = {
   flagged: { starred: true },
   unstarred: { starred: false },
 };
-const OPERATORS = new Set([...Object.keys(TEXT_OPERATORS), 'has', 'is', 'in', 'before', 'after']);
 
 /** One whitespace-separated piece of the query: `word`, `"a phrase"`, `op:value` or `op:"a value"`. */
 interface Token {
@@ -43,16 +42,16 @@ interface Token {
   readonly quoted: boolean;
 }
 
-/** Splits the query; an unclosed quote runs to the end (the person is still typing). */
+/** Splits the query; an unclosed quote runs to the end (parseSearch refuses one first). */
 export function tokenize(query: string): Token[] {
   const tokens: Token[] = [];
   const pattern = /([A-Za-z]+):(?:"([^"]*)"?|(\S*))|"([^"]*)"?|(\S+)/g;
   for (const match of query.matchAll(pattern)) {
     const [, operator, quotedValue, bareValue, phrase, word] = match;
-    if (operator !== undefined && OPERATORS.has(operator.toLowerCase())) {
+    if (operator !== undefined && isSearchOperator(operator)) {
       tokens.push({ operator: operator.toLowerCase(), value: (quotedValue ?? bareValue ?? '').trim(), quoted: quotedValue !== undefined });
     } else if (operator !== undefined) {
-      // Not an operator we know ("re:", "http://…"): plain words.
+      // Text that merely looks like an operator ("re:", "https://…"; parseSearch refuses the rest): plain words.
       tokens.push({ operator: null, value: match[0].replace(/"/g, ' ').trim(), quoted: false });
     } else if (phrase !== undefined) {
       tokens.push({ operator: null, value: phrase.trim(), quoted: true });
@@ -63,23 +62,18 @@ export function tokenize(query: string): Token[] {
   return tokens;
 }
 
-/** YYYY-MM-DD (or YYYY/MM/DD, as Gmail writes it) → 00:00 UTC of that day; InvalidParameter otherwise. */
+/** YYYY-MM-DD (or YYYY/MM/DD, as Gmail writes it) → 00:00 UTC of that day; InvalidSearchQuery naming the operator otherwise. */
 export function parseDay(value: string, operator: string): number {
-  const match = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})$/.exec(value);
-  const invalid = () => new TernError('InvalidParameter', { detail: { field: 'q', operator, value, expected: 'YYYY-MM-DD' } });
-  if (!match) throw invalid();
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const time = Date.UTC(year, month - 1, day);
-  const date = new Date(time);
-  // Date.UTC rolls 2026-02-30 over into March: a real day survives the round trip.
-  if (year < 1970 || date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) throw invalid();
-  return time;
+  const day = parseSearchDay(value);
+  if (day === null) throw searchError({ kind: 'bad-value', operator, value });
+  return day;
 }
 
 /**
  * Parses what a person typed in the search box. Operators with an empty value are
- * skipped (the person is still typing); an operator value that cannot mean anything
- * (`has:pizza`, `before:yesterday`) is InvalidParameter, so the UI can say which.
+ * skipped (the person is still typing); an operator we do not have (`foo:bar`), a value
+ * that cannot mean anything (`has:pizza`, `before:yesterday`) or an open quote is
+ * InvalidSearchQuery, its description naming the operator (shared/search-syntax.ts).
  */
 export function parseSearch(query: string): ParsedSearch {
   const terms: SearchTerm[] = [];
@@ -89,7 +83,9 @@ export function parseSearch(query: string): ParsedSearch {
   let starred: boolean | null = null;
   let after: number | null = null;
   let before: number | null = null;
-  const invalid = (operator: string, value: string) => new TernError('InvalidParameter', { detail: { field: 'q', operator, value } });
+  const problem = searchProblemOf(query);
+  if (problem) throw searchError(problem);
+  const invalid = (operator: string, value: string) => searchError({ kind: 'bad-value', operator, value });
 
   for (const { operator, value, quoted } of tokenize(query)) {
     if (!value) continue;

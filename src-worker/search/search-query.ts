@@ -7,6 +7,7 @@
  */
 import { SEARCH_EXCLUDED_BY_DEFAULT as EXCLUDED_BY_DEFAULT, SEARCH_SPECIAL_NAMES as SPECIAL_NAMES } from '../../shared/search-folders';
 import type { Folder } from '../../shared/api/mail';
+import { isSearchOperator, parseSearchDay, searchProblemOf } from '../../shared/search-syntax';
 
 export type TermField = 'any' | 'from' | 'to' | 'subject';
 
@@ -34,7 +35,7 @@ export interface ParsedSearch {
   readonly after: number | null;
   /** Received before (epoch ms, 00:00 UTC of the day). */
   readonly before: number | null;
-  /** A value that can never match (has:pizza, before:yesterday): the answer is empty. */
+  /** A query the gateway refuses (foo:bar, has:pizza, before:yesterday, an open quote): the answer is empty, the UI says why. */
   readonly impossible: boolean;
 }
 
@@ -63,21 +64,13 @@ const IS_VALUES: Readonly<Record<string, { unread?: boolean; starred?: boolean }
   flagged: { starred: true },
   unstarred: { starred: false },
 };
-const OPERATORS = new Set([...Object.keys(TEXT_OPERATORS), 'has', 'is', 'in', 'before', 'after']);
-
 /** YYYY-MM-DD or YYYY/MM/DD → 00:00 UTC of that day; null when it is not a real day. */
-export function parseDay(value: string): number | null {
-  const match = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})$/.exec(value);
-  if (!match) return null;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  if (year < 1970 || date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
-  return date.getTime();
-}
+export const parseDay = parseSearchDay;
 
 /**
  * Parses a query. Operators with an empty value are skipped (the person is still typing);
- * an unclosed quote runs to the end; an unknown operator ("re:", "http:") is plain words.
+ * what the gateway refuses (shared/search-syntax.ts: an unknown operator, a bad value, an
+ * open quote) is `impossible`; text that merely looks like an operator ("re:", "https://…") is words.
  */
 export function parseSearch(query: string): ParsedSearch {
   const terms: SearchTerm[] = [];
@@ -88,7 +81,7 @@ export function parseSearch(query: string): ParsedSearch {
   let starred: boolean | null = null;
   let after: number | null = null;
   let before: number | null = null;
-  let impossible = false;
+  let impossible = searchProblemOf(query) !== null;
   const laterOf = (a: number | null, b: number) => (a === null ? b : Math.max(a, b));
   const earlierOf = (a: number | null, b: number) => (a === null ? b : Math.min(a, b));
 
@@ -97,7 +90,7 @@ export function parseSearch(query: string): ParsedSearch {
     const [whole, minus, operatorRaw, quotedValue, bareValue, phrase, word] = match;
     const negated = minus === '-';
     const operator = operatorRaw?.toLowerCase();
-    if (operator === undefined || !OPERATORS.has(operator)) {
+    if (operator === undefined || !isSearchOperator(operator)) {
       const text = operator !== undefined ? whole.slice(minus!.length) : (phrase ?? word ?? '');
       const words = searchWords(text);
       if (words.length > 0) terms.push({ field: 'any', words, phrase: phrase !== undefined, negated });

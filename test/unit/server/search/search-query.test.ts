@@ -11,7 +11,7 @@ function invalid(query: string): unknown {
     parseSearch(query);
   } catch (error) {
     expect(error).toBeInstanceOf(TernError);
-    expect((error as TernError).name).toBe('InvalidParameter');
+    expect((error as TernError).name).toBe('InvalidSearchQuery');
     return (error as TernError).detail;
   }
   throw new Error(`"${query}" was accepted`);
@@ -59,20 +59,24 @@ describe('search operators', () => {
     });
   });
 
-  test('unknown operators and things that merely look like them are words', () => {
+  test('things that merely look like operators are words; an operator we do not have is refused, naming it', () => {
     expect(parseSearch('re: meeting').terms.map((term) => term.text)).toEqual(['re:', 'meeting']);
+    expect(parseSearch('Re:Lunch').terms.map((term) => term.text)).toEqual(['Re:Lunch']);
     expect(parseSearch('https://example.com/x').terms).toEqual([{ field: 'any', text: 'https://example.com/x', phrase: false }]);
-    expect(parseSearch('label:work').terms).toEqual([{ field: 'any', text: 'label:work', phrase: false }]);
+    expect(parseSearch('"label:work"').terms).toEqual([{ field: 'any', text: 'label:work', phrase: true }]);
+    expect(invalid('label:work')).toMatchObject({ field: 'q', kind: 'unknown-operator', operator: 'label', value: 'work' });
+    expect(invalid('invoice larger:10M')).toMatchObject({ operator: 'larger' });
   });
 
-  test('an unclosed quote runs to the end; empty operators are skipped while typing', () => {
-    expect(parseSearch('subject:"half typed').terms).toEqual([{ field: 'subject', text: 'half typed', phrase: true }]);
-    expect(parseSearch('"open phrase').terms).toEqual([{ field: 'any', text: 'open phrase', phrase: true }]);
+  test('an unclosed quote is refused; empty operators are skipped while typing', () => {
+    expect(invalid('subject:"half typed')).toMatchObject({ kind: 'unclosed-quote', operator: 'subject' });
+    expect(invalid('"open phrase')).toMatchObject({ kind: 'unclosed-quote', operator: null });
+    expect(parseSearch('subject:"whole phrase"').terms).toEqual([{ field: 'subject', text: 'whole phrase', phrase: true }]);
     expect(isEmptySearch(parseSearch('from: in: is:'))).toBe(true);
     expect(isEmptySearch(parseSearch('is:unread'))).toBe(false);
   });
 
-  test('operator values that cannot mean anything are InvalidParameter, with the operator named', () => {
+  test('operator values that cannot mean anything are InvalidSearchQuery, with the operator named', () => {
     expect(invalid('has:pizza')).toMatchObject({ operator: 'has', value: 'pizza' });
     expect(invalid('is:maybe')).toMatchObject({ operator: 'is' });
     expect(invalid('before:yesterday')).toMatchObject({ operator: 'before', expected: 'YYYY-MM-DD' });
@@ -93,8 +97,8 @@ describe('FTS5 expressions', () => {
   });
 
   test('FTS5 syntax a person types stays text: operators, quotes, stars, columns', () => {
-    const match = ftsMatch(parseSearch('NEAR(a b) OR "c" body:x * ^ sender : "y').terms);
-    expect(match).toBe('"NEAR a"* "b"* "OR"* "c" "body x"* "sender"* "y"');
+    const match = ftsMatch(parseSearch('NEAR(a b) OR "c" "body:x" * ^ sender : "y"').terms);
+    expect(match).toBe('"NEAR a"* "b"* "OR"* "c" "body x" "sender"* "y"');
     expect(match).not.toMatch(/[()^:]/);
   });
 

@@ -40,14 +40,19 @@ describe('search query (the gateway’s operators, read locally)', () => {
     expect(parseSearch('-before:2026-01-10')).toMatchObject({ after: Date.UTC(2026, 0, 10), before: null });
     expect(parseSearch('has:pizza').impossible).toBe(true);
     expect(parseSearch('before:yesterday').impossible).toBe(true);
+    // What the gateway refuses finds nothing here either (the search box says why).
+    expect(parseSearch('invoice foo:bar').impossible).toBe(true);
+    expect(parseSearch('-larger:10M').impossible).toBe(true);
+    expect(parseSearch('Re:Lunch https://x.example/a').impossible).toBe(false);
     expect(parseDay('2026-02-30')).toBeNull();
   });
 
-  test('what is still being typed: an empty operator is skipped, an open quote runs to the end', () => {
+  test('what is still being typed: an empty operator is skipped, an open quote finds nothing until closed', () => {
     expect(parseSearch('from: is:')).toMatchObject({ terms: [], unread: null });
     expect(isEmptySearch(parseSearch('from: is:'))).toBe(true);
     expect(isEmptySearch(parseSearch('!!! --'))).toBe(true);
-    expect(parseSearch('"quarterly rep').terms).toEqual([{ field: 'any', words: ['quarterly', 'rep'], phrase: true, negated: false }]);
+    expect(parseSearch('"quarterly rep').impossible).toBe(true);
+    expect(parseSearch('"quarterly report"')).toMatchObject({ impossible: false, terms: [{ field: 'any', words: ['quarterly', 'report'], phrase: true, negated: false }] });
   });
 
   test('in: names special folders by role, others by name or path; Trash and Junk only when asked', () => {
