@@ -5,16 +5,34 @@
  * millisecond, the bridge drops answers to queries typed over, and the list keeps the
  * last results on screen until the next ones arrive. One history entry per search: the
  * first keystroke pushes it, the following ones replace it.
+ *
+ * A query the gateway would refuse (an unknown operator, a bad value, an open quote;
+ * shared/search-syntax.ts) finds nothing: the box says why under itself, in the
+ * catalogue's words naming the operator, once typing pauses (or at once on Enter), and
+ * keeps the text as typed. Escape leaves the search and gives the focus to the list.
  */
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { describeSearchProblem, searchProblemOf } from '../../shared/search-syntax';
 import { Icon } from '../app/icons';
 import { useCurrentMailbox } from '../app/current-mailbox';
 import { accountsAtom } from '../state/atoms';
+import { SearchHelp } from './SearchHelp';
 
 const mailRoute = getRouteApi('/mail');
 export const SEARCH_INPUT_ID = 'mail-search';
+const PROBLEM_ID = 'mail-search-problem';
+/** How long typing pauses before a problem with the query is said (not while an operator is half typed). */
+export const SEARCH_PROBLEM_DELAY_MS = 600;
+
+/** The list, when it is on screen; else nothing (the focus stays where it is). */
+function focusList(): boolean {
+  const list = document.getElementById('thread-list');
+  if (!list || list.closest('[hidden]')) return false;
+  list.focus();
+  return true;
+}
 
 export function focusSearch(): void {
   const input = document.getElementById(SEARCH_INPUT_ID) as HTMLInputElement | null;
@@ -28,7 +46,19 @@ export function SearchBox() {
   const accounts = useAtomValue(accountsAtom) ?? [];
   const mailbox = useCurrentMailbox();
   const [text, setText] = useState(search.q ?? '');
-  const scopeValue = search.in ?? (mailbox?.kind === 'folder' ? mailbox.accountId : 'all');
+  const defaultScope = mailbox?.kind === 'folder' ? mailbox.accountId : 'all';
+  // A scope picked before anything is typed waits here for the query (the address holds `in` only with a `q`).
+  const [pickedScope, setPickedScope] = useState<string | null>(null);
+  useEffect(() => setPickedScope(null), [defaultScope]);
+  const scopeValue = search.in ?? pickedScope ?? defaultScope;
+  const problem = useMemo(() => searchProblemOf(text), [text]);
+  // The query as it was when typing last paused (or Enter was pressed): its problem is the one shown.
+  const [settled, setSettled] = useState(text);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(text), SEARCH_PROBLEM_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [text]);
+  const shownProblem = problem && settled === text ? describeSearchProblem(problem) : null;
   /** Queries this box put in the address since it last took one from there, and the latest. */
   const sent = useRef({ all: new Set<string>(), latest: search.q ?? '' });
 
@@ -50,21 +80,33 @@ export function SearchBox() {
     sent.current.latest = q ?? '';
     void navigate({
       to: '.',
-      search: (previous: Record<string, unknown>) => ({ ...previous, q, in: q && scope !== (mailbox?.kind === 'folder' ? mailbox.accountId : 'all') ? scope : undefined, thread: undefined }),
+      search: (previous: Record<string, unknown>) => ({ ...previous, q, in: q && scope !== defaultScope ? scope : undefined, thread: undefined }),
       replace,
     });
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key === 'Escape') {
+      // Escape leaves the search: the mailbox comes back and the keys work on its list again.
       event.preventDefault();
-      if (text) {
+      const input = event.currentTarget;
+      if (text || search.q) {
         setText('');
-        apply('', scopeValue, true);
-      } else {
-        event.currentTarget.blur();
+        setPickedScope(null);
+        apply('', defaultScope, true);
       }
+      if (!focusList()) input.blur();
     }
+  };
+
+  const insertOperator = (insertion: string) => {
+    const next = `${text.trimEnd()}${text.trim() ? ' ' : ''}${insertion}`;
+    setText(next);
+    const input = document.getElementById(SEARCH_INPUT_ID) as HTMLInputElement | null;
+    input?.focus();
+    input?.setSelectionRange(next.length, next.length);
+    // An operator still waiting for its value searches nothing new; a whole one (has:attachment) searches at once.
+    apply(next, scopeValue, Boolean(search.q) || sent.current.latest !== '');
   };
 
   return (
@@ -73,9 +115,11 @@ export function SearchBox() {
       className="search"
       onSubmit={(event) => {
         event.preventDefault();
-        // The results are there already (searched as typed): Enter only moves to them.
+        // The results are there already (searched as typed): Enter only moves to them,
+        // or says at once what is wrong with the query, the focus staying in the box to fix it.
         apply(text, scopeValue, true);
-        document.getElementById('thread-list')?.focus();
+        if (problem) setSettled(text);
+        else focusList();
       }}
     >
       <label htmlFor={SEARCH_INPUT_ID} className="visually-hidden">
@@ -91,6 +135,8 @@ export function SearchBox() {
         spellCheck={false}
         value={text}
         aria-keyshortcuts="/"
+        aria-invalid={shownProblem ? true : undefined}
+        aria-describedby={shownProblem ? PROBLEM_ID : undefined}
         onKeyDown={onKeyDown}
         onChange={(event) => {
           const value = event.target.value;
@@ -100,7 +146,15 @@ export function SearchBox() {
         }}
       />
       {accounts.length > 1 && (
-        <select className="search-scope" aria-label="Search in" value={scopeValue} onChange={(event) => apply(text, event.target.value, true)}>
+        <select
+          className="search-scope"
+          aria-label="Search in"
+          value={scopeValue}
+          onChange={(event) => {
+            setPickedScope(event.target.value);
+            apply(text, event.target.value, true);
+          }}
+        >
           <option value="all">All accounts</option>
           {accounts.map((account) => (
             <option key={account.accountId} value={account.accountId}>
@@ -108,6 +162,12 @@ export function SearchBox() {
             </option>
           ))}
         </select>
+      )}
+      <SearchHelp onPick={insertOperator} />
+      {shownProblem && (
+        <p id={PROBLEM_ID} role="alert" className="search-problem">
+          {shownProblem}
+        </p>
       )}
     </form>
   );
