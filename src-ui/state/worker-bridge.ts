@@ -103,25 +103,35 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
   // ── folders and counts ──────────────────────────────────────────────────────
   const dueRefresh = new Set<string>();
   let refreshTimer: ReturnType<typeof setTimeout> | null = null;
+  /**
+   * Refreshes overlap (an immediate one after a command, a debounced one after patches): an
+   * answer older than one already shown for an account is dropped, or counts would step back.
+   */
+  let refreshSeq = 0;
+  const shownSeq = new Map<string, number>();
   async function refreshNow(accountIds: readonly string[]) {
     const known = new Set((store.get(accountsAtom) ?? []).map((account) => account.accountId));
     const ids = accountIds.filter((id) => known.has(id));
     if (ids.length === 0) return;
+    const seq = ++refreshSeq;
     const [folderLists, counts] = await Promise.all([
       Promise.all(ids.map((accountId) => engine.mail.listFolders({ accountId }).catch(() => null))),
       engine.mail.counts({ accountIds: ids }).catch(() => null),
     ]);
     if (stopped) return;
+    const fresh = new Set(ids.filter((accountId) => (shownSeq.get(accountId) ?? 0) < seq));
+    for (const accountId of fresh) shownSeq.set(accountId, seq);
     store.set(foldersAtom, (current) => {
       const next = { ...current };
       ids.forEach((accountId, i) => {
         const folders = folderLists[i];
-        if (folders) next[accountId] = folders;
+        if (folders && fresh.has(accountId)) next[accountId] = folders;
       });
       return next;
     });
-    if (counts) {
-      store.set(inboxUnreadAtom, (current) => ({ ...current, ...Object.fromEntries(counts.map((count) => [count.accountId, count.inboxUnread])) }));
+    const freshCounts = (counts ?? []).filter((count) => fresh.has(count.accountId));
+    if (freshCounts.length > 0) {
+      store.set(inboxUnreadAtom, (current) => ({ ...current, ...Object.fromEntries(freshCounts.map((count) => [count.accountId, count.inboxUnread])) }));
     }
   }
   function refreshMailboxes(accountIds?: readonly string[]) {
@@ -174,6 +184,9 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
     toast({ tone: 'error', title: label ?? FAILED_TITLE[status.kind], message: status.error?.message || error.message });
   }
   function onCommandStatus(status: CommandStatus) {
+    // Counts move with the action, at once: its optimistic change is in the engine's rows when
+    // it says pending, and its revert when it says failed (not 400 ms later, after the list).
+    if (status.kind !== 'saveDraft' && status.kind !== 'send' && status.status !== 'cancelled') void refreshNow([status.accountId]);
     if (status.status === 'pending') return;
     if (status.status === 'cancelled') {
       tracked.delete(status.commandId); // an undone send: nothing to report

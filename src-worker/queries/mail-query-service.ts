@@ -19,6 +19,7 @@ import type {
 import { withRead } from '../db/store';
 import { folderFromRow } from '../sync/mail-rows';
 import type { SyncStatusFeed } from '../sync/sync-status-feed';
+import { FOLDER_UNREAD_TABLES, withPendingUnread } from './folder-unread';
 import type { ListSubscriptions } from './list-subscriptions';
 import type { MessageReads } from './message-reads';
 import {
@@ -78,8 +79,8 @@ export class EngineMailQueries implements MailQueryService {
 
   async listFolders(params: { accountId: string }): Promise<readonly FolderView[]> {
     const { accountId } = parseParams(accountParamsSchema, params);
-    const rows = await withRead(await this.deps.open(accountId), ['Category'], (tx) => tx.getAll('Category'));
-    return orderFolders(accountId, rows.map(folderFromRow));
+    const folders = await withRead(await this.deps.open(accountId), FOLDER_UNREAD_TABLES, async (tx) => withPendingUnread(tx, (await tx.getAll('Category')).map(folderFromRow)));
+    return orderFolders(accountId, folders);
   }
 
   async counts(params: { accountIds: readonly string[] }): Promise<readonly AccountCounts[]> {

@@ -1,21 +1,27 @@
 /**
  * The shell for the keyboard and the eye, on the demo setup (global-setup.ts): the sidebar's
  * folder tree is one Tab stop with arrow keys inside, search results mark no folder
- * current, and a field's error on the login card moves nothing.
+ * current, unread counts move with an action while the gateway has not answered, and a
+ * field's error on the login card moves nothing.
  */
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { findFreePorts } from '../harness/ports';
 import { launchChromium, screenshot } from './chromium';
-import { accountSection, addAccount, folderLink, logIn, newDemoContext, watch, type Watched } from './demo-session';
+import { accountSection, addAccount, folderLink, logIn, newDemoContext, openFolder, unreadOf, watch, type Watched } from './demo-session';
 import type { MailPage } from './mail-page';
+import { workerNetwork } from './worker-network';
 
 const baseUrl = inject('baseUrl');
 const demo = inject('demo');
 const { alice, bob } = demo;
 
 let browser: Browser;
+let debuggingPort: number;
 beforeAll(async () => {
-  browser = await launchChromium();
+  [debuggingPort] = (await findFreePorts(1)) as [number];
+  // The DevTools port reaches the SharedWorker, to hold its requests to the gateway.
+  browser = await launchChromium([`--remote-debugging-port=${debuggingPort}`]);
 });
 afterAll(async () => {
   await browser?.close();
@@ -122,6 +128,51 @@ describe('the sidebar with the keyboard', () => {
     await mail.searchBox().focus();
     await page.keyboard.press('Escape');
     await expect.poll(() => bobInbox.getAttribute('aria-current')).toBe('page');
+  });
+  test('unread counts move with the action, before the gateway has it, and back with mark unread', async () => {
+    await openFolder(page, alice.email, 'Inbox');
+    await mail.waitForRows();
+    const inbox = folderLink(page, alice.email, 'Inbox');
+    const allInboxes = mail.sidebar().getByRole('link', { name: /^All inboxes/ });
+    const before = { inbox: await unreadOf(inbox), all: await unreadOf(allInboxes) };
+    expect(before.inbox).toBeGreaterThan(0);
+    // The j/k cursor onto an unread conversation.
+    await mail.threadList().focus();
+    const cursorName = () =>
+      page.evaluate(() => {
+        const id = document.getElementById('thread-list')?.getAttribute('aria-activedescendant');
+        return id ? (document.getElementById(id)?.getAttribute('aria-label') ?? '') : '';
+      });
+    for (let i = 0; i < 40 && !(await cursorName()).startsWith('Unread'); i++) await page.keyboard.press('j');
+    expect(await cursorName()).toMatch(/^Unread/);
+
+    // The gateway is slow: every request of the engine takes 3 s more.
+    const network = await workerNetwork(debuggingPort);
+    const LATENCY_MS = 3_000;
+    try {
+      await network.slowDown(LATENCY_MS);
+      const answeredBefore = network.answered('/api/threads/bulk');
+      const pressed = Date.now();
+      await page.keyboard.press('Shift+I');
+      // Polled without a sleep of its own: the count moves long before the gateway can have answered.
+      await expect.poll(() => unreadOf(inbox), { timeout: LATENCY_MS / 2, interval: 16 }).toBe(before.inbox - 1);
+      const moved = Date.now() - pressed;
+      expect(network.answered('/api/threads/bulk')).toBe(answeredBefore);
+      await expect.poll(() => unreadOf(allInboxes), { timeout: 500, interval: 16 }).toBe(before.all - 1);
+      console.log(`[shell-keyboard] inbox count moved ${moved} ms after Shift+I, the gateway not answered yet (latency ${LATENCY_MS} ms)`);
+      expect(moved).toBeLessThan(LATENCY_MS);
+      // Confirmed by the gateway: the count stays.
+      await expect.poll(() => network.answered('/api/threads/bulk'), { timeout: 15_000 }).toBeGreaterThan(answeredBefore);
+      await network.slowDown(0);
+      await page.waitForFunction(() => !document.querySelector('#thread-list [aria-label*="Saving changes"]'), null, { timeout: 15_000 });
+      expect(await unreadOf(inbox)).toBe(before.inbox - 1);
+    } finally {
+      await network.slowDown(0).catch(() => undefined);
+      network.close();
+    }
+    // And back: unread again (the demo's state as other files expect it).
+    await page.keyboard.press('Shift+U');
+    await expect.poll(() => unreadOf(inbox), { timeout: 2_000, interval: 16 }).toBe(before.inbox);
   });
 });
 

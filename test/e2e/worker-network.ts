@@ -9,6 +9,8 @@ import { eventually } from './demo-session';
 
 interface CdpAnswer {
   readonly id?: number;
+  readonly method?: string;
+  readonly params?: Record<string, unknown>;
   readonly result?: Record<string, unknown>;
   readonly error?: { message: string };
 }
@@ -18,6 +20,12 @@ export interface WorkerNetwork {
   throttleUploads(bytesPerSecond: number): Promise<void>;
   /** Cuts the worker off the network (requests fail at once) or puts it back. */
   setOffline(offline: boolean): Promise<void>;
+  /**
+   * Makes every request of the worker wait `latencyMs` more (a slow gateway; -1 or 0 ends it).
+   * `answered(path)` counts the worker's responses received so far whose URL holds `path`.
+   */
+  slowDown(latencyMs: number): Promise<void>;
+  answered(path: string): number;
   close(): void;
 }
 
@@ -30,9 +38,11 @@ export async function workerNetwork(debuggingPort: number): Promise<WorkerNetwor
   });
   let nextId = 0;
   const waiting = new Map<number, (answer: CdpAnswer) => void>();
+  const responses: string[] = [];
   socket.on('message', (data) => {
     const answer = JSON.parse(String(data)) as CdpAnswer;
     if (answer.id !== undefined) waiting.get(answer.id)?.(answer);
+    else if (answer.method === 'Network.responseReceived') responses.push(String((answer.params?.response as { url?: string } | undefined)?.url));
   });
   const send = (method: string, params: object = {}, sessionId?: string) =>
     new Promise<Record<string, unknown>>((resolve, reject) => {
@@ -60,6 +70,10 @@ export async function workerNetwork(debuggingPort: number): Promise<WorkerNetwor
     async setOffline(offline) {
       await send('Network.emulateNetworkConditions', { offline, latency: 0, downloadThroughput: -1, uploadThroughput: -1 }, sessionId);
     },
+    async slowDown(latencyMs) {
+      await send('Network.emulateNetworkConditions', { offline: false, latency: Math.max(0, latencyMs), downloadThroughput: -1, uploadThroughput: -1 }, sessionId);
+    },
+    answered: (path) => responses.filter((url) => url.includes(path)).length,
     close: () => socket.close(),
   };
 }
