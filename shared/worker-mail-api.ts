@@ -203,7 +203,10 @@ export interface ScopeRun extends ScopeRunProgress {
 
 export interface DraftInput {
   readonly accountId: string;
-  /** Absent for a new draft; the worker's local id (`local-…`) until the gateway names it. */
+  /**
+   * Absent for a new draft; the worker's local id (`local-…`) until the gateway names it. A
+   * tab may name a new draft itself (`local-` and a random UUID), to know its id before the answer.
+   */
   readonly draftId?: string;
   readonly to: readonly Address[];
   readonly cc: readonly Address[];
@@ -282,8 +285,10 @@ export interface MailCommandService {
   /**
    * A draft to edit, by the `MessageView.id` of its message in Drafts: everything it holds
    * (Bcc and attachments too), with the id to save and send it by; DraftAlreadySent once sent.
+   * Or by the `draftId` a composer saved it under (a composer open before a reload): the
+   * same, under that id, with a save still waiting to leave laid over it.
    */
-  openDraft(params: { accountId: string; messageId: string }): Promise<DraftEdit>;
+  openDraft(params: { accountId: string; messageId: string } | { accountId: string; draftId: string }): Promise<DraftEdit>;
   /** Sends a saved draft after `delayMs` (undo window); resolves with the command id. */
   send(params: { accountId: string; draftId: string; delayMs: number }): Promise<{ commandId: string }>;
   /** Cancels a send still inside its undo window; false when it already left. */

@@ -3,16 +3,22 @@
  * It answers the mail events (c, r, a, f, the Compose button) and the conversation
  * view's replies, and wires the composer's callbacks to the command functions. The
  * composer and its builders load lazily (they bring the HTML pipeline with them).
+ *
+ * The open composer is remembered for this tab (composer/open-composers.ts) by the draft
+ * it saves: after a reload it opens again with the draft's content from the engine.
  */
 import { useAtomValue } from 'jotai';
-import { lazy, Suspense, useEffect, useMemo } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef } from 'react';
 import { senderName } from '../../shared/account';
 import { TernError } from '../../shared/errors';
 import type { MessageView } from '../../shared/worker-mail-api';
+import { composerInitialOfDraft } from '../composer/draft-initial';
+import { newDraftId, readOpenComposers, tabStorage, writeOpenComposers, type OpenComposer } from '../composer/open-composers';
 import { MAIL_EVENTS, type MailEventDetail } from '../keyboard/mail-events';
 import { useMailActions } from '../state/actions-context';
 import { accountsAtom, composerAtom, ownEmailsByAccountAtom } from '../state/atoms';
 import type { MailActions } from '../state/mail-actions';
+import { appUpdatedMessage, isChunkLoadError } from './chunk-errors';
 
 const Composer = lazy(() => import('../composer'));
 
@@ -46,7 +52,12 @@ export function ComposerHost({ defaultAccountId }: { defaultAccountId: string | 
   const composerAccounts = useMemo(() => accounts.map((account) => ({ accountId: account.accountId, name: senderName(account), email: account.emailAddress })), [accounts]);
 
   useEffect(() => {
-    const fail = (error: unknown) => actions.toast({ tone: 'error', title: 'Could not open the composer', message: TernError.from(error).message });
+    const fail = (error: unknown) =>
+      actions.toast(
+        isChunkLoadError(error)
+          ? { tone: 'error', title: 'Could not open the composer', message: appUpdatedMessage(), action: { label: 'Reload', run: () => location.reload() } }
+          : { tone: 'error', title: 'Could not open the composer', message: TernError.from(error).message },
+      );
     const onCompose = (event: Event) => {
       const accountId = (event as CustomEvent<MailEventDetail>).detail?.accountId ?? defaultAccountId;
       if (!accountId) return;
@@ -70,7 +81,39 @@ export function ComposerHost({ defaultAccountId }: { defaultAccountId: string | 
     };
   }, [actions, defaultAccountId, ownEmailsByAccount]);
 
+  // ── The open composer, remembered for a reload ──────────────────────────────
+  const storage = useMemo(tabStorage, []);
+  const openRef = useRef(open);
+  openRef.current = open;
+  /** The draft of a send in its undo window (an undo brings the composer back). */
+  const sending = useRef<OpenComposer | null>(null);
+  const remember = (entry: OpenComposer | null) => writeOpenComposers(storage, entry ? [entry] : []);
+  // A composer opened on a saved draft (from Drafts, or restored) is that draft from the start.
+  useEffect(() => {
+    if (open?.initial.draftId) remember({ accountId: open.initial.accountId, draftId: open.initial.draftId, mode: open.initial.mode });
+  }, [open]);
+  // After a reload: the composer this tab had open, once the accounts are known.
+  const restoring = useRef(false);
+  useEffect(() => {
+    if (restoring.current || accounts.length === 0) return;
+    restoring.current = true;
+    const entry = readOpenComposers(storage).find((candidate) => accounts.some((account) => account.accountId === candidate.accountId));
+    if (!entry) {
+      writeOpenComposers(storage, []);
+      return;
+    }
+    actions.openDraft({ accountId: entry.accountId, draftId: entry.draftId }).then(
+      (draft) => {
+        // Something opened meanwhile (c pressed): that one stays; the draft is in Drafts.
+        if (!openRef.current) actions.openComposer({ ...composerInitialOfDraft(draft), mode: entry.mode });
+      },
+      // Sent, deleted or gone with its account: nothing to reopen.
+      () => !openRef.current && writeOpenComposers(storage, []),
+    );
+  }, [accounts, actions, storage]);
+
   if (!open) return null;
+  const mode = open.initial.mode;
   return (
     // The composer is a named form itself; the dock only places it.
     <div className="composer-dock">
@@ -79,13 +122,34 @@ export function ComposerHost({ defaultAccountId }: { defaultAccountId: string | 
           key={open.id}
           initial={open.initial}
           accounts={composerAccounts}
-          onSave={(draft) => actions.saveDraft(draft)}
-          onSend={(params) => actions.send(params)}
-          onUndo={(commandId) => actions.undoSend(commandId)}
+          onSave={(draft) => {
+            // A new draft is named here, so the tab knows it before the engine answers (a reload may come first).
+            const draftId = draft.draftId ?? newDraftId();
+            remember({ accountId: draft.accountId, draftId, mode });
+            return actions.saveDraft({ ...draft, draftId });
+          }}
+          onSend={(params) => {
+            // On its way out: a reload in the undo window does not bring it back as a draft.
+            sending.current = { accountId: params.accountId, draftId: params.draftId, mode };
+            remember(null);
+            return actions.send(params).catch((error: unknown) => {
+              remember(sending.current);
+              throw error;
+            });
+          }}
+          onUndo={async (commandId) => {
+            const undone = await actions.undoSend(commandId);
+            // Back in the composer: remembered again.
+            if (undone && openRef.current === open) remember(sending.current);
+            return undone;
+          }}
           onUpload={(params, onProgress) => actions.uploadAttachment(params, onProgress)}
           onCancelUpload={(uploadId) => actions.cancelUpload(uploadId)}
           suggest={(prefix) => actions.suggestAddresses({ accountIds: composerAccounts.map((account) => account.accountId), prefix, limit: 8 })}
-          onClose={() => actions.closeComposer()}
+          onClose={() => {
+            remember(null);
+            actions.closeComposer();
+          }}
         />
       </Suspense>
     </div>

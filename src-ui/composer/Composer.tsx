@@ -165,6 +165,15 @@ export function Composer(props: ComposerProps) {
       autosave.dispose();
     };
   }, [autosave]);
+  // A reload or a closed tab inside the quiet spell: what was typed since the last save leaves now (the
+  // page is not unmounted, so dispose would not run); the reloaded tab reopens the draft with it.
+  useEffect(() => {
+    const onPageHide = () => {
+      if (autosave.scheduled) void autosave.flush().catch(() => undefined);
+    };
+    window.addEventListener('pagehide', onPageHide);
+    return () => window.removeEventListener('pagehide', onPageHide);
+  }, [autosave]);
 
   /** The draft as it stands (with recipient text not yet turned into chips, when asked). */
   const snapshot = useCallback(

@@ -44,5 +44,8 @@ export const sendParamsSchema = z.object({
   delayMs: z.number().int().min(0).max(60_000),
 });
 
-/** A draft reopened from its message in Drafts (the message's id, not the draft's). */
-export const openDraftParamsSchema = z.object({ accountId, messageId: id });
+/** A draft reopened from its message in Drafts (the message's id, not the draft's), or by the id a composer saved it under. */
+export const openDraftParamsSchema = z.union([
+  z.object({ accountId, messageId: id }),
+  z.object({ accountId, draftId: z.string().regex(/^(?:local-[0-9a-f-]{36}|[1-9]\d{0,15})$/) }),
+]);

@@ -34,6 +34,18 @@ export async function waitingSaveOf(tx: ReadTransaction<MailTable>, serverId: st
   return newest;
 }
 
+/** The newest save of the draft a composer saved under `draftId` that has not reached the gateway yet. */
+export async function waitingSaveById(tx: ReadTransaction<MailTable>, draftId: string, serverId: string | null): Promise<DraftRow | undefined> {
+  const own = (await liveRows(tx)).filter((row): row is DraftRow => row.kind === 'saveDraft' && row.status !== 'sent' && row.draft_id === draftId).at(-1);
+  return own ?? (serverId ? waitingSaveOf(tx, serverId) : undefined);
+}
+
+/** A draft known only by a save that has not reached the gateway (its files' names are not known here). */
+export function draftEditOfSave(accountId: string, draftId: string, waiting: DraftRow): DraftEdit {
+  const { draftId: _local, attachmentIds: _files, ...fields } = waiting.draft;
+  return { ...fields, accountId, draftId, attachments: [] };
+}
+
 /** The composer's draft from the gateway's view, with a waiting save's fields over it. */
 export function draftEditOf(accountId: string, view: DraftView, waiting: DraftRow | undefined): DraftEdit {
   const files = view.attachments.map((file) => ({ attachmentId: file.id, fileName: file.filename, size: file.size }));

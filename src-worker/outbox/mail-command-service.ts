@@ -10,7 +10,7 @@ import type { CommandRun, CommandStatus, DraftEdit, DraftInput, ListScope, MailC
 import type { MailGateway } from '../api/mail-gateway';
 import type { MailTable } from '../db/mail-schema';
 import { withRead, withWrite, type LocalStore } from '../db/store';
-import { temporaryId } from '../model/temporary-id';
+import { isTemporaryId, temporaryId } from '../model/temporary-id';
 import type { ChangeFeed } from '../sync/change-feed';
 import { MAIL_WRITE_TABLES, MailWriter } from '../sync/mail-writer';
 import { parseParams, subscriptionParamsSchema } from '../queries/query-params';
@@ -18,15 +18,15 @@ import { recordAction } from './action-store';
 import { AttachmentUploads } from './attachment-uploads';
 import { draftInputSchema, mailCommandSchema, openDraftParamsSchema, sendParamsSchema } from './command-params';
 import type { CommandStatusFeed } from './command-status-feed';
-import { draftEditOf, waitingSaveOf } from './draft-opening';
-import { recordDraftSave, recordSend } from './draft-store';
-import { OUTBOX_TABLE, PendingEffects, type OutboxRow } from './outbox-rows';
+import { draftEditOf, draftEditOfSave, waitingSaveById, waitingSaveOf } from './draft-opening';
+import { readDraftLink, recordDraftSave, recordSend } from './draft-store';
+import { liveRows, OUTBOX_TABLE, PendingEffects, type OutboxRow } from './outbox-rows';
 import { runOnScope, scopeRunParamsSchema } from './scope-run';
 
 export interface MailCommandServiceDeps {
   readonly open: (accountId: string) => Promise<LocalStore<MailTable>>;
   /** The account's gateway (uploads go straight to it; a draft is reopened from it). */
-  readonly gateway: (accountId: string) => Promise<Pick<MailGateway, 'upload' | 'draftOfMessage'>>;
+  readonly gateway: (accountId: string) => Promise<Pick<MailGateway, 'upload' | 'draftOfMessage' | 'getDraft'>>;
   /** Who a draft of the account is from: its address and the display name chosen in settings (or the gateway's). */
   readonly sender?: (accountId: string) => Promise<{ name: string; email: string } | undefined>;
   /** Wakes the account's outbox (no-op where this engine does not send). */
@@ -86,12 +86,41 @@ export class EngineMailCommands implements MailCommandService {
     return { draftId };
   }
 
-  async openDraft(params: { accountId: string; messageId: string }): Promise<DraftEdit> {
-    const { accountId, messageId } = parseParams(openDraftParamsSchema, params);
+  async openDraft(params: { accountId: string; messageId: string } | { accountId: string; draftId: string }): Promise<DraftEdit> {
+    const parsed = parseParams(openDraftParamsSchema, params);
+    if ('draftId' in parsed) return this.reopenDraft(parsed.accountId, parsed.draftId);
+    const { accountId, messageId } = parsed;
     const store = await this.deps.open(accountId);
     const view = await (await this.deps.gateway(accountId)).draftOfMessage(messageId);
     const waiting = await withRead(store, [OUTBOX_TABLE, 'JSONBlob'], (tx) => waitingSaveOf(tx, view.id));
     return draftEditOf(accountId, view, waiting);
+  }
+
+  /**
+   * A draft by the id its composer saved it under (a composer open before a reload): the
+   * gateway's draft with a save still waiting laid over it, or that save alone when the
+   * gateway has not got the draft yet (or cannot be reached). It keeps that id, so the
+   * next save continues the same draft.
+   */
+  private async reopenDraft(accountId: string, draftId: string): Promise<DraftEdit> {
+    const store = await this.deps.open(accountId);
+    const { serverId, waiting, sending } = await withRead(store, [OUTBOX_TABLE, 'JSONBlob'], async (tx) => {
+      const serverId = (await readDraftLink(tx, draftId)).serverId ?? (isTemporaryId(draftId) ? null : draftId);
+      const sending = (await liveRows(tx)).some((row) => row.kind === 'send' && row.draft_id === draftId);
+      return { serverId, waiting: await waitingSaveById(tx, draftId, serverId), sending };
+    });
+    // On its way out (a reload in the undo window): not a draft to edit any more.
+    if (sending) throw new TernError('DraftAlreadySent');
+    if (serverId !== null) {
+      try {
+        const view = await (await this.deps.gateway(accountId)).getDraft(serverId);
+        return { ...draftEditOf(accountId, view, waiting), draftId };
+      } catch (error) {
+        if (!waiting) throw error;
+      }
+    }
+    if (!waiting) throw new TernError('DraftDoesNotExist', { detail: { draftId } });
+    return draftEditOfSave(accountId, draftId, waiting);
   }
 
   async send(params: { accountId: string; draftId: string; delayMs: number }): Promise<{ commandId: string }> {

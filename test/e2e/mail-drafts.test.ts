@@ -96,6 +96,11 @@ describe('drafts, undo and replies on the demo setup', () => {
     await eventually(async () => (await imapMessages(alice, 'Drafts')).find((message) => message.subject === DRAFT_SUBJECT && message.source.includes(BODY)), 15_000, 'the draft in Drafts');
 
     await page.reload();
+    // The composer open before the reload opens again by itself (the tab remembers it); closed, the draft waits in Drafts.
+    const restored = composer(DRAFT_SUBJECT);
+    await restored.waitFor({ timeout: 15_000 });
+    await restored.getByRole('button', { name: 'Close and keep the draft' }).click();
+    await restored.waitFor({ state: 'detached' });
     await openFolder(page, alice.email, 'Drafts');
     const conversation = await openThread(DRAFT_SUBJECT);
     await conversation.getByRole('button', { name: 'Edit draft' }).click();

@@ -1,8 +1,8 @@
 /**
  * The shell for the keyboard and the eye, on the demo setup (global-setup.ts): the sidebar's
  * folder tree is one Tab stop with arrow keys inside, search results mark no folder
- * current, unread counts move with an action while the gateway has not answered, and a
- * field's error on the login card moves nothing.
+ * current, unread counts move with an action while the gateway has not answered, an open
+ * composer opens again after a reload, and a field's error on the login card moves nothing.
  */
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
@@ -173,6 +173,63 @@ describe('the sidebar with the keyboard', () => {
     // And back: unread again (the demo's state as other files expect it).
     await page.keyboard.press('Shift+U');
     await expect.poll(() => unreadOf(inbox), { timeout: 2_000, interval: 16 }).toBe(before.inbox);
+  });
+});
+
+describe('an open composer and a reload', () => {
+  let context: BrowserContext;
+  let tab: Watched;
+  let page: Page;
+  let mail: MailPage;
+  const subject = `Plans for the offsite ${Date.now().toString(36)}`;
+  const composer = () => page.getByRole('form').filter({ has: page.getByRole('textbox', { name: 'Message body' }) });
+
+  beforeAll(async () => {
+    context = await newDemoContext(browser);
+    tab = watch(await context.newPage());
+    ({ page, mail } = tab);
+    await logIn(page, baseUrl, alice);
+  });
+  afterAll(async () => {
+    expect(tab?.errors ?? []).toEqual([]);
+    await context?.close();
+  });
+
+  test('the composer being written opens again after a reload, with its recipients and text', async () => {
+    await mail.sidebar().getByRole('button', { name: /Compose/ }).click();
+    const box = composer();
+    await box.waitFor();
+    const to = box.getByRole('combobox', { name: 'To' });
+    await to.fill(bob.email);
+    await to.press('Enter');
+    await box.getByLabel('Subject').fill(subject);
+    await box.getByRole('textbox', { name: 'Message body' }).click();
+    await page.keyboard.type('First paragraph, saved before the reload.');
+    await box.getByText('Saved', { exact: true }).waitFor({ timeout: 10_000 });
+
+    await page.reload();
+    const restored = composer();
+    await restored.waitFor({ timeout: 15_000 });
+    await expect(restored.getByLabel('Subject').inputValue()).resolves.toBe(subject);
+    await expect(restored.getByRole('textbox', { name: 'Message body' }).textContent()).resolves.toContain('First paragraph, saved before the reload.');
+    await restored.getByRole('button', { name: `Remove ${bob.email}` }).waitFor();
+    await screenshot(page, 'shell-keyboard-composer-restored');
+
+    // Typed and reloaded at once, inside the autosave's quiet spell: the text still comes back.
+    await restored.getByRole('textbox', { name: 'Message body' }).click();
+    await page.keyboard.press('End');
+    await page.keyboard.type(' And a last line typed just before reloading.');
+    await page.reload();
+    const again = composer();
+    await again.waitFor({ timeout: 15_000 });
+    await expect.poll(() => again.getByRole('textbox', { name: 'Message body' }).textContent(), { timeout: 5_000 }).toContain('And a last line typed just before reloading.');
+
+    // Closed: the draft stays in Drafts, and a reload opens no composer.
+    await again.getByRole('button', { name: 'Close and keep the draft' }).click();
+    await again.waitFor({ state: 'detached' });
+    await page.reload();
+    await mail.waitForRows();
+    await expect(composer().count()).resolves.toBe(0);
   });
 });
 

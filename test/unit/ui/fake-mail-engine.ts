@@ -11,6 +11,7 @@ import type { LoginChallengeStep } from '../../../shared/login-steps';
 import type {
   AccountCounts,
   CommandStatus,
+  DraftInput,
   FolderView,
   ListPatch,
   ListScope,
@@ -153,6 +154,8 @@ export function createFakeEngine(options: FakeEngineOptions = {}): FakeEngine {
   const failures = new Map<MailCommand['kind'], ErrorName>();
   const pending = new Set<Promise<void>>();
   let counter = 0;
+  /** Drafts as their last save left them, by id (a composer reopened after a reload reads them back). */
+  const savedDrafts = new Map<string, DraftInput>();
   const sortedCache = new Map<string, readonly ThreadRow[]>();
 
   const record = (method: string, params: unknown) => calls.push({ method, params });
@@ -532,10 +535,21 @@ export function createFakeEngine(options: FakeEngineOptions = {}): FakeEngine {
         });
         return inverse ? { commandId, undo: inverse } : { commandId };
       },
-      async saveDraft() {
-        return { draftId: `local-${++counter}` };
+      async saveDraft({ draft }) {
+        const draftId = draft.draftId ?? `local-${++counter}`;
+        savedDrafts.set(draftId, { ...draft, draftId });
+        return { draftId };
       },
-      async openDraft({ accountId, messageId }) {
+      async openDraft(params) {
+        if ('draftId' in params) {
+          // A composer's draft by the id it saved it under (a reload): what its last save held.
+          record('commands.openDraft', params);
+          const saved = savedDrafts.get(params.draftId);
+          if (!saved || saved.accountId !== params.accountId) throw new TernError('DraftDoesNotExist');
+          const { attachmentIds: _files, ...fields } = saved;
+          return { ...fields, draftId: params.draftId, attachments: [] };
+        }
+        const { accountId, messageId } = params;
         record('commands.openDraft', { accountId, messageId });
         const message = [...threads.values()].filter((row) => row.accountId === accountId).flatMap((row) => threadView(row).messages).find((candidate) => candidate.id === messageId);
         if (!message) throw new TernError('MessageNotFound');
