@@ -17,6 +17,11 @@ export const folderSchema = z.object({
   specialUse: z.enum(SPECIAL_USES).nullable(),
   total: z.number().int(),
   unread: z.number().int(),
+  /**
+   * Whether the gateway has read the folder from the mail server once: until then an empty
+   * folder only means "not mirrored yet", never "empty". Absent from older gateways.
+   */
+  mirrored: z.boolean().optional(),
 });
 export type Folder = z.infer<typeof folderSchema>;
 

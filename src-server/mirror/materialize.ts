@@ -52,6 +52,7 @@ export function toFolder(row: FolderRow, counts: { total: number; unread: number
     specialUse: row.special_use,
     total: counts.total,
     unread: counts.unread,
+    mirrored: row.uidvalidity !== null,
   };
 }
 

@@ -155,7 +155,8 @@ export class MirrorStore {
   /** One sync step of a folder: removals, flag changes, new messages (threaded) and the folder's new sync state. */
   applyFolderBatch(accountId: number, batch: FolderBatch): void {
     this.commit(accountId, (changes) => {
-      let countsChanged = false;
+      // A folder's first step makes it "mirrored" (Folder.mirrored): clients hear it even when it holds nothing.
+      let folderChanged = (this.folder(accountId, batch.folderId)?.uidvalidity ?? null) === null;
       for (const uid of batch.removedUids) {
         const row = this.stmt.messageByUid.get(batch.folderId, uid) as { id: number; thread_id: number } | undefined;
         if (!row) continue;
@@ -163,7 +164,7 @@ export class MirrorStore {
         changes.message(row.id);
         changes.thread(row.thread_id);
         changes.shrunkThreads.add(row.thread_id);
-        countsChanged = true;
+        folderChanged = true;
       }
       for (const update of batch.flagUpdates) {
         const row = this.stmt.messageByUid.get(batch.folderId, update.uid) as { id: number; thread_id: number; flags: string; unseen: number } | undefined;
@@ -173,14 +174,14 @@ export class MirrorStore {
         this.stmt.updateFlags.run(flags, unseen, update.modseq, row.id);
         changes.message(row.id);
         changes.thread(row.thread_id);
-        if (unseen !== row.unseen) countsChanged = true;
+        if (unseen !== row.unseen) folderChanged = true;
       }
       for (const record of batch.added) {
-        if (this.insertMessage(accountId, batch.folderId, record, changes)) countsChanged = true;
+        if (this.insertMessage(accountId, batch.folderId, record, changes)) folderChanged = true;
       }
       const { state } = batch;
       this.stmt.folderState.run(state.uidvalidity, state.uidnext, state.highestModseq, state.backfilledTo, batch.folderId);
-      if (countsChanged) changes.folder(batch.folderId);
+      if (folderChanged) changes.folder(batch.folderId);
     });
   }
 

@@ -173,7 +173,9 @@ export class ListSubscriptions {
 
   /** The window's rows: reused from `previous` unless new to the window or named dirty. */
   private async read(scope: ListScope, window: ListWindow, previous: readonly ThreadRow[], dirty: ReadonlySet<string>, everything: boolean) {
-    const [found, complete] = await Promise.all([this.deps.reader.window(scope, window), this.complete(scope)]);
+    const [found, settled] = await Promise.all([this.deps.reader.window(scope, window), this.accountsSettled(scope)]);
+    // An empty list is known empty only once the gateway has read its folders too (a first sync may be ahead of it).
+    const complete = settled && (found.total > 0 || (await this.deps.reader.foldersMirrored(scope)));
     const known = new Map(previous.map((row) => [row.key, row]));
     const missing = found.keys.filter((key) => !found.rows.has(key) && (everything || dirty.has(key) || !known.has(key)));
     const loaded = missing.length > 0 ? await this.deps.reader.rows(missing) : new Map<string, ThreadRow>();
@@ -184,8 +186,8 @@ export class ListSubscriptions {
     return { total: found.total, rows, complete };
   }
 
-  /** Known once every account of the scope has caught up with the gateway (an empty list before that is only "not here yet"). */
-  private async complete(scope: ListScope): Promise<boolean> {
+  /** Whether every account of the scope has caught up with the gateway (an empty list before that is only "not here yet"). */
+  private async accountsSettled(scope: ListScope): Promise<boolean> {
     const settled = this.deps.settled;
     if (!settled) return true;
     const accounts = accountsOf(scope);

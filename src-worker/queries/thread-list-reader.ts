@@ -98,6 +98,23 @@ export class ThreadListReader {
     return byAccount;
   }
 
+  /**
+   * Whether the gateway has read the scope's folders from the mail server (Folder.mirrored;
+   * absent, from an older gateway: yes). Searches and labels span folders: yes.
+   */
+  async foldersMirrored(scope: ListScope): Promise<boolean> {
+    if (scope.kind !== 'folder' && scope.kind !== 'unified') return true;
+    for (const accountId of accountsOf(scope)) {
+      const mirrored = await withRead(await this.open(accountId), ['Category'], async (tx) => {
+        const rows = scope.kind === 'folder' ? [await tx.get('Category', scope.folderId)] : await tx.getAll('Category');
+        const folders = rows.flatMap((row) => (row ? [folderFromRow(row)] : [])).filter((folder) => scope.kind === 'folder' || folder.specialUse === scope.role);
+        return folders.every((folder) => folder.mirrored !== false);
+      });
+      if (!mirrored) return false;
+    }
+    return true;
+  }
+
   /** Rows by key, read fresh (rows missing locally are left out). */
   async rows(keys: readonly string[]): Promise<Map<string, ThreadRow>> {
     const byAccount = new Map<string, string[]>();

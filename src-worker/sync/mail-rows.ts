@@ -143,6 +143,7 @@ export function folderToRow(accountId: string, folder: Folder): StoredRow {
     special_use: folder.specialUse,
     total: folder.total,
     unread: folder.unread,
+    ...(folder.mirrored === undefined ? {} : { mirrored: folder.mirrored }),
   };
 }
 
@@ -155,5 +156,6 @@ export function folderFromRow(row: StoredRow): Folder {
     specialUse: (row.special_use as SpecialUse | null | undefined) ?? null,
     total: typeof row.total === 'number' ? row.total : 0,
     unread: typeof row.unread === 'number' ? row.unread : 0,
+    ...(typeof row.mirrored === 'boolean' ? { mirrored: row.mirrored } : {}),
   };
 }

@@ -84,6 +84,14 @@ export class FakeMailServer {
     return folder;
   }
 
+  /** Changes a folder as the gateway would (e.g. `mirrored` once it has read it), logging it; returns the new latest id. */
+  updateFolder(folderId: string, change: Partial<Omit<Folder, 'id'>>): number {
+    const folder = this.folders.get(folderId);
+    if (!folder) throw new Error(`no folder ${folderId}`);
+    this.folders.set(folderId, { ...folder, ...change });
+    return this.append([{ object: 'folder', objectId: folderId }]);
+  }
+
   folderOf(role: SpecialUse): Folder {
     const folder = [...this.folders.values()].find((candidate) => candidate.specialUse === role);
     if (!folder) throw new Error(`no ${role} folder`);

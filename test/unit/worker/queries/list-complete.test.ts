@@ -81,3 +81,27 @@ test('a warm start (an account synced before) answers complete at once, before i
   expect(snapshot.total).toBe(0);
   expect(snapshot.complete).toBe(true);
 });
+
+test('a folder the gateway has not read from the mail server yet (mirrored: false) is not known empty, even with the sync caught up', async () => {
+  const server = new FakeMailServer();
+  server.standardFolders();
+  const archive = server.folderOf('archive');
+  server.updateFolder(archive.id, { mirrored: false });
+  const { engine, startSync } = await coldEngine(server);
+  const patches: ListPatch[] = [];
+  const scope = { kind: 'folder' as const, accountId: server.accountId, folderId: archive.id };
+  const snapshot = await engine.queries.watchThreadList({ scope, window: { offset: 0, limit: 20 } }, (patch) => void patches.push(patch));
+  const held = () => patches.reduce(applyListPatch, heldFromSnapshot(snapshot));
+  startSync();
+  const runtime = await waitFor(() => engine.runtime(server.accountId), 'the runtime');
+  await waitFor(() => runtime.sync.state.phase === 'idle' && runtime.sync.state.appliedTransactionId === server.latest, 'the sync');
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(held().complete).toBe(false);
+  expect(listDisplay('ready', held())).toBe('loading');
+
+  // The gateway's first read of the folder: it holds nothing, and now that is known.
+  server.updateFolder(archive.id, { mirrored: true });
+  server.announce();
+  await waitFor(() => held().complete, 'the archive known empty');
+  expect(listDisplay('ready', held())).toBe('empty');
+});
