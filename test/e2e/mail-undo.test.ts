@@ -132,6 +132,9 @@ describe('undo and focus after actions on the demo setup', () => {
     for (const probe of picked) await rowWith(page, literal(probe)).waitFor({ state: 'detached' });
     await notifications().filter({ hasText: '2 conversations moved to Trash.' }).getByRole('button', { name: 'Undo' }).waitFor();
     await screenshot(page, 'undo-2-trash-toast');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, 'undo-2-trash-toast-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
     await eventually(async () => (await inFolder('Trash', picked[0]!)) && (await inFolder('Trash', picked[1]!)), 15_000, 'both in Trash on the server');
     await page.keyboard.press('z');
     for (const probe of picked) await rowWith(page, literal(probe)).waitFor();
