@@ -91,6 +91,24 @@ describe('Undo', () => {
     expect(runs(view.engine).filter((run) => run.kind === 'restore')).toHaveLength(1);
   });
 
+  test('unified inbox: threads of two accounts archived together are put back by one restore per account', async () => {
+    const engine = createFakeEngine({ loggedIn: ['alice@tern.test', 'bob@kite.test'] });
+    const view = await renderApp({ engine, path: '/mail/unified/inbox' });
+    await waitFor(() => expect(rows(view.container).length).toBeGreaterThan(6));
+    const all = rows(view.container);
+    const picked = [all.find((row) => keyOf(row)!.startsWith('1001:'))!, all.find((row) => keyOf(row)!.startsWith('1002:'))!];
+    for (const row of picked) await click(row, { ctrlKey: true });
+    const list = listbox(view.container);
+    list.focus();
+    await press('e', {}, list);
+    const status = byRole(byRole(view.container, 'region', 'Notifications'), 'status');
+    await waitFor(() => expect(status.textContent).toContain('2 conversations archived.'));
+    await press('z', {}, list);
+    const restores = runs(engine).filter((run) => run.kind === 'restore') as unknown as { accountId: string; threadIds: string[] }[];
+    expect(restores.map((run) => [run.accountId, run.threadIds]).sort()).toEqual(picked.map((row) => keyOf(row)!.split(':')).map(([account, thread]) => [account, [thread]]).sort());
+    await waitFor(() => expect(rows(view.container).filter((row) => picked.some((one) => keyOf(one) === keyOf(row)))).toHaveLength(2));
+  });
+
   test('a refused undo says why in the catalogue’s words', async () => {
     const view = await openInbox();
     const list = listbox(view.container);
