@@ -7,21 +7,38 @@
  * confirmation also carries Undo (its `z` key is a mailbox shortcut).
  */
 import { useAtomValue } from 'jotai';
-import type { KeyboardEvent } from 'react';
+import { useRef, type KeyboardEvent } from 'react';
 import { useMailActions } from '../state/actions-context';
 import { toastsAtom, type Toast } from '../state/atoms';
 import { Icon } from './icons';
 
+/**
+ * A toast about to go with the focus inside it (its Undo or close button, pressed from the
+ * keyboard) would drop the focus to the page: it goes to the thread list instead, where the
+ * rows that came back are, or to the open conversation when the list is not shown.
+ */
+function keepFocusOnLeaving(toast: HTMLElement | null): void {
+  if (!toast?.contains(document.activeElement)) return;
+  const candidates = ['#thread-list', '.reading-pane-scroll'].map((selector) => document.querySelector<HTMLElement>(selector));
+  candidates.find((element) => element && !element.closest('[hidden]'))?.focus({ preventScroll: true });
+}
+
 function ToastView({ toast, onDismiss }: { toast: Toast; onDismiss: (id: number) => void }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const leave = (run: () => void) => {
+    keepFocusOnLeaving(ref.current);
+    run();
+  };
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.key !== 'Escape') return;
     // Only this toast: the Escape does not also close the composer or clear a search.
     event.preventDefault();
     event.stopPropagation();
-    onDismiss(toast.id);
+    leave(() => onDismiss(toast.id));
   };
+  const action = toast.action;
   return (
-    <div className={`toast toast-${toast.tone}`} onKeyDown={onKeyDown}>
+    <div ref={ref} className={`toast toast-${toast.tone}`} onKeyDown={onKeyDown}>
       <Icon name={toast.tone === 'error' ? 'spam' : 'check'} className="toast-icon" />
       <div className="toast-text">
         {toast.title && <strong className="toast-title">{toast.title}</strong>}
@@ -29,11 +46,11 @@ function ToastView({ toast, onDismiss }: { toast: Toast; onDismiss: (id: number)
       </div>
       {toast.action && (
         // Undo after a move; `z` does the same while the toast is up (keyboard/shortcuts.ts).
-        <button type="button" className="toast-action" aria-keyshortcuts={toast.action.label === 'Undo' ? 'z' : undefined} onClick={toast.action.run}>
+        <button type="button" className="toast-action" aria-keyshortcuts={toast.action.label === 'Undo' ? 'z' : undefined} onClick={() => action && leave(action.run)}>
           {toast.action.label}
         </button>
       )}
-      <button type="button" className="icon-button toast-close" aria-label="Dismiss notification" onClick={() => onDismiss(toast.id)}>
+      <button type="button" className="icon-button toast-close" aria-label="Dismiss notification" onClick={() => leave(() => onDismiss(toast.id))}>
         <Icon name="close" size={16} />
       </button>
     </div>

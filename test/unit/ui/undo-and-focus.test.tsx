@@ -62,8 +62,10 @@ describe('Undo', () => {
     const undo = byRole(status, 'button', 'Undo');
     expect(undo.getAttribute('aria-keyshortcuts')).toBe('z');
 
+    undo.focus(); // reached with Tab: pressing it must not drop the focus to the page as the toast goes
     await click(undo);
     expect(runs(view.engine).at(-1)).toMatchObject({ kind: 'restore', accountId: '1001', threadIds: [first.split(':')[1]] });
+    expect(document.activeElement).toBe(listbox(view.container));
     await waitFor(() => expect(rows(view.container).some((row) => keyOf(row) === first)).toBe(true));
     await waitFor(() => expect(status.textContent).toContain('Action undone.'));
     expect(status.textContent).not.toContain('Conversation archived.'); // the used toast is gone
