@@ -3,6 +3,7 @@
  * back to the page (a keyboard user would have to Tab through the sidebar again, a
  * screen reader would announce nothing):
  *
+ * - Opening a thread in single thread view (it replaces the list): the conversation.
  * - Back / Esc / the pane's close button: the list gets the focus with the closed thread's
  *   row as its cursor (the listbox's active descendant), as Gmail returns to the row.
  * - Archive / delete / spam / move of the open thread: the next thread opens (the next
@@ -14,7 +15,7 @@
  * open thread however it was opened), so in split view the highlighted row is the one shown.
  */
 import { useStore } from 'jotai';
-import { useCallback } from 'react';
+import { useCallback, useEffect } from 'react';
 import { cursorAtom, visibleListAtom } from '../state/atoms';
 import { indexOfKey, rowAt, type HeldList } from '../thread-list/list-patch';
 
@@ -101,6 +102,13 @@ export function useOpenThreadFocus(params: { openKey: string | null; setOpenThre
     },
     [store],
   );
+
+  // Single thread view: opening a thread hides the list that had the focus; the conversation takes it.
+  useEffect(() => {
+    if (!openKey || !listHiddenWhileOpen) return;
+    const area = focusedArea();
+    if (area === 'page' || area === 'list') focusTarget('conversation', openKey);
+  }, [openKey, listHiddenWhileOpen]);
 
   const closeThread = useCallback(
     (reason?: 'gone') => {

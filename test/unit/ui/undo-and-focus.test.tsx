@@ -8,7 +8,7 @@ import { focusAfterRemoval, nextOpenAfterRemoval } from '../../../src-ui/app/thr
 import type { HeldList } from '../../../src-ui/thread-list/list-patch';
 import type { ThreadRow } from '../../../shared/worker-mail-api';
 import { createFakeEngine } from './fake-mail-engine';
-import { byRole, click, press, renderApp, unmountAll, waitFor } from './render-app';
+import { byRole, click, memoryStorage, press, renderApp, unmountAll, waitFor } from './render-app';
 
 afterEach(unmountAll);
 
@@ -149,6 +149,22 @@ describe('focus after closing or removing the open thread', () => {
     expect(view.search().thread).toBe(third);
     await waitFor(() => expect(document.activeElement).toBe(view.container.querySelector(`.reading-pane[data-thread-key="${third}"] .reading-pane-scroll`)));
     expect(listbox(view.container).getAttribute('aria-activedescendant')).toBe(`thread-${third}`);
+  });
+
+  test('single thread view: Enter on a row opens it in place of the list and the conversation takes the focus; u gives it back to the row', async () => {
+    const engine = createFakeEngine({ loggedIn: ['alice@tern.test'] });
+    const view = await renderApp({ engine, path: '/mail/1001/1001', storage: memoryStorage({ 'tern.view': 'single' }) });
+    await waitFor(() => expect(rows(view.container).length).toBeGreaterThan(3));
+    const list = listbox(view.container);
+    list.focus();
+    await press('j', {}, list);
+    const second = keyOf(rows(view.container)[1])!;
+    await press('Enter', {}, list);
+    expect((view.container.querySelector('.mailbox-list') as HTMLElement).hidden).toBe(true);
+    await waitFor(() => expect(document.activeElement).toBe(view.container.querySelector(`.reading-pane[data-thread-key="${second}"] .reading-pane-scroll`)));
+    await press('u', {}, document.activeElement!);
+    await waitFor(() => expect(document.activeElement).toBe(listbox(view.container)));
+    expect(listbox(view.container).getAttribute('aria-activedescendant')).toBe(`thread-${second}`);
   });
 
   test('an open thread that disappears (its draft sent) closes quietly instead of "could not be found"', async () => {
