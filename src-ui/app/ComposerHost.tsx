@@ -8,7 +8,7 @@
  * it saves: after a reload it opens again with the draft's content from the engine.
  */
 import { useAtomValue } from 'jotai';
-import { lazy, Suspense, useEffect, useMemo, useRef } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { senderName } from '../../shared/account';
 import { TernError } from '../../shared/errors';
 import type { MessageView } from '../../shared/worker-mail-api';
@@ -85,12 +85,34 @@ export function ComposerHost({ defaultAccountId }: { defaultAccountId: string | 
   const storage = useMemo(tabStorage, []);
   const openRef = useRef(open);
   openRef.current = open;
+  /** Folded down to its title bar, per opening (a new composer opens unfolded). */
+  const [minimized, setMinimized] = useState<{ readonly id: number; readonly value: boolean } | null>(null);
+  const isMinimized = open !== null && minimized?.id === open.id && minimized.value;
+  // Read when remembering: the composer keeps the save callback of its first render.
+  const minimizedRef = useRef(isMinimized);
+  minimizedRef.current = isMinimized;
+  /** The draft the open composer saves, once it has one (what the tab remembers). */
+  const current = useRef<Omit<OpenComposer, 'minimized'> | null>(null);
   /** The draft of a send in its undo window (an undo brings the composer back). */
-  const sending = useRef<OpenComposer | null>(null);
-  const remember = (entry: OpenComposer | null) => writeOpenComposers(storage, entry ? [entry] : []);
+  const sending = useRef<Omit<OpenComposer, 'minimized'> | null>(null);
+  const remember = (entry: Omit<OpenComposer, 'minimized'> | null, folded = minimizedRef.current) => {
+    current.current = entry;
+    writeOpenComposers(storage, entry ? [{ ...entry, minimized: folded }] : []);
+  };
+  const minimize = (value: boolean) => {
+    if (!open) return;
+    setMinimized({ id: open.id, value });
+    if (current.current) remember(current.current, value);
+  };
+  /** Whether the composer reopening after a reload was folded. */
+  const restoredMinimized = useRef<boolean | null>(null);
   // A composer opened on a saved draft (from Drafts, or restored) is that draft from the start.
   useEffect(() => {
-    if (open?.initial.draftId) remember({ accountId: open.initial.accountId, draftId: open.initial.draftId, mode: open.initial.mode });
+    if (!open) return;
+    const folded = restoredMinimized.current ?? false;
+    restoredMinimized.current = null;
+    if (folded) setMinimized({ id: open.id, value: true });
+    if (open.initial.draftId) remember({ accountId: open.initial.accountId, draftId: open.initial.draftId, mode: open.initial.mode }, folded);
   }, [open]);
   // After a reload: the composer this tab had open, once the accounts are known.
   const restoring = useRef(false);
@@ -105,7 +127,9 @@ export function ComposerHost({ defaultAccountId }: { defaultAccountId: string | 
     actions.openDraft({ accountId: entry.accountId, draftId: entry.draftId }).then(
       (draft) => {
         // Something opened meanwhile (c pressed): that one stays; the draft is in Drafts.
-        if (!openRef.current) actions.openComposer({ ...composerInitialOfDraft(draft), mode: entry.mode });
+        if (openRef.current) return;
+        restoredMinimized.current = entry.minimized;
+        actions.openComposer({ ...composerInitialOfDraft(draft), mode: entry.mode });
       },
       // Sent, deleted or gone with its account: nothing to reopen.
       () => !openRef.current && writeOpenComposers(storage, []),
@@ -116,12 +140,14 @@ export function ComposerHost({ defaultAccountId }: { defaultAccountId: string | 
   const mode = open.initial.mode;
   return (
     // The composer is a named form itself; the dock only places it.
-    <div className="composer-dock">
+    <div className={isMinimized ? 'composer-dock is-minimized' : 'composer-dock'}>
       <Suspense fallback={<div className="composer-loading">Opening the composer…</div>}>
         <Composer
           key={open.id}
           initial={open.initial}
           accounts={composerAccounts}
+          minimized={isMinimized}
+          onMinimize={minimize}
           onSave={(draft) => {
             // A new draft is named here, so the tab knows it before the engine answers (a reload may come first).
             const draftId = draft.draftId ?? newDraftId();

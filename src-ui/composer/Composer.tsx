@@ -55,7 +55,18 @@ export interface ComposerProps {
   readonly undoDelayMs?: number;
   /** Quiet time before a draft saves; default 1.5 s. */
   readonly autosaveDelayMs?: number;
+  /** Folded down to its title bar (the host keeps it, to restore it after a reload). */
+  readonly minimized?: boolean;
+  /** Folds or unfolds it; without it the composer has no Minimize button. */
+  readonly onMinimize?: (minimized: boolean) => void;
 }
+
+/** A bar at the bottom (minimize) or a chevron up (show again), drawn like conversation/icons.tsx. */
+const MinimizeIcon = ({ up }: { up: boolean }) => (
+  <svg className="tern-icon" width={18} height={18} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
+    <path d={up ? 'm6 15 6-6 6 6' : 'M6 18h12'} />
+  </svg>
+);
 
 export const DEFAULT_UNDO_DELAY_MS = 5_000;
 export const DEFAULT_AUTOSAVE_DELAY_MS = 1_500;
@@ -381,7 +392,7 @@ export function Composer(props: ComposerProps) {
 
   return (
     <form
-      className={`tern-composer${dragging ? ' is-dragging' : ''}`}
+      className={`tern-composer${dragging ? ' is-dragging' : ''}${props.minimized ? ' is-minimized' : ''}`}
       aria-labelledby={titleId}
       aria-describedby={statusId}
       onSubmit={(event) => {
@@ -404,6 +415,18 @@ export function Composer(props: ComposerProps) {
         <span id={statusId} className={`tern-save-status is-${saveStatus.status}`} role="status">
           {saveStatus.status === 'saving' ? 'Saving…' : saveStatus.status === 'saved' ? 'Saved' : saveStatus.status === 'failed' ? 'Not saved' : ''}
         </span>
+        {props.onMinimize && (
+          <button
+            type="button"
+            className="tern-icon-button"
+            aria-label={props.minimized ? 'Show the composer' : 'Minimize the composer'}
+            aria-expanded={!props.minimized}
+            title={props.minimized ? 'Show' : 'Minimize'}
+            onClick={() => props.onMinimize?.(!props.minimized)}
+          >
+            <MinimizeIcon up={Boolean(props.minimized)} />
+          </button>
+        )}
         <button type="button" className="tern-icon-button" aria-label="Close and keep the draft" title="Close (Esc)" onClick={() => void close()}>
           <CloseIcon />
         </button>

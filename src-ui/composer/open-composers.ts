@@ -12,6 +12,8 @@ export interface OpenComposer {
   readonly draftId: string;
   /** What the composer was writing (its title: New message, Reply, Forward…). */
   readonly mode: ComposeMode;
+  /** Folded down to its title bar. */
+  readonly minimized: boolean;
 }
 
 export const OPEN_COMPOSERS_KEY = 'tern.openComposers';
@@ -31,7 +33,8 @@ const isOpenComposer = (value: unknown): value is OpenComposer => {
     entry.accountId.length > 0 &&
     typeof entry.draftId === 'string' &&
     DRAFT_ID.test(entry.draftId) &&
-    MODES.includes(entry.mode as ComposeMode)
+    MODES.includes(entry.mode as ComposeMode) &&
+    (entry.minimized === undefined || typeof entry.minimized === 'boolean')
   );
 };
 
@@ -48,7 +51,7 @@ export function tabStorage(): Store | null {
 export function readOpenComposers(storage: Store | null): OpenComposer[] {
   try {
     const parsed: unknown = JSON.parse(storage?.getItem(OPEN_COMPOSERS_KEY) ?? '[]');
-    return Array.isArray(parsed) ? parsed.filter(isOpenComposer).map(({ accountId, draftId, mode }) => ({ accountId, draftId, mode })) : [];
+    return Array.isArray(parsed) ? parsed.filter(isOpenComposer).map(({ accountId, draftId, mode, minimized }) => ({ accountId, draftId, mode, minimized: minimized === true })) : [];
   } catch {
     return [];
   }

@@ -195,7 +195,7 @@ describe('an open composer and a reload', () => {
     await context?.close();
   });
 
-  test('the composer being written opens again after a reload, with its recipients and text', async () => {
+  test('the composer being written opens again after a reload, with its recipients and text, minimized if it was', async () => {
     await mail.sidebar().getByRole('button', { name: /Compose/ }).click();
     const box = composer();
     await box.waitFor();
@@ -223,6 +223,19 @@ describe('an open composer and a reload', () => {
     const again = composer();
     await again.waitFor({ timeout: 15_000 });
     await expect.poll(() => again.getByRole('textbox', { name: 'Message body' }).textContent(), { timeout: 5_000 }).toContain('And a last line typed just before reloading.');
+
+    // Minimized, it comes back minimized (its text kept), and unfolds.
+    await again.getByRole('button', { name: 'Minimize the composer' }).click();
+    await page.reload();
+    // Folded, its body is out of the accessibility tree: the form is found by its name (the subject).
+    const folded = page.getByRole('form', { name: subject });
+    const show = folded.getByRole('button', { name: 'Show the composer' });
+    await show.waitFor({ timeout: 15_000 });
+    await expect(show.getAttribute('aria-expanded')).resolves.toBe('false');
+    await expect(folded.getByRole('textbox', { name: 'Message body' }).isVisible()).resolves.toBe(false);
+    await screenshot(page, 'shell-keyboard-composer-minimized');
+    await show.click();
+    await expect.poll(() => folded.getByRole('textbox', { name: 'Message body' }).textContent()).toContain('And a last line typed just before reloading.');
 
     // Closed: the draft stays in Drafts, and a reload opens no composer.
     await again.getByRole('button', { name: 'Close and keep the draft' }).click();

@@ -32,7 +32,7 @@ test('a reload opens the composer that was open, with what its draft holds (from
   expect(composer(view.container)!.textContent).toContain('alice@tern.test');
   expect(engine.calls.filter((call) => call.method === 'commands.openDraft').map((call) => call.params)).toEqual([{ accountId: '1002', draftId }]);
   // Still remembered: another reload would open it again.
-  expect(readOpenComposers(sessionStorage)).toEqual([{ accountId: '1002', draftId, mode: 'reply' }]);
+  expect(readOpenComposers(sessionStorage)).toEqual([{ accountId: '1002', draftId, mode: 'reply', minimized: false }]);
 });
 
 test('a new message is remembered from its first save, under the id the tab gave it; closing forgets it', async () => {
@@ -50,7 +50,7 @@ test('a new message is remembered from its first save, under the id the tab gave
     expect(entries).toHaveLength(1);
     return entries;
   }, 4000);
-  expect(entry).toMatchObject({ accountId: '1001', mode: 'new' });
+  expect(entry).toMatchObject({ accountId: '1001', mode: 'new', minimized: false });
   expect(entry!.draftId).toMatch(/^local-[0-9a-f-]{36}$/);
   expect((await engine.commands.openDraft({ accountId: '1001', draftId: entry!.draftId })).subject).toBe('Quarterly numbers');
 
@@ -66,4 +66,29 @@ test('a remembered draft that is gone (sent elsewhere, deleted) opens nothing an
   await waitFor(() => expect(engine.calls.some((call) => call.method === 'commands.openDraft')).toBe(true), 5000);
   await waitFor(() => expect(sessionStorage.getItem(OPEN_COMPOSERS_KEY)).toBeNull());
   expect(composer(view.container)).toBeNull();
+});
+
+test('a minimized composer is remembered minimized and opens minimized after a reload', async () => {
+  const engine = createFakeEngine({ loggedIn: ['alice@tern.test'] });
+  const draftId = newDraftId();
+  await engine.commands.saveDraft({ draft: { accountId: '1001', draftId, to: [], cc: [], bcc: [], subject: 'Folded away', html: '<p>Later</p>', attachmentIds: [] } });
+  sessionStorage.setItem(OPEN_COMPOSERS_KEY, JSON.stringify([{ accountId: '1001', draftId, mode: 'new', minimized: false }]));
+  const first = await renderApp({ engine, path: '/mail/unified/inbox' });
+  await waitFor(() => expect(composer(first.container)).not.toBeNull(), 5000);
+  const minimize = composer(first.container)!.querySelector<HTMLButtonElement>('button[aria-label="Minimize the composer"]')!;
+  expect(minimize.getAttribute('aria-expanded')).toBe('true');
+  await click(minimize);
+  expect(composer(first.container)!.classList.contains('is-minimized')).toBe(true);
+  expect(readOpenComposers(sessionStorage)).toEqual([{ accountId: '1001', draftId, mode: 'new', minimized: true }]);
+  first.unmount();
+
+  // The reload: minimized again, its text kept; Show unfolds it.
+  const second = await renderApp({ engine, path: '/mail/unified/inbox' });
+  await waitFor(() => expect(composer(second.container)?.classList.contains('is-minimized')).toBe(true), 5000);
+  expect(subjectInput(second.container).value).toBe('Folded away');
+  const show = composer(second.container)!.querySelector<HTMLButtonElement>('button[aria-label="Show the composer"]')!;
+  expect(show.getAttribute('aria-expanded')).toBe('false');
+  await click(show);
+  expect(composer(second.container)!.classList.contains('is-minimized')).toBe(false);
+  expect(readOpenComposers(sessionStorage)[0]?.minimized).toBe(false);
 });

@@ -5,7 +5,7 @@ import { memoryStorage } from '../render-app';
 
 test('written entries read back; an empty list leaves nothing behind', () => {
   const storage = memoryStorage();
-  const entry = { accountId: '1001', draftId: newDraftId(), mode: 'reply' as const };
+  const entry = { accountId: '1001', draftId: newDraftId(), mode: 'reply' as const, minimized: true };
   writeOpenComposers(storage, [entry]);
   expect(readOpenComposers(storage)).toEqual([entry]);
   writeOpenComposers(storage, []);
@@ -23,6 +23,7 @@ test('garbage, foreign ids and unknown modes are left out; no storage at all is 
   const storage = memoryStorage({
     [OPEN_COMPOSERS_KEY]: JSON.stringify([
       { accountId: '1001', draftId: '42', mode: 'new', extra: 'dropped' },
+      { accountId: '1001', draftId: '45', mode: 'forward', minimized: 'yes' },
       { accountId: '1001', draftId: '../../etc', mode: 'new' },
       { accountId: '1001', draftId: '43', mode: 'minimized' },
       { accountId: '', draftId: '44', mode: 'new' },
@@ -30,7 +31,8 @@ test('garbage, foreign ids and unknown modes are left out; no storage at all is 
       'x',
     ]),
   });
-  expect(readOpenComposers(storage)).toEqual([{ accountId: '1001', draftId: '42', mode: 'new' }]);
+  // Without the flag (an entry from before minimizing existed): open, not minimized.
+  expect(readOpenComposers(storage)).toEqual([{ accountId: '1001', draftId: '42', mode: 'new', minimized: false }]);
   expect(readOpenComposers(memoryStorage({ [OPEN_COMPOSERS_KEY]: '{not json' }))).toEqual([]);
   expect(readOpenComposers(null)).toEqual([]);
   expect(() => writeOpenComposers(null, [])).not.toThrow();
