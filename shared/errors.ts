@@ -94,6 +94,8 @@ export const ERROR_CATALOGUE = {
   // detail.reason tells why: 'closed', 'version-change' or 'logged-out' (the spec's logged-out variant).
   DatabaseClosed: entry(null, 'The offline mail store was closed. Reload the page.'),
   DatabaseError: entry(null, 'The offline mail store could not be read or written.'),
+  // The page's code was replaced by a new deploy: a screen it has not loaded yet is gone (UI only; the brand's name is put in).
+  AppUpdated: entry(null, 'Tern Mail has been updated. Reload to continue.'),
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorName = keyof typeof ERROR_CATALOGUE;

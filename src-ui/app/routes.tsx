@@ -6,6 +6,8 @@
  *   /login?add=1                    login, or add another account
  *   /mail/unified/$role?q&in&thread the same special folder of every account
  *   /mail/$accountId/$folderId?…    one folder of one account
+ *
+ * A screen whose chunk is gone after a deploy says "has been updated, reload" (chunk-errors.ts).
  */
 import {
   createBrowserHistory,
@@ -16,8 +18,10 @@ import {
   redirect,
   type RouterHistory,
 } from '@tanstack/react-router';
+import { importChunk } from './chunk-errors';
 import { RootLayout } from './RootLayout';
 import { NotFound } from './NotFound';
+import { RouteError } from './RouteError';
 import { loginSearchSchema, mailSearchSchema, parseSearchString, stringifySearchObject } from './search-params';
 
 const rootRoute = createRootRoute({ component: RootLayout, notFoundComponent: NotFound });
@@ -32,14 +36,14 @@ const loginRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: 'login',
   validateSearch: loginSearchSchema,
-  component: lazyRouteComponent(() => import('../login/LoginScreen'), 'LoginScreen'),
+  component: lazyRouteComponent(importChunk(() => import('../login/LoginScreen')), 'LoginScreen'),
 });
 
 const mailRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: 'mail',
   validateSearch: mailSearchSchema,
-  component: lazyRouteComponent(() => import('./MailLayout'), 'MailLayout'),
+  component: lazyRouteComponent(importChunk(() => import('./MailLayout')), 'MailLayout'),
 });
 
 const mailIndexRoute = createRoute({ getParentRoute: () => mailRoute, path: '/', beforeLoad: toInbox });
@@ -47,13 +51,13 @@ const mailIndexRoute = createRoute({ getParentRoute: () => mailRoute, path: '/',
 const unifiedRoute = createRoute({
   getParentRoute: () => mailRoute,
   path: 'unified/$role',
-  component: lazyRouteComponent(() => import('./MailboxRoutes'), 'UnifiedMailbox'),
+  component: lazyRouteComponent(importChunk(() => import('./MailboxRoutes')), 'UnifiedMailbox'),
 });
 
 const folderRoute = createRoute({
   getParentRoute: () => mailRoute,
   path: '$accountId/$folderId',
-  component: lazyRouteComponent(() => import('./MailboxRoutes'), 'FolderMailbox'),
+  component: lazyRouteComponent(importChunk(() => import('./MailboxRoutes')), 'FolderMailbox'),
 });
 
 export const routeTree = rootRoute.addChildren([
@@ -69,6 +73,8 @@ export function createAppRouter(history: RouterHistory = createBrowserHistory())
     parseSearch: parseSearchString,
     stringifySearch: stringifySearchObject,
     defaultPendingMs: 300,
+    // A screen that fails (its code gone after a deploy, or a bug) says so in place, inside its layout.
+    defaultErrorComponent: RouteError,
     scrollRestoration: false,
   });
 }
