@@ -1,7 +1,8 @@
 /**
  * Shows the pipeline's document in a sandboxed frame (frame-sandbox.ts says why each
  * token is there) and keeps the frame as tall as its content, so the conversation
- * scrolls as one page instead of nesting scroll bars.
+ * scrolls as one page instead of nesting scroll bars; a mail wider than the frame is
+ * zoomed out to fit it (frame-fit.ts), again whenever the frame's width changes.
  *
  * The document is written into the frame's initial about:blank document (open, write,
  * close) rather than given as `srcdoc`: a srcdoc is a navigation, which goes through the
@@ -17,6 +18,7 @@
  * `srcdoc` does the same the slow way.
  */
 import { useLayoutEffect, useMemo, useRef } from 'react';
+import { fitFrameToWidth } from './frame-fit';
 import { grantsScripts, MAIL_FRAME_SANDBOX } from './frame-sandbox';
 
 export interface MailFrameProps {
@@ -57,7 +59,10 @@ export function MailFrame({ srcdoc, title, onMailto }: MailFrameProps) {
     const measure = () => {
       const doc = frame.contentDocument;
       if (!doc?.documentElement) return;
-      const contentHeight = () => Math.max(doc.documentElement.scrollHeight, doc.body?.scrollHeight ?? 0);
+      // Width first: zooming a too-wide mail out changes its height (frame-fit.ts).
+      const scale = fitFrameToWidth(doc);
+      // A zoomed body reports its scroll height unzoomed; the root's already has the zoom in it.
+      const contentHeight = () => Math.max(doc.documentElement.scrollHeight, scale < 1 ? 0 : (doc.body?.scrollHeight ?? 0));
       // A document taller than the frame's first, small height reports its own height at
       // once. Otherwise collapse first, so the document reports its own height, not the
       // frame's (and rules like `min-height: 100vh` cannot make the frame grow forever);
