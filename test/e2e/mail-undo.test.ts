@@ -206,6 +206,8 @@ describe('undo and focus after actions on the demo setup', () => {
       await row.click();
       const conversation = page.getByRole('region', { name: `Conversation: ${probe}` });
       await conversation.waitFor();
+      // The list that had the focus is hidden in single thread view: the conversation has it, not the page.
+      if (view === 'single') await expect.poll(async () => (await focused()).conversation).toBe(true);
       await conversation.getByRole('heading', { name: probe }).click(); // the focus in the conversation
       await page.keyboard.press('Escape');
       await expect.poll(openKey).toBeNull();
