@@ -1,5 +1,10 @@
-/** A plain-text mail: escaped text (React text nodes), clickable links, quoted lines set off. */
+/**
+ * A plain-text mail: escaped text (React text nodes), clickable links, quoted lines set
+ * off, and the sender's hard wrapping undone where it surely was wrapping (hard-wraps.ts),
+ * so a pane narrower than 72 columns does not show every line broken twice.
+ */
 import { useMemo } from 'react';
+import { unwrapHardWraps } from './hard-wraps';
 import { linkify, quoteDepth } from './linkify';
 
 interface Block {
@@ -21,7 +26,7 @@ export function quoteBlocks(text: string): Block[] {
 }
 
 export function PlainTextBody({ text, onMailto }: { readonly text: string; readonly onMailto?: (href: string) => void }) {
-  const blocks = useMemo(() => quoteBlocks(text.replace(/\s+$/, '')), [text]);
+  const blocks = useMemo(() => quoteBlocks(unwrapHardWraps(text.replace(/\r\n?/g, '\n').replace(/\s+$/, ''))), [text]);
   return (
     <div className="tern-plain">
       {blocks.map((block, index) => (
