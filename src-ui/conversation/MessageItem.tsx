@@ -9,7 +9,7 @@ import { composeFromMailto, type ComposerInitial } from '../composer/compose-ini
 import { MailBody } from '../mail-html/MailBody';
 import { Avatar } from './Avatar';
 import { ForwardIcon, PaperclipIcon, ReplyAllIcon, ReplyIcon } from './icons';
-import { displayName, formatFullDate, formatMessageDate, recipientSummary } from './message-format';
+import { displayName, formatFullDate, formatMessageDate, recipientSummary, senderLine } from './message-format';
 
 export interface MessageItemProps {
   readonly message: MessageView;
@@ -84,7 +84,7 @@ export function MessageItem(props: MessageItemProps) {
         <button type="button" className="tern-message-toggle" aria-expanded={expanded} aria-controls={bodyId} onClick={() => props.onToggle(message.id)}>
           <Avatar address={sender} />
           <span className="tern-message-who">
-            <span className="tern-message-from">
+            <span className="tern-message-from" title={sender ? senderLine(sender) : undefined}>
               <span className="tern-message-name">{senderName}</span>
               {expanded && sender && sender.name.trim() && <span className="tern-message-email">&lt;{sender.email}&gt;</span>}
               {message.draft && <span className="tern-badge tern-badge-draft">Draft</span>}

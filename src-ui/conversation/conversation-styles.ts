@@ -17,10 +17,11 @@ export const CONVERSATION_CSS = `${BASE_CSS}
 .tern-message:not(.is-expanded) .tern-message-toggle:hover { background: var(--t-hover); }
 .tern-message.is-expanded .tern-message-toggle { padding-top: 16px; align-items: flex-start; }
 .tern-message-who { flex: 1; min-width: 0; display: flex; flex-direction: column; gap: 2px; }
-.tern-message-from { display: flex; align-items: baseline; gap: 6px; min-width: 0; font-size: 14px; }
-.tern-message-name { font-weight: 600; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+/* Wraps: an address that does not fit beside the name goes under it rather than being cut to "<". */
+.tern-message-from { display: flex; flex-wrap: wrap; align-items: baseline; gap: 0 6px; min-width: 0; font-size: 14px; }
+.tern-message-name { max-width: 100%; font-weight: 600; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .tern-message.is-unread .tern-message-name { color: var(--t-fg); }
-.tern-message-email { color: var(--t-muted); font-size: 13px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.tern-message-email { min-width: 0; max-width: 100%; color: var(--t-muted); font-size: 13px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .tern-unread-dot { flex: none; width: 8px; height: 8px; border-radius: 50%; background: var(--t-accent); align-self: center; }
 .tern-message-sub { font-size: 13px; color: var(--t-muted); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .tern-message-date { flex: none; display: flex; align-items: center; gap: 6px; font-size: 12.5px; color: var(--t-muted); white-space: nowrap; }

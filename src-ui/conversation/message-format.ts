@@ -6,6 +6,9 @@ import { dateFormat } from '../thread-list/date-format-cache';
 
 export const displayName = (address: Address) => address.name.trim() || address.email;
 
+/** "Name <address>", or the address alone: the whole sender, for a tooltip where the header cuts it. */
+export const senderLine = (address: Address) => (address.name.trim() ? `${address.name.trim()} <${address.email}>` : address.email);
+
 /** Up to two initials: "Alice Smith" → "AS", "bob@x.org" → "B". */
 export function initials(address: Address | undefined): string {
   if (!address) return '?';
