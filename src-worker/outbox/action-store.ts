@@ -52,8 +52,10 @@ export async function recordAction(tx: WriteTransaction<MailTable>, writer: Mail
   const folders = await loadPlanFolders(tx);
   const threads = new Map<string, PlanMessage[]>();
   const before = new Map<string, PlanMessage & { threadId: string }>();
-  for (const threadId of command.threadIds) {
-    const messages = (await tx.getAll('Message', { index: 'thread_id', range: only(threadId) })).map(messageFromRow).filter((message) => !message.deleted);
+  // Every thread's messages asked at once: one wait for the batch, not one per thread (a "select all" batch has hundreds).
+  const rows = await Promise.all(command.threadIds.map((threadId) => tx.getAll('Message', { index: 'thread_id', range: only(threadId) })));
+  for (const [i, threadId] of command.threadIds.entries()) {
+    const messages = (rows[i] ?? []).map(messageFromRow).filter((message) => !message.deleted);
     const planned = messages.map(({ meta }) => ({ id: meta.id, folderId: meta.folderId, date: meta.date }));
     threads.set(threadId, planned);
     for (const message of planned) before.set(message.id, { ...message, threadId });
