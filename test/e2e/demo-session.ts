@@ -95,6 +95,16 @@ export async function unreadOf(link: Locator): Promise<number> {
 export const rowWith = (page: Page, text: string | RegExp): Locator =>
   new MailPage(page).threadList().getByRole('option', { name: typeof text === 'string' ? literal(text) : text });
 
+/** Opens a thread of the current list by its subject and waits for its conversation (a region named after the subject). */
+export async function openThread(page: Page, subject: string, timeout = 20_000): Promise<Locator> {
+  const row = rowWith(page, literal(subject));
+  await row.waitFor({ timeout });
+  await row.click();
+  const conversation = page.getByRole('region', { name: `Conversation: ${subject}` });
+  await conversation.waitFor();
+  return conversation;
+}
+
 /** Accessible names of the rows the DOM holds now, top to bottom. */
 export async function rowNames(page: Page): Promise<string[]> {
   return new MailPage(page)
@@ -136,6 +146,26 @@ export async function imapSubjects(host: string, port: number, login: E2eLogin, 
         for await (const message of client.fetch('1:*', { envelope: true })) subjects.push(message.envelope?.subject ?? '');
       }
       return subjects;
+    } finally {
+      lock.release();
+    }
+  } finally {
+    await client.logout().catch(() => undefined);
+  }
+}
+
+/** Subjects and raw sources of the messages in an IMAP folder of `login` (a draft's body, as the server keeps it). */
+export async function imapMessages(host: string, port: number, login: E2eLogin, folder: string): Promise<{ subject: string; source: string }[]> {
+  const client = new ImapFlow({ host, port, secure: false, auth: { user: login.email, pass: login.password }, logger: false });
+  await client.connect();
+  try {
+    const lock = await client.getMailboxLock(folder);
+    try {
+      const found: { subject: string; source: string }[] = [];
+      if (client.mailbox && client.mailbox.exists > 0) {
+        for await (const message of client.fetch('1:*', { envelope: true, source: true })) found.push({ subject: message.envelope?.subject ?? '', source: message.source?.toString() ?? '' });
+      }
+      return found;
     } finally {
       lock.release();
     }

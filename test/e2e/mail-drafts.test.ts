@@ -7,13 +7,12 @@
  * names the account by its sender name. The seeded probe threads are left alone (the other
  * flows rely on them): the threads used here are this file's own.
  */
-import { ImapFlow } from 'imapflow';
 import { createTransport } from 'nodemailer';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import type { E2eLogin } from './demo-setup';
 import { launchChromium, screenshot } from './chromium';
-import { accountSection, eventually, imapSubjects, literal, logIn, newDemoContext, openFolder, rowWith, watch, type Watched } from './demo-session';
+import { accountSection, eventually, imapMessages, imapSubjects, literal, logIn, newDemoContext, openFolder, openThread as openThreadIn, rowWith, watch, type Watched } from './demo-session';
 
 const baseUrl = inject('baseUrl');
 const demo = inject('demo');
@@ -45,35 +44,11 @@ afterAll(async () => {
 const composer = (subject: string | RegExp = /./) => page.getByRole('form', { name: subject }).filter({ has: page.getByRole('textbox', { name: 'Message body' }) });
 const chips = (box: Locator, field: 'To' | 'Cc' | 'Bcc') => box.getByRole('list', { name: `${field} recipients` });
 
-/** A folder's messages on the server: subject, text and the raw source. */
-async function imapMessages(login: E2eLogin, folder: string): Promise<{ subject: string; source: string }[]> {
-  const client = new ImapFlow({ host: demo.mail.host, port: demo.mail.imap, secure: false, auth: { user: login.email, pass: login.password }, logger: false });
-  await client.connect();
-  try {
-    const lock = await client.getMailboxLock(folder);
-    try {
-      const found: { subject: string; source: string }[] = [];
-      if (client.mailbox && client.mailbox.exists > 0) {
-        for await (const message of client.fetch('1:*', { envelope: true, source: true })) found.push({ subject: message.envelope?.subject ?? '', source: message.source?.toString() ?? '' });
-      }
-      return found;
-    } finally {
-      lock.release();
-    }
-  } finally {
-    await client.logout().catch(() => undefined);
-  }
-}
+/** A folder's messages on the server: subject and the raw source. */
+const imapMessagesOf = (login: E2eLogin, folder: string) => imapMessages(demo.mail.host, demo.mail.imap, login, folder);
 
 /** Opens a thread of the current list by its subject and waits for the conversation. */
-async function openThread(subject: string): Promise<Locator> {
-  const row = rowWith(page, literal(subject));
-  await row.waitFor({ timeout: 20_000 });
-  await row.click();
-  const conversation = page.getByRole('region', { name: `Conversation: ${subject}` });
-  await conversation.waitFor();
-  return conversation;
-}
+const openThread = (subject: string) => openThreadIn(page, subject);
 
 describe('drafts, undo and replies on the demo setup', () => {
   test('1. a message with To and Bcc saves itself, survives a reload, and comes back from Drafts with its Bcc', async () => {
@@ -93,7 +68,7 @@ describe('drafts, undo and replies on the demo setup', () => {
     await box.getByText('Saved', { exact: true }).waitFor({ timeout: 10_000 });
     await screenshot(page, 'drafts-1-composed');
     // The draft on the server keeps Bcc (for whoever opens it); wait for it before the reload.
-    await eventually(async () => (await imapMessages(alice, 'Drafts')).find((message) => message.subject === DRAFT_SUBJECT && message.source.includes(BODY)), 15_000, 'the draft in Drafts');
+    await eventually(async () => (await imapMessagesOf(alice, 'Drafts')).find((message) => message.subject === DRAFT_SUBJECT && message.source.includes(BODY)), 15_000, 'the draft in Drafts');
 
     await page.reload();
     // The composer open before the reload opens again by itself (the tab remembers it); closed, the draft waits in Drafts.
@@ -139,7 +114,7 @@ describe('drafts, undo and replies on the demo setup', () => {
     await expect(page.getByRole('alert').filter({ hasText: 'Message not sent' }).count()).resolves.toBe(0);
 
     // Bob gets the whole message, without the Bcc line; Alice (Bcc) gets it too; Drafts no longer holds it.
-    const received = await eventually(async () => (await imapMessages(bob, 'INBOX')).find((message) => message.subject === DRAFT_SUBJECT), 30_000, "the message in Bob's INBOX");
+    const received = await eventually(async () => (await imapMessagesOf(bob, 'INBOX')).find((message) => message.subject === DRAFT_SUBJECT), 30_000, "the message in Bob's INBOX");
     expect(received.source).toContain('Edited after the reload.');
     expect(received.source).toContain(stamp);
     expect(received.source).not.toMatch(/^Bcc:/im);
