@@ -9,7 +9,7 @@
  *
  * Everything reaches the engine through the callbacks; the shell wires them to src-ui/state.
  */
-import { useCallback, useEffect, useId, useMemo, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
 import type { Address } from '../../shared/api/mail';
 import { TernError } from '../../shared/errors';
 import type { DraftInput } from '../../shared/worker-mail-api';
@@ -169,7 +169,9 @@ export function Composer(props: ComposerProps) {
     // One autosaver for the composer's life; the callbacks it holds are the first ones.
     [],
   );
-  useEffect(() => {
+  // A layout-effect cleanup runs before the editor's refs are let go, so a save still waiting reads the body as
+  // typed; a passive cleanup ran after them, read an empty editor and saved an empty body over the draft.
+  useLayoutEffect(() => {
     mounted.current = true;
     return () => {
       mounted.current = false;
@@ -409,7 +411,8 @@ export function Composer(props: ComposerProps) {
         {COMPOSER_CSS}
       </style>
       <header className="tern-composer-header">
-        <h2 id={titleId} className="tern-composer-title">
+        {/* Minimized, the title bar unfolds it on a click too (the Show button is the keyboard's way). */}
+        <h2 id={titleId} className="tern-composer-title" onClick={props.minimized ? () => props.onMinimize?.(false) : undefined}>
           {title}
         </h2>
         <span id={statusId} className={`tern-save-status is-${saveStatus.status}`} role="status">

@@ -12,6 +12,7 @@ export const COMPOSER_CSS = `${BASE_CSS}
 .tern-composer.is-minimized { min-height: 0; height: auto; }
 .tern-composer.is-minimized > :not(.tern-composer-header) { display: none; }
 .tern-composer.is-minimized .tern-composer-header { border-bottom: 0; }
+.tern-composer.is-minimized .tern-composer-title { cursor: pointer; }
 .tern-composer-title { flex: 1; min-width: 0; margin: 0; font-size: 14px; font-weight: 600; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .tern-save-status { font-size: 12px; color: var(--t-muted); min-width: 3em; text-align: right; }
 .tern-save-status.is-failed { color: var(--t-danger); }

@@ -90,5 +90,9 @@ test('a minimized composer is remembered minimized and opens minimized after a r
   expect(show.getAttribute('aria-expanded')).toBe('false');
   await click(show);
   expect(composer(second.container)!.classList.contains('is-minimized')).toBe(false);
+  // Folded again, a click on its title bar unfolds it too.
+  await click(composer(second.container)!.querySelector('button[aria-label="Minimize the composer"]'));
+  await click(composer(second.container)!.querySelector('.tern-composer-title'));
+  expect(composer(second.container)!.classList.contains('is-minimized')).toBe(false);
   expect(readOpenComposers(sessionStorage)[0]?.minimized).toBe(false);
 });
