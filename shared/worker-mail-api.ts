@@ -199,6 +199,8 @@ export interface ScopeRunProgress {
 export interface ScopeRun extends ScopeRunProgress {
   /** One command per batch, in order. */
   readonly commandIds: readonly string[];
+  /** What puts it all back (CommandRun.undo of each batch that has one): empty for read, star and "delete forever". */
+  readonly undo: readonly MailCommand[];
 }
 
 export interface DraftInput {

@@ -145,7 +145,6 @@ export interface MailActions {
 export function createMailActions(params: { engine: UiEngine; store: Store; bridge: WorkerBridge; preferences: Preferences }): MailActions {
   const { engine, store, bridge, preferences } = params;
   const localEdits = createLocalEditsKeeper(store);
-  const scopeRunner = createScopeRunner({ engine, store, bridge, localEdits });
   let composerOpenings = 0;
   /** The latest undoable move while its toast is up: what `z` undoes. */
   let lastUndo: { readonly toastId: number; readonly run: () => void } | null = null;
@@ -171,6 +170,28 @@ export function createMailActions(params: { engine: UiEngine; store: Store; brid
       }),
     );
   }
+
+  /**
+   * The confirmation of a command: with Undo (and `z`) for moves, which runs the inverses
+   * the engine answered; `putBack` drops the command's row edits first.
+   */
+  function confirm(command: ThreadCommand, message: string, inverses: Promise<readonly (MailCommand | null)[]>, putBack: () => void) {
+    if (!UNDOABLE.has(command.kind)) {
+      bridge.toast({ tone: 'info', message });
+      return;
+    }
+    let used = false;
+    const undo = () => {
+      if (used) return;
+      used = true;
+      if (lastUndo?.run === undo) lastUndo = null;
+      bridge.dismissToast(toastId);
+      void runUndo(inverses, putBack);
+    };
+    const toastId = bridge.toast({ tone: 'info', message, action: { label: 'Undo', run: undo } });
+    lastUndo = { toastId, run: undo };
+  }
+  const scopeRunner = createScopeRunner({ engine, store, bridge, localEdits, confirm });
 
   async function logout(accountId: string) {
     try {
@@ -248,24 +269,7 @@ export function createMailActions(params: { engine: UiEngine; store: Store; brid
       const message = confirmation(command, threads.length);
       // The rows show the change in this frame; the confirmation follows in the next, so
       // rendering it does not hold back the frame that takes the rows away.
-      if (message) {
-        afterNextFrame(() => {
-          if (!UNDOABLE.has(command.kind)) {
-            bridge.toast({ tone: 'info', message });
-            return;
-          }
-          let used = false;
-          const undo = () => {
-            if (used) return;
-            used = true;
-            if (lastUndo?.run === undo) lastUndo = null;
-            bridge.dismissToast(toastId);
-            void runUndo(inverses, () => settles.forEach((settle) => settle(false)));
-          };
-          const toastId = bridge.toast({ tone: 'info', message, action: { label: 'Undo', run: undo } });
-          lastUndo = { toastId, run: undo };
-        });
-      }
+      if (message) afterNextFrame(() => confirm(command, message, inverses, () => settles.forEach((settle) => settle(false))));
       await inverses;
     },
     undoLast() {

@@ -7,7 +7,7 @@
  */
 import type { createStore } from 'jotai';
 import { TernError } from '../../shared/errors';
-import type { ListScope, ScopeCommand } from '../../shared/worker-mail-api';
+import type { ListScope, MailCommand, ScopeCommand } from '../../shared/worker-mail-api';
 import type { RowEdit } from '../thread-list/local-edits';
 import { allInScopeAtom, scopeRunAtom, selectionAnchorAtom, selectionAtom, threadListAtom } from './atoms';
 import type { UiEngine } from './engine-port';
@@ -63,7 +63,14 @@ export function scopeDone(command: ThreadCommand, count: number): string {
 
 export type ScopeRunner = (command: ThreadCommand, scope: ListScope, edit: RowEdit | null) => Promise<void>;
 
-export function createScopeRunner(params: { engine: UiEngine; store: Store; bridge: WorkerBridge; localEdits: LocalEditsKeeper }): ScopeRunner {
+export function createScopeRunner(params: {
+  engine: UiEngine;
+  store: Store;
+  bridge: WorkerBridge;
+  localEdits: LocalEditsKeeper;
+  /** The confirmation toast (mail-actions.ts): with Undo for moves, which runs `inverses` after `putBack`. */
+  confirm: (command: ThreadCommand, message: string, inverses: Promise<readonly MailCommand[]>, putBack: () => void) => void;
+}): ScopeRunner {
   const { engine, store, bridge, localEdits } = params;
   return async (command, scope, edit) => {
     // The selection is spent (Gmail clears it): the rows it named are what the command changes.
@@ -80,7 +87,7 @@ export function createScopeRunner(params: { engine: UiEngine; store: Store; brid
       const run = await engine.commands.runOnScope({ scope, command: scopeCommand }, (progress) => store.set(scopeRunAtom, { verb, ...progress }));
       settle(true);
       for (const commandId of run.commandIds) bridge.trackCommand(commandId);
-      bridge.toast({ tone: 'info', message: scopeDone(command, run.done) });
+      params.confirm(command, scopeDone(command, run.done), Promise.resolve(run.undo), () => settle(false));
     } catch (error) {
       settle(false);
       bridge.toast({ tone: 'error', message: TernError.from(error).message });

@@ -61,6 +61,7 @@ export async function runOnScope(deps: ScopeRunDeps, params: { scope: ListScope;
   if (params.command.kind === 'move' && byAccount.size > 1) throw new TernError('InvalidRequestData', { detail: { issues: ['move over several accounts'] } });
   const total = [...byAccount.values()].reduce((sum, ids) => sum + ids.length, 0);
   const commandIds: string[] = [];
+  const undo: MailCommand[] = [];
   let done = 0;
   // The tab may be gone (closed mid-run): its callback's failure must not stop the run.
   const tell = (progress: ScopeRunProgress) => void Promise.resolve()
@@ -69,12 +70,13 @@ export async function runOnScope(deps: ScopeRunDeps, params: { scope: ListScope;
   tell({ done, total });
   for (const [accountId, ids] of byAccount) {
     for (const batch of batchesOf(ids)) {
-      const { commandId } = await deps.run(commandForThreads(params.command, accountId, batch));
-      commandIds.push(commandId);
+      const run = await deps.run(commandForThreads(params.command, accountId, batch));
+      commandIds.push(run.commandId);
+      if (run.undo) undo.push(run.undo);
       done += batch.length;
       tell({ done, total });
       await (deps.pause ?? nextTask)();
     }
   }
-  return { done, total, commandIds };
+  return { done, total, commandIds, undo };
 }

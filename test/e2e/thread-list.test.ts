@@ -21,6 +21,10 @@ const stamp = Date.now().toString(36).slice(-6);
 const BULK_COUNT = 150;
 const BULK = `Bulk ${stamp}`;
 const QUIET = `Quiet ${stamp}`;
+/** A folder for Undo after "select all": more threads than the first window. */
+const UNDO = `Undo all ${stamp}`;
+const UNDO_COUNT = 80;
+const undoSubject = (i: number) => `Undo-all probe ${String(i).padStart(3, '0')} ${stamp}`;
 const bulkSubject = (i: number) => `Bulk probe ${String(i).padStart(3, '0')} ${stamp}`;
 /** A long-enough sender name: the one-line views must show it whole. */
 const LONG_SENDER = 'Alexandra Example';
@@ -64,6 +68,12 @@ beforeAll(async () => {
         '',
       ].join('\r\n');
       await client.append(BULK, raw, ['\\Seen'], date);
+    }
+    await client.mailboxCreate(UNDO);
+    for (let i = 0; i < UNDO_COUNT; i++) {
+      const date = new Date(now - (UNDO_COUNT - i) * 60_000);
+      const raw = [`From: Sender ${i} <sender${i}@example.org>`, `To: ${alice.email}`, `Subject: ${undoSubject(i)}`, `Date: ${date.toUTCString()}`, `Message-ID: <undo-${i}-${stamp}@example.org>`, '', `Message ${i}.`, ''].join('\r\n');
+      await client.append(UNDO, raw, ['\\Seen'], date);
     }
   });
   browser = await launchChromium();
@@ -187,6 +197,34 @@ describe('the thread list on the demo setup', () => {
     const archived = new Set(await subjectsIn('Archive'));
     const missing = Array.from({ length: BULK_COUNT }, (_, i) => bulkSubject(i)).filter((wanted) => !archived.has(wanted));
     expect(missing).toEqual([]);
+    expect(tab.errors).toEqual([]);
+  });
+
+  test('5. all N moved to Trash, then Undo on the toast: every thread back in the folder, on the server too', async () => {
+    await eventually(() => folderLink(page, alice.email, UNDO).count(), 45_000, `${UNDO} in the sidebar`);
+    await openFolder(page, alice.email, UNDO);
+    await expect.poll(() => page.locator('.toolbar-count').textContent(), { timeout: 20_000 }).toBe(`${UNDO_COUNT} conversations`);
+    const toolbar = page.getByRole('toolbar', { name: 'Conversation actions' });
+    await toolbar.getByRole('checkbox', { name: 'Select all conversations' }).check();
+    await page.getByRole('button', { name: `Select all ${UNDO_COUNT} conversations in ${UNDO}` }).click();
+    await toolbar.getByRole('button', { name: 'Delete' }).click();
+    // The one toast (the stack of info toasts is the status region).
+    const toast = notifications().locator('.toast').filter({ hasText: `${UNDO_COUNT} conversations moved to Trash.` });
+    await toast.waitFor({ timeout: 30_000 });
+    await page.getByText(`${UNDO} is empty`).waitFor({ timeout: 30_000 });
+    await toast.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => page.locator('.toolbar-count').textContent(), { timeout: 20_000 }).toBe(`${UNDO_COUNT} conversations`);
+    const all = Array.from({ length: UNDO_COUNT }, (_, i) => undoSubject(i));
+    await eventually(
+      async () => {
+        const back = new Set(await subjectsIn(UNDO));
+        return all.every((wanted) => back.has(wanted));
+      },
+      30_000,
+      `all ${UNDO_COUNT} back in ${UNDO} on the server`,
+    );
+    const trash = new Set(await subjectsIn('Trash'));
+    expect(all.filter((wanted) => trash.has(wanted))).toEqual([]);
     expect(tab.errors).toEqual([]);
   });
 });

@@ -494,14 +494,16 @@ export function createFakeEngine(options: FakeEngineOptions = {}): FakeEngine {
         const total = listOf(scope).length;
         let done = 0;
         const commandIds: string[] = [];
+        const undo: MailCommand[] = [];
         onProgress({ done, total });
         for (const [accountId, threadIds] of byAccount) {
-          const { commandId } = await this.run({ command: { ...command, accountId, threadIds } as MailCommand });
-          commandIds.push(commandId);
+          const run = await this.run({ command: { ...command, accountId, threadIds } as MailCommand });
+          commandIds.push(run.commandId);
+          if (run.undo) undo.push(run.undo);
           done += threadIds.length;
           onProgress({ done, total });
         }
-        return { done, total, commandIds };
+        return { done, total, commandIds, undo };
       },
       async run({ command }) {
         record('commands.run', command);

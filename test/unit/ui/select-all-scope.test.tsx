@@ -46,8 +46,15 @@ test('select all on the page, then all N in the folder: Archive runs on the whol
   await click(byRole(toolbar, 'button', 'Archive'));
   const asked = engine.calls.filter((call) => call.method === 'commands.runOnScope').map((call) => call.params);
   expect(asked).toEqual([{ scope: { kind: 'folder', accountId: '1001', folderId: '1001' }, command: { kind: 'archive' } }]);
-  await waitFor(() => byRole(view.container, 'status', '240 conversations archived.'));
+  const toast = await waitFor(() => byRole(view.container, 'status', /240 conversations archived\./));
   await waitFor(() => expect(rows(view.container)).toHaveLength(0));
+
+  // Undo puts the whole folder back, as for any move.
+  await click(byRole(toast, 'button', 'Undo'));
+  const restores = engine.calls.filter((call) => call.method === 'commands.run' && (call.params as { kind: string }).kind === 'restore');
+  expect(restores).toHaveLength(1);
+  expect((restores[0]!.params as { threadIds: string[] }).threadIds).toHaveLength(240);
+  await waitFor(() => expect(rows(view.container).length).toBeGreaterThan(6));
 });
 
 test('unchecking a row ends "all in the folder"; the next key acts on the checked rows only', async () => {

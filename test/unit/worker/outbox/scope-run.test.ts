@@ -65,6 +65,11 @@ test('archiving a whole folder: every thread, the unloaded ones too, in batches 
   expect(new Set(ids)).toEqual(new Set(messages.map((message) => message.threadId)));
   // Newest first: the first batch holds the newest hundred (the rows on screen).
   expect(sent[0]!.ids).toEqual(messages.slice(-100).reverse().map((message) => message.threadId));
+
+  // Undo: the inverse of each batch puts every thread back.
+  expect(run.undo.map((command) => command.kind)).toEqual(['restore', 'restore', 'restore', 'restore']);
+  for (const command of run.undo) await engine.commands.run({ command });
+  await waitFor(() => total === count, 'every thread back in the list');
 });
 
 test('a command the contract does not know is refused before anything is written', async () => {
