@@ -78,10 +78,16 @@ export class DraftAutosave {
     return this.draftIdValue;
   }
 
-  /** The composer goes away: a save still waiting runs now, so nothing typed is lost. */
+  /**
+   * The composer goes away: a save still waiting runs now, so nothing typed is lost. The
+   * draft is produced here, while the composer's editor is still there: the save itself
+   * runs a tick later, when an unmounted editor would read as empty.
+   */
   dispose(): void {
     if (this.timer === undefined) return;
     this.cancelTimer();
+    const draft = this.producer?.() ?? null;
+    this.producer = () => draft;
     void this.saveLatest().catch(() => undefined);
   }
 

@@ -214,19 +214,34 @@ describe('reading mail in a narrow pane', () => {
 const imapSources = (folder: string) => imapMessages(demo.mail.host, demo.mail.imap, alice, folder);
 
 describe('a tab that outlives a deploy', () => {
-  test('5. a lazy route whose chunk is gone says the app was updated, with a focused Reload button that brings the screen back', async () => {
+  test('5. a lazy route whose chunk is gone says the app was updated, with a focused Reload button that brings the screen back; the draft left behind is whole', async () => {
+    const DRAFT_SUBJECT = `Draft left for another screen ${stamp}`;
     const second = watch(await context.newPage());
     const tabPage = second.page;
     // The deploy: this tab's login screen chunk no longer exists on the server.
     await tabPage.route('**/build/chunks/LoginScreen-*.js', (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'Not found' }));
     await tabPage.goto(`${baseUrl}/mail/unified/inbox`);
     await second.mail.waitForRows();
+    // A draft is open, its last words typed just before leaving the mail screen (inside the autosave's quiet time).
+    await tabPage.getByRole('button', { name: 'Compose' }).click();
+    const box = tabPage.getByRole('form').filter({ has: tabPage.getByRole('textbox', { name: 'Message body' }) });
+    await box.getByLabel('Subject').fill(DRAFT_SUBJECT);
+    await box.getByRole('textbox', { name: 'Message body' }).click();
+    await tabPage.keyboard.type('Saved first.');
+    await box.getByText('Saved', { exact: true }).waitFor({ timeout: 10_000 });
+    await tabPage.keyboard.type(' Typed just before leaving.');
     await second.mail.sidebar().getByRole('link', { name: 'Add account' }).click();
     await tabPage.getByRole('alert').filter({ hasText: 'Tern Mail has been updated. Reload to continue.' }).waitFor({ timeout: 10_000 });
     const reload = tabPage.getByRole('button', { name: 'Reload' });
     await expect(reload.evaluate((element) => element === document.activeElement)).resolves.toBe(true);
     await expect(tabPage.getByText('Something went wrong').count()).resolves.toBe(0);
     await screenshot(tabPage, 'reading-5-app-updated');
+    // The composer closed with the mail screen and saved what was typed, not an empty body over the draft.
+    await eventually(
+      async () => (await imapSources('Drafts')).find((draft) => draft.subject === DRAFT_SUBJECT && draft.source.includes('Saved first. Typed just before leaving.')),
+      20_000,
+      'the whole draft in Drafts',
+    );
 
     // The new deploy's files are there: Reload brings the screen back.
     await tabPage.unroute('**/build/chunks/LoginScreen-*.js');

@@ -91,3 +91,14 @@ test('dispose runs a save that was still waiting', async () => {
   await vi.advanceTimersByTimeAsync(0);
   expect(save).toHaveBeenCalledTimes(1);
 });
+
+test('dispose reads the draft at once, while the composer is still there (an unmounted editor reads as empty)', async () => {
+  const { autosave, save } = setup();
+  let editorHtml = '<p>Typed just before leaving</p>';
+  autosave.schedule(() => ({ ...draft('Left behind'), html: editorHtml }));
+  autosave.dispose();
+  editorHtml = ''; // the editor is gone a moment later
+  await vi.advanceTimersByTimeAsync(0);
+  expect(save).toHaveBeenCalledTimes(1);
+  expect(save.mock.calls[0]?.[0].html).toBe('<p>Typed just before leaving</p>');
+});
