@@ -3,7 +3,8 @@
  * a toolbar button or a key). The engine finds the threads and records the command in
  * batches (shared/worker-mail-api.ts runOnScope); this tab shows the change on its loaded
  * rows at once, a progress bar while batches are recorded, then one confirmation with the
- * count. Failures of single batches come back as command outcomes, as for any command.
+ * count (with Undo for moves, as for any move). Failures of single batches come back as
+ * command outcomes, as for any command.
  */
 import type { createStore } from 'jotai';
 import { TernError } from '../../shared/errors';
