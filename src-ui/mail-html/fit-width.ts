@@ -8,6 +8,10 @@
  *     to 466 px stays 240 px tall (squashed). The ratio comes from the attributes, not the
  *     picture: a 1×1 spacer stretched to 600×20 must stay a 20 px strip, not become a square.
  *     An image whose own inline style sets its height or ratio is left as the sender wrote it.
+ *   - a long unbroken run of text (a tracking URL, 40 characters or more without a space)
+ *     may break anywhere. In a table cell it would otherwise set the cell's smallest
+ *     width, and the table's, past the pane. Only those runs: ordinary words in a data
+ *     table keep wrapping at spaces, not mid-word.
  *
  * What still does not fit (fixed-width tables) is scaled down as a whole by the frame
  * (frame-fit.ts), after layout, where the pane's width is known.
@@ -31,5 +35,32 @@ export function fitImagesToWidth(doc: Document): void {
     if (SETS_HEIGHT.test(style)) continue;
     const separator = style.trim() === '' || style.trim().endsWith(';') ? '' : ';';
     image.setAttribute('style', `${style}${separator}height:auto;aspect-ratio:${width} / ${height}`);
+  }
+}
+
+/** A run of text this long without a space is a URL or a token, not a word. */
+const LONG_RUN = /\S{40,}/g;
+
+export function breakLongRuns(doc: Document): void {
+  const walker = doc.createTreeWalker(doc.body, 4 /* NodeFilter.SHOW_TEXT */);
+  const texts: Text[] = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node as Text;
+    if (text.parentElement?.closest('style') || !/\S{40,}/.test(text.data)) continue;
+    texts.push(text);
+  }
+  for (const text of texts) {
+    const pieces: (string | Node)[] = [];
+    let last = 0;
+    for (const match of text.data.matchAll(LONG_RUN)) {
+      if (match.index > last) pieces.push(text.data.slice(last, match.index));
+      const run = doc.createElement('span');
+      run.setAttribute('style', 'overflow-wrap:anywhere');
+      run.textContent = match[0];
+      pieces.push(run);
+      last = match.index + match[0].length;
+    }
+    if (last < text.data.length) pieces.push(text.data.slice(last));
+    text.replaceWith(...pieces);
   }
 }

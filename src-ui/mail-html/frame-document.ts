@@ -29,8 +29,6 @@ html, body { margin: 0; padding: 0; }
 body { font: 14px/1.5 system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; color: #1f2328; background: #fff; overflow-wrap: break-word; }
 body > :first-child { margin-top: 0; }
 img { max-width: 100%; }
-/* A long URL or token in a table cell would otherwise set the cell's (and the table's) smallest width. */
-td, th { overflow-wrap: anywhere; }
 /* Media without a source left (remote, blocked; the CSP has no media-src anyway) would be an empty player. */
 video:not([src]):not(:has(source[src])), audio:not([src]):not(:has(source[src])) { display: none; }
 pre { white-space: pre-wrap; }

@@ -5,7 +5,7 @@
  */
 import type { DOMPurify } from 'dompurify';
 import { inlineCidImages } from './cid-images';
-import { fitImagesToWidth } from './fit-width';
+import { breakLongRuns, fitImagesToWidth } from './fit-width';
 import { buildFrameDocument, MAIL_ROOT_CLASS } from './frame-document';
 import { rewriteLinks } from './links';
 import { blockRemoteContent } from './remote-content';
@@ -35,6 +35,7 @@ export function renderMailHtml(input: MailHtmlInput, purifier?: DOMPurify): Rend
   const { blocked } = blockRemoteContent(doc, { allowRemote: input.allowRemote });
   rewriteLinks(doc);
   fitImagesToWidth(doc);
+  breakLongRuns(doc);
   scopeMailStyles(doc, { scope: `.${MAIL_ROOT_CLASS}` });
   const srcdoc = buildFrameDocument(doc, { allowRemote: input.allowRemote });
   return { srcdoc, blockedRemote: blocked, missingInline: missing };

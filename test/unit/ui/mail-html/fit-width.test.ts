@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { expect, test } from 'vitest';
-import { fitImagesToWidth } from '../../../../src-ui/mail-html/fit-width';
+import { breakLongRuns, fitImagesToWidth } from '../../../../src-ui/mail-html/fit-width';
 import { FRAME_BASE_CSS } from '../../../../src-ui/mail-html/frame-document';
 
 const parse = (html: string) => new DOMParser().parseFromString(html, 'text/html');
@@ -26,6 +26,15 @@ test('images the sender sized by style, by percentage or by one attribute are le
   expect(doc.getElementById('one')?.hasAttribute('style')).toBe(false);
 });
 
-test('a long token in a table cell may break, so it cannot widen the table past the frame', () => {
-  expect(FRAME_BASE_CSS).toMatch(/td, th \{ overflow-wrap: anywhere; \}/);
+test('a long unbroken run (a tracking URL) may break anywhere; words, and the text around it, are left alone', () => {
+  const url = 'https://news.example.com/track/click/aHR0cHM6Ly9leGFtcGxlLmNvbS9hcnRpY2xlcy9ob3c';
+  const doc = parse(`<table><tr><td id="cell">Read the story at ${url} today</td><td id="words">Quantity Description</td></tr></table><style>.x{background:url(${url})}</style>`);
+  breakLongRuns(doc);
+  const cell = doc.getElementById('cell');
+  expect(cell?.textContent).toBe(`Read the story at ${url} today`);
+  const runs = Array.from(cell?.querySelectorAll('span') ?? []);
+  expect(runs.map((run) => [run.textContent, run.getAttribute('style')])).toEqual([[url, 'overflow-wrap:anywhere']]);
+  expect(doc.getElementById('words')?.innerHTML).toBe('Quantity Description');
+  expect(doc.querySelector('style')?.textContent).toContain(url);
+  expect(FRAME_BASE_CSS).not.toMatch(/td, th \{ overflow-wrap: anywhere/);
 });
