@@ -283,7 +283,8 @@ export class MailWriter {
   /** Settles the threads left to summarise and writes counts and contacts. Call once, last. */
   async finish(): Promise<void> {
     await this.load('Thread', this.dirty);
-    for (const threadId of this.dirty) await this.settleThread(threadId);
+    const touched = await this.messagesOfTouchedThreads();
+    for (const threadId of this.dirty) await this.settleThread(threadId, touched.get(threadId));
     this.dirty.clear();
     await this.recountAll([...this.unreadDirty]);
     this.unreadDirty.clear();
@@ -371,18 +372,40 @@ export class MailWriter {
    * A thread shown as its messages are locally: the server's summary when nothing pending
    * touches it, else summarised from the visible messages (the gateway's rules) over it.
    */
-  private async settleThread(threadId: string): Promise<void> {
-    const row = this.threadBases.has(threadId) ? undefined : await this.threadRow(threadId);
-    const stored = row ? threadFromRow(row) : null;
-    const base = this.threadBases.get(threadId) ?? stored?.server ?? stored?.summary;
+  private async settleThread(threadId: string, storedMessages?: readonly StoredRow[]): Promise<void> {
+    const base = await this.baseOf(threadId);
     if (!base) return; // not synced yet: its summary arrives with the delta
     if (!this.pending.touchesThread(threadId, base.messageIds)) {
       await this.writeThread(threadId, { summary: base, server: null });
       return;
     }
-    const messages = (await this.tx.getAll('Message', { index: 'thread_id', range: only(threadId) })).map(messageFromRow);
+    const messages = (storedMessages ?? (await this.tx.getAll('Message', { index: 'thread_id', range: only(threadId) }))).map(messageFromRow);
     const visible = messages.filter((message) => !message.deleted).map((message) => message.meta);
     await this.writeThread(threadId, { summary: summarizeThread(threadId, visible) ?? emptiedThread(base), server: base });
+  }
+
+  /** The gateway's summary of a thread, which pending changes are laid over. */
+  private async baseOf(threadId: string): Promise<ThreadSummary | undefined> {
+    const row = this.threadBases.has(threadId) ? undefined : await this.threadRow(threadId);
+    const stored = row ? threadFromRow(row) : null;
+    return this.threadBases.get(threadId) ?? stored?.server ?? stored?.summary;
+  }
+
+  /**
+   * The stored messages of the dirty threads a pending command touches, asked all at once:
+   * a command over hundreds of threads ("select all") waited once per thread. Asked after
+   * this writer's message writes, so they are seen; settling a thread writes only its row.
+   */
+  private async messagesOfTouchedThreads(): Promise<Map<string, StoredRow[]>> {
+    const touched: string[] = [];
+    if (this.pending.isEmpty) return new Map(); // a delta page with nothing pending: nothing to summarise locally
+    for (const threadId of this.dirty) {
+      const base = await this.baseOf(threadId);
+      if (base && this.pending.touchesThread(threadId, base.messageIds)) touched.push(threadId);
+    }
+    if (touched.length < 2) return new Map();
+    const rows = await Promise.all(touched.map((threadId) => this.tx.getAll('Message', { index: 'thread_id', range: only(threadId) })));
+    return new Map(touched.map((threadId, i) => [threadId, rows[i] ?? []]));
   }
 
   private async writeThread(threadId: string, next: LocalThread | null): Promise<void> {
