@@ -8,6 +8,7 @@
  *     to 466 px stays 240 px tall (squashed). The ratio comes from the attributes, not the
  *     picture: a 1×1 spacer stretched to 600×20 must stay a 20 px strip, not become a square.
  *     An image whose own inline style sets its height or ratio is left as the sender wrote it.
+ *     A blocked remote image (no src yet) gets the same shape as a box that can shrink too.
  *   - a long unbroken run of text (a tracking URL, 40 characters or more without a space)
  *     may break anywhere. In a table cell it would otherwise set the cell's smallest
  *     width, and the table's, past the pane. Only those runs: ordinary words in a data
@@ -34,7 +35,11 @@ export function fitImagesToWidth(doc: Document): void {
     const style = image.getAttribute('style') ?? '';
     if (SETS_HEIGHT.test(style)) continue;
     const separator = style.trim() === '' || style.trim().endsWith(';') ? '' : ';';
-    image.setAttribute('style', `${style}${separator}height:auto;aspect-ratio:${width} / ${height}`);
+    // A blocked or missing image has no src: it is laid out as a box, not a picture, and a box
+    // 600 px wide in a table cell would hold the whole table at 600 px. A width with a
+    // percentage in it does not count towards the cell's smallest width; a picture's cap does.
+    const box = image.hasAttribute('src') ? '' : `width:min(100%, ${width}px);`;
+    image.setAttribute('style', `${style}${separator}${box}height:auto;aspect-ratio:${width} / ${height}`);
   }
 }
 

@@ -208,6 +208,21 @@ describe('reading mail in a narrow pane', () => {
     expect(lines).toContain('Carol');
     expect(tab.errors).toEqual([]);
   });
+
+  test('7. a fluid newsletter with its remote images blocked keeps its text size: the placeholders shrink with the pane', async () => {
+    await page.setViewportSize({ width: 1180, height: 900 });
+    await openFolder(page, alice.email, 'Newsletters');
+    await tab.mail.row(0).click();
+    const frame = page.locator('iframe.tern-mail-frame').first();
+    await frame.waitFor();
+    await expect.poll(async () => frame.evaluate((element) => (element as HTMLIFrameElement).contentDocument?.querySelectorAll('img[data-tern-blocked-src]').length ?? 0)).toBeGreaterThan(0);
+    const fit = await expectFits(frame);
+    expect(fit.frameWidth).toBeLessThan(600);
+    expect(fit.zoom).toBe('');
+    await screenshot(page, 'reading-7-fluid-newsletter-blocked-images');
+    await openFolder(page, alice.email, 'Inbox');
+    expect(tab.errors).toEqual([]);
+  });
 });
 
 /** Alice's messages in a folder on the server, with their raw sources. */

@@ -15,6 +15,12 @@ test('an image with width and height attributes keeps their shape when the frame
   expect(FRAME_BASE_CSS).toMatch(/img \{ max-width: 100%; \}/);
 });
 
+test('a blocked remote image (no src) is a box that shrinks with the pane, in the picture’s shape', () => {
+  const doc = parse('<table width="100%"><tr><td><img id="blocked" data-tern-blocked-src="https://x.example/header.png" width="600" height="120" alt=""></td></tr></table>');
+  fitImagesToWidth(doc);
+  expect(doc.getElementById('blocked')?.getAttribute('style')).toBe('width:min(100%, 600px);height:auto;aspect-ratio:600 / 120');
+});
+
 test('images the sender sized by style, by percentage or by one attribute are left as they are', () => {
   const doc = parse(
     '<img id="styled" width="600" height="200" style="height: 120px"><img id="ratio" width="600" height="200" style="aspect-ratio: 2"><img id="percent" width="100%" height="200"><img id="one" width="600">',
