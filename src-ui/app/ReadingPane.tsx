@@ -20,6 +20,7 @@ import { formatFullTime } from '../thread-list/row-format';
 import { Avatar } from './Avatar';
 import { Icon } from './icons';
 import { parseRowKey } from './list-scope';
+import { PartBoundary } from './RouteError';
 
 const ConversationView = lazy(() => import('../conversation'));
 
@@ -264,20 +265,22 @@ export function ReadingPane({ threadKey, onClose, showBack }: { threadKey: strin
           </div>
         )}
         {current?.thread && (
-          <Suspense fallback={<ThreadSummary thread={current.thread} />}>
-            <ConversationView
-              thread={current.thread}
-              loadBody={loadBody}
-              peekBody={peekBody}
-              loadAttachment={loadAttachment}
-              ownAddresses={ownAddresses}
-              trustedSenders={trustedSenders}
-              onTrustSender={actions.trustSender}
-              onCompose={actions.openComposer}
-              onMessageOpened={onMessageOpened}
-              onEditDraft={onEditDraft}
-            />
-          </Suspense>
+          <PartBoundary resetKey={threadKey}>
+            <Suspense fallback={<ThreadSummary thread={current.thread} />}>
+              <ConversationView
+                thread={current.thread}
+                loadBody={loadBody}
+                peekBody={peekBody}
+                loadAttachment={loadAttachment}
+                ownAddresses={ownAddresses}
+                trustedSenders={trustedSenders}
+                onTrustSender={actions.trustSender}
+                onCompose={actions.openComposer}
+                onMessageOpened={onMessageOpened}
+                onEditDraft={onEditDraft}
+              />
+            </Suspense>
+          </PartBoundary>
         )}
       </div>
     </section>

@@ -267,7 +267,7 @@ describe('a tab that outlives a deploy', () => {
     await tabPage.close();
   });
 
-  test('6. the conversation view’s chunk gone: the message shows in the mailbox, sidebar and open draft stay, and the draft survives the reload', async () => {
+  test('6. the conversation view’s chunk gone: the message shows in the reading pane, the list, sidebar and open draft stay, and the draft survives the reload', async () => {
     const DRAFT_SUBJECT = `Draft across a deploy ${stamp}`;
     const second = watch(await context.newPage());
     const tabPage = second.page;
@@ -285,14 +285,17 @@ describe('a tab that outlives a deploy', () => {
     await tabPage.keyboard.type(' And this just before opening a thread.');
 
     await rowWith(tabPage, literal(PLAIN_SUBJECT)).click();
-    await tabPage.getByRole('alert').filter({ hasText: 'Tern Mail has been updated. Reload to continue.' }).waitFor({ timeout: 10_000 });
-    // Only the mailbox gave way: the sidebar and the composer, with everything typed, are still there.
+    const pane = tabPage.getByRole('region', { name: 'Conversation' });
+    await pane.getByRole('alert').filter({ hasText: 'Tern Mail has been updated. Reload to continue.' }).waitFor({ timeout: 10_000 });
+    // Only the reading pane gave way: the thread list (with the focus), the sidebar and the composer, with everything typed, are still there.
+    await rowWith(tabPage, literal(PLAIN_SUBJECT)).waitFor();
+    await expect(tabPage.evaluate(() => document.activeElement?.closest('#thread-list') !== null)).resolves.toBe(true);
     await second.mail.sidebar().waitFor();
     await expect(box.getByRole('textbox', { name: 'Message body' }).textContent()).resolves.toBe('Written before the deploy. And this just before opening a thread.');
-    await screenshot(tabPage, 'reading-6-app-updated-in-mailbox');
+    await screenshot(tabPage, 'reading-6-app-updated-in-reading-pane');
 
     await tabPage.unroute('**/build/chunks/conversation-*.js');
-    await tabPage.getByRole('button', { name: 'Reload' }).click();
+    await pane.getByRole('button', { name: 'Reload' }).click();
     await second.mail.waitForRows();
     // Nothing was lost: the whole draft is in Drafts.
     const saved = await eventually(

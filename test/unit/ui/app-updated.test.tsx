@@ -5,12 +5,12 @@
  * "Something went wrong!" or a reload nobody asked for.
  */
 import { createMemoryHistory, createRootRoute, createRoute, createRouter, lazyRouteComponent, Outlet, RouterProvider } from '@tanstack/react-router';
-import { act } from 'react';
+import { act, lazy, Suspense } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { ERROR_CATALOGUE } from '../../../shared/errors';
 import { AppUpdatedError, importChunk, isChunkLoadError } from '../../../src-ui/app/chunk-errors';
-import { RouteError } from '../../../src-ui/app/RouteError';
+import { PartBoundary, RouteError } from '../../../src-ui/app/RouteError';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -79,5 +79,38 @@ describe('a screen whose chunk is gone after a deploy', () => {
     expect(view.querySelector('[role="alert"]')?.textContent).toContain('This screen could not be shown.');
     expect([...view.querySelectorAll('button')].map((button) => button.textContent)).toEqual(['Try again', 'Reload']);
     expect(view.textContent).not.toContain('has been updated');
+  });
+});
+
+describe('a lazily loaded part whose chunk is gone (the conversation view)', () => {
+  test('fails inside its own area: the rest of the screen and the focus stay; another key tries again', async () => {
+    const Conversation = lazy(() => Promise.reject(CHROMIUM_404()));
+    const container = document.createElement('div');
+    document.body.append(container);
+    root = createRoot(container);
+    const list = () => document.getElementById('list') as HTMLButtonElement;
+    const view = (key: string, broken: boolean) => (
+      <div>
+        <button id="list" type="button">
+          list
+        </button>
+        <section aria-label="Conversation">
+          <PartBoundary resetKey={key}>
+            <Suspense fallback={<p>loading</p>}>{broken ? <Conversation /> : <p>conversation {key}</p>}</Suspense>
+          </PartBoundary>
+        </section>
+      </div>
+    );
+    await act(async () => root!.render(view('t1', false)));
+    list().focus();
+    await act(async () => root!.render(view('t2', true)));
+    await act(async () => new Promise((resolve) => setTimeout(resolve, 20)));
+    const pane = container.querySelector('section') as HTMLElement;
+    expect(pane.querySelector('[role="alert"]')?.textContent).toBe(ERROR_CATALOGUE.AppUpdated.description);
+    expect(pane.querySelector('button')?.textContent).toBe('Reload');
+    expect(document.activeElement).toBe(list());
+    // Another thread whose view loads: the part is tried again.
+    await act(async () => root!.render(view('t3', false)));
+    expect(pane.textContent).toBe('conversation t3');
   });
 });
