@@ -8,7 +8,8 @@
  *     to 466 px stays 240 px tall (squashed). The ratio comes from the attributes, not the
  *     picture: a 1×1 spacer stretched to 600×20 must stay a 20 px strip, not become a square.
  *     An image whose own inline style sets its height or ratio is left as the sender wrote it.
- *     A blocked remote image (no src yet) gets the same shape as a box that can shrink too.
+ *     A blocked remote image gets that shape as a transparent picture over the placeholder,
+ *     a missing inline one as a box that can shrink too.
  *   - a long unbroken run of text (a tracking URL, 40 characters or more without a space)
  *     may break anywhere. In a table cell it would otherwise set the cell's smallest
  *     width, and the table's, past the pane. Only those runs: ordinary words in a data
@@ -17,6 +18,8 @@
  * What still does not fit (fixed-width tables) is scaled down as a whole by the frame
  * (frame-fit.ts), after layout, where the pane's width is known.
  */
+
+import { BLOCKED_SRC_ATTR } from './remote-content';
 
 /** A dimension attribute as plain pixels ("600", "600px"), or null (percentages, junk). */
 function pixels(value: string | null): number | null {
@@ -27,6 +30,9 @@ function pixels(value: string | null): number | null {
 
 const SETS_HEIGHT = /(?:^|[;\s])(?:height|aspect-ratio)\s*:/i;
 
+/** A 1×1 transparent GIF. */
+const TRANSPARENT_PIXEL = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
+
 export function fitImagesToWidth(doc: Document): void {
   for (const image of Array.from(doc.querySelectorAll('img[width][height]'))) {
     const width = pixels(image.getAttribute('width'));
@@ -35,7 +41,11 @@ export function fitImagesToWidth(doc: Document): void {
     const style = image.getAttribute('style') ?? '';
     if (SETS_HEIGHT.test(style)) continue;
     const separator = style.trim() === '' || style.trim().endsWith(';') ? '' : ';';
-    // A blocked or missing image has no src: it is laid out as a box, not a picture, and a box
+    // A blocked remote image of known size shows as a transparent picture of that shape (the
+    // base sheet draws the placeholder behind it): a picture can shrink in a table cell, and
+    // Chrome draws no broken-image icon beside its alt text. Never a network request: data: only.
+    if (image.hasAttribute(BLOCKED_SRC_ATTR) && !image.hasAttribute('src')) image.setAttribute('src', TRANSPARENT_PIXEL);
+    // A missing inline image has no src: it is laid out as a box, not a picture, and a box
     // 600 px wide in a table cell would hold the whole table at 600 px. A width with a
     // percentage in it does not count towards the cell's smallest width; a picture's cap does.
     const box = image.hasAttribute('src') ? '' : `width:min(100%, ${width}px);`;

@@ -15,10 +15,19 @@ test('an image with width and height attributes keeps their shape when the frame
   expect(FRAME_BASE_CSS).toMatch(/img \{ max-width: 100%; \}/);
 });
 
-test('a blocked remote image (no src) is a box that shrinks with the pane, in the picture’s shape', () => {
-  const doc = parse('<table width="100%"><tr><td><img id="blocked" data-tern-blocked-src="https://x.example/header.png" width="600" height="120" alt=""></td></tr></table>');
+test('a blocked remote image of known size is a transparent picture of its shape; a missing inline one a box that shrinks with the pane', () => {
+  const doc = parse(
+    '<table width="100%"><tr><td><img id="blocked" data-tern-blocked-src="https://x.example/header.png" width="600" height="120" alt="Header">' +
+      '<img id="missing" width="600" height="120" alt="Logo"><img id="pixel-only" data-tern-blocked-src="https://x.example/p.gif" width="600" alt=""></td></tr></table>',
+  );
   fitImagesToWidth(doc);
-  expect(doc.getElementById('blocked')?.getAttribute('style')).toBe('width:min(100%, 600px);height:auto;aspect-ratio:600 / 120');
+  const blocked = doc.getElementById('blocked');
+  expect(blocked?.getAttribute('src')).toMatch(/^data:image\/gif;base64,/);
+  expect(blocked?.getAttribute('style')).toBe('height:auto;aspect-ratio:600 / 120');
+  expect(doc.getElementById('missing')?.getAttribute('style')).toBe('width:min(100%, 600px);height:auto;aspect-ratio:600 / 120');
+  expect(doc.getElementById('missing')?.hasAttribute('src')).toBe(false);
+  // Without a height its shape is unknown: a 1×1 picture would make it a square, so it stays as it was.
+  expect(doc.getElementById('pixel-only')?.hasAttribute('src')).toBe(false);
 });
 
 test('images the sender sized by style, by percentage or by one attribute are left as they are', () => {
