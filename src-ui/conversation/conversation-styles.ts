@@ -38,6 +38,7 @@ export const CONVERSATION_CSS = `${BASE_CSS}
 .tern-mail-empty { color: var(--t-muted); font-style: italic; margin: 4px 0 12px; }
 .tern-plain { white-space: pre-wrap; overflow-wrap: anywhere; font-size: 14px; line-height: 1.55; }
 .tern-plain a { color: var(--t-accent); }
+.tern-plain-aligned { font-family: ui-monospace, 'SF Mono', Menlo, Consolas, 'DejaVu Sans Mono', monospace; font-size: 13px; }
 .tern-plain-quote { margin: 4px 0; padding-left: 12px; border-left: 3px solid var(--t-line); color: var(--t-muted); }
 .tern-remote-bar {
   display: flex; flex-wrap: wrap; align-items: center; gap: 8px 10px; padding: 8px 12px; border-radius: 8px;

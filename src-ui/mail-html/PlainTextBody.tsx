@@ -1,9 +1,11 @@
 /**
  * A plain-text mail: escaped text (React text nodes), clickable links, quoted lines set
  * off, and the sender's hard wrapping undone where it surely was wrapping (hard-wraps.ts),
- * so a pane narrower than 72 columns does not show every line broken twice.
+ * so a pane narrower than 72 columns does not show every line broken twice; tables and
+ * code laid out with spaces in a monospace font (aligned-text.ts).
  */
-import { useMemo } from 'react';
+import { Fragment, useMemo } from 'react';
+import { alignedRuns } from './aligned-text';
 import { unwrapHardWraps } from './hard-wraps';
 import { linkify, quoteDepth } from './linkify';
 
@@ -25,35 +27,53 @@ export function quoteBlocks(text: string): Block[] {
   return blocks.map((block) => ({ depth: block.depth, text: block.lines.join('\n') }));
 }
 
+function Linkified({ text, onMailto }: { readonly text: string; readonly onMailto?: (href: string) => void }) {
+  return linkify(text).map((piece, i) =>
+    piece.kind === 'text' ? (
+      piece.text
+    ) : (
+      <a
+        key={i}
+        href={piece.href}
+        target="_blank"
+        rel="noopener noreferrer"
+        title={piece.href.replace(/^mailto:/, '')}
+        onClick={
+          piece.href.startsWith('mailto:') && onMailto
+            ? (event) => {
+                event.preventDefault();
+                onMailto(piece.href);
+              }
+            : undefined
+        }
+      >
+        {piece.text}
+      </a>
+    ),
+  );
+}
+
 export function PlainTextBody({ text, onMailto }: { readonly text: string; readonly onMailto?: (href: string) => void }) {
-  const blocks = useMemo(() => quoteBlocks(unwrapHardWraps(text.replace(/\r\n?/g, '\n').replace(/\s+$/, ''))), [text]);
+  const blocks = useMemo(
+    () => quoteBlocks(unwrapHardWraps(text.replace(/\r\n?/g, '\n').replace(/\s+$/, ''))).map((block) => ({ ...block, runs: alignedRuns(block.text) })),
+    [text],
+  );
   return (
     <div className="tern-plain">
       {blocks.map((block, index) => (
         <div key={index} className={block.depth > 0 ? `tern-plain-quote tern-plain-quote-${block.depth}` : undefined}>
-          {linkify(block.text).map((piece, i) =>
-            piece.kind === 'text' ? (
-              piece.text
-            ) : (
-              <a
-                key={i}
-                href={piece.href}
-                target="_blank"
-                rel="noopener noreferrer"
-                title={piece.href.replace(/^mailto:/, '')}
-                onClick={
-                  piece.href.startsWith('mailto:') && onMailto
-                    ? (event) => {
-                        event.preventDefault();
-                        onMailto(piece.href);
-                      }
-                    : undefined
-                }
-              >
-                {piece.text}
-              </a>
-            ),
-          )}
+          {block.runs.map((run, i) => (
+            <Fragment key={i}>
+              {i > 0 && '\n'}
+              {run.aligned ? (
+                <span className="tern-plain-aligned">
+                  <Linkified text={run.text} onMailto={onMailto} />
+                </span>
+              ) : (
+                <Linkified text={run.text} onMailto={onMailto} />
+              )}
+            </Fragment>
+          ))}
         </div>
       ))}
     </div>
