@@ -43,8 +43,9 @@ appModule.catch(() => undefined); // reported by Boot
 const mailApp: Promise<(() => React.JSX.Element) | null> = Promise.all([appModule, connecting]).then(async ([{ createMailAppForWorker }, connection]) => {
   if (!connection.handshake.ok) return null; // Shell asks for a reload
   const app = createMailAppForWorker(connection);
-  // Loads the matched routes' lazy screens, so the first render of the router does not suspend.
-  await app.router.load().catch(() => undefined);
+  // The matched routes' lazy screens, so the first render does not suspend; the login
+  // screen's instead when the account list (asked with the handshake) is empty.
+  await app.loadFirstScreen();
   return app.MailApp;
 });
 

@@ -9,6 +9,8 @@ import { createAppState, type AppState } from '../state/app-state';
 import { engineFromWorker, type UiEngine } from '../state/engine-port';
 import type { PreferenceEnvironment } from '../state/preferences';
 import type { EngineConnection } from '../engine/connect-engine';
+import { loginNeeded } from '../engine/first-screen';
+import { accountsAtom } from '../state/atoms';
 import { createAppRouter, type AppRouter } from './routes';
 
 export interface MailApp {
@@ -16,12 +18,28 @@ export interface MailApp {
   readonly MailApp: () => React.JSX.Element;
   readonly state: AppState;
   readonly router: AppRouter;
+  /**
+   * Loads the first screen's routes before the first render (so it does not suspend), and
+   * decides which screen that is: with nobody logged in, the login screen, whatever the
+   * address — never a mailbox painted on the way there.
+   */
+  loadFirstScreen(): Promise<void>;
 }
 
 export function createMailApp(engine: UiEngine, options: { history?: RouterHistory; preferences?: PreferenceEnvironment } = {}): MailApp {
   const state = createAppState(engine, options.preferences ? { preferences: options.preferences } : {});
   const router = createAppRouter(options.history);
-  void state.start();
+  // Resolves once the account list is known: the one asked in the handshake's round trip
+  // (engine/connect-engine.ts), so the first screen's decision costs no round trip of its own.
+  const started = state.start().catch(() => undefined);
+  async function loadFirstScreen() {
+    // The address's screens load meanwhile: a warm start waits for the slower of the two only.
+    const loading = router.load().catch(() => undefined);
+    await started;
+    const accounts = state.store.get(accountsAtom) ?? [];
+    if (loginNeeded(accounts.length, router.state.location.pathname)) await router.navigate({ to: '/login', search: {}, replace: true }).catch(() => undefined);
+    else await loading;
+  }
   function MailApp() {
     return (
       <JotaiProvider store={state.store}>
@@ -31,7 +49,7 @@ export function createMailApp(engine: UiEngine, options: { history?: RouterHisto
       </JotaiProvider>
     );
   }
-  return { MailApp, state, router };
+  return { MailApp, state, router, loadFirstScreen };
 }
 
 /** The app on the shared engine this tab connected to. */

@@ -71,6 +71,16 @@ export function firstScreenScope(location: { pathname: string; search: string })
   return { kind: 'folder', accountId: first, folderId: second };
 }
 
+/**
+ * Whether an address must give way to the login screen: nobody is logged in and it is not
+ * the login screen already. Decided from the account list the handshake's round trip
+ * brings (connect-engine.ts) before the app's first render, so a new browser never paints
+ * a mailbox on its way to the login screen (app/App.tsx loadFirstScreen, RootLayout).
+ */
+export function loginNeeded(accountCount: number, pathname: string): boolean {
+  return accountCount === 0 && pathname !== '/login';
+}
+
 /** The window a mailbox first asks for (thread-list/virtual-window.ts). */
 export const FIRST_WINDOW: ListWindow = { offset: 0, limit: FIRST_WINDOW_ROWS };
 

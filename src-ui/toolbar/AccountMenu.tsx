@@ -23,7 +23,10 @@ export function AccountMenu() {
     else void navigate({ to: '/mail/unified/$role', params: { role: 'inbox' }, search: {} });
   };
   const afterLogout = () => {
-    void navigate({ to: '/mail/unified/$role', params: { role: 'inbox' }, search: {} });
+    // The last account: straight to the login screen (the root layout would send it there
+    // too, but this navigation must not race it back to a mailbox).
+    if (accounts.length <= 1) void navigate({ to: '/login', search: {}, replace: true });
+    else void navigate({ to: '/mail/unified/$role', params: { role: 'inbox' }, search: {} });
   };
 
   const entries: MenuEntry[] = [

@@ -37,13 +37,26 @@ export interface RenderedApp {
 
 const mounted: (() => void)[] = [];
 
-export async function renderApp(options: { engine?: FakeEngine; path?: string; storage?: Storage; preferences?: Partial<PreferenceEnvironment> } = {}): Promise<RenderedApp> {
+export async function renderApp(
+  options: {
+    engine?: FakeEngine;
+    path?: string;
+    storage?: Storage;
+    preferences?: Partial<PreferenceEnvironment>;
+    /** Starts as the page does (main.tsx): the first screen decided and loaded before the first render. */
+    asThePageDoes?: boolean;
+    /** Sees the container before the first render (e.g. to observe every change). */
+    beforeRender?: (container: HTMLElement, app: MailApp) => void;
+  } = {},
+): Promise<RenderedApp> {
   const engine = options.engine ?? createFakeEngine();
   const storage = options.storage ?? memoryStorage();
   const history = createMemoryHistory({ initialEntries: [options.path ?? '/'] });
   const app = createMailApp(engine, { history, preferences: { storage, ...options.preferences } });
+  if (options.asThePageDoes) await app.loadFirstScreen();
   const container = document.createElement('div');
   document.body.append(container);
+  options.beforeRender?.(container, app);
   const root = createRoot(container);
   await act(async () => root.render(<app.MailApp />));
   const unmount = () => {
