@@ -1,9 +1,17 @@
 /**
  * Pipeline step: inline images. `<img src="cid:logo@x">` names a part of the same
  * message; the worker hands the parts over as object or data URLs in
- * `BodyView.inlineImages` (cid → URL). A reference with no part loses its src, and only
- * `blob:` and `data:image/…` URLs are accepted from the map.
+ * `BodyView.inlineImages` (cid → URL). Only `blob:` and `data:image/…` URLs are accepted
+ * from the map. An `<img>` naming no part (or an unsafe URL) becomes a transparent picture
+ * marked MISSING_CID_ATTR, which the frame's base sheet draws as the neutral placeholder:
+ * an `<img>` with no src and an alt text gets Chrome's broken-image icon, a picture does not.
+ * A `background=` naming no part is dropped.
  */
+
+import { TRANSPARENT_PIXEL } from './fit-width';
+
+/** Set on an `<img>` whose cid: part is missing (the frame's placeholder styling). */
+export const MISSING_CID_ATTR = 'data-tern-missing-cid';
 
 /** The content id a `cid:` URL names, as the map keys it (no angle brackets, URL-decoded). */
 export function contentIdOf(url: string): string | null {
@@ -15,16 +23,20 @@ export function contentIdOf(url: string): string | null {
   } catch {
     // a stray % stays as written
   }
-  return id.replace(/^<|>$/g, '');
+  return stripBrackets(id);
+}
+
+function stripBrackets(id: string): string {
+  return id.trim().replace(/^<\s*/, '').replace(/\s*>$/, '');
 }
 
 /** Looks an id up as written, then without brackets and case-insensitively (Content-IDs are compared loosely in the wild). */
 export function lookupInlineImage(inlineImages: Readonly<Record<string, string>>, id: string): string | null {
   const candidates = [id, `<${id}>`];
   for (const key of candidates) if (Object.hasOwn(inlineImages, key)) return inlineImages[key] ?? null;
-  const lower = id.toLowerCase();
+  const lower = stripBrackets(id).toLowerCase();
   for (const [key, url] of Object.entries(inlineImages)) {
-    if (key.replace(/^<|>$/g, '').toLowerCase() === lower) return url;
+    if (stripBrackets(key).toLowerCase() === lower) return url;
   }
   return null;
 }
@@ -49,6 +61,10 @@ export function inlineCidImages(doc: Document, inlineImages: Readonly<Record<str
       const url = lookupInlineImage(inlineImages, id);
       if (url !== null && SAFE_INLINE_URL.test(url)) {
         element.setAttribute(name, url);
+      } else if (element.localName === 'img') {
+        element.setAttribute('src', TRANSPARENT_PIXEL);
+        element.setAttribute(MISSING_CID_ATTR, '');
+        missing.push(id);
       } else {
         element.removeAttribute(name);
         missing.push(id);

@@ -30,8 +30,8 @@ function pixels(value: string | null): number | null {
 
 const SETS_HEIGHT = /(?:^|[;\s])(?:height|aspect-ratio)\s*:/i;
 
-/** A 1×1 transparent GIF. */
-const TRANSPARENT_PIXEL = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
+/** A 1×1 transparent GIF (also the picture of a missing cid: image, cid-images.ts). */
+export const TRANSPARENT_PIXEL = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
 
 export function fitImagesToWidth(doc: Document): void {
   for (const image of Array.from(doc.querySelectorAll('img[width][height]'))) {

@@ -34,7 +34,7 @@ video:not([src]):not(:has(source[src])), audio:not([src]):not(:has(source[src]))
 pre { white-space: pre-wrap; }
 a { color: #0b57d0; }
 blockquote[type=cite], .gmail_quote { margin: 0 0 0 .6em; padding-left: .8em; border-left: 2px solid #d0d7de; color: #57606a; }
-img[data-tern-blocked-src], img:not([src]) {
+img[data-tern-blocked-src], img[data-tern-missing-cid], img:not([src]) {
   display: inline-block; min-width: 18px; min-height: 18px; vertical-align: middle;
   background: #eef1f4 url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24' width='18' height='18' fill='none' stroke='%238b95a1' stroke-width='1.6'%3E%3Crect x='3' y='4' width='18' height='16' rx='2'/%3E%3Ccircle cx='9' cy='10' r='2'/%3E%3Cpath d='m4 18 5-5 4 4 3-3 4 4'/%3E%3C/svg%3E") center / 18px no-repeat;
   outline: 1px dashed #c3cad2; outline-offset: -1px; color: transparent;

@@ -4,19 +4,22 @@
  * demand and kept in MessageBody (spec "joined data", STYLE item 9), with their small
  * inline images as data URLs so a tab can show `cid:` images without a token.
  */
-import { anyShowsPaperclip, isInlineImage } from '../../shared/attachment-rules';
+import { anyShowsPaperclip } from '../../shared/attachment-rules';
 import type { AttachmentSummary, MessageBody } from '../../shared/api/mail';
 import { TernError } from '../../shared/errors';
 import type { BodyView, ThreadView } from '../../shared/worker-mail-api';
 import type { MailGateway } from '../api/mail-gateway';
 import { only, withRead, withWrite } from '../db/store';
 import { messageFromRow, threadFromRow } from '../sync/mail-rows';
+import { embeddedTypeOf, normalContentId, partsToEmbed } from './cid-parts';
 import type { OpenStore } from './thread-list-reader';
 import { toMessageView, toThreadRow } from './views';
 
-/** Inline images larger than this stay out of the body (the UI shows a placeholder): a body is one message across the boundary. */
-const MAX_INLINE_IMAGE_BYTES = 2 * 1024 * 1024;
-const MAX_INLINE_TOTAL_BYTES = 8 * 1024 * 1024;
+/**
+ * Bodies cached before this rule embedded no image of 512 bytes or less (the attachment
+ * rule was applied to cid: parts): such a cached body with cid: references is fetched again.
+ */
+const INLINE_RULE = 2;
 
 export interface MessageReadsDeps {
   readonly open: OpenStore;
@@ -40,6 +43,11 @@ function toBodyView(messageId: string, row: Readonly<Record<string, unknown>>): 
     attachments: (row.attachments as AttachmentSummary[] | undefined) ?? [],
     inlineImages: (row.inline_images as Record<string, string> | undefined) ?? {},
   };
+}
+
+function embedsByOldRule(row: Readonly<Record<string, unknown>>): boolean {
+  const html = (row.value as { html?: string | null } | undefined)?.html;
+  return row.inline_rule !== INLINE_RULE && typeof html === 'string' && /cid:/i.test(html);
 }
 
 export class MessageReads {
@@ -77,7 +85,7 @@ export class MessageReads {
     const { accountId, messageId } = params;
     const store = await this.deps.open(accountId);
     const cached = await withRead(store, ['MessageBody'], (tx) => tx.get('MessageBody', messageId));
-    if (cached) return toBodyView(messageId, cached);
+    if (cached && !embedsByOldRule(cached)) return toBodyView(messageId, cached);
     const key = `${accountId}:${messageId}`;
     let pending = this.fetching.get(key);
     if (!pending) {
@@ -106,6 +114,7 @@ export class MessageReads {
       value: { html: body.html, text: body.text },
       attachments: body.attachments,
       inline_images: inlineImages,
+      inline_rule: INLINE_RULE,
       fetched_at: (this.deps.now ?? Date.now)(),
     };
     // The message may have been deleted meanwhile; a body without its message is harmless (deleted with it later).
@@ -113,23 +122,13 @@ export class MessageReads {
     return toBodyView(messageId, row);
   }
 
+  /** The cid: images the HTML shows, as data URLs keyed by their Content-ID without brackets (cid-parts.ts decides which). */
   private async inlineImages(gateway: Pick<MailGateway, 'attachment'>, body: MessageBody): Promise<Record<string, string>> {
-    if (!body.html) return {};
-    let budget = MAX_INLINE_TOTAL_BYTES;
-    const html = body.html.toLowerCase();
-    const cidOf = (contentId: string) => contentId.replace(/^<|>$/g, '');
-    // Only images the HTML names: an inline logo, not every picture a phone attached.
-    const wanted = body.attachments.filter((part) => {
-      const ok =
-        part.contentId !== null && part.size <= MAX_INLINE_IMAGE_BYTES && part.size <= budget && isInlineImage(part) && html.includes(cidOf(part.contentId).toLowerCase());
-      if (ok) budget -= part.size;
-      return ok;
-    });
     const images = await Promise.all(
-      wanted.map(async (part) => {
+      partsToEmbed(body.attachments, body.html).map(async (part) => {
         try {
           const blob = await gateway.attachment({ messageId: body.messageId, index: part.index });
-          return [cidOf(part.contentId!), await toDataUrl(blob, part.contentType)] as const;
+          return [normalContentId(part.contentId!), await toDataUrl(blob, embeddedTypeOf(part)!)] as const;
         } catch {
           return null; // one missing image must not keep the body from showing
         }

@@ -1,5 +1,6 @@
 import { expose, wrap } from 'comlink';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { showsPaperclip } from '../../../../shared/attachment-rules';
 import { registerErrorTransfer } from '../../../../shared/error-transfer';
 import type { MailQueryService } from '../../../../shared/worker-mail-api';
 import { FakeMailServer } from '../fake-mail-server';
@@ -85,5 +86,29 @@ describe('attachments', () => {
     await waitFor(() => runtime.sync.state.appliedTransactionId === server.latest && runtime.sync.state.phase === 'idle', 'the delete');
     expect((await paperclips())['Signature logo only']).toBe(false);
     expect((await engine.queries.getThread({ accountId: '7', threadId: signature.threadId })).row.hasAttachments).toBe(false);
+  });
+
+  test('getBody embeds every cid: image the HTML names, a 300-byte logo as well as a 5 KB banner, matched loosely', async () => {
+    const server = new FakeMailServer();
+    server.standardFolders();
+    const logo = { filename: 'logo.png', size: 300, contentType: 'image/png', contentId: '<Logo@X>' };
+    const banner = { filename: 'banner.png', size: 5 * KB, contentType: 'image/png', contentId: 'banner@x' };
+    const unreferenced = { filename: 'photo.png', size: 300, contentType: 'image/png', contentId: '<photo@x>' };
+    const message = server.deliver({ subject: 'Newsletter', at: T0, attachments: [logo, banner, unreferenced] });
+    const parts = [logo, banner, unreferenced].map((part, index) => ({ ...part, index }));
+    parts.forEach((part, index) => server.files.set(`${message.id}/${index}`, { bytes: new Uint8Array(part.size).fill(index + 1), contentType: 'image/png' }));
+    const html = '<img src="cid:logo@x" alt="Logo"><img src="cid:%3CBANNER@x%3E"><img src="cid:gone@x" alt="Gone">';
+    server.handlers.push(({ path }) =>
+      path === `/api/messages/${message.id}/body` ? Response.json({ messageId: message.id, html, text: null, attachments: parts, headers: {} }) : undefined,
+    );
+    const { engine } = await synced(server);
+    const tab = tabOf(engine.queries);
+
+    const body = await tab.getBody({ accountId: '7', messageId: message.id });
+    expect(Object.keys(body.inlineImages).sort()).toEqual(['banner@x', 'logo@x']);
+    expect(atob(body.inlineImages['logo@x']!.replace(/^data:image\/png;base64,/, ''))).toHaveLength(300);
+    expect(server.requestsTo(`/api/messages/${message.id}/attachments/2`)).toHaveLength(0); // not named by the HTML
+    // The list under the message is the spec's: none of these small inline parts.
+    expect(body.attachments.filter(showsPaperclip)).toEqual([]);
   });
 });
