@@ -15,7 +15,8 @@ import type { ViewMode } from '../settings/view-mode';
 import type { ThemeChoice } from '../theme/theme';
 import { groupByAccount, type ThreadRef } from '../thread-list/selection';
 import type { ComposerInitial } from '../composer/compose-initial';
-import { accountsAtom, composerAtom, loggedOutAtom, selectionAnchorAtom, selectionAtom, toastsAtom, type Toast } from './atoms';
+import { accountsAtom, composerAtom, cursorAtom, loggedOutAtom, selectionAnchorAtom, selectionAtom, toastsAtom, visibleListAtom, type Toast } from './atoms';
+import { indexOfKey } from '../thread-list/list-patch';
 import type { AddAccountParams, AddAccountResult, UiEngine } from './engine-port';
 import type { Preferences } from './preferences';
 import type { WorkerBridge } from './worker-bridge';
@@ -134,12 +135,15 @@ export interface MailActions {
   closeComposer(): void;
   /** Remote images of this sender always show (persisted). */
   trustSender(email: string): void;
+  /** Undoes trustSender (persisted the same way). */
+  distrustSender(email: string): void;
 
   // The tab itself
   toast(toast: Omit<Toast, 'id'>): number;
   dismissToast(id: number): void;
   setTheme(choice: ThemeChoice): void;
   setViewMode(mode: ViewMode): void;
+  setListWidth(width: number): void;
 }
 
 export function createMailActions(params: { engine: UiEngine; store: Store; bridge: WorkerBridge; preferences: Preferences }): MailActions {
@@ -158,13 +162,15 @@ export function createMailActions(params: { engine: UiEngine; store: Store; brid
     const commands = (await inverses).filter((command): command is MailCommand => command !== null);
     if (commands.length === 0) return;
     dropEdits();
-    bridge.toast({ tone: 'info', message: UNDONE_MESSAGE });
+    const undoneId = bridge.toast({ tone: 'info', message: UNDONE_MESSAGE });
     await Promise.all(
       commands.map(async (command) => {
         try {
           const { commandId } = await engine.commands.run({ command });
-          bridge.trackCommand(commandId);
+          // A refused undo says so instead of "Action undone.".
+          bridge.trackCommand(commandId, undefined, undefined, () => bridge.dismissToast(undoneId));
         } catch (error) {
+          bridge.dismissToast(undoneId);
           bridge.toast({ tone: 'error', title: 'Could not undo', message: TernError.from(error).message });
         }
       }),
@@ -175,11 +181,8 @@ export function createMailActions(params: { engine: UiEngine; store: Store; brid
    * The confirmation of a command: with Undo (and `z`) for moves, which runs the inverses
    * the engine answered; `putBack` drops the command's row edits first.
    */
-  function confirm(command: ThreadCommand, message: string, inverses: Promise<readonly (MailCommand | null)[]>, putBack: () => void) {
-    if (!UNDOABLE.has(command.kind)) {
-      bridge.toast({ tone: 'info', message });
-      return;
-    }
+  function confirm(command: ThreadCommand, message: string, inverses: Promise<readonly (MailCommand | null)[]>, putBack: () => void): number {
+    if (!UNDOABLE.has(command.kind)) return bridge.toast({ tone: 'info', message });
     let used = false;
     const undo = () => {
       if (used) return;
@@ -190,6 +193,19 @@ export function createMailActions(params: { engine: UiEngine; store: Store; brid
     };
     const toastId = bridge.toast({ tone: 'info', message, action: { label: 'Undo', run: undo } });
     lastUndo = { toastId, run: undo };
+    return toastId;
+  }
+
+  /** A confirmation whose command failed goes, and `z` no longer undoes it. */
+  function withdrawConfirmation(toastId: number) {
+    bridge.dismissToast(toastId);
+    if (lastUndo?.toastId === toastId) lastUndo = null;
+  }
+
+  /** The list's cursor on a thread (put back by a failed command); its index is found once its row is back. */
+  function putCursorOn(key: string) {
+    const index = indexOfKey(store.get(visibleListAtom).held, key);
+    store.set(cursorAtom, (cursor) => ({ key, index: index >= 0 ? index : cursor.index }));
   }
   const scopeRunner = createScopeRunner({ engine, store, bridge, localEdits, confirm });
 
@@ -249,6 +265,19 @@ export function createMailActions(params: { engine: UiEngine; store: Store; brid
       }
       const edit = rowEditOf(command, options.leavesList ?? false);
       const settles: ((accepted: boolean) => void)[] = [];
+      /**
+       * A command that fails (refused at once, or its outcome later) takes its confirmation
+       * back: the error toast replaces "Conversation moved to …", whose Undo would have
+       * nothing to undo. The threads it put back take the list's cursor, so `j`/`k` and
+       * the keys go on from them (the open thread, if it advanced, stays open).
+       */
+      let failed = false;
+      let confirmationId: number | null = null;
+      const onFailed = (keys: readonly string[]) => {
+        failed = true;
+        if (confirmationId !== null) withdrawConfirmation(confirmationId);
+        if (REMOVES_FROM_LIST.has(command.kind) && keys[0]) putCursorOn(keys[0]);
+      };
       const runs = [...groups].map(async ([accountId, threadIds]): Promise<MailCommand | null> => {
         const keys = threads.filter((thread) => thread.accountId === accountId).map((thread) => thread.key);
         // One edit per engine command, so each settles with its own answer.
@@ -257,10 +286,11 @@ export function createMailActions(params: { engine: UiEngine; store: Store; brid
         try {
           const { commandId, undo } = await engine.commands.run({ command: toMailCommand(command, accountId, threadIds) });
           settle(true);
-          bridge.trackCommand(commandId);
+          bridge.trackCommand(commandId, undefined, undefined, () => onFailed(keys));
           return undo ?? null;
         } catch (error) {
           settle(false);
+          onFailed(keys);
           bridge.toast({ tone: 'error', message: TernError.from(error).message });
           return null;
         }
@@ -269,7 +299,11 @@ export function createMailActions(params: { engine: UiEngine; store: Store; brid
       const message = confirmation(command, threads.length);
       // The rows show the change in this frame; the confirmation follows in the next, so
       // rendering it does not hold back the frame that takes the rows away.
-      if (message) afterNextFrame(() => confirm(command, message, inverses, () => settles.forEach((settle) => settle(false))));
+      if (message) {
+        afterNextFrame(() => {
+          if (!failed) confirmationId = confirm(command, message, inverses, () => settles.forEach((settle) => settle(false)));
+        });
+      }
       await inverses;
     },
     undoLast() {
@@ -311,10 +345,12 @@ export function createMailActions(params: { engine: UiEngine; store: Store; brid
     },
     closeComposer: () => store.set(composerAtom, null),
     trustSender: (email) => preferences.trustSender(email),
+    distrustSender: (email) => preferences.distrustSender(email),
 
     toast: (toast) => bridge.toast(toast),
     dismissToast: (id) => bridge.dismissToast(id),
     setTheme: (choice) => preferences.setTheme(choice),
     setViewMode: (mode) => preferences.setViewMode(mode),
+    setListWidth: (width) => preferences.setListWidth(width),
   };
 }

@@ -49,6 +49,20 @@ const FAILED_TITLE: Record<CommandStatus['kind'], string> = {
   send: 'Message not sent',
 };
 
+/** Failures shown at once at most; the oldest goes first. */
+export const MAX_ERROR_TOASTS = 2;
+
+/**
+ * The toasts once `added` is shown. Confirmations share one place (Gmail's): a new one
+ * replaces the one before ("Action undone." after "Conversation archived.", never a pile of
+ * them). Failures stack, at most MAX_ERROR_TOASTS, so a burst of them cannot fill the screen.
+ */
+export function withToast(toasts: readonly Toast[], added: Toast): readonly Toast[] {
+  if (added.tone !== 'error') return [...toasts.filter((toast) => toast.tone === 'error'), added];
+  const errors = toasts.filter((toast) => toast.tone === 'error').slice(-(MAX_ERROR_TOASTS - 1));
+  return [...toasts.filter((toast) => toast.tone !== 'error'), ...errors, added];
+}
+
 export const scopeKeyOf = (scope: ListScope): string => JSON.stringify(scope);
 
 export interface WorkerBridge {
@@ -68,8 +82,12 @@ export interface WorkerBridge {
   closeThreadList(scope: ListScope): void;
   /** Asks folders and counts again, soon (debounced). */
   refreshMailboxes(accountIds?: readonly string[]): void;
-  /** A command this tab ran: its failure is this tab's to show, and its success too when `doneMessage` says what to show. */
-  trackCommand(commandId: string, label?: string, doneMessage?: string): void;
+  /**
+   * A command this tab ran: its failure is this tab's to show, and its success too when
+   * `doneMessage` says what to show. `onFailed` runs just before the failure's toast (a move
+   * withdraws its "moved" confirmation, so the two never show side by side).
+   */
+  trackCommand(commandId: string, label?: string, doneMessage?: string, onFailed?: () => void): void;
   /** Shows a toast; answers its id (to dismiss it early). */
   toast(toast: Omit<Toast, 'id'>): number;
   dismissToast(id: number): void;
@@ -93,10 +111,10 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
   const dismissToast = (id: number) => store.set(toastsAtom, (toasts) => toasts.filter((toast) => toast.id !== id));
   const toast = (value: Omit<Toast, 'id'>) => {
     const id = nextToastId++;
-    // At most three at once: the oldest go first.
-    store.set(toastsAtom, (toasts) => [...toasts.slice(-2), { ...value, id }]);
-    // Failures and toasts with a button (Undo) stay longer: there is something to read or to do.
-    later(value.tone === 'error' || value.action ? TOAST_MS * 1.5 : TOAST_MS, () => dismissToast(id));
+    store.set(toastsAtom, (toasts) => withToast(toasts, { ...value, id }));
+    // An error with a button (Reload) stays until used or dismissed; the rest go on their own,
+    // those with something to read or do (a failure, Undo) later.
+    if (value.tone !== 'error' || !value.action) later(value.tone === 'error' || value.action ? TOAST_MS * 1.5 : TOAST_MS, () => dismissToast(id));
     return id;
   };
 
@@ -177,7 +195,7 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
   }
 
   // ── command outcomes ────────────────────────────────────────────────────────
-  const tracked = new Map<string, { label: string | undefined; doneMessage: string | undefined }>();
+  const tracked = new Map<string, { label: string | undefined; doneMessage: string | undefined; onFailed: (() => void) | undefined }>();
   const early = new Map<string, CommandStatus>();
   function showFailure(status: CommandStatus, label: string | undefined) {
     const error = status.error ? TernError.from({ name: status.error.name, message: status.error.message }) : new TernError('OperationFailed');
@@ -196,7 +214,10 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
     const mine = tracked.get(status.commandId);
     if (mine) {
       tracked.delete(status.commandId);
-      if (status.status === 'failed') showFailure(status, mine.label);
+      if (status.status === 'failed') {
+        mine.onFailed?.();
+        showFailure(status, mine.label);
+      }
       else if (mine.doneMessage) toast({ tone: 'info', message: mine.doneMessage });
     } else if (status.status === 'failed') {
       // The outcome may beat `run`'s reply to this tab; keep it until trackCommand or expiry.
@@ -401,13 +422,14 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
     moveThreadListWindow,
     closeThreadList,
     refreshMailboxes,
-    trackCommand(commandId, label, doneMessage) {
+    trackCommand(commandId, label, doneMessage, onFailed) {
       const status = early.get(commandId);
       if (status) {
         early.delete(commandId);
+        onFailed?.();
         showFailure(status, label);
       } else {
-        tracked.set(commandId, { label, doneMessage });
+        tracked.set(commandId, { label, doneMessage, onFailed });
       }
     },
     toast,

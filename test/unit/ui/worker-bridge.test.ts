@@ -186,14 +186,17 @@ test('a send of this tab says "Message sent" (a status toast) once the gateway h
   bridge.stop();
 });
 
-test('toasts go away by themselves; at most three stay', async () => {
+test('toasts go away by themselves, but for a failure with a button; one confirmation and two failures at most', async () => {
   vi.useFakeTimers();
   const store = createStore();
   const bridge = createWorkerBridge({ engine: createFakeEngine(), store });
   for (const n of [1, 2, 3, 4]) bridge.toast({ tone: 'info', message: `m${n}` });
-  expect(store.get(toastsAtom).map((toast) => toast.message)).toEqual(['m2', 'm3', 'm4']);
-  vi.advanceTimersByTime(6_001);
-  expect(store.get(toastsAtom)).toEqual([]);
+  expect(store.get(toastsAtom).map((toast) => toast.message)).toEqual(['m4']);
+  for (const n of [1, 2, 3]) bridge.toast({ tone: 'error', message: `e${n}` });
+  bridge.toast({ tone: 'error', message: 'reload', action: { label: 'Reload', run: () => undefined } });
+  expect(store.get(toastsAtom).map((toast) => toast.message)).toEqual(['m4', 'e3', 'reload']);
+  vi.advanceTimersByTime(9_001);
+  expect(store.get(toastsAtom).map((toast) => toast.message)).toEqual(['reload']);
   bridge.stop();
 });
 
