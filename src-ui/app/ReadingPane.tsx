@@ -18,6 +18,7 @@ import { ownEmailsByAccountAtom, trustedSendersAtom, visibleListAtom } from '../
 import { indexOfKey, rowAt } from '../thread-list/list-patch';
 import { formatFullTime } from '../thread-list/row-format';
 import { Avatar } from './Avatar';
+import { EmptyPane } from './EmptyPane';
 import { Icon } from './icons';
 import { parseRowKey } from './list-scope';
 import { PartBoundary } from './RouteError';
@@ -238,17 +239,7 @@ export function ReadingPane({ threadKey, onClose, showBack }: { threadKey: strin
     [actions],
   );
 
-  if (!threadKey) {
-    return (
-      <section className="reading-pane reading-pane-empty" aria-label="Reading pane">
-        <Icon name="mail" size={48} className="empty-state-icon" />
-        <p className="empty-state-title">No conversation selected</p>
-        <p className="empty-state-text">
-          Pick one from the list, or press <kbd>j</kbd> and <kbd>k</kbd> to move and <kbd>Enter</kbd> to open.
-        </p>
-      </section>
-    );
-  }
+  if (!threadKey) return <EmptyPane />;
   return (
     <section className="reading-pane" aria-label="Conversation" aria-busy={!current} data-thread-key={threadKey}>
       <div className="reading-pane-bar">
@@ -275,6 +266,7 @@ export function ReadingPane({ threadKey, onClose, showBack }: { threadKey: strin
                 ownAddresses={ownAddresses}
                 trustedSenders={trustedSenders}
                 onTrustSender={actions.trustSender}
+                onDistrustSender={actions.distrustSender}
                 onCompose={actions.openComposer}
                 onMessageOpened={onMessageOpened}
                 onEditDraft={onEditDraft}
