@@ -210,6 +210,11 @@ export interface DraftInput {
    * tab may name a new draft itself (`local-` and a random UUID), to know its id before the answer.
    */
   readonly draftId?: string;
+  /**
+   * Recipients as the composer holds them, an invalid address ("bob@kite") as typed: the
+   * engine keeps those out of the gateway's draft and gives them back when the draft is
+   * reopened (a send is refused by the composer while any is there).
+   */
   readonly to: readonly Address[];
   readonly cc: readonly Address[];
   readonly bcc: readonly Address[];

@@ -80,7 +80,11 @@ export function addChips(current: readonly RecipientChip[], added: readonly Reci
 /** What a chip reads as: the name when there is one, else the address. */
 export const chipLabel = (chip: RecipientChip) => chip.name || chip.email;
 
-/** The addresses a draft carries: valid chips only (the gateway refuses invalid ones). */
+/**
+ * The addresses a draft carries: every chip, an invalid one as typed, so it survives a
+ * reload (the engine keeps those out of the gateway's draft: held-recipients.ts). Send is
+ * refused while any is invalid.
+ */
 export function chipsToAddresses(chips: readonly RecipientChip[]): Address[] {
-  return chips.filter((chip) => chip.valid).map((chip) => ({ name: chip.name, email: chip.email }));
+  return chips.map((chip) => ({ name: chip.name, email: chip.email }));
 }

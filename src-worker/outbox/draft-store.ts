@@ -9,6 +9,7 @@ import type { DraftInput } from '../../shared/worker-mail-api';
 import type { MailTable } from '../db/mail-schema';
 import type { ReadTransaction, WriteTransaction } from '../db/store';
 import { nextSeq } from './action-store';
+import { isDeliverable } from './held-recipients';
 import { liveRows, OUTBOX_TABLE, type DraftRow, type SendRow } from './outbox-rows';
 
 export interface DraftLink {
@@ -30,13 +31,16 @@ export async function writeDraftLink(tx: WriteTransaction<MailTable>, draftId: s
   else await tx.delete('JSONBlob', linkKey(draftId));
 }
 
-/** What the gateway's draft and send routes take from a draft; `from` carries the display name (the gateway's default otherwise). */
+/**
+ * What the gateway's draft and send routes take from a draft; `from` carries the display name (the gateway's default otherwise).
+ * Recipients that are not valid addresses stay in the engine (held-recipients.ts).
+ */
 export function composeFieldsOf(draft: DraftInput, from?: DraftRow['from']): ComposeFields {
   return {
     ...(from ? { from: { name: from.name, email: from.email } } : {}),
-    to: draft.to.map(({ name, email }) => ({ name, email })),
-    cc: draft.cc.map(({ name, email }) => ({ name, email })),
-    bcc: draft.bcc.map(({ name, email }) => ({ name, email })),
+    to: draft.to.filter(isDeliverable).map(({ name, email }) => ({ name, email })),
+    cc: draft.cc.filter(isDeliverable).map(({ name, email }) => ({ name, email })),
+    bcc: draft.bcc.filter(isDeliverable).map(({ name, email }) => ({ name, email })),
     subject: draft.subject,
     html: draft.html,
     ...(draft.inReplyToMessageId ? { inReplyTo: draft.inReplyToMessageId } : {}),

@@ -20,6 +20,7 @@ import { draftInputSchema, mailCommandSchema, openDraftParamsSchema, sendParamsS
 import type { CommandStatusFeed } from './command-status-feed';
 import { draftEditOf, draftEditOfSave, waitingSaveById, waitingSaveOf } from './draft-opening';
 import { readDraftLink, recordDraftSave, recordSend } from './draft-store';
+import { heldOf, readHeld, withHeld, writeHeld } from './held-recipients';
 import { liveRows, OUTBOX_TABLE, PendingEffects, type OutboxRow } from './outbox-rows';
 import { runOnScope, scopeRunParamsSchema } from './scope-run';
 
@@ -78,9 +79,11 @@ export class EngineMailCommands implements MailCommandService {
     const draftId = draft.draftId ?? temporaryId();
     // Read before the transaction (no unrelated await inside one): the From as settings name it now.
     const from = await this.deps.sender?.(draft.accountId);
-    const row = await withWrite(await this.deps.open(draft.accountId), [OUTBOX_TABLE], (tx) =>
-      recordDraftSave(tx, { accountId: draft.accountId, commandId: temporaryId(), draftId, draft: { ...draft, draftId }, ...(from ? { from } : {}), now: this.clock.now() }),
-    );
+    const row = await withWrite(await this.deps.open(draft.accountId), [OUTBOX_TABLE, 'JSONBlob'], async (tx) => {
+      // Invalid recipients stay here (the gateway's draft cannot carry them), to come back with the draft.
+      await writeHeld(tx, draftId, heldOf(draft));
+      return recordDraftSave(tx, { accountId: draft.accountId, commandId: temporaryId(), draftId, draft: { ...draft, draftId }, ...(from ? { from } : {}), now: this.clock.now() });
+    });
     this.publish({ commandId: row.id, accountId: draft.accountId, kind: 'saveDraft', status: 'pending' });
     this.deps.kick(draft.accountId);
     return { draftId };
@@ -92,8 +95,8 @@ export class EngineMailCommands implements MailCommandService {
     const { accountId, messageId } = parsed;
     const store = await this.deps.open(accountId);
     const view = await (await this.deps.gateway(accountId)).draftOfMessage(messageId);
-    const waiting = await withRead(store, [OUTBOX_TABLE, 'JSONBlob'], (tx) => waitingSaveOf(tx, view.id));
-    return draftEditOf(accountId, view, waiting);
+    const { waiting, held } = await withRead(store, [OUTBOX_TABLE, 'JSONBlob'], async (tx) => ({ waiting: await waitingSaveOf(tx, view.id), held: await readHeld(tx, view.id) }));
+    return waiting ? draftEditOf(accountId, view, waiting) : withHeld(draftEditOf(accountId, view, undefined), held);
   }
 
   /**
@@ -104,17 +107,18 @@ export class EngineMailCommands implements MailCommandService {
    */
   private async reopenDraft(accountId: string, draftId: string): Promise<DraftEdit> {
     const store = await this.deps.open(accountId);
-    const { serverId, waiting, sending } = await withRead(store, [OUTBOX_TABLE, 'JSONBlob'], async (tx) => {
+    const { serverId, waiting, sending, held } = await withRead(store, [OUTBOX_TABLE, 'JSONBlob'], async (tx) => {
       const serverId = (await readDraftLink(tx, draftId)).serverId ?? (isTemporaryId(draftId) ? null : draftId);
       const sending = (await liveRows(tx)).some((row) => row.kind === 'send' && row.draft_id === draftId);
-      return { serverId, waiting: await waitingSaveById(tx, draftId, serverId), sending };
+      return { serverId, waiting: await waitingSaveById(tx, draftId, serverId), sending, held: await readHeld(tx, draftId) };
     });
     // On its way out (a reload in the undo window): not a draft to edit any more.
     if (sending) throw new TernError('DraftAlreadySent');
     if (serverId !== null) {
       try {
         const view = await (await this.deps.gateway(accountId)).getDraft(serverId);
-        return { ...draftEditOf(accountId, view, waiting), draftId };
+        // A waiting save holds its invalid recipients itself; the gateway's draft has none of them.
+        return { ...(waiting ? draftEditOf(accountId, view, waiting) : withHeld(draftEditOf(accountId, view, undefined), held)), draftId };
       } catch (error) {
         if (!waiting) throw error;
       }

@@ -22,6 +22,7 @@ import { doneStatus, settleActions } from './action-store';
 import { gatewayRequests } from './command-plan';
 import type { CommandStatusFeed } from './command-status-feed';
 import { composeFieldsOf, readDraftLink, writeDraftLink } from './draft-store';
+import { readHeld, writeHeld } from './held-recipients';
 import { liveRows, OUTBOX_TABLE, PendingEffects, type ActionRow, type DraftRow, type OutboxRow, type SendRow } from './outbox-rows';
 
 /** Server errors (not the network) tolerated this many times before a command is given up. */
@@ -143,7 +144,11 @@ export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
       const version = link.version ?? (await deps.gateway.getDraft(serverId)).version;
       saved = await deps.gateway.updateDraft(serverId, { ...fields, version });
     }
-    await write((tx) => writeDraftLink(tx, row.draft_id, { serverId: saved.id, version: saved.version }));
+    await write(async (tx) => {
+      await writeDraftLink(tx, row.draft_id, { serverId: saved.id, version: saved.version });
+      // Reopened from Drafts, the draft goes by the gateway's id: its invalid recipients too.
+      if (saved.id !== row.draft_id) await writeHeld(tx, saved.id, await readHeld(tx, row.draft_id));
+    });
   };
 
   const send = async (row: SendRow) => {
