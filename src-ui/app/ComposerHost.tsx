@@ -8,7 +8,7 @@
  * it saves: after a reload it opens again with the draft's content from the engine.
  */
 import { useAtomValue } from 'jotai';
-import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { senderName } from '../../shared/account';
 import { TernError } from '../../shared/errors';
 import type { MessageView } from '../../shared/worker-mail-api';
@@ -19,6 +19,7 @@ import { useMailActions } from '../state/actions-context';
 import { accountsAtom, composerAtom, ownEmailsByAccountAtom } from '../state/atoms';
 import type { MailActions } from '../state/mail-actions';
 import { appUpdatedMessage, isChunkLoadError } from './chunk-errors';
+import { openerOf, restoreComposerFocus } from './composer-focus';
 
 const Composer = lazy(() => import('../composer'));
 
@@ -135,6 +136,22 @@ export function ComposerHost({ defaultAccountId }: { defaultAccountId: string | 
       () => !openRef.current && writeOpenComposers(storage, []),
     );
   }, [accounts, actions, storage]);
+
+  // ── Focus: back to what opened the composer once it closes (composer-focus.ts) ──
+  // Read while rendering the opening: the composer's own autofocus has not moved it yet.
+  const opener = useRef<{ readonly id: number; readonly element: HTMLElement | null } | null>(null);
+  if (open && opener.current?.id !== open.id) opener.current = { id: open.id, element: openerOf(document.activeElement, opener.current?.element ?? null) };
+  const wasOpen = useRef(false);
+  useLayoutEffect(() => {
+    if (open) {
+      wasOpen.current = true;
+      return;
+    }
+    if (!wasOpen.current) return;
+    wasOpen.current = false;
+    restoreComposerFocus(opener.current?.element ?? null);
+    opener.current = null;
+  }, [open]);
 
   if (!open) return null;
   const mode = open.initial.mode;

@@ -14,6 +14,7 @@ import type { Address } from '../../shared/api/mail';
 import { TernError } from '../../shared/errors';
 import type { DraftInput } from '../../shared/worker-mail-api';
 import { CloseIcon, PaperclipIcon, SendIcon } from '../conversation/icons';
+import { caretAtEndOfWriting, focusedField, type ComposerField } from './caret';
 import { COMPOSER_CSS } from './composer-styles';
 import type { ComposerInitial } from './compose-initial';
 import { DraftAutosave, type SaveStatus } from './draft-autosave';
@@ -106,6 +107,17 @@ export function Composer(props: ComposerProps) {
   const fileInput = useRef<HTMLInputElement>(null);
   const toInput = useRef<HTMLInputElement | null>(null);
   const undoButton = useRef<HTMLButtonElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const subjectInput = useRef<HTMLInputElement>(null);
+  /** The field that had the focus when Send was pressed: it gets it back after Undo send. */
+  const sendField = useRef<ComposerField>('body');
+  const refocusAfterUndo = useRef(false);
+  const focusInvalidChip = useRef(false);
+  useEffect(() => {
+    if (!focusInvalidChip.current) return;
+    focusInvalidChip.current = false;
+    formRef.current?.querySelector<HTMLElement>('.tern-chip.is-invalid .tern-chip-label')?.focus();
+  });
   const dragDepth = useRef(0);
   const mounted = useRef(true);
   const accountRef = useRef(accountId);
@@ -261,6 +273,8 @@ export function Composer(props: ComposerProps) {
       return;
     }
     if (invalid.length > 0) {
+      // Nothing leaves: the first bad chip takes the focus (once typed text has become chips), its field says why.
+      focusInvalidChip.current = true;
       setNotice({ kind: 'error', text: `${INVALID_ADDRESS_MESSAGE} Fix or remove ${invalid.map((chip) => `“${chip.email}”`).join(', ')}.` });
       return;
     }
@@ -273,6 +287,7 @@ export function Composer(props: ComposerProps) {
       return;
     }
     setNotice(null);
+    sendField.current = focusedField(formRef.current, toInput.current, subjectInput.current);
     setPhase({ kind: 'sending' });
     try {
       const draft = snapshot(true);
@@ -299,6 +314,19 @@ export function Composer(props: ComposerProps) {
     return () => clearTimeout(timer);
   }, [phase, undoDelayMs]);
 
+  // Back from the undo window: the field that had the focus takes it again (the body: caret after what was written).
+  useEffect(() => {
+    if (phase.kind !== 'editing' || !refocusAfterUndo.current) return;
+    refocusAfterUndo.current = false;
+    if (sendField.current === 'to') toInput.current?.focus();
+    else if (sendField.current === 'subject') subjectInput.current?.focus();
+    else {
+      editor.current?.focus();
+      const body = formRef.current?.querySelector<HTMLElement>('[contenteditable="true"]');
+      if (body) caretAtEndOfWriting(body);
+    }
+  }, [phase]);
+
   const undo = async () => {
     if (phase.kind !== 'undoable') return;
     const { commandId } = phase;
@@ -308,7 +336,7 @@ export function Composer(props: ComposerProps) {
     if (stopped) {
       setPhase({ kind: 'editing' });
       setNotice({ kind: 'info', text: 'Sending undone. Your message is back in the composer.' });
-      setTimeout(() => editor.current?.focus(), 0);
+      refocusAfterUndo.current = true;
     } else {
       setPhase({ kind: 'sent' });
       onCloseRef.current('sent');
@@ -394,6 +422,7 @@ export function Composer(props: ComposerProps) {
 
   return (
     <form
+      ref={formRef}
       className={`tern-composer${dragging ? ' is-dragging' : ''}${props.minimized ? ' is-minimized' : ''}`}
       aria-labelledby={titleId}
       aria-describedby={statusId}
@@ -492,7 +521,7 @@ export function Composer(props: ComposerProps) {
           <label className="tern-field-label" htmlFor={`${titleId}-subject`}>
             Subject
           </label>
-          <input id={`${titleId}-subject`} className="tern-subject" type="text" value={subject} onChange={(event) => edited(setSubject)(event.target.value)} />
+          <input ref={subjectInput} id={`${titleId}-subject`} className="tern-subject" type="text" value={subject} onChange={(event) => edited(setSubject)(event.target.value)} />
         </div>
       </div>
 
