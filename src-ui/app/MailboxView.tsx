@@ -10,7 +10,6 @@ import type { FolderView, ListScope, ThreadRow } from '../../shared/worker-mail-
 import { dispatchMailEvent, MAIL_EVENTS, type MailEventName } from '../keyboard/mail-events';
 import { useMailboxShortcuts } from '../keyboard/use-mailbox-shortcuts';
 import { VIEW_MODE_INFO } from '../settings/view-mode';
-import { orderFolders } from '../sidebar/folder-order';
 import { useMailActions } from '../state/actions-context';
 import { accountsAtom, allInScopeAtom, allInScopeSelectedAtom, cursorAtom, foldersAtom, selectionAnchorAtom, selectionAtom, shortcutsOpenAtom, viewModeAtom, visibleListAtom } from '../state/atoms';
 import type { ThreadCommand } from '../state/mail-actions';
@@ -23,6 +22,7 @@ import { accountsOfScope } from '../thread-list/scope-selection';
 import { cursorIndexOf, ThreadList } from '../thread-list/ThreadList';
 import { FIRST_WINDOW_ROWS } from '../thread-list/virtual-window';
 import { focusSearch } from '../toolbar/SearchBox';
+import { moveTargets } from '../toolbar/move-menu';
 import { Toolbar } from '../toolbar/Toolbar';
 import { Icon } from './icons';
 import { ReadingPane } from './ReadingPane';
@@ -126,7 +126,7 @@ function MailboxToolbar(props: {
   const moveFolders = useMemo(() => {
     if (!moveAccount) return null;
     const account = accounts.find((known) => known.accountId === moveAccount);
-    return orderFolders(folders[moveAccount] ?? [], account?.mailProperties.folderSeparator || '/').filter(({ folder }) => folder.id !== folderId);
+    return moveTargets(folders[moveAccount] ?? [], account?.mailProperties.folderSeparator || '/', folderId);
   }, [moveAccount, folders, accounts, folderId]);
   return (
     <Toolbar

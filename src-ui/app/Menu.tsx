@@ -43,6 +43,11 @@ export interface MenuButtonProps {
   readonly header?: ReactNode;
   /** Told when the menu opens or closes (however it does). */
   readonly onOpenChange?: (open: boolean) => void;
+  /**
+   * Where the focus goes when a menu `openSignal` opened closes (Escape, a pick): back where
+   * the shortcut was pressed rather than to this button, which the person never went to.
+   */
+  readonly returnFocusAfterSignal?: () => void;
 }
 
 function MenuItemView({ item, role, onPick }: { item: MenuItem; role: 'menuitem' | 'menuitemradio'; onPick: (item: MenuItem) => void }) {
@@ -81,9 +86,13 @@ export function MenuButton(props: MenuButtonProps) {
     if (all.length === 0) return;
     all[(index + all.length) % all.length]?.focus();
   };
+  /** Whether the open menu came from `openSignal` (a shortcut) rather than the button. */
+  const bySignal = useRef(false);
   const close = (returnFocus: boolean) => {
     setOpen(false);
-    if (returnFocus) buttonRef.current?.focus();
+    if (!returnFocus) return;
+    if (bySignal.current && props.returnFocusAfterSignal) props.returnFocusAfterSignal();
+    else buttonRef.current?.focus();
   };
 
   const onOpenChange = useRef(props.onOpenChange);
@@ -97,7 +106,10 @@ export function MenuButton(props: MenuButtonProps) {
   // A shortcut opens only what a click could: `v` with nothing to move used to open an
   // empty "Move to" menu over a disabled button, which no key could close.
   useEffect(() => {
-    if (props.openSignal && !props.disabled) setOpen(true);
+    if (props.openSignal && !props.disabled) {
+      bySignal.current = true;
+      setOpen(true);
+    }
     // Only a new signal opens the menu; `disabled` is read at that moment.
   }, [props.openSignal]);
   // The button turning disabled (the selection emptied) takes its menu away with it.
@@ -165,6 +177,7 @@ export function MenuButton(props: MenuButtonProps) {
   const onButtonKeyDown = (event: KeyboardEvent<HTMLButtonElement>) => {
     if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
       event.preventDefault();
+      bySignal.current = false;
       setOpen(true);
     }
   };
@@ -181,7 +194,10 @@ export function MenuButton(props: MenuButtonProps) {
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}
         disabled={props.disabled}
-        onClick={() => setOpen((value) => !value)}
+        onClick={() => {
+          bySignal.current = false;
+          setOpen((value) => !value);
+        }}
         onKeyDown={onButtonKeyDown}
       >
         {props.children}

@@ -10,6 +10,7 @@ import { useAtomValue } from 'jotai';
 import { useRef, type KeyboardEvent } from 'react';
 import { useMailActions } from '../state/actions-context';
 import { toastsAtom, type Toast } from '../state/atoms';
+import { focusListOrConversation } from './focus-list';
 import { Icon } from './icons';
 
 /**
@@ -18,9 +19,7 @@ import { Icon } from './icons';
  * rows that came back are, or to the open conversation when the list is not shown.
  */
 function keepFocusOnLeaving(toast: HTMLElement | null): void {
-  if (!toast?.contains(document.activeElement)) return;
-  const candidates = ['#thread-list', '.reading-pane-scroll'].map((selector) => document.querySelector<HTMLElement>(selector));
-  candidates.find((element) => element && !element.closest('[hidden]'))?.focus({ preventScroll: true });
+  if (toast?.contains(document.activeElement)) focusListOrConversation();
 }
 
 function ToastView({ toast, onDismiss }: { toast: Toast; onDismiss: (id: number) => void }) {

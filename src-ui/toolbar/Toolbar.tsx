@@ -6,6 +6,7 @@
 import { useEffect, useRef } from 'react';
 import type { FolderView } from '../../shared/worker-mail-api';
 import { folderIcon, Icon, type IconName } from '../app/icons';
+import { focusListOrConversation } from '../app/focus-list';
 import { MenuButton } from '../app/Menu';
 import type { ThreadCommand } from '../state/mail-actions';
 
@@ -81,6 +82,7 @@ export function Toolbar(props: ToolbarProps) {
           title="Move to folder (v)"
           disabled={none || !props.moveFolders}
           openSignal={props.moveOpenSignal}
+          returnFocusAfterSignal={focusListOrConversation}
           onOpenChange={props.onMoveMenuOpenChange}
           menuClassName="move-menu"
           align="start"
