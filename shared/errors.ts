@@ -76,6 +76,8 @@ export const ERROR_CATALOGUE = {
   MXNotFound: entry(404, 'No mail server was found for this domain.'),
   PartnerNotFound: entry(404, 'The partner could not be found.'),
   AccountNotFound: entry(404, 'The account could not be found.'),
+  // Adding an account this browser is already signed in to (the login screen offers to switch to it).
+  AccountAlreadySignedIn: entry(409, 'You are already signed in to this account.'),
   ImapHostNotFound: entry(500, "Sorry, we currently don't support your email service provider"),
   UNAUTHENTICATED: entry(401, 'Your session is invalid. Please log in again.'),
   // Client cache

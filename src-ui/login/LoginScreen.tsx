@@ -11,6 +11,7 @@ import { brand } from '../brand';
 import { Icon } from '../app/icons';
 import { RedirectToInbox } from '../app/Redirect';
 import { useMailActions } from '../state/actions-context';
+import { useSwitchAccount } from '../toolbar/switch-account';
 import { accountsAtom, engineVersionAtom, loggedOutAtom } from '../state/atoms';
 import { initialLoginState, loginReducer, type LoginEvent, type LoginField, type LoginState } from './login-machine';
 
@@ -133,6 +134,7 @@ export function LoginScreen() {
   const loggedOut = useAtomValue(loggedOutAtom);
   const version = useAtomValue(engineVersionAtom);
   const actions = useMailActions();
+  const switchTo = useSwitchAccount();
   const [state, dispatch] = useReducer(loginReducer, { loggedOut: loggedOut && !adding, email: suggestedEmail ?? '' }, initialLoginState);
   const stateRef = useRef(state);
   stateRef.current = state;
@@ -166,12 +168,19 @@ export function LoginScreen() {
     send(build(event));
   };
 
+  const signedInAlready =
+    state.error?.name === 'AccountAlreadySignedIn' ? accounts.find((account) => account.emailAddress.toLowerCase() === state.email.toLowerCase()) : undefined;
+
   let body: ReactNode;
   switch (state.step) {
     case 'SPLIT_LOGIN':
     case 'LOGGED_OUT':
       body = (
-        <form className="login-form" noValidate onSubmit={submit((event) => ({ type: 'SUBMIT_EMAIL', email: formValue(event, 'email') }))}>
+        <form
+          className="login-form"
+          noValidate
+          onSubmit={submit((event) => ({ type: 'SUBMIT_EMAIL', email: formValue(event, 'email'), signedIn: accounts.map((account) => account.emailAddress) }))}
+        >
           {state.step === 'LOGGED_OUT' && (
             <p className="login-notice" role="status">
               You have logged out of all accounts.
@@ -181,6 +190,12 @@ export function LoginScreen() {
           <button type="submit" className="button button-primary button-block">
             Next
           </button>
+          {signedInAlready && (
+            // Adding an account already here: go to it rather than asking its password again.
+            <button type="button" className="button button-secondary button-block" onClick={() => switchTo(signedInAlready.accountId)}>
+              Switch to {signedInAlready.emailAddress}
+            </button>
+          )}
         </form>
       );
       break;

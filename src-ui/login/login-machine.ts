@@ -42,7 +42,8 @@ export interface LoginState {
 }
 
 export type LoginEvent =
-  | { readonly type: 'SUBMIT_EMAIL'; readonly email: string }
+  /** `signedIn`: the addresses of the accounts already signed in (adding one of them again is refused at this step). */
+  | { readonly type: 'SUBMIT_EMAIL'; readonly email: string; readonly signedIn?: readonly string[] }
   | { readonly type: 'CHANGE_EMAIL' }
   | { readonly type: 'SUBMIT_PASSWORD'; readonly password: string }
   | { readonly type: 'SUBMIT_AUTH_CODE'; readonly code: string }
@@ -106,6 +107,9 @@ export function loginReducer(state: LoginState, event: LoginEvent): LoginState {
       if (state.step !== 'SPLIT_LOGIN' && state.step !== 'LOGGED_OUT') return state;
       const checked = checkEmail(event.email);
       if (!checked.ok) return { ...state, email: event.email, error: catalogueError('email', checked.error) };
+      // Not the password for an account that is already here: say so (the screen offers to switch to it).
+      const address = checked.email.toLowerCase();
+      if (event.signedIn?.some((email) => email.toLowerCase() === address)) return { ...state, email: checked.email, error: catalogueError('email', 'AccountAlreadySignedIn') };
       return { ...state, step: 'LOGIN', email: checked.email, password: '', error: null };
     }
     case 'CHANGE_EMAIL':

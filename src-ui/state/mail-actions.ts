@@ -58,6 +58,9 @@ export function confirmation(command: ThreadCommand, count: number): string | nu
 /** Commands whose toast offers Undo: moves (the engine answers their inverse). "Delete forever" cannot be undone. */
 const UNDOABLE = new Set<ThreadCommand['kind']>(['archive', 'trash', 'spam', 'move']);
 
+/** The toast after logging out of one account while others stay. */
+export const loggedOutMessage = (email: string) => `Logged out of ${email}.`;
+
 /** What the toast says once an undo is on its way (the rows are back at once). */
 export const UNDONE_MESSAGE = 'Action undone.';
 
@@ -123,6 +126,8 @@ export interface MailActions {
   saveDraft(draft: DraftInput): Promise<{ draftId: string }>;
   /** A draft to edit, by its message in Drafts (Bcc and attachments included), or by the id a composer saved it under (composers restored after a reload). */
   openDraft(params: { accountId: string; messageId: string } | { accountId: string; draftId: string }): Promise<DraftEdit>;
+  /** The composer's Discard: the draft leaves Drafts (the composer keeps its content for Undo). */
+  discardDraft(params: { accountId: string; draftId: string }): Promise<{ commandId: string }>;
   send(params: { accountId: string; draftId: string; delayMs: number }): Promise<{ commandId: string }>;
   undoSend(commandId: string): Promise<boolean>;
   uploadAttachment(params: UploadParams, onProgress: (fraction: number) => void): Promise<{ attachmentId: string }>;
@@ -210,6 +215,7 @@ export function createMailActions(params: { engine: UiEngine; store: Store; brid
   const scopeRunner = createScopeRunner({ engine, store, bridge, localEdits, confirm });
 
   async function logout(accountId: string) {
+    const email = (store.get(accountsAtom) ?? []).find((account) => account.accountId === accountId)?.emailAddress;
     try {
       await engine.accounts.remove({ accountId });
     } catch (error) {
@@ -217,7 +223,9 @@ export function createMailActions(params: { engine: UiEngine; store: Store; brid
       throw error;
     }
     bridge.accountRemoved(accountId);
+    // The last one: the login screen says so ("You have logged out of all accounts."); else a toast does.
     if ((store.get(accountsAtom) ?? []).length === 0) store.set(loggedOutAtom, true);
+    else if (email) bridge.toast({ tone: 'info', message: loggedOutMessage(email) });
   }
 
   return {
@@ -331,6 +339,7 @@ export function createMailActions(params: { engine: UiEngine; store: Store; brid
       return result;
     },
     undoSend: (commandId) => engine.commands.undoSend({ commandId }),
+    discardDraft: (params) => engine.commands.discardDraft(params),
     uploadAttachment: (upload, onProgress) => engine.commands.uploadAttachment(upload, onProgress),
     cancelUpload: (uploadId) => engine.commands.cancelUpload({ uploadId }),
     async loadAttachment(attachment) {

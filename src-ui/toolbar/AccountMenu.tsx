@@ -5,23 +5,19 @@ import { Avatar } from '../app/Avatar';
 import { useActiveAccountId } from '../app/current-mailbox';
 import { MenuButton, type MenuEntry } from '../app/Menu';
 import { useMailActions } from '../state/actions-context';
-import { accountsAtom, foldersAtom, inboxUnreadAtom } from '../state/atoms';
+import { accountsAtom, inboxUnreadAtom } from '../state/atoms';
+import { useSwitchAccount } from './switch-account';
 
 export function AccountMenu() {
   const accounts = useAtomValue(accountsAtom) ?? [];
-  const folders = useAtomValue(foldersAtom);
   const unread = useAtomValue(inboxUnreadAtom);
   const activeId = useActiveAccountId();
   const actions = useMailActions();
   const navigate = useNavigate();
+  const switchTo = useSwitchAccount();
   const active = accounts.find((account) => account.accountId === activeId);
   if (!active) return null;
 
-  const switchTo = (accountId: string) => {
-    const inbox = folders[accountId]?.find((folder) => folder.specialUse === 'inbox');
-    if (inbox) void navigate({ to: '/mail/$accountId/$folderId', params: { accountId, folderId: inbox.id }, search: {} });
-    else void navigate({ to: '/mail/unified/$role', params: { role: 'inbox' }, search: {} });
-  };
   const afterLogout = () => {
     // The last account: straight to the login screen (the root layout would send it there
     // too, but this navigation must not race it back to a mailbox).
