@@ -29,6 +29,8 @@ export interface ConversationViewProps {
   readonly trustedSenders: readonly string[];
   /** "Always show images from this sender": the shell persists the address. */
   readonly onTrustSender: (email: string) => void;
+  /** "Stop" on the line saying a sender's images always show. */
+  readonly onDistrustSender?: (email: string) => void;
   /** Opens the composer with a reply, reply-all, forward or `mailto:` link. */
   readonly onCompose: (initial: ComposerInitial) => void;
   /** An unread message was opened (the shell marks it read). */
@@ -201,6 +203,7 @@ export const ConversationView = memo(function ConversationView(props: Conversati
                 ownAddresses={props.ownAddresses}
                 senderTrusted={message.from.some((address) => trusted.has(addressKey(address.email)))}
                 onTrustSender={props.onTrustSender}
+                onDistrustSender={props.onDistrustSender}
                 onCompose={props.onCompose}
                 onRespond={respond}
                 onEditDraft={props.onEditDraft}

@@ -23,6 +23,8 @@ export interface MessageItemProps {
   /** The sender is on the remote-images allow-list. */
   readonly senderTrusted: boolean;
   readonly onTrustSender: (email: string) => void;
+  /** Takes the sender off the remote-images allow-list. */
+  readonly onDistrustSender?: (email: string) => void;
   readonly onCompose: (initial: ComposerInitial) => void;
   /** Reply, reply all or forward this message (the conversation builds the quote). */
   readonly onRespond: (message: MessageView, mode: ResponseMode) => Promise<void>;
@@ -147,6 +149,15 @@ export function MessageItem(props: MessageItemProps) {
               setAllowThisMessage(true);
               props.onTrustSender(email.toLowerCase());
             }}
+            senderTrusted={props.senderTrusted}
+            onDistrustSender={
+              props.onDistrustSender &&
+              ((email) => {
+                // Stopped: this message's images hide again too, and the bar offers them back.
+                setAllowThisMessage(false);
+                props.onDistrustSender?.(email.toLowerCase());
+              })
+            }
             onMailto={(href) => props.onCompose(composeFromMailto(href, message.accountId))}
             title={`Message from ${senderName}`}
           />

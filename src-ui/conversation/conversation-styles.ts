@@ -48,6 +48,9 @@ export const CONVERSATION_CSS = `${BASE_CSS}
 .tern-remote-bar > .tern-icon { color: #b35c00; }
 .tern-remote-text { flex: 1 1 240px; }
 .tern-remote-actions { display: flex; flex-wrap: wrap; gap: 4px; }
+/* Reading images (G1): the way back from "Always show from …"; a mail without colours of its own in the app's dark colours (own-colours.ts). */
+.tern-remote-trusted { display: flex; flex-wrap: wrap; align-items: baseline; gap: 4px 8px; font-size: 12.5px; color: var(--t-muted); }
+:root[data-theme="dark"] .tern-mail-frame.is-plain { box-sizing: border-box; width: 100%; padding: 0; background: transparent; color-scheme: dark; }
 .tern-body-loading { display: flex; flex-direction: column; gap: 10px; padding: 6px 0 14px; }
 .tern-skeleton { display: block; height: 12px; border-radius: 6px; background: linear-gradient(90deg, var(--t-hover), color-mix(in srgb, var(--t-fg) 12%, transparent), var(--t-hover)); background-size: 200% 100%; animation: tern-shimmer 1.2s linear infinite; }
 .tern-skeleton-short { width: 60%; }

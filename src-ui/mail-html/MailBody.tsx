@@ -37,6 +37,10 @@ export interface MailBodyProps {
   readonly onAllowMessage: () => void;
   /** "Always show images from this sender". */
   readonly onAllowSender: (email: string) => void;
+  /** The sender is on the allow-list: a line says so and offers to stop. */
+  readonly senderTrusted?: boolean;
+  /** "Stop" always showing this sender's images. */
+  readonly onDistrustSender?: (email: string) => void;
   /** A `mailto:` link was followed. */
   readonly onMailto?: (href: string) => void;
   /** Accessible name of the frame. */
@@ -65,6 +69,19 @@ export function RemoteContentBar(props: { blocked: number; senderEmail?: string;
   );
 }
 
+/** Shown while a sender's images always show: the way back from "Always show from …". */
+export function TrustedSenderLine(props: { senderEmail: string; onStop: (email: string) => void }) {
+  const { senderEmail } = props;
+  return (
+    <div className="tern-remote-trusted" role="region" aria-label="Remote images shown">
+      <span>Images from {senderEmail} are always shown.</span>
+      <button type="button" className="tern-link-button" aria-label={`Stop always showing images from ${senderEmail}`} onClick={() => props.onStop(senderEmail)}>
+        Stop
+      </button>
+    </div>
+  );
+}
+
 export function MailBody(props: MailBodyProps) {
   const { body, allowRemote } = props;
   const rendered = useMemo(
@@ -77,7 +94,10 @@ export function MailBody(props: MailBodyProps) {
         {rendered.blockedRemote > 0 && !allowRemote && (
           <RemoteContentBar blocked={rendered.blockedRemote} senderEmail={props.senderEmail} onAllowMessage={props.onAllowMessage} onAllowSender={props.onAllowSender} />
         )}
-        <MailFrame srcdoc={rendered.srcdoc} title={props.title} onMailto={props.onMailto} />
+        {props.senderTrusted && allowRemote && rendered.remote > 0 && props.senderEmail && props.onDistrustSender && (
+          <TrustedSenderLine senderEmail={props.senderEmail} onStop={props.onDistrustSender} />
+        )}
+        <MailFrame srcdoc={rendered.srcdoc} title={props.title} onMailto={props.onMailto} plainColours={rendered.plainColours} />
       </div>
     );
   }

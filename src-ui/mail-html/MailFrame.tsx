@@ -18,7 +18,9 @@
  * `srcdoc` does the same the slow way.
  */
 import { useLayoutEffect, useMemo, useRef } from 'react';
+import { replaceBrokenImage } from './broken-images';
 import { fitFrameToWidth } from './frame-fit';
+import { followAppTheme, watchAppTheme } from './frame-theme';
 import { grantsScripts, MAIL_FRAME_SANDBOX } from './frame-sandbox';
 
 export interface MailFrameProps {
@@ -28,6 +30,8 @@ export interface MailFrameProps {
   readonly title: string;
   /** A `mailto:` link in the mail was clicked (the app composes instead of leaving). */
   readonly onMailto?: (href: string) => void;
+  /** The mail sets no colours of its own: in the dark theme it is shown in the app's colours, not on white. */
+  readonly plainColours?: boolean;
 }
 
 /** Smallest height while the document loads, to avoid a jump from zero. */
@@ -39,7 +43,7 @@ interface ElementLike {
   closest?: (selector: string) => { getAttribute(name: string): string | null } | null;
 }
 
-export function MailFrame({ srcdoc, title, onMailto }: MailFrameProps) {
+export function MailFrame({ srcdoc, title, onMailto, plainColours = false }: MailFrameProps) {
   const frameRef = useRef<HTMLIFrameElement>(null);
   /** Decided once per frame: written into its document, or (no document reachable) given as srcdoc. */
   const writable = useRef<boolean | null>(null);
@@ -75,15 +79,33 @@ export function MailFrame({ srcdoc, title, onMailto }: MailFrameProps) {
       frame.style.height = `${Math.ceil(height) + 1}px`;
     };
 
+    // Content that changes after the first layout (pictures arriving or failing, one after
+    // another) is measured again once per animation frame, not once per picture.
+    let pending = 0;
+    const measureSoon = () => {
+      if (typeof requestAnimationFrame !== 'function') return measure();
+      if (pending === 0) pending = requestAnimationFrame(() => {
+        pending = 0;
+        measure();
+      });
+    };
+
     const attach = () => {
       detach?.();
       const doc = frame.contentDocument;
       if (!doc) return;
+      followAppTheme(doc);
       // The observer below reports the frame once as soon as it observes it (after layout,
       // before the frame is painted): measuring here too cost two more forced layouts per body.
       if (typeof ResizeObserver !== 'function') measure();
-      // Images and fonts arrive after load; their load events do not bubble, so listen in capture.
-      const onResourceLoad = () => measure();
+      // Images arrive after load; their load and error events do not bubble, so listen in
+      // capture. A failed picture becomes a placeholder that shrinks (broken-images.ts) and
+      // the mail is fitted again: it may be narrower or wider than when first measured.
+      const onResourceLoad = () => measureSoon();
+      const onResourceError = (event: Event) => {
+        replaceBrokenImage(event.target);
+        measureSoon();
+      };
       const onClick = (event: Event) => {
         const target = event.target as ElementLike | null;
         const link = typeof target?.closest === 'function' ? target.closest('a[href]') : null;
@@ -94,21 +116,38 @@ export function MailFrame({ srcdoc, title, onMailto }: MailFrameProps) {
         }
       };
       doc.addEventListener('load', onResourceLoad, true);
+      doc.addEventListener('error', onResourceError, true);
       doc.addEventListener('click', onClick);
+      // The frame's width changing refits at once (before paint); the mail's own size
+      // changing (its body) refits in the next frame — measuring changes the body's size
+      // itself, so doing it inside the observer's callback would loop.
+      const body = doc.body;
+      let bodySeen = false;
       const resize = typeof ResizeObserver === 'function'
         ? new ResizeObserver((entries) => {
-            const width = entries[0]?.contentRect.width ?? 0;
-            if (width !== lastWidth) {
-              lastWidth = width;
-              measure();
+            for (const entry of entries) {
+              if (entry.target === frame) {
+                const width = entry.contentRect.width;
+                if (width !== lastWidth) {
+                  lastWidth = width;
+                  measure();
+                }
+              } else if (bodySeen) measureSoon();
+              else bodySeen = true; // its first report is the layout the frame's report measured
             }
           })
         : undefined;
       resize?.observe(frame);
+      if (body) resize?.observe(body);
+      const stopTheme = watchAppTheme(() => followAppTheme(doc));
       detach = () => {
         doc.removeEventListener('load', onResourceLoad, true);
+        doc.removeEventListener('error', onResourceError, true);
         doc.removeEventListener('click', onClick);
         resize?.disconnect();
+        stopTheme();
+        if (pending !== 0) cancelAnimationFrame(pending);
+        pending = 0;
       };
     };
 
@@ -133,7 +172,7 @@ export function MailFrame({ srcdoc, title, onMailto }: MailFrameProps) {
     <iframe
       key={frameKey}
       ref={frameRef}
-      className="tern-mail-frame"
+      className={plainColours ? 'tern-mail-frame is-plain' : 'tern-mail-frame'}
       title={title}
       sandbox={MAIL_FRAME_SANDBOX}
       referrerPolicy="no-referrer"

@@ -22,7 +22,7 @@
 import { BLOCKED_SRC_ATTR } from './remote-content';
 
 /** A dimension attribute as plain pixels ("600", "600px"), or null (percentages, junk). */
-function pixels(value: string | null): number | null {
+export function pixels(value: string | null): number | null {
   const match = /^\s*(\d+(?:\.\d+)?)\s*(?:px)?\s*$/i.exec(value ?? '');
   const number = match ? Number(match[1]) : NaN;
   return Number.isFinite(number) && number > 0 ? number : null;

@@ -6,6 +6,8 @@
  * serialises the tree once for `srcdoc`.
  */
 
+import { PLAIN_COLOURS_CLASS } from './own-colours';
+
 /** The class on the frame's body; the mail's styles are scoped to it (scope-styles.ts). */
 export const MAIL_ROOT_CLASS = 'tern-mail-root';
 
@@ -34,11 +36,18 @@ video:not([src]):not(:has(source[src])), audio:not([src]):not(:has(source[src]))
 pre { white-space: pre-wrap; }
 a { color: #0b57d0; }
 blockquote[type=cite], .gmail_quote { margin: 0 0 0 .6em; padding-left: .8em; border-left: 2px solid #d0d7de; color: #57606a; }
-img[data-tern-blocked-src], img[data-tern-missing-cid], img:not([src]) {
+img[data-tern-blocked-src], img[data-tern-missing-cid], img[data-tern-broken-src], img:not([src]) {
   display: inline-block; min-width: 18px; min-height: 18px; vertical-align: middle;
   background: #eef1f4 url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24' width='18' height='18' fill='none' stroke='%238b95a1' stroke-width='1.6'%3E%3Crect x='3' y='4' width='18' height='16' rx='2'/%3E%3Ccircle cx='9' cy='10' r='2'/%3E%3Cpath d='m4 18 5-5 4 4 3-3 4 4'/%3E%3C/svg%3E") center / 18px no-repeat;
   outline: 1px dashed #c3cad2; outline-offset: -1px; color: transparent;
 }
+/* The app's dark theme (MailFrame sets data-tern-theme on the root), for a mail with no colours
+   of its own only (own-colours.ts): it reads in the app's colours instead of glaring white. */
+html.tern-mail-plain[data-tern-theme=dark] { color-scheme: dark; }
+html.tern-mail-plain[data-tern-theme=dark] body { color: #e7eaef; background: transparent; }
+html.tern-mail-plain[data-tern-theme=dark] a { color: #8ab4f8; }
+html.tern-mail-plain[data-tern-theme=dark] :is(blockquote[type=cite], .gmail_quote) { border-left-color: #4a5361; color: #aab4c1; }
+html.tern-mail-plain[data-tern-theme=dark] :is(hr, table, td, th) { border-color: #363e4a; }
 `;
 
 /** Raw-text elements are serialised verbatim; text that could close one early would re-parse as markup. */
@@ -50,6 +59,8 @@ function dropUnsafeRawText(doc: Document): void {
 
 export interface FrameDocumentOptions {
   readonly allowRemote: boolean;
+  /** The mail sets no colours of its own: it may take the app's dark colours (own-colours.ts). */
+  readonly plainColours?: boolean;
 }
 
 export function buildFrameDocument(doc: Document, options: FrameDocumentOptions): string {
@@ -68,5 +79,6 @@ export function buildFrameDocument(doc: Document, options: FrameDocumentOptions)
   // Mail styles from the body move to the head, after the base sheet, in their order.
   for (const style of Array.from(doc.body.querySelectorAll('style'))) head.append(style);
   doc.body.classList.add(MAIL_ROOT_CLASS);
+  if (options.plainColours) doc.documentElement.classList.add(PLAIN_COLOURS_CLASS);
   return `<!DOCTYPE html>${doc.documentElement.outerHTML}`;
 }

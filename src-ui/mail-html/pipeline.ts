@@ -8,6 +8,7 @@ import { inlineCidImages } from './cid-images';
 import { breakLongRuns, fitImagesToWidth } from './fit-width';
 import { buildFrameDocument, MAIL_ROOT_CLASS } from './frame-document';
 import { rewriteLinks } from './links';
+import { declaresOwnColours } from './own-colours';
 import { blockRemoteContent } from './remote-content';
 import { sanitizeMailHtml } from './sanitize-html';
 import { scopeMailStyles } from './scope-styles';
@@ -27,16 +28,21 @@ export interface RenderedMailHtml {
   readonly blockedRemote: number;
   /** `cid:` references with no inline part. */
   readonly missingInline: readonly string[];
+  /** Remote references, blocked or allowed (the "always shown" line counts them). */
+  readonly remote: number;
+  /** The mail sets no colours of its own: in the dark theme it takes the app's (own-colours.ts). */
+  readonly plainColours: boolean;
 }
 
 export function renderMailHtml(input: MailHtmlInput, purifier?: DOMPurify): RenderedMailHtml {
   const doc = sanitizeMailHtml(input.html, purifier);
   const { missing } = inlineCidImages(doc, input.inlineImages);
-  const { blocked } = blockRemoteContent(doc, { allowRemote: input.allowRemote });
+  const { blocked, remote } = blockRemoteContent(doc, { allowRemote: input.allowRemote });
   rewriteLinks(doc);
   fitImagesToWidth(doc);
   breakLongRuns(doc);
   scopeMailStyles(doc, { scope: `.${MAIL_ROOT_CLASS}` });
-  const srcdoc = buildFrameDocument(doc, { allowRemote: input.allowRemote });
-  return { srcdoc, blockedRemote: blocked, missingInline: missing };
+  const plainColours = !declaresOwnColours(doc);
+  const srcdoc = buildFrameDocument(doc, { allowRemote: input.allowRemote, plainColours });
+  return { srcdoc, blockedRemote: blocked, missingInline: missing, remote, plainColours };
 }

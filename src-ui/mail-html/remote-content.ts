@@ -65,6 +65,8 @@ export interface RemoteContentOptions {
 export interface RemoteContentResult {
   /** Remote references blocked (0 when allowed): what the "Show images" bar counts. */
   readonly blocked: number;
+  /** Remote references found, blocked or allowed. */
+  readonly remote: number;
 }
 
 /** Worst origin among several URLs: one remote candidate makes the whole list remote. */
@@ -77,6 +79,7 @@ function worstOrigin(urls: readonly string[]): UrlOrigin {
 
 export function blockRemoteContent(doc: Document, options: RemoteContentOptions): RemoteContentResult {
   let blocked = 0;
+  let remote = 0;
 
   /** Handles one URL attribute: keeps it, drops it, or moves it aside and counts it. */
   const handle = (element: Element, name: string, urls: readonly string[], blockedAttr: string | null) => {
@@ -87,6 +90,7 @@ export function blockRemoteContent(doc: Document, options: RemoteContentOptions)
       return;
     }
     const origin = worstOrigin(urls);
+    if (origin === 'remote') remote++;
     if (origin === 'embedded' || (origin === 'remote' && options.allowRemote)) return;
     element.removeAttribute(name);
     if (origin === 'remote') {
@@ -119,6 +123,7 @@ export function blockRemoteContent(doc: Document, options: RemoteContentOptions)
     const urls = ref.urls.filter((url) => url.trim() !== '' && !url.trim().startsWith('#'));
     if (urls.length === 0) return null; // url(#gradient) or url(): nothing to fetch
     const origin = worstOrigin(urls);
+    if (origin === 'remote') remote++;
     if (origin === 'embedded' || (origin === 'remote' && options.allowRemote)) return null;
     if (origin === 'remote') blocked++;
     return 'none';
@@ -133,5 +138,5 @@ export function blockRemoteContent(doc: Document, options: RemoteContentOptions)
     const rewritten = rewriteCssReferences(style.textContent ?? '', decide);
     if (rewritten.replaced > 0) style.textContent = rewritten.css;
   }
-  return { blocked };
+  return { blocked, remote };
 }

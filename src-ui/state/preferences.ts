@@ -49,6 +49,8 @@ export interface Preferences {
   setViewMode(mode: ViewMode): void;
   /** Always shows remote images from this sender. */
   trustSender(email: string): void;
+  /** Stops always showing remote images from this sender. */
+  distrustSender(email: string): void;
   /** Stops following other tabs and the system. */
   dispose(): void;
 }
@@ -95,6 +97,14 @@ export function createPreferences(store: Store, environment: PreferenceEnvironme
       const current = store.get(trustedSendersAtom);
       if (!address || current.includes(address)) return;
       const next = [...current, address];
+      store.set(trustedSendersAtom, next);
+      write(TRUSTED_SENDERS_KEY, JSON.stringify(next));
+    },
+    distrustSender(email) {
+      const address = email.trim().toLowerCase();
+      const current = store.get(trustedSendersAtom);
+      if (!current.includes(address)) return;
+      const next = current.filter((item) => item !== address);
       store.set(trustedSendersAtom, next);
       write(TRUSTED_SENDERS_KEY, JSON.stringify(next));
     },
