@@ -123,6 +123,11 @@ export interface AccountCounts {
   readonly accountId: string;
   /** Unread threads in the inbox. */
   readonly inboxUnread: number;
+  /**
+   * False while the account's first sync is under way (ListSnapshot.complete): inboxUnread
+   * counts only the threads arrived so far, so the sidebar does not show it yet.
+   */
+  readonly complete?: boolean;
 }
 
 /** Outcome of a queued command, visible in every tab (STYLE item 5). */

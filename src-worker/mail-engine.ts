@@ -244,6 +244,7 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
     reads: new MessageReads({ open, gateway: gatewayOf, now: () => clock.now() }),
     syncStatus,
     onListAnswered: () => startup.open('first list'),
+    settled,
   });
   const kickLocal = (accountId: string) => runtimes.get(accountId)?.outbox.kick();
   const relay = deps.relay ? createMailRelay({ ...deps.relay, changes, statuses, kickLocal }) : null;

@@ -132,6 +132,7 @@ function MailboxToolbar(props: {
     <Toolbar
       title={props.title}
       total={held?.total ?? 0}
+      totalKnown={held?.complete ?? false}
       selectedCount={allInScope ? (held?.total ?? 0) : selection.size}
       loadedCount={held?.rows.length ?? 0}
       targetCount={allInScope ? (held?.total ?? 0) : toolbarTargets.length}

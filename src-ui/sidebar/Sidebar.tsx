@@ -50,9 +50,11 @@ function UnreadCount({ count }: { count: number }) {
   );
 }
 
-/** What the sidebar counts as unread in a folder: the inbox's threads; nothing for sent, drafts and trash. */
+/** What the sidebar counts as unread in a folder: the inbox's threads (absent until known); nothing for sent, drafts and trash. */
 function unreadShown(folder: FolderView, inboxUnread: number): number {
   if (folder.specialUse === 'inbox') return inboxUnread;
+  // Not read from the mail server yet (a first sync): its count is not known, so none is shown.
+  if (folder.mirrored === false) return 0;
   return folder.specialUse === 'sent' || folder.specialUse === 'drafts' || folder.specialUse === 'trash' ? 0 : folder.unread;
 }
 

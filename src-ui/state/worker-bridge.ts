@@ -47,6 +47,7 @@ const FAILED_TITLE: Record<CommandStatus['kind'], string> = {
   restore: 'Could not undo',
   saveDraft: 'Could not save the draft',
   send: 'Message not sent',
+  discardDraft: 'Could not discard the draft',
 };
 
 /** Failures shown at once at most; the oldest goes first. */
@@ -149,7 +150,16 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
     });
     const freshCounts = (counts ?? []).filter((count) => fresh.has(count.accountId));
     if (freshCounts.length > 0) {
-      store.set(inboxUnreadAtom, (current) => ({ ...current, ...Object.fromEntries(freshCounts.map((count) => [count.accountId, count.inboxUnread])) }));
+      // During an account's first sync its count is of the threads arrived so far (28 of 59):
+      // none is shown until the account has caught up (the sync status asks again then).
+      store.set(inboxUnreadAtom, (current) => {
+        const next = { ...current };
+        for (const count of freshCounts) {
+          if (count.complete === false) delete next[count.accountId];
+          else next[count.accountId] = count.inboxUnread;
+        }
+        return next;
+      });
     }
   }
   function refreshMailboxes(accountIds?: readonly string[]) {

@@ -14,6 +14,8 @@ export interface ToolbarProps {
   readonly title: string;
   /** Threads in the list. */
   readonly total: number;
+  /** Whether `total` is the list's own (ListSnapshot.complete): during a first sync it only counts what has arrived. */
+  readonly totalKnown: boolean;
   readonly selectedCount: number;
   /** Loaded rows, for select-all. */
   readonly loadedCount: number;
@@ -114,7 +116,11 @@ export function Toolbar(props: ToolbarProps) {
         />
       </div>
       <p className="toolbar-count" aria-live="polite">
-        {props.selectedCount > 0 ? `${COUNT_FORMAT.format(props.selectedCount)} selected` : `${COUNT_FORMAT.format(props.total)} conversation${props.total === 1 ? '' : 's'}`}
+        {props.selectedCount > 0
+          ? `${COUNT_FORMAT.format(props.selectedCount)} selected`
+          : props.totalKnown
+            ? `${COUNT_FORMAT.format(props.total)} conversation${props.total === 1 ? '' : 's'}`
+            : ''}
       </p>
     </div>
   );

@@ -44,6 +44,8 @@ export interface MailQueryServiceDeps {
   readonly syncStatus: SyncStatusFeed;
   /** Told after every thread list answered or failed (the engine's start-up gate waits for the first). */
   readonly onListAnswered?: () => void;
+  /** Whether an account has caught up with the gateway once (AccountCounts.complete); absent: always. */
+  readonly settled?: (accountId: string) => Promise<boolean>;
 }
 
 export class EngineMailQueries implements MailQueryService {
@@ -92,7 +94,8 @@ export class EngineMailQueries implements MailQueryService {
           const count = inbox ? await tx.get('ThreadCount', inbox.id) : undefined;
           return Number(count?.unread ?? 0);
         });
-        return { accountId, inboxUnread };
+        const complete = this.deps.settled ? await this.deps.settled(accountId) : true;
+        return { accountId, inboxUnread, complete };
       }),
     );
   }

@@ -129,7 +129,7 @@ describe('worker engine against the real gateway', () => {
     }
     const inbox = await inboxOf(ids.alice);
     const server = await api<{ total: number; unread: number }>(ids.alice, `/api/threads/count?folderId=${inbox.id}`);
-    expect(await engine.queries.counts({ accountIds: [ids.alice] })).toEqual([{ accountId: ids.alice, inboxUnread: server.unread }]);
+    expect(await engine.queries.counts({ accountIds: [ids.alice] })).toEqual([{ accountId: ids.alice, inboxUnread: server.unread, complete: true }]);
   });
 
   test('mail delivered over SMTP appears in the live unified inbox through the websocket and delta', async () => {

@@ -44,9 +44,12 @@ test('before the first sync a list is not complete; after it, an empty folder is
     expect(list.snapshot.complete).toBe(false);
     expect(listDisplay('ready', heldFromSnapshot(list.snapshot))).toBe('loading');
   }
+  // The inbox's unread count is not known either (the sidebar shows none yet).
+  expect(await engine.queries.counts({ accountIds: [server.accountId] })).toEqual([{ accountId: server.accountId, inboxUnread: 0, complete: false }]);
 
   startSync();
   await waitFor(() => inbox.held().total === 5 && inbox.held().complete, 'the inbox rows, complete');
+  expect(await engine.queries.counts({ accountIds: [server.accountId] })).toEqual([{ accountId: server.accountId, inboxUnread: 5, complete: true }]);
   // The archive's rows did not change (none): the patch that says it is known empty still comes.
   await waitFor(() => archive.held().complete, 'the archive known empty');
   expect(archive.held().total).toBe(0);

@@ -134,7 +134,7 @@ describe('live thread lists', () => {
     expect(label.rows.map((row) => row.subject)).toEqual(['Thread 1']);
     const folders = await engine.queries.listFolders({ accountId: '7' });
     expect(folders.map((folder) => folder.specialUse)).toEqual(['inbox', 'drafts', 'sent', 'archive', 'junk', 'trash']);
-    expect(await engine.queries.counts({ accountIds: ['7'] })).toEqual([{ accountId: '7', inboxUnread: 8 }]);
+    expect(await engine.queries.counts({ accountIds: ['7'] })).toEqual([{ accountId: '7', inboxUnread: 8, complete: true }]);
     expect(await engine.queries.suggestAddresses({ accountIds: ['7'], prefix: 'car', limit: 5 })).toEqual([{ name: 'Carol', email: 'carol@example.com' }]);
     await expect(engine.queries.listFolders({ accountId: '99' })).rejects.toMatchObject({ name: 'AccountNotFound' });
   });
