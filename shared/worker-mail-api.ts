@@ -134,8 +134,8 @@ export interface AccountCounts {
 export interface CommandStatus {
   readonly commandId: string;
   readonly accountId: string;
-  /** A MailCommand kind, or a draft save / send from the composer. */
-  readonly kind: MailCommand['kind'] | 'saveDraft' | 'send';
+  /** A MailCommand kind, or a draft save / send / discard from the composer. */
+  readonly kind: MailCommand['kind'] | 'saveDraft' | 'send' | 'discardDraft';
   /** `cancelled`: a send undone inside its undo window. */
   readonly status: 'pending' | 'done' | 'failed' | 'cancelled';
   /** Catalogue error name and sentence when failed; the change was put back. */
@@ -301,6 +301,12 @@ export interface MailCommandService {
    * same, under that id, with a save still waiting to leave laid over it.
    */
   openDraft(params: { accountId: string; messageId: string } | { accountId: string; draftId: string }): Promise<DraftEdit>;
+  /**
+   * Throws a draft away (the composer's Discard): saves of it not sent yet are dropped and,
+   * once they are through, the gateway deletes it from Drafts. The tab keeps what it held
+   * for Undo, which saves it again as a new draft.
+   */
+  discardDraft(params: { accountId: string; draftId: string }): Promise<{ commandId: string }>;
   /** Sends a saved draft after `delayMs` (undo window); resolves with the command id. */
   send(params: { accountId: string; draftId: string; delayMs: number }): Promise<{ commandId: string }>;
   /** Cancels a send still inside its undo window; false when it already left. */

@@ -12,6 +12,7 @@ import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState }
 import { senderName } from '../../shared/account';
 import { TernError } from '../../shared/errors';
 import type { MessageView } from '../../shared/worker-mail-api';
+import type { ComposerInitial } from '../composer/compose-initial';
 import { composerInitialOfDraft } from '../composer/draft-initial';
 import { newDraftId, readOpenComposers, tabStorage, writeOpenComposers, type OpenComposer } from '../composer/open-composers';
 import { MAIL_EVENTS, type MailEventDetail } from '../keyboard/mail-events';
@@ -43,6 +44,21 @@ export async function openReply(actions: MailActions, params: { accountId: strin
       loadAttachment: (index) => actions.loadAttachment({ accountId: message.accountId, messageId: message.id, index }),
     }),
   );
+}
+
+/**
+ * Undo of a Discard: the draft comes back whole — saved again as a new draft (the old one
+ * is deleted from the gateway, its id spent) and open in the composer as it was.
+ */
+export async function restoreDiscarded(actions: Pick<MailActions, 'saveDraft' | 'openComposer' | 'toast'>, restore: ComposerInitial): Promise<void> {
+  const draftId = newDraftId();
+  const { mode: _mode, attachments = [], pendingAttachments: _pending, ...fields } = restore;
+  try {
+    await actions.saveDraft({ ...fields, draftId, attachmentIds: attachments.map((file) => file.attachmentId) });
+  } catch (error) {
+    actions.toast({ tone: 'error', title: 'Could not save the draft', message: TernError.from(error).message });
+  }
+  actions.openComposer({ ...restore, draftId });
 }
 
 export function ComposerHost({ defaultAccountId }: { defaultAccountId: string | null }) {
@@ -189,6 +205,12 @@ export function ComposerHost({ defaultAccountId }: { defaultAccountId: string | 
           onUpload={(params, onProgress) => actions.uploadAttachment(params, onProgress)}
           onCancelUpload={(uploadId) => actions.cancelUpload(uploadId)}
           suggest={(prefix) => actions.suggestAddresses({ accountIds: composerAccounts.map((account) => account.accountId), prefix, limit: 8 })}
+          onDiscard={({ draftId, restore }) => {
+            remember(null);
+            actions.closeComposer();
+            if (draftId) actions.discardDraft({ accountId: restore.accountId, draftId }).catch((error: unknown) => actions.toast({ tone: 'error', title: 'Could not discard the draft', message: TernError.from(error).message }));
+            actions.toast({ tone: 'info', message: 'Draft discarded.', action: { label: 'Undo', run: () => void restoreDiscarded(actions, restore) } });
+          }}
           onClose={() => {
             remember(null);
             actions.closeComposer();

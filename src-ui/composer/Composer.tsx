@@ -5,7 +5,8 @@
  * once the person has changed something (a reply or forward closed untouched leaves no
  * draft behind) and is restored from `initial` after a reload; Send waits ~5 s with Undo
  * before the message leaves, and Undo brings back the whole message. Ctrl/Cmd+Enter
- * sends; Escape closes and keeps the draft.
+ * sends; Escape closes and keeps the draft; Discard (Ctrl+Shift+D) throws it away, the
+ * host offering Undo.
  *
  * Everything reaches the engine through the callbacks; the shell wires them to src-ui/state.
  */
@@ -13,7 +14,7 @@ import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useSta
 import type { Address } from '../../shared/api/mail';
 import { TernError } from '../../shared/errors';
 import type { DraftInput } from '../../shared/worker-mail-api';
-import { CloseIcon, PaperclipIcon, SendIcon } from '../conversation/icons';
+import { CloseIcon, PaperclipIcon, SendIcon, TrashIcon } from '../conversation/icons';
 import { caretAtEndOfWriting, focusedField, type ComposerField } from './caret';
 import { COMPOSER_CSS } from './composer-styles';
 import type { ComposerInitial } from './compose-initial';
@@ -52,6 +53,12 @@ export interface ComposerProps {
   readonly suggest: (prefix: string) => Promise<readonly Address[]>;
   /** The composer is done: closed (draft kept) or sent (after the undo window). */
   readonly onClose: (outcome: 'closed' | 'sent') => void;
+  /**
+   * Discard: the composer saves nothing more and hands over the draft's id (undefined when
+   * it was never saved) and everything it held, to open again as it was (Undo). Without
+   * it the composer has no Discard button.
+   */
+  readonly onDiscard?: (discarded: { readonly draftId: string | undefined; readonly restore: ComposerInitial }) => void;
   /** Undo window; default 5 s. */
   readonly undoDelayMs?: number;
   /** Quiet time before a draft saves; default 1.5 s. */
@@ -362,8 +369,31 @@ export function Composer(props: ComposerProps) {
     onCloseRef.current('closed');
   };
 
+  /** Throws the draft away, keeping all it held for the host's Undo (no confirmation: Undo is the way back). */
+  const discard = async () => {
+    const onDiscard = props.onDiscard;
+    if (phase.kind !== 'editing' || !onDiscard) return;
+    const draft = snapshot(true);
+    const draftId = await autosave.stop();
+    const restore: ComposerInitial = {
+      mode: initial.mode,
+      accountId: draft.accountId,
+      to: draft.to,
+      cc: draft.cc,
+      bcc: draft.bcc,
+      subject: draft.subject,
+      html: draft.html,
+      ...(draft.inReplyToMessageId ? { inReplyToMessageId: draft.inReplyToMessageId } : {}),
+      attachments: attachments.filter((item) => item.status === 'done' && item.attachmentId).map((item) => ({ attachmentId: item.attachmentId as string, fileName: item.fileName, size: item.size })),
+    };
+    onDiscard({ draftId, restore });
+  };
+
   const onKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
-    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+    if (props.onDiscard && (event.ctrlKey || event.metaKey) && event.shiftKey && event.key.toLowerCase() === 'd') {
+      event.preventDefault();
+      void discard();
+    } else if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
       event.preventDefault();
       void send();
     } else if (event.key === 'Escape' && !event.defaultPrevented) {
@@ -569,6 +599,12 @@ export function Composer(props: ComposerProps) {
               Retry
             </button>
           </span>
+        )}
+        {/* At the far end, away from Send (inline: the composer's styles are another change's). */}
+        {props.onDiscard && (
+          <button type="button" className="tern-icon-button tern-discard" style={{ marginInlineStart: 'auto' }} aria-label="Discard draft" aria-keyshortcuts="Control+Shift+D" title="Discard draft (Ctrl+Shift+D)" onClick={() => void discard()}>
+            <TrashIcon />
+          </button>
         )}
       </footer>
       {dragging && (

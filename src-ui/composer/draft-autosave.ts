@@ -35,6 +35,8 @@ export class DraftAutosave {
   private producer: DraftProducer | undefined;
   private savedKey: string | undefined;
   private running: Promise<void> = Promise.resolve();
+  /** Thrown away (Discard): nothing is saved any more. */
+  private stopped = false;
 
   constructor(private readonly options: DraftAutosaveOptions) {
     this.draftIdValue = options.draftId;
@@ -62,6 +64,7 @@ export class DraftAutosave {
 
   /** A change: save what `produce` makes once typing pauses. */
   schedule(produce: DraftProducer): void {
+    if (this.stopped) return;
     this.producer = produce;
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
@@ -75,6 +78,19 @@ export class DraftAutosave {
     if (produce) this.producer = produce;
     this.cancelTimer();
     await this.saveLatest();
+    return this.draftIdValue;
+  }
+
+  /**
+   * The draft is thrown away (Discard): nothing more is saved, not even on `dispose`; a save
+   * already running finishes first, so the discard that follows comes after it. Resolves
+   * with the draft's id (undefined when it was never saved).
+   */
+  async stop(): Promise<string | undefined> {
+    this.stopped = true;
+    this.cancelTimer();
+    this.producer = undefined;
+    await this.running.catch(() => undefined);
     return this.draftIdValue;
   }
 
@@ -101,6 +117,7 @@ export class DraftAutosave {
     const next = this.running
       .catch(() => undefined)
       .then(async () => {
+        if (this.stopped) return;
         const draft = this.producer?.() ?? null;
         if (!draft) return;
         const key = contentKey(draft);

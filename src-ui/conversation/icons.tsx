@@ -15,6 +15,8 @@ export const ForwardIcon = () => <Icon><path d="m15 14 5-5-5-5" /><path d="M20 9
 export const PaperclipIcon = ({ size }: { size?: number }) => <Icon size={size}><path d="m21 11-8.6 8.6a5.5 5.5 0 0 1-7.8-7.8l8.6-8.6a3.7 3.7 0 0 1 5.2 5.2l-8.6 8.6a1.8 1.8 0 0 1-2.6-2.6l8-8" /></Icon>;
 export const DownloadIcon = () => <Icon><path d="M12 4v11" /><path d="m7 10 5 5 5-5" /><path d="M5 20h14" /></Icon>;
 export const EyeIcon = () => <Icon><path d="M2 12s3.6-7 10-7 10 7 10 7-3.6 7-10 7S2 12 2 12Z" /><circle cx="12" cy="12" r="3" /></Icon>;
+/** The app's trash can (app/icons.tsx), for the composer's Discard. */
+export const TrashIcon = () => <Icon><path d="M3 6h18" /><path d="M19 6v14a2 2 0 0 1-2 2H7a2 2 0 0 1-2-2V6" /><path d="M8 6V4a2 2 0 0 1 2-2h4a2 2 0 0 1 2 2v2" /><path d="M10 11v6M14 11v6" /></Icon>;
 export const CloseIcon = () => <Icon><path d="M6 6l12 12M18 6 6 18" /></Icon>;
 export const ChevronIcon = () => <Icon><path d="m6 9 6 6 6-6" /></Icon>;
 export const ImageOffIcon = () => <Icon><rect x="3" y="4" width="18" height="16" rx="2" /><circle cx="9" cy="10" r="2" /><path d="m4 18 5-5 4 4 3-3 4 4" /><path d="M3 3l18 18" /></Icon>;

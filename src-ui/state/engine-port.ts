@@ -72,6 +72,7 @@ export function engineFromWorker(worker: Remote<WorkerApi>, version: string, sta
       runOnScope: (params, onProgress) => worker.commands.runOnScope(params, proxy(onProgress)),
       saveDraft: (params) => worker.commands.saveDraft(params),
       openDraft: (params) => worker.commands.openDraft(params),
+      discardDraft: (params) => worker.commands.discardDraft(params),
       send: (params) => worker.commands.send(params),
       undoSend: (params) => worker.commands.undoSend(params),
       uploadAttachment: (params, onProgress) => worker.commands.uploadAttachment(params, proxy(onProgress)),

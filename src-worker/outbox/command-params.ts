@@ -44,6 +44,9 @@ export const sendParamsSchema = z.object({
   delayMs: z.number().int().min(0).max(60_000),
 });
 
+/** A draft thrown away, by the id its composer saved it under. */
+export const discardDraftParamsSchema = z.object({ accountId, draftId: z.string().regex(/^(?:local-[0-9a-f-]{36}|[1-9]\d{0,15})$/) });
+
 /** A draft reopened from its message in Drafts (the message's id, not the draft's), or by the id a composer saved it under. */
 export const openDraftParamsSchema = z.union([
   z.object({ accountId, messageId: id }),

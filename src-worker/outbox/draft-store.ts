@@ -10,7 +10,7 @@ import type { MailTable } from '../db/mail-schema';
 import type { ReadTransaction, WriteTransaction } from '../db/store';
 import { nextSeq } from './action-store';
 import { isDeliverable } from './held-recipients';
-import { liveRows, OUTBOX_TABLE, type DraftRow, type SendRow } from './outbox-rows';
+import { liveRows, OUTBOX_TABLE, type DiscardRow, type DraftRow, type SendRow } from './outbox-rows';
 
 export interface DraftLink {
   /** The gateway's draft id, once created. */
@@ -74,23 +74,39 @@ export async function recordDraftSave(
   return row;
 }
 
+/** What every new row of a draft's command starts with (pending, not tried yet, next in the account's order). */
+async function newRow(tx: WriteTransaction<MailTable>, params: { accountId: string; commandId: string; draftId: string; now: number }, idempotencyKey: string) {
+  return {
+    id: params.commandId,
+    account_id: params.accountId,
+    seq: await nextSeq(tx, params.now),
+    status: 'pending' as const,
+    draft_id: params.draftId,
+    idempotency_key: idempotencyKey,
+    attempts: 0,
+    created_at: params.now,
+  };
+}
+
+/**
+ * Records a discard: saves of the draft still waiting are dropped (nothing of it need reach
+ * the gateway now); one already on the network finishes first, then the discard deletes it.
+ */
+export async function recordDiscard(tx: WriteTransaction<MailTable>, params: { accountId: string; commandId: string; draftId: string; now: number }): Promise<DiscardRow> {
+  for (const row of await liveRows(tx)) {
+    if (row.kind === 'saveDraft' && row.draft_id === params.draftId && row.status === 'pending') await tx.delete(OUTBOX_TABLE, row.id);
+  }
+  const row: DiscardRow = { ...(await newRow(tx, params, `discard:${params.commandId}`)), kind: 'discardDraft' };
+  await tx.put(OUTBOX_TABLE, row);
+  return row;
+}
+
 export async function recordSend(
   tx: WriteTransaction<MailTable>,
   params: { accountId: string; commandId: string; draftId: string; sendAt: number; now: number },
 ): Promise<SendRow> {
-  const row: SendRow = {
-    id: params.commandId,
-    account_id: params.accountId,
-    seq: await nextSeq(tx, params.now),
-    status: 'pending',
-    kind: 'send',
-    draft_id: params.draftId,
-    send_at: params.sendAt,
-    // The gateway keeps the first outcome per key: a send repeated after a kill is not sent twice.
-    idempotency_key: `send:${params.commandId}`,
-    attempts: 0,
-    created_at: params.now,
-  };
+  // The gateway keeps the first outcome per key: a send repeated after a kill is not sent twice.
+  const row: SendRow = { ...(await newRow(tx, params, `send:${params.commandId}`)), kind: 'send', send_at: params.sendAt };
   await tx.put(OUTBOX_TABLE, row);
   return row;
 }

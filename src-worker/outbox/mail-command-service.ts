@@ -16,10 +16,10 @@ import { MAIL_WRITE_TABLES, MailWriter } from '../sync/mail-writer';
 import { parseParams, subscriptionParamsSchema } from '../queries/query-params';
 import { recordAction } from './action-store';
 import { AttachmentUploads } from './attachment-uploads';
-import { draftInputSchema, mailCommandSchema, openDraftParamsSchema, sendParamsSchema } from './command-params';
+import { discardDraftParamsSchema, draftInputSchema, mailCommandSchema, openDraftParamsSchema, sendParamsSchema } from './command-params';
 import type { CommandStatusFeed } from './command-status-feed';
 import { draftEditOf, draftEditOfSave, waitingSaveById, waitingSaveOf } from './draft-opening';
-import { readDraftLink, recordDraftSave, recordSend } from './draft-store';
+import { readDraftLink, recordDiscard, recordDraftSave, recordSend } from './draft-store';
 import { heldOf, readHeld, withHeld, writeHeld } from './held-recipients';
 import { liveRows, OUTBOX_TABLE, PendingEffects, type OutboxRow } from './outbox-rows';
 import { runOnScope, scopeRunParamsSchema } from './scope-run';
@@ -125,6 +125,15 @@ export class EngineMailCommands implements MailCommandService {
     }
     if (!waiting) throw new TernError('DraftDoesNotExist', { detail: { draftId } });
     return draftEditOfSave(accountId, draftId, waiting);
+  }
+
+  async discardDraft(params: { accountId: string; draftId: string }): Promise<{ commandId: string }> {
+    const { accountId, draftId } = parseParams(discardDraftParamsSchema, params);
+    const commandId = temporaryId();
+    await withWrite(await this.deps.open(accountId), [OUTBOX_TABLE], (tx) => recordDiscard(tx, { accountId, commandId, draftId, now: this.clock.now() }));
+    this.publish({ commandId, accountId, kind: 'discardDraft', status: 'pending' });
+    this.deps.kick(accountId);
+    return { commandId };
   }
 
   async send(params: { accountId: string; draftId: string; delayMs: number }): Promise<{ commandId: string }> {

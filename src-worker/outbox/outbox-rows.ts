@@ -64,7 +64,13 @@ export interface SendRow extends OutboxBase {
   readonly send_at: number;
 }
 
-export type OutboxRow = ActionRow | DraftRow | SendRow;
+/** A draft thrown away: after the saves before it, the gateway deletes it (if it ever got it). */
+export interface DiscardRow extends OutboxBase {
+  readonly kind: 'discardDraft';
+  readonly draft_id: string;
+}
+
+export type OutboxRow = ActionRow | DraftRow | SendRow | DiscardRow;
 
 export const OUTBOX_TABLE = 'ProviderSyncbackRequest' satisfies MailTable;
 

@@ -23,7 +23,7 @@ import { gatewayRequests } from './command-plan';
 import type { CommandStatusFeed } from './command-status-feed';
 import { composeFieldsOf, readDraftLink, writeDraftLink } from './draft-store';
 import { readHeld, writeHeld } from './held-recipients';
-import { liveRows, OUTBOX_TABLE, PendingEffects, type ActionRow, type DraftRow, type OutboxRow, type SendRow } from './outbox-rows';
+import { liveRows, OUTBOX_TABLE, PendingEffects, type ActionRow, type DiscardRow, type DraftRow, type OutboxRow, type SendRow } from './outbox-rows';
 
 /** Server errors (not the network) tolerated this many times before a command is given up. */
 const MAX_SERVER_ATTEMPTS = 8;
@@ -31,7 +31,7 @@ const MAX_SERVER_ATTEMPTS = 8;
 export interface OutboxSenderDeps {
   readonly accountId: string;
   readonly store: () => Promise<LocalStore<MailTable>>;
-  readonly gateway: Pick<MailGateway, 'bulk' | 'createDraft' | 'updateDraft' | 'getDraft' | 'send'>;
+  readonly gateway: Pick<MailGateway, 'bulk' | 'createDraft' | 'updateDraft' | 'getDraft' | 'send' | 'deleteDraft'>;
   /** Asks the sync for the delta that will confirm a sent command. */
   readonly requestPull: () => void;
   readonly online: OnlineStatus;
@@ -151,6 +151,24 @@ export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
     });
   };
 
+  /** Deletes a discarded draft from the gateway (and so from Drafts); one it never got, or already deleted, is done. */
+  const discard = async (row: DiscardRow) => {
+    const link = await withRead(await deps.store(), ['JSONBlob'], (tx) => readDraftLink(tx, row.draft_id));
+    const serverId = link.serverId ?? (row.draft_id.startsWith('local-') ? null : row.draft_id);
+    if (serverId !== null) {
+      try {
+        await deps.gateway.deleteDraft(serverId);
+      } catch (error) {
+        if (!(error instanceof TernError && error.name === 'DraftDoesNotExist')) throw error;
+      }
+      deps.requestPull(); // its message leaves Drafts through delta
+    }
+    await write(async (tx) => {
+      await writeDraftLink(tx, row.draft_id, null);
+      for (const id of new Set([row.draft_id, serverId ?? row.draft_id])) await writeHeld(tx, id, { to: [], cc: [], bcc: [] });
+    });
+  };
+
   const send = async (row: SendRow) => {
     const link = await withRead(await deps.store(), ['JSONBlob'], (tx) => readDraftLink(tx, row.draft_id));
     const serverId = link.serverId ?? (row.draft_id.startsWith('local-') ? null : row.draft_id);
@@ -181,6 +199,7 @@ export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
         return 'next';
       }
       if (row.kind === 'saveDraft') await saveDraft(row);
+      else if (row.kind === 'discardDraft') await discard(row);
       else await send(row);
       await finish(row, 'done');
       return 'next';

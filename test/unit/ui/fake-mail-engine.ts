@@ -557,6 +557,11 @@ export function createFakeEngine(options: FakeEngineOptions = {}): FakeEngine {
         if (!message) throw new TernError('MessageNotFound');
         return { accountId, draftId: messageId, to: message.to, cc: message.cc, bcc: [{ name: '', email: 'hidden@kite.test' }], subject: message.subject, html: `<p>${message.snippet}</p>`, attachments: [] };
       },
+      async discardDraft({ accountId, draftId }) {
+        record('commands.discardDraft', { accountId, draftId });
+        savedDrafts.delete(draftId);
+        return { commandId: `discard-${++counter}` };
+      },
       async send({ accountId }) {
         const commandId = `send-${++counter}`;
         // The gateway takes it once the undo window is over (the fake's own queue, not timed).

@@ -300,6 +300,10 @@ export class FakeMailServer {
       this.drafts.set(draft[1]!, { ...save, clientId: stored.clientId, version: stored.version + 1 });
       return Response.json({ id: draft[1], version: stored.version + 1, messageId: null, messageIdHeader: `<${draft[1]}@fake>`, latestTxnId: this.latest });
     }
+    if (draft && method === 'DELETE') {
+      if (!this.drafts.delete(draft[1]!)) return Response.json({ error: 'DraftDoesNotExist', description: 'gone' }, { status: 404 });
+      return Response.json({ latestTxnId: this.latest });
+    }
     if (path === '/api/send') {
       const send = body as { idempotencyKey: string; draftId: string };
       // The gateway keeps the first outcome per key: a repeat sends nothing.

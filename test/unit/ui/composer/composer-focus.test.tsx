@@ -4,32 +4,13 @@
  * the field that had it after Undo send, the bad chip when Send is refused.
  */
 import '../support/happy-dom-node-name';
-import { act } from 'react';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import type { DraftInput } from '../../../../shared/worker-mail-api';
 import { openerOf, restoreComposerFocus, returnTarget } from '../../../../src-ui/app/composer-focus';
-import { Composer } from '../../../../src-ui/composer/Composer';
 import { composeNew, type ComposerInitial } from '../../../../src-ui/composer/compose-initial';
-import { cleanup, click, key, one, render, typeInto } from '../support/render';
+import { cleanup, click, key, one, typeInto } from '../support/render';
+import { advance, renderComposer } from './composer-harness';
 
-const ACCOUNTS = [{ accountId: 'acc1', name: 'Alice Tern', email: 'alice@tern.test' }];
-
-function setup(initial: ComposerInitial) {
-  const props = {
-    onSave: vi.fn(async (draft: DraftInput) => ({ draftId: draft.draftId ?? 'local-7' })),
-    onSend: vi.fn(async () => ({ commandId: 'cmd-1' })),
-    onUndo: vi.fn(async () => true),
-    onUpload: vi.fn(async () => ({ attachmentId: 'up-1' })),
-    suggest: vi.fn(async () => []),
-    onClose: vi.fn(),
-  };
-  const view = render(<Composer initial={initial} accounts={ACCOUNTS} {...props} />);
-  return { view, ...props };
-}
-const advance = (ms: number) =>
-  act(async () => {
-    await vi.advanceTimersByTimeAsync(ms);
-  });
+const setup = renderComposer;
 
 afterEach(() => {
   cleanup();

@@ -6,8 +6,8 @@
 import { afterEach, expect, test } from 'vitest';
 import type { DraftInput } from '../../../../shared/worker-mail-api';
 import { composeFieldsOf } from '../../../../src-worker/outbox/draft-store';
-import { FakeMailServer } from '../fake-mail-server';
-import { manualClock, Profile, waitFor } from '../mail-test-kit';
+import { waitFor } from '../mail-test-kit';
+import { startedEngine } from './started-engine';
 
 const engines: { close(): void }[] = [];
 afterEach(() => engines.splice(0).forEach((engine) => engine.close()));
@@ -24,17 +24,7 @@ const draft = (html: string): DraftInput => ({
   attachmentIds: [],
 });
 
-async function started() {
-  const server = new FakeMailServer();
-  server.standardFolders();
-  const profile = new Profile([server]);
-  await profile.addAccounts();
-  const engine = await profile.engine({ clock: manualClock(Date.now()) });
-  engines.push(engine);
-  const runtime = await waitFor(() => engine.runtime('7'), 'the runtime');
-  await waitFor(() => runtime.sync.state.phase === 'idle', 'the first sync');
-  return { server, engine };
-}
+const started = () => startedEngine(engines);
 
 test('the gateway gets only the valid recipients', () => {
   const fields = composeFieldsOf(draft('<p>x</p>'));

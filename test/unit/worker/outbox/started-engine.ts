@@ -1,0 +1,18 @@
+/** An engine with one account ('7') on a fake gateway, its first sync done, and every command status it publishes. */
+import type { CommandStatus } from '../../../../shared/worker-mail-api';
+import { FakeMailServer } from '../fake-mail-server';
+import { manualClock, Profile, waitFor } from '../mail-test-kit';
+
+export async function startedEngine(engines: { close(): void }[]) {
+  const server = new FakeMailServer();
+  server.standardFolders();
+  const profile = new Profile([server]);
+  await profile.addAccounts();
+  const engine = await profile.engine({ clock: manualClock(Date.now()) });
+  engines.push(engine);
+  const runtime = await waitFor(() => engine.runtime('7'), 'the runtime');
+  await waitFor(() => runtime.sync.state.phase === 'idle', 'the first sync');
+  const statuses: CommandStatus[] = [];
+  await engine.commands.watchCommands((status) => statuses.push(status));
+  return { server, engine, statuses };
+}
