@@ -20,6 +20,7 @@ import { useMailActions } from '../state/actions-context';
 import { accountsAtom, composerAtom, ownEmailsByAccountAtom } from '../state/atoms';
 import type { MailActions } from '../state/mail-actions';
 import { appUpdatedMessage, isChunkLoadError } from './chunk-errors';
+import { dockClassName, isAnswer, revealLastMessage } from './composer-dock';
 import { openerOf, restoreComposerFocus } from './composer-focus';
 
 const Composer = lazy(() => import('../composer'));
@@ -169,11 +170,17 @@ export function ComposerHost({ defaultAccountId }: { defaultAccountId: string | 
     opener.current = null;
   }, [open]);
 
+  // An answer opening (or unfolding): the pane has made room; its last message is kept in sight (composer-dock.ts).
+  const answering = open !== null && isAnswer(open.initial) && !isMinimized;
+  useLayoutEffect(() => {
+    if (answering) revealLastMessage();
+  }, [answering, open?.id]);
+
   if (!open) return null;
   const mode = open.initial.mode;
   return (
     // The composer is a named form itself; the dock only places it.
-    <div className={isMinimized ? 'composer-dock is-minimized' : 'composer-dock'}>
+    <div className={dockClassName(open.initial, isMinimized)}>
       <Suspense fallback={<div className="composer-loading">Opening the composer…</div>}>
         <Composer
           key={open.id}
