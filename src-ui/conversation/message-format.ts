@@ -3,16 +3,17 @@ import type { Address } from '../../shared/api/mail';
 import { sameAddress } from '../../shared/address-equivalence';
 import { avatarHue } from '../../shared/avatar-hue';
 import { dateFormat } from '../thread-list/date-format-cache';
+import { cleanName, displayName, naturalName, shortName } from '../app/person-name';
 
-export const displayName = (address: Address) => address.name.trim() || address.email;
+export { displayName } from '../app/person-name';
 
 /** "Name <address>", or the address alone: the whole sender, for a tooltip where the header cuts it. */
-export const senderLine = (address: Address) => (address.name.trim() ? `${address.name.trim()} <${address.email}>` : address.email);
+export const senderLine = (address: Address) => (cleanName(address.name) ? `${cleanName(address.name)} <${address.email}>` : address.email);
 
-/** Up to two initials: "Alice Smith" → "AS", "bob@x.org" → "B". */
+/** Up to two initials: "Alice Smith" and "Smith, Alice" → "AS", "bob@x.org" → "B". */
 export function initials(address: Address | undefined): string {
   if (!address) return '?';
-  const words = address.name
+  const words = naturalName(address.name)
     .replace(/[^\p{L}\p{N}\s]/gu, ' ')
     .trim()
     .split(/\s+/)
@@ -29,18 +30,17 @@ export function avatarColor(address: Address | undefined): string {
 
 const isOwn = (email: string, own: readonly string[]) => own.some((mine) => sameAddress(mine, email));
 
-/** "me", or the name for one of several recipients (first names once there are many). */
+/** "me", or the name for one of the recipients (short names once there are two or more). */
 function recipientName(address: Address, own: readonly string[], short: boolean): string {
   if (isOwn(address.email, own)) return 'me';
-  const name = displayName(address);
-  return short && address.name.trim() ? (address.name.trim().split(/\s+/)[0] ?? name) : name;
+  return short ? shortName(address) : displayName(address);
 }
 
 /** "to me, Bob and 2 others" for a collapsed header line. */
 export function recipientSummary(to: readonly Address[], cc: readonly Address[], own: readonly string[]): string {
   const all = [...to, ...cc];
   if (all.length === 0) return 'to undisclosed recipients';
-  const short = all.length > 2;
+  const short = all.length > 1; // "to Smith, John, me" would read as three people
   const names = all.slice(0, 3).map((address) => recipientName(address, own, short));
   const rest = all.length - names.length;
   return `to ${names.join(', ')}${rest > 0 ? ` and ${rest} ${rest === 1 ? 'other' : 'others'}` : ''}`;

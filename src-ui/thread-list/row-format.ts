@@ -1,5 +1,6 @@
 /** How a thread row reads: the time column and the senders column. */
 import type { Address } from '../../shared/api/mail';
+import { displayName, shortName } from '../app/person-name';
 import { dateFormat } from './date-format-cache';
 
 const TIME_OPTIONS: Intl.DateTimeFormatOptions = { hour: 'numeric', minute: '2-digit' };
@@ -35,15 +36,13 @@ export function formatFullTime(epochMs: number, locale?: string): string {
   return dateFormat(locale, FULL_OPTIONS).format(epochMs);
 }
 
-const displayName = (address: Address) => address.name.trim() || address.email;
-const firstName = (address: Address) => (address.name.trim().split(/\s+/)[0] ?? '') || address.email.split('@')[0] || address.email;
-
 /**
- * Who is in the thread: one sender by full name; several by first names, the user's own
- * addresses shown as "me", at most three, then the message count when above one.
+ * Who is in the thread: one sender by full name; several by short names ("John" for
+ * "Smith, John"), the user's own addresses shown as "me", at most three, then the message
+ * count when above one.
  */
 export function sendersLabel(participants: readonly Address[], messageCount: number, ownEmails: ReadonlySet<string> = new Set()): string {
-  const name = (address: Address, short: boolean) => (ownEmails.has(address.email.toLowerCase()) ? 'me' : short ? firstName(address) : displayName(address));
+  const name = (address: Address, short: boolean) => (ownEmails.has(address.email.toLowerCase()) ? 'me' : short ? shortName(address) : displayName(address));
   const count = messageCount > 1 ? ` (${messageCount})` : '';
   if (participants.length === 0) return `(no sender)${count}`;
   if (participants.length === 1) return name(participants[0] as Address, false) + count;
