@@ -322,9 +322,10 @@ export function LoginScreen() {
           </Link>
         )}
       </div>
-      <footer className="login-footer">
+      {/* The engine's version is for tests and support (the attribute), not a line for the user. */}
+      <footer className="login-footer" data-engine-version={version || undefined}>
         <p role="status" className="engine-status">
-          {version ? `Mail engine ${version} ready` : 'Starting the mail engine…'}
+          {version ? '' : 'Starting the mail engine…'}
         </p>
       </footer>
     </main>

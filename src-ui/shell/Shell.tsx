@@ -13,9 +13,8 @@ function engineStatusText(state: EngineState): string {
     case 'failed':
       return `The mail engine could not start: ${state.message}`;
     case 'connected':
-      return state.handshake.ok
-        ? `Mail engine ${state.handshake.engineVersion} ready`
-        : 'A newer version is available. Reload this tab to continue.';
+      // The engine's version stays off the screen (data-engine-version on <main>).
+      return state.handshake.ok ? 'Opening your mail…' : 'A newer version is available. Reload this tab to continue.';
   }
 }
 
@@ -28,7 +27,7 @@ export function Shell({ brand, engine }: { brand: Brand; engine: EngineState }) 
         <img className="shell-logo" src={`data:image/svg+xml,${encodeURIComponent(brand.logoSvg)}`} alt="" />
         <h1 className="shell-title">{brand.name}</h1>
       </header>
-      <main className="shell-main" aria-label="Mail">
+      <main className="shell-main" aria-label="Mail" data-engine-version={engine.kind === 'connected' && engine.handshake.ok ? engine.handshake.engineVersion : undefined}>
         <p role="status" className="shell-status">
           {engineStatusText(engine)}
         </p>

@@ -37,3 +37,10 @@ test('says why the engine failed to start', () => {
   expect(view.querySelector('[role="status"]')?.textContent).toBe('The mail engine could not start: SharedWorker blocked');
   expect(view.querySelector('button')).toBeNull();
 });
+
+test('a started engine is no line for the user: its version is an attribute for tests and support', () => {
+  const view = render({ kind: 'connected', handshake: { ok: true, engineVersion: '5.33.0', connectedTabs: 1 } });
+  expect(view.querySelector('[role="status"]')?.textContent).toBe('Opening your mail…');
+  expect(view.textContent).not.toContain('5.33.0');
+  expect(view.querySelector('main')?.getAttribute('data-engine-version')).toBe('5.33.0');
+});
