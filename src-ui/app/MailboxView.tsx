@@ -25,6 +25,7 @@ import { focusSearch } from '../toolbar/SearchBox';
 import { moveTargets } from '../toolbar/move-menu';
 import { Toolbar } from '../toolbar/Toolbar';
 import { Icon } from './icons';
+import { PaneDivider, useSplitBody } from './PaneDivider';
 import { ReadingPane } from './ReadingPane';
 import { useOpenThreadFocus } from './thread-focus';
 
@@ -182,7 +183,11 @@ export function MailboxView({ scope, title, specialUse, folderId }: MailboxViewP
   );
   const onOpen = useCallback((row: ThreadRow) => setOpenThread(row.key), [setOpenThread]);
 
-  const threadFocus = useOpenThreadFocus({ openKey, setOpenThread, listHiddenWhileOpen: layout.readingPane === 'replace' });
+  // The list beside the pane when both fit; else an open thread replaces it, as in the single view.
+  const split = useSplitBody(layout.readingPane === 'right');
+  const [dragWidth, setDragWidth] = useState<number | null>(null);
+  const replaced = layout.readingPane === 'replace' || split.arrangement === 'replace';
+  const threadFocus = useOpenThreadFocus({ openKey, setOpenThread, listHiddenWhileOpen: replaced });
   const held = () => store.get(visibleListAtom).held;
   const cursorIndex = () => cursorIndexOf(held(), store.get(cursorAtom));
   /** Keys act on the checked rows, else the cursor's row, else the open thread; buttons skip the cursor (targets.ts). */
@@ -192,7 +197,7 @@ export function MailboxView({ scope, title, specialUse, folderId }: MailboxViewP
       selection: store.get(selectionAtom),
       openKey,
       cursor: withCursor ? store.get(cursorAtom) : null,
-      listShown: !(layout.readingPane === 'replace' && openKey),
+      listShown: !(replaced && openKey),
     });
 
   // The cursor follows the thread opened (a click, a link, Back): keys then act on what is read.
@@ -280,15 +285,16 @@ export function MailboxView({ scope, title, specialUse, folderId }: MailboxViewP
     store.set(selectionAtom, select ? selectRange(new Map(), rows) : new Map());
   };
 
-  const replaced = layout.readingPane === 'replace';
   const showList = !replaced || !openKey;
   const showPane = !replaced || Boolean(openKey);
   // One list per mailbox, kept from the mailbox to its searches and from one query to the
   // next: it swaps its rows (keeping the last ones, busy, until the next arrive) instead of
   // mounting again with placeholders on every keystroke.
   const listKey = folderId ?? `unified:${specialUse ?? ''}`;
+  const beside = layout.readingPane === 'right' && !replaced;
+  const listWidth = dragWidth ?? split.listWidth;
   return (
-    <div className={`mailbox mailbox-pane-${layout.readingPane}`}>
+    <div className={`mailbox mailbox-pane-${layout.readingPane}${layout.readingPane === 'right' && replaced ? ' mailbox-narrow' : ''}`}>
       <MailboxToolbar
         title={title}
         openKey={openKey}
@@ -306,8 +312,8 @@ export function MailboxView({ scope, title, specialUse, folderId }: MailboxViewP
         onSelectScope={() => store.set(allInScopeAtom, { scopeKey, selection: store.get(selectionAtom) })}
         onClear={() => store.set(selectionAtom, new Map())}
       />
-      <div className="mailbox-body">
-        <div className="mailbox-list" hidden={!showList}>
+      <div className="mailbox-body" ref={split.bodyRef}>
+        <div className="mailbox-list" hidden={!showList} style={beside && split.bodyWidth > 0 ? { width: listWidth } : undefined}>
           <ThreadList
             key={listKey}
             id="thread-list"
@@ -319,6 +325,7 @@ export function MailboxView({ scope, title, specialUse, folderId }: MailboxViewP
             onOpen={onOpen}
           />
         </div>
+        {beside && split.bodyWidth > 0 && <PaneDivider bodyWidth={split.bodyWidth} listWidth={listWidth} onPreview={setDragWidth} />}
         {showPane && <ReadingPane threadKey={openKey} onClose={threadFocus.closeThread} showBack={replaced} />}
       </div>
     </div>

@@ -115,6 +115,9 @@ export const resolvedThemeAtom = atom((get) => resolveTheme(get(themeChoiceAtom)
 /** The layout view (persisted by preferences.ts). */
 export const viewModeAtom = atom<ViewMode>(DEFAULT_VIEW_MODE);
 
+/** The thread list's width beside the reading pane chosen with the divider, px (persisted by preferences.ts); null: the default. */
+export const listWidthAtom = atom<number | null>(null);
+
 /** The message being written, if any (the composer opens with `initial`; `id` tells openings apart). */
 export const composerAtom = atom<{ readonly id: number; readonly initial: ComposerInitial } | null>(null);
 

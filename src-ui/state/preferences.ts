@@ -6,7 +6,8 @@
 import type { createStore } from 'jotai';
 import { parseThemeChoice, readThemeChoice, THEME_STORAGE_KEY, type ThemeChoice } from '../theme/theme';
 import { parseViewMode, readViewMode, VIEW_STORAGE_KEY, type ViewMode } from '../settings/view-mode';
-import { systemDarkAtom, themeChoiceAtom, trustedSendersAtom, viewModeAtom } from './atoms';
+import { LIST_WIDTH_STORAGE_KEY, parseListWidth, readListWidth } from '../settings/pane-width';
+import { listWidthAtom, systemDarkAtom, themeChoiceAtom, trustedSendersAtom, viewModeAtom } from './atoms';
 
 /** localStorage key of the senders whose remote images always show. */
 export const TRUSTED_SENDERS_KEY = 'tern.trustedSenders';
@@ -47,6 +48,8 @@ function defaultEnvironment(): PreferenceEnvironment {
 export interface Preferences {
   setTheme(choice: ThemeChoice): void;
   setViewMode(mode: ViewMode): void;
+  /** The thread list's width beside the reading pane (the divider), remembered by this browser. */
+  setListWidth(width: number): void;
   /** Always shows remote images from this sender. */
   trustSender(email: string): void;
   /** Stops always showing remote images from this sender. */
@@ -59,6 +62,7 @@ export function createPreferences(store: Store, environment: PreferenceEnvironme
   const { storage, events, darkQuery } = environment;
   store.set(themeChoiceAtom, readThemeChoice(storage));
   store.set(viewModeAtom, readViewMode(storage));
+  store.set(listWidthAtom, readListWidth(storage));
   store.set(systemDarkAtom, darkQuery?.matches ?? false);
   try {
     store.set(trustedSendersAtom, parseTrustedSenders(storage?.getItem(TRUSTED_SENDERS_KEY)));
@@ -77,6 +81,7 @@ export function createPreferences(store: Store, environment: PreferenceEnvironme
     const { key, newValue } = event as StorageEvent;
     if (key === THEME_STORAGE_KEY) store.set(themeChoiceAtom, parseThemeChoice(newValue));
     if (key === VIEW_STORAGE_KEY) store.set(viewModeAtom, parseViewMode(newValue));
+    if (key === LIST_WIDTH_STORAGE_KEY) store.set(listWidthAtom, parseListWidth(newValue));
     if (key === TRUSTED_SENDERS_KEY) store.set(trustedSendersAtom, parseTrustedSenders(newValue));
   };
   const onScheme = (event: Event) => store.set(systemDarkAtom, (event as MediaQueryListEvent).matches);
@@ -91,6 +96,11 @@ export function createPreferences(store: Store, environment: PreferenceEnvironme
     setViewMode(mode) {
       store.set(viewModeAtom, mode);
       write(VIEW_STORAGE_KEY, mode);
+    },
+    setListWidth(width) {
+      const rounded = Math.round(width);
+      store.set(listWidthAtom, rounded);
+      write(LIST_WIDTH_STORAGE_KEY, String(rounded));
     },
     trustSender(email) {
       const address = email.trim().toLowerCase();
