@@ -14,10 +14,15 @@ import type { MailTable } from '../db/mail-schema';
 import type { ReadTransaction, WriteTransaction } from '../db/store';
 
 type Recipients = Pick<DraftInput, 'to' | 'cc' | 'bcc'>;
+/** An invalid recipient and its place among the field's recipients (it comes back where it was typed). */
+export interface HeldAddress extends Address {
+  readonly at: number;
+}
+
 export interface HeldRecipients {
-  readonly to: readonly Address[];
-  readonly cc: readonly Address[];
-  readonly bcc: readonly Address[];
+  readonly to: readonly HeldAddress[];
+  readonly cc: readonly HeldAddress[];
+  readonly bcc: readonly HeldAddress[];
 }
 
 const FIELDS = ['to', 'cc', 'bcc'] as const;
@@ -29,13 +34,18 @@ export const isDeliverable = (address: Address) => checkEmail(address.email).ok;
 
 /** The recipients of a draft the gateway cannot carry. */
 export function heldOf(draft: Recipients): HeldRecipients {
-  return { to: draft.to.filter((a) => !isDeliverable(a)), cc: draft.cc.filter((a) => !isDeliverable(a)), bcc: draft.bcc.filter((a) => !isDeliverable(a)) };
+  const held = (list: readonly Address[]) => list.flatMap((address, at) => (isDeliverable(address) ? [] : [{ name: address.name, email: address.email, at }]));
+  return { to: held(draft.to), cc: held(draft.cc), bcc: held(draft.bcc) };
 }
 
 const isEmpty = (held: HeldRecipients) => FIELDS.every((field) => held[field].length === 0);
 
-const addresses = (value: unknown): Address[] =>
-  Array.isArray(value) ? value.filter((a): a is Address => typeof a?.name === 'string' && typeof a?.email === 'string').map(({ name, email }) => ({ name, email })) : [];
+const addresses = (value: unknown): HeldAddress[] =>
+  Array.isArray(value)
+    ? value
+        .filter((a): a is HeldAddress => typeof a?.name === 'string' && typeof a?.email === 'string')
+        .map(({ name, email, at }, index) => ({ name, email, at: typeof at === 'number' ? at : Number.MAX_SAFE_INTEGER - index }))
+    : [];
 
 export async function readHeld(tx: ReadTransaction<MailTable>, draftId: string): Promise<HeldRecipients> {
   const row = await tx.get('JSONBlob', heldKey(draftId));
@@ -48,9 +58,15 @@ export async function writeHeld(tx: WriteTransaction<MailTable>, draftId: string
   else await tx.put('JSONBlob', { id: heldKey(draftId), to: [...held.to], cc: [...held.cc], bcc: [...held.bcc] });
 }
 
-/** The draft's recipients with the held ones after them (each once). */
+/** The draft's recipients with the held ones back in their places (each once). */
 export function withHeld<T extends Recipients>(draft: T, held: HeldRecipients): T {
   if (isEmpty(held)) return draft;
-  const merge = (shown: readonly Address[], kept: readonly Address[]) => [...shown, ...kept.filter((a) => !shown.some((b) => b.email === a.email))];
+  const merge = (shown: readonly Address[], kept: readonly HeldAddress[]) => {
+    const merged: Address[] = [...shown];
+    for (const { name, email, at } of [...kept].sort((a, b) => a.at - b.at)) {
+      if (!merged.some((other) => other.email === email)) merged.splice(Math.min(at, merged.length), 0, { name, email });
+    }
+    return merged;
+  };
   return { ...draft, to: merge(draft.to, held.to), cc: merge(draft.cc, held.cc), bcc: merge(draft.bcc, held.bcc) };
 }

@@ -16,7 +16,8 @@ const LOCAL_ID = 'local-0123abcd-4567-89ab-cdef-0123456789ab';
 const draft = (html: string): DraftInput => ({
   accountId: '7',
   draftId: LOCAL_ID,
-  to: [{ name: 'Bob', email: 'bob@kite.test' }, { name: '', email: 'bob@kite' }],
+  // Typed first, the invalid one comes back first.
+  to: [{ name: '', email: 'bob@kite' }, { name: 'Bob', email: 'bob@kite.test' }],
   cc: [{ name: '', email: 'carol at kite' }],
   bcc: [],
   subject: 'Plans',
@@ -41,13 +42,13 @@ test('an invalid recipient comes back with the draft once the gateway has it (it
   expect(onGateway.cc).toEqual([]);
 
   const reopened = await engine.commands.openDraft({ accountId: '7', draftId: LOCAL_ID });
-  expect(reopened.to).toEqual([{ name: 'Bob', email: 'bob@kite.test' }, { name: '', email: 'bob@kite' }]);
+  expect(reopened.to).toEqual([{ name: '', email: 'bob@kite' }, { name: 'Bob', email: 'bob@kite.test' }]);
   expect(reopened.cc).toEqual([{ name: '', email: 'carol at kite' }]);
 
   // Reopened from Drafts, by the gateway's id: the same.
   const serverId = [...server.drafts.keys()][0]!;
   const byServerId = await engine.commands.openDraft({ accountId: '7', draftId: String(serverId) });
-  expect(byServerId.to.map((address) => address.email)).toEqual(['bob@kite.test', 'bob@kite']);
+  expect(byServerId.to.map((address) => address.email)).toEqual(['bob@kite', 'bob@kite.test']);
 });
 
 test('fixed or removed, the invalid recipient is gone from the next reopening', async () => {
