@@ -2,7 +2,10 @@
  * Shows the pipeline's document in a sandboxed frame (frame-sandbox.ts says why each
  * token is there) and keeps the frame as tall as its content, so the conversation
  * scrolls as one page instead of nesting scroll bars; a mail wider than the frame is
- * zoomed out to fit it (frame-fit.ts), again whenever the frame's width changes.
+ * zoomed out to fit it (frame-fit.ts), again whenever the frame's width or its content
+ * changes (pictures arriving, or failing and becoming placeholders: broken-images.ts).
+ * The frame's root follows the app's theme (frame-theme.ts) for mail without colours of
+ * its own.
  *
  * The document is written into the frame's initial about:blank document (open, write,
  * close) rather than given as `srcdoc`: a srcdoc is a navigation, which goes through the
