@@ -26,6 +26,7 @@ import { moveTargets } from '../toolbar/move-menu';
 import { Toolbar } from '../toolbar/Toolbar';
 import { Icon } from './icons';
 import { PaneDivider, useSplitBody } from './PaneDivider';
+import { isLoneDraftRow, openDraftRow } from './open-draft';
 import { ReadingPane } from './ReadingPane';
 import { useOpenThreadFocus } from './thread-focus';
 
@@ -181,7 +182,16 @@ export function MailboxView({ scope, title, specialUse, folderId }: MailboxViewP
     (key: string | null) => void navigate({ to: '.', search: (previous: Record<string, unknown>) => ({ ...previous, thread: key ?? undefined }) }),
     [navigate],
   );
-  const onOpen = useCallback((row: ThreadRow) => setOpenThread(row.key), [setOpenThread]);
+  // A draft alone in Drafts opens in the composer (open-draft.ts); any other row opens its thread.
+  const onOpen = useCallback(
+    (row: ThreadRow, index?: number) => {
+      if (!isLoneDraftRow(row, specialUse)) return setOpenThread(row.key);
+      // No thread opens, so the cursor goes to the row itself (Enter, j and k go on from there).
+      store.set(cursorAtom, { key: row.key, index: index ?? indexOfKey(store.get(visibleListAtom).held, row.key) });
+      void openDraftRow(actions, row).then((opened) => opened || setOpenThread(row.key));
+    },
+    [setOpenThread, specialUse, store, actions],
+  );
 
   // The list beside the pane when both fit; else an open thread replaces it, as in the single view.
   const split = useSplitBody(layout.readingPane === 'right');
@@ -242,8 +252,9 @@ export function MailboxView({ scope, title, specialUse, folderId }: MailboxViewP
     next: () => moveCursor(1),
     previous: () => moveCursor(-1),
     open: () => {
-      const row = rowAt(held(), cursorIndex());
-      if (row) setOpenThread(row.key);
+      const index = cursorIndex();
+      const row = rowAt(held(), index);
+      if (row) onOpen(row, index);
     },
     back: () => {
       if (store.get(selectionAtom).size > 0) store.set(selectionAtom, new Map());

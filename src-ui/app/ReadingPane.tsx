@@ -11,7 +11,6 @@ import type { AttachmentSummary } from '../../shared/api/mail';
 import type { BodyView, MessageView, ThreadRow, ThreadView } from '../../shared/worker-mail-api';
 import { RecentCache } from '../conversation/recent-cache';
 import { dispatchMailEvent, MAIL_EVENTS } from '../keyboard/mail-events';
-import { composerInitialOfDraft } from '../composer/draft-initial';
 import { useMailActions } from '../state/actions-context';
 import type { MailActions } from '../state/mail-actions';
 import { ownEmailsByAccountAtom, trustedSendersAtom, visibleListAtom } from '../state/atoms';
@@ -21,6 +20,7 @@ import { Avatar } from './Avatar';
 import { EmptyPane } from './EmptyPane';
 import { Icon } from './icons';
 import { parseRowKey } from './list-scope';
+import { editDraft } from './open-draft';
 import { PartBoundary } from './RouteError';
 
 const ConversationView = lazy(() => import('../conversation'));
@@ -229,15 +229,7 @@ export function ReadingPane({ threadKey, onClose, showBack }: { threadKey: strin
     [actions],
   );
   // The draft as the gateway keeps it (Bcc and attachments too) and the id it is saved and sent by, not the message's.
-  const onEditDraft = useCallback(
-    (message: MessageView) => {
-      actions.openDraft({ accountId: message.accountId, messageId: message.id }).then(
-        (draft) => actions.openComposer(composerInitialOfDraft(draft)),
-        (error: unknown) => actions.toast({ tone: 'error', title: 'Could not open the draft', message: TernError.from(error).message }),
-      );
-    },
-    [actions],
-  );
+  const onEditDraft = useCallback((message: MessageView) => void editDraft(actions, message), [actions]);
 
   if (!threadKey) return <EmptyPane />;
   return (
