@@ -37,6 +37,8 @@ export interface ThreadRow {
   readonly folderIds: readonly string[];
   /** A command on this thread is waiting for the gateway. */
   readonly pending: boolean;
+  /** A thread of drafts only: whom its newest draft is to (the row reads "To: Bob", marked Draft). */
+  readonly draftTo?: readonly Address[];
 }
 
 /** The rows a tab shows: a window into the sorted list. */

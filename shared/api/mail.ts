@@ -76,6 +76,12 @@ export const threadSummarySchema = z.object({
   hasAttachments: z.boolean(),
   folderIds: z.array(z.string()),
   messageIds: z.array(z.string()),
+  /**
+   * A thread of drafts only (a message being written): whom its newest draft is to (To,
+   * then Cc), so the Drafts list names them instead of "me" (shared/draft-recipients.ts).
+   * Absent for any other thread, and from older gateways.
+   */
+  draftTo: z.array(addressSchema).optional(),
 });
 export type ThreadSummary = z.infer<typeof threadSummarySchema>;
 

@@ -1,5 +1,6 @@
 import { anyShowsPaperclip } from '../../shared/attachment-rules';
 import type { Address, AttachmentSummary, Folder, MessageMeta, SpecialUse, ThreadSummary } from '../../shared/api/mail';
+import { draftRecipients, draftToField } from '../../shared/draft-recipients';
 import type { Db } from '../store/database';
 import type { StoredAttachment } from './attachments';
 import type { FolderRow, MessageRow } from './mirror-rows';
@@ -81,6 +82,7 @@ export function toThreadSummary(threadId: number, rows: readonly MessageRow[]): 
     hasAttachments: messages.some(({ meta }) => anyShowsPaperclip(meta.attachments)),
     folderIds: [...new Set(messages.map(({ meta }) => meta.folderId))].sort((a, b) => Number(a) - Number(b)),
     messageIds: messages.map(({ meta }) => meta.id),
+    ...draftToField(draftRecipients(messages.map(({ meta }) => meta))),
   };
 }
 

@@ -7,7 +7,7 @@ import type { ThreadRow } from '../../shared/worker-mail-api';
 import { Avatar } from '../app/Avatar';
 import { Icon } from '../app/icons';
 import type { ViewLayout } from '../settings/view-mode';
-import { avatarAddress, formatFullTime, formatListTime, sendersLabel } from './row-format';
+import { avatarAddress, formatFullTime, formatListTime, rowNamesLabel } from './row-format';
 
 export type RowPart = 'row' | 'avatar';
 
@@ -50,6 +50,7 @@ export function rowAccessibleName(row: ThreadRow, senders: string, time: string,
   const parts = [
     row.unreadCount > 0 ? 'Unread' : null,
     row.starred ? 'Starred' : null,
+    row.draftTo ? 'Draft' : null,
     senders,
     row.subject || '(no subject)',
     row.snippet,
@@ -66,7 +67,7 @@ export const ThreadRowView = memo(function ThreadRowView(props: ThreadRowViewPro
   const accountLabel = props.accountLabel ?? null;
   // The name changes with the row, not with its position: a row moving up (one above it
   // archived) re-renders this shell only (transform, posinset), never its content.
-  const label = useMemo(() => rowAccessibleName(row, sendersLabel(row.participants, row.messageCount, ownEmails), formatFullTime(row.lastMessageAt), accountLabel), [row, ownEmails, accountLabel]);
+  const label = useMemo(() => rowAccessibleName(row, rowNamesLabel(row, ownEmails), formatFullTime(row.lastMessageAt), accountLabel), [row, ownEmails, accountLabel]);
   const className = [
     'thread-row',
     `thread-row-${layout.rowStyle}`,
@@ -111,9 +112,17 @@ const RowContent = memo(function RowContent(props: {
   today: number;
 }) {
   const { row, layout, selected, today } = props;
-  const senders = sendersLabel(row.participants, row.messageCount, props.ownEmails);
+  const senders = rowNamesLabel(row, props.ownEmails);
+  // A draft of its own (Drafts): whom it is to, after a red Draft label (Gmail).
+  const names = row.draftTo ? (
+    <>
+      <span className="row-draft-label">Draft</span> {senders}
+    </>
+  ) : (
+    senders
+  );
   const time = formatListTime(row.lastMessageAt, Math.max(Date.now(), today));
-  const sender = avatarAddress(row.participants, props.ownEmails);
+  const sender = avatarAddress(row.draftTo?.length ? row.draftTo : row.participants, props.ownEmails);
   const subject = row.subject || '(no subject)';
   const isoTime = new Date(row.lastMessageAt).toISOString();
   const icons = (
@@ -141,7 +150,7 @@ const RowContent = memo(function RowContent(props: {
       {layout.rowStyle === 'stacked' ? (
         <div className="row-main">
           <div className="row-line">
-            <span className="row-senders">{senders}</span>
+            <span className="row-senders">{names}</span>
             <time className="row-time" dateTime={isoTime}>
               {time}
             </time>
@@ -154,7 +163,7 @@ const RowContent = memo(function RowContent(props: {
         </div>
       ) : (
         <div className="row-main row-main-line">
-          <span className="row-senders">{senders}</span>
+          <span className="row-senders">{names}</span>
           <span className="row-text">
             <span className="row-subject">{subject}</span>
             {row.snippet && <span className="row-snippet"> — {row.snippet}</span>}

@@ -1,5 +1,6 @@
 /** How a thread row reads: the time column and the senders column. */
 import type { Address } from '../../shared/api/mail';
+import type { ThreadRow } from '../../shared/worker-mail-api';
 import { displayName, shortName } from '../app/person-name';
 import { dateFormat } from './date-format-cache';
 
@@ -58,3 +59,12 @@ export function avatarAddress(participants: readonly Address[], ownEmails: Reado
   }
   return participants.at(-1);
 }
+
+/** A draft's row (ThreadRow.draftTo): whom it is to, named as senders are ("To: Bob", "To: Bob, Carol"), not "me". */
+export function draftRecipientsLabel(draftTo: readonly Address[], ownEmails: ReadonlySet<string> = new Set()): string {
+  return draftTo.length === 0 ? 'To: (no recipients)' : `To: ${sendersLabel(draftTo.slice(0, 3), 1, ownEmails)}`;
+}
+
+/** The row's names column: a draft's recipients, else the thread's senders. */
+export const rowNamesLabel = (row: Pick<ThreadRow, 'participants' | 'messageCount' | 'draftTo'>, ownEmails: ReadonlySet<string> = new Set()): string =>
+  row.draftTo ? draftRecipientsLabel(row.draftTo, ownEmails) : sendersLabel(row.participants, row.messageCount, ownEmails);

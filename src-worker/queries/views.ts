@@ -40,6 +40,7 @@ export function toThreadRow(accountId: string, local: LocalThread): ThreadRow {
     hasAttachments: summary.hasAttachments,
     folderIds: summary.folderIds,
     pending: local.server !== null,
+    ...(summary.draftTo ? { draftTo: summary.draftTo.slice(0, ROW_PARTICIPANTS).map(shortAddress) } : {}),
   };
 }
 

@@ -4,7 +4,8 @@
  * exactly the schema's. What the models do not hold yet (reply-to, attachments, size, the
  * overlay bookkeeping) rides along as extra columns of the same row: one read per object.
  */
-import type { AttachmentSummary, Folder, MessageMeta, SpecialUse, ThreadSummary } from '../../shared/api/mail';
+import type { Address, AttachmentSummary, Folder, MessageMeta, SpecialUse, ThreadSummary } from '../../shared/api/mail';
+import { draftToField } from '../../shared/draft-recipients';
 import type { StoredRow } from '../db/store';
 import { MessageModel, ThreadModel } from '../model/mail-models';
 
@@ -108,6 +109,8 @@ export function threadToRow(accountId: string, local: LocalThread): StoredRow {
   });
   const row = ThreadModel.toRow(value) as Record<string, unknown>;
   row.server_state = local.server;
+  // Beside the model's columns, as server_state is: only a thread of drafts has it.
+  if (summary.draftTo) row.draft_to = summary.draftTo;
   return row as StoredRow;
 }
 
@@ -125,6 +128,7 @@ export function threadFromRow(row: StoredRow): LocalThread {
     hasAttachments: value.hasAttachments,
     folderIds: [...value.folderIds],
     messageIds: [...value.messageIds],
+    ...draftToField(row.draft_to as Address[] | undefined),
   };
   return { summary, server: (row.server_state as ThreadSummary | null | undefined) ?? null };
 }

@@ -7,6 +7,7 @@
  */
 import { anyShowsPaperclip } from '../../shared/attachment-rules';
 import type { Address, MessageMeta, ThreadSummary } from '../../shared/api/mail';
+import { draftRecipients, draftToField } from '../../shared/draft-recipients';
 
 /** Null when no message is left (the thread leaves every list). */
 export function summarizeThread(threadId: string, messages: readonly MessageMeta[]): ThreadSummary | null {
@@ -34,6 +35,7 @@ export function summarizeThread(threadId: string, messages: readonly MessageMeta
     hasAttachments: ordered.some((message) => anyShowsPaperclip(message.attachments)),
     folderIds: [...new Set(ordered.map((message) => message.folderId))].sort((a, b) => Number(a) - Number(b)),
     messageIds: ordered.map((message) => message.id),
+    ...draftToField(draftRecipients(ordered)),
   };
 }
 
