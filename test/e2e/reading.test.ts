@@ -184,7 +184,8 @@ describe('reading mail in a narrow pane', () => {
   });
 
   test('3. plain text hard-wrapped at 72 columns reads as paragraphs in a narrow pane; code, table, list and quote keep their lines', async () => {
-    await page.setViewportSize({ width: 1000, height: 900 });
+    // 1080 px: the narrowest window with the list beside the pane (its 480 px minimum); narrower, the thread takes the whole mailbox.
+    await page.setViewportSize({ width: 1080, height: 900 });
     const conversation = await openThread(PLAIN_SUBJECT);
     const plain = conversation.locator('.tern-plain');
     await plain.waitFor();
