@@ -9,10 +9,10 @@
  */
 import { ImapFlow } from 'imapflow';
 import { createTransport } from 'nodemailer';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { launchChromium, screenshot } from './chromium';
-import { addAccount, eventually, folderLink, imapSubjects, literal, logIn, newDemoContext, openFolder, rowWith, watch, type Watched } from './demo-session';
+import { screenshot } from './chromium';
+import { addAccount, eventually, folderLink, imapSubjects, literal, openFolder, rowWith, startInInbox, type Watched } from './demo-session';
 
 const baseUrl = inject('baseUrl');
 const demo = inject('demo');
@@ -23,7 +23,6 @@ const PROBES = ['A', 'B', 'C', 'D'].map(subject);
 const GONE_FOLDER = `Gone ${stamp}`;
 
 let browser: Browser;
-let context: BrowserContext;
 let tab: Watched;
 let page: Page;
 
@@ -58,12 +57,7 @@ beforeAll(async () => {
     transport.close();
   }
   for (const probe of PROBES) await eventually(() => inInbox(probe), 30_000, `${probe} in INBOX`);
-  browser = await launchChromium();
-  context = await newDemoContext(browser);
-  tab = watch(await context.newPage());
-  ({ page } = tab);
-  await logIn(page, baseUrl, alice);
-  await openFolder(page, alice.email, 'Inbox');
+  ({ browser, tab, page } = await startInInbox(baseUrl, alice));
   for (const probe of PROBES) await rowWith(page, literal(probe)).waitFor({ timeout: 30_000 });
 });
 afterAll(async () => {

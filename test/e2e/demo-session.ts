@@ -5,6 +5,7 @@
  */
 import { ImapFlow } from 'imapflow';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { launchChromium } from './chromium';
 import type { E2eLogin } from './demo-setup';
 import { MailPage } from './mail-page';
 
@@ -52,6 +53,16 @@ export async function logIn(page: Page, baseUrl: string, login: E2eLogin): Promi
   await page.getByRole('heading', { name: 'Sign in' }).waitFor();
   await mail.login(login.email, login.password);
   await mail.waitForRows();
+}
+
+/** A new Chromium with one watched tab logged in to `login`, on its Inbox: how most demo files start. */
+export async function startInInbox(baseUrl: string, login: E2eLogin): Promise<{ browser: Browser; context: BrowserContext; tab: Watched; page: Page }> {
+  const browser = await launchChromium();
+  const context = await newDemoContext(browser);
+  const tab = watch(await context.newPage());
+  await logIn(tab.page, baseUrl, login);
+  await openFolder(tab.page, login.email, 'Inbox');
+  return { browser, context, tab, page: tab.page };
 }
 
 /** Adds another account from the sidebar's "Add account", without logging out. */
