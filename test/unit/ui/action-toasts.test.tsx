@@ -67,3 +67,15 @@ test('a move that fails: its error alone (no "archived" beside it), and the thre
   await press('z', {}, list);
   expect(engine.calls.slice(before).some((call) => call.method === 'commands.run')).toBe(false);
 });
+
+test('an undo the engine refuses: its error replaces "Action undone."', async () => {
+  const { view, engine, list, region } = await openInbox();
+  const first = rows(view.container)[0]!.id;
+  await press('e', {}, list);
+  await waitFor(() => expect(byRole(region, 'status').textContent).toContain('Conversation archived.'));
+  engine.failNextCommand('restore', 'MailLockUnacquired');
+  await press('z', {}, list);
+  await waitFor(() => expect(byRole(region, 'alert').textContent).toContain('The mailbox is busy. Please try again.'));
+  expect(byRole(region, 'status').textContent).not.toContain('Action undone.');
+  expect(rows(view.container).some((row) => row.id === first)).toBe(false);
+});
