@@ -142,8 +142,6 @@ export interface MailActions {
   trustSender(email: string): void;
   /** Undoes trustSender (persisted the same way). */
   distrustSender(email: string): void;
-  /** Undoes trustSender (persisted the same way). */
-  distrustSender(email: string): void;
 
   // The tab itself
   toast(toast: Omit<Toast, 'id'>): number;
@@ -356,7 +354,6 @@ export function createMailActions(params: { engine: UiEngine; store: Store; brid
     },
     closeComposer: () => store.set(composerAtom, null),
     trustSender: (email) => preferences.trustSender(email),
-    distrustSender: (email) => preferences.distrustSender(email),
     distrustSender: (email) => preferences.distrustSender(email),
 
     toast: (toast) => bridge.toast(toast),
