@@ -216,7 +216,17 @@ export function ComposerHost({ defaultAccountId }: { defaultAccountId: string | 
             remember(null);
             actions.closeComposer();
             if (draftId) actions.discardDraft({ accountId: restore.accountId, draftId }).catch((error: unknown) => actions.toast({ tone: 'error', title: 'Could not discard the draft', message: TernError.from(error).message }));
-            actions.toast({ tone: 'info', message: 'Draft discarded.', action: { label: 'Undo', run: () => void restoreDiscarded(actions, restore) } });
+            const toastId = actions.toast({
+              tone: 'info',
+              message: 'Draft discarded.',
+              action: {
+                label: 'Undo',
+                run: () => {
+                  actions.dismissToast(toastId);
+                  void restoreDiscarded(actions, restore);
+                },
+              },
+            });
           }}
           onClose={() => {
             remember(null);

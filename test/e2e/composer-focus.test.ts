@@ -154,6 +154,7 @@ describe('composer focus, invalid recipients and Discard', () => {
     await page.getByRole('region', { name: 'Notifications' }).getByRole('button', { name: 'Undo' }).click();
     const back = composer(UNDO_SUBJECT);
     await back.waitFor();
+    await toast.waitFor({ state: 'detached' }); // its Undo used, the toast goes
     await expect(back.getByRole('textbox', { name: 'Message body' }).textContent()).resolves.toContain(`Body of ${UNDO_SUBJECT}. More.`);
     await back.getByRole('list', { name: 'To recipients' }).getByRole('button', { name: `Remove ${bob.email}` }).waitFor();
     const restored = await eventually(async () => (await imapOf(alice, 'Drafts')).find((message) => message.subject === UNDO_SUBJECT), 15_000, 'the draft back in Drafts');
