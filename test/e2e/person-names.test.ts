@@ -21,14 +21,19 @@ let mail: MailPage;
 /** A list or header cut wrongly: a doubled comma, a comma before the count, a trailing comma. */
 const BROKEN = /,,|, \(|,$/;
 
+const senderLabels = () => mail.threadList().locator('.row-senders').allTextContents();
+
+/** Searches, then waits for the results: the list keeps the last rows (aria-busy) until they arrive. */
 async function search(query: string): Promise<void> {
+  const before = (await senderLabels()).join('|');
   const box = page.getByRole('search').getByRole('searchbox', { name: /search/i });
   await box.fill(query);
   await expect.poll(() => page.evaluate(() => new URL(location.href).searchParams.get('q'))).toBe(query);
   await mail.waitForRows();
+  await expect
+    .poll(async () => (await mail.threadList().getAttribute('aria-busy')) !== 'true' && (await senderLabels()).join('|') !== before, { timeout: 10_000 })
+    .toBe(true);
 }
-
-const senderLabels = () => mail.threadList().locator('.row-senders').allTextContents();
 
 beforeAll(async () => {
   browser = await launchChromium();
