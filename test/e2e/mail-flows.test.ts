@@ -281,9 +281,20 @@ describe('the mail UI on the demo setup', () => {
     const done: { subject: string; action: Action; before: number }[] = [];
     for (const [index, action] of actions.entries()) {
       // Each time the first row that is not a probe (the list shrinks under us).
-      const name = (await rowNames(page)).find((candidate) => !probes.some((probe) => candidate.includes(probe)))!;
-      const row = mail.threadList().getByRole('option', { name, exact: true });
-      const rowId = (await row.getAttribute('id'))!;
+      // Found by id, not by name: a row's name carries passing states ("Saving changes" while the
+      // auto-advance's mark-read is on its way), so a name read now may be gone a moment later.
+      const rowId = (await mail
+        .threadList()
+        .locator('[role="option"]:not([aria-disabled="true"])')
+        .evaluateAll(
+          (rows, skip) =>
+            rows
+              .map((row) => ({ at: Number(row.getAttribute('aria-posinset')), id: row.id, name: row.getAttribute('aria-label') ?? '' }))
+              .sort((a, b) => a.at - b.at)
+              .find((row) => !skip.some((probe) => row.name.includes(probe)))?.id,
+          probes,
+        ))!;
+      const row = page.locator(`[id="${rowId}"]`);
       const subject = await openRow(row);
       const before = count(await imap(action.imapFolder), subject);
       if (action.how.startsWith('key')) await mail.threadList().focus();
