@@ -9,6 +9,7 @@ import { createTransport } from 'nodemailer';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import type { E2eLogin } from './demo-setup';
+import { composerForm } from './mail-page';
 import { launchChromium, screenshot } from './chromium';
 import { eventually, imapMessages, logIn, newDemoContext, openThread, rowWith, watch, type Watched } from './demo-session';
 
@@ -43,7 +44,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const composer = (subject: string | RegExp = /./) => page.getByRole('form', { name: subject }).filter({ has: page.getByRole('textbox', { name: 'Message body' }) });
+const composer = (subject?: string | RegExp) => composerForm(page, subject);
 const composeButton = () => page.getByRole('button', { name: 'Compose', exact: true });
 const imapOf = (login: E2eLogin, folder: string) => imapMessages(demo.mail.host, demo.mail.imap, login, folder);
 

@@ -8,6 +8,7 @@
 import { createTransport } from 'nodemailer';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { composerForm } from './mail-page';
 import { launchChromium, screenshot } from './chromium';
 import { eventually, imapSubjects, literal, logIn, openFolder, openThread, rowWith, watch, type Watched } from './demo-session';
 
@@ -57,7 +58,7 @@ afterAll(async () => {
 });
 
 /** The open composer (a form named after its subject). */
-const composer = (subject: string | RegExp = /./) => page.getByRole('form', { name: subject }).filter({ has: page.getByRole('textbox', { name: 'Message body' }) });
+const composer = (subject?: string | RegExp) => composerForm(page, subject);
 
 describe('composer layout at 1280×800', () => {
   test('a reply leaves the conversation readable: its last message is in sight, not under the composer, and it scrolls', async () => {

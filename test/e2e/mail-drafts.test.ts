@@ -11,6 +11,7 @@ import { createTransport } from 'nodemailer';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import type { E2eLogin } from './demo-setup';
+import { composerForm } from './mail-page';
 import { launchChromium, screenshot } from './chromium';
 import { accountSection, eventually, imapMessages, imapSubjects, literal, logIn, newDemoContext, openFolder, openThread as openThreadIn, rowWith, watch, type Watched } from './demo-session';
 
@@ -41,7 +42,7 @@ afterAll(async () => {
 });
 
 /** The open composer (a form named after its subject). */
-const composer = (subject: string | RegExp = /./) => page.getByRole('form', { name: subject }).filter({ has: page.getByRole('textbox', { name: 'Message body' }) });
+const composer = (subject?: string | RegExp) => composerForm(page, subject);
 const chips = (box: Locator, field: 'To' | 'Cc' | 'Bcc') => box.getByRole('list', { name: `${field} recipients` });
 
 /** A folder's messages on the server: subject and the raw source. */

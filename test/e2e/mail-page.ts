@@ -58,3 +58,7 @@ export class MailPage {
     await this.page.getByRole('button', { name: 'Sign in' }).click();
   }
 }
+
+/** The open composer: a form named after its subject that holds the message body. */
+export const composerForm = (page: Page, subject: string | RegExp = /./) =>
+  page.getByRole('form', { name: subject }).filter({ has: page.getByRole('textbox', { name: 'Message body' }) });
