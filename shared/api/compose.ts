@@ -159,7 +159,12 @@ export const sendRequestSchema = z
   .refine((body) => (body.draftId === undefined) !== (body.compose === undefined), { message: 'Give either draftId or compose.' });
 export type SendRequest = z.output<typeof sendRequestSchema>;
 
-export const OUTBOX_STATES = ['queued', 'sending', 'accepted', 'sent', 'failed'] as const;
+/**
+ * `unknown`: the gateway stopped after the message's final "." went to the SMTP server and
+ * before the server's reply came back, so nobody knows whether it was taken. Such a message
+ * is never resent on its own: the person is told it may have been sent and decides.
+ */
+export const OUTBOX_STATES = ['queued', 'sending', 'accepted', 'sent', 'failed', 'unknown'] as const;
 export type OutboxState = (typeof OUTBOX_STATES)[number];
 
 export const sendResultSchema = z.object({
@@ -172,5 +177,11 @@ export const sendResultSchema = z.object({
   latestTxnId: z.number().int(),
   /** The last attempt's failure, for a send that is queued for a retry. */
   lastError: z.string().nullable(),
+  /**
+   * The copy in the Sent folder: `pending` until filed (retried), `filed`, or `failed` when
+   * every retry failed — the message went out but Sent lacks it, and the person is told.
+   * Absent from gateways older than this field.
+   */
+  sentCopy: z.enum(['pending', 'filed', 'failed']).optional(),
 });
 export type SendResult = z.infer<typeof sendResultSchema>;
