@@ -1,6 +1,7 @@
 /** The account switcher: every account, add another, log out of one or all. */
 import { useNavigate } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
+import { senderName } from '../../shared/account';
 import { Avatar } from '../app/Avatar';
 import { useActiveAccountId } from '../app/current-mailbox';
 import { MenuButton, type MenuEntry } from '../app/Menu';
@@ -34,7 +35,8 @@ export function AccountMenu() {
         const count = unread[account.accountId] ?? 0;
         return {
           id: account.accountId,
-          label: account.name || account.emailAddress,
+          // The name chosen in "Sender name…" when there is one (the gateway's `name` alone went stale after a rename).
+          label: senderName(account) || account.emailAddress,
           description: `${account.emailAddress}${count > 0 ? ` · ${count} unread` : ''}`,
           checked: account.accountId === activeId,
           onSelect: () => switchTo(account.accountId),
@@ -57,7 +59,7 @@ export function AccountMenu() {
 
   return (
     <MenuButton label={`Account: ${active.emailAddress}`} className="account-button" entries={entries} menuClassName="account-menu">
-      <Avatar name={active.name} email={active.emailAddress} hue={active.iconColor} size={32} />
+      <Avatar name={senderName(active)} email={active.emailAddress} hue={active.iconColor} size={32} />
     </MenuButton>
   );
 }

@@ -32,6 +32,12 @@ test('the sender name is set per account from the settings dropdown, stored thro
   const sidebarName = (email: string) => byRole(byRole(view.container, 'navigation', 'Mailboxes'), 'region', email).querySelector('.account-toggle-name')?.textContent;
   await waitFor(() => expect(sidebarName('alice@tern.test')).toBe('Alice Tern (work)'));
   expect(sidebarName('bob@kite.test')).toBe(bob.placeholder);
+  // The account menu names the account by it at once (it read the gateway's name before: the walkthrough's stale menu).
+  await click(byRole(view.container, 'button', /^Account:/));
+  const accountMenu = byRole(view.container, 'menu', /^Account:/);
+  expect(byRole(accountMenu, 'menuitemradio', /alice@tern\.test/).textContent).toContain('Alice Tern (work)');
+  await press('Escape', {}, document.activeElement ?? document.body);
+  await waitFor(() => expect(view.container.querySelector('[role="menu"]')).toBeNull());
 
   // The composer's From carries it.
   await step(() => window.dispatchEvent(new CustomEvent(MAIL_EVENTS.compose, { detail: { accountId: '1001' } })));
