@@ -8,6 +8,7 @@ import { atom, useAtomValue, useStore } from 'jotai';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { TernError } from '../../shared/errors';
 import type { AttachmentSummary } from '../../shared/api/mail';
+import { withoutBidiControls } from '../../shared/bidi-controls';
 import type { BodyView, MessageView, ThreadRow, ThreadView } from '../../shared/worker-mail-api';
 import { RecentCache } from '../conversation/recent-cache';
 import { dispatchMailEvent, MAIL_EVENTS } from '../keyboard/mail-events';
@@ -92,7 +93,7 @@ function ThreadSummary({ thread }: { thread: ThreadView }) {
                 <p className="message-card-snippet">{message.snippet}</p>
                 {message.attachments.length > 0 && (
                   <p className="message-card-attachments">
-                    <Icon name="paperclip" size={14} /> {message.attachments.map((attachment) => attachment.filename).join(', ')}
+                    <Icon name="paperclip" size={14} /> <bdi>{message.attachments.map((attachment) => withoutBidiControls(attachment.filename)).join(', ')}</bdi>
                   </p>
                 )}
               </div>

@@ -99,9 +99,10 @@ export function AttachmentList({ attachments, load }: AttachmentListProps) {
               >
                 <Thumbnail facts={item} load={load} />
                 <span className="tern-att-text">
-                  <span className="tern-att-name" title={item.name}>
+                  {/* <bdi>: a right-to-left name cannot reorder the size and type around it. */}
+                  <bdi className="tern-att-name" title={item.name}>
                     {item.name}
-                  </span>
+                  </bdi>
                   <span className="tern-att-meta">
                     {item.badge} · {item.sizeLabel}
                   </span>

@@ -81,8 +81,8 @@ export function AttachmentPreview({ items, index, load, onIndexChange, onDownloa
   };
 
   const content = () => {
-    if (loaded.state === 'loading') return <div className="tern-preview-status" role="status">Loading {item.name}…</div>;
-    if (loaded.state === 'failed') return <div className="tern-preview-status" role="alert">{item.name} could not be opened. {loaded.message}</div>;
+    if (loaded.state === 'loading') return <div className="tern-preview-status" role="status">Loading <bdi>{item.name}</bdi>…</div>;
+    if (loaded.state === 'failed') return <div className="tern-preview-status" role="alert"><bdi>{item.name}</bdi> could not be opened. {loaded.message}</div>;
     switch (item.preview) {
       case 'image':
         return <img className="tern-preview-image" src={loaded.url} alt={item.name} />;
@@ -102,7 +102,7 @@ export function AttachmentPreview({ items, index, load, onIndexChange, onDownloa
       <div ref={dialogRef} className="tern-preview" role="dialog" aria-modal="true" aria-labelledby={titleId} onKeyDown={onKeyDown}>
         <header className="tern-preview-header">
           <h2 id={titleId} className="tern-preview-title" title={item.name}>
-            {item.name}
+            <bdi>{item.name}</bdi>
           </h2>
           <span className="tern-preview-meta">{item.sizeLabel}</span>
           {items.length > 1 && (

@@ -1,5 +1,6 @@
 /** What the attachment list shows for a message's parts (spec §5 paperclip and preview rules). */
 import type { AttachmentSummary } from '../../shared/api/mail';
+import { withoutBidiControls } from '../../shared/bidi-controls';
 import { showsPaperclip } from '../../shared/attachment-rules';
 import { formatFileSize } from '../../shared/file-size';
 import { previewKind, previewType, type PreviewKind } from '../../shared/preview-rules';
@@ -14,6 +15,7 @@ export function listedAttachments(attachments: readonly AttachmentSummary[]): At
 
 export interface AttachmentFacts {
   readonly attachment: AttachmentSummary;
+  /** The sender's file name without bidi controls: shown, spoken and saved as stored (shared/bidi-controls.ts). */
   readonly name: string;
   readonly sizeLabel: string;
   /** How the viewer shows it, null when it only downloads. */
@@ -25,7 +27,7 @@ export interface AttachmentFacts {
 }
 
 export function attachmentFacts(attachment: AttachmentSummary): AttachmentFacts {
-  const name = attachment.filename.trim() || 'Untitled attachment';
+  const name = withoutBidiControls(attachment.filename).trim() || 'Untitled attachment';
   const dot = name.lastIndexOf('.');
   return {
     attachment,

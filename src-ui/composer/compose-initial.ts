@@ -6,6 +6,7 @@
 import type { Address } from '../../shared/api/mail';
 import { addressKey, sameAddress } from '../../shared/address-equivalence';
 import { showsPaperclip } from '../../shared/attachment-rules';
+import { withoutBidiControls } from '../../shared/bidi-controls';
 import type { BodyView, MessageView } from '../../shared/worker-mail-api';
 import { sanitizeMailHtml } from '../mail-html/sanitize-html';
 import { scopeMailStyles } from '../mail-html/scope-styles';
@@ -215,11 +216,12 @@ export function composeFromMessage(params: ReplyParams): ComposerInitial {
       subject: prefixedSubject(message.subject, 'Fwd'),
       html: quoteForForward(message, body, params.locale),
       // Real attachments travel along, and so do the inline images the body showed: in the
-      // composer they are only their alt text (editor-html.ts).
+      // composer they are only their alt text (editor-html.ts). A name's bidi controls go:
+      // the composer's list shows it as stored (shared/bidi-controls.ts).
       pendingAttachments: load
         ? parts
             .filter((part) => showsPaperclip(part) || shownInline(part, body))
-            .map((part) => ({ fileName: part.filename, size: part.size, contentType: part.contentType, load: () => load(part.index) }))
+            .map((part) => ({ fileName: withoutBidiControls(part.filename), size: part.size, contentType: part.contentType, load: () => load(part.index) }))
         : [],
     };
   }
