@@ -5,7 +5,7 @@
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { useAtomValue, useStore } from 'jotai';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { describeSearchProblem, searchProblemOf } from '../../shared/search-syntax';
+import { searchProblemOf } from '../../shared/search-syntax';
 import type { FolderView, ListScope, ThreadRow } from '../../shared/worker-mail-api';
 import { dispatchMailEvent, MAIL_EVENTS, type MailEventName } from '../keyboard/mail-events';
 import { useMailboxShortcuts } from '../keyboard/use-mailbox-shortcuts';
@@ -56,12 +56,13 @@ const EMPTY_TEXT: Partial<Record<NonNullable<FolderView['specialUse']>, [string,
 function EmptyState({ scope, title, specialUse }: { scope: ListScope; title: string; specialUse: FolderView['specialUse'] }) {
   const problem = scope.kind === 'search' ? searchProblemOf(scope.query) : null;
   if (problem) {
-    // Not "No results": the query cannot run, and the search box says why (role=alert) too.
+    // Not "No results": the query cannot run. Why is said once, under the search box
+    // (role=alert, tied to the field): repeating the sentence here showed it twice.
     return (
       <div className="empty-state">
         <Icon name="search" size={40} className="empty-state-icon" />
         <p className="empty-state-title">Can’t search for “{scope.kind === 'search' ? scope.query : ''}”</p>
-        <p className="empty-state-text">{describeSearchProblem(problem)}</p>
+        <p className="empty-state-text">The note under the search box says what to change.</p>
       </div>
     );
   }
