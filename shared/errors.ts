@@ -157,3 +157,22 @@ export class TernError extends Error {
     });
   }
 }
+
+/**
+ * Spec §8's marker AccountRemoved: work under way for an account when it was removed
+ * (logged out, its session ended, its cache cleared) settles with this marker instead of
+ * an error. The account's data is gone on purpose, so nothing is shown, retried or
+ * reported. A plain object, so it crosses the comlink boundary as it is.
+ */
+export interface AccountRemoved {
+  readonly marker: 'AccountRemoved';
+  readonly accountId: string;
+}
+
+export function accountRemoved(accountId: string): AccountRemoved {
+  return { marker: 'AccountRemoved', accountId };
+}
+
+export function isAccountRemoved(value: unknown): value is AccountRemoved {
+  return typeof value === 'object' && value !== null && (value as { marker?: unknown }).marker === 'AccountRemoved' && typeof (value as { accountId?: unknown }).accountId === 'string';
+}

@@ -35,6 +35,7 @@ import {
   watchParamsSchema,
 } from './query-params';
 import type { OpenStore } from './thread-list-reader';
+import { orderSuggestions } from './suggestion-order';
 import { orderFolders } from './views';
 
 export interface MailQueryServiceDeps {
@@ -117,10 +118,7 @@ export class EngineMailQueries implements MailQueryService {
         if (!earlier || earlier.rank < rank) seen.set(email, { address: { name, email }, rank, lastAt: Number(contact.last_seen_at ?? 0) });
       }
     }
-    return [...seen.values()]
-      .sort((a, b) => b.rank - a.rank || b.lastAt - a.lastAt)
-      .slice(0, limit)
-      .map((entry) => entry.address);
+    return orderSuggestions(seen.values(), limit);
   }
 
   async watchSync(onStatus: (status: SyncStatus) => void): Promise<{ subscriptionId: string }> {
