@@ -9,12 +9,14 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } fro
 import { TernError } from '../../shared/errors';
 import type { AttachmentSummary } from '../../shared/api/mail';
 import { withoutBidiControls } from '../../shared/bidi-controls';
-import type { BodyView, MessageView, ThreadRow, ThreadView } from '../../shared/worker-mail-api';
+import type { PublicAccount } from '../../shared/account';
+import type { BodyView, FolderView, MessageView, ThreadRow, ThreadView } from '../../shared/worker-mail-api';
 import { RecentCache } from '../conversation/recent-cache';
 import { dispatchMailEvent, MAIL_EVENTS } from '../keyboard/mail-events';
 import { useMailActions } from '../state/actions-context';
 import type { MailActions } from '../state/mail-actions';
-import { ownEmailsByAccountAtom, trustedSendersAtom, visibleListAtom } from '../state/atoms';
+import { accountsAtom, foldersAtom, ownEmailsByAccountAtom, trustedSendersAtom, visibleListAtom } from '../state/atoms';
+import { folderDisplayName } from '../sidebar/folder-order';
 import { indexOfKey, rowAt } from '../thread-list/list-patch';
 import { formatFullTime } from '../thread-list/row-format';
 import { Avatar } from './Avatar';
@@ -49,6 +51,21 @@ function readingCacheOf(actions: MailActions): ReadingCache {
     readingCaches.set(actions, cache);
   }
   return cache;
+}
+
+/**
+ * "in alice@tern.test · Inbox": which account (and folder) an open thread belongs to, said
+ * only when more than one account is signed in (a unified list mixes them). The folder is
+ * the inbox when the thread has mail there, else the first of its folders the account lists.
+ */
+export function threadPlace(row: Pick<ThreadRow, 'accountId' | 'folderIds'>, accounts: readonly PublicAccount[], folders: Readonly<Record<string, readonly FolderView[]>>): string | null {
+  if (accounts.length < 2) return null;
+  const account = accounts.find((candidate) => candidate.accountId === row.accountId);
+  if (!account) return null;
+  const listed = (folders[row.accountId] ?? []).filter((folder) => row.folderIds.includes(folder.id));
+  const folder = listed.find((candidate) => candidate.specialUse === 'inbox') ?? listed[0];
+  const separator = account.mailProperties.folderSeparator || '/';
+  return folder ? `in ${account.emailAddress} · ${folderDisplayName(folder, separator)}` : `in ${account.emailAddress}`;
 }
 
 function ThreadSummary({ thread }: { thread: ThreadView }) {
@@ -204,6 +221,9 @@ export function ReadingPane({ threadKey, onClose, showBack }: { threadKey: strin
   );
 
   const trustedSenders = useAtomValue(trustedSendersAtom);
+  const accounts = useAtomValue(accountsAtom) ?? [];
+  const folders = useAtomValue(foldersAtom);
+  const place = current?.thread ? threadPlace(current.thread.row, accounts, folders) : null;
   const accountId = current?.thread?.row.accountId;
   const shownThread = useRef(current?.thread);
   shownThread.current = current?.thread;
@@ -253,6 +273,7 @@ export function ReadingPane({ threadKey, onClose, showBack }: { threadKey: strin
             <Suspense fallback={<ThreadSummary thread={current.thread} />}>
               <ConversationView
                 thread={current.thread}
+                place={place}
                 loadBody={loadBody}
                 peekBody={peekBody}
                 loadAttachment={loadAttachment}

@@ -17,6 +17,8 @@ import { CONVERSATION_CSS } from './conversation-styles';
 export interface ConversationViewProps {
   /** The thread to show (from MailQueryService.getThread); messages oldest first. */
   readonly thread: ThreadView;
+  /** Which account and folder the thread is in ("in alice@tern.test · Inbox"); null with one account signed in. */
+  readonly place?: string | null;
   /** A message's body (MailQueryService.getBody); called on first expand. */
   readonly loadBody: (messageId: string) => Promise<BodyView>;
   /** A body the shell already holds, if any: shown in the first render, without a round trip. */
@@ -159,7 +161,10 @@ export const ConversationView = memo(function ConversationView(props: Conversati
         {CONVERSATION_CSS}
       </style>
       <header className="tern-conversation-header">
-        <h2 className="tern-conversation-subject">{thread.row.subject || '(no subject)'}</h2>
+        <div className="tern-conversation-heading">
+          <h2 className="tern-conversation-subject">{thread.row.subject || '(no subject)'}</h2>
+          {props.place && <p className="tern-conversation-place">{props.place}</p>}
+        </div>
         <div className="tern-conversation-tools">
           <span className="tern-conversation-count">
             {messages.length} {messages.length === 1 ? 'message' : 'messages'}

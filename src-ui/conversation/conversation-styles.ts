@@ -5,6 +5,8 @@ export const CONVERSATION_CSS = `${BASE_CSS}
 .tern-conversation { display: flex; flex-direction: column; gap: 0; max-width: 980px; margin: 0 auto; padding: 20px 24px 32px; }
 .tern-conversation-header { display: flex; align-items: flex-start; justify-content: space-between; gap: 16px; padding: 4px 4px 16px; }
 .tern-conversation-subject { margin: 0; font-size: 22px; line-height: 1.3; font-weight: 600; letter-spacing: -.01em; overflow-wrap: anywhere; }
+.tern-conversation-heading { min-width: 0; display: flex; flex-direction: column; gap: 4px; }
+.tern-conversation-place { margin: 0; font-size: 13px; color: var(--t-muted); overflow-wrap: anywhere; }
 .tern-conversation-tools { display: flex; align-items: center; gap: 8px; flex: none; padding-top: 4px; font-size: 13px; color: var(--t-muted); }
 .tern-message-list { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; border: 1px solid var(--t-line); border-radius: 12px; background: var(--t-bg); box-shadow: var(--t-shadow); }
 .tern-message-list > li + li { border-top: 1px solid var(--t-line); }
