@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { AccountStore } from './accounts/account-store';
 import { SessionStore } from './accounts/session-store';
 import { discoverServers } from './auth/discovery';
@@ -6,6 +7,7 @@ import { LoginService } from './auth/login-service';
 import { networkLookups } from './auth/network-lookups';
 import { LoginThrottle } from './auth/rate-limit';
 import type { GatewayConfig } from './config';
+import { assertKeyOpensStore, sealedSecretCount } from './crypto/key-check';
 import { SecretBox } from './crypto/secret-box';
 import { Materializer } from './mirror/materialize';
 import { MirrorManager } from './mirror/mirror-manager';
@@ -43,8 +45,17 @@ export interface ContextOverrides {
 
 export function createContext(config: GatewayConfig, overrides: ContextOverrides = {}): GatewayContext {
   const db = openDatabase(config.dataDir, config.databaseFile);
-  const secrets = SecretBox.load({ dataDir: config.dataDir, envKey: config.secretKey });
-  const accounts = new AccountStore(db, secrets);
+  // Refuse to start rather than run with a key that cannot open the stored passwords.
+  let secrets: SecretBox;
+  let accounts: AccountStore;
+  try {
+    secrets = SecretBox.load({ dataDir: config.dataDir, envKey: config.secretKey, sealedSecrets: sealedSecretCount(db) });
+    accounts = new AccountStore(db, secrets);
+    assertKeyOpensStore({ db, box: secrets, databasePath: join(config.dataDir, config.databaseFile), open: (id) => accounts.password(id) });
+  } catch (error) {
+    db.close();
+    throw error;
+  }
   const sessions = new SessionStore(db);
   const discovery = { domains: config.mailDomains, overrides: config.serverOverrides, ...networkLookups() };
   const txlog = new TransactionLog(db);

@@ -12,22 +12,30 @@ const TAG_BYTES = 16;
  * The account id is bound in as associated data, so a secret copied to another row fails.
  */
 export class SecretBox {
-  private constructor(private readonly key: Buffer) {}
+  private constructor(
+    private readonly key: Buffer,
+    /** Where the key came from (the key file's path or TERN_SECRET_KEY), for start-up messages. */
+    readonly source: string,
+  ) {}
 
   /**
    * The key comes from TERN_SECRET_KEY (64 hex characters or base64 of 32 bytes) or from
    * `<dataDir>/secret.key`, created with mode 0600 on first run. No default key ships.
+   * `sealedSecrets` is how many secrets the store already holds: a fresh key could open
+   * none of them, so with a missing key file the gateway refuses to start instead of
+   * making one (every account would fail to connect, forever, with no clue why).
    */
-  static load(params: { dataDir: string; envKey?: string | undefined }): SecretBox {
-    if (params.envKey) return new SecretBox(parseKey(params.envKey, 'TERN_SECRET_KEY'));
+  static load(params: { dataDir: string; envKey?: string | undefined; sealedSecrets?: number }): SecretBox {
+    if (params.envKey) return new SecretBox(parseKey(params.envKey, 'TERN_SECRET_KEY'), 'TERN_SECRET_KEY');
     const file = join(params.dataDir, 'secret.key');
     if (!existsSync(file)) {
+      if ((params.sealedSecrets ?? 0) > 0) throw new Error(missingKeyMessage(file, params.sealedSecrets ?? 0));
       writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
     }
     if ((statSync(file).mode & 0o077) !== 0) {
       throw new Error(`${file} is readable by other users; run \`chmod 600 ${file}\`.`);
     }
-    return new SecretBox(parseKey(readFileSync(file, 'utf8').trim(), file));
+    return new SecretBox(parseKey(readFileSync(file, 'utf8').trim(), file), file);
   }
 
   seal(plaintext: string, context: string): Buffer {
@@ -47,6 +55,15 @@ export class SecretBox {
     decipher.setAuthTag(tag);
     return Buffer.concat([decipher.update(sealed.subarray(1 + IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
   }
+}
+
+function missingKeyMessage(file: string, sealedSecrets: number): string {
+  return [
+    `The key file ${file} is missing, but the store holds ${sealedSecrets} mail password(s) sealed with it.`,
+    'A new key could not open them, so the gateway will not start.',
+    `Restore secret.key from a backup into ${file} (mode 0600), or set TERN_SECRET_KEY to that key.`,
+    'If the key is lost for good, move the database away to start empty: every user then logs in again.',
+  ].join('\n');
 }
 
 function parseKey(text: string, source: string): Buffer {

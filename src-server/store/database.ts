@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from './migrations';
@@ -11,7 +11,18 @@ export type Db = Database.Database;
  */
 export function openDatabase(dataDir: string, fileName = 'tern.sqlite'): Db {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const db = new Database(fileName === ':memory:' ? ':memory:' : join(dataDir, fileName));
+  if (fileName === ':memory:') return configure(new Database(':memory:'));
+  const path = join(dataDir, fileName);
+  // Created 0600 before SQLite opens it: SQLite would make it 0644 (umask permitting), and it
+  // gives the -wal and -shm files the database file's own mode. mkdir's mode does nothing for
+  // a data dir that already existed, so files a previous version left open are narrowed too.
+  closeSync(openSync(path, 'a', 0o600));
+  const db = configure(new Database(path));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o600);
+  return db;
+}
+
+function configure(db: Db): Db {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   // A checkpoint (copying the WAL into the database, with an fsync) every 64 MB of WAL rather

@@ -1,0 +1,33 @@
+import type { Db } from '../store/database';
+import type { SecretBox } from './secret-box';
+
+/** Account rows whose mail password is sealed (a row being created holds an empty secret for a moment). */
+const SEALED = "FROM accounts WHERE length(secret) > 0";
+
+/** How many sealed secrets the store holds: with any, a missing key must not be replaced by a new one. */
+export function sealedSecretCount(db: Db): number {
+  return (db.prepare(`SELECT count(*) AS n ${SEALED}`).get() as { n: number }).n;
+}
+
+/**
+ * Proves at start-up that the key opens what the store holds, by opening one sealed secret
+ * (`open` is the owner's own decryption, e.g. `AccountStore.password`, so the sealing
+ * context stays its business). A wrong key would otherwise let the gateway start and then
+ * fail every mailbox connection forever; here it stops with a message saying what to do.
+ */
+export function assertKeyOpensStore(params: { db: Db; box: SecretBox; databasePath: string; open: (accountId: number) => unknown }): void {
+  const sample = params.db.prepare(`SELECT id ${SEALED} ORDER BY id LIMIT 1`).get() as { id: number } | undefined;
+  if (!sample) return;
+  try {
+    params.open(sample.id);
+  } catch {
+    throw new Error(
+      [
+        `The key from ${params.box.source} cannot open the mail passwords stored in ${params.databasePath} (tried account ${sample.id}).`,
+        'The key was replaced, or the store was written under another key; the gateway will not start.',
+        'Put back the key the store was written with (the old secret.key, or the old TERN_SECRET_KEY).',
+        'If that key is lost for good, move the database away to start empty: every user then logs in again.',
+      ].join('\n'),
+    );
+  }
+}
