@@ -40,7 +40,7 @@ describe('MIME', () => {
 
   test('the plain alternative keeps paragraphs and link targets', () => {
     expect(plainAlternative('<p>Hello&nbsp;Bob,</p><p>see <a href="https://x.example/a">the report</a><br>thanks</p><style>p{}</style>')).toBe(
-      'Hello Bob,\nsee the report (https://x.example/a)\nthanks',
+      'Hello Bob,\n\nsee the report <https://x.example/a>\nthanks',
     );
   });
 });
