@@ -164,6 +164,8 @@ export type MailCommand =
   | { readonly kind: 'archive'; readonly accountId: string; readonly threadIds: readonly string[] }
   | { readonly kind: 'trash'; readonly accountId: string; readonly threadIds: readonly string[] }
   | { readonly kind: 'spam'; readonly accountId: string; readonly threadIds: readonly string[] }
+  /** Not spam: the thread's messages in Spam go to the Inbox (its other messages stay where they are). */
+  | { readonly kind: 'notspam'; readonly accountId: string; readonly threadIds: readonly string[] }
   | { readonly kind: 'delete'; readonly accountId: string; readonly threadIds: readonly string[] }
   /**
    * Puts messages back where they were: the undo of a move, archive, trash or spam, as
@@ -190,7 +192,7 @@ export interface CommandRun {
  * MailCommand without its threads, which the engine finds itself (runOnScope).
  */
 export type ScopeCommand =
-  | { readonly kind: 'archive' | 'trash' | 'spam' | 'delete' }
+  | { readonly kind: 'archive' | 'trash' | 'spam' | 'notspam' | 'delete' }
   /** Only for a list of one account (the folder is that account's). */
   | { readonly kind: 'move'; readonly folderId: string }
   | { readonly kind: 'markRead'; readonly read: boolean }

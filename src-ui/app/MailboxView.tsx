@@ -93,6 +93,8 @@ function leavesListShown(command: ThreadCommand, scope: ListScope, specialUse: F
     if (command.kind !== 'move') return true;
     return !Object.values(folders).some((list) => list.some((folder) => folder.id === command.folderId && folder.specialUse === 'inbox'));
   }
+  // Not spam takes a thread's Spam messages to the Inbox: none are left in Spam.
+  if (specialUse === 'junk' && command.kind === 'notspam') return true;
   return specialUse === 'trash' && command.kind === 'delete';
 }
 
@@ -270,7 +272,8 @@ export function MailboxView({ scope, title, specialUse, folderId }: MailboxViewP
     },
     archive: () => run({ kind: 'archive' }, true),
     delete: () => run({ kind: specialUse === 'trash' ? 'delete' : 'trash' }, true),
-    spam: () => specialUse !== 'junk' && run({ kind: 'spam' }, true),
+    // `!` toggles as in Gmail: in Spam it is Not spam.
+    spam: () => run({ kind: specialUse === 'junk' ? 'notspam' : 'spam' }, true),
     star: () => {
       const rows = targets(true).map((ref) => rowByKey(held(), ref.key));
       run({ kind: 'star', starred: !(rows.length > 0 && rows.every((row) => row?.starred)) }, true);

@@ -40,7 +40,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ['x'], action: 'toggleSelect', description: 'Select or unselect conversation', group: 'Navigation' },
   { keys: ['e'], action: 'archive', description: 'Archive', group: 'Actions' },
   { keys: ['#'], action: 'delete', description: 'Delete', group: 'Actions' },
-  { keys: ['!'], action: 'spam', description: 'Report spam', group: 'Actions' },
+  { keys: ['!'], action: 'spam', description: 'Report spam (in Spam: Not spam)', group: 'Actions' },
   { keys: ['s'], action: 'star', description: 'Star or unstar', group: 'Actions' },
   { keys: ['Shift+I'], action: 'markRead', description: 'Mark as read', group: 'Actions' },
   { keys: ['Shift+U'], action: 'markUnread', description: 'Mark as unread', group: 'Actions' },

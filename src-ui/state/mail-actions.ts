@@ -28,7 +28,7 @@ type Store = ReturnType<typeof createStore>;
 
 /** Thread commands a toolbar button or a shortcut can ask for. */
 export type ThreadCommand =
-  | { readonly kind: 'archive' | 'trash' | 'spam' | 'delete' }
+  | { readonly kind: 'archive' | 'trash' | 'spam' | 'notspam' | 'delete' }
   | { readonly kind: 'move'; readonly folderId: string; readonly folderName?: string }
   | { readonly kind: 'markRead'; readonly read: boolean }
   | { readonly kind: 'star'; readonly starred: boolean };
@@ -45,6 +45,8 @@ export function confirmation(command: ThreadCommand, count: number): string | nu
       return `${subjectOf(count)} moved to Trash.`;
     case 'spam':
       return `${subjectOf(count)} marked as spam.`;
+    case 'notspam':
+      return `${subjectOf(count)} marked as not spam and moved to Inbox.`;
     case 'delete':
       return `${subjectOf(count)} deleted forever.`;
     case 'move':
@@ -56,7 +58,7 @@ export function confirmation(command: ThreadCommand, count: number): string | nu
 }
 
 /** Commands whose toast offers Undo: moves (the engine answers their inverse). "Delete forever" cannot be undone. */
-const UNDOABLE = new Set<ThreadCommand['kind']>(['archive', 'trash', 'spam', 'move']);
+const UNDOABLE = new Set<ThreadCommand['kind']>(['archive', 'trash', 'spam', 'notspam', 'move']);
 
 /** The toast after logging out of one account while others stay. */
 export const loggedOutMessage = (email: string) => `Logged out of ${email}.`;
@@ -74,7 +76,7 @@ function afterNextFrame(run: () => void): void {
 }
 
 /** Commands after which the threads leave the list shown. */
-const REMOVES_FROM_LIST = new Set<ThreadCommand['kind']>(['archive', 'trash', 'spam', 'delete', 'move']);
+const REMOVES_FROM_LIST = new Set<ThreadCommand['kind']>(['archive', 'trash', 'spam', 'notspam', 'delete', 'move']);
 
 /** The row edit a command shows at once; null when the tab cannot know the outcome (it waits for the worker). */
 function rowEditOf(command: ThreadCommand, leavesList: boolean): RowEdit | null {

@@ -30,6 +30,8 @@ export function scopeVerb(command: ThreadCommand): string {
       return 'Moving to Trash';
     case 'spam':
       return 'Reporting as spam';
+    case 'notspam':
+      return 'Moving to Inbox';
     case 'delete':
       return 'Deleting forever';
     case 'move':
@@ -51,6 +53,8 @@ export function scopeDone(command: ThreadCommand, count: number): string {
       return `${what} moved to Trash.`;
     case 'spam':
       return `${what} reported as spam.`;
+    case 'notspam':
+      return `${what} marked as not spam and moved to Inbox.`;
     case 'delete':
       return `${what} deleted forever.`;
     case 'move':

@@ -43,6 +43,7 @@ const FAILED_TITLE: Record<CommandStatus['kind'], string> = {
   archive: 'Could not archive',
   trash: 'Could not delete',
   spam: 'Could not report spam',
+  notspam: 'Could not move to Inbox',
   delete: 'Could not delete forever',
   restore: 'Could not undo',
   saveDraft: 'Could not save the draft',

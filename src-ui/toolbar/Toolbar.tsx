@@ -27,7 +27,7 @@ export interface ToolbarProps {
   readonly moveFolders: readonly { folder: FolderView; depth: number; displayName: string }[] | null;
   /** In Trash, delete means delete forever. */
   readonly deleteForever: boolean;
-  /** In Spam, the spam button is hidden. */
+  /** In Spam, "Report spam" becomes "Not spam" (back to the Inbox). */
   readonly inSpam: boolean;
   readonly moveOpenSignal: number;
   /** The "Move to" menu opened or closed. */
@@ -78,7 +78,11 @@ export function Toolbar(props: ToolbarProps) {
           disabled={none}
           onClick={() => props.onRun({ kind: props.deleteForever ? 'delete' : 'trash' })}
         />
-        {!props.inSpam && <ActionButton label="Report spam" icon="spam" shortcut="!" disabled={none} onClick={() => props.onRun({ kind: 'spam' })} />}
+        {props.inSpam ? (
+          <ActionButton label="Not spam" icon="inbox" shortcut="!" disabled={none} onClick={() => props.onRun({ kind: 'notspam' })} />
+        ) : (
+          <ActionButton label="Report spam" icon="spam" shortcut="!" disabled={none} onClick={() => props.onRun({ kind: 'spam' })} />
+        )}
         <MenuButton
           label="Move to folder"
           title="Move to folder (v)"

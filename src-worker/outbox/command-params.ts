@@ -20,6 +20,7 @@ export const mailCommandSchema: z.ZodType<MailCommand> = z.discriminatedUnion('k
   z.object({ kind: z.literal('archive'), accountId, threadIds }),
   z.object({ kind: z.literal('trash'), accountId, threadIds }),
   z.object({ kind: z.literal('spam'), accountId, threadIds }),
+  z.object({ kind: z.literal('notspam'), accountId, threadIds }),
   z.object({ kind: z.literal('delete'), accountId, threadIds }),
   z.object({ kind: z.literal('restore'), accountId, threadIds, placements: z.array(z.object({ messageId: id, folderId: id })).min(1).max(MAX_RESTORED_MESSAGES) }),
 ]);

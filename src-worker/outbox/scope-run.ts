@@ -34,7 +34,7 @@ const folderId = z.string().regex(/^[1-9]\d{0,15}$/, 'Not an id.');
 export const scopeRunParamsSchema: z.ZodType<{ scope: ListScope; command: ScopeCommand }> = z.object({
   scope: listScopeSchema,
   command: z.discriminatedUnion('kind', [
-    z.object({ kind: z.enum(['archive', 'trash', 'spam', 'delete']) }),
+    z.object({ kind: z.enum(['archive', 'trash', 'spam', 'notspam', 'delete']) }),
     z.object({ kind: z.literal('move'), folderId }),
     z.object({ kind: z.literal('markRead'), read: z.boolean() }),
     z.object({ kind: z.literal('star'), starred: z.boolean() }),

@@ -326,6 +326,11 @@ export function createFakeEngine(options: FakeEngineOptions = {}): FakeEngine {
         case 'move':
           next = { ...row, folderIds: [command.folderId] };
           break;
+        case 'notspam': {
+          const junk = specialFolder(command.accountId, 'junk')?.id;
+          next = { ...row, folderIds: [...row.folderIds.filter((id) => id !== junk), ...(inbox && row.folderIds.includes(junk ?? '') ? [inbox] : [])] };
+          break;
+        }
         case 'delete':
           next = null;
           break;
@@ -511,7 +516,7 @@ export function createFakeEngine(options: FakeEngineOptions = {}): FakeEngine {
         const before = command.threadIds.map((id) => threads.get(`${command.accountId}:${id}`)).filter((row): row is ThreadRow => Boolean(row));
         const undo = apply(command);
         // Moves answer their undo, as the engine does: each thread's first message back to where the thread was.
-        const moved = ['archive', 'trash', 'spam', 'move'].includes(command.kind) ? before.filter((row) => row.folderIds.join() !== threads.get(row.key)?.folderIds.join()) : [];
+        const moved = ['archive', 'trash', 'spam', 'notspam', 'move'].includes(command.kind) ? before.filter((row) => row.folderIds.join() !== threads.get(row.key)?.folderIds.join()) : [];
         const inverse: MailCommand | undefined =
           moved.length > 0
             ? {

@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import type { CommandStatus, MailCommand, ThreadRow } from '../../../../shared/worker-mail-api';
+import { mailCommandSchema } from '../../../../src-worker/outbox/command-params';
 import { gatewayRequests, inverseOf, planEffects, type PlanFolders, type PlanMessage } from '../../../../src-worker/outbox/command-plan';
 import { FakeMailServer } from '../fake-mail-server';
 import { Profile, waitFor } from '../mail-test-kit';
@@ -60,6 +61,19 @@ describe('the inverse of a command', () => {
     expect(undoOf({ kind: 'delete', accountId: '7', threadIds: ['30'] }, { '30': inTrash })).toBeUndefined();
     // Nothing moves (archiving what is already archived): nothing to undo.
     expect(undoOf({ kind: 'archive', accountId: '7', threadIds: ['30'] }, { '30': [{ id: '301', folderId: '3', date: 1 }] })).toBeUndefined();
+  });
+
+  test('not spam takes only the Spam messages to the Inbox, is sent as the gateway\'s notspam, is accepted from a tab and is undone', () => {
+    const spammed: PlanMessage[] = [
+      { id: '401', folderId: '5', date: 1 },
+      { id: '402', folderId: '2', date: 2 },
+      { id: '403', folderId: '5', date: 3 },
+    ];
+    const command: MailCommand = { kind: 'notspam', accountId: '7', threadIds: ['40'] };
+    expect(planEffects(command, new Map([['40', spammed]]), FOLDERS)).toEqual({ '401': { folderId: '1' }, '403': { folderId: '1' } });
+    expect(gatewayRequests(command)).toEqual([{ scope: 'threads', action: { ids: ['40'], action: 'notspam' } }]);
+    expect(mailCommandSchema.parse(command)).toEqual(command);
+    expect(undoOf(command, { '40': spammed })).toEqual({ kind: 'restore', accountId: '7', threadIds: ['40'], placements: [{ messageId: '401', folderId: '5' }, { messageId: '403', folderId: '5' }] });
   });
 
   test('a restore moves only messages that are elsewhere now, and its requests stay within the bulk limit', () => {
