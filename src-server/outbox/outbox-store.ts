@@ -1,4 +1,4 @@
-import type { OutboxState } from '../../shared/api/compose';
+import type { OutboxState, SendResult } from '../../shared/api/compose';
 import type { SmtpEnvelope, SmtpOutcome } from '../smtp/smtp-connector';
 import type { SmtpFailure } from '../smtp/smtp-errors';
 import type { Db } from '../store/database';
@@ -22,6 +22,10 @@ export interface OutboxRow {
   readonly smtp: SmtpOutcome | null;
   readonly lastError: string | null;
   readonly failure: SmtpFailure | null;
+  /** When the attempt under way reached its final "." (null: not yet, or no attempt). */
+  readonly committedAt: number | null;
+  /** The Sent folder's copy: filed, still to file, or given up on after every retry. */
+  readonly sentCopyState: NonNullable<SendResult['sentCopy']>;
   readonly createdAt: number;
 }
 
@@ -50,6 +54,8 @@ interface Row {
   smtp_json: string | null;
   last_error: string | null;
   error_json: string | null;
+  committed_at: number | null;
+  sent_copy_state: NonNullable<SendResult['sentCopy']>;
   created_at: number;
 }
 
@@ -72,6 +78,8 @@ const toRow = (row: Row): OutboxRow => ({
   smtp: row.smtp_json === null ? null : (JSON.parse(row.smtp_json) as SmtpOutcome),
   lastError: row.last_error,
   failure: row.error_json === null ? null : (JSON.parse(row.error_json) as SmtpFailure),
+  committedAt: row.committed_at,
+  sentCopyState: row.sent_copy_state,
   createdAt: row.created_at,
 });
 
@@ -81,8 +89,12 @@ const toRow = (row: Row): OutboxRow => ({
  * workers can never both claim a row and a restart finds every message where it was:
  *
  *   queued ──claim──▶ sending ──SMTP ok──▶ accepted ──filed in Sent──▶ sent
- *     ▲                 │  └──refused for good──▶ failed
- *     └──will retry─────┘
+ *     ▲                 │  │  └──refused for good──▶ failed
+ *     └──will retry─────┘  └──no reply after the final "."──▶ unknown ──the person: send again──▶ queued
+ *                                                                 └──the person: it was sent──▶ accepted
+ *
+ * `committed_at` is written just before an attempt's final ".": it tells an attempt that died
+ * before the dot (nothing was delivered) from one that died waiting for the reply (unknown).
  */
 export class OutboxStore {
   constructor(
@@ -142,14 +154,40 @@ export class OutboxStore {
     return this.change(id, ['queued'], `state = 'sending', attempts = attempts + 1`, []);
   }
 
+  /**
+   * The attempt is about to write its final ".": from now on the server may take the message at
+   * any moment. Synchronous (better-sqlite3), so it is on disk before the dot leaves.
+   */
+  markCommitting(id: number): boolean {
+    return this.change(id, ['sending'], `committed_at = ?`, [this.now()]);
+  }
+
   /** sending → accepted: the marker that SMTP took the message; from here on it is never sent again. */
   markAccepted(id: number, outcome: SmtpOutcome): boolean {
     return this.change(id, ['sending'], `state = 'accepted', smtp_json = ?, last_error = NULL, next_attempt_at = ?`, [JSON.stringify(outcome), this.now()]);
   }
 
-  /** sending → queued: try again at `at`. */
+  /** sending → queued: try again at `at` (the server refused it, or the attempt ended before its final "."). */
   requeue(id: number, reason: string, at: number): boolean {
-    return this.change(id, ['sending'], `state = 'queued', last_error = ?, next_attempt_at = ?`, [reason, at]);
+    return this.change(id, ['sending'], `state = 'queued', committed_at = NULL, last_error = ?, next_attempt_at = ?`, [reason, at]);
+  }
+
+  /** sending → unknown: the final "." went out and no reply came back; never sent again on its own. */
+  markUnknown(id: number, reason: string): boolean {
+    return this.change(id, ['sending'], `state = 'unknown', last_error = ?`, [reason]);
+  }
+
+  /** unknown → queued: the person checked and asks to send it again. */
+  resend(id: number): boolean {
+    return this.change(id, ['unknown'], `state = 'queued', committed_at = NULL, last_error = NULL, next_attempt_at = ?`, [this.now()]);
+  }
+
+  /** unknown → accepted: the person says it arrived; it is filed in Sent like any sent message. */
+  confirmSent(id: number): boolean {
+    return this.change(id, ['unknown'], `state = 'accepted', smtp_json = ?, last_error = NULL, next_attempt_at = ?`, [
+      JSON.stringify({ response: 'confirmed as sent by the person', accepted: [], rejected: [] }),
+      this.now(),
+    ]);
   }
 
   /** sending → failed, for good. */
@@ -162,9 +200,22 @@ export class OutboxStore {
     return this.change(id, ['accepted'], `filing_attempts = filing_attempts + 1, last_error = ?, next_attempt_at = ?`, [reason, at]);
   }
 
-  /** accepted → sent. The raw copies are dropped: the message now lives in Sent. */
+  /** The copy in Sent is there (filed by us or found); the rest of filing may still be retried. */
+  markCopyFiled(id: number): boolean {
+    return this.change(id, ['accepted'], `sent_copy_state = 'filed'`, []);
+  }
+
+  /** accepted → sent with its copy in Sent. The raw copies are dropped: the message now lives in Sent. */
   markSent(id: number, note: string | null = null): boolean {
-    return this.change(id, ['accepted'], `state = 'sent', last_error = ?, raw = x'', sent_copy = NULL`, [note]);
+    return this.change(id, ['accepted'], `state = 'sent', sent_copy_state = 'filed', last_error = ?, raw = x'', sent_copy = NULL`, [note]);
+  }
+
+  /**
+   * accepted → sent without a Sent copy: every filing attempt failed. The reason is kept for the
+   * person, and so is the message (raw), the only copy the mailbox would otherwise lack.
+   */
+  markSentWithoutCopy(id: number, reason: string): boolean {
+    return this.change(id, ['accepted'], `state = 'sent', sent_copy_state = 'failed', last_error = ?`, [reason]);
   }
 
   private change(id: number, from: readonly OutboxState[], set: string, values: readonly unknown[]): boolean {

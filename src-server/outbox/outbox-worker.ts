@@ -8,8 +8,13 @@ import type { OutboxRow, OutboxStore } from './outbox-store';
 export interface SentFiling {
   /** Whether the server already holds the message in Sent (some put it there themselves). */
   isInSent(row: OutboxRow): Promise<boolean>;
-  /** Files the message; must be safe to run again after a partial run. */
-  file(row: OutboxRow): Promise<void>;
+  /** Puts the copy in Sent unless one with its Message-ID is there; safe to run again. */
+  fileCopy(row: OutboxRow): Promise<void>;
+  /**
+   * The rest, each step safe to repeat: parent \Answered, the draft's copies (kept when Sent
+   * lacks the message: `withCopy` false), uploads released, folders synced.
+   */
+  finish(row: OutboxRow, withCopy: boolean): Promise<void>;
 }
 
 export interface OutboxOptions {
@@ -17,7 +22,7 @@ export interface OutboxOptions {
   readonly maxAttempts: number;
   /** Wait before attempt n+1, by n (the last value repeats). */
   readonly retryDelaysMs: readonly number[];
-  /** Filing attempts before the message is marked sent without its Sent copy. */
+  /** Filing attempts before the message is marked sent without its Sent copy (`sentCopy: 'failed'`). */
   readonly maxFilingAttempts: number;
   /** Longest sleep between looks at the table (retries due, rows of other nodes). */
   readonly idleCheckMs: number;
@@ -47,6 +52,9 @@ export interface OutboxWorkerDeps {
 
 type WorkerEvents = { changed: [number] };
 
+const UNKNOWN_AFTER_RESTART = 'The gateway stopped after handing the message to the mail server and before the server answered: it may have been sent.';
+const UNKNOWN_NO_REPLY = 'The connection ended after the message was handed to the mail server and before the server answered: it may have been sent.';
+
 /**
  * Sends what the outbox holds, at most once per message. One attempt per account at a
  * time; different accounts go side by side. Every state change is written before the
@@ -54,10 +62,13 @@ type WorkerEvents = { changed: [number] };
  *
  * - `queued` is simply sent;
  * - `accepted` (SMTP's 250 was recorded) is only filed, never sent again;
- * - `sending` (the process died during an attempt) is first checked against Sent; only
- *   if the message is not there is it sent again. The one window left is a crash between
- *   the server's 250 and our write of `accepted` — microseconds, the classic SMTP
- *   duplicate of RFC 1047 — against a server that does not file sent mail itself.
+ * - `sending` without a commit point (the process died before the final "."): the server
+ *   dropped the unfinished transaction, so it is sent again;
+ * - `sending` with a commit point (died after the "." and before the reply, RFC 1047's
+ *   window): `accepted` if the server filed it in Sent itself, else `unknown` — never sent
+ *   again on its own; the person is told it may have been sent and decides (resend/confirm).
+ *
+ * The same holds without a crash: a connection lost after the "." is `unknown`, not a retry.
  *
  * Single node: at start every `sending` row is an orphan. With several nodes (DESIGN §7)
  * a claim needs a lease with an expiry, and only expired leases are orphans.
@@ -147,7 +158,9 @@ export class OutboxWorker extends EventEmitter<WorkerEvents> {
       try {
         // Found in Sent: the server took it (and filed it) before we could record that. Do not send again.
         if (await this.deps.filing.isInSent(row)) this.deps.store.markAccepted(row.id, { response: 'found in Sent after a restart', accepted: [], rejected: [] });
-        else this.deps.store.requeue(row.id, 'interrupted by a gateway restart', this.now());
+        // Died before the final ".": the server threw the unfinished message away.
+        else if (row.committedAt === null) this.deps.store.requeue(row.id, 'interrupted by a gateway restart', this.now());
+        else this.deps.store.markUnknown(row.id, UNKNOWN_AFTER_RESTART);
       } catch (error) {
         // Cannot look now (IMAP down): leave it `sending` and look again on the next pass.
         this.recovered.delete(row.id);
@@ -172,18 +185,28 @@ export class OutboxWorker extends EventEmitter<WorkerEvents> {
     if (!store.claim(row.id)) return false;
     this.emit('changed', row.id);
     const attempt = row.attempts + 1;
+    let committed = false;
+    const onCommit = () => {
+      if (!store.markCommitting(row.id)) throw new Error('The outbox row is no longer being sent.');
+      committed = true;
+    };
     let failure: SmtpFailure;
     try {
       const account = accounts.get(row.accountId);
       if (!account) throw Object.assign(new Error('The account no longer exists.'), { code: 'EAUTH' });
-      const outcome = await smtp.send({ account, password: accounts.password(row.accountId), envelope: row.envelope, raw: row.raw });
-      if (this.stopped) return false; // the store may be closed; the next start finds the row `sending` and checks Sent
-      store.markAccepted(row.id, outcome);
+      const outcome = await smtp.send({ account, password: accounts.password(row.accountId), envelope: row.envelope, raw: row.raw, onCommit });
+      // Recorded even while stopping: a closed store throws, and the next start finds the row committed.
+      if (!this.record(() => store.markAccepted(row.id, outcome))) return false;
       return true;
     } catch (error) {
-      if (this.stopped) return false;
       failure = classifySmtpError(error);
     }
+    // No reply after the final ".": the server may have the message. Sending it again could deliver it twice.
+    if (committed && failure.responseCode === null) {
+      this.record(() => store.markUnknown(row.id, `${UNKNOWN_NO_REPLY} (${failure.reason})`));
+      return false;
+    }
+    if (this.stopped) return false;
     if (failure.permanent || attempt >= this.options.maxAttempts) {
       store.markFailed(row.id, failure);
       this.deps.onFailed?.(row);
@@ -194,16 +217,38 @@ export class OutboxWorker extends EventEmitter<WorkerEvents> {
   }
 
   private async fileSent(row: OutboxRow): Promise<void> {
-    const { store } = this.deps;
+    const { store, filing } = this.deps;
+    let copyFiled = row.sentCopyState === 'filed';
     try {
-      await this.deps.filing.file(row);
+      if (!copyFiled) {
+        await filing.fileCopy(row);
+        copyFiled = store.markCopyFiled(row.id);
+      }
+      await filing.finish(row, true);
       store.markSent(row.id);
     } catch (error) {
       if (this.stopped) return;
       const reason = error instanceof Error ? error.message : String(error);
-      // The message is out; a Sent copy that cannot be stored must not hold it in the outbox forever.
-      if (row.filingAttempts + 1 >= this.options.maxFilingAttempts) store.markSent(row.id, `not filed in Sent: ${reason}`);
-      else store.deferFiling(row.id, reason, this.now() + this.delayAfter(row.filingAttempts + 1));
+      if (row.filingAttempts + 1 < this.options.maxFilingAttempts) {
+        store.deferFiling(row.id, reason, this.now() + this.delayAfter(row.filingAttempts + 1));
+      } else if (copyFiled) {
+        // In Sent; only a later step (e.g. removing the draft's copy) kept failing.
+        store.markSent(row.id, `filed in Sent, but: ${reason}`);
+      } else {
+        // The message is out but Sent lacks it: said so (sentCopy 'failed'), never marked filed.
+        store.markSentWithoutCopy(row.id, `not filed in Sent: ${reason}`);
+        await filing.finish(row, false).catch((finishError: unknown) => this.deps.onError?.(finishError));
+      }
+    }
+  }
+
+  /** A state write that may meet a store already closed by a stopping gateway; false when it did not happen. */
+  private record(write: () => boolean): boolean {
+    try {
+      return write();
+    } catch (error) {
+      if (!this.stopped) throw error;
+      return false;
     }
   }
 

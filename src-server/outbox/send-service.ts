@@ -26,9 +26,9 @@ export interface SendServiceDeps {
   readonly waitMs?: number;
 }
 
-/** Worth answering: done, failed, or an attempt made and a retry scheduled. */
+/** Worth answering: done, failed, unknown (the person decides), or an attempt made and a retry scheduled. */
 function settled(row: OutboxRow): boolean {
-  if (row.state === 'sent' || row.state === 'failed') return true;
+  if (row.state === 'sent' || row.state === 'failed' || row.state === 'unknown') return true;
   if (row.state === 'queued') return row.attempts > 0;
   return row.state === 'accepted' && row.filingAttempts > 0;
 }
@@ -97,9 +97,35 @@ export class SendService {
 
   /** GET /api/outbox/:id: where a send stands (a failure is a state here, not an error). */
   status(accountId: number, outboxId: number): SendResult {
+    return this.resultOf(this.own(accountId, outboxId));
+  }
+
+  /**
+   * POST /api/outbox/:id/resend: the person checked a message that may have been sent
+   * (`unknown`) and wants it sent again; answered like POST /api/send.
+   */
+  async resend(accountId: number, outboxId: number): Promise<{ status: 200 | 202; result: SendResult }> {
+    const row = this.own(accountId, outboxId);
+    if (!this.deps.store.resend(row.id)) throw notUnknown(row);
+    this.deps.worker.kick();
+    return this.answer(await this.outcome(row.id), row.requestHash);
+  }
+
+  /**
+   * POST /api/outbox/:id/dismiss: the person says a message that may have been sent
+   * (`unknown`) did arrive; it is filed in Sent (its draft removed) like any sent message.
+   */
+  async dismiss(accountId: number, outboxId: number): Promise<{ status: 200 | 202; result: SendResult }> {
+    const row = this.own(accountId, outboxId);
+    if (!this.deps.store.confirmSent(row.id)) throw notUnknown(row);
+    this.deps.worker.kick();
+    return this.answer(await this.outcome(row.id), row.requestHash);
+  }
+
+  private own(accountId: number, outboxId: number): OutboxRow {
     const row = this.deps.store.get(outboxId);
     if (!row || row.accountId !== accountId) throw new TernError('MessageNotFound', { detail: { outboxId: String(outboxId) } });
-    return this.resultOf(row);
+    return row;
   }
 
   private async contentOf(accountId: number, request: SendRequest): Promise<{ draftId: number | null; draftVersion: number; fields: DraftFields; parent: DraftParent; attachmentIds: readonly string[] }> {
@@ -126,7 +152,8 @@ export class SendService {
         detail: { reason: failure?.reason ?? row.lastError ?? 'unknown', responseCode: failure?.responseCode ?? null, outboxId: String(row.id) },
       });
     }
-    return { status: row.state === 'sent' || row.state === 'accepted' ? 200 : 202, result: this.resultOf(row) };
+    // `unknown` is 200: nothing more happens until the person resends or dismisses it.
+    return { status: row.state === 'sent' || row.state === 'accepted' || row.state === 'unknown' ? 200 : 202, result: this.resultOf(row) };
   }
 
   private checkKey(row: OutboxRow, requestHash: string): void {
@@ -143,6 +170,7 @@ export class SendService {
       rejected: [...(row.smtp?.rejected ?? [])],
       latestTxnId: this.deps.txlog.latest(row.accountId),
       lastError: row.lastError,
+      ...(row.state === 'accepted' || row.state === 'sent' ? { sentCopy: row.sentCopyState } : {}),
     };
   }
 
@@ -163,4 +191,9 @@ export class SendService {
       if (settled(store.get(id)!)) finish();
     });
   }
+}
+
+/** resend/dismiss apply only to a message that may have been sent. */
+function notUnknown(row: OutboxRow): TernError {
+  return new TernError('InvalidOperation', { detail: { outboxId: String(row.id), state: row.state } });
 }

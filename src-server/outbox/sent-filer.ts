@@ -20,9 +20,9 @@ export interface SentFilerDeps {
 
 /**
  * What follows an accepted send, each step safe to repeat: one copy in Sent (skipped when
- * the server already filed one — Gmail and others do), the replied message flagged
- * \Answered, the draft's copies removed from Drafts, the uploads released; then the
- * mirror syncs those folders so the change reaches clients as transactions.
+ * the server already filed one — Gmail and others do); then the replied message flagged
+ * \Answered, the draft's copies removed from Drafts, the uploads released, and the mirror
+ * syncs those folders so the change reaches clients as transactions.
  */
 export class SentFiler implements SentFiling {
   constructor(private readonly deps: SentFilerDeps) {}
@@ -32,17 +32,19 @@ export class SentFiler implements SentFiling {
     return this.deps.access.withFolder(row.accountId, path, async (client) => (await uidsWithMessageId(client, row.messageIdHeader)).length > 0);
   }
 
-  async file(row: OutboxRow): Promise<void> {
-    const { access, roles, draftStore } = this.deps;
-    const accountId = row.accountId;
-    const touched: string[] = [];
-    const sentPath = roles.pathOf(accountId, 'sent');
-    await access.withFolder(accountId, sentPath, async (client) => {
+  async fileCopy(row: OutboxRow): Promise<void> {
+    const sentPath = this.deps.roles.pathOf(row.accountId, 'sent');
+    await this.deps.access.withFolder(row.accountId, sentPath, async (client) => {
       if ((await uidsWithMessageId(client, row.messageIdHeader)).length > 0) return;
       // The Sent copy keeps the Bcc header (sentCopy) when there was one: the sender may see whom they hid.
       await appendMessage({ client, path: sentPath, raw: row.sentCopy ?? row.raw, flags: ['\\Seen'], messageIdHeader: row.messageIdHeader });
     });
-    touched.push(sentPath);
+  }
+
+  async finish(row: OutboxRow, withCopy: boolean): Promise<void> {
+    const { access, roles, draftStore } = this.deps;
+    const accountId = row.accountId;
+    const touched: string[] = withCopy ? [roles.pathOf(accountId, 'sent')] : [];
 
     const answeredIn = await this.flagParentAnswered(row);
     if (answeredIn) touched.push(answeredIn);
@@ -51,9 +53,12 @@ export class SentFiler implements SentFiling {
       const draft = draftStore.get(accountId, row.draftId);
       if (draft && draft.state !== 'deleted') {
         const draftsPath = draft.folderPath ?? roles.pathOf(accountId, 'drafts');
-        await this.deps.drafts.deleteCopies(accountId, draftsPath, draft.messageIdHeader);
+        // Without a Sent copy the draft's copy is the only one the mailbox has of what was sent: it stays.
+        if (withCopy) {
+          await this.deps.drafts.deleteCopies(accountId, draftsPath, draft.messageIdHeader);
+          touched.push(draftsPath);
+        }
         draftStore.transition(draft.id, ['open', 'sending'], 'sent');
-        touched.push(draftsPath);
       }
     }
     await this.deps.uploads.release(accountId, row.uploadIds);

@@ -1,4 +1,6 @@
-import { createTransport } from 'nodemailer';
+import { once } from 'node:events';
+import { Readable, type Transform, type Writable } from 'node:stream';
+import SMTPConnection from 'nodemailer/lib/smtp-connection';
 import type { AccountRecord } from '../accounts/account-store';
 
 export interface SmtpEnvelope {
@@ -21,6 +23,12 @@ export interface SmtpSendParams {
   readonly envelope: SmtpEnvelope;
   /** The finished message, sent byte for byte (its Message-ID is already fixed). */
   readonly raw: Buffer;
+  /**
+   * Called synchronously just before the final "." of DATA is written: up to here a dropped
+   * connection means the server discarded the message; after it, the server may have taken it.
+   * If it throws, the dot is not written and the attempt fails.
+   */
+  readonly onCommit?: () => void;
 }
 
 /** How mail leaves the gateway. The outbox only knows this interface; tests bring their own. */
@@ -36,28 +44,85 @@ export function smtpTlsOptions(security: AccountRecord['smtp']['security']): { s
 }
 
 /**
- * SMTP with nodemailer, one connection per message with the account's own server and
- * password (AUTH only when the server offers it). Timeouts are bounded so a stalled
- * server costs one attempt, not the outbox.
+ * SMTP with nodemailer's SMTPConnection, one connection per message with the account's own
+ * server and password (AUTH only when the server offers it). Timeouts are bounded so a
+ * stalled server costs one attempt, not the outbox. nodemailer's transport hides the moment
+ * the final "." is written; driving the connection ourselves, the message body is our own
+ * stream, which calls `onCommit` once everything before the dot has gone to the socket and
+ * only then lets nodemailer end the data (and write the dot).
  */
 export class NodemailerSmtp implements SmtpConnector {
-  async send({ account, password, envelope, raw }: SmtpSendParams): Promise<SmtpOutcome> {
-    const transport = createTransport({
+  send({ account, password, envelope, raw, onCommit }: SmtpSendParams): Promise<SmtpOutcome> {
+    const connection = new SMTPConnection({
       host: account.smtp.host,
       port: account.smtp.port,
       ...smtpTlsOptions(account.smtp.security),
-      auth: { user: account.email, pass: password },
       connectionTimeout: 15_000,
       greetingTimeout: 15_000,
       socketTimeout: 60_000,
       logger: false,
     });
-    try {
-      const info = await transport.sendMail({ envelope: { from: envelope.from, to: [...envelope.to] }, raw });
-      const flat = (list: unknown[] | undefined) => (list ?? []).map((entry) => (typeof entry === 'string' ? entry : String((entry as { address?: string }).address ?? entry)));
-      return { response: String(info.response ?? ''), accepted: flat(info.accepted), rejected: flat(info.rejected) };
-    } finally {
-      transport.close();
-    }
+    return new Promise<SmtpOutcome>((resolve, reject) => {
+      let done = false;
+      const finish = (error: unknown, outcome?: SmtpOutcome) => {
+        if (done) return;
+        done = true;
+        if (outcome) {
+          connection.quit();
+          resolve(outcome);
+        } else {
+          connection.close();
+          reject(error);
+        }
+      };
+      connection.on('error', (error: unknown) => finish(error));
+      connection.once('end', () => finish(new Error('The mail server closed the connection.')));
+      const transmit = () => {
+        const body = committingBody(raw, () => onCommit?.(), () => (connection as unknown as { _socket?: Writable })._socket);
+        connection.send({ from: envelope.from, to: [...envelope.to] }, body, (error, info) => {
+          if (error) return finish(error);
+          finish(null, { response: String(info.response ?? ''), accepted: flat(info.accepted), rejected: flat(info.rejected) });
+        });
+      };
+      connection.connect((error) => {
+        if (error) return finish(error);
+        if (!connection.allowsAuth) return transmit();
+        connection.login({ user: account.email, pass: password }, (loginError) => (loginError ? finish(loginError) : transmit()));
+      });
+    });
+  }
+}
+
+const flat = (list: unknown[] | undefined) => (list ?? []).map((entry) => (typeof entry === 'string' ? entry : String((entry as { address?: string }).address ?? entry)));
+
+/**
+ * The message as a stream whose `pipe` nodemailer calls with its data stream (which dot-stuffs
+ * and, when ended, appends the final "."). The body goes in first; when it has left for the
+ * socket, `onCommit` runs synchronously, then the data stream is ended. If `onCommit` throws
+ * (the outbox cannot record the commit point) the dot is never written and the attempt fails.
+ */
+function committingBody(raw: Buffer, onCommit: () => void, socketOf: () => Writable | undefined): Readable {
+  const body = new Readable({ read() {} });
+  body.pipe = <T extends NodeJS.WritableStream>(destination: T): T => {
+    const data = destination as unknown as Transform;
+    data.write(raw);
+    flushed(data, socketOf()).then(
+      () => {
+        onCommit();
+        data.end();
+      },
+    ).catch((error: unknown) => body.emit('error', error));
+    return destination;
+  };
+  return body;
+}
+
+/** Resolves once the data stream and the socket hold nothing unsent (the body is with the kernel). */
+async function flushed(data: Transform, socket: Writable | undefined): Promise<void> {
+  for (;;) {
+    if (data.destroyed || socket?.destroyed) throw new Error('The connection to the mail server was lost while sending the message.');
+    if (socket?.writableNeedDrain) await Promise.race([once(socket, 'drain'), once(socket, 'close')]);
+    else if (data.writableLength > 0 || data.readableLength > 0 || (socket?.writableLength ?? 0) > 0) await new Promise((resolve) => setImmediate(resolve));
+    else return;
   }
 }

@@ -249,4 +249,24 @@ export const MIGRATIONS: readonly string[] = [
     INSERT OR IGNORE INTO fts_gone (message_id) VALUES (old.id);
   END;
   `,
+  /* 7: sending and drafts exactly once — the outbox's commit point and Sent copy, draft saves under way */ `
+  -- Set (synchronously) just before an attempt's final "." goes out, cleared when it is requeued: a row
+  -- left 'sending' without it died before the dot (the server dropped the transaction: safe to send
+  -- again); with it, after the dot and before the reply, so it becomes 'unknown' unless found in Sent.
+  ALTER TABLE outbox ADD COLUMN committed_at INTEGER;
+  ALTER TABLE outbox ADD COLUMN sent_copy_state TEXT NOT NULL DEFAULT 'pending';  -- 'pending' | 'filed' | 'failed'
+  UPDATE outbox SET sent_copy_state = CASE WHEN state <> 'sent' THEN 'pending'
+    WHEN last_error LIKE 'not filed in Sent:%' THEN 'failed' ELSE 'filed' END;
+  -- An attempt left under way by a gateway without commit points may have passed its dot: unknown, not resent.
+  UPDATE outbox SET committed_at = updated_at WHERE state = 'sending';
+  -- An IMAP write of a draft under way (set before its APPEND, cleared once its Drafts copies are
+  -- one): a crash in between leaves 0 or 2 copies, which the next start puts right by Message-ID.
+  ALTER TABLE drafts ADD COLUMN saving_since INTEGER;
+  ALTER TABLE drafts ADD COLUMN superseded_uid INTEGER;  -- the copy that write replaces
+  `,
+  /* 8: search folds ł, ø, æ, ß … as the engine does (shared/search-fold.ts, search/fts-indexer.ts) */ `
+  -- Entries indexed before hold the letters unfolded: every message is indexed again, in the
+  -- indexer's background batches (it drops a message's old entry before writing the new one).
+  INSERT OR IGNORE INTO fts_pending (message_id) SELECT id FROM messages;
+  `,
 ];

@@ -11,7 +11,13 @@ const outboxParams = z.object({ id: objectIdSchema });
  *   POST /api/send { idempotencyKey, draftId, draftVersion? } | { idempotencyKey, compose }
  *     → 200 SendResult (sent, or accepted and being filed), 202 SendResult (queued for a retry
  *       or still under way), SendFailed 400 with the server's reason in `detail`.
+ *     A send whose outcome is unknown (the gateway lost the connection or stopped after the
+ *     final "." and before the server's reply) answers 200 with state `unknown`: it is never
+ *     sent again on its own.
  *   GET /api/outbox/:id → SendResult, to follow a 202.
+ *   POST /api/outbox/:id/resend → as POST /api/send: an `unknown` message sent again, because the person asked.
+ *   POST /api/outbox/:id/dismiss → as POST /api/send: the person says an `unknown` message arrived; it is
+ *     filed in Sent. Both refuse any other state with InvalidOperation (detail.state), no body needed.
  */
 export function registerSendRoutes(app: FastifyInstance, ctx: GatewayContext): void {
   const { send } = ctx.mailWrites;
@@ -27,5 +33,19 @@ export function registerSendRoutes(app: FastifyInstance, ctx: GatewayContext): v
     const { accountId } = sessionOf(ctx.sessions, request);
     reply.header('Cache-Control', 'no-store');
     return send.status(accountId, Number(parseInput(outboxParams, request.params).id));
+  });
+
+  app.post('/api/outbox/:id/resend', async (request, reply): Promise<SendResult> => {
+    const { accountId } = sessionOf(ctx.sessions, request);
+    const { status, result } = await send.resend(accountId, Number(parseInput(outboxParams, request.params).id));
+    reply.code(status);
+    return result;
+  });
+
+  app.post('/api/outbox/:id/dismiss', async (request, reply): Promise<SendResult> => {
+    const { accountId } = sessionOf(ctx.sessions, request);
+    const { status, result } = await send.dismiss(accountId, Number(parseInput(outboxParams, request.params).id));
+    reply.code(status);
+    return result;
   });
 }

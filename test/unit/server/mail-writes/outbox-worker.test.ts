@@ -5,10 +5,14 @@ import { OutboxWorker, type OutboxOptions, type SentFiling } from '../../../../s
 import type { SmtpConnector, SmtpOutcome, SmtpSendParams } from '../../../../src-server/smtp/smtp-connector';
 import { openDatabase, type Db } from '../../../../src-server/store/database';
 
-/** An SMTP server of our own: accepts, refuses or never answers, as each test says. */
+/**
+ * An SMTP connector of our own: accepts, refuses or never answers, as each test says; `drop`
+ * writes the final "." (onCommit) and then loses the connection before any reply, and an
+ * Error with `afterDot` is the server's refusal of the finished message.
+ */
 class FakeSmtp implements SmtpConnector {
   readonly calls: SmtpSendParams[] = [];
-  next: (call: number) => 'accept' | 'hang' | Error = () => 'accept';
+  next: (call: number) => 'accept' | 'hang' | 'drop' | Error = () => 'accept';
   active = 0;
   maxActive = 0;
 
@@ -20,6 +24,9 @@ class FakeSmtp implements SmtpConnector {
     try {
       await new Promise((resolve) => setTimeout(resolve, 5));
       if (behaviour === 'hang') await new Promise(() => undefined);
+      if (behaviour instanceof Error && !(behaviour as { afterDot?: boolean }).afterDot) throw behaviour;
+      params.onCommit?.();
+      if (behaviour === 'drop') throw Object.assign(new Error('Connection closed unexpectedly'), { code: 'ECONNECTION' });
       if (behaviour instanceof Error) throw behaviour;
       return { response: '250 2.0.0 Ok: queued as ABC', accepted: [...params.envelope.to], rejected: [] };
     } finally {
@@ -30,18 +37,22 @@ class FakeSmtp implements SmtpConnector {
 
 class FakeFiling implements SentFiling {
   readonly filed: number[] = [];
+  readonly finished: { id: number; withCopy: boolean }[] = [];
   inSent = new Set<string>();
   failuresLeft = 0;
   async isInSent(row: OutboxRow) {
     return this.inSent.has(row.messageIdHeader);
   }
-  async file(row: OutboxRow) {
+  async fileCopy(row: OutboxRow) {
     if (this.failuresLeft > 0) {
       this.failuresLeft--;
       throw new Error('APPEND failed: NO [OVERQUOTA]');
     }
     this.filed.push(row.id);
     this.inSent.add(row.messageIdHeader);
+  }
+  async finish(row: OutboxRow, withCopy: boolean) {
+    this.finished.push({ id: row.id, withCopy });
   }
 }
 
@@ -190,6 +201,7 @@ describe('outbox state machine', () => {
   test('crash after SMTP, server filed it in Sent: found there, never sent again', async () => {
     const { row } = enqueue('k-in-sent');
     store.claim(row.id);
+    store.markCommitting(row.id);
     filing.inSent.add(row.messageIdHeader);
     const next = worker();
     await next.runDue();
@@ -219,6 +231,77 @@ describe('outbox state machine', () => {
     clock += 30_000;
     await w.runDue();
     expect(smtp.calls).toHaveLength(1);
+    expect(store.get(row.id)).toMatchObject({ state: 'sent', sentCopyState: 'filed' });
+  });
+
+  test('a Sent copy that fails every retry is not marked filed: sent, sentCopyState failed, the reason kept, the draft copy kept', async () => {
+    filing.failuresLeft = 99;
+    const { row } = enqueue('k-nofile');
+    const w = worker({ maxFilingAttempts: 3, retryDelaysMs: [1_000] });
+    for (let i = 0; i < 4; i++) {
+      await w.runDue();
+      clock += 1_000;
+    }
+    expect(smtp.calls).toHaveLength(1);
+    const done = store.get(row.id)!;
+    expect(done).toMatchObject({ state: 'sent', sentCopyState: 'failed', filingAttempts: 2 });
+    expect(done.lastError).toContain('OVERQUOTA');
+    expect(done.raw.length).toBeGreaterThan(0); // the message is kept: Sent lacks it
+    expect(filing.finished).toEqual([{ id: row.id, withCopy: false }]);
+  });
+
+  test('crash after the final "." and before the reply, not in Sent: unknown, never sent again on its own', async () => {
+    const { row } = enqueue('k-after-dot');
+    store.claim(row.id);
+    store.markCommitting(row.id); // the first gateway wrote its dot and died waiting for the 250
+    const next = worker();
+    for (let i = 0; i < 3; i++) {
+      await next.runDue();
+      clock += 3_600_000;
+    }
+    expect(smtp.calls).toHaveLength(0);
+    expect(store.get(row.id)).toMatchObject({ state: 'unknown' });
+    expect(store.get(row.id)!.lastError).toMatch(/may have been sent/);
+    expect(filing.filed).toEqual([]);
+  });
+
+  test('a connection lost after the final "." is unknown, not retried; the person may send it again', async () => {
+    smtp.next = (call) => (call === 1 ? 'drop' : 'accept');
+    const { row } = enqueue('k-drop');
+    const w = worker();
+    await w.runDue();
+    clock += 3_600_000;
+    await w.runDue();
+    expect(smtp.calls).toHaveLength(1);
+    expect(store.get(row.id)).toMatchObject({ state: 'unknown', attempts: 1 });
+    expect(store.resend(row.id)).toBe(true);
+    await w.runDue();
+    expect(smtp.calls).toHaveLength(2);
+    expect(store.get(row.id)).toMatchObject({ state: 'sent', committedAt: clock });
+    expect(store.resend(row.id)).toBe(false); // only an unknown message
+  });
+
+  test('the person confirms an unknown message arrived: filed in Sent, never sent again', async () => {
+    smtp.next = () => 'drop';
+    const { row } = enqueue('k-confirm');
+    const w = worker();
+    await w.runDue();
+    expect(store.confirmSent(row.id)).toBe(true);
+    await w.runDue();
+    expect(smtp.calls).toHaveLength(1);
+    expect(store.get(row.id)).toMatchObject({ state: 'sent', sentCopyState: 'filed' });
+    expect(filing.filed).toEqual([row.id]);
+  });
+
+  test('a refusal of the finished message (a reply after the ".") is retried as before: the server said no', async () => {
+    smtp.next = (call) => (call === 1 ? Object.assign(smtpError(451, '451 4.3.0 Temporary lookup failure', 'EMESSAGE'), { afterDot: true }) : 'accept');
+    const { row } = enqueue('k-451-dot');
+    const w = worker();
+    await w.runDue();
+    expect(store.get(row.id)).toMatchObject({ state: 'queued', committedAt: null });
+    clock += 5_000;
+    await w.runDue();
+    expect(smtp.calls).toHaveLength(2);
     expect(store.get(row.id)!.state).toBe('sent');
   });
 
