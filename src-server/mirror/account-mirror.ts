@@ -7,6 +7,7 @@ import { ConnectionGate } from './connection-gate';
 import { syncFolder } from './folder-sync';
 import { sweepFolders } from './folder-sweep';
 import { IdleWatcher } from './idle-watcher';
+import { proveAlive, withinDeadline } from './liveness';
 import { DEFAULT_MIRROR_OPTIONS, FAILED_FOLDER_COOLDOWN_MS, FLAG_RECHECK_SWEEPS, type MirrorOptions } from './mirror-options';
 import type { MirrorStore } from './mirror-store';
 import { SerialQueue } from './serial-queue';
@@ -38,6 +39,9 @@ type MirrorEvents = { state: [MirrorState]; progress: [MirrorProgress]; error: [
  * the sync loop's steps (sweep, one folder step) and the commands of routes
  * (`withMailbox`) take turns on it. A second connection IDLEs on INBOX. A dropped sync
  * connection reconnects with exponential backoff (capped) and resyncs through the sweep.
+ * A connection that died silently is found too: a sweep that gets no answer within
+ * `sweepTimeoutMs`, or a NOOP before the first command after `livenessCheckMs` of quiet
+ * that gets none within `livenessTimeoutMs`, closes it, and the same reconnect follows.
  */
 export class AccountMirror extends EventEmitter<MirrorEvents> {
   readonly accountId: number;
@@ -50,6 +54,8 @@ export class AccountMirror extends EventEmitter<MirrorEvents> {
   private readonly stopSignal = new AbortController();
   private wakeSignal = new AbortController();
   private readonly connection = new ConnectionGate<ImapFlow>();
+  /** When the sync connection last finished a command (performance.now()). */
+  private lastAnswerAt = 0;
   private selectable: ReadonlySet<string> = new Set();
   private lastSweepChanged: string[] = [];
   private sweeps = 0;
@@ -74,7 +80,11 @@ export class AccountMirror extends EventEmitter<MirrorEvents> {
     this.idle = new IdleWatcher({
       createClient: () => deps.createClient('idle'),
       backoff: new Backoff({ baseMs: this.options.backoffBaseMs, capMs: this.options.backoffCapMs }),
-      onChange: () => {
+      livenessCheckMs: this.options.livenessCheckMs,
+      livenessTimeoutMs: this.options.livenessTimeoutMs,
+      onChange: (reason) => {
+        // The watcher (re)connected, maybe after its connection died silently: the sync connection may be dead too, so prove it before the catch-up runs on it.
+        if (reason === 'connected') this.lastAnswerAt = Number.NEGATIVE_INFINITY;
         this.scheduler.schedule({ kind: 'folder', path: 'INBOX' }, PRIORITY.inbox);
         this.scheduler.schedule({ kind: 'sweep' }, PRIORITY.sweep);
       },
@@ -141,8 +151,11 @@ export class AccountMirror extends EventEmitter<MirrorEvents> {
     return this.queue.run(async () => {
       if (client !== this.connection.value) throw new TernError('ImapConnectionLost');
       try {
+        await this.proveAliveIfQuiet(client);
         const mailbox = await client.mailboxOpen(path);
-        return await fn(client, mailbox);
+        const result = await fn(client, mailbox);
+        this.lastAnswerAt = performance.now();
+        return result;
       } finally {
         this.scheduler.schedule({ kind: 'folder', path }, path === 'INBOX' ? PRIORITY.inbox : PRIORITY.changedFolder);
       }
@@ -188,6 +201,7 @@ export class AccountMirror extends EventEmitter<MirrorEvents> {
     client.on('flags', (event) => this.scheduleFolder(event.path));
     try {
       await client.connect();
+      this.lastAnswerAt = performance.now();
       this.connection.open(client);
       this.setState('syncing');
       // Catch up: the sweep finds what changed while we were away and schedules it.
@@ -235,9 +249,26 @@ export class AccountMirror extends EventEmitter<MirrorEvents> {
   }
 
   private async runTask(client: ImapFlow, task: SyncTask): Promise<void> {
+    await this.proveAliveIfQuiet(client);
+    await (task.kind === 'sweep' ? withinDeadline(client, this.sweep(client), this.options.sweepTimeoutMs) : this.syncStep(client, task.path));
+    this.lastAnswerAt = performance.now();
+  }
+
+  /**
+   * A connection that has been quiet long enough to have died silently is asked a NOOP
+   * first: a dead one is closed within `livenessTimeoutMs` instead of holding the queue
+   * for the socket timeout (minutes). The sweep every `sweepIntervalMs` keeps it busy
+   * normally, so this costs nothing then.
+   */
+  private async proveAliveIfQuiet(client: ImapFlow): Promise<void> {
+    if (performance.now() - this.lastAnswerAt < this.options.livenessCheckMs) return;
+    await proveAlive(client, this.options.livenessTimeoutMs);
+    this.lastAnswerAt = performance.now();
+  }
+
+  private async syncStep(client: ImapFlow, path: string): Promise<void> {
     const { store, accountId } = this.deps;
-    if (task.kind === 'sweep') return this.sweep(client);
-    const folder = store.folderByPath(accountId, task.path);
+    const folder = store.folderByPath(accountId, path);
     if (!folder || !this.selectable.has(folder.path)) return;
     const cold = folder.uidvalidity === null && folder.path === 'INBOX';
     const pageSize = cold ? this.options.firstPageSize : this.options.pageSize;

@@ -1,5 +1,6 @@
 import type { ImapFlow } from 'imapflow';
 import { Backoff, sleep } from './backoff';
+import { proveAlive, withinDeadline } from './liveness';
 
 export interface IdleWatcherDeps {
   /** A fresh, unconnected client for the account's second connection. */
@@ -7,6 +8,10 @@ export interface IdleWatcherDeps {
   /** Something happened in INBOX (new mail, an expunge, a flag change) or the watch (re)started. */
   readonly onChange: (reason: 'exists' | 'expunge' | 'flags' | 'connected') => void;
   readonly backoff: Backoff;
+  /** How often the watcher leaves IDLE to prove the connection alive with a NOOP. */
+  readonly livenessCheckMs: number;
+  /** How long that NOOP may take before the connection is dropped as dead and reopened. */
+  readonly livenessTimeoutMs: number;
   /** Failures are reported, never thrown: the watcher keeps trying until stopped. */
   readonly onError?: (error: unknown) => void;
 }
@@ -15,6 +20,12 @@ export interface IdleWatcherDeps {
  * A second connection that sits in IDLE on INBOX, so new mail is seen the moment the
  * server announces it instead of at the next sweep. It only signals; the sync connection
  * does the work. Reconnects with backoff on its own, independently of the sync connection.
+ *
+ * A connection in IDLE hears nothing when it dies silently (no FIN or RST: a NAT timeout,
+ * a suspended laptop), and imapflow would wait forever: new mail then waited for the next
+ * sweep. So every `livenessCheckMs` the watcher sends a NOOP (which breaks IDLE; imapflow
+ * re-enters it) and drops the connection if no answer comes within `livenessTimeoutMs`.
+ * The reconnect reports 'connected', and the sync connection catches up.
  */
 export class IdleWatcher {
   private readonly abort = new AbortController();
@@ -57,14 +68,27 @@ export class IdleWatcher {
       client.on('expunge', () => this.deps.onChange('expunge'));
       client.on('flags', () => this.deps.onChange('flags'));
       // EXAMINE: the watcher must never change \Recent or anything else.
-      await client.mailboxOpen('INBOX', { readOnly: true });
+      await withinDeadline(client, client.mailboxOpen('INBOX', { readOnly: true }), this.deps.livenessTimeoutMs);
       this.deps.backoff.reset();
       // Whatever happened while this connection was down is caught up by the sync connection.
       this.deps.onChange('connected');
-      await closed;
+      await this.keepProvingAlive(client, closed, signal);
     } finally {
       client.close();
       this.client = null;
+    }
+  }
+
+  /** Until the connection closes: a NOOP every `livenessCheckMs`; one without an answer closes it (and throws). */
+  private async keepProvingAlive(client: ImapFlow, closed: Promise<void>, signal: AbortSignal): Promise<void> {
+    let open = true;
+    void closed.then(() => (open = false));
+    while (open && !signal.aborted) {
+      const tick = new AbortController();
+      await Promise.race([closed, sleep(this.deps.livenessCheckMs, AbortSignal.any([signal, tick.signal]))]);
+      tick.abort();
+      if (!open || signal.aborted) return;
+      await proveAlive(client, this.deps.livenessTimeoutMs);
     }
   }
 }

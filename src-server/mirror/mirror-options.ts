@@ -10,6 +10,16 @@ export interface MirrorOptions {
   readonly backoffCapMs: number;
   /** How long `withMailbox` waits for a connection before failing. */
   readonly connectWaitMs: number;
+  /**
+   * A connection quiet this long is proved alive before it is trusted: the IDLE watcher
+   * leaves IDLE for a NOOP (and so re-issues IDLE, well under RFC 2177's 29 minutes), the
+   * sync connection sends a NOOP before its next command.
+   */
+  readonly livenessCheckMs: number;
+  /** How long a liveness NOOP may take before the connection is closed as dead and reopened. */
+  readonly livenessTimeoutMs: number;
+  /** How long one STATUS sweep (one LIST round trip, or a STATUS per folder) may take before the connection is dropped as dead. */
+  readonly sweepTimeoutMs: number;
 }
 
 export const DEFAULT_MIRROR_OPTIONS: MirrorOptions = {
@@ -19,6 +29,11 @@ export const DEFAULT_MIRROR_OPTIONS: MirrorOptions = {
   backoffBaseMs: 500,
   backoffCapMs: 30_000,
   connectWaitMs: 15_000,
+  // Home routers and mobile carriers forget a quiet TCP mapping after 2–5 minutes; a
+  // minute keeps the IDLE connection's mapping alive and finds a dead one in time.
+  livenessCheckMs: 60_000,
+  livenessTimeoutMs: 10_000,
+  sweepTimeoutMs: 60_000,
 };
 
 /** Without CONDSTORE, every this many sweeps each folder's flags are read again. */
