@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -42,6 +43,53 @@ const allowedOriginsSchema = z
       }),
   );
 
+/** The levels of TERN_LOG_LEVEL (pino's, from the most to the least said). */
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** proxy-addr's names for address ranges, accepted in TERN_TRUST_PROXY besides addresses and CIDRs. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** One TERN_TRUST_PROXY entry: an IPv4/IPv6 address, a CIDR of one, or a range name. */
+function isProxyAddress(item: string): boolean {
+  if (PROXY_RANGE_NAMES.has(item)) return true;
+  const [address = '', prefix, ...rest] = item.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TERN_TRUST_PROXY: which hops may tell the client's address in X-Forwarded-For (Fastify's
+ * `trustProxy`). Off by default: without a proxy anyone could claim any address and slip
+ * past the per-IP login limit. A number trusts that many hops nearest the gateway; a list
+ * trusts those proxies' addresses. `true` (every hop) is refused for the same reason.
+ */
+const trustProxySchema = z
+  .string()
+  .trim()
+  .transform((text, ctx): false | number | string[] => {
+    if (text === '' || text === 'false' || text === '0') return false;
+    if (/^\d+$/.test(text)) {
+      const hops = Number(text);
+      if (hops <= 10) return hops;
+      ctx.addIssue({ code: 'custom', message: 'a hop count is at most 10' });
+      return z.NEVER;
+    }
+    if (text === 'true') {
+      ctx.addIssue({ code: 'custom', message: 'trusting every hop lets any client forge its address; give the proxy\'s address (e.g. 127.0.0.1 or 10.0.0.0/8) or a hop count' });
+      return z.NEVER;
+    }
+    const items = text.split(',').map((item) => item.trim()).filter(Boolean);
+    const bad = items.filter((item) => !isProxyAddress(item));
+    if (bad.length > 0) {
+      ctx.addIssue({ code: 'custom', message: `"${bad.join('", "')}" is not an IP address, a CIDR (10.0.0.0/8) or loopback/linklocal/uniquelocal` });
+      return z.NEVER;
+    }
+    return items;
+  });
+
 /** Every setting the gateway reads from its environment (documented in the README). */
 const configSchema = z.object({
   TERN_HOST: z.string().min(1).default('127.0.0.1'),
@@ -59,6 +107,8 @@ const configSchema = z.object({
   TERN_SMTP_SECURITY: securitySchema.optional(),
   TERN_ALLOWED_ORIGINS: allowedOriginsSchema.default([]),
   TERN_MIRROR_SWEEP_MS: z.coerce.number().int().min(1000).max(600_000).default(15_000),
+  TERN_TRUST_PROXY: trustProxySchema.default(false),
+  TERN_LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
 });
 
 /** Mail servers of one domain, as an operator configured them. */
@@ -88,6 +138,10 @@ export interface GatewayConfig {
   readonly allowedOrigins: readonly string[];
   /** How often each mirror checks every folder's STATUS for changes made by other clients (TERN_MIRROR_SWEEP_MS). */
   readonly mirrorSweepMs: number;
+  /** Proxies whose X-Forwarded-For names the client (TERN_TRUST_PROXY): false, a hop count or their addresses. */
+  readonly trustProxy: false | number | readonly string[];
+  /** How much the gateway logs to stdout (TERN_LOG_LEVEL). */
+  readonly logLevel: LogLevel;
 }
 
 const definedOnly = <T extends object>(value: T): Partial<T> =>
@@ -115,5 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     },
     allowedOrigins: value.TERN_ALLOWED_ORIGINS,
     mirrorSweepMs: value.TERN_MIRROR_SWEEP_MS,
+    trustProxy: value.TERN_TRUST_PROXY,
+    logLevel: value.TERN_LOG_LEVEL,
   };
 }

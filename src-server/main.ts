@@ -8,7 +8,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const ctx = createContext(config);
-  const app = await createApp(ctx);
+  const app = await createApp(ctx, { log: { level: config.logLevel } });
   const address = await app.listen({ host: config.host, port: config.port });
   console.log(`Tern gateway listening on ${address}`);
   const stop = (signal: string) => {

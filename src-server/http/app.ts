@@ -1,10 +1,12 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { APP_VERSION } from '../../shared/app-info';
+import type { GatewayConfig } from '../config';
 import type { GatewayContext } from '../context';
-import { createWriteStream } from 'node:fs';
+import { chmodSync, createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { registerApiLog, type ApiLogLine } from './api-log';
 import { registerErrorReplies } from './errors';
+import { requestLogOptions, type RequestLogOptions } from './request-log';
 import { registerAnalyticsRoutes } from './routes/analytics-routes';
 import { registerAuthRoutes } from './routes/auth-routes';
 import { registerDeltaRoutes } from './routes/delta-routes';
@@ -19,16 +21,32 @@ import { registerSendRoutes } from './routes/send-routes';
 import { registerThreadRoutes } from './routes/thread-routes';
 import { registerStaticShell } from './static-shell';
 
+/** TERN_TRUST_PROXY as Fastify takes it (a hop count as the function proxy-addr would make of it). */
+function trustProxyOption(setting: GatewayConfig['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof setting === 'number') return (_address, hop) => hop < setting;
+  return setting === false ? false : [...setting];
+}
+
+export interface AppOptions {
+  /** Takes the API log's lines instead of `<dataDir>/api.log`. */
+  readonly apiLog?: (line: ApiLogLine) => void;
+  /** The operator's log (one line per request, errors with their stacks); none when absent. */
+  readonly log?: RequestLogOptions;
+}
+
 /**
  * Builds the gateway's HTTP app; listening is the caller's business (tests use inject).
  * The API log goes to `<dataDir>/api.log` as JSON lines unless `apiLog` takes it.
  */
-export async function createApp(ctx: GatewayContext, options: { apiLog?: (line: ApiLogLine) => void } = {}): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
+export async function createApp(ctx: GatewayContext, options: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({ ...requestLogOptions(options.log), trustProxy: trustProxyOption(ctx.config.trustProxy), bodyLimit: 1024 * 1024 });
   registerErrorReplies(app);
   if (options.apiLog) registerApiLog(app, options.apiLog);
   else {
-    const file = createWriteStream(join(ctx.config.dataDir, 'api.log'), { flags: 'a', mode: 0o600 });
+    const path = join(ctx.config.dataDir, 'api.log');
+    const file = createWriteStream(path, { flags: 'a', mode: 0o600 });
+    // The mode above only applies to a new file; one an older version made stays private too.
+    file.once('open', () => chmodSync(path, 0o600));
     registerApiLog(app, (line) => file.write(`${JSON.stringify({ at: new Date().toISOString(), ...line })}\n`));
     app.addHook('onClose', async () => void file.end());
   }

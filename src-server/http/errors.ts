@@ -1,13 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
 import { TernError, type ErrorName } from '../../shared/errors';
-
-/** A client's request id (`X-Request-Id`, e.g. the worker's `w_…`) is echoed; otherwise one is made. */
-function requestIdOf(request: FastifyRequest): string {
-  const header = request.headers['x-request-id'];
-  return typeof header === 'string' && /^[\w.:-]{1,64}$/.test(header) ? header : `g_${randomBytes(6).toString('hex')}`;
-}
 
 /** Fastify's own failures (bad JSON, huge body, wrong content type) in catalogue terms. */
 function fromFastify(error: FastifyError): TernError | null {
@@ -28,11 +21,12 @@ function fromFastify(error: FastifyError): TernError | null {
  * catalogue's status. No stack trace or internal message ever reaches a client.
  */
 export function registerErrorReplies(app: FastifyInstance): void {
+  // request.id is the request id (request-log.ts): the client's X-Request-Id or one made here.
   app.addHook('onRequest', async (request, reply) => {
-    reply.header('X-Request-Id', requestIdOf(request));
+    reply.header('X-Request-Id', request.id);
   });
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
-    const requestId = String(reply.getHeader('X-Request-Id') ?? requestIdOf(request));
+    const requestId = request.id;
     let tern: TernError;
     if (error instanceof TernError) tern = error;
     else if (error instanceof ZodError) {
@@ -40,8 +34,10 @@ export function registerErrorReplies(app: FastifyInstance): void {
       tern = new TernError('InvalidRequestData', { detail });
     } else {
       tern = fromFastify(error as FastifyError) ?? new TernError('InternalServerError');
-      if (tern.name === 'InternalServerError') request.log.error({ err: error, requestId }, 'unhandled error');
     }
+    // A failure of ours is logged with its stack (the log line carries the requestId the
+    // client got); a refusal of the client's request is only its status on the request line.
+    if ((tern.status ?? 500) >= 500) request.log.error({ err: error }, `${tern.name}: ${error instanceof Error ? error.message : String(error)}`);
     const body = new TernError(tern.name, { description: tern.message, detail: tern.detail, requestId }).toReply();
     return reply.code(tern.status ?? 500).send(body);
   });

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { TernError } from '../../shared/errors';
 
 /** The app page's policy: only our own scripts, workers and connections. */
 const APP_CSP = [
@@ -55,6 +56,7 @@ export async function registerStaticShell(app: FastifyInstance, publicDir: strin
     const path = request.url.split('?', 1)[0]!;
     const wantsPage = request.method === 'GET' && !path.startsWith('/api/') && !path.includes('.');
     if (wantsPage) return sendPage(request, reply);
-    return reply.code(404).send({ error: 'NoSuchMethod', description: `No route for ${request.method} ${request.url}` });
+    // The catalogue's error with the request id; the URL is not echoed (it may carry a token or search words).
+    return reply.code(404).send(new TernError('NoSuchMethod', { requestId: request.id }).toReply());
   });
 }

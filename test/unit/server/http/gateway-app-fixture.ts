@@ -1,0 +1,70 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { ImapCheckError } from '../../../../src-server/auth/imap-check';
+import { LoginService } from '../../../../src-server/auth/login-service';
+import { LoginThrottle } from '../../../../src-server/auth/rate-limit';
+import { loadConfig } from '../../../../src-server/config';
+import { createContext, type GatewayContext } from '../../../../src-server/context';
+import { createApp } from '../../../../src-server/http/app';
+
+/** Accounts the fake IMAP check knows, by address: their one right password. */
+export const PASSWORDS: Record<string, string> = { 'alice@tern.test': 'Alice-pass-1!', 'bob@tern.test': 'Bob-pass-2!' };
+
+export interface TestApp {
+  readonly app: FastifyInstance;
+  readonly ctx: GatewayContext;
+  /** The operator log's lines, parsed (only when built with `log: true`). */
+  readonly logLines: Record<string, unknown>[];
+  /** The same, as written. */
+  logText(): string;
+  close(): Promise<void>;
+}
+
+/**
+ * The whole gateway app (every route, the error handler, the log) over an in-memory store.
+ * Logins are checked by the real LoginService and throttle; only the IMAP check is a fake
+ * that knows PASSWORDS, so no mail server is needed to see what the HTTP layer does.
+ */
+export async function startTestApp(options: { env?: Record<string, string>; log?: boolean; throttle?: LoginThrottle } = {}): Promise<TestApp> {
+  const dir = await mkdtemp(join(tmpdir(), 'tern-http-'));
+  await mkdir(join(dir, 'public', 'build'), { recursive: true });
+  await writeFile(join(dir, 'public', 'build', 'index.html'), '<!doctype html><title>T</title>');
+  const config = loadConfig({ TERN_PUBLIC_DIR: join(dir, 'public'), TERN_DATA_DIR: join(dir, 'data'), TERN_DATABASE_FILE: ':memory:', ...options.env });
+  const base = createContext(config);
+  const imap = { host: '127.0.0.1', port: 1, security: 'none' as const };
+  const login = new LoginService({
+    accounts: base.accounts,
+    sessions: base.sessions,
+    throttle: options.throttle ?? new LoginThrottle(),
+    discover: async () => ({ imap, smtp: imap, provider: 'tern.test', source: 'config' }),
+    checkImap: async ({ user, password }) => {
+      if (PASSWORDS[user] === password) return { folderSeparator: '/' };
+      throw new ImapCheckError('auth', 'AUTHENTICATIONFAILED');
+    },
+    minFailureMs: 0,
+  });
+  const ctx: GatewayContext = { ...base, login };
+  let text = '';
+  const app = await createApp(ctx, {
+    apiLog: () => undefined,
+    ...(options.log ? { log: { level: 'info' as const, stream: { write: (line: string) => (text += line) } } } : {}),
+  });
+  return {
+    app,
+    ctx,
+    get logLines() {
+      return text
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+    },
+    logText: () => text,
+    close: async () => {
+      await app.close();
+      base.db.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
