@@ -138,10 +138,26 @@ export interface CommandStatus {
   readonly accountId: string;
   /** A MailCommand kind, or a draft save / send / discard from the composer. */
   readonly kind: MailCommand['kind'] | 'saveDraft' | 'send' | 'discardDraft';
-  /** `cancelled`: a send undone inside its undo window. */
+  /**
+   * `cancelled`: a send undone inside its undo window. `pending` with an `error`: the last
+   * attempt failed and the engine tries again (a draft is then saved on this device only).
+   */
   readonly status: 'pending' | 'done' | 'failed' | 'cancelled';
-  /** Catalogue error name and sentence when failed; the change was put back. */
-  readonly error?: { readonly name: string; readonly message: string };
+  /**
+   * Catalogue error name and sentence when failed (the change was put back), or the last
+   * attempt's while pending; `detail` is the mail server's own reply for SendFailed
+   * (e.g. "550 5.1.1 recipient rejected").
+   */
+  readonly error?: { readonly name: string; readonly message: string; readonly detail?: string };
+  /** The draft (as its composer names it) of a saveDraft, send or discardDraft. */
+  readonly draftId?: string;
+  /**
+   * A save the gateway refused as stale (409): the engine kept the refused version as this
+   * new draft, so nothing typed is lost even with no tab open (the composer's "Keep both").
+   */
+  readonly keptAs?: string;
+  /** A send that left a SendNotice (the notice, not a toast, tells the person). */
+  readonly notice?: SendNotice['kind'];
 }
 
 /** How one account's sync is doing, for an offline banner or a "syncing" hint. */
@@ -231,6 +247,37 @@ export interface DraftInput {
   readonly html: string;
   readonly inReplyToMessageId?: string;
   readonly attachmentIds: readonly string[];
+  /**
+   * The draft's revision this composer last saved or opened (draft-revisions.ts): a save
+   * over a newer one — another tab saved the draft meanwhile, or sent it — is refused with
+   * InvalidDraftVersion instead of overwriting it. Absent: no check (a new draft).
+   */
+  readonly baseRevision?: number;
+}
+
+/** What saveDraft answers: the id for the next save, the revision it made, and its command (its gateway outcome comes through watchCommands). */
+export interface DraftSaveReceipt {
+  readonly draftId: string;
+  readonly revision?: number;
+  readonly commandId?: string;
+}
+
+/**
+ * A sent message the person must hear about, kept in the engine's database until dismissed
+ * (it outlives the tab and a reload): `maybeSent` — the gateway stopped after the message
+ * went to the mail server and before its answer, so it may have been sent (never resent on
+ * its own); `notSent` — the send failed; `notFiled` — it was sent but no copy could be put in Sent.
+ */
+export interface SendNotice {
+  readonly noticeId: string;
+  readonly accountId: string;
+  readonly kind: 'maybeSent' | 'notSent' | 'notFiled';
+  /** The draft it was sent from (to open it again), as its composer named it. */
+  readonly draftId: string;
+  readonly subject: string;
+  /** Epoch ms. */
+  readonly at: number;
+  readonly error?: { readonly name: string; readonly message: string; readonly detail?: string };
 }
 
 /**
@@ -242,6 +289,8 @@ export interface DraftEdit extends Omit<DraftInput, 'draftId' | 'attachmentIds'>
   readonly draftId: string;
   /** Files the draft carries, already stored by the gateway. */
   readonly attachments: readonly { readonly attachmentId: string; readonly fileName: string; readonly size: number }[];
+  /** The revision the composer's first save names as its `baseRevision`. */
+  readonly revision?: number;
 }
 
 /** Reads for the UI. */
@@ -296,8 +345,11 @@ export interface MailCommandService {
    * told after each batch.
    */
   runOnScope(params: { scope: ListScope; command: ScopeCommand }, onProgress: (progress: ScopeRunProgress) => void): Promise<ScopeRun>;
-  /** Saves (creates or updates) a draft; resolves with its id for the next save. */
-  saveDraft(params: { draft: DraftInput }): Promise<{ draftId: string }>;
+  /**
+   * Saves (creates or updates) a draft on this device at once and queues it for the gateway;
+   * resolves with its id for the next save. InvalidDraftVersion when `baseRevision` is stale.
+   */
+  saveDraft(params: { draft: DraftInput }): Promise<DraftSaveReceipt>;
   /**
    * A draft to edit, by the `MessageView.id` of its message in Drafts: everything it holds
    * (Bcc and attachments too), with the id to save and send it by; DraftAlreadySent once sent.
@@ -311,8 +363,8 @@ export interface MailCommandService {
    * for Undo, which saves it again as a new draft.
    */
   discardDraft(params: { accountId: string; draftId: string }): Promise<{ commandId: string }>;
-  /** Sends a saved draft after `delayMs` (undo window); resolves with the command id. */
-  send(params: { accountId: string; draftId: string; delayMs: number }): Promise<{ commandId: string }>;
+  /** Sends a saved draft after `delayMs` (undo window); resolves with the command id. `subject` names it on a notice. */
+  send(params: { accountId: string; draftId: string; delayMs: number; subject?: string }): Promise<{ commandId: string }>;
   /** Cancels a send still inside its undo window; false when it already left. */
   undoSend(params: { commandId: string }): Promise<boolean>;
   /**
@@ -322,6 +374,15 @@ export interface MailCommandService {
   uploadAttachment(params: UploadParams, onProgress: (fraction: number) => void): Promise<{ attachmentId: string }>;
   /** Stops an upload in flight; its `uploadAttachment` rejects. False when none by that id is running. */
   cancelUpload(params: { uploadId: string }): Promise<boolean>;
+  /** Every account's send notices, oldest first. */
+  sendNotices(params: { accountIds: readonly string[] }): Promise<readonly SendNotice[]>;
+  /** Forgets a notice (the person read it, or checked Sent). */
+  dismissSendNotice(params: { accountId: string; noticeId: string }): Promise<void>;
+  /**
+   * "Send again" on a `maybeSent` notice: the person decided, so the draft is sent once more
+   * under a new idempotency key (after the undo window); the notice goes.
+   */
+  sendAgain(params: { accountId: string; noticeId: string; delayMs: number }): Promise<{ commandId: string }>;
   /** Subscribes to command outcomes (every tab sees every command); open and recent ones are sent first. */
   watchCommands(onStatus: (status: CommandStatus) => void): Promise<{ subscriptionId: string }>;
   /** Ends a `watchCommands`. */

@@ -36,6 +36,7 @@ export const draftInputSchema: z.ZodType<DraftInput> = z.object({
   html: z.string(),
   inReplyToMessageId: id.optional(),
   attachmentIds: z.array(z.string().regex(/^[a-f0-9]{32}$/)).max(50),
+  baseRevision: z.number().int().nonnegative().optional(),
 });
 
 export const sendParamsSchema = z.object({
@@ -43,7 +44,13 @@ export const sendParamsSchema = z.object({
   draftId: z.string().min(1).max(64),
   /** The undo window: at most a minute (longer holds belong to scheduled send on the gateway). */
   delayMs: z.number().int().min(0).max(60_000),
+  /** Named on a notice about this send (not sent, may have been sent). */
+  subject: z.string().max(998).optional(),
 });
+
+/** A send notice to dismiss, or to send again. */
+export const sendNoticeParamsSchema = z.object({ accountId, noticeId: z.string().min(1).max(64) });
+export const sendNoticesParamsSchema = z.object({ accountIds: z.array(accountId).max(100) });
 
 /** A draft thrown away, by the id its composer saved it under. */
 export const discardDraftParamsSchema = z.object({ accountId, draftId: z.string().regex(/^(?:local-[0-9a-f-]{36}|[1-9]\d{0,15})$/) });

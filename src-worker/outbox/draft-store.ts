@@ -103,10 +103,15 @@ export async function recordDiscard(tx: WriteTransaction<MailTable>, params: { a
 
 export async function recordSend(
   tx: WriteTransaction<MailTable>,
-  params: { accountId: string; commandId: string; draftId: string; sendAt: number; now: number },
+  params: { accountId: string; commandId: string; draftId: string; sendAt: number; now: number; subject?: string },
 ): Promise<SendRow> {
   // The gateway keeps the first outcome per key: a send repeated after a kill is not sent twice.
-  const row: SendRow = { ...(await newRow(tx, params, `send:${params.commandId}`)), kind: 'send', send_at: params.sendAt };
+  const row: SendRow = {
+    ...(await newRow(tx, params, `send:${params.commandId}`)),
+    kind: 'send',
+    send_at: params.sendAt,
+    ...(params.subject !== undefined ? { subject: params.subject } : {}),
+  };
   await tx.put(OUTBOX_TABLE, row);
   return row;
 }

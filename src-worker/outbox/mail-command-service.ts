@@ -6,7 +6,21 @@
  */
 import { systemClock, type Clock } from '../../shared/clock';
 import { TernError } from '../../shared/errors';
-import type { CommandRun, CommandStatus, DraftEdit, DraftInput, ListScope, MailCommand, MailCommandService, ScopeCommand, ScopeRun, ScopeRunProgress, UploadParams } from '../../shared/worker-mail-api';
+import type {
+  CommandRun,
+  CommandStatus,
+  DraftEdit,
+  DraftInput,
+  DraftSaveReceipt,
+  ListScope,
+  MailCommand,
+  MailCommandService,
+  ScopeCommand,
+  ScopeRun,
+  ScopeRunProgress,
+  SendNotice,
+  UploadParams,
+} from '../../shared/worker-mail-api';
 import type { MailGateway } from '../api/mail-gateway';
 import type { MailTable } from '../db/mail-schema';
 import { withRead, withWrite, type LocalStore } from '../db/store';
@@ -16,13 +30,15 @@ import { MAIL_WRITE_TABLES, MailWriter } from '../sync/mail-writer';
 import { parseParams, subscriptionParamsSchema } from '../queries/query-params';
 import { recordAction } from './action-store';
 import { AttachmentUploads } from './attachment-uploads';
-import { discardDraftParamsSchema, draftInputSchema, mailCommandSchema, openDraftParamsSchema, sendParamsSchema } from './command-params';
+import { discardDraftParamsSchema, draftInputSchema, mailCommandSchema, openDraftParamsSchema, sendNoticeParamsSchema, sendNoticesParamsSchema, sendParamsSchema } from './command-params';
 import type { CommandStatusFeed } from './command-status-feed';
 import { draftEditOf, draftEditOfSave, waitingSaveById, waitingSaveOf } from './draft-opening';
+import { claimRevision, currentRevision, markSending } from './draft-revisions';
 import { readDraftLink, recordDiscard, recordDraftSave, recordSend } from './draft-store';
 import { heldOf, readHeld, withHeld, writeHeld } from './held-recipients';
 import { liveRows, OUTBOX_TABLE, PendingEffects, type OutboxRow } from './outbox-rows';
 import { runOnScope, scopeRunParamsSchema } from './scope-run';
+import { deleteSendNotice, readSendNotice, readSendNotices } from './send-notices';
 
 export interface MailCommandServiceDeps {
   readonly open: (accountId: string) => Promise<LocalStore<MailTable>>;
@@ -74,19 +90,22 @@ export class EngineMailCommands implements MailCommandService {
     return await runOnScope({ threadIds, run: (command) => this.run({ command }) }, parsed, onProgress);
   }
 
-  async saveDraft(params: { draft: DraftInput }): Promise<{ draftId: string }> {
-    const draft = parseParams(draftInputSchema, params.draft);
+  async saveDraft(params: { draft: DraftInput }): Promise<DraftSaveReceipt> {
+    const { baseRevision, ...draft } = parseParams(draftInputSchema, params.draft);
     const draftId = draft.draftId ?? temporaryId();
     // Read before the transaction (no unrelated await inside one): the From as settings name it now.
     const from = await this.deps.sender?.(draft.accountId);
-    const row = await withWrite(await this.deps.open(draft.accountId), [OUTBOX_TABLE, 'JSONBlob'], async (tx) => {
+    const { row, revision } = await withWrite(await this.deps.open(draft.accountId), [OUTBOX_TABLE, 'JSONBlob'], async (tx) => {
+      // Another tab saved or sent this draft since this composer's last save: refused before anything is written.
+      const revision = await claimRevision(tx, draftId, draft.draftId === undefined ? undefined : baseRevision);
       // Invalid recipients stay here (the gateway's draft cannot carry them), to come back with the draft.
       await writeHeld(tx, draftId, heldOf(draft));
-      return recordDraftSave(tx, { accountId: draft.accountId, commandId: temporaryId(), draftId, draft: { ...draft, draftId }, ...(from ? { from } : {}), now: this.clock.now() });
+      const row = await recordDraftSave(tx, { accountId: draft.accountId, commandId: temporaryId(), draftId, draft: { ...draft, draftId }, ...(from ? { from } : {}), now: this.clock.now() });
+      return { row, revision };
     });
-    this.publish({ commandId: row.id, accountId: draft.accountId, kind: 'saveDraft', status: 'pending' });
+    this.publish({ commandId: row.id, accountId: draft.accountId, kind: 'saveDraft', status: 'pending', draftId });
     this.deps.kick(draft.accountId);
-    return { draftId };
+    return { draftId, revision, commandId: row.id };
   }
 
   async openDraft(params: { accountId: string; messageId: string } | { accountId: string; draftId: string }): Promise<DraftEdit> {
@@ -95,8 +114,12 @@ export class EngineMailCommands implements MailCommandService {
     const { accountId, messageId } = parsed;
     const store = await this.deps.open(accountId);
     const view = await (await this.deps.gateway(accountId)).draftOfMessage(messageId);
-    const { waiting, held } = await withRead(store, [OUTBOX_TABLE, 'JSONBlob'], async (tx) => ({ waiting: await waitingSaveOf(tx, view.id), held: await readHeld(tx, view.id) }));
-    return waiting ? draftEditOf(accountId, view, waiting) : withHeld(draftEditOf(accountId, view, undefined), held);
+    const { waiting, held, revision } = await withRead(store, [OUTBOX_TABLE, 'JSONBlob'], async (tx) => ({
+      waiting: await waitingSaveOf(tx, view.id),
+      held: await readHeld(tx, view.id),
+      revision: await currentRevision(tx, view.id),
+    }));
+    return { ...(waiting ? draftEditOf(accountId, view, waiting) : withHeld(draftEditOf(accountId, view, undefined), held)), revision };
   }
 
   /**
@@ -107,10 +130,10 @@ export class EngineMailCommands implements MailCommandService {
    */
   private async reopenDraft(accountId: string, draftId: string): Promise<DraftEdit> {
     const store = await this.deps.open(accountId);
-    const { serverId, waiting, sending, held } = await withRead(store, [OUTBOX_TABLE, 'JSONBlob'], async (tx) => {
+    const { serverId, waiting, sending, held, revision } = await withRead(store, [OUTBOX_TABLE, 'JSONBlob'], async (tx) => {
       const serverId = (await readDraftLink(tx, draftId)).serverId ?? (isTemporaryId(draftId) ? null : draftId);
       const sending = (await liveRows(tx)).some((row) => row.kind === 'send' && row.draft_id === draftId);
-      return { serverId, waiting: await waitingSaveById(tx, draftId, serverId), sending, held: await readHeld(tx, draftId) };
+      return { serverId, waiting: await waitingSaveById(tx, draftId, serverId), sending, held: await readHeld(tx, draftId), revision: await currentRevision(tx, draftId) };
     });
     // On its way out (a reload in the undo window): not a draft to edit any more.
     if (sending) throw new TernError('DraftAlreadySent');
@@ -118,13 +141,13 @@ export class EngineMailCommands implements MailCommandService {
       try {
         const view = await (await this.deps.gateway(accountId)).getDraft(serverId);
         // A waiting save holds its invalid recipients itself; the gateway's draft has none of them.
-        return { ...(waiting ? draftEditOf(accountId, view, waiting) : withHeld(draftEditOf(accountId, view, undefined), held)), draftId };
+        return { ...(waiting ? draftEditOf(accountId, view, waiting) : withHeld(draftEditOf(accountId, view, undefined), held)), draftId, revision };
       } catch (error) {
         if (!waiting) throw error;
       }
     }
     if (!waiting) throw new TernError('DraftDoesNotExist', { detail: { draftId } });
-    return draftEditOfSave(accountId, draftId, waiting);
+    return { ...draftEditOfSave(accountId, draftId, waiting), revision };
   }
 
   async discardDraft(params: { accountId: string; draftId: string }): Promise<{ commandId: string }> {
@@ -136,12 +159,16 @@ export class EngineMailCommands implements MailCommandService {
     return { commandId };
   }
 
-  async send(params: { accountId: string; draftId: string; delayMs: number }): Promise<{ commandId: string }> {
-    const { accountId, draftId, delayMs } = parseParams(sendParamsSchema, params);
+  async send(params: { accountId: string; draftId: string; delayMs: number; subject?: string }): Promise<{ commandId: string }> {
+    const { accountId, draftId, delayMs, subject } = parseParams(sendParamsSchema, params);
     const commandId = temporaryId();
     const now = this.clock.now();
-    await withWrite(await this.deps.open(accountId), [OUTBOX_TABLE], (tx) => recordSend(tx, { accountId, commandId, draftId, sendAt: now + delayMs, now }));
-    this.publish({ commandId, accountId, kind: 'send', status: 'pending' });
+    await withWrite(await this.deps.open(accountId), [OUTBOX_TABLE, 'JSONBlob'], async (tx) => {
+      // From now on no other tab's composer may change it (its save is refused as a conflict).
+      await markSending(tx, draftId, true);
+      await recordSend(tx, { accountId, commandId, draftId, sendAt: now + delayMs, now, ...(subject !== undefined ? { subject } : {}) });
+    });
+    this.publish({ commandId, accountId, kind: 'send', status: 'pending', draftId });
     this.deps.kick(accountId);
     return { commandId };
   }
@@ -150,18 +177,41 @@ export class EngineMailCommands implements MailCommandService {
     const { subscriptionId: commandId } = parseParams(subscriptionParamsSchema, { subscriptionId: params.commandId });
     for (const accountId of await this.deps.accountIds()) {
       // The outbox marks a send "sending" in its own transaction before the request: whichever commits first wins.
-      const undone = await withWrite(await this.deps.open(accountId), [OUTBOX_TABLE], async (tx) => {
+      const undone = await withWrite(await this.deps.open(accountId), [OUTBOX_TABLE, 'JSONBlob'], async (tx) => {
         const row = (await tx.get(OUTBOX_TABLE, commandId)) as OutboxRow | undefined;
         if (!row || row.kind !== 'send') return row ? false : null;
         if (row.status !== 'pending') return false;
         await tx.delete(OUTBOX_TABLE, commandId);
-        return true;
+        await markSending(tx, row.draft_id, false);
+        return row.draft_id;
       });
       if (undone === null) continue;
-      if (undone) this.publish({ commandId, accountId, kind: 'send', status: 'cancelled' });
-      return undone;
+      if (undone) this.publish({ commandId, accountId, kind: 'send', status: 'cancelled', draftId: undone });
+      return undone !== false;
     }
     return false;
+  }
+
+  async sendNotices(params: { accountIds: readonly string[] }): Promise<readonly SendNotice[]> {
+    const { accountIds } = parseParams(sendNoticesParamsSchema, params);
+    const known = new Set(await this.deps.accountIds());
+    const lists = await Promise.all(accountIds.filter((id) => known.has(id)).map(async (id) => withRead(await this.deps.open(id), ['JSONBlob'], readSendNotices)));
+    return lists.flat().sort((a, b) => a.at - b.at);
+  }
+
+  async dismissSendNotice(params: { accountId: string; noticeId: string }): Promise<void> {
+    const { accountId, noticeId } = parseParams(sendNoticeParamsSchema, params);
+    await withWrite(await this.deps.open(accountId), ['JSONBlob'], (tx) => deleteSendNotice(tx, noticeId));
+  }
+
+  /** The person decided a message that may have been sent goes again: a new send (new key) of its draft; the notice goes. */
+  async sendAgain(params: { accountId: string; noticeId: string; delayMs: number }): Promise<{ commandId: string }> {
+    const { accountId, noticeId } = parseParams(sendNoticeParamsSchema, { accountId: params.accountId, noticeId: params.noticeId });
+    const notice = await withRead(await this.deps.open(accountId), ['JSONBlob'], (tx) => readSendNotice(tx, noticeId));
+    if (!notice) throw new TernError('MessageNotFound', { detail: { noticeId } });
+    const sending = await this.send({ accountId, draftId: notice.draftId, delayMs: params.delayMs, subject: notice.subject });
+    await this.dismissSendNotice({ accountId, noticeId });
+    return sending;
   }
 
   uploadAttachment(params: UploadParams, onProgress: (fraction: number) => void): Promise<{ attachmentId: string }> {

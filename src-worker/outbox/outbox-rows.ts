@@ -62,6 +62,8 @@ export interface SendRow extends OutboxBase {
   readonly draft_id: string;
   /** Epoch ms when the undo window closes. */
   readonly send_at: number;
+  /** The subject, to name the message on a notice (absent in rows from before notices). */
+  readonly subject?: string;
 }
 
 /** A draft thrown away: after the saves before it, the gateway deletes it (if it ever got it). */

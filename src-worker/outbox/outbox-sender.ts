@@ -7,7 +7,8 @@
  */
 import { systemClock, type Clock } from '../../shared/clock';
 import { TernError } from '../../shared/errors';
-import type { CommandStatus } from '../../shared/worker-mail-api';
+import type { CommandStatus, SendNotice } from '../../shared/worker-mail-api';
+import { isTemporaryId, temporaryId } from '../model/temporary-id';
 import { isNetworkError, isRetryable } from '../api/retry';
 import { endsSession } from '../api/session-ended';
 import type { MailGateway } from '../api/mail-gateway';
@@ -21,9 +22,11 @@ import type { OnlineStatus } from '../sync/online-status';
 import { doneStatus, settleActions } from './action-store';
 import { gatewayRequests } from './command-plan';
 import type { CommandStatusFeed } from './command-status-feed';
-import { composeFieldsOf, readDraftLink, writeDraftLink } from './draft-store';
+import { markSending as markDraftSending, moveRevision } from './draft-revisions';
+import { composeFieldsOf, readDraftLink, recordDraftSave, writeDraftLink } from './draft-store';
 import { readHeld, writeHeld } from './held-recipients';
 import { liveRows, OUTBOX_TABLE, PendingEffects, type ActionRow, type DiscardRow, type DraftRow, type OutboxRow, type SendRow } from './outbox-rows';
+import { writeSendNotice } from './send-notices';
 
 /** Server errors (not the network) tolerated this many times before a command is given up. */
 const MAX_SERVER_ATTEMPTS = 8;
@@ -53,13 +56,32 @@ export interface OutboxSender {
 
 type Outcome = 'next' | 'retry';
 
-const statusOf = (row: OutboxRow, status: CommandStatus['status'], error?: TernError): CommandStatus => ({
+/** A gateway that refused a save because the draft changed since the version this engine sent. */
+const STALE_DRAFT_ERRORS: ReadonlySet<string> = new Set(['InvalidDraftVersion', 'InvalidUpdateDraft']);
+
+/** The mail server's own words in a failure (SendFailed's `detail.reason`), for the person to read. */
+function serverReplyOf(error: TernError): string | undefined {
+  const reason = (error.detail as { reason?: unknown } | undefined)?.reason;
+  return typeof reason === 'string' && reason !== 'unknown' ? reason : undefined;
+}
+
+const errorOf = (error: TernError): NonNullable<CommandStatus['error']> => {
+  const detail = serverReplyOf(error);
+  return { name: error.name, message: error.message, ...(detail ? { detail } : {}) };
+};
+
+const statusOf = (row: OutboxRow, status: CommandStatus['status'], error?: TernError, extra: Pick<CommandStatus, 'keptAs' | 'notice'> = {}): CommandStatus => ({
   commandId: row.id,
   accountId: row.account_id,
   kind: row.kind === 'action' ? row.command.kind : row.kind,
   status,
-  ...(error ? { error: { name: error.name, message: error.message } } : {}),
+  ...(row.kind !== 'action' ? { draftId: row.draft_id } : {}),
+  ...(error ? { error: errorOf(error) } : {}),
+  ...extra,
 });
+
+/** What a send's outcome leaves for the person, besides its status. */
+type SendOutcome = { readonly notice?: SendNotice['kind']; readonly error?: TernError };
 
 export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
   const clock = deps.clock ?? systemClock;
@@ -101,17 +123,59 @@ export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
       if (current) await tx.put(OUTBOX_TABLE, { ...current, status });
     });
 
-  /** Ends a command: settles an action's change (confirmed or reverted) and tells every tab. */
-  const finish = async (row: OutboxRow, status: 'done' | 'failed', error?: TernError) => {
+  /**
+   * Ends a command: settles an action's change (confirmed or reverted) and tells every tab.
+   * A send that failed or may have gone out leaves a notice in the database, so the person
+   * hears of it in any tab, after a reload too; a failed one's draft is open to edit again.
+   */
+  const finish = async (row: OutboxRow, status: 'done' | 'failed', error?: TernError, outcome: SendOutcome = {}) => {
+    const notice = row.kind === 'send' ? (outcome.notice ?? (status === 'failed' ? 'notSent' : undefined)) : undefined;
     const threadIds = await write(async (tx) => {
       const writer = new MailWriter(tx, deps.accountId, await PendingEffects.load(tx));
       await settleActions(tx, writer, [row.id]);
-      if (row.kind === 'send' && status === 'done') await writeDraftLink(tx, row.draft_id, null);
+      // A send that may not have gone keeps its draft's link: "Send again" sends the same draft.
+      if (row.kind === 'send' && status === 'done' && notice !== 'maybeSent') await writeDraftLink(tx, row.draft_id, null);
+      if (row.kind === 'send' && status === 'failed') await markDraftSending(tx, row.draft_id, false);
+      if (row.kind === 'send' && notice) {
+        const cause = error ?? outcome.error;
+        await writeSendNotice(tx, {
+          noticeId: row.id,
+          accountId: row.account_id,
+          kind: notice,
+          draftId: row.draft_id,
+          subject: row.subject ?? '',
+          at: clock.now(),
+          ...(cause ? { error: errorOf(cause) } : {}),
+        });
+      }
       await writer.finish();
       return [...writer.threadIds];
     });
     deps.changes.emit({ accountId: deps.accountId, threadIds, foldersChanged: false });
-    deps.statuses.publish(statusOf(row, status, error));
+    deps.statuses.publish(statusOf(row, status, error, notice ? { notice } : {}));
+  };
+
+  /**
+   * The gateway refused a save as stale (the draft changed elsewhere, e.g. on another
+   * device): the refused version is kept as a new draft of its own, so nothing typed is
+   * lost even when no tab is open to ask; the composer offers it as "Keep both".
+   */
+  const keepRefusedSave = async (row: DraftRow, error: TernError) => {
+    const keptAs = temporaryId();
+    await write(async (tx) => {
+      await settleActions(tx, new MailWriter(tx, deps.accountId, await PendingEffects.load(tx)), [row.id]);
+      await writeHeld(tx, keptAs, await readHeld(tx, row.draft_id));
+      await recordDraftSave(tx, {
+        accountId: row.account_id,
+        commandId: temporaryId(),
+        draftId: keptAs,
+        draft: { ...row.draft, draftId: keptAs },
+        ...(row.from ? { from: row.from } : {}),
+        now: clock.now(),
+      });
+    });
+    deps.statuses.publish(statusOf(row, 'failed', error, { keptAs }));
+    kick();
   };
 
   /** The gateway accepted an action: done now if its transaction is already applied, else when it is. */
@@ -146,6 +210,8 @@ export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
     }
     await write(async (tx) => {
       await writeDraftLink(tx, row.draft_id, { serverId: saved.id, version: saved.version });
+      // Tabs that open it from Drafts know it by the gateway's id: its revision goes there.
+      if (isTemporaryId(row.draft_id)) await moveRevision(tx, row.draft_id, saved.id);
       // Reopened from Drafts, the draft goes by the gateway's id: its invalid recipients too.
       if (saved.id !== row.draft_id) await writeHeld(tx, saved.id, await readHeld(tx, row.draft_id));
     });
@@ -169,7 +235,7 @@ export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
     });
   };
 
-  const send = async (row: SendRow) => {
+  const send = async (row: SendRow): Promise<SendOutcome> => {
     const link = await withRead(await deps.store(), ['JSONBlob'], (tx) => readDraftLink(tx, row.draft_id));
     const serverId = link.serverId ?? (row.draft_id.startsWith('local-') ? null : row.draft_id);
     if (serverId === null) throw new TernError('DraftDoesNotExist', { detail: { draftId: row.draft_id } });
@@ -180,6 +246,10 @@ export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
     });
     if (result.state === 'failed') throw new TernError('SendFailed', { detail: { reason: result.lastError } });
     deps.requestPull(); // the message shows in Sent through delta
+    // Cut off after the message went to the mail server, before its answer: never sent again on its own.
+    if (result.state === 'unknown') return { notice: 'maybeSent', ...(result.lastError ? { error: new TernError('SendFailed', { detail: { reason: result.lastError } }) } : {}) };
+    if (result.sentCopy === 'failed') return { notice: 'notFiled' };
+    return {};
   };
 
   const attempt = async (stored: OutboxRow): Promise<Outcome> => {
@@ -200,7 +270,10 @@ export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
       }
       if (row.kind === 'saveDraft') await saveDraft(row);
       else if (row.kind === 'discardDraft') await discard(row);
-      else await send(row);
+      else {
+        await finish(row, 'done', undefined, await send(row));
+        return 'next';
+      }
       await finish(row, 'done');
       return 'next';
     } catch (error) {
@@ -218,11 +291,17 @@ export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
         return 'retry';
       }
       const network = isNetworkError(error);
+      if (row.kind === 'saveDraft' && STALE_DRAFT_ERRORS.has(tern.name)) {
+        await keepRefusedSave(row, tern);
+        return 'next';
+      }
       if (!isRetryable(error) || (!network && row.attempts >= MAX_SERVER_ATTEMPTS)) {
         await finish(row, 'failed', tern);
         return 'next';
       }
       await setStatus(row.id, 'pending');
+      // Still owed, but not on the gateway yet: a draft's composer says "saved on this device only", and why.
+      if (row.kind !== 'action') deps.statuses.publish(statusOf(row, 'pending', tern));
       if (network && !(await deps.online.isOnline({ force: true }))) {
         stopOnlineWait ??= deps.online.subscribe((online) => {
           if (!online) return;

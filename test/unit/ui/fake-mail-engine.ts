@@ -578,6 +578,13 @@ export function createFakeEngine(options: FakeEngineOptions = {}): FakeEngine {
       async undoSend() {
         return true;
       },
+      async sendNotices() {
+        return [];
+      },
+      async dismissSendNotice() {},
+      async sendAgain() {
+        return { commandId: `send-${++counter}` };
+      },
       async uploadAttachment(_params, onProgress) {
         onProgress(1);
         return { attachmentId: `upload-${++counter}` };

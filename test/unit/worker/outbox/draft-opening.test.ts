@@ -52,6 +52,7 @@ test('a draft opened from its message comes with Bcc and attachments, under the 
     subject: 'Walkthrough draft',
     html: '<div class="tern-body"><p>Hello Bob</p></div>',
     attachments: [{ attachmentId: FILE, fileName: 'ffff.pdf', size: 1234 }],
+    revision: 0,
   });
   expect(draft.draftId).not.toBe(messageId);
 });

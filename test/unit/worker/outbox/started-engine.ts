@@ -8,11 +8,12 @@ export async function startedEngine(engines: { close(): void }[]) {
   server.standardFolders();
   const profile = new Profile([server]);
   await profile.addAccounts();
-  const engine = await profile.engine({ clock: manualClock(Date.now()) });
+  const clock = manualClock(Date.now());
+  const engine = await profile.engine({ clock });
   engines.push(engine);
   const runtime = await waitFor(() => engine.runtime('7'), 'the runtime');
   await waitFor(() => runtime.sync.state.phase === 'idle', 'the first sync');
   const statuses: CommandStatus[] = [];
   await engine.commands.watchCommands((status) => statuses.push(status));
-  return { server, engine, statuses };
+  return { server, engine, statuses, clock };
 }

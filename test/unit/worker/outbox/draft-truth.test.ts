@@ -1,0 +1,175 @@
+/**
+ * The engine tells the truth about drafts and sends (issue "Trust" point 3, and the user's
+ * side of points 1 and 4): two tabs writing the same draft are a conflict, not a silent
+ * overwrite; a save that cannot reach the gateway says so while it is retried; a save the
+ * gateway refuses as stale is kept as a draft of its own; a failed send carries the mail
+ * server's reply and leaves a notice; a send whose outcome is unknown is never resent on
+ * its own, only by the person's "Send again"; a message sent without its Sent copy is told.
+ */
+import { afterEach, describe, expect, test } from 'vitest';
+import type { SendResult } from '../../../../shared/api/compose';
+import { TernError } from '../../../../shared/errors';
+import type { DraftInput } from '../../../../shared/worker-mail-api';
+import { waitFor } from '../mail-test-kit';
+import { startedEngine } from './started-engine';
+
+const engines: { close(): void }[] = [];
+afterEach(() => engines.splice(0).forEach((engine) => engine.close()));
+
+const draft = (html: string, extra: Partial<DraftInput> = {}): DraftInput => ({
+  accountId: '7',
+  to: [{ name: 'Bob', email: 'bob@kite.test' }],
+  cc: [],
+  bcc: [],
+  subject: 'Plans',
+  html,
+  attachmentIds: [],
+  ...extra,
+});
+
+const refusal = async (promise: Promise<unknown>) => {
+  try {
+    await promise;
+  } catch (error) {
+    return TernError.from(error);
+  }
+  throw new Error('expected a refusal');
+};
+
+/** The gateway's draft by its text. */
+const gatewayHtml = (server: Awaited<ReturnType<typeof startedEngine>>['server']) => [...server.drafts.values()].map((saved) => saved.html);
+
+const sendResult = (state: SendResult['state'], extra: Partial<SendResult> = {}): Response =>
+  Response.json({ outboxId: '1', state, messageIdHeader: '<x@fake>', rejected: [], latestTxnId: 0, lastError: null, ...extra });
+
+describe('two composers on one draft', () => {
+  test('a save over a revision another tab saved since is refused at once, and nothing of it is recorded', async () => {
+    const { server, engine } = await startedEngine(engines);
+    const first = await engine.commands.saveDraft({ draft: draft('<p>Start</p>') });
+    await waitFor(() => gatewayHtml(server).includes('<p>Start</p>'), 'the draft on the gateway');
+    // Both tabs open it (one from Drafts by the gateway's id, one restored by its local id): the same revision.
+    const serverId = [...server.drafts.keys()][0]!;
+    const tabA = await engine.commands.openDraft({ accountId: '7', draftId: first.draftId });
+    server.draftOfMessage.set('555', serverId);
+    const tabB = await engine.commands.openDraft({ accountId: '7', messageId: '555' });
+    expect(tabB.draftId).toBe(serverId);
+    expect(tabA.revision).toBe(first.revision);
+    expect(tabB.revision).toBe(first.revision);
+
+    const saveA = await engine.commands.saveDraft({ draft: draft('<p>From tab A</p>', { draftId: tabA.draftId, baseRevision: tabA.revision! }) });
+    const error = await refusal(engine.commands.saveDraft({ draft: draft('<p>From tab B</p>', { draftId: tabB.draftId, baseRevision: tabB.revision! }) }));
+    expect(error).toMatchObject({ name: 'InvalidDraftVersion', detail: { reason: 'edited' } });
+
+    await waitFor(() => gatewayHtml(server).includes('<p>From tab A</p>'), "tab A's save on the gateway");
+    await engine.runtime('7')!.outbox.idle();
+    // Tab B's text never overwrote tab A's; tab A goes on saving from its own revision.
+    expect(gatewayHtml(server)).toEqual(['<p>From tab A</p>']);
+    await expect(engine.commands.saveDraft({ draft: draft('<p>A again</p>', { draftId: tabA.draftId, baseRevision: saveA.revision! }) })).resolves.toMatchObject({ draftId: tabA.draftId });
+  });
+
+  test('a draft whose send is recorded refuses other saves (reason sent) until the send is undone', async () => {
+    const { engine } = await startedEngine(engines);
+    const saved = await engine.commands.saveDraft({ draft: draft('<p>Hello</p>') });
+    const { commandId } = await engine.commands.send({ accountId: '7', draftId: saved.draftId, delayMs: 5_000 });
+    const error = await refusal(engine.commands.saveDraft({ draft: draft('<p>Late edit</p>', { draftId: saved.draftId, baseRevision: saved.revision! }) }));
+    expect(error).toMatchObject({ name: 'InvalidDraftVersion', detail: { reason: 'sent' } });
+
+    expect(await engine.commands.undoSend({ commandId })).toBe(true);
+    await expect(engine.commands.saveDraft({ draft: draft('<p>Late edit</p>', { draftId: saved.draftId, baseRevision: saved.revision! }) })).resolves.toMatchObject({ revision: saved.revision! + 1 });
+  });
+});
+
+describe('what a draft save tells the composer', () => {
+  test('a save the gateway keeps failing is reported while it is retried: still pending, with the reason and the draft', async () => {
+    const { server, engine, statuses, clock } = await startedEngine(engines);
+    server.handlers.push(({ path }) => (path === '/api/drafts' ? Response.json({ error: 'OperationFailed', description: 'IMAP APPEND failed' }, { status: 500 }) : undefined));
+    const saved = await engine.commands.saveDraft({ draft: draft('<p>Only here</p>') });
+    expect(saved.commandId).toBeDefined();
+
+    // The gateway client's own quick retries wait on the engine's clock.
+    const retrying = await waitFor(() => {
+      clock.advance(1_000);
+      return statuses.find((status) => status.commandId === saved.commandId && status.status === 'pending' && status.error);
+    }, 'a retrying status');
+    expect(retrying).toMatchObject({ kind: 'saveDraft', draftId: saved.draftId, error: { name: 'OperationFailed' } });
+    expect(statuses.some((status) => status.commandId === saved.commandId && status.status === 'done')).toBe(false);
+  });
+
+  test('a save the gateway refuses as stale (409) is kept as a draft of its own, named in the status', async () => {
+    const { server, engine, statuses } = await startedEngine(engines);
+    const saved = await engine.commands.saveDraft({ draft: draft('<p>Mine</p>') });
+    await waitFor(() => gatewayHtml(server).includes('<p>Mine</p>'), 'the draft on the gateway');
+    // Another device saves the draft meanwhile: the gateway's version moves on.
+    const [serverId, stored] = [...server.drafts][0]!;
+    server.drafts.set(serverId, { ...stored, html: '<p>Theirs</p>', version: stored.version + 1 });
+
+    const next = await engine.commands.saveDraft({ draft: draft('<p>Mine, longer</p>', { draftId: saved.draftId, baseRevision: saved.revision! }) });
+    const failed = await waitFor(() => statuses.find((status) => status.commandId === next.commandId && status.status === 'failed'), 'the refused save');
+    expect(failed).toMatchObject({ kind: 'saveDraft', draftId: saved.draftId, error: { name: 'InvalidDraftVersion' } });
+    expect(failed.keptAs).toMatch(/^local-/);
+    // Both versions exist on the gateway: theirs untouched, mine as a new draft.
+    await waitFor(() => gatewayHtml(server).includes('<p>Mine, longer</p>'), 'the kept version on the gateway');
+    expect(gatewayHtml(server).sort()).toEqual(['<p>Mine, longer</p>', '<p>Theirs</p>']);
+    expect(await engine.commands.openDraft({ accountId: '7', draftId: failed.keptAs! })).toMatchObject({ html: '<p>Mine, longer</p>' });
+  });
+});
+
+describe('what a send tells the person', () => {
+  async function sentDraft(engine: Awaited<ReturnType<typeof startedEngine>>['engine']) {
+    const saved = await engine.commands.saveDraft({ draft: draft('<p>Hello Bob</p>') });
+    const { commandId } = await engine.commands.send({ accountId: '7', draftId: saved.draftId, delayMs: 0, subject: 'Plans' });
+    return { saved, commandId };
+  }
+
+  test("a refused send fails with the mail server's reply, leaves a notice, and its draft can be edited again", async () => {
+    const { server, engine, statuses } = await startedEngine(engines);
+    server.handlers.push(({ path }) =>
+      path === '/api/send'
+        ? Response.json({ error: 'SendFailed', description: 'Message could not be sent', detail: { reason: '550 5.1.1 <nobody@kite.test>: Recipient address rejected', responseCode: 550, outboxId: '4' } }, { status: 400 })
+        : undefined,
+    );
+    const { saved, commandId } = await sentDraft(engine);
+    const failed = await waitFor(() => statuses.find((status) => status.commandId === commandId && status.status === 'failed'), 'the failed send');
+    expect(failed).toMatchObject({
+      kind: 'send',
+      draftId: saved.draftId,
+      notice: 'notSent',
+      error: { name: 'SendFailed', detail: '550 5.1.1 <nobody@kite.test>: Recipient address rejected' },
+    });
+    expect(await engine.commands.sendNotices({ accountIds: ['7'] })).toEqual([
+      expect.objectContaining({ noticeId: commandId, kind: 'notSent', draftId: saved.draftId, subject: 'Plans', error: expect.objectContaining({ detail: '550 5.1.1 <nobody@kite.test>: Recipient address rejected' }) }),
+    ]);
+    // The draft is the composer's again: a save from its revision is taken.
+    await expect(engine.commands.saveDraft({ draft: draft('<p>Fixed</p>', { draftId: saved.draftId, baseRevision: saved.revision! }) })).resolves.toMatchObject({ draftId: saved.draftId });
+  });
+
+  test('an unknown outcome is never resent on its own: a maybeSent notice survives a restart, and only Send again sends, under a new key', async () => {
+    const { server, engine, statuses } = await startedEngine(engines);
+    server.handlers.push(({ path }) => (path === '/api/send' && server.requestsTo(path).length === 1 ? sendResult('unknown', { lastError: 'connection lost after DATA' }) : undefined));
+    const { saved, commandId } = await sentDraft(engine);
+    const done = await waitFor(() => statuses.find((status) => status.commandId === commandId && status.status !== 'pending'), 'the outcome');
+    expect(done).toMatchObject({ status: 'done', notice: 'maybeSent', draftId: saved.draftId });
+    await engine.runtime('7')!.outbox.idle();
+    expect(server.requestsTo('/api/send')).toHaveLength(1);
+
+    const [notice] = await engine.commands.sendNotices({ accountIds: ['7'] });
+    expect(notice).toMatchObject({ kind: 'maybeSent', subject: 'Plans', draftId: saved.draftId });
+    const again = await engine.commands.sendAgain({ accountId: '7', noticeId: notice!.noticeId, delayMs: 0 });
+    await waitFor(() => statuses.some((status) => status.commandId === again.commandId && status.status === 'done'), 'the second send');
+    const keys = server.requestsTo('/api/send').map((request) => (request.body as { idempotencyKey: string }).idempotencyKey);
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).not.toBe(keys[1]);
+    expect(await engine.commands.sendNotices({ accountIds: ['7'] })).toEqual([]);
+  });
+
+  test('a message sent without its copy in Sent leaves a notFiled notice; dismiss forgets it', async () => {
+    const { server, engine, statuses } = await startedEngine(engines);
+    server.handlers.push(({ path }) => (path === '/api/send' ? sendResult('accepted', { sentCopy: 'failed' }) : undefined));
+    const { commandId } = await sentDraft(engine);
+    await waitFor(() => statuses.some((status) => status.commandId === commandId && status.status === 'done' && status.notice === 'notFiled'), 'the outcome');
+    const [notice] = await engine.commands.sendNotices({ accountIds: ['7'] });
+    expect(notice).toMatchObject({ kind: 'notFiled', subject: 'Plans' });
+    await engine.commands.dismissSendNotice({ accountId: '7', noticeId: notice!.noticeId });
+    expect(await engine.commands.sendNotices({ accountIds: ['7'] })).toEqual([]);
+  });
+});
