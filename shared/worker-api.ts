@@ -7,7 +7,7 @@ import type { AccountInfo, BillingAccountInfo, PartnerInfo, PublicAccount } from
 import type { AnalyticsEventName, AnalyticsValue } from './analytics-events';
 import type { LoginChallengeStep } from './login-steps';
 import type { LogType } from './constants';
-import type { MailCommandService, MailQueryService } from './worker-mail-api';
+import type { FolderCommandService, MailCommandService, MailQueryService } from './worker-mail-api';
 
 /**
  * A service object reached through the remote by path (`api.session.handshake(...)`).
@@ -151,4 +151,6 @@ export interface WorkerApi {
   readonly mail: Service<MailQueryService>;
   /** Mail changes: commands, drafts, send and undo, uploads, command outcomes. */
   readonly commands: Service<MailCommandService>;
+  /** Folder create, rename, move, delete, and emptying Trash or Spam. */
+  readonly folders: Service<FolderCommandService>;
 }

@@ -121,6 +121,36 @@ export interface FolderView extends Folder {
   readonly depth: number;
 }
 
+/** A change to an account's folders (the sidebar's New folder, Rename, Move to…, Delete). Ids are the gateway's. */
+export type FolderChange =
+  | { readonly kind: 'create'; readonly accountId: string; readonly name: string; readonly parentId: string | null }
+  /** A new name in the same parent. */
+  | { readonly kind: 'rename'; readonly accountId: string; readonly folderId: string; readonly name: string }
+  /** Under another parent (null: the top level), keeping its name. */
+  | { readonly kind: 'move'; readonly accountId: string; readonly folderId: string; readonly parentId: string | null }
+  /** Moves the folder (subfolders and mail too) under Trash; one already in Trash is deleted for good. */
+  | { readonly kind: 'delete'; readonly accountId: string; readonly folderId: string };
+
+/** What a FolderChange did: the folder as it is now (null once deleted for good). */
+export interface FolderChangeResult {
+  readonly folder: FolderView | null;
+  /** A delete that moved the folder under Trash rather than deleting it. */
+  readonly movedToTrash: boolean;
+}
+
+/**
+ * Folder changes and emptying Trash or Spam. Unlike thread commands they are not applied
+ * optimistically nor queued: the mail server decides (a name taken, a special folder), and
+ * the catalogue's answer (FolderAlreadyExist, FolderNameLengthExceeded, SpecialFolder,
+ * FolderNotFound, TargetFolderNotExists …) is what the dialog shows. Each resolves once
+ * the account's local folder list and threads show the change.
+ */
+export interface FolderCommandService {
+  changeFolder(params: { change: FolderChange }): Promise<FolderChangeResult>;
+  /** Removes every message of the account's Trash or Spam for good; resolves with how many. */
+  emptyFolder(params: { accountId: string; role: 'trash' | 'junk' }): Promise<{ removed: number }>;
+}
+
 export interface AccountCounts {
   readonly accountId: string;
   /** Unread threads in the inbox. */

@@ -148,5 +148,6 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     log: proxy(createLogService(logger)),
     mail: proxy(mail.queries),
     commands: proxy(mail.commands),
+    folders: proxy(mail.folders),
   };
 }

@@ -7,10 +7,11 @@ import { resetSyncState, senderName, type Account } from '../shared/account';
 import { systemClock, type Clock } from '../shared/clock';
 import type { LogType } from '../shared/constants';
 import { TernError } from '../shared/errors';
-import type { MailCommandService, MailQueryService } from '../shared/worker-mail-api';
+import type { FolderCommandService, MailCommandService, MailQueryService } from '../shared/worker-mail-api';
 import { GatewayClient } from './api/gateway-client';
 import { MailGateway } from './api/mail-gateway';
 import { createRequestIds, type RequestType } from './api/request-id';
+import { EngineFolderCommands } from './folders/folder-commands';
 import type { BroadcastPort } from './db/account-databases';
 import type { MailTable } from './db/mail-schema';
 import { withRead, type LocalStore } from './db/store';
@@ -70,6 +71,7 @@ export interface MailEngineDeps {
 export interface MailEngine {
   readonly queries: MailQueryService;
   readonly commands: MailCommandService;
+  readonly folders: FolderCommandService;
   readonly online: OnlineStatus;
   /** Starts, restarts (new token) and stops account runtimes to match the stored accounts. */
   syncAccounts(): Promise<void>;
@@ -83,6 +85,9 @@ export interface MailEngine {
   hasPendingCommands(accountId: string): Promise<boolean>;
   close(): void;
 }
+
+/** Pulls a folder command waits for before it answers (the change is on the gateway either way). */
+const MAX_CATCH_UP_PULLS = 5;
 
 export function createMailEngine(deps: MailEngineDeps): MailEngine {
   const clock = deps.clock ?? systemClock;
@@ -266,9 +271,19 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
     scopeThreads: (scope) => reader.threadIds(scope),
   });
 
+  const folders = new EngineFolderCommands({
+    gateway: gatewayOf,
+    catchUp: async (accountId, latestTxnId) => {
+      const sync = runtimes.get(accountId)?.sync;
+      // A pull already under way may end short of the change (single flight): pull until it is applied.
+      for (let tries = 0; sync && sync.state.appliedTransactionId < latestTxnId && tries < MAX_CATCH_UP_PULLS; tries++) await sync.pull();
+    },
+  });
+
   return {
     queries,
     commands,
+    folders,
     online,
     syncAccounts() {
       // One reconcile at a time, in call order: two quick account changes must not start a runtime twice.

@@ -1,30 +1,18 @@
 import { FOLDER_NAME_MAX } from '../../shared/api/reading';
 import { TernError } from '../../shared/errors';
+import { cleanFolderName, folderNameProblem } from '../../shared/folder-name-rule';
 
 /**
  * Checks a folder name a user typed (one path segment, not a path) before any IMAP
- * command sees it, and returns it trimmed. imapflow quotes names itself, but a name is
- * also a LIST pattern and a path segment, so anything that could change what a command
- * means is refused here rather than trusted to the server:
- * - CR, LF, NUL and other controls: a line break ends an IMAP command;
- * - `{123}` / `{123+}`: the syntax of an IMAP literal;
- * - `%` and `*`: LIST wildcards (a folder so named could never be listed alone);
- * - the hierarchy separator: the name would create or address another folder;
- * - `.` and `..` alone: relative names on file-backed stores.
- * Too long → FolderNameLengthExceeded (spec §5: at most 255 characters); the rest →
- * InvalidParameter with the reason in `detail`.
+ * command sees it, and returns it trimmed (shared/folder-name-rule.ts, the folder dialog's
+ * rule too). Too long → FolderNameLengthExceeded (spec §5: at most 255 characters); the
+ * rest → InvalidParameter with the reason in `detail`.
  */
 export function validFolderName(input: string, separator: string): string {
-  const name = input.normalize('NFC').trim();
-  const refuse = (reason: string) => new TernError('InvalidParameter', { detail: { field: 'name', reason } });
-  if (name.length === 0) throw refuse('empty');
-  if ([...name].length > FOLDER_NAME_MAX) throw new TernError('FolderNameLengthExceeded', { detail: { max: FOLDER_NAME_MAX } });
-  if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(name)) throw refuse('control character');
-  if (/\{\d+\+?\}/.test(name)) throw refuse('literal syntax');
-  if (/[%*]/.test(name)) throw refuse('wildcard');
-  if (separator && name.includes(separator)) throw refuse('separator');
-  if (name === '.' || name === '..') throw refuse('relative name');
-  return name;
+  const problem = folderNameProblem(input, separator);
+  if (problem?.error === 'FolderNameLengthExceeded') throw new TernError('FolderNameLengthExceeded', { detail: { max: FOLDER_NAME_MAX } });
+  if (problem) throw new TernError('InvalidParameter', { detail: { field: 'name', reason: problem.reason } });
+  return cleanFolderName(input);
 }
 
 /** The full path of a folder named `name` under `parentPath` (null: top level). */

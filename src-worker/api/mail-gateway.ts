@@ -3,7 +3,7 @@
  * One instance per account; the GatewayClient carries its token.
  */
 import * as z from 'zod';
-import { bulkActionResultSchema, type BulkAction, type BulkActionResult } from '../../shared/api/actions';
+import { bulkActionResultSchema, emptyFolderResultSchema, type BulkAction, type BulkActionResult, type EmptyFolderResult } from '../../shared/api/actions';
 import {
   draftSavedSchema,
   draftViewSchema,
@@ -20,11 +20,15 @@ import { deltaResponseSchema, type DeltaResponse } from '../../shared/api/delta'
 import { messageBodySchema, type MessageBody } from '../../shared/api/mail';
 import {
   folderListResponseSchema,
+  folderResponseSchema,
   searchResponseSchema,
+  trashFolderResponseSchema,
   threadDetailResponseSchema,
   threadListResponseSchema,
   type FolderListResponse,
+  type FolderResponse,
   type SearchResponse,
+  type TrashFolderResponse,
   type ThreadDetailResponse,
   type ThreadListResponse,
 } from '../../shared/api/reading';
@@ -43,6 +47,32 @@ export class MailGateway {
 
   folders(): Promise<FolderListResponse> {
     return this.client.json({ type: 'folders', path: '/folders' }, folderListResponseSchema);
+  }
+
+  /**
+   * Folder commands (POST /api/folders, PUT /api/folders/:id, POST /api/folders/move and
+   * /api/folders/trash). Not repeated automatically: a create repeated after a lost answer
+   * would meet FolderAlreadyExist for the folder it made.
+   */
+  createFolder(body: { name: string; parentId: string | null }): Promise<FolderResponse> {
+    return this.client.json({ type: 'folders', method: 'POST', path: '/folders', json: body, retry: false }, folderResponseSchema);
+  }
+
+  renameFolder(folderId: string, name: string): Promise<FolderResponse> {
+    return this.client.json({ type: 'folders', method: 'PUT', path: `/folders/${encodeURIComponent(folderId)}`, json: { name }, retry: false }, folderResponseSchema);
+  }
+
+  moveFolder(body: { folderId: string; parentId: string | null }): Promise<FolderResponse> {
+    return this.client.json({ type: 'folders', method: 'POST', path: '/folders/move', json: body, retry: false }, folderResponseSchema);
+  }
+
+  trashFolder(folderId: string): Promise<TrashFolderResponse> {
+    return this.client.json({ type: 'folders', method: 'POST', path: '/folders/trash', json: { folderId }, retry: false }, trashFolderResponseSchema);
+  }
+
+  /** POST /api/empty/trash or /api/empty/spam: everything in it, for good. A large folder takes a while: a long timeout. */
+  emptyFolder(role: 'trash' | 'junk'): Promise<EmptyFolderResult> {
+    return this.client.json({ type: 'folders', method: 'POST', path: role === 'trash' ? '/empty/trash' : '/empty/spam', retry: false, timeoutMs: 120_000 }, emptyFolderResultSchema);
   }
 
   /** GET /api/threads: a page of a folder's threads, newest first (first screen before the backfill). */

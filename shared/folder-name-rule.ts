@@ -1,0 +1,55 @@
+/**
+ * What a folder name a person types may be (spec §5: at most 255 characters), checked the
+ * same way by the folder dialog (said next to the field as it is typed) and the gateway
+ * (before any IMAP command sees it). One path segment, not a path: imapflow quotes names
+ * itself, but a name is also a LIST pattern and a path segment, so anything that could
+ * change what a command means is refused rather than trusted to the server.
+ */
+import { FOLDER_NAME_MAX } from './api/reading';
+
+export type FolderNameReason = 'empty' | 'control character' | 'literal syntax' | 'wildcard' | 'separator' | 'relative name';
+
+/** Too long (its own catalogue error), or another rule broken (InvalidParameter with the reason). */
+export type FolderNameProblem = { readonly error: 'FolderNameLengthExceeded' } | { readonly error: 'InvalidParameter'; readonly reason: FolderNameReason };
+
+/** The name as it is stored: NFC, trimmed. */
+export const cleanFolderName = (input: string): string => input.normalize('NFC').trim();
+
+/**
+ * Null when `input` (cleaned) may name a folder; else what is wrong:
+ * - CR, LF, NUL and other controls: a line break ends an IMAP command;
+ * - `{123}` / `{123+}`: the syntax of an IMAP literal;
+ * - `%` and `*`: LIST wildcards (a folder so named could never be listed alone);
+ * - the hierarchy separator: the name would create or address another folder;
+ * - `.` and `..` alone: relative names on file-backed stores.
+ */
+export function folderNameProblem(input: string, separator: string): FolderNameProblem | null {
+  const name = cleanFolderName(input);
+  const refuse = (reason: FolderNameReason): FolderNameProblem => ({ error: 'InvalidParameter', reason });
+  if (name.length === 0) return refuse('empty');
+  if ([...name].length > FOLDER_NAME_MAX) return { error: 'FolderNameLengthExceeded' };
+  if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(name)) return refuse('control character');
+  if (/\{\d+\+?\}/.test(name)) return refuse('literal syntax');
+  if (/[%*]/.test(name)) return refuse('wildcard');
+  if (separator && name.includes(separator)) return refuse('separator');
+  if (name === '.' || name === '..') return refuse('relative name');
+  return null;
+}
+
+/** What the dialog says about an InvalidParameter reason (the length has the catalogue's own sentence). */
+export function folderNameReasonText(reason: FolderNameReason, separator: string): string {
+  switch (reason) {
+    case 'empty':
+      return 'Enter a name for the folder.';
+    case 'control character':
+      return 'A folder name cannot contain line breaks or control characters.';
+    case 'literal syntax':
+      return 'A folder name cannot contain a number in braces, such as {12}.';
+    case 'wildcard':
+      return 'A folder name cannot contain % or *.';
+    case 'separator':
+      return `A folder name cannot contain “${separator}”: to put a folder inside another, pick it under “Inside”.`;
+    case 'relative name':
+      return 'A folder cannot be named “.” or “..”.';
+  }
+}
