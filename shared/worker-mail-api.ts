@@ -308,6 +308,8 @@ export interface SendNotice {
   /** Epoch ms. */
   readonly at: number;
   readonly error?: { readonly name: string; readonly message: string; readonly detail?: string };
+  /** The gateway's outbox row of the send (POST /api/outbox/:id/resend and /dismiss), when it named one. */
+  readonly outboxId?: string;
 }
 
 /**

@@ -138,6 +138,19 @@ export class MailGateway {
   }
 
   /**
+   * POST /api/outbox/:id/resend: a message whose outcome is unknown sent again, because the
+   * person asked (never on its own). Not repeated automatically: a lost answer must not send twice.
+   */
+  resendOutbox(outboxId: string): Promise<SendResult> {
+    return this.client.json({ type: 'send', method: 'POST', path: `/outbox/${encodeURIComponent(outboxId)}/resend`, retry: false }, sendResultSchema);
+  }
+
+  /** POST /api/outbox/:id/dismiss: the person says a message whose outcome was unknown did arrive (the gateway files it in Sent). */
+  dismissOutbox(outboxId: string): Promise<SendResult> {
+    return this.client.json({ type: 'send', method: 'POST', path: `/outbox/${encodeURIComponent(outboxId)}/dismiss` }, sendResultSchema);
+  }
+
+  /**
    * POST /api/files: not repeated automatically (a repeat would store the file twice).
    * `onProgress` hears the share of the request body sent (0–1); `signal` cancels it.
    */

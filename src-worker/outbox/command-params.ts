@@ -50,6 +50,7 @@ export const sendParamsSchema = z.object({
 
 /** A send notice to dismiss, or to send again. */
 export const sendNoticeParamsSchema = z.object({ accountId, noticeId: z.string().min(1).max(64) });
+export const sendAgainParamsSchema = sendNoticeParamsSchema.extend({ delayMs: sendParamsSchema.shape.delayMs });
 export const sendNoticesParamsSchema = z.object({ accountIds: z.array(accountId).max(100) });
 
 /** A draft thrown away, by the id its composer saved it under. */

@@ -103,7 +103,7 @@ export async function recordDiscard(tx: WriteTransaction<MailTable>, params: { a
 
 export async function recordSend(
   tx: WriteTransaction<MailTable>,
-  params: { accountId: string; commandId: string; draftId: string; sendAt: number; now: number; subject?: string },
+  params: { accountId: string; commandId: string; draftId: string; sendAt: number; now: number; subject?: string; resendOf?: string },
 ): Promise<SendRow> {
   // The gateway keeps the first outcome per key: a send repeated after a kill is not sent twice.
   const row: SendRow = {
@@ -111,6 +111,7 @@ export async function recordSend(
     kind: 'send',
     send_at: params.sendAt,
     ...(params.subject !== undefined ? { subject: params.subject } : {}),
+    ...(params.resendOf !== undefined ? { resend_of: params.resendOf } : {}),
   };
   await tx.put(OUTBOX_TABLE, row);
   return row;

@@ -30,7 +30,7 @@ import { MAIL_WRITE_TABLES, MailWriter } from '../sync/mail-writer';
 import { parseParams, subscriptionParamsSchema } from '../queries/query-params';
 import { recordAction } from './action-store';
 import { AttachmentUploads } from './attachment-uploads';
-import { discardDraftParamsSchema, draftInputSchema, mailCommandSchema, openDraftParamsSchema, sendNoticeParamsSchema, sendNoticesParamsSchema, sendParamsSchema } from './command-params';
+import { discardDraftParamsSchema, draftInputSchema, mailCommandSchema, openDraftParamsSchema, sendAgainParamsSchema, sendNoticeParamsSchema, sendNoticesParamsSchema, sendParamsSchema } from './command-params';
 import type { CommandStatusFeed } from './command-status-feed';
 import { draftEditOf, draftEditOfSave, waitingSaveById, waitingSaveOf } from './draft-opening';
 import { claimRevision, currentRevision, markSending } from './draft-revisions';
@@ -43,7 +43,7 @@ import { deleteSendNotice, readSendNotice, readSendNotices } from './send-notice
 export interface MailCommandServiceDeps {
   readonly open: (accountId: string) => Promise<LocalStore<MailTable>>;
   /** The account's gateway (uploads go straight to it; a draft is reopened from it). */
-  readonly gateway: (accountId: string) => Promise<Pick<MailGateway, 'upload' | 'draftOfMessage' | 'getDraft'>>;
+  readonly gateway: (accountId: string) => Promise<Pick<MailGateway, 'upload' | 'draftOfMessage' | 'getDraft' | 'dismissOutbox'>>;
   /** Who a draft of the account is from: its address and the display name chosen in settings (or the gateway's). */
   readonly sender?: (accountId: string) => Promise<{ name: string; email: string } | undefined>;
   /** Wakes the account's outbox (no-op where this engine does not send). */
@@ -201,17 +201,37 @@ export class EngineMailCommands implements MailCommandService {
 
   async dismissSendNotice(params: { accountId: string; noticeId: string }): Promise<void> {
     const { accountId, noticeId } = parseParams(sendNoticeParamsSchema, params);
-    await withWrite(await this.deps.open(accountId), ['JSONBlob'], (tx) => deleteSendNotice(tx, noticeId));
+    const store = await this.deps.open(accountId);
+    const notice = await withRead(store, ['JSONBlob'], (tx) => readSendNotice(tx, noticeId));
+    if (notice?.kind === 'maybeSent' && notice.outboxId) {
+      // The person takes it as sent: the gateway stops holding it and files it in Sent. Best effort —
+      // a gateway that cannot be reached keeps it as unknown, which sends nothing.
+      await (await this.deps.gateway(accountId)).dismissOutbox(notice.outboxId).catch(() => undefined);
+    }
+    await withWrite(store, ['JSONBlob'], (tx) => deleteSendNotice(tx, noticeId));
   }
 
-  /** The person decided a message that may have been sent goes again: a new send (new key) of its draft; the notice goes. */
+  /**
+   * The person decided a message that may have been sent goes again: the gateway's held
+   * message is resent (or, when it named none, the draft is sent under a new key), through
+   * the outbox after the undo window; the notice goes.
+   */
   async sendAgain(params: { accountId: string; noticeId: string; delayMs: number }): Promise<{ commandId: string }> {
-    const { accountId, noticeId } = parseParams(sendNoticeParamsSchema, { accountId: params.accountId, noticeId: params.noticeId });
-    const notice = await withRead(await this.deps.open(accountId), ['JSONBlob'], (tx) => readSendNotice(tx, noticeId));
+    const { accountId, noticeId, delayMs } = parseParams(sendAgainParamsSchema, params);
+    const store = await this.deps.open(accountId);
+    const notice = await withRead(store, ['JSONBlob'], (tx) => readSendNotice(tx, noticeId));
     if (!notice) throw new TernError('MessageNotFound', { detail: { noticeId } });
-    const sending = await this.send({ accountId, draftId: notice.draftId, delayMs: params.delayMs, subject: notice.subject });
-    await this.dismissSendNotice({ accountId, noticeId });
-    return sending;
+    const commandId = temporaryId();
+    const now = this.clock.now();
+    const resendOf = notice.kind === 'maybeSent' ? notice.outboxId : undefined;
+    await withWrite(store, [OUTBOX_TABLE, 'JSONBlob'], async (tx) => {
+      await markSending(tx, notice.draftId, true);
+      await recordSend(tx, { accountId, commandId, draftId: notice.draftId, sendAt: now + delayMs, now, subject: notice.subject, ...(resendOf ? { resendOf } : {}) });
+      await deleteSendNotice(tx, noticeId);
+    });
+    this.publish({ commandId, accountId, kind: 'send', status: 'pending', draftId: notice.draftId });
+    this.deps.kick(accountId);
+    return { commandId };
   }
 
   uploadAttachment(params: UploadParams, onProgress: (fraction: number) => void): Promise<{ attachmentId: string }> {

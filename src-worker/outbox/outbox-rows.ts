@@ -64,6 +64,8 @@ export interface SendRow extends OutboxBase {
   readonly send_at: number;
   /** The subject, to name the message on a notice (absent in rows from before notices). */
   readonly subject?: string;
+  /** "Send again" of a message whose outcome was unknown: the gateway's outbox row to resend (not the draft). */
+  readonly resend_of?: string;
 }
 
 /** A draft thrown away: after the saves before it, the gateway deletes it (if it ever got it). */

@@ -11,7 +11,7 @@ import type { CommandStatus, SendNotice } from '../../shared/worker-mail-api';
 import { isTemporaryId, temporaryId } from '../model/temporary-id';
 import { isNetworkError, isRetryable } from '../api/retry';
 import { endsSession } from '../api/session-ended';
-import type { MailGateway } from '../api/mail-gateway';
+import type { MailGateway, SendResult } from '../api/mail-gateway';
 import type { MailTable } from '../db/mail-schema';
 import { withRead, withWrite, type LocalStore, type WriteTransaction } from '../db/store';
 import { SYNC_BACKOFF, backoffDelay } from '../sync/backoff';
@@ -34,7 +34,7 @@ const MAX_SERVER_ATTEMPTS = 8;
 export interface OutboxSenderDeps {
   readonly accountId: string;
   readonly store: () => Promise<LocalStore<MailTable>>;
-  readonly gateway: Pick<MailGateway, 'bulk' | 'createDraft' | 'updateDraft' | 'getDraft' | 'send' | 'deleteDraft'>;
+  readonly gateway: Pick<MailGateway, 'bulk' | 'createDraft' | 'updateDraft' | 'getDraft' | 'send' | 'deleteDraft' | 'resendOutbox'>;
   /** Asks the sync for the delta that will confirm a sent command. */
   readonly requestPull: () => void;
   readonly online: OnlineStatus;
@@ -81,7 +81,13 @@ const statusOf = (row: OutboxRow, status: CommandStatus['status'], error?: TernE
 });
 
 /** What a send's outcome leaves for the person, besides its status. */
-type SendOutcome = { readonly notice?: SendNotice['kind']; readonly error?: TernError };
+type SendOutcome = { readonly notice?: SendNotice['kind']; readonly error?: TernError; readonly outboxId?: string };
+
+/** The gateway's outbox row a failure names (SendFailed's `detail.outboxId`). */
+function outboxIdOf(error: TernError | undefined): string | undefined {
+  const outboxId = (error?.detail as { outboxId?: unknown } | undefined)?.outboxId;
+  return typeof outboxId === 'string' ? outboxId : undefined;
+}
 
 export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
   const clock = deps.clock ?? systemClock;
@@ -138,6 +144,7 @@ export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
       if (row.kind === 'send' && status === 'failed') await markDraftSending(tx, row.draft_id, false);
       if (row.kind === 'send' && notice) {
         const cause = error ?? outcome.error;
+        const outboxId = outcome.outboxId ?? outboxIdOf(cause);
         await writeSendNotice(tx, {
           noticeId: row.id,
           accountId: row.account_id,
@@ -146,6 +153,7 @@ export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
           subject: row.subject ?? '',
           at: clock.now(),
           ...(cause ? { error: errorOf(cause) } : {}),
+          ...(outboxId ? { outboxId } : {}),
         });
       }
       await writer.finish();
@@ -236,18 +244,27 @@ export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
   };
 
   const send = async (row: SendRow): Promise<SendOutcome> => {
+    if (row.resend_of !== undefined) return outcomeOf(await deps.gateway.resendOutbox(row.resend_of));
     const link = await withRead(await deps.store(), ['JSONBlob'], (tx) => readDraftLink(tx, row.draft_id));
     const serverId = link.serverId ?? (row.draft_id.startsWith('local-') ? null : row.draft_id);
     if (serverId === null) throw new TernError('DraftDoesNotExist', { detail: { draftId: row.draft_id } });
-    const result = await deps.gateway.send({
-      idempotencyKey: row.idempotency_key,
-      draftId: serverId,
-      ...(link.version !== null && link.serverId !== null ? { draftVersion: link.version } : {}),
-    });
+    return outcomeOf(
+      await deps.gateway.send({
+        idempotencyKey: row.idempotency_key,
+        draftId: serverId,
+        ...(link.version !== null && link.serverId !== null ? { draftVersion: link.version } : {}),
+      }),
+    );
+  };
+
+  /** What a send's answer means for the person. */
+  const outcomeOf = (result: SendResult): SendOutcome => {
     if (result.state === 'failed') throw new TernError('SendFailed', { detail: { reason: result.lastError } });
     deps.requestPull(); // the message shows in Sent through delta
     // Cut off after the message went to the mail server, before its answer: never sent again on its own.
-    if (result.state === 'unknown') return { notice: 'maybeSent', ...(result.lastError ? { error: new TernError('SendFailed', { detail: { reason: result.lastError } }) } : {}) };
+    if (result.state === 'unknown') {
+      return { notice: 'maybeSent', outboxId: result.outboxId, ...(result.lastError ? { error: new TernError('SendFailed', { detail: { reason: result.lastError } }) } : {}) };
+    }
     if (result.sentCopy === 'failed') return { notice: 'notFiled' };
     return {};
   };

@@ -143,9 +143,10 @@ describe('what a send tells the person', () => {
     await expect(engine.commands.saveDraft({ draft: draft('<p>Fixed</p>', { draftId: saved.draftId, baseRevision: saved.revision! }) })).resolves.toMatchObject({ draftId: saved.draftId });
   });
 
-  test('an unknown outcome is never resent on its own: a maybeSent notice survives a restart, and only Send again sends, under a new key', async () => {
+  test("an unknown outcome is never resent on its own: a maybeSent notice, and only the person's Send again resends the gateway's message", async () => {
     const { server, engine, statuses } = await startedEngine(engines);
-    server.handlers.push(({ path }) => (path === '/api/send' && server.requestsTo(path).length === 1 ? sendResult('unknown', { lastError: 'connection lost after DATA' }) : undefined));
+    server.handlers.push(({ path }) => (path === '/api/send' ? sendResult('unknown', { outboxId: '41', lastError: 'connection lost after DATA' }) : undefined));
+    server.handlers.push(({ path }) => (path === '/api/outbox/41/resend' ? sendResult('sent', { outboxId: '41' }) : undefined));
     const { saved, commandId } = await sentDraft(engine);
     const done = await waitFor(() => statuses.find((status) => status.commandId === commandId && status.status !== 'pending'), 'the outcome');
     expect(done).toMatchObject({ status: 'done', notice: 'maybeSent', draftId: saved.draftId });
@@ -153,12 +154,22 @@ describe('what a send tells the person', () => {
     expect(server.requestsTo('/api/send')).toHaveLength(1);
 
     const [notice] = await engine.commands.sendNotices({ accountIds: ['7'] });
-    expect(notice).toMatchObject({ kind: 'maybeSent', subject: 'Plans', draftId: saved.draftId });
+    expect(notice).toMatchObject({ kind: 'maybeSent', subject: 'Plans', draftId: saved.draftId, outboxId: '41', error: { detail: 'connection lost after DATA' } });
     const again = await engine.commands.sendAgain({ accountId: '7', noticeId: notice!.noticeId, delayMs: 0 });
-    await waitFor(() => statuses.some((status) => status.commandId === again.commandId && status.status === 'done'), 'the second send');
-    const keys = server.requestsTo('/api/send').map((request) => (request.body as { idempotencyKey: string }).idempotencyKey);
-    expect(keys).toHaveLength(2);
-    expect(keys[0]).not.toBe(keys[1]);
+    await waitFor(() => statuses.some((status) => status.commandId === again.commandId && status.status === 'done'), 'the resend');
+    expect(server.requestsTo('/api/outbox/41/resend')).toHaveLength(1);
+    expect(server.requestsTo('/api/send')).toHaveLength(1);
+    expect(await engine.commands.sendNotices({ accountIds: ['7'] })).toEqual([]);
+  });
+
+  test('dismissing a maybeSent notice tells the gateway the message arrived (it files it in Sent)', async () => {
+    const { server, engine, statuses } = await startedEngine(engines);
+    server.handlers.push(({ path }) => (path === '/api/send' ? sendResult('unknown', { outboxId: '42' }) : undefined));
+    server.handlers.push(({ path }) => (path === '/api/outbox/42/dismiss' ? sendResult('sent', { outboxId: '42' }) : undefined));
+    const { commandId } = await sentDraft(engine);
+    await waitFor(() => statuses.some((status) => status.commandId === commandId && status.notice === 'maybeSent'), 'the outcome');
+    await engine.commands.dismissSendNotice({ accountId: '7', noticeId: commandId });
+    expect(server.requestsTo('/api/outbox/42/dismiss')).toHaveLength(1);
     expect(await engine.commands.sendNotices({ accountIds: ['7'] })).toEqual([]);
   });
 
