@@ -71,13 +71,13 @@ function startsName(css: string, i: number): boolean {
 }
 
 /** Reads a quoted string at `i` (pointing at the quote); returns its decoded value and the index after it. */
-function readString(css: string, i: number): { value: string; next: number } {
+function readString(css: string, i: number): { value: string; next: number; closed?: true } {
   const quote = css[i];
   let value = '';
   let j = i + 1;
   while (j < css.length) {
     const char = css[j] as string;
-    if (char === quote) return { value, next: j + 1 };
+    if (char === quote) return { value, next: j + 1, closed: true };
     if (char === '\n') return { value, next: j }; // a bad string ends at the newline
     if (char === '\\') {
       if (css[j + 1] === '\n') {
@@ -228,4 +228,53 @@ export function rewriteCssReferences(css: string, decide: (ref: CssReference) =>
     replaced++;
   }
   return { css: replaced === 0 ? css : out + css.slice(last), replaced };
+}
+
+/** A name or value as CSS reads it, escapes decoded: `\70 osition` is `position`. */
+export function decodeCssEscapes(css: string): string {
+  let out = '';
+  let i = 0;
+  while (i < css.length) {
+    if (startsEscape(css, i)) {
+      const escape = readEscape(css, i);
+      out += escape.char;
+      i = escape.next;
+    } else out += css[i++];
+  }
+  return out;
+}
+
+/**
+ * Whether a selector, value or at-rule prelude stands on its own: strings end, brackets
+ * balance, and no `{`, `}` or `;` outside a string. What the scoper writes back must parse
+ * the same way in the browser as in postcss; a piece that does not close itself could
+ * swallow the rules after it, so it is dropped instead. A `;` inside brackets is fine.
+ */
+export function closesItself(css: string): boolean {
+  const open: string[] = [];
+  let i = 0;
+  while (i < css.length) {
+    const char = css[i] as string;
+    if (char === '/' && css[i + 1] === '*') {
+      if (css.indexOf('*/', i + 2) < 0) return false;
+      i = skipComment(css, i);
+    } else if (char === '"' || char === "'") {
+      const string = readString(css, i);
+      if (!string.closed) return false;
+      i = string.next;
+    } else if (char === '\\') {
+      if (!startsEscape(css, i)) return false;
+      i = readEscape(css, i).next;
+    } else if (char === '(' || char === '[') {
+      open.push(char === '(' ? ')' : ']');
+      i++;
+    } else if (char === ')' || char === ']') {
+      if (open.pop() !== char) return false;
+      i++;
+    } else if (char === '{' || char === '}' || (char === ';' && open.length === 0)) {
+      // `;` inside brackets (`url(data:font/woff2;base64,…)`) ends nothing, for the browser as for postcss.
+      return false;
+    } else i++;
+  }
+  return open.length === 0;
 }

@@ -1,163 +1,293 @@
 /**
- * Pipeline step: styles. A mail's CSS may only style that mail.
+ * Pipeline step: styles. A mail's CSS may only style that mail (DESIGN §5).
  *
- *   - Every selector of every `<style>` is put under a scope selector: `p` becomes
- *     `#scope p`, and rules for `html`, `body` or `:root` apply to the scope itself. In
- *     the reading frame the scope is the frame's body; in the composer it is the element
- *     holding the quoted message, so a quoted mail cannot restyle the app around it.
- *   - `position` is reset to `static` (as Gmail does): a mail cannot lay a fake login
- *     box or a fake button over the interface around it.
- *   - Rules the scoper does not understand (unknown at-rules) are dropped, not guessed at.
+ *   - The CSS is read by a real parser (postcss), not by hand: nesting, escapes, comments
+ *     and at-rules are seen as the browser sees them. Nested rules are flattened (`&`
+ *     resolved against the parent), so no rule reaches the browser with a selector the
+ *     scoper did not write: `p { body:has(&) * { … } }` becomes `.scope:has(p) * { … }`.
+ *   - Every selector is put under a scope selector: `p` becomes `#scope p`, and `html`,
+ *     `body` or `:root` at its start stand for the scope itself. In the reading frame the
+ *     scope is the frame's body; in the composer it is the element holding the quoted
+ *     message, so a quoted mail cannot restyle the app around it. A selector that would
+ *     reach past the scope (`body ~ *`, `+ p`, a stray `&`) is dropped.
+ *   - `position` (its name decoded first: `\70 osition` is `position`) is always `static`,
+ *     whatever the value, `var()` included (as Gmail does): a mail cannot lay a fake login
+ *     box or a fake button over the interface around it. Property names are written back
+ *     decoded, so the browser reads the name that was checked.
+ *   - Conditional at-rules (`@media`, `@supports`, `@container`, `@layer`,
+ *     `@starting-style`) keep their rules, scoped; descriptor at-rules (`@font-face`,
+ *     `@keyframes`, …) are kept at the top level; everything else (`@import`, `@scope`,
+ *     unknown names) is dropped, not guessed at. So is any piece whose brackets or strings
+ *     do not close (css-references.ts `closesItself`): it could parse differently in the
+ *     browser.
  *
- * It works on CSS text, written back through `textContent`/`setAttribute` (see
- * css-references.ts for why that is not "editing HTML with strings").
+ * postcss is imported here, so it lives in the lazy chunks of the mail view and the
+ * composer, never in the entry bundle (test/unit/ui/entry-budget.test.ts). The result goes
+ * back through `textContent`/`setAttribute` (see css-references.ts for why that is not
+ * "editing HTML with strings").
  */
+import { AtRule, Declaration, parse, Root, Rule, type ChildNode, type Container } from 'postcss';
+import { closesItself, decodeCssEscapes } from './css-references';
 
-const SCOPE_TRANSPARENT_AT_RULES = new Set(['media', 'supports', 'container', 'layer', 'scope', 'starting-style']);
-const KEPT_AT_RULES = new Set([
+/** At-rules whose block holds rules for the page: their rules are scoped like top-level ones. */
+const CONDITIONAL_AT_RULES = new Set(['media', 'supports', 'container', 'layer', 'starting-style']);
+/** At-rules whose block describes something (a font, an animation): kept as they are, declarations checked. */
+const DESCRIPTOR_AT_RULES = new Set([
   'font-face', 'keyframes', '-webkit-keyframes', '-moz-keyframes', 'page', 'counter-style', 'property',
-  'font-feature-values', 'font-palette-values', 'charset', 'namespace',
+  'font-feature-values', 'font-palette-values',
 ]);
 
-/** Index after a comment, string or bracketed run starting at `i`; `i + 1` for anything else. */
-function skipAtom(css: string, i: number): number {
-  const char = css[i];
-  if (char === '/' && css[i + 1] === '*') {
-    const end = css.indexOf('*/', i + 2);
-    return end < 0 ? css.length : end + 2;
-  }
-  if (char === '"' || char === "'") {
-    let j = i + 1;
-    while (j < css.length && css[j] !== char && css[j] !== '\n') j += css[j] === '\\' ? 2 : 1;
-    return Math.min(j + 1, css.length);
-  }
-  if (char === '\\') return i + 2;
-  return i + 1;
-}
+const ROOT_COMPOUND = /^(?:html|body|:root)(?![\w-])/i;
+/** What may follow the scope: a descendant, a child, or a qualifier of the scope itself. */
+const AFTER_SCOPE = /^(?:$|\s|>|[.#[:])/;
+/** Property names as the browser knows them (after decoding): standard, vendor-prefixed or custom. */
+const PROPERTY_NAME = /^(?:--[\w-]*|-?[a-z][a-z0-9-]*)$/i;
 
-/** Index of the first `stop` character at nesting depth 0 from `i`, or -1. */
-function findTopLevel(css: string, i: number, stops: string): number {
+const withoutComments = (css: string) => css.replace(/\/\*[\s\S]*?(?:\*\/|$)/g, ' ');
+
+/** Index where the compound selector at the start of `selector` ends (at its first top-level space or combinator). */
+function endOfCompound(selector: string): number {
   let depth = 0;
-  let j = i;
-  while (j < css.length) {
-    const char = css[j] as string;
-    if (depth === 0 && stops.includes(char)) return j;
-    if (char === '(' || char === '[') depth++;
-    else if ((char === ')' || char === ']') && depth > 0) depth--;
-    j = skipAtom(css, j);
+  for (let i = 0; i < selector.length; i++) {
+    const char = selector[i] as string;
+    if (char === '\\') i++;
+    else if (char === '"' || char === "'") {
+      const end = selector.indexOf(char, i + 1); // closesItself has checked that strings end
+      i = end < 0 ? selector.length : end;
+    } else if (char === '(' || char === '[') depth++;
+    else if (char === ')' || char === ']') depth--;
+    else if (depth === 0 && /[\s>~+|]/.test(char)) return i;
   }
-  return -1;
+  return selector.length;
 }
 
-/** Index just after the `}` closing the block whose `{` is at `open`, or -1 when unbalanced. */
-function blockEnd(css: string, open: number): number {
+/**
+ * Puts one selector under the scope; `html`, `body` and `:root` at its start stand for the
+ * scope itself. Null when the selector would reach elements outside the scope.
+ */
+export function scopeSelector(selector: string, scope: string): string | null {
+  let rest = withoutComments(selector).trim();
+  if (rest === '' || !closesItself(rest)) return null;
+  let head: string;
+  if (rest === scope || (rest.startsWith(scope) && AFTER_SCOPE.test(rest.slice(scope.length)))) {
+    // Already scoped (a draft reopened): scoping again would demand the scope inside itself.
+    head = scope;
+    rest = rest.slice(scope.length);
+  } else {
+    let rooted = false;
+    for (let match = ROOT_COMPOUND.exec(rest); match; match = ROOT_COMPOUND.exec(rest)) {
+      rooted = true;
+      rest = rest.slice(match[0].length);
+      const gap = /^\s*>?\s*/.exec(rest)?.[0] ?? '';
+      // `html body p`, `html > body p`: the next root compound is the same element for us.
+      if (!ROOT_COMPOUND.test(rest.slice(gap.length))) break;
+      rest = rest.slice(gap.length);
+    }
+    head = rooted ? scope : `${scope} `;
+  }
+  // `~`, `+` (and `||`, `|`) after the scope (or its qualifiers, `body:has(p) ~ *`) would
+  // select its siblings, outside the mail.
+  const afterScope = head === scope ? rest.slice(endOfCompound(rest)) : rest;
+  if (/^\s*[~+|]/.test(afterScope)) return null;
+  if (head === scope && /^\s/.test(rest)) return `${scope} ${rest.trim()}`.trimEnd();
+  return head + rest.trimStart() || scope;
+}
+
+/**
+ * The selectors of a rule with its parent's resolved (CSS Nesting): `&` is the parent, a
+ * selector without `&` is a descendant of it (`> p`, `+ p` relative to it). At the top
+ * level a selector with `&` has no parent to mean and is dropped.
+ */
+function resolveNesting(selectors: readonly string[], parent: readonly string[] | null): string[] {
+  const resolved: string[] = [];
+  for (const raw of selectors) {
+    const selector = withoutComments(raw).trim();
+    if (selector === '') continue;
+    if (parent === null) {
+      if (!selector.includes('&')) resolved.push(selector);
+      continue;
+    }
+    const parentText = parent.length === 1 ? (parent[0] as string) : `:is(${parent.join(', ')})`;
+    if (selector.includes('&')) resolved.push(selector.replaceAll('&', parentText));
+    else for (const one of parent) resolved.push(`${one} ${selector}`);
+  }
+  return resolved;
+}
+
+/** A declaration as it may reach the browser, or null: name decoded and checked, `position` always static. */
+function safeDeclaration(declaration: Declaration): Declaration | null {
+  // `*zoom`, `_height`: postcss keeps the hack character before the name; browsers ignore these.
+  if (/\S/.test(declaration.raws.before ?? '')) return null;
+  const name = decodeCssEscapes(declaration.prop).trim();
+  if (!PROPERTY_NAME.test(name)) return null;
+  if (name.toLowerCase() === 'position') return new Declaration({ prop: 'position', value: 'static' });
+  const value = declaration.value.trim();
+  if (!closesItself(value) || /\\\s*$/.test(value)) return null;
+  return new Declaration({ prop: name.startsWith('--') ? name : name.toLowerCase(), value, important: declaration.important });
+}
+
+/** A descriptor at-rule (`@font-face`, `@keyframes`…) with its declarations checked, comments gone. */
+function safeDescriptorRule(atRule: AtRule): AtRule | null {
+  const copy = atRule.clone();
+  let safe = true;
+  copy.walk((node) => {
+    if (node.type === 'comment') node.remove();
+    else if (node.type === 'decl') {
+      const clean = safeDeclaration(node);
+      if (clean) node.replaceWith(clean);
+      else node.remove();
+    } else if (node.type === 'rule' && !closesItself(node.selector)) safe = false;
+    else if (node.type === 'atrule' && !closesItself(node.params)) safe = false;
+  });
+  return safe ? copy : null;
+}
+
+/**
+ * Writes `source`'s children into `out`, scoped. `parent` holds the unscoped selectors of
+ * the enclosing rule (null at the top level), which declarations directly inside apply to.
+ */
+function scopeChildren(source: Container, parent: readonly string[] | null, out: Container, scope: string): void {
+  // Declarations go into one rule for the parent until a nested rule comes between (order matters).
+  let own: Rule | null = null;
+  for (const node of (source.nodes ?? []) as ChildNode[]) {
+    if (node.type === 'decl') {
+      if (parent === null) continue;
+      const clean = safeDeclaration(node);
+      if (!clean) continue;
+      if (!own) {
+        const selectors = parent.map((selector) => scopeSelector(selector, scope)).filter((selector) => selector !== null);
+        if (selectors.length === 0) continue;
+        own = new Rule({ selectors });
+        out.append(own);
+      }
+      own.append(clean);
+    } else if (node.type === 'rule') {
+      own = null;
+      const resolved = resolveNesting(node.selectors, parent);
+      if (resolved.length > 0) scopeChildren(node, resolved, out, scope);
+    } else if (node.type === 'atrule') {
+      own = null;
+      const name = decodeCssEscapes(node.name).toLowerCase();
+      const params = withoutComments(node.params).trim();
+      if (!closesItself(params)) continue;
+      if (CONDITIONAL_AT_RULES.has(name)) {
+        if (!node.nodes) {
+          // `@layer a, b;` only orders layers.
+          if (name === 'layer' && parent === null) out.append(new AtRule({ name, params }));
+          continue;
+        }
+        const copy = new AtRule({ name, params });
+        scopeChildren(node, parent, copy, scope);
+        if ((copy.nodes?.length ?? 0) > 0) out.append(copy);
+      } else if (DESCRIPTOR_AT_RULES.has(name) && parent === null && node.nodes) {
+        const copy = safeDescriptorRule(node);
+        if (copy) out.append(copy);
+      }
+      // anything else (`@import`, `@scope`, `@namespace`, unknown names) is dropped
+    }
+    // comments are dropped
+  }
+}
+
+/** Every `<` escaped: the text goes into a `<style>` element, which `</style` would end. */
+const inertInStyleElement = (css: string) => css.replace(/</g, '\\3c ');
+
+/**
+ * The sheet's top-level statements, for parsing one by one when postcss refuses the whole
+ * (it is stricter than browsers: a stray word or `}` would cost a mail all its styles).
+ * Splitting only isolates failures: what reaches the browser is still postcss's reading,
+ * scoped and written anew. An unclosed last block is closed, as the browser does.
+ */
+function topLevelStatements(css: string): string[] {
+  const statements: string[] = [];
   let depth = 0;
-  let j = open;
-  while (j < css.length) {
-    const char = css[j] as string;
-    if (char === '{') depth++;
-    else if (char === '}' && --depth === 0) return j + 1;
-    j = skipAtom(css, j);
-  }
-  return -1;
-}
-
-/** Splits a selector list on its top-level commas. */
-export function splitSelectors(prelude: string): string[] {
-  const parts: string[] = [];
   let start = 0;
   let i = 0;
-  while (true) {
-    const comma = findTopLevel(prelude, i, ',');
-    if (comma < 0) break;
-    parts.push(prelude.slice(start, comma));
-    start = i = comma + 1;
+  while (i < css.length) {
+    const char = css[i] as string;
+    if (char === '/' && css[i + 1] === '*') {
+      const end = css.indexOf('*/', i + 2);
+      i = end < 0 ? css.length : end + 2;
+      continue;
+    }
+    if (char === '"' || char === "'") {
+      i++;
+      while (i < css.length && css[i] !== char && css[i] !== '\n') i += css[i] === '\\' ? 2 : 1;
+    } else if (char === '\\') i++;
+    else if (char === '{') depth++;
+    else if (char === '}') {
+      if (depth > 0) depth--;
+      if (depth === 0) {
+        statements.push(css.slice(start, i + 1));
+        start = i + 1;
+      }
+    } else if (char === ';' && depth === 0) {
+      statements.push(css.slice(start, i + 1));
+      start = i + 1;
+    }
+    i++;
   }
-  parts.push(prelude.slice(start));
-  return parts.map((part) => part.trim()).filter((part) => part !== '');
+  statements.push(css.slice(start) + '}'.repeat(depth));
+  return statements;
 }
 
-const ROOT_COMPOUND = /^(?:html|body|:root)(?![\w-])/i;
-
-/** Puts one selector under the scope; `html`, `body` and `:root` at its start stand for the scope itself. */
-export function scopeSelector(selector: string, scope: string): string {
-  let rest = selector.trim();
-  // Already scoped (a draft reopened): scoping again would demand the scope inside itself.
-  if (rest === scope || (rest.startsWith(scope) && /^[\s>.#[:]/.test(rest.slice(scope.length)))) return rest;
-  let rooted = false;
-  for (let match = ROOT_COMPOUND.exec(rest); match; match = ROOT_COMPOUND.exec(rest)) {
-    rooted = true;
-    rest = rest.slice(match[0].length);
-    const gap = /^\s*>?\s*/.exec(rest)?.[0] ?? '';
-    // `html body p`, `html > body p`: the next root compound is the same element for us.
-    if (!ROOT_COMPOUND.test(rest.slice(gap.length))) break;
-    rest = rest.slice(gap.length);
+/** The sheet as postcss reads it; statements it refuses are left out. */
+function parseSheet(css: string): Root {
+  // `<!--` and `-->` around a sheet (an old habit of mail HTML) are ignored by browsers.
+  const text = css.replace(/<!--|-->/g, ' ');
+  try {
+    return parse(text);
+  } catch {
+    const root = new Root();
+    for (const statement of topLevelStatements(text)) {
+      try {
+        root.append(...parse(statement).nodes);
+      } catch {
+        // this statement styles nothing
+      }
+    }
+    return root;
   }
-  if (!rooted) return `${scope} ${rest}`;
-  if (rest.trim() === '') return scope;
-  // Qualifiers of the root compound (`body.dark`, `body[dir=rtl]`) stay on the scope.
-  if (/^[.#[:]/.test(rest)) return scope + rest;
-  return `${scope} ${rest.trimStart()}`;
-}
-
-/** Declarations: `position` is reset to static. */
-export function neutralisePosition(declarations: string): string {
-  return declarations.replace(/(^|[;{\s])(position\s*:\s*)(?:fixed|sticky|absolute|relative|-webkit-sticky)(\s*!\s*important)?/gi, '$1$2static');
 }
 
 /** Scopes a stylesheet's text. */
 export function scopeCss(css: string, scope: string): string {
-  let out = '';
-  let i = 0;
-  while (i < css.length) {
-    const char = css[i] as string;
-    if (/\s/.test(char)) {
-      out += char;
-      i++;
-      continue;
+  const source = parseSheet(css);
+  const out = new Root();
+  scopeChildren(source, null, out, scope);
+  out.raws.semicolon = true; // a last `@layer a, b;` keeps its `;`
+  out.walk((node) => {
+    node.raws.before = node.parent === out ? '\n' : ' ';
+    if (node.type === 'rule' || (node.type === 'atrule' && node.nodes)) node.raws.between = ' ';
+    if (node.type === 'rule' || node.type === 'atrule') {
+      node.raws.after = ' ';
+      node.raws.semicolon = false;
     }
-    if (char === '/' && css[i + 1] === '*') {
-      i = skipAtom(css, i);
-      continue;
-    }
-    // HTML comment markers (CSS's CDO/CDC tokens), stray markup, unbalanced closers.
-    if (css.startsWith('<!--', i)) {
-      i += 4;
-      continue;
-    }
-    if (css.startsWith('-->', i)) {
-      i += 3;
-      continue;
-    }
-    if (char === '<' || char === '}' || char === ';') {
-      i++;
-      continue;
-    }
-    const stop = findTopLevel(css, i, '{;');
-    if (stop < 0) break; // a prelude with no block: nothing more to style
-    const prelude = css.slice(i, stop).trim();
-    if (css[stop] === ';') {
-      // A statement at-rule (`@charset`, `@layer a, b;`); `@import` never survives (remote-content.ts).
-      const name = /^@([\w-]+)/.exec(prelude)?.[1]?.toLowerCase();
-      if (name === 'charset' || name === 'layer' || name === 'namespace') out += `${prelude};`;
-      i = stop + 1;
-      continue;
-    }
-    const end = blockEnd(css, stop);
-    if (end < 0) break;
-    const body = css.slice(stop + 1, end - 1);
-    if (prelude.startsWith('@')) {
-      const name = (/^@([\w-]+)/.exec(prelude)?.[1] ?? '').toLowerCase();
-      if (SCOPE_TRANSPARENT_AT_RULES.has(name)) out += `${prelude} {${scopeCss(body, scope)}}`;
-      else if (KEPT_AT_RULES.has(name)) out += `${prelude} {${body}}`;
-      // anything else is dropped
-    } else {
-      const selectors = splitSelectors(prelude).map((selector) => scopeSelector(selector, scope));
-      if (selectors.length > 0) out += `${selectors.join(', ')} {${neutralisePosition(body)}}`;
-    }
-    i = end;
+  });
+  return inertInStyleElement(out.toString().trim());
+}
+
+/** A style attribute's declarations, checked like a sheet's (`position` static, names decoded); as written when all pass. */
+export function scopeStyleAttribute(style: string): string {
+  let source: Root;
+  try {
+    // A rule around the declarations; a `}` in the attribute ends it, and what follows is ignored.
+    source = parse(`x{${style}}`);
+  } catch {
+    return '';
   }
-  return out;
+  const first = source.first;
+  if (!first || first.type !== 'rule') return '';
+  const kept: string[] = [];
+  let changed = source.nodes.length !== 1;
+  first.each((node) => {
+    if (node.type !== 'decl') return void (changed = true);
+    const clean = safeDeclaration(node);
+    if (clean) kept.push(`${clean.prop}: ${clean.value}${clean.important ? ' !important' : ''}`);
+    changed ||= !clean || clean.prop !== node.prop || clean.value !== node.value || node.raws.value !== undefined;
+  });
+  // Unchanged, the attribute stays as written (a rewrite would only reformat it).
+  return changed ? kept.join('; ') : style;
 }
 
 export interface ScopeOptions {
@@ -167,12 +297,14 @@ export interface ScopeOptions {
 
 export function scopeMailStyles(doc: Document, options: ScopeOptions): void {
   for (const style of Array.from(doc.querySelectorAll('style'))) {
-    style.textContent = scopeCss(style.textContent ?? '', options.scope);
-    // Media queries on a <style> element itself are kept by the element; nothing to do.
+    const scoped = scopeCss(style.textContent ?? '', options.scope);
+    if (scoped === '') style.remove();
+    else style.textContent = scoped;
   }
   for (const element of Array.from(doc.querySelectorAll('[style]'))) {
     const style = element.getAttribute('style') ?? '';
-    const neutral = neutralisePosition(style);
-    if (neutral !== style) element.setAttribute('style', neutral);
+    const checked = scopeStyleAttribute(style);
+    if (checked === '') element.removeAttribute('style');
+    else if (checked !== style) element.setAttribute('style', checked);
   }
 }
