@@ -1,4 +1,12 @@
+import { foldForSearch } from '../../shared/search-fold';
 import type { Db } from '../store/database';
+
+/**
+ * SQL name of shared/search-fold.ts: every indexed column goes through it (and ftsTerm folds
+ * the query the same way), so "malgorzata" finds "Małgorzata"; unicode61's remove_diacritics
+ * alone leaves ł, ø, æ, ß … as they are.
+ */
+const FOLD = 'tern_search_fold';
 
 /** "name email" words of an address list (JSON as the mirror stores it). */
 const people = (column: string) =>
@@ -18,6 +26,7 @@ export class FtsIndexer {
   private readonly flushBatch;
 
   constructor(db: Db) {
+    db.function(FOLD, { deterministic: true }, (text: unknown) => (typeof text === 'string' ? foldForSearch(text) : text));
     this.stmt = {
       gone: db.prepare<[number]>('SELECT message_id FROM fts_gone LIMIT ?').pluck(),
       dropIndexed: db.prepare<[string]>('DELETE FROM messages_fts WHERE rowid IN (SELECT value FROM json_each(?))'),
@@ -25,9 +34,9 @@ export class FtsIndexer {
       pending: db.prepare<[number]>('SELECT message_id FROM fts_pending ORDER BY message_id LIMIT ?').pluck(),
       index: db.prepare<[string]>(
         `INSERT INTO messages_fts (rowid, subject, sender, recipients, snippet, body)
-         SELECT m.id, m.subject, ${people('m.from_json')},
-           ${people('m.to_json')} || ' ' || ${people('m.cc_json')},
-           m.snippet, COALESCE(w.words, '')
+         SELECT m.id, ${FOLD}(m.subject), ${FOLD}(${people('m.from_json')}),
+           ${FOLD}(${people('m.to_json')} || ' ' || ${people('m.cc_json')}),
+           ${FOLD}(m.snippet), ${FOLD}(COALESCE(w.words, ''))
          FROM messages m LEFT JOIN message_body_words w ON w.message_id = m.id
          WHERE m.id IN (SELECT value FROM json_each(?))`,
       ),

@@ -1,3 +1,4 @@
+import { foldForSearch } from '../../shared/search-fold';
 import type { SearchTerm, TermField } from './search-query';
 
 /** The FTS5 columns a field searches (see the messages_fts migration). */
@@ -6,9 +7,10 @@ const COLUMNS: Record<Exclude<TermField, 'any'>, string> = { from: 'sender', to:
 /**
  * Words as SQLite's unicode61 tokenizer cuts them: runs of letters, digits and marks;
  * everything else (spaces, punctuation, `@`, quotes, FTS5 operators) separates them.
+ * Folded as the index is (fts-indexer.ts): "Małgorzata" asks for "Malgorzata".
  */
 export function ftsTokens(text: string): string[] {
-  return text.match(/[\p{L}\p{N}\p{M}\p{Co}]+/gu) ?? [];
+  return foldForSearch(text).match(/[\p{L}\p{N}\p{M}\p{Co}]+/gu) ?? [];
 }
 
 /**

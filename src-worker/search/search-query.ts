@@ -2,11 +2,12 @@
  * The search box's language, as the gateway reads it (src-server/search/search-query.ts,
  * fts-query.ts), for answering over the cached mail: words, "quoted phrases", from: to:
  * subject: has:attachment is:unread|read|starred|flagged|unstarred in: before: after:,
- * plus Gmail's `-` to exclude. Words are cut and folded as the gateway's FTS5 index
- * (unicode61, diacritics removed) cuts them, so the same query finds the same mail.
+ * plus Gmail's `-` to exclude. Words are cut as the gateway's FTS5 index (unicode61) cuts
+ * them and folded by the same function (shared/search-fold.ts), so the same query finds the same mail.
  */
 import { SEARCH_EXCLUDED_BY_DEFAULT as EXCLUDED_BY_DEFAULT, SEARCH_SPECIAL_NAMES as SPECIAL_NAMES } from '../../shared/search-folders';
 import type { Folder } from '../../shared/api/mail';
+import { foldForSearch } from '../../shared/search-fold';
 import { isSearchOperator, parseSearchDay, searchProblemOf } from '../../shared/search-syntax';
 
 export type TermField = 'any' | 'from' | 'to' | 'subject';
@@ -47,11 +48,11 @@ const WORD = /[\p{L}\p{N}\p{Co}]+/gu;
 const ASCII = /^[\x00-\x7f]*$/;
 const ASCII_WORD = /[a-z0-9]+/g;
 
-/** Text → its words, lowercased with diacritics removed ("Café-Résumé" → cafe, resume). */
+/** Text → its words, lowercased and folded (shared/search-fold.ts: "Café-Małgorzata" → cafe, malgorzata). */
 export function searchWords(text: string): string[] {
   if (!text) return [];
   const ascii = ASCII.test(text);
-  const folded = ascii ? text.toLowerCase() : text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+  const folded = ascii ? text.toLowerCase() : foldForSearch(text).toLowerCase();
   const words = folded.match(ascii ? ASCII_WORD : WORD) ?? [];
   return words.map((word) => (word.length > MAX_WORD_LENGTH ? word.slice(0, MAX_WORD_LENGTH) : word));
 }

@@ -233,6 +233,18 @@ describe('bad input', () => {
   });
 });
 
+describe('diacritics folded on both sides (shared/search-fold.ts)', () => {
+  test('"malgorzata" finds every message of Małgorzata, as "Małgorzata" does', async () => {
+    const mine = count(`${IN_SCOPE} AND (m.from_json LIKE ? OR m.to_json LIKE ? OR m.cc_json LIKE ?)`, '%Małgorzata%', '%Małgorzata%', '%Małgorzata%');
+    expect(mine).toBeGreaterThan(0);
+    const folded = await search('malgorzata');
+    expect(folded.matchedMessages).toBeGreaterThanOrEqual(mine);
+    expect((await search('Małgorzata')).matchedMessages).toBe(folded.matchedMessages);
+    const sent = count(`${IN_SCOPE} AND m.from_json LIKE ?`, '%Małgorzata%');
+    expect((await search('from:malgorzata')).matchedMessages).toBe(sent);
+  });
+});
+
 describe('timings (figures, not assertions)', () => {
   test('searches over the mirrored mailbox, over loopback HTTP', async () => {
     const queries = ['invoice', 'meeting', 'from:anna', 'is:unread', 'has:attachment', 'in:sent report', '"quarterly"', 'after:2026-06-01', 'to:alice', 'subject:re'];

@@ -34,6 +34,18 @@ describe('the full-text index follows the mirror', () => {
     expect(fx.find('"thursday on meet"')).toEqual([]);
   });
 
+  test('letters without a decomposition fold in the index and the query: malgorzata finds Małgorzata', () => {
+    const fx = setup();
+    const a = fx.add('INBOX', { subject: 'Spotkanie w Łodzi', from: [{ name: 'Małgorzata Wiśniewska', email: 'm.wisniewska@wisla.test' }], snippet: 'Søren, Straße, Æsir' });
+    fx.add('INBOX', { subject: 'Other', from: [{ name: 'Bob', email: 'bob@example.com' }], snippet: 'nothing' });
+    expect(fx.find('malgorzata')).toEqual([a]);
+    expect(fx.find('Małgorzata')).toEqual([a]);
+    expect(fx.find('from:malg')).toEqual([a]);
+    expect(fx.find('subject:lodzi')).toEqual([a]);
+    expect(fx.find('soren strasse aesir')).toEqual([a]);
+    expect(fx.find('"Straße"')).toEqual([a]);
+  });
+
   test('a changed snippet is re-indexed, a flag change costs nothing, a deleted message leaves the index', () => {
     const fx = setup();
     const id = fx.add('INBOX', { subject: 'Hello', snippet: 'first words' });

@@ -118,6 +118,19 @@ describe('search index', () => {
     expect(ids(index, 'is:whatever')).toEqual([]);
   });
 
+  test('letters without a decomposition fold too, in the index and in the query: malgorzata finds Małgorzata', () => {
+    const index = new SearchIndex();
+    index.put(message({ id: '1', subject: 'Faktura z Łodzi', from: [person('Małgorzata Wiśniewska')], snippet: 'Søren und Straße, Æsir', receivedAt: T0 }));
+    index.put(message({ id: '2', subject: 'Other', threadId: 't2', from: [person('Bob')], receivedAt: T0 + DAY }));
+    expect(ids(index, 'malgorzata')).toEqual(['t1']);
+    expect(ids(index, 'Małgorzata')).toEqual(['t1']);
+    expect(ids(index, 'from:malg')).toEqual(['t1']);
+    expect(ids(index, 'wisniewska')).toEqual(['t1']);
+    expect(ids(index, 'subject:lodzi')).toEqual(['t1']);
+    expect(ids(index, 'soren strasse aesir')).toEqual(['t1']);
+    expect(ids(index, '"straße"')).toEqual(['t1']);
+  });
+
   test('kept current: flags change in place, words re-indexed, messages removed or moved between threads', () => {
     const index = built();
     index.put({ ...mail[2]!, unread: true, starred: false });
