@@ -1,25 +1,43 @@
 import { TernError } from '../../shared/errors';
 
 /**
- * Failed logins allowed per address in a window: enough for a person who mistypes a few
- * times (or whose mail app retries with an old password), far too few to guess a password.
+ * Failed logins allowed per address from one IP in a window: enough for a person who
+ * mistypes a few times (or whose mail app retries with an old password), far too few to
+ * guess a password.
+ */
+export const PAIR_FAILURE_LIMIT = 10;
+/**
+ * Failed logins allowed per address from all IPs together: stops guessing one password
+ * from many machines. Past it the address is refused everywhere except from the IPs that
+ * logged into it before (KNOWN_PAIR_MS), so strangers' failures do not lock its owner out
+ * at home or at work.
  */
 export const ADDRESS_FAILURE_LIMIT = 10;
 /**
- * Failed logins allowed per client IP in a window: higher than per address because an
- * office or a carrier NAT puts many people behind one IP, low enough that one machine
- * cannot spray a common password over many addresses.
+ * Failed logins per client IP in a window before that IP is slowed down. An office or a
+ * carrier NAT puts many people behind one IP, so the IP is never refused outright: past
+ * the budget its attempts go one at a time (IP_SLOW_LANE_MS apart), the same long-run rate
+ * a hard limit of 30 per window would allow a password sprayer, while a colleague's right
+ * password still gets through and addresses it logged into before are not slowed at all.
  */
 export const IP_FAILURE_LIMIT = 30;
 /** Long enough to make online guessing useless (≤ 40 tries an hour), short enough that a locked-out person waits minutes, not hours. */
 export const FAILURE_WINDOW_MS = 15 * 60 * 1000;
+/** One attempt per this long from an IP over its failure budget (the budget's own average rate). */
+export const IP_SLOW_LANE_MS = FAILURE_WINDOW_MS / IP_FAILURE_LIMIT;
+/** How long a successful login makes its (IP, address) pair known: exempt from the address and IP limits. */
+export const KNOWN_PAIR_MS = 30 * 24 * 60 * 60 * 1000;
+/** Stamps kept past a key's limit, for attempts in flight that may still be taken back (see SlidingWindow). */
+const IN_FLIGHT_SLACK = 16;
 /** Keys kept before expired ones are swept; bounds memory under a flood of made-up addresses. */
 const MAX_KEYS = 100_000;
 
 /**
  * Counts events per key over the last `windowMs` (a sliding log, not fixed buckets, so a
  * burst across a bucket edge cannot double the allowance). Only the newest `limit` stamps
- * of a key are kept: older ones cannot change the answer.
+ * of a key, plus IN_FLIGHT_SLACK, are kept: older ones cannot change the answer. The slack
+ * is for `remove`: an attempt in flight that succeeds takes its stamp back, and had only
+ * `limit` been kept, a real failure pushed out by that stamp would be lost with it.
  */
 export class SlidingWindow {
   private readonly hits = new Map<string, number[]>();
@@ -43,7 +61,8 @@ export class SlidingWindow {
     const stamp = this.params.now();
     const stamps = this.live(key);
     stamps.push(stamp);
-    if (stamps.length > this.params.limit) stamps.splice(0, stamps.length - this.params.limit);
+    const keep = this.params.limit + IN_FLIGHT_SLACK;
+    if (stamps.length > keep) stamps.splice(0, stamps.length - keep);
     this.hits.set(key, stamps);
     if (this.hits.size > MAX_KEYS) this.sweep();
     return stamp;
@@ -95,37 +114,81 @@ export function throttleKeyOf(email: string): string {
 export interface LoginAttempt {
   readonly address: string;
   readonly ip: string;
-  readonly addressStamp: number;
-  readonly ipStamp: number;
+  /** The stamps this attempt added to each window, to take back when it was no failure. */
+  readonly stamps: { readonly pair: number; readonly address: number; readonly ip: number; readonly slowLane: number | undefined };
 }
 
+const pairKey = (ip: string, address: string) => `${ip} ${address}`;
+
 /**
- * The login rate limit of DESIGN §5, per address and per IP. An attempt is counted when it
- * starts, so a burst of parallel guesses is limited like a sequence of them; a successful
- * login takes its own count back (successes never count) and clears the address's failures.
+ * The login rate limit of DESIGN §5, per address and per IP, keyed so that nobody's
+ * failures refuse somebody else's right password:
+ * - per (IP, address): PAIR_FAILURE_LIMIT, then that IP may not try that address;
+ * - per address, from all IPs: ADDRESS_FAILURE_LIMIT, then only IPs that logged into it
+ *   before may try it;
+ * - per IP: IP_FAILURE_LIMIT, then that IP's attempts at addresses it has not logged into
+ *   go one per IP_SLOW_LANE_MS (spraying one password over many addresses stays slow).
+ * An attempt is counted when it starts, so a burst of parallel guesses is limited like a
+ * sequence of them; a successful login takes its own counts back (successes never count),
+ * clears the pair's failures and makes the pair known. Counters live in this process (one
+ * node; DESIGN §7 moves them to Redis for several).
  */
 export class LoginThrottle {
+  private readonly byPair: SlidingWindow;
   private readonly byAddress: SlidingWindow;
   private readonly byIp: SlidingWindow;
+  private readonly slowLane: SlidingWindow;
+  /** (IP, address) pairs that logged in, with when that stops counting; oldest first. */
+  private readonly knownPairs = new Map<string, number>();
+  private readonly now: () => number;
 
-  constructor(params: { now?: () => number; addressLimit?: number; ipLimit?: number; windowMs?: number } = {}) {
-    const now = params.now ?? Date.now;
+  constructor(params: { now?: () => number; pairLimit?: number; addressLimit?: number; ipLimit?: number; windowMs?: number } = {}) {
+    this.now = params.now ?? Date.now;
+    const now = this.now;
     const windowMs = params.windowMs ?? FAILURE_WINDOW_MS;
+    const ipLimit = params.ipLimit ?? IP_FAILURE_LIMIT;
+    this.byPair = new SlidingWindow({ limit: params.pairLimit ?? PAIR_FAILURE_LIMIT, windowMs, now });
     this.byAddress = new SlidingWindow({ limit: params.addressLimit ?? ADDRESS_FAILURE_LIMIT, windowMs, now });
-    this.byIp = new SlidingWindow({ limit: params.ipLimit ?? IP_FAILURE_LIMIT, windowMs, now });
+    this.byIp = new SlidingWindow({ limit: ipLimit, windowMs, now });
+    this.slowLane = new SlidingWindow({ limit: 1, windowMs: windowMs / ipLimit, now });
   }
 
   /** Counts an attempt, or throws `TooManyRequests` (without counting) when a limit is reached. */
   begin(params: { email: string; ip: string }): LoginAttempt {
     const address = throttleKeyOf(params.email);
-    const wait = Math.max(this.byAddress.retryAfterMs(address), this.byIp.retryAfterMs(params.ip));
+    const pair = pairKey(params.ip, address);
+    const known = this.isKnown(pair);
+    const slowed = !known && this.byIp.retryAfterMs(params.ip) > 0;
+    const wait = Math.max(
+      this.byPair.retryAfterMs(pair),
+      known ? 0 : this.byAddress.retryAfterMs(address),
+      slowed ? this.slowLane.retryAfterMs(params.ip) : 0,
+    );
     if (wait > 0) throw new TernError('TooManyRequests', { detail: { retryAfterSeconds: Math.ceil(wait / 1000) } });
-    return { address, ip: params.ip, addressStamp: this.byAddress.add(address), ipStamp: this.byIp.add(params.ip) };
+    return {
+      address,
+      ip: params.ip,
+      stamps: {
+        pair: this.byPair.add(pair),
+        address: this.byAddress.add(address),
+        ip: this.byIp.add(params.ip),
+        slowLane: slowed ? this.slowLane.add(params.ip) : undefined,
+      },
+    };
   }
 
   succeeded(attempt: LoginAttempt): void {
-    this.byAddress.clear(attempt.address);
-    this.byIp.remove(attempt.ip, attempt.ipStamp);
+    const pair = pairKey(attempt.ip, attempt.address);
+    this.byPair.clear(pair);
+    this.byAddress.remove(attempt.address, attempt.stamps.address);
+    this.byIp.remove(attempt.ip, attempt.stamps.ip);
+    if (attempt.stamps.slowLane !== undefined) this.slowLane.remove(attempt.ip, attempt.stamps.slowLane);
+    this.knownPairs.delete(pair); // re-inserted last: the map stays oldest first
+    this.knownPairs.set(pair, this.now() + KNOWN_PAIR_MS);
+    for (const [key, until] of this.knownPairs) {
+      if (this.knownPairs.size <= MAX_KEYS && until > this.now()) break;
+      this.knownPairs.delete(key);
+    }
   }
 
   /**
@@ -133,6 +196,13 @@ export class LoginThrottle {
    * IP one attempt, but not the address.
    */
   failed(attempt: LoginAttempt, params: { countsForAddress: boolean }): void {
-    if (!params.countsForAddress) this.byAddress.remove(attempt.address, attempt.addressStamp);
+    if (params.countsForAddress) return;
+    this.byPair.remove(pairKey(attempt.ip, attempt.address), attempt.stamps.pair);
+    this.byAddress.remove(attempt.address, attempt.stamps.address);
+  }
+
+  private isKnown(pair: string): boolean {
+    const until = this.knownPairs.get(pair);
+    return until !== undefined && until > this.now();
   }
 }

@@ -59,4 +59,18 @@ describe('configuration', () => {
   test('defaults are loopback and 8080', () => {
     expect(loadConfig({})).toMatchObject({ host: '127.0.0.1', port: 8080 });
   });
+  test('TERN_TRUST_PROXY: off by default; a hop count or proxy addresses; "true" and non-addresses refused with the variable named', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TERN_TRUST_PROXY: '' }).trustProxy).toBe(false);
+    expect(loadConfig({ TERN_TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TERN_TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,::1,fd00::/8,loopback' }).trustProxy).toEqual(['127.0.0.1', '10.0.0.0/8', '::1', 'fd00::/8', 'loopback']);
+    expect(() => loadConfig({ TERN_TRUST_PROXY: 'true' })).toThrow(/TERN_TRUST_PROXY: trusting every hop/);
+    expect(() => loadConfig({ TERN_TRUST_PROXY: 'proxy.local' })).toThrow(/TERN_TRUST_PROXY: "proxy.local" is not an IP address/);
+    expect(() => loadConfig({ TERN_TRUST_PROXY: '10.0.0.0/33' })).toThrow(/TERN_TRUST_PROXY/);
+  });
+  test('TERN_LOG_LEVEL: info by default, pino levels only', () => {
+    expect(loadConfig({}).logLevel).toBe('info');
+    expect(loadConfig({ TERN_LOG_LEVEL: 'warn' }).logLevel).toBe('warn');
+    expect(() => loadConfig({ TERN_LOG_LEVEL: 'loud' })).toThrow(/TERN_LOG_LEVEL/);
+  });
 });

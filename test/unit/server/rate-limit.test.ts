@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { FAILURE_WINDOW_MS, LoginThrottle, SlidingWindow, throttleKeyOf } from '../../../src-server/auth/rate-limit';
+import { FAILURE_WINDOW_MS, IP_SLOW_LANE_MS, LoginThrottle, SlidingWindow, throttleKeyOf } from '../../../src-server/auth/rate-limit';
 import { TernError } from '../../../shared/errors';
 
 function clock(start = 1_000_000) {
@@ -74,11 +74,50 @@ describe('LoginThrottle', () => {
     expect(() => throttle.begin({ email: 'ALICE@tern.test', ip: '198.51.100.2' })).toThrow(/Too many attempts/);
   });
 
-  test('per IP: 30 failures over many addresses block that IP only', () => {
+  test('per IP: past 30 failures that IP goes one attempt per 30 s; other IPs are not slowed', () => {
+    const time = clock();
+    const throttle = new LoginThrottle({ now: time.now });
+    const sprayer = '198.51.100.9';
+    for (let i = 0; i < 30; i++) fail(throttle, 1, { email: `user${i}@tern.test`, ip: sprayer });
+    fail(throttle, 1, { email: 'user30@tern.test', ip: sprayer }); // the slow lane's one attempt
+    const refused = refusal(() => throttle.begin({ email: 'user31@tern.test', ip: sprayer }));
+    expect([refused.name, refused.detail]).toEqual(['TooManyRequests', { retryAfterSeconds: IP_SLOW_LANE_MS / 1000 }]);
+    expect(() => throttle.begin({ email: 'user31@tern.test', ip: '198.51.100.10' })).not.toThrow();
+    time.advance(IP_SLOW_LANE_MS);
+    fail(throttle, 1, { email: 'user31@tern.test', ip: sprayer });
+    expect(() => throttle.begin({ email: 'user32@tern.test', ip: sprayer })).toThrow(/Too many attempts/);
+  });
+
+  test('behind one NAT, a guesser’s 30+ failures do not refuse a colleague’s right password', () => {
+    const time = clock();
+    const throttle = new LoginThrottle({ now: time.now });
+    const office = '192.0.2.50';
+    throttle.succeeded(throttle.begin({ email: 'bob@tern.test', ip: office })); // Bob logged in from the office before
+    for (let i = 0; i < 30; i++) fail(throttle, 1, { email: `user${i}@tern.test`, ip: office });
+    // Dave never logged in from here: his attempt takes the slow lane's slot, and being right gives it back.
+    throttle.succeeded(throttle.begin({ email: 'dave@tern.test', ip: office }));
+    // The guesser keeps going: one attempt, then refused until the lane frees.
+    fail(throttle, 1, { email: 'user30@tern.test', ip: office });
+    expect(() => throttle.begin({ email: 'user31@tern.test', ip: office })).toThrow(/Too many attempts/);
+    // Bob is not slowed at all, nor Dave now that this IP knows him.
+    for (const email of ['bob@tern.test', 'dave@tern.test']) throttle.succeeded(throttle.begin({ email, ip: office }));
+  });
+
+  test('per address from many IPs: past 10 failures only IPs that logged into it before may try it', () => {
     const throttle = new LoginThrottle({ now: clock().now });
-    for (let i = 0; i < 30; i++) fail(throttle, 1, { email: `user${i}@tern.test`, ip: '198.51.100.9' });
-    expect(refusal(() => throttle.begin({ email: 'fresh@tern.test', ip: '198.51.100.9' })).name).toBe('TooManyRequests');
-    expect(() => throttle.begin({ email: 'fresh@tern.test', ip: '198.51.100.10' })).not.toThrow();
+    const home = '198.51.100.77';
+    throttle.succeeded(throttle.begin({ email: 'alice@tern.test', ip: home }));
+    for (let i = 0; i < 10; i++) fail(throttle, 1, { email: 'alice@tern.test', ip: `203.0.113.${i}` });
+    expect(refusal(() => throttle.begin({ email: 'alice@tern.test', ip: '203.0.113.200' })).name).toBe('TooManyRequests');
+    expect(() => throttle.succeeded(throttle.begin({ email: 'alice@tern.test', ip: home }))).not.toThrow();
+  });
+
+  test('per (IP, address): 10 failures stop that IP trying that address, even one it logged into before', () => {
+    const throttle = new LoginThrottle({ now: clock().now });
+    throttle.succeeded(throttle.begin(who));
+    fail(throttle, 10, who);
+    expect(refusal(() => throttle.begin(who)).name).toBe('TooManyRequests');
+    expect(() => throttle.begin({ email: 'bob@tern.test', ip: who.ip })).not.toThrow();
   });
 
   test('successful logins do not count and clear the address', () => {
