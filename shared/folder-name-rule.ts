@@ -7,7 +7,7 @@
  */
 import { FOLDER_NAME_MAX } from './api/reading';
 
-export type FolderNameReason = 'empty' | 'control character' | 'literal syntax' | 'wildcard' | 'separator' | 'relative name';
+export type FolderNameReason = 'empty' | 'control character' | 'literal syntax' | 'wildcard' | 'separator' | 'relative name' | 'lone surrogate';
 
 /** Too long (its own catalogue error), or another rule broken (InvalidParameter with the reason). */
 export type FolderNameProblem = { readonly error: 'FolderNameLengthExceeded' } | { readonly error: 'InvalidParameter'; readonly reason: FolderNameReason };
@@ -21,7 +21,9 @@ export const cleanFolderName = (input: string): string => input.normalize('NFC')
  * - `{123}` / `{123+}`: the syntax of an IMAP literal;
  * - `%` and `*`: LIST wildcards (a folder so named could never be listed alone);
  * - the hierarchy separator: the name would create or address another folder;
- * - `.` and `..` alone: relative names on file-backed stores.
+ * - `.` and `..` alone: relative names on file-backed stores;
+ * - half of a UTF-16 pair (JSON's `"\uD800"`): no mailbox name encoding can carry it, so
+ *   it would fail deep in IMAP as a 500.
  */
 export function folderNameProblem(input: string, separator: string): FolderNameProblem | null {
   const name = cleanFolderName(input);
@@ -33,6 +35,7 @@ export function folderNameProblem(input: string, separator: string): FolderNameP
   if (/[%*]/.test(name)) return refuse('wildcard');
   if (separator && name.includes(separator)) return refuse('separator');
   if (name === '.' || name === '..') return refuse('relative name');
+  if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(name)) return refuse('lone surrogate');
   return null;
 }
 
@@ -51,5 +54,7 @@ export function folderNameReasonText(reason: FolderNameReason, separator: string
       return `A folder name cannot contain “${separator}”: to put a folder inside another, pick it under “Inside”.`;
     case 'relative name':
       return 'A folder cannot be named “.” or “..”.';
+    case 'lone surrogate':
+      return 'A folder name cannot contain a broken character.';
   }
 }

@@ -35,6 +35,11 @@ describe('folder names', () => {
     }
   });
 
+  test('a lone UTF-16 surrogate (as JSON "\\uD800" brings it) is InvalidParameter, not a failure deep in IMAP', () => {
+    for (const name of ['\uD800', 'Tax \uDC00 2026', 'end\uD83D']) expect(refusal(name), JSON.stringify(name)).toEqual({ name: 'InvalidParameter', reason: 'lone surrogate' });
+    expect(validFolderName('Photos \uD83D\uDE00', '/')).toBe('Photos 😀');
+  });
+
   test('IMAP literal syntax is refused', () => {
     for (const name of ['{5}', 'x {12}', 'x{0}y', '{99+}']) expect(refusal(name).reason).toBe('literal syntax');
     expect(validFolderName('{braces}', '/')).toBe('{braces}');
