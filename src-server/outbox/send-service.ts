@@ -108,7 +108,8 @@ export class SendService {
     const row = this.own(accountId, outboxId);
     if (!this.deps.store.resend(row.id)) throw notUnknown(row);
     this.deps.worker.kick();
-    return this.answer(await this.outcome(row.id), row.requestHash);
+    // The row is `queued` with its earlier attempts counted: the outcome is that of a new attempt.
+    return this.answer(await this.outcome(row.id, (now) => now.attempts > row.attempts && settled(now)), row.requestHash);
   }
 
   /**
@@ -175,7 +176,7 @@ export class SendService {
   }
 
   /** Waits for the worker to settle the row, or for `waitMs`. */
-  private outcome(id: number): Promise<OutboxRow> {
+  private outcome(id: number, ready: (row: OutboxRow) => boolean = settled): Promise<OutboxRow> {
     const { store, worker } = this.deps;
     return new Promise((resolve) => {
       const finish = () => {
@@ -184,11 +185,11 @@ export class SendService {
         resolve(store.get(id)!);
       };
       const onChange = (changedId: number) => {
-        if (changedId === id && settled(store.get(id)!)) finish();
+        if (changedId === id && ready(store.get(id)!)) finish();
       };
       const timer = setTimeout(finish, this.waitMs);
       worker.on('changed', onChange);
-      if (settled(store.get(id)!)) finish();
+      if (ready(store.get(id)!)) finish();
     });
   }
 }

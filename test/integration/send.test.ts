@@ -5,6 +5,7 @@ import type { ImapFlow } from 'imapflow';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { SendResult } from '../../shared/api/compose';
 import type { SmtpConnector } from '../../src-server/smtp/smtp-connector';
+import { startFaultProxy, type FaultProxy } from '../crash/fault-proxy';
 import { eventually } from './support/gateway-fixture';
 import { ALICE, BOB, changesSince, fetchUid, startWritesFixture, uidsByMessageId, type Session, type WritesFixture } from './support/mail-writes-fixture';
 
@@ -176,3 +177,70 @@ describe('sending', () => {
     }
   });
 });
+
+// Postfix reached through a fault-injecting proxy (test/crash/fault-proxy.ts) that lets the final
+// "." through and holds or cuts the reply: the SMTP window where the server may have the message
+// and the gateway does not know. Postfix is real: what it took is in bob's INBOX.
+describe('exactly once around the final "."', () => {
+  let proxy: FaultProxy;
+  const statusOf = async (outboxId: string) => (await fx.api<SendResult>(fx.alice, 'GET', `/api/outbox/${outboxId}`)).body;
+  const smtpPort = (port: number) => fx.ctx.db.prepare('UPDATE accounts SET smtp_port = ? WHERE id = ?').run(port, fx.alice.accountId);
+
+  beforeAll(async () => {
+    proxy = await startFaultProxy({ host: fx.servers.host, port: fx.servers.ports.smtp });
+    smtpPort(proxy.port);
+  });
+  afterAll(async () => {
+    smtpPort(fx.servers.ports.smtp);
+    await proxy?.close();
+  });
+
+  test('killed after the "." and before the 250: delivered once, `unknown` on the next gateway, never resent on its own; resend sends it again', async () => {
+    const marker = token();
+    await fx.restart({ sendWaitMs: 300 });
+    const dot = proxy.arm('smtp-hold-after-dot');
+    const first = await send(fx.alice, { idempotencyKey: `dot-${marker}`, compose: { to: [BOB.email], subject: `After the dot ${marker}`, text: 'Once.' } });
+    expect(first.body.state).toBe('sending');
+    await dot;
+    await arrival(bobImap, 'INBOX', marker); // Postfix took it; its 250 is held back
+    // The gateway dies with the reply outstanding; its dead connection goes with it.
+    await fx.restart({ sendWaitMs: 20_000 });
+    proxy.release('drop');
+    const unknown = await eventually(async () => {
+      const status = await statusOf(first.body.outboxId);
+      return status.state === 'unknown' || status.state === 'sent' ? status : undefined;
+    }, 15_000, 'the outbox row to settle after the restart');
+    expect(unknown.state).toBe('unknown');
+    expect(unknown.lastError).toMatch(/may have been sent/);
+    expect(await uidsByMessageId(bobImap, 'INBOX', first.body.messageIdHeader)).toHaveLength(1);
+    expect(await uidsByMessageId(aliceImap, 'Sent', first.body.messageIdHeader)).toHaveLength(0);
+    // The client's retry of the same request is answered with the same unknown outcome, not a second send.
+    const retry = await send(fx.alice, { idempotencyKey: `dot-${marker}`, compose: { to: [BOB.email], subject: `After the dot ${marker}`, text: 'Once.' } });
+    expect([retry.status, retry.body.outboxId, retry.body.state]).toEqual([200, first.body.outboxId, 'unknown']);
+
+    // The person checks and asks to send it again: a second delivery, on purpose.
+    const resent = await fx.api<SendResult>(fx.alice, 'POST', `/api/outbox/${first.body.outboxId}/resend`);
+    expect([resent.status, resent.body.state, resent.body.sentCopy], resent.text).toEqual([200, 'sent', 'filed']);
+    await eventually(async () => (await uidsByMessageId(bobImap, 'INBOX', first.body.messageIdHeader)).length === 2, 15_000, 'the resent copy in bob’s INBOX');
+    expect(await uidsByMessageId(aliceImap, 'Sent', first.body.messageIdHeader)).toHaveLength(1);
+    const again = await fx.api<{ error: string; detail: { state: string } }>(fx.alice, 'POST', `/api/outbox/${first.body.outboxId}/resend`);
+    expect([again.status, again.body.error, again.body.detail.state]).toEqual([404, 'InvalidOperation', 'sent']);
+  });
+
+  test('a connection lost after the "." (no restart) is `unknown`, not retried; dismiss files it in Sent', async () => {
+    const marker = token();
+    const dropped = proxy.arm('smtp-drop-after-dot');
+    const reply = await send(fx.alice, { idempotencyKey: `drop-${marker}`, compose: { to: [BOB.email], subject: `Lost reply ${marker}`, text: 'Maybe.' } });
+    await dropped;
+    expect([reply.status, reply.body.state, reply.body.sentCopy], reply.text).toEqual([200, 'unknown', undefined]);
+    await arrival(bobImap, 'INBOX', marker);
+    expect(await uidsByMessageId(bobImap, 'INBOX', reply.body.messageIdHeader)).toHaveLength(1);
+    expect((await fx.api(fx.bob, 'POST', `/api/outbox/${reply.body.outboxId}/dismiss`)).status).toBe(404); // not bob's
+
+    const dismissed = await fx.api<SendResult>(fx.alice, 'POST', `/api/outbox/${reply.body.outboxId}/dismiss`);
+    expect([dismissed.status, dismissed.body.state, dismissed.body.sentCopy]).toEqual([200, 'sent', 'filed']);
+    expect(await uidsByMessageId(aliceImap, 'Sent', reply.body.messageIdHeader)).toHaveLength(1);
+    expect(await uidsByMessageId(bobImap, 'INBOX', reply.body.messageIdHeader)).toHaveLength(1);
+  });
+});
+

@@ -1,0 +1,149 @@
+// A loopback TCP proxy between the gateway and a real mail server (the harness's Postfix or
+// Dovecot) that injects one fault at an exact protocol moment, so the crash points of a send or
+// a draft save can be hit on purpose: the server itself is real and does its real work.
+//
+//   smtp-hold-after-dot  the message's final "." reaches Postfix (which takes the message), its
+//                        reply is held back from the gateway until `release()` — a slow 250
+//   smtp-drop-after-dot  the same, then the gateway's connection is cut before any reply
+//   smtp-drop-before-dot the body reaches Postfix but not its final "."; both sides are cut, so
+//                        Postfix drops the unfinished message
+//   imap-drop-after-append  Dovecot stores an APPEND; its OK never reaches the gateway, whose
+//                        connection is cut (a save killed between APPEND and what follows)
+import net from 'node:net';
+
+export type FaultKind = 'smtp-hold-after-dot' | 'smtp-drop-after-dot' | 'smtp-drop-before-dot' | 'imap-drop-after-append';
+
+export interface FaultProxy {
+  readonly port: number;
+  /** Arms one fault: the next matching moment on any connection fires it (then it is disarmed). */
+  arm(kind: FaultKind): Promise<void>;
+  /** Lets a held reply through (or, with `drop`, cuts the held connection instead). */
+  release(mode?: 'deliver' | 'drop'): void;
+  disarm(): void;
+  /** Cuts every connection (a gateway that died has none left). */
+  dropAll(): void;
+  close(): Promise<void>;
+}
+
+const DOT = Buffer.from('\r\n.\r\n');
+
+interface Armed {
+  readonly kind: FaultKind;
+  readonly fire: () => void;
+}
+
+export async function startFaultProxy(target: { host: string; port: number }): Promise<FaultProxy> {
+  let armed: Armed | null = null;
+  /** Connections whose server reply is held: `resume` lets it through, `cut` ends both sides. */
+  const held: { client: net.Socket; resume: () => void; cut: () => void }[] = [];
+  const sockets = new Set<net.Socket>();
+
+  const server = net.createServer((client) => {
+    const upstream = net.connect(target.port, target.host);
+    sockets.add(client);
+    sockets.add(upstream);
+    client.on('close', () => sockets.delete(client));
+    upstream.on('close', () => sockets.delete(upstream));
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+    client.on('close', () => {
+      if (!held.some((entry) => entry.client === client)) upstream.end();
+    });
+    upstream.on('close', () => client.destroy());
+
+    let inData = false; // SMTP: after the server's 354, until the final "."
+    let tail = Buffer.alloc(0); // the last bytes sent in DATA, for a "." split across chunks
+    let holding: { replies: Buffer[] } | null = null;
+
+    upstream.on('data', (chunk: Buffer) => {
+      if (holding) {
+        holding.replies.push(chunk);
+        return;
+      }
+      const text = chunk.toString('latin1');
+      if (/^354[ -]/m.test(text)) inData = true;
+      if (armed?.kind === 'imap-drop-after-append' && /^\S+ OK \[APPENDUID /m.test(text)) {
+        const fault = armed;
+        armed = null;
+        client.destroy(); // the APPEND is stored; the gateway never hears so
+        upstream.end();
+        fault.fire();
+        return;
+      }
+      client.write(chunk);
+    });
+
+    client.on('data', (chunk: Buffer) => {
+      if (!inData || !armed || !armed.kind.startsWith('smtp-')) {
+        upstream.write(chunk);
+        return;
+      }
+      const joined = Buffer.concat([tail, chunk]);
+      const at = joined.indexOf(DOT);
+      tail = joined.subarray(Math.max(0, joined.length - DOT.length + 1));
+      if (at < 0) {
+        upstream.write(chunk);
+        return;
+      }
+      inData = false;
+      const fault = armed;
+      armed = null;
+      if (fault.kind === 'smtp-drop-before-dot') {
+        // Everything up to the line before the dot, then nothing: Postfix sees a lost connection mid-DATA.
+        const dotInChunk = at - (joined.length - chunk.length);
+        if (dotInChunk > 0) upstream.write(chunk.subarray(0, dotInChunk));
+        upstream.destroy();
+        client.destroy();
+        fault.fire();
+        return;
+      }
+      const replies: Buffer[] = [];
+      holding = { replies };
+      const entry = {
+        client,
+        resume: () => {
+          holding = null;
+          for (const reply of replies) client.write(reply);
+        },
+        cut: () => {
+          client.destroy();
+          upstream.destroy();
+        },
+      };
+      upstream.write(chunk, () => {
+        if (fault.kind === 'smtp-drop-after-dot') client.destroy();
+        else held.push(entry);
+        fault.fire();
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as net.AddressInfo).port;
+
+  const dropAll = () => {
+    held.splice(0);
+    for (const socket of sockets) socket.destroy();
+  };
+  return {
+    port,
+    arm(kind) {
+      return new Promise<void>((resolve) => {
+        armed = { kind, fire: resolve };
+      });
+    },
+    release(mode = 'deliver') {
+      for (const entry of held.splice(0)) {
+        if (mode === 'drop') entry.cut();
+        else entry.resume();
+      }
+    },
+    disarm() {
+      armed = null;
+    },
+    dropAll,
+    async close() {
+      dropAll();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
