@@ -7,6 +7,7 @@ import { newMessageIdHeader } from '../smtp/mime-builder';
 import type { Db } from '../store/database';
 import type { TransactionLog } from '../store/transaction-log';
 import { DraftAdopter } from './draft-adopter';
+import { DraftRecovery } from './draft-recovery';
 import type { DraftFields, DraftParent, DraftRecord, DraftStore } from './draft-store';
 import { KeyedLock } from './keyed-lock';
 import { appendMessage, deleteByMessageId } from './mailbox-search';
@@ -42,6 +43,7 @@ export class DraftService {
   private readonly mirroredId;
   private readonly mirroredMessage;
   private readonly adopter: DraftAdopter;
+  private readonly recovery: DraftRecovery;
 
   constructor(private readonly deps: DraftServiceDeps) {
     this.mirroredId = deps.db.prepare<[number, string, number]>(
@@ -51,8 +53,22 @@ export class DraftService {
       'SELECT m.uid, m.flags, m.message_id_header AS messageIdHeader, f.path FROM messages m JOIN folders f ON f.id = m.folder_id WHERE m.account_id = ? AND m.id = ?',
     );
     this.adopter = new DraftAdopter({ db: deps.db, store: deps.store, accounts: deps.accounts, access: deps.access, uploads: deps.uploads });
+    this.recovery = new DraftRecovery({
+      store: deps.store,
+      roles: deps.roles,
+      access: deps.access,
+      locks: this.locks,
+      flags: DRAFT_FLAGS,
+      render: (draft) => this.render({ accountId: draft.accountId, fields: draft.fields, parent: draft, attachmentIds: draft.attachmentIds, messageIdHeader: draft.messageIdHeader }),
+    });
   }
 
+  /**
+   * The draft (with its Message-ID and client id) is recorded before its APPEND, marked as a
+   * save under way: a retry with the same client id — also after a crash — is answered
+   * DraftAlreadyCreated naming this draft, never a second one, and a crash before the APPEND
+   * finished is put right by DraftRecovery from the record.
+   */
   async create(accountId: number, body: DraftSave): Promise<DraftSaved> {
     const { store, assembler, access, roles } = this.deps;
     this.refuseRepeat(accountId, body.clientId);
@@ -61,17 +77,26 @@ export class DraftService {
     const messageIdHeader = newMessageIdHeader(this.deps.accounts.get(accountId)!.email);
     const path = roles.pathOf(accountId, 'drafts');
     const raw = await this.render({ accountId, fields, parent, attachmentIds: body.attachmentIds, messageIdHeader });
-    const draft = await access.withFolder(accountId, path, async (client) => {
-      const uid = await appendMessage({ client, path, raw, flags: DRAFT_FLAGS, messageIdHeader });
+    let draft: DraftRecord;
+    try {
+      draft = store.insert({ accountId, clientId: body.clientId ?? null, messageIdHeader, folderPath: path, uid: null, fields, parent, attachmentIds: body.attachmentIds, saving: true });
+    } catch (error) {
+      this.refuseRepeat(accountId, body.clientId); // a create racing its own retry: the first one stands
+      throw error;
+    }
+    // Taken at once (before any await): a save of this draft by its client's retry waits for the APPEND.
+    return this.locks.run(draft.id, async () => {
       try {
-        return store.insert({ accountId, clientId: body.clientId ?? null, messageIdHeader, folderPath: path, uid, fields, parent, attachmentIds: body.attachmentIds });
+        const uid = await access.withFolder(accountId, path, (client) => appendMessage({ client, path, raw, flags: DRAFT_FLAGS, messageIdHeader }));
+        store.endSave(draft.id, uid);
       } catch (error) {
-        await deleteByMessageId(client, messageIdHeader); // a create racing its own retry: keep one
-        this.refuseRepeat(accountId, body.clientId);
+        // Without a client id nobody can come back for this draft: it goes (its copy, if the APPEND
+        // landed after all, by the recovery). With one, the retry finds it and saves over it.
+        if (body.clientId === undefined) store.transition(draft.id, ['open'], 'deleted');
         throw error;
       }
+      return this.saved(store.get(accountId, draft.id)!, path);
     });
-    return this.saved(draft, path);
   }
 
   async update(accountId: number, draftId: number, body: DraftSave): Promise<DraftSaved> {
@@ -83,6 +108,10 @@ export class DraftService {
       const parent = await this.parentOf(accountId, body, current);
       const path = roles.pathOf(accountId, 'drafts');
       const raw = await this.render({ accountId, fields, parent, attachmentIds: body.attachmentIds, messageIdHeader: current.messageIdHeader });
+      // The copy this save replaces, recorded before the APPEND: a crash from here on leaves two
+      // copies (or one the record does not name), which DraftRecovery resolves to one.
+      const previousUid = current.folderPath === path ? current.uid : null;
+      store.beginSave(draftId, previousUid);
       const draft = await access.withFolder(accountId, path, async (client) => {
         const uid = await appendMessage({ client, path, raw, flags: DRAFT_FLAGS, messageIdHeader: current.messageIdHeader });
         const updated = store.update({ accountId, id: draftId, expectedVersion: body.version, folderPath: path, uid, fields, parent, attachmentIds: body.attachmentIds });
@@ -93,8 +122,8 @@ export class DraftService {
           throw new TernError('InvalidDraftVersion', { detail: { currentVersion: store.get(accountId, draftId)?.version } });
         }
         // The previous copy by its UID too: an adopted draft's may lack our Message-ID.
-        const previous = current.folderPath === path && current.uid !== null ? [current.uid] : [];
-        await deleteByMessageId(client, current.messageIdHeader, uid, previous);
+        await deleteByMessageId(client, current.messageIdHeader, uid, previousUid === null ? [] : [previousUid]);
+        store.endSave(draftId);
         return updated;
       });
       if (current.folderPath && current.folderPath !== path) await this.deleteCopies(accountId, current.folderPath, current.messageIdHeader);
@@ -154,6 +183,11 @@ export class DraftService {
       const adopted = await this.adopter.adopt({ accountId, folderPath: row.path, uid: row.uid, messageIdHeader });
       return this.view(accountId, adopted.id);
     });
+  }
+
+  /** Puts right every save a crash (or IMAP failing mid-way) left unfinished: one Drafts copy per draft. */
+  recoverSaves(onError: (accountId: number, error: unknown) => void): Promise<number> {
+    return this.recovery.recoverAll(onError);
   }
 
   /** Removes every copy of a draft from a folder (after its send, or on delete). */

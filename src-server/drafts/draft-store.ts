@@ -33,6 +33,10 @@ export interface DraftRecord extends DraftParent {
   readonly fields: DraftFields;
   readonly attachmentIds: readonly string[];
   readonly updatedAt: number;
+  /** An IMAP write of this draft under way since (null: none): its Drafts copies may be 0 or 2 until it ends. */
+  readonly savingSince: number | null;
+  /** The copy that write replaces (found by UID too: an adopted draft's copy may lack our Message-ID). */
+  readonly supersededUid: number | null;
 }
 
 interface DraftRow {
@@ -49,6 +53,8 @@ interface DraftRow {
   in_reply_to_header: string | null;
   references_json: string;
   updated_at: number;
+  saving_since: number | null;
+  superseded_uid: number | null;
 }
 
 export interface DraftWrite {
@@ -96,19 +102,20 @@ export class DraftStore {
     return row && this.toRecord(row);
   }
 
-  /** A new draft at version 1. */
-  insert(params: { accountId: number; clientId: string | null; messageIdHeader: string } & DraftWrite): DraftRecord {
+  /** A new draft at version 1; `saving`: its copy is about to be APPENDed (see `beginSave`). */
+  insert(params: { accountId: number; clientId: string | null; messageIdHeader: string; saving?: boolean } & DraftWrite): DraftRecord {
     return this.db.transaction(() => {
       const now = this.now();
       const id = Number(
         this.db
           .prepare(
             `INSERT INTO drafts (account_id, client_id, version, state, message_id_header, folder_path, uid, fields_json,
-               parent_id, in_reply_to_header, references_json, created_at, updated_at)
-             VALUES (?, ?, 1, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+               parent_id, in_reply_to_header, references_json, created_at, updated_at, saving_since)
+             VALUES (?, ?, 1, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           )
           .run(params.accountId, params.clientId, params.messageIdHeader, params.folderPath, params.uid, JSON.stringify(params.fields),
-            params.parent.parentId, params.parent.inReplyTo, JSON.stringify(params.parent.references), now, now).lastInsertRowid,
+            params.parent.parentId, params.parent.inReplyTo, JSON.stringify(params.parent.references), now, now,
+            params.saving ? now : null).lastInsertRowid,
       );
       this.setAttachments(id, params.attachmentIds);
       return this.get(params.accountId, id)!;
@@ -130,6 +137,26 @@ export class DraftStore {
       this.setAttachments(params.id, params.attachmentIds);
       return this.get(params.accountId, params.id)!;
     })();
+  }
+
+  /**
+   * Recorded before a save's APPEND: until `endSave`, the Drafts folder may hold the old copy,
+   * the new one or both, and a restart resolves them (DraftRecovery).
+   */
+  beginSave(id: number, supersededUid: number | null): void {
+    this.db.prepare<[number, number | null, number]>('UPDATE drafts SET saving_since = ?, superseded_uid = ? WHERE id = ?').run(this.now(), supersededUid, id);
+  }
+
+  /** The save's copies are one again; `uid` (when given) is the copy that stays. */
+  endSave(id: number, uid?: number | null): void {
+    if (uid === undefined) this.db.prepare<[number]>('UPDATE drafts SET saving_since = NULL, superseded_uid = NULL WHERE id = ?').run(id);
+    else this.db.prepare<[number | null, number]>('UPDATE drafts SET uid = ?, saving_since = NULL, superseded_uid = NULL WHERE id = ?').run(uid, id);
+  }
+
+  /** Drafts whose last IMAP write did not finish (a crash, or IMAP failing mid-way). */
+  savesUnderWay(): DraftRecord[] {
+    const rows = this.db.prepare('SELECT * FROM drafts WHERE saving_since IS NOT NULL ORDER BY id').all() as DraftRow[];
+    return rows.map((row) => this.toRecord(row));
   }
 
   /** Moves a draft between states; false when it was not in one of `from`. */
@@ -165,6 +192,8 @@ export class DraftStore {
       references: JSON.parse(row.references_json) as string[],
       attachmentIds,
       updatedAt: row.updated_at,
+      savingSince: row.saving_since,
+      supersededUid: row.superseded_uid,
     };
   }
 }

@@ -24,6 +24,8 @@ import { SentFiler } from './sent-filer';
 /** Uploads no draft holds are removed after this long. */
 export const UPLOAD_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 const UPLOAD_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+/** How often draft saves left unfinished (IMAP failing mid-way) are looked at again; a start looks at once. */
+const DRAFT_RECOVERY_INTERVAL_MS = 5 * 60 * 1000;
 
 export interface MailWritesDeps {
   readonly db: Db;
@@ -48,7 +50,10 @@ export interface MailWrites {
   readonly uploads: UploadStore;
   readonly send: SendService;
   readonly outbox: OutboxWorker;
-  /** Gateway ready: sends what the outbox holds (also what a previous run left) and sweeps old uploads. */
+  /**
+   * Gateway ready: sends what the outbox holds (also what a previous run left), puts right draft
+   * saves a previous run left unfinished, and sweeps old uploads.
+   */
   start(): void;
   stop(): Promise<void>;
 }
@@ -78,7 +83,9 @@ export function createMailWrites(deps: MailWritesDeps): MailWrites {
   const actions = new ActionService({ targets: new ActionTargets(db), roles, access, rehomer: new MoveRehomer({ db, txlog, push: deps.push }), txlog });
 
   let sweepTimer: NodeJS.Timeout | null = null;
+  let recoveryTimer: NodeJS.Timeout | null = null;
   const sweep = () => void uploads.sweep(UPLOAD_MAX_AGE_MS).catch((error: unknown) => report(null, error));
+  const recoverDrafts = () => void drafts.recoverSaves(report).catch((error: unknown) => report(null, error));
   return {
     actions,
     drafts,
@@ -87,12 +94,16 @@ export function createMailWrites(deps: MailWritesDeps): MailWrites {
     outbox,
     start() {
       outbox.start();
+      recoverDrafts();
+      recoveryTimer = setInterval(recoverDrafts, DRAFT_RECOVERY_INTERVAL_MS);
+      recoveryTimer.unref();
       sweep();
       sweepTimer = setInterval(sweep, UPLOAD_SWEEP_INTERVAL_MS);
       sweepTimer.unref();
     },
     async stop() {
       if (sweepTimer) clearInterval(sweepTimer);
+      if (recoveryTimer) clearInterval(recoveryTimer);
       await outbox.stop();
     },
   };

@@ -4,6 +4,7 @@
 import type { ImapFlow } from 'imapflow';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { DraftSaved, DraftView, SendResult, UploadResponse } from '../../shared/api/compose';
+import { startFaultProxy, type FaultProxy } from '../crash/fault-proxy';
 import { eventually } from './support/gateway-fixture';
 import { ALICE, BOB, changesSince, fetchUid, startWritesFixture, uidsByMessageId, type WritesFixture } from './support/mail-writes-fixture';
 
@@ -312,3 +313,70 @@ describe('uploads', () => {
     expect((await api('DELETE', `/api/files/${mine.body.files[0]!.id}`)).status).toBe(204);
   });
 });
+
+// Dovecot reached through a fault-injecting proxy (test/crash/fault-proxy.ts) that lets an APPEND
+// be stored and cuts the gateway's connection before its OK: a save killed between its APPEND and
+// what follows. The gateway is then restarted on the same data dir, as after a crash.
+describe('draft saves cut off after their APPEND', () => {
+  let proxy: FaultProxy;
+  const imapPort = (port: number) => fx.ctx.db.prepare('UPDATE accounts SET imap_port = ? WHERE id = ?').run(port, fx.alice.accountId);
+  const saveUnderWay = (where: string, value: string | number) =>
+    (fx.ctx.db.prepare(`SELECT id, saving_since AS savingSince FROM drafts WHERE ${where} = ?`).get(value) as { id: number; savingSince: number | null } | undefined);
+  /** Drafts copies whose subject has the marker, as alice's own IMAP client sees them. */
+  async function copiesBySubject(marker: string) {
+    await imap.mailboxOpen('Drafts');
+    const uids = await imap.search({ subject: marker }, { uid: true });
+    const copies = [];
+    for (const uid of Array.isArray(uids) ? uids : []) copies.push((await fetchUid(imap, uid, { envelope: true })).envelope!.subject);
+    return copies;
+  }
+
+  beforeAll(async () => {
+    proxy = await startFaultProxy({ host: fx.servers.host, port: fx.servers.ports.imap });
+    imapPort(proxy.port);
+    await fx.restart({ sendWaitMs: 20_000 });
+  });
+  afterAll(async () => {
+    imapPort(fx.servers.ports.imap);
+    await fx.restart({ sendWaitMs: 20_000 });
+    await proxy?.close();
+  });
+
+  test('a create: its retry with the same clientId names the first draft, and after a restart Drafts holds exactly one copy', async () => {
+    const marker = `cc${Math.random().toString(36).slice(2, 9)}`;
+    const clientId = `local-${marker}`;
+    const cut = proxy.arm('imap-drop-after-append');
+    const first = await api<DraftSaved>('POST', '/api/drafts', { version: 0, clientId, ...fields(`Crash create ${marker}`) });
+    await cut;
+    expect(first.status).toBeGreaterThanOrEqual(500);
+    await fx.restart({ sendWaitMs: 20_000 });
+    await eventually(() => saveUnderWay('client_id', clientId)?.savingSince === null, 15_000, 'the unfinished create put right');
+    expect(await copiesBySubject(marker)).toEqual([`Crash create ${marker}`]);
+
+    const retry = await api('POST', '/api/drafts', { version: 0, clientId, ...fields(`Crash create ${marker}`) });
+    const id = String(saveUnderWay('client_id', clientId)!.id);
+    expect([retry.status, retry.body.error, retry.body.detail]).toEqual([409, 'DraftAlreadyCreated', { id, version: 1 }]);
+    const saved = await api<DraftSaved>('PUT', `/api/drafts/${id}`, { version: 1, ...fields(`Crash create ${marker} v2`) });
+    expect([saved.status, saved.body.version]).toEqual([200, 2]);
+    expect(await copiesBySubject(marker)).toEqual([`Crash create ${marker} v2`]);
+  });
+
+  test('an update: after a restart the recorded version is the one copy left, and saving again works', async () => {
+    const marker = `cu${Math.random().toString(36).slice(2, 9)}`;
+    const created = await api<DraftSaved>('POST', '/api/drafts', { version: 0, ...fields(`Crash update ${marker} v1`) });
+    expect(created.status).toBe(201);
+    const cut = proxy.arm('imap-drop-after-append');
+    const update = await api('PUT', `/api/drafts/${created.body.id}`, { version: 1, ...fields(`Crash update ${marker} v2`) });
+    await cut;
+    expect(update.status).toBeGreaterThanOrEqual(500);
+    await fx.restart({ sendWaitMs: 20_000 });
+    await eventually(() => saveUnderWay('id', Number(created.body.id))?.savingSince === null, 15_000, 'the unfinished update put right');
+    expect(await copiesBySubject(marker)).toEqual([`Crash update ${marker} v1`]);
+    expect(await draftCopies(created.body.messageIdHeader)).toHaveLength(1);
+
+    const again = await api<DraftSaved>('PUT', `/api/drafts/${created.body.id}`, { version: 1, ...fields(`Crash update ${marker} v2`) });
+    expect([again.status, again.body.version]).toEqual([200, 2]);
+    expect(await copiesBySubject(marker)).toEqual([`Crash update ${marker} v2`]);
+  });
+});
+

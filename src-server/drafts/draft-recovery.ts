@@ -1,0 +1,70 @@
+import type { FolderRoles } from '../actions/folder-roles';
+import type { MailboxAccess } from '../actions/mailbox-access';
+import type { DraftRecord, DraftStore } from './draft-store';
+import type { KeyedLock } from './keyed-lock';
+import { appendMessage, deleteByMessageId, uidsWithMessageId } from './mailbox-search';
+
+export interface DraftRecoveryDeps {
+  readonly store: DraftStore;
+  readonly roles: FolderRoles;
+  readonly access: MailboxAccess;
+  /** The draft service's per-draft lock: a recovery never runs beside a save of the same draft. */
+  readonly locks: KeyedLock<number>;
+  /** The draft's message as SQLite holds it, to APPEND again when no copy reached the server. */
+  readonly render: (draft: DraftRecord) => Promise<Buffer>;
+  readonly flags: readonly string[];
+}
+
+/**
+ * Puts right a draft save that did not finish (the gateway was killed, or IMAP failed between
+ * APPEND and the delete of the copy it replaces), so the Drafts folder holds exactly one copy
+ * of the draft, none lost. Every copy carries the draft's Message-ID, recorded before the
+ * APPEND, so they are all found by it. SQLite's record is the truth of the last finished save:
+ *
+ * - its copy (`uid`) is there → it stays; every other copy goes (a newer APPEND whose save was
+ *   never recorded: the client did not hear back and saves again);
+ * - a new draft (no `uid` yet) with copies → its newest copy stays (made from the same record);
+ * - no copy at all (killed before the APPEND, or the recorded copy vanished) → APPENDed again
+ *   from the record;
+ * - a deleted draft → every copy goes; a sent one keeps what its send left.
+ */
+export class DraftRecovery {
+  constructor(private readonly deps: DraftRecoveryDeps) {}
+
+  /** Every unfinished save; one that cannot be resolved now (IMAP down) stays for the next pass. */
+  async recoverAll(onError: (accountId: number, error: unknown) => void): Promise<number> {
+    let resolved = 0;
+    for (const draft of this.deps.store.savesUnderWay()) {
+      try {
+        await this.recover(draft.accountId, draft.id);
+        resolved++;
+      } catch (error) {
+        onError(draft.accountId, error);
+      }
+    }
+    return resolved;
+  }
+
+  async recover(accountId: number, draftId: number): Promise<void> {
+    await this.deps.locks.run(draftId, async () => {
+      const { store, roles, access } = this.deps;
+      const draft = store.get(accountId, draftId);
+      if (!draft || draft.savingSince === null) return; // a save finished meanwhile
+      if (draft.state === 'sent') return store.endSave(draft.id);
+      const path = draft.folderPath ?? roles.pathOf(accountId, 'drafts');
+      const keep = await access.withFolder(accountId, path, async (client) => {
+        const found = await uidsWithMessageId(client, draft.messageIdHeader);
+        let keepUid: number | null = null;
+        if (draft.state !== 'deleted') {
+          if (draft.uid !== null && found.includes(draft.uid)) keepUid = draft.uid;
+          else if (draft.uid === null && found.length > 0) keepUid = Math.max(...found);
+          else keepUid = await appendMessage({ client, path, raw: await this.deps.render(draft), flags: [...this.deps.flags], messageIdHeader: draft.messageIdHeader });
+        }
+        await deleteByMessageId(client, draft.messageIdHeader, keepUid, draft.supersededUid === null ? [] : [draft.supersededUid]);
+        return keepUid;
+      });
+      store.endSave(draft.id, draft.state === 'deleted' ? undefined : keep);
+      await access.settle(accountId, [path]);
+    });
+  }
+}
