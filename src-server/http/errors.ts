@@ -1,19 +1,33 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
-import { TernError, type ErrorName } from '../../shared/errors';
+import { ERROR_CATALOGUE, TernError, type ErrorName } from '../../shared/errors';
+import { formatFileSize } from '../../shared/file-size';
 
-/** Fastify's own failures (bad JSON, huge body, wrong content type) in catalogue terms. */
+/** Fastify's own failures (bad JSON, wrong content type) in catalogue terms; a huge body is bodyTooLarge. */
 function fromFastify(error: FastifyError): TernError | null {
   const map: Record<string, ErrorName> = {
     FST_ERR_CTP_INVALID_JSON_BODY: 'InvalidRequestData',
     FST_ERR_CTP_EMPTY_JSON_BODY: 'InvalidRequestData',
     FST_ERR_CTP_INVALID_MEDIA_TYPE: 'InvalidRequestData',
     FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'InvalidRequestData',
-    FST_ERR_CTP_BODY_TOO_LARGE: 'MessageSizeExceeded',
     FST_ERR_VALIDATION: 'InvalidRequestData',
   };
   const name = error.code ? map[error.code] : undefined;
   return name ? new TernError(name) : null;
+}
+
+/**
+ * A body over the route's limit, said with its size and the limit (the catalogue's bare
+ * sentence left a person guessing what to cut). The size is the request's Content-Length:
+ * Fastify refuses on it before reading, so it is all the gateway knows.
+ */
+function bodyTooLarge(request: FastifyRequest): TernError {
+  const limitBytes = request.routeOptions.bodyLimit;
+  const length = Number(request.headers['content-length']);
+  const sizeBytes = Number.isSafeInteger(length) && length > 0 ? length : undefined;
+  const base = ERROR_CATALOGUE.MessageSizeExceeded.description.replace(/\.$/, '');
+  const sizes = sizeBytes === undefined ? `at most ${formatFileSize(limitBytes)}` : `${formatFileSize(sizeBytes)}, at most ${formatFileSize(limitBytes)}`;
+  return new TernError('MessageSizeExceeded', { description: `${base}: ${sizes}.`, detail: { what: 'request body', sizeBytes, limitBytes } });
 }
 
 /**
@@ -33,7 +47,8 @@ export function registerErrorReplies(app: FastifyInstance): void {
       const detail = error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
       tern = new TernError('InvalidRequestData', { detail });
     } else {
-      tern = fromFastify(error as FastifyError) ?? new TernError('InternalServerError');
+      const code = (error as FastifyError).code;
+      tern = code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? bodyTooLarge(request) : (fromFastify(error as FastifyError) ?? new TernError('InternalServerError'));
     }
     // A failure of ours is logged with its stack (the log line carries the requestId the
     // client got); a refusal of the client's request is only its status on the request line.

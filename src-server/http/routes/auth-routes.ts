@@ -36,7 +36,10 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: GatewayContext, de
   const login = deps.login ?? ctx.login;
   const fallbackHost = `${ctx.config.host}:${ctx.config.port}`;
 
-  app.post('/api/login', { bodyLimit: LOGIN_BODY_LIMIT }, async (request) => {
+  app.post('/api/login', { bodyLimit: LOGIN_BODY_LIMIT }, async (request, reply) => {
+    // The reply carries the session token: no cache (browser, proxy, CDN) may keep it. Set
+    // first, so a refusal is not cached either.
+    reply.header('Cache-Control', 'no-store');
     const body = loginRequestSchema.parse(request.body ?? {});
     return login.login({ ...body, ip: request.ip, baseUrl: apiBaseUrl(request, fallbackHost) });
   });
@@ -48,7 +51,8 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: GatewayContext, de
   });
 
   // Lets the worker check a stored token without a full sync.
-  app.get('/api/session', async (request) => {
+  app.get('/api/session', async (request, reply) => {
+    reply.header('Cache-Control', 'no-store');
     const account = ctx.accounts.get(sessionOf(ctx.sessions, request).accountId);
     if (!account) throw new TernError('InvalidToken');
     return { mailId: String(account.id), email: account.email };

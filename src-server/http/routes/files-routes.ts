@@ -11,6 +11,7 @@ import {
   type UploadResponse,
 } from '../../../shared/api/compose';
 import { TernError, type ErrorName } from '../../../shared/errors';
+import { formatFileSize } from '../../../shared/file-size';
 import { parseInput } from '../../actions/request-input';
 import type { GatewayContext } from '../../context';
 import { toUploadedFile, type UploadRecord } from '../../drafts/upload-store';
@@ -36,6 +37,26 @@ const MULTIPART_ERRORS: Record<string, ErrorName> = {
 };
 
 /**
+ * InvalidFileSize said with the file's name, its size and the limit. A file over the limit
+ * is cut off unread, so its size is estimated from the request's Content-Length less the
+ * files accepted before it ("about": the multipart framing and any later files are in it).
+ */
+function fileSizeRefusal(params: { filename: string; refusal: TernError; requestBytes: number; storedBytes: number }): TernError {
+  const { filename } = params;
+  const detail = (params.refusal.detail ?? {}) as { reason?: string; limitBytes?: number };
+  if (detail.reason === 'empty') return new TernError('InvalidFileSize', { description: `“${filename}” is empty.`, detail: { filename, reason: 'empty', sizeBytes: 0 } });
+  const limitBytes = detail.limitBytes ?? MAX_ATTACHMENT_BYTES;
+  const sizeBytes = Number.isSafeInteger(params.requestBytes) && params.requestBytes > params.storedBytes ? params.requestBytes - params.storedBytes : undefined;
+  // Under the per-file limit but over what the request had left: the files together are too large.
+  const together = limitBytes < MAX_ATTACHMENT_BYTES;
+  const size = sizeBytes === undefined ? `more than ${formatFileSize(limitBytes)}` : `about ${formatFileSize(sizeBytes)}`;
+  const description = together
+    ? `“${filename}” does not fit: the attachments together can be at most ${formatFileSize(MAX_MESSAGE_BYTES)}.`
+    : `“${filename}” is too large to attach (${size}); a file can be at most ${formatFileSize(limitBytes)}.`;
+  return new TernError('InvalidFileSize', { description, detail: { filename, limitBytes, sizeBytes, approximate: true } });
+}
+
+/**
  *   POST /api/files (multipart/form-data, one or more files) → UploadResponse
  *     each file at most 25 MB and all of them together at most 25 MB (InvalidFileSize 403,
  *     also for an empty file); programs (.exe, .js …) FileExtensionNotAllowed 400; names
@@ -55,9 +76,14 @@ export async function registerFilesRoutes(app: FastifyInstance, ctx: GatewayCont
       if (!request.isMultipart()) throw new TernError('InvalidRequestData', { detail: { reason: 'Send the files as multipart/form-data.' } });
       const stored: UploadRecord[] = [];
       let remaining = MAX_MESSAGE_BYTES;
+      // The file being read, and the bytes of the files accepted before it (for fileSizeRefusal).
+      let current: string | undefined;
+      let bytesBefore = 0;
       try {
         for await (const part of request.files()) {
           const filename = sanitizeFileName(formDataName(part.filename ?? ''));
+          current = filename;
+          bytesBefore = MAX_MESSAGE_BYTES - remaining;
           if (!isAllowedAttachmentName(filename)) {
             part.file.resume(); // let the rest of the request flow past
             throw new TernError('FileExtensionNotAllowed', { detail: { filename } });
@@ -72,7 +98,11 @@ export async function registerFilesRoutes(app: FastifyInstance, ctx: GatewayCont
         await Promise.all(stored.map((record) => uploads.remove(accountId, record.id)));
         const code = (error as { code?: string }).code;
         const mapped = code ? MULTIPART_ERRORS[code] : undefined;
-        throw mapped ? new TernError(mapped, mapped === 'InvalidFileSize' ? { detail: { limitBytes: MAX_ATTACHMENT_BYTES } } : {}) : error;
+        const refusal = mapped ? new TernError(mapped) : error;
+        if (refusal instanceof TernError && refusal.name === 'InvalidFileSize' && current !== undefined) {
+          throw fileSizeRefusal({ filename: current, refusal, requestBytes: Number(request.headers['content-length']), storedBytes: bytesBefore });
+        }
+        throw refusal;
       }
       if (stored.length === 0) throw new TernError('InvalidParameter', { detail: [{ path: 'file', message: 'No file in the request.' }] });
       return { files: stored.map(toUploadedFile) };

@@ -8,7 +8,7 @@ import { downloadHeaders } from '../../reading/download-headers';
 import { FolderQueries } from '../../reading/folder-queries';
 import { MessageService, type MessageFile } from '../../reading/message-service';
 import { Spool } from '../../reading/spool';
-import { sessionOf } from '../session-auth';
+import { downloadSessionOf, sessionOf } from '../session-auth';
 
 /** Sends a file from a message with the download safety headers (DESIGN §5). */
 function sendFile(reply: FastifyReply, file: MessageFile): FastifyReply {
@@ -43,13 +43,13 @@ export function registerMessageRoutes(app: FastifyInstance, ctx: GatewayContext)
   });
 
   app.get('/api/messages/:id/attachments/:index', async (request, reply) => {
-    const { accountId } = sessionOf(ctx.sessions, request);
+    const { accountId } = downloadSessionOf(ctx.sessions, request);
     const { id, index } = attachmentParamsSchema.parse(request.params);
     return sendFile(reply, await messages.attachment(accountId, Number(id), index));
   });
 
   app.get('/api/messages/:id/original', async (request, reply) => {
-    const { accountId } = sessionOf(ctx.sessions, request);
+    const { accountId } = downloadSessionOf(ctx.sessions, request);
     const { id } = idParamsSchema.parse(request.params);
     return sendFile(reply, await messages.original(accountId, Number(id)));
   });
