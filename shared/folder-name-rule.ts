@@ -7,7 +7,11 @@
  */
 import { FOLDER_NAME_MAX } from './api/reading';
 
-export type FolderNameReason = 'empty' | 'control character' | 'literal syntax' | 'wildcard' | 'separator' | 'relative name' | 'lone surrogate';
+const REASONS = ['empty', 'control character', 'literal syntax', 'wildcard', 'separator', 'relative name', 'lone surrogate'] as const;
+export type FolderNameReason = (typeof REASONS)[number];
+
+/** Whether a refusal's `detail.reason` is one of these rules (the gateway sends it back). */
+export const isFolderNameReason = (value: unknown): value is FolderNameReason => REASONS.includes(value as FolderNameReason);
 
 /** Too long (its own catalogue error), or another rule broken (InvalidParameter with the reason). */
 export type FolderNameProblem = { readonly error: 'FolderNameLengthExceeded' } | { readonly error: 'InvalidParameter'; readonly reason: FolderNameReason };

@@ -48,6 +48,8 @@ export interface MenuButtonProps {
    * the shortcut was pressed rather than to this button, which the person never went to.
    */
   readonly returnFocusAfterSignal?: () => void;
+  /** -1 keeps the button out of the Tab order (a row's menu inside a roving tree, opened by its own keys). */
+  readonly tabIndex?: number;
 }
 
 function MenuItemView({ item, role, onPick }: { item: MenuItem; role: 'menuitem' | 'menuitemradio'; onPick: (item: MenuItem) => void }) {
@@ -194,6 +196,7 @@ export function MenuButton(props: MenuButtonProps) {
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}
         disabled={props.disabled}
+        tabIndex={props.tabIndex}
         onClick={() => {
           bySignal.current = false;
           setOpen((value) => !value);

@@ -33,9 +33,25 @@ export type IconName =
   | 'moon'
   | 'monitor'
   | 'arrowLeft'
-  | 'layout';
+  | 'layout'
+  | 'more'
+  | 'printer';
 
 const PATHS: Record<IconName, ReactNode> = {
+  more: (
+    <>
+      <circle cx="12" cy="5" r="1.5" />
+      <circle cx="12" cy="12" r="1.5" />
+      <circle cx="12" cy="19" r="1.5" />
+    </>
+  ),
+  printer: (
+    <>
+      <path d="M6 9V2h12v7" />
+      <path d="M6 18H4a2 2 0 0 1-2-2v-5a2 2 0 0 1 2-2h16a2 2 0 0 1 2 2v5a2 2 0 0 1-2 2h-2" />
+      <path d="M6 14h12v8H6z" />
+    </>
+  ),
   inbox: (
     <>
       <path d="M22 12h-6l-2 3h-4l-2-3H2" />

@@ -6,27 +6,53 @@
  * (use-roving-tree.ts): one Tab stop, on the mailbox shown; arrows move between items, open
  * and close accounts and folders with subfolders. The items stay links and buttons, so
  * their roles and names (folder name and unread count) are what they were.
+ *
+ * Folders are managed here too, as in Gmail: "New folder" ends each account's folders (a
+ * tree item like the others), and each of the person's own folders has a menu (Rename,
+ * Move to…, New subfolder, Delete) on its "…" button, on a right click, and from the
+ * keyboard with the context-menu key or Shift+F10 on the folder. Special folders have none.
  */
-import { getRouteApi, Link } from '@tanstack/react-router';
+import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
-import { memo, useCallback, useMemo, useState } from 'react';
+import { memo, useCallback, useMemo, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { senderName, type PublicAccount } from '../../shared/account';
 import type { FolderView } from '../../shared/worker-mail-api';
 import { brand } from '../brand';
 import { Avatar } from '../app/Avatar';
 import { useActiveAccountId, useCurrentMailbox, type CurrentMailbox } from '../app/current-mailbox';
 import { folderIcon, Icon } from '../app/icons';
+import { MenuButton } from '../app/Menu';
 import { dispatchMailEvent, MAIL_EVENTS } from '../keyboard/mail-events';
 import { accountsAtom, foldersAtom, inboxUnreadAtom } from '../state/atoms';
+import { DeleteFolderDialog } from './DeleteFolderDialog';
+import { FolderDialog, type FolderDialogMode } from './FolderDialog';
 import { orderFolders, visibleFolders, type VisibleFolder } from './folder-order';
 import { useRovingTree } from './use-roving-tree';
 
 const mailRoute = getRouteApi('/mail');
 
+/** The folder menu's "…" sits over the row's right end, shown on hover and focus (always on touch screens). */
+const FOLDER_CSS = `
+.has-folder-menu > .menu-wrapper { position: absolute; top: 3px; right: 4px; }
+.nav-folder-menu { width: 28px; height: 28px; opacity: 0; }
+.has-folder-menu:hover .nav-folder-menu, .has-folder-menu:focus-within .nav-folder-menu, .nav-folder-menu[aria-expanded='true'] { opacity: 1; }
+.has-folder-menu:hover .nav-count, .has-folder-menu:focus-within .nav-count { visibility: hidden; }
+@media (hover: none) { .nav-folder-menu { opacity: 1; } .has-folder-menu .nav-count { margin-right: 28px; } }
+.nav-new-folder { width: 100%; border: 0; background: none; cursor: pointer; color: var(--muted); font: inherit; text-align: left; }
+@media (max-width: 900px) { .has-folder-menu > .menu-wrapper { display: none; } }
+`;
+
 /** Keys of the tree's items (data-tree-key). */
 const UNIFIED_KEY = 'unified';
 const accountKey = (accountId: string) => `account:${accountId}`;
 const folderKey = (accountId: string, folderId: string) => `folder:${accountId}:${folderId}`;
+const newFolderKey = (accountId: string) => `new-folder:${accountId}`;
+
+/** A folder dialog the sidebar shows: New folder, Rename, Move to… or Delete, for one account. */
+type FolderAction = { readonly accountId: string } & (FolderDialogMode | { readonly kind: 'delete'; readonly folder: FolderView });
+
+/** The context-menu key, or Shift+F10: the keyboard's right click. */
+const opensContextMenu = (event: KeyboardEvent) => event.key === 'ContextMenu' || (event.key === 'F10' && event.shiftKey);
 
 /**
  * The router marks a link it matches with aria-current itself, and `search={{}}` matches
@@ -69,8 +95,12 @@ const AccountFolders = memo(function AccountFolders(props: {
   /** The one item of the tree Tab lands on. */
   tabbableKey: string;
   onToggle: (key: string, expand: boolean) => void;
+  onFolderAction: (action: FolderAction) => void;
 }) {
-  const { account, folders, inboxUnread, expanded, currentFolderId, tabbableKey, onToggle } = props;
+  const { account, folders, inboxUnread, expanded, currentFolderId, tabbableKey, onToggle, onFolderAction } = props;
+  /** The folder whose menu a key or a right click opened, and a count that reopens it. */
+  const [menuOpened, setMenuOpened] = useState<{ folderId: string; signal: number } | null>(null);
+  const openMenu = (folderId: string) => setMenuOpened((last) => ({ folderId, signal: (last?.signal ?? 0) + 1 }));
   const tabIndexOf = (key: string) => (key === tabbableKey ? 0 : -1);
   const listId = `folders-${account.accountId}`;
   const label = account.label || account.emailAddress;
@@ -104,8 +134,10 @@ const AccountFolders = memo(function AccountFolders(props: {
           {folders?.map(({ folder, depth, displayName, expanded: open }) => {
             const active = currentFolderId === folder.id;
             const key = folderKey(account.accountId, folder.id);
+            const own = folder.specialUse === null;
+            const act = (kind: 'rename' | 'move' | 'delete') => onFolderAction({ accountId: account.accountId, kind, folder });
             return (
-              <li key={folder.id} className="nav-tree-row">
+              <li key={folder.id} className={own ? 'nav-tree-row has-folder-menu' : 'nav-tree-row'}>
                 {open !== null && (
                   // The mouse's way to open and close subfolders (not a control of its own: the keyboard's way is Right and Left on the link, which says aria-expanded).
                   <span className="nav-twisty" aria-hidden="true" style={{ ['--depth' as string]: String(depth) }} onClick={() => onToggle(key, !open)}>
@@ -124,14 +156,68 @@ const AccountFolders = memo(function AccountFolders(props: {
                   data-tree-key={key}
                   data-tree-level={2 + depth}
                   tabIndex={tabIndexOf(key)}
+                  aria-keyshortcuts={own ? 'Shift+F10' : undefined}
+                  onKeyDown={
+                    own
+                      ? (event: KeyboardEvent) => {
+                          if (!opensContextMenu(event)) return;
+                          event.preventDefault();
+                          openMenu(folder.id);
+                        }
+                      : undefined
+                  }
+                  onContextMenu={
+                    own
+                      ? (event: MouseEvent) => {
+                          event.preventDefault();
+                          openMenu(folder.id);
+                        }
+                      : undefined
+                  }
                 >
                   <Icon name={folderIcon(folder.specialUse)} size={17} className="nav-icon" />
                   <span className="nav-label">{displayName}</span>
                   <UnreadCount count={unreadShown(folder, inboxUnread)} />
                 </Link>
+                {own && (
+                  <MenuButton
+                    label={`More actions for ${displayName}`}
+                    title={`More actions for ${displayName} (Shift+F10)`}
+                    className="icon-button nav-folder-menu"
+                    menuClassName="folder-menu"
+                    tabIndex={-1}
+                    openSignal={menuOpened?.folderId === folder.id ? menuOpened.signal : undefined}
+                    returnFocusAfterSignal={() => document.querySelector<HTMLElement>(`[data-tree-key="${CSS.escape(key)}"]`)?.focus()}
+                    entries={[
+                      { kind: 'item', id: 'rename', label: 'Rename…', icon: 'compose', onSelect: () => act('rename') },
+                      { kind: 'item', id: 'move', label: 'Move to…', icon: 'move', onSelect: () => act('move') },
+                      { kind: 'item', id: 'subfolder', label: 'New subfolder…', icon: 'plus', onSelect: () => onFolderAction({ accountId: account.accountId, kind: 'create', parent: folder }) },
+                      { kind: 'separator', id: 'separator' },
+                      { kind: 'item', id: 'delete', label: 'Delete…', icon: 'trash', onSelect: () => act('delete') },
+                    ]}
+                  >
+                    <Icon name="more" size={16} />
+                  </MenuButton>
+                )}
               </li>
             );
           })}
+          {folders !== null && folders.length > 0 && (
+            <li className="nav-tree-row">
+              <button
+                type="button"
+                className="nav-item nav-new-folder"
+                style={{ ['--depth' as string]: '0' }}
+                data-tree-key={newFolderKey(account.accountId)}
+                data-tree-level={2}
+                tabIndex={tabIndexOf(newFolderKey(account.accountId))}
+                onClick={() => onFolderAction({ accountId: account.accountId, kind: 'create', parent: null })}
+              >
+                <Icon name="plus" size={17} className="nav-icon" />
+                <span className="nav-label">New folder</span>
+              </button>
+            </li>
+          )}
         </ul>
       )}
     </section>
@@ -139,6 +225,7 @@ const AccountFolders = memo(function AccountFolders(props: {
 });
 
 export function Sidebar() {
+  const navigate = useNavigate();
   const accounts = useAtomValue(accountsAtom) ?? [];
   const folders = useAtomValue(foldersAtom);
   const unread = useAtomValue(inboxUnreadAtom);
@@ -181,14 +268,35 @@ export function Sidebar() {
     for (const entry of shown) {
       keys.add(accountKey(entry.account.accountId));
       if (entry.expanded) for (const { folder } of entry.folders ?? []) keys.add(folderKey(entry.account.accountId, folder.id));
+      if (entry.expanded && (entry.folders?.length ?? 0) > 0) keys.add(newFolderKey(entry.account.accountId));
     }
     return keys;
   }, [shown]);
   const tree = useRovingTree({ currentKey, fallbackKey: UNIFIED_KEY, visibleKeys, onToggle });
+
+  const [folderAction, setFolderAction] = useState<FolderAction | null>(null);
+  const closeFolderAction = useCallback(() => setFolderAction(null), []);
+  const actionAccount = folderAction ? accounts.find((account) => account.accountId === folderAction.accountId) : undefined;
+  const actionFolders = folderAction ? (folders[folderAction.accountId] ?? []) : [];
+  /** A deleted folder that was on screen (or held the one on screen) gives way to its account's inbox. */
+  const afterDelete = (deleted: FolderView, accountId: string) => {
+    setFolderAction(null);
+    if (current?.kind !== 'folder' || current.accountId !== accountId) return;
+    const list = folders[accountId] ?? [];
+    const separator = accounts.find((account) => account.accountId === accountId)?.mailProperties.folderSeparator || '/';
+    const shown = list.find((folder) => folder.id === current.folderId);
+    const inbox = list.find((folder) => folder.specialUse === 'inbox');
+    if (inbox && shown && (shown.path === deleted.path || shown.path.startsWith(deleted.path + separator))) {
+      void navigate({ to: '/mail/$accountId/$folderId', params: { accountId, folderId: inbox.id }, search: {} });
+    }
+  };
   const unifiedActive = markedKey === UNIFIED_KEY;
 
   return (
     <nav className="sidebar" aria-label="Mailboxes">
+      <style href="tern-sidebar-folders" precedence="tern">
+        {FOLDER_CSS}
+      </style>
       <div className="sidebar-brand">
         <img src={`data:image/svg+xml,${encodeURIComponent(brand.logoSvg)}`} alt="" width={28} height={28} />
         <span className="sidebar-brand-name">{brand.name}</span>
@@ -232,6 +340,7 @@ export function Sidebar() {
               currentFolderId={markedKey !== null && current?.kind === 'folder' && current.accountId === account.accountId ? current.folderId : null}
               tabbableKey={tree.tabbableKey}
               onToggle={onToggle}
+              onFolderAction={setFolderAction}
             />
           ))}
         </div>
@@ -240,6 +349,16 @@ export function Sidebar() {
           <span className="nav-label">Add account</span>
         </Link>
       </div>
+      {folderAction && actionAccount && folderAction.kind === 'delete' && (
+        <DeleteFolderDialog
+          account={actionAccount}
+          folders={actionFolders}
+          folder={folderAction.folder}
+          onClose={closeFolderAction}
+          onDeleted={() => afterDelete(folderAction.folder, folderAction.accountId)}
+        />
+      )}
+      {folderAction && actionAccount && folderAction.kind !== 'delete' && <FolderDialog account={actionAccount} folders={actionFolders} mode={folderAction} onClose={closeFolderAction} />}
     </nav>
   );
 }

@@ -8,7 +8,7 @@
  */
 import { proxy, type Remote } from 'comlink';
 import type { AccountService, AccountsState, AddAccountParams, AddAccountResult, WorkerApi } from '../../shared/worker-api';
-import type { MailCommandService, MailQueryService } from '../../shared/worker-mail-api';
+import type { FolderCommandService, MailCommandService, MailQueryService } from '../../shared/worker-mail-api';
 import type { EarlyList } from '../engine/first-screen';
 
 export type { AddAccountParams, AddAccountResult };
@@ -26,6 +26,8 @@ export interface UiEngine {
   readonly accounts: AccountPort;
   readonly mail: MailQueryPort;
   readonly commands: MailCommandService;
+  /** Folder changes and emptying Trash or Spam. */
+  readonly folders: FolderCommandService;
   /**
    * Answers the entry asked for before the app loaded (engine/connect-engine.ts): the
    * bridge takes them instead of asking again. Absent in tests and fakes.
@@ -82,6 +84,10 @@ export function engineFromWorker(worker: Remote<WorkerApi>, version: string, sta
       sendAgain: (params) => worker.commands.sendAgain(params),
       watchCommands: (onStatus) => worker.commands.watchCommands(proxy(onStatus)),
       unwatchCommands: (params) => worker.commands.unwatchCommands(params),
+    },
+    folders: {
+      changeFolder: (params) => worker.folders.changeFolder(params),
+      emptyFolder: (params) => worker.folders.emptyFolder(params),
     },
   };
 }

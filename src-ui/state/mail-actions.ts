@@ -9,6 +9,7 @@
 import type { createStore } from 'jotai';
 import { TernError } from '../../shared/errors';
 import { commandForThreads } from '../../shared/scope-command';
+import type { FolderChange, FolderChangeResult } from '../../shared/worker-mail-api';
 import type { Address } from '../../shared/api/mail';
 import type { BodyView, DraftEdit, DraftInput, ListScope, ListWindow, MailCommand, ThreadView, UploadParams } from '../../shared/worker-mail-api';
 import type { ViewMode } from '../settings/view-mode';
@@ -116,6 +117,13 @@ export interface MailActions {
    * once. A move's toast offers Undo, which puts every message back where it was.
    */
   runOnThreads(command: ThreadCommand, threads: readonly ThreadRef[], options?: RunOptions): Promise<void>;
+  /**
+   * A folder change from the sidebar (create, rename, move, delete); resolves once the
+   * sidebar has it. Throws the catalogue's TernError (FolderAlreadyExist …) for the dialog.
+   */
+  changeFolder(change: FolderChange): Promise<FolderChangeResult>;
+  /** Empty Trash / Empty Spam: every message of it deleted for good; resolves with how many. Throws a TernError. */
+  emptyFolder(params: { accountId: string; role: 'trash' | 'junk' }): Promise<number>;
   /** Runs a thread command on every thread of a scope, loaded or not ("Select all N"): scope-run.ts. */
   runOnScope(command: ThreadCommand, scope: ListScope, options?: RunOptions): Promise<void>;
   /** Undoes the latest move whose toast is still up (the `z` key); false when there is none. */
@@ -263,6 +271,27 @@ export function createMailActions(params: { engine: UiEngine; store: Store; brid
     moveThreadListWindow: (window) => bridge.moveThreadListWindow(window),
     closeThreadList: (scope) => bridge.closeThreadList(scope),
     runOnScope: (command, scope, options = {}) => scopeRunner(command, scope, rowEditOf(command, options.leavesList ?? false)),
+    async changeFolder(change) {
+      let result: FolderChangeResult;
+      try {
+        result = await engine.folders.changeFolder({ change });
+      } catch (error) {
+        throw TernError.from(error);
+      }
+      // The engine has pulled the change: the sidebar asks for the account's folders again.
+      bridge.refreshMailboxes([change.accountId]);
+      return result;
+    },
+    async emptyFolder({ accountId, role }) {
+      let removed: number;
+      try {
+        ({ removed } = await engine.folders.emptyFolder({ accountId, role }));
+      } catch (error) {
+        throw TernError.from(error);
+      }
+      bridge.refreshMailboxes([accountId]);
+      return removed;
+    },
     async runOnThreads(command, threads, options = {}) {
       if (threads.length === 0) return;
       const groups = groupByAccount(threads);

@@ -598,6 +598,71 @@ export function createFakeEngine(options: FakeEngineOptions = {}): FakeEngine {
       },
       async unwatchCommands() {},
     },
+    folders: {
+      /** As the gateway: a name taken is FolderAlreadyExist, a special folder SpecialFolder; delete moves it under Trash. */
+      async changeFolder({ change }) {
+        record('folders.changeFolder', change);
+        const list = folders.get(change.accountId);
+        if (!list) throw new TernError('AccountNotFound');
+        const byId = (id: string | null) => (id === null ? null : (list.find((folder) => folder.id === id) ?? null));
+        const place = (folder: FolderView, parent: FolderView | null, name: string): FolderView => {
+          const path = parent ? `${parent.path}/${name}` : name;
+          if (list.some((other) => other.path === path && other.id !== folder.id)) throw new TernError('FolderAlreadyExist');
+          // Subfolders follow their parent's new path.
+          for (const child of list) if (child.path.startsWith(`${folder.path}/`)) Object.assign(child, { path: path + child.path.slice(folder.path.length) });
+          return Object.assign(folder, { path, name, parentId: parent?.id ?? null });
+        };
+        const changeable = (id: string) => {
+          const folder = byId(id);
+          if (!folder) throw new TernError('FolderNotFound');
+          if (folder.specialUse) throw new TernError('SpecialFolder');
+          return folder;
+        };
+        let result: FolderView | null;
+        let movedToTrash = false;
+        switch (change.kind) {
+          case 'create': {
+            const parent = byId(change.parentId);
+            const path = parent ? `${parent.path}/${change.name}` : change.name;
+            if (list.some((other) => other.path === path)) throw new TernError('FolderAlreadyExist');
+            result = { id: `${change.accountId}${900 + ++counter}`, accountId: change.accountId, path, name: change.name, parentId: parent?.id ?? null, specialUse: null, total: 0, unread: 0, depth: 0 };
+            list.push(result);
+            break;
+          }
+          case 'rename': {
+            const folder = changeable(change.folderId);
+            result = place(folder, byId(folder.parentId), change.name);
+            break;
+          }
+          case 'move':
+            result = place(changeable(change.folderId), byId(change.parentId), changeable(change.folderId).name);
+            break;
+          case 'delete': {
+            const folder = changeable(change.folderId);
+            const trash = list.find((candidate) => candidate.specialUse === 'trash') ?? null;
+            if (trash && !folder.path.startsWith(`${trash.path}/`)) {
+              result = place(folder, trash, folder.name);
+              movedToTrash = true;
+            } else {
+              folders.set(change.accountId, list.filter((other) => other.path !== folder.path && !other.path.startsWith(`${folder.path}/`)));
+              result = null;
+            }
+            break;
+          }
+        }
+        changed();
+        return { folder: result, movedToTrash };
+      },
+      async emptyFolder({ accountId, role }) {
+        record('folders.emptyFolder', { accountId, role });
+        const folder = specialFolder(accountId, role);
+        if (!folder) throw new TernError('FolderNotFound');
+        const doomed = [...threads.values()].filter((row) => row.accountId === accountId && row.folderIds.includes(folder.id));
+        for (const row of doomed) threads.delete(row.key);
+        changed();
+        return { removed: doomed.length };
+      },
+    },
     setSync(accountId, phase) {
       for (const watcher of syncWatchers) watcher(syncStatus(accountId, phase));
     },

@@ -1,0 +1,89 @@
+/**
+ * A modal dialog on the native `<dialog>` (DESIGN §9 kit): `showModal` makes the rest of
+ * the page inert (Tab stays inside, screen readers read only the dialog), Escape cancels,
+ * and the focus goes back where it was when the dialog closes. `busy` holds it open while
+ * a command it started is on its way (Escape and the close button do nothing then).
+ */
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { Icon } from '../app/icons';
+
+const CSS = `
+dialog.modal-dialog { border: 0; padding: 18px 24px 24px; color: inherit; width: min(480px, calc(100vw - 32px)); max-height: 86vh; }
+dialog.modal-dialog::backdrop { background: rgba(10, 14, 20, 0.45); }
+.modal-dialog-body { display: flex; flex-direction: column; gap: 12px; }
+.modal-dialog-text { margin: 0; color: var(--muted); font-size: 14px; line-height: 1.45; overflow-wrap: anywhere; }
+.modal-dialog-actions { display: flex; justify-content: flex-end; gap: 10px; margin-top: 8px; flex-wrap: wrap; }
+.modal-dialog-actions .button { height: 38px; }
+/* Text in the surface colour: white on the light theme's red, dark on the dark theme's light red. */
+.button-danger { background: var(--danger); color: var(--surface); border-color: transparent; }
+.modal-dialog .field-error { margin: 4px 0 0; }
+.modal-dialog progress { width: 100%; }
+`;
+
+export interface ModalDialogProps {
+  readonly title: string;
+  readonly onClose: () => void;
+  readonly children: ReactNode;
+  readonly className?: string;
+  /** A command is running: the dialog stays until it answers. */
+  readonly busy?: boolean;
+}
+
+export function ModalDialog({ title, onClose, children, className, busy = false }: ModalDialogProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const busyRef = useRef(busy);
+  busyRef.current = busy;
+  useEffect(() => {
+    const dialog = ref.current;
+    const returnTo = document.activeElement as HTMLElement | null;
+    if (dialog && !dialog.open) {
+      // happy-dom and old engines may lack showModal: open it as a plain dialog then.
+      if (typeof dialog.showModal === 'function') dialog.showModal();
+      else dialog.setAttribute('open', '');
+    }
+    // The first field (or button) takes the focus; `autoFocus` marks a preferred one.
+    (dialog?.querySelector<HTMLElement>('[autofocus], [data-autofocus]') ?? dialog?.querySelector<HTMLElement>('input, select, button:not(.modal-dialog-close)'))?.focus();
+    return () => {
+      if (dialog?.open) dialog.close();
+      if (returnTo?.isConnected) returnTo.focus();
+    };
+  }, []);
+  const cancel = () => {
+    if (!busyRef.current) onClose();
+  };
+  return (
+    // role=dialog spelled out: the mailbox's shortcuts leave every key inside [role="dialog"] to it.
+    <dialog
+      ref={ref}
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby={titleId}
+      aria-busy={busy || undefined}
+      className={`dialog modal-dialog ${className ?? ''}`}
+      onCancel={(event) => {
+        event.preventDefault();
+        cancel();
+      }}
+      onKeyDown={(event) => {
+        // Escape cancels here too (engines without the dialog's own cancel event).
+        if (event.key === 'Escape') {
+          event.preventDefault();
+          event.stopPropagation();
+          cancel();
+        }
+      }}
+    >
+      <style href="tern-modal-dialog" precedence="tern">
+        {CSS}
+      </style>
+      <div className="dialog-header">
+        <h2 id={titleId}>{title}</h2>
+        <button type="button" className="icon-button modal-dialog-close" aria-label="Close" disabled={busy} onClick={cancel}>
+          <Icon name="close" size={18} />
+        </button>
+      </div>
+      {children}
+    </dialog>
+  );
+}
