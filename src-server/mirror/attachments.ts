@@ -1,5 +1,6 @@
 import type { MessageStructureObject } from 'imapflow';
 import type { AttachmentSummary } from '../../shared/api/mail';
+import { chooseBody, type MimeNodeView } from './body-choice';
 
 /**
  * An attachment as the mirror stores it: the shared summary plus where it lives in the
@@ -23,13 +24,28 @@ function decodedSize(node: MessageStructureObject): number {
   return node.encoding?.toLowerCase() === 'base64' ? Math.floor((size * 57) / 78) : size;
 }
 
-function isAttachment(node: MessageStructureObject): boolean {
+/** A BODYSTRUCTURE node as body-choice.ts reads it; an attached message is a leaf. */
+export function structureView(node: MessageStructureObject): MimeNodeView<MessageStructureObject> {
+  return {
+    type: node.type.toLowerCase(),
+    disposition: node.disposition?.toLowerCase(),
+    children: node.type.toLowerCase() === 'message/rfc822' ? [] : (node.childNodes ?? []),
+  };
+}
+
+/**
+ * Whether a leaf that is not the body is an attachment. Plain and HTML text outside the
+ * body (inline text after the body of a multipart/mixed, RFC 2183) is one; an alternative
+ * the body did not pick is not shown at all.
+ */
+function isAttachment(node: MessageStructureObject, inAlternative: boolean): boolean {
+  const type = node.type.toLowerCase();
   if (node.disposition?.toLowerCase() === 'attachment') return true;
   if (filenameOf(node)) return true;
-  if (node.type === 'message/rfc822') return true;
-  // Inline images and other non-text leaves (cid: images of an HTML body) are attachments too;
-  // plain and HTML text without a name are the body itself.
-  return !node.type.startsWith('text/') && !node.type.startsWith('multipart/');
+  if (type === 'message/rfc822') return true;
+  if (type === 'text/plain' || type === 'text/html') return !inAlternative;
+  // Inline images and other non-text leaves (cid: images of an HTML body) are attachments too.
+  return !type.startsWith('text/') && !type.startsWith('multipart/');
 }
 
 function extensionFor(contentType: string): string {
@@ -40,12 +56,14 @@ function extensionFor(contentType: string): string {
 /** Attachments found in a BODYSTRUCTURE, in MIME order, without descending into attached messages. */
 export function attachmentsOf(structure: MessageStructureObject | undefined): StoredAttachment[] {
   const found: StoredAttachment[] = [];
-  const walk = (node: MessageStructureObject): void => {
+  const body = structure ? chooseBody(structure, structureView) : null;
+  const walk = (node: MessageStructureObject, inAlternative: boolean): void => {
     if (node.childNodes && node.type !== 'message/rfc822') {
-      for (const child of node.childNodes) walk(child);
+      const alternative = inAlternative || node.type.toLowerCase() === 'multipart/alternative';
+      for (const child of node.childNodes) walk(child, alternative);
       return;
     }
-    if (!isAttachment(node)) return;
+    if (node === body?.text || node === body?.html || !isAttachment(node, inAlternative)) return;
     const index = found.length;
     const attachedSubject = node.type === 'message/rfc822' ? node.envelope?.subject : undefined;
     found.push({
@@ -58,6 +76,6 @@ export function attachmentsOf(structure: MessageStructureObject | undefined): St
       encoding: (node.encoding ?? '7bit').toLowerCase(),
     });
   };
-  if (structure) walk(structure);
+  if (structure) walk(structure, false);
   return found;
 }

@@ -1,4 +1,6 @@
 import type { MessageStructureObject } from 'imapflow';
+import { structureView } from './attachments';
+import { chooseBody } from './body-choice';
 import { htmlToText } from './html-text';
 import { decodeCharset, decodeTransfer } from './mime-decode';
 
@@ -32,29 +34,13 @@ export const EARLY_BYTES = PLAIN_BYTES;
  */
 const EARLY_MARGIN = 16;
 
-function isBodyText(node: MessageStructureObject): boolean {
-  if (node.disposition?.toLowerCase() === 'attachment') return false;
-  if (node.dispositionParameters?.filename || node.parameters?.name) return false;
-  return node.type === 'text/plain' || node.type === 'text/html';
-}
-
-/** Text parts in MIME order, not descending into attached messages. */
-function bodyTexts(node: MessageStructureObject, out: MessageStructureObject[]): void {
-  if (node.childNodes) {
-    for (const child of node.childNodes) bodyTexts(child, out);
-  } else if (isBodyText(node)) {
-    out.push(node);
-  }
-}
-
-/** The first text/plain body part, else the first text/html one; null for a message without text. */
+/** The body's plain text part, else its HTML (body-choice.ts); null for a message without body text. */
 export function snippetSourceOf(structure: MessageStructureObject | undefined): SnippetSource | null {
   if (!structure) return null;
-  const texts: MessageStructureObject[] = [];
-  bodyTexts(structure, texts);
-  const node = texts.find((t) => t.type === 'text/plain') ?? texts[0];
+  const body = chooseBody(structure, structureView);
+  const node = body.text ?? body.html;
   if (!node) return null;
-  const html = node.type === 'text/html';
+  const html = node.type.toLowerCase() === 'text/html';
   return {
     // A single-part message has no part number; its body is section 1.
     part: node.part ?? '1',

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { MailParser, type AddressObject, type AttachmentStream, type HeaderLines, type Headers, type MessageText } from 'mailparser';
 import type { AttachmentSummary, MessageBody } from '../../shared/api/mail';
 import type { StoredAttachment } from '../mirror/attachments';
+import { chooseBody, type MimeNodeView } from '../mirror/body-choice';
 import { htmlToText } from '../mirror/html-text';
 import { toAttachmentSummary } from '../mirror/materialize';
 
@@ -76,6 +77,31 @@ export function reconcileAttachments(stored: readonly StoredAttachment[], parsed
   });
 }
 
+/** A node of mailparser's MIME tree (`parser.tree`), as far as the body choice reads it. */
+interface ParsedNode {
+  readonly contentType?: string;
+  readonly disposition?: string;
+  readonly textContent?: string;
+  readonly children?: readonly ParsedNode[];
+}
+
+function parsedView(node: ParsedNode): MimeNodeView<ParsedNode> {
+  const type = (node.contentType ?? '').toLowerCase();
+  return { type, disposition: node.disposition?.toLowerCase(), children: type === 'message/rfc822' ? [] : (node.children ?? []) };
+}
+
+/**
+ * The body's text and HTML by RFC 2046/2183 (mirror/body-choice.ts, as the mirror lists
+ * attachments). mailparser joins every inline text part into one text and one HTML: a
+ * text/html part after a text/plain body would become the HTML shown instead of the body.
+ * Undefined when the parser exposes no tree: its own text and HTML stand then.
+ */
+function bodyTextsOf(tree: ParsedNode | undefined): { text: string | null; html: string | null } | undefined {
+  if (!tree || typeof tree !== 'object') return undefined;
+  const choice = chooseBody(tree, parsedView);
+  return { text: choice.text?.textContent || null, html: choice.html?.textContent || null };
+}
+
 /**
  * Counts an attachment's bytes without keeping them, then lets the parser go on. A part
  * that fails to decode still releases the parser (which otherwise waits for it forever)
@@ -130,6 +156,8 @@ export async function parseMessageBody(source: Readable, params: { messageId: st
     source.pipe(parser);
   });
   await Promise.all(pending);
+  const chosen = bodyTextsOf((parser as unknown as { tree?: ParsedNode }).tree);
+  if (chosen) ({ text, html } = chosen);
   const body: MessageBody = {
     messageId: params.messageId,
     html,

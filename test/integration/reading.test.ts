@@ -368,6 +368,47 @@ describe('messages', () => {
   });
 });
 
+describe('received through Postfix and Dovecot: the body chosen by RFC 2046/2183, exact attachment sizes', () => {
+  /** Files whose base64 ends in each padding (0, 1 and 2 "="): the encoded size alone cannot tell their size to the byte. */
+  const files = [1200, 1201, 1202, 70_001].map((size, i) => ({ name: `file-${size}.bin`, bytes: Buffer.alloc(size, i + 1) }));
+  const base64Lines = (bytes: Buffer) => bytes.toString('base64').replace(/.{76}/g, '$&\r\n');
+  const subject = `Report with an HTML page and files ${Date.now()}`;
+  const source = [
+    'From: Ann <ann@kite.test>', 'To: Alice Tern <alice@tern.test>', `Subject: ${subject}`, 'Message-ID: <body-choice@kite.test>', 'MIME-Version: 1.0',
+    'Content-Type: multipart/mixed; boundary="mixed"', '',
+    '--mixed', 'Content-Type: text/plain; charset=utf-8', '', 'The body, in plain text.', '',
+    '--mixed', 'Content-Type: text/html; charset=utf-8', 'Content-Disposition: inline', '', '<p>An attached HTML page</p>', '',
+    ...files.flatMap((file) => [
+      '--mixed', `Content-Type: application/octet-stream; name="${file.name}"`, 'Content-Transfer-Encoding: base64', `Content-Disposition: attachment; filename="${file.name}"`, '',
+      base64Lines(file.bytes), '',
+    ]),
+    '--mixed--', '',
+  ].join('\r\n');
+
+  test('a text/plain body followed by an inline text/html part: the plain text is the body, the HTML an attachment; sizes exact once opened', async () => {
+    await fx.send({ envelope: { from: 'ann@kite.test', to: ['alice@tern.test'] }, raw: source });
+    const row = await eventually(
+      () => sql<{ id: number; snippet: string; attachments_json: string }>('SELECT id, snippet, attachments_json FROM messages WHERE subject = ?', subject)[0],
+      15_000,
+      'the message mirrored',
+    );
+    expect(row.snippet).toBe('The body, in plain text.');
+    const listed = JSON.parse(row.attachments_json) as { contentType: string; filename: string; size: number }[];
+    expect(listed.map((attachment) => attachment.contentType)).toEqual(['text/html', ...files.map(() => 'application/octet-stream')]);
+    const reply = await api(`/api/messages/${row.id}/body`);
+    expect(reply.status).toBe(200);
+    const parsed = (await reply.json()) as MessageBody;
+    expect(parsed.html).toBeNull();
+    expect(parsed.text?.trim()).toBe('The body, in plain text.');
+    expect(parsed.attachments.filter((attachment) => attachment.filename.startsWith('file-')).map((attachment) => [attachment.filename, attachment.size])).toEqual(
+      files.map((file) => [file.name, file.bytes.length]),
+    );
+    const page = parsed.attachments.find((attachment) => attachment.contentType === 'text/html')!;
+    const download = await api(`/api/messages/${row.id}/attachments/${page.index}`);
+    expect(await download.text()).toContain('<p>An attached HTML page</p>');
+  });
+});
+
 describe('timings (figures, not assertions)', () => {
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const timed = async (path: string) => {
