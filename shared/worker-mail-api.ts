@@ -348,6 +348,13 @@ export interface MailQueryService {
    * without its bytes being copied.
    */
   getAttachment(params: { accountId: string; messageId: string; index: number }): Promise<Blob>;
+  /**
+   * An address that shows one previewable attachment (spec §5 preview types) from the
+   * gateway, sandboxed (`Content-Security-Policy: sandbox`), for an `<img>`, a media element,
+   * a frame or a new tab; it works for a few minutes (`expiresAt`, epoch ms). Never a `blob:`
+   * of the app's origin, where an SVG's script would run (issue point 12).
+   */
+  previewAttachment(params: { accountId: string; messageId: string; index: number }): Promise<{ url: string; expiresAt: number }>;
   /** Addresses seen in mail, best first, for recipient autocomplete. */
   suggestAddresses(params: { accountIds: readonly string[]; prefix: string; limit: number }): Promise<readonly Address[]>;
   /** Calls `onStatus` with every account's sync status now and whenever one changes. */

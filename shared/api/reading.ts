@@ -100,6 +100,19 @@ export type ThreadDetailResponse = z.infer<typeof threadDetailResponseSchema>;
 
 export const attachmentParamsSchema = z.object({ id: objectIdSchema, index: z.string().regex(/^\d{1,4}$/).transform(Number) });
 
+/**
+ * GET /api/messages/:id/attachments/:index/preview-link → a short-lived link that opens
+ * this one part as a sandboxed preview (`GET /api<path>`, no session needed: the link is
+ * the key). Previews never come from a `blob:` of the app's origin (DESIGN §5).
+ */
+export const previewLinkSchema = z.object({
+  /** After the API base: `/attachment-preview/<token>`. */
+  path: z.string().regex(/^\/attachment-preview\/[\w.-]{1,200}$/),
+  /** Epoch ms after which the link answers ExpiredLink. */
+  expiresAt: z.number().int(),
+});
+export type PreviewLink = z.infer<typeof previewLinkSchema>;
+
 // ── Search ─────────────────────────────────────────────────────────────────────
 
 /** GET /api/search?q=&folderId=&limit= */

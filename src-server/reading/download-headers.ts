@@ -61,3 +61,23 @@ export function downloadHeaders(params: { filename: string; contentType: string 
     'Referrer-Policy': 'no-referrer',
   };
 }
+
+/**
+ * The policy of a preview (issue point 12): `sandbox` gives the document an opaque origin
+ * with no script, so an SVG opened in a new tab cannot reach the app's storage; nothing
+ * loads but the file itself (an image document's own inline style, a media element's
+ * source). Chromium's PDF viewer still renders under it (checked with Debian's Chromium).
+ */
+export const PREVIEW_CSP = "sandbox; default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'";
+
+/** Headers of a preview: shown inline, as a type from the preview allow-list only (shared/preview-rules.ts). */
+export function previewHeaders(params: { filename: string; previewType: string; size: number }): Record<string, string> {
+  return {
+    ...downloadHeaders({ filename: params.filename, contentType: params.previewType, size: params.size }),
+    'Content-Disposition': contentDisposition(params.filename).replace(/^attachment;/, 'inline;'),
+    'Content-Security-Policy': PREVIEW_CSP,
+    // Only our own pages may embed it; its link is the only key, so no shared cache keeps it.
+    'Cross-Origin-Resource-Policy': 'same-origin',
+    'Cache-Control': 'private, max-age=300',
+  };
+}

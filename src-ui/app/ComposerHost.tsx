@@ -10,14 +10,14 @@
 import { useAtomValue } from 'jotai';
 import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { senderName } from '../../shared/account';
-import { TernError } from '../../shared/errors';
+import { isErrorName, TernError } from '../../shared/errors';
 import type { MessageView } from '../../shared/worker-mail-api';
 import type { ComposerInitial } from '../composer/compose-initial';
 import { composerInitialOfDraft } from '../composer/draft-initial';
 import { newDraftId, readOpenComposers, tabStorage, writeOpenComposers, type OpenComposer } from '../composer/open-composers';
 import { MAIL_EVENTS, type MailEventDetail } from '../keyboard/mail-events';
 import { useMailActions } from '../state/actions-context';
-import { accountsAtom, composerAtom, ownEmailsByAccountAtom } from '../state/atoms';
+import { accountsAtom, composerAtom, draftStatusAtom, ownEmailsByAccountAtom } from '../state/atoms';
 import type { MailActions } from '../state/mail-actions';
 import { appUpdatedMessage, isChunkLoadError } from './chunk-errors';
 import { dockClassName, isAnswer, revealLastMessage } from './composer-dock';
@@ -67,6 +67,7 @@ export function ComposerHost({ defaultAccountId }: { defaultAccountId: string | 
   const open = useAtomValue(composerAtom);
   const accounts = useAtomValue(accountsAtom) ?? [];
   const ownEmailsByAccount = useAtomValue(ownEmailsByAccountAtom);
+  const draftStatuses = useAtomValue(draftStatusAtom);
   const composerAccounts = useMemo(() => accounts.map((account) => ({ accountId: account.accountId, name: senderName(account), email: account.emailAddress })), [accounts]);
 
   useEffect(() => {
@@ -113,6 +114,8 @@ export function ComposerHost({ defaultAccountId }: { defaultAccountId: string | 
   const current = useRef<Omit<OpenComposer, 'minimized'> | null>(null);
   /** The draft of a send in its undo window (an undo brings the composer back). */
   const sending = useRef<Omit<OpenComposer, 'minimized'> | null>(null);
+  /** This tab's last send, until the gateway's answer: a failure brings its composer back. */
+  const lastSend = useRef<{ readonly commandId: string; readonly entry: Omit<OpenComposer, 'minimized'> } | null>(null);
   const remember = (entry: Omit<OpenComposer, 'minimized'> | null, folded = minimizedRef.current) => {
     current.current = entry;
     writeOpenComposers(storage, entry ? [{ ...entry, minimized: folded }] : []);
@@ -154,6 +157,32 @@ export function ComposerHost({ defaultAccountId }: { defaultAccountId: string | 
     );
   }, [accounts, actions, storage]);
 
+  // A send of this tab that failed after its composer closed: the composer comes back with its
+  // text and why (the catalogue's sentence, the mail server's reply). With another message
+  // open, that one stays; the send notice (Toasts) offers the draft.
+  const failedSend = lastSend.current ? draftStatuses[lastSend.current.entry.draftId] : undefined;
+  useEffect(() => {
+    const mine = lastSend.current;
+    if (!mine || failedSend?.commandId !== mine.commandId || failedSend.kind !== 'send') return;
+    if (failedSend.status !== 'failed') {
+      if (failedSend.status !== 'pending') lastSend.current = null;
+      return;
+    }
+    lastSend.current = null;
+    if (openRef.current) return;
+    const error = failedSend.error;
+    const message = error && isErrorName(error.name) ? new TernError(error.name).message : (error?.message ?? new TernError('SendFailed').message);
+    actions.openDraft({ accountId: mine.entry.accountId, draftId: mine.entry.draftId }).then(
+      (draft) => {
+        if (openRef.current) return;
+        actions.openComposer({ ...composerInitialOfDraft(draft), mode: mine.entry.mode, sendFailure: { message, ...(error?.detail ? { detail: error.detail } : {}) } });
+        // The composer tells it now; the notice would say it twice.
+        void actions.dismissSendNotice({ accountId: mine.entry.accountId, noticeId: mine.commandId }).catch(() => undefined);
+      },
+      () => undefined, // the notice still offers it
+    );
+  }, [failedSend, actions]);
+
   // ── Focus: back to what opened the composer once it closes (composer-focus.ts) ──
   // Read while rendering the opening: the composer's own autofocus has not moved it yet.
   const opener = useRef<{ readonly id: number; readonly element: HTMLElement | null } | null>(null);
@@ -194,14 +223,31 @@ export function ComposerHost({ defaultAccountId }: { defaultAccountId: string | 
             remember({ accountId: draft.accountId, draftId, mode });
             return actions.saveDraft({ ...draft, draftId });
           }}
+          draftStatuses={draftStatuses}
+          onUseOtherVersion={({ accountId, draftId }) => {
+            actions.openDraft({ accountId, draftId }).then(
+              (draft) => actions.openComposer({ ...composerInitialOfDraft(draft), mode }),
+              (error: unknown) => {
+                actions.closeComposer();
+                actions.toast({ tone: 'error', title: 'Could not open the other version', message: TernError.from(error).message });
+              },
+            );
+          }}
           onSend={(params) => {
             // On its way out: a reload in the undo window does not bring it back as a draft.
-            sending.current = { accountId: params.accountId, draftId: params.draftId, mode };
+            const entry = { accountId: params.accountId, draftId: params.draftId, mode };
+            sending.current = entry;
             remember(null);
-            return actions.send(params).catch((error: unknown) => {
-              remember(sending.current);
-              throw error;
-            });
+            return actions.send(params).then(
+              (result) => {
+                lastSend.current = { commandId: result.commandId, entry };
+                return result;
+              },
+              (error: unknown) => {
+                remember(sending.current);
+                throw error;
+              },
+            );
           }}
           onUndo={async (commandId) => {
             const undone = await actions.undoSend(commandId);

@@ -21,6 +21,7 @@ import { SelectAllBanner } from '../thread-list/SelectAllBanner';
 import { accountsOfScope } from '../thread-list/scope-selection';
 import { cursorIndexOf, ThreadList } from '../thread-list/ThreadList';
 import { FIRST_WINDOW_ROWS } from '../thread-list/virtual-window';
+import { EmptyFolderDialog, roleName, type EmptyTarget } from '../toolbar/EmptyFolderDialog';
 import { focusSearch } from '../toolbar/SearchBox';
 import { moveTargets } from '../toolbar/move-menu';
 import { Toolbar } from '../toolbar/Toolbar';
@@ -128,29 +129,47 @@ function MailboxToolbar(props: {
   const allStarred = targetRows.length > 0 && targetRows.every((row) => row?.starred);
   const targetAccounts = allInScope ? props.scopeAccounts : [...groupByAccount(toolbarTargets).keys()];
   const moveAccount = targetAccounts.length === 1 ? targetAccounts[0] : undefined;
+  const [emptying, setEmptying] = useState(false);
+  const emptyRole = specialUse === 'trash' || specialUse === 'junk' ? specialUse : null;
+  // Each account of the mailbox with what its Trash (or Spam) holds, as the sidebar counts it.
+  const emptyTargets: readonly EmptyTarget[] = emptyRole
+    ? props.scopeAccounts.flatMap((accountId) => {
+        const folder = (folders[accountId] ?? []).find((candidate) => candidate.specialUse === emptyRole);
+        const email = accounts.find((account) => account.accountId === accountId)?.emailAddress ?? '';
+        return folder ? [{ accountId, email, messages: folder.total }] : [];
+      })
+    : [];
   const moveFolders = useMemo(() => {
     if (!moveAccount) return null;
     const account = accounts.find((known) => known.accountId === moveAccount);
     return moveTargets(folders[moveAccount] ?? [], account?.mailProperties.folderSeparator || '/', folderId);
   }, [moveAccount, folders, accounts, folderId]);
   return (
-    <Toolbar
-      title={props.title}
-      total={held?.total ?? 0}
-      totalKnown={held?.complete ?? false}
-      selectedCount={allInScope ? (held?.total ?? 0) : selection.size}
-      loadedCount={held?.rows.length ?? 0}
-      targetCount={allInScope ? (held?.total ?? 0) : toolbarTargets.length}
-      anyUnread={anyUnread}
-      allStarred={allStarred}
-      moveFolders={moveFolders}
-      deleteForever={specialUse === 'trash'}
-      inSpam={specialUse === 'junk'}
-      moveOpenSignal={props.moveOpenSignal}
-      onMoveMenuOpenChange={props.onMoveMenuOpenChange}
-      onRun={props.onRun}
-      onSelectAll={props.onSelectAll}
-    />
+    <>
+      <Toolbar
+        title={props.title}
+        total={held?.total ?? 0}
+        totalKnown={held?.complete ?? false}
+        selectedCount={allInScope ? (held?.total ?? 0) : selection.size}
+        loadedCount={held?.rows.length ?? 0}
+        targetCount={allInScope ? (held?.total ?? 0) : toolbarTargets.length}
+        anyUnread={anyUnread}
+        allStarred={allStarred}
+        moveFolders={moveFolders}
+        deleteForever={specialUse === 'trash'}
+        inSpam={specialUse === 'junk'}
+        moveOpenSignal={props.moveOpenSignal}
+        onMoveMenuOpenChange={props.onMoveMenuOpenChange}
+        onRun={props.onRun}
+        onSelectAll={props.onSelectAll}
+        empty={
+          emptyRole && emptyTargets.length > 0
+            ? { label: `Empty ${roleName(emptyRole)} now`, disabled: emptyTargets.every((target) => target.messages === 0), onClick: () => setEmptying(true) }
+            : null
+        }
+      />
+      {emptying && emptyRole && <EmptyFolderDialog role={emptyRole} targets={emptyTargets} onClose={() => setEmptying(false)} />}
+    </>
   );
 }
 

@@ -249,6 +249,10 @@ export function ReadingPane({ threadKey, onClose, showBack }: { threadKey: strin
     (message: MessageView, attachment: AttachmentSummary) => actions.loadAttachment({ accountId: message.accountId, messageId: message.id, index: attachment.index }),
     [actions],
   );
+  const previewAttachment = useCallback(
+    (message: MessageView, attachment: AttachmentSummary) => actions.previewAttachment({ accountId: message.accountId, messageId: message.id, index: attachment.index }),
+    [actions],
+  );
   // The draft as the gateway keeps it (Bcc and attachments too) and the id it is saved and sent by, not the message's.
   const onEditDraft = useCallback((message: MessageView) => void editDraft(actions, message), [actions]);
 
@@ -277,6 +281,7 @@ export function ReadingPane({ threadKey, onClose, showBack }: { threadKey: strin
                 loadBody={loadBody}
                 peekBody={peekBody}
                 loadAttachment={loadAttachment}
+                previewAttachment={previewAttachment}
                 ownAddresses={ownAddresses}
                 trustedSenders={trustedSenders}
                 onTrustSender={actions.trustSender}

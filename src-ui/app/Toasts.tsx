@@ -12,6 +12,7 @@ import { useMailActions } from '../state/actions-context';
 import { toastsAtom, type Toast } from '../state/atoms';
 import { focusListOrConversation } from './focus-list';
 import { Icon } from './icons';
+import { SendNotices } from './SendNotices';
 
 /**
  * A toast about to go with the focus inside it (its Undo or close button, pressed from the
@@ -63,6 +64,8 @@ export function Toasts() {
   const notes = toasts.filter((toast) => toast.tone !== 'error');
   return (
     <section className="toasts" aria-label="Notifications">
+      {/* Sends that went wrong (or may have): they stay until the person acts on them. */}
+      <SendNotices />
       <div role="alert" className="toast-stack">
         {errors.map((toast) => (
           <ToastView key={toast.id} toast={toast} onDismiss={actions.dismissToast} />

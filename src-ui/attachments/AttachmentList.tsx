@@ -5,13 +5,19 @@ import { isInlineImage } from '../../shared/attachment-rules';
 import { DownloadIcon, FileIcon, FilmIcon, ImageIcon, MusicIcon, PaperclipIcon, PdfIcon } from '../conversation/icons';
 import { attachmentFacts, attachmentsSummary, listedAttachments, type AttachmentFacts } from './attachment-facts';
 import { AttachmentPreview } from './AttachmentPreview';
-import { saveBlob, typedObjectUrl } from './object-urls';
+import { saveBlob } from './object-urls';
 
 export interface AttachmentListProps {
   /** The message's parts; only those earning the paperclip are listed. */
   readonly attachments: readonly AttachmentSummary[];
-  /** The bytes of one part (through the worker, which holds the session). */
+  /** The bytes of one part (through the worker, which holds the session), for downloads. */
   readonly load: (attachment: AttachmentSummary) => Promise<Blob>;
+  /**
+   * A sandboxed gateway address showing one previewable part (thumbnails, the viewer, a new
+   * tab). Never a `blob:` of the app's origin: an SVG opened from there would run its script
+   * with the app's storage in reach (issue point 12, DESIGN §5).
+   */
+  readonly preview: (attachment: AttachmentSummary) => Promise<string>;
 }
 
 function KindIcon({ facts }: { facts: AttachmentFacts }) {
@@ -30,27 +36,21 @@ function KindIcon({ facts }: { facts: AttachmentFacts }) {
 }
 
 /** A small picture of an image attachment (spec §5 inline-image rule: common types, 512 B to 30 MB). */
-function Thumbnail({ facts, load }: { facts: AttachmentFacts; load: AttachmentListProps['load'] }) {
+function Thumbnail({ facts, preview }: { facts: AttachmentFacts; preview: AttachmentListProps['preview'] }) {
   const [url, setUrl] = useState<string | null>(null);
   const wanted = facts.preview === 'image' && facts.previewType !== null && isInlineImage(facts.attachment);
-  const { attachment, previewType } = facts;
+  const { attachment } = facts;
   useEffect(() => {
-    if (!wanted || previewType === null) return;
-    let objectUrl: string | null = null;
+    if (!wanted) return;
     let live = true;
-    load(attachment).then(
-      (blob) => {
-        if (!live) return;
-        objectUrl = typedObjectUrl(blob, previewType);
-        setUrl(objectUrl);
-      },
+    preview(attachment).then(
+      (address) => live && setUrl(address),
       () => undefined, // the icon stays; opening the preview reports the error
     );
     return () => {
       live = false;
-      if (objectUrl) URL.revokeObjectURL(objectUrl);
     };
-  }, [wanted, attachment, previewType, load]);
+  }, [wanted, attachment, preview]);
   if (url) return <img className="tern-att-thumb" src={url} alt="" />;
   return (
     <span className={`tern-att-icon tern-att-icon-${facts.preview ?? 'file'}`}>
@@ -59,7 +59,7 @@ function Thumbnail({ facts, load }: { facts: AttachmentFacts; load: AttachmentLi
   );
 }
 
-export function AttachmentList({ attachments, load }: AttachmentListProps) {
+export function AttachmentList({ attachments, load, preview }: AttachmentListProps) {
   const listed = listedAttachments(attachments);
   const [previewIndex, setPreviewIndex] = useState<number | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
@@ -97,7 +97,7 @@ export function AttachmentList({ attachments, load }: AttachmentListProps) {
                 aria-busy={!canPreview && busy === item.attachment.index}
                 onClick={() => (canPreview ? setPreviewIndex(previewable.indexOf(item)) : void download(item))}
               >
-                <Thumbnail facts={item} load={load} />
+                <Thumbnail facts={item} preview={preview} />
                 <span className="tern-att-text">
                   {/* <bdi>: a right-to-left name cannot reorder the size and type around it. */}
                   <bdi className="tern-att-name" title={item.name}>
@@ -135,7 +135,7 @@ export function AttachmentList({ attachments, load }: AttachmentListProps) {
         <AttachmentPreview
           items={previewable}
           index={previewIndex}
-          load={load}
+          preview={preview}
           onIndexChange={setPreviewIndex}
           onDownload={(item) => void download(item)}
           onClose={() => setPreviewIndex(null)}

@@ -2,16 +2,18 @@
  * The attachment viewer: a modal dialog showing one previewable part (spec §5 preview
  * types), with previous/next between the message's previewable parts.
  *
- * Bytes come as a Blob and are shown through an object URL re-typed from the allow-list
- * (object-urls.ts). Images, video and audio are media elements: they cannot run script
- * whatever the bytes hold (an SVG in an <img> is inert).
+ * What it shows comes from the gateway, never from a `blob:` of the app's origin (issue
+ * point 12, DESIGN §5): the worker asks for a short-lived link to the one part
+ * (src-server/reading/preview-links.ts), and the gateway answers it with
+ * `Content-Security-Policy: sandbox`, `nosniff` and a type from the preview allow-list.
+ * Whatever the bytes hold, the document they make has an opaque origin and runs no
+ * script: an SVG opened in a new tab ("Open in new tab", or the browser's own "Open image
+ * in new tab") cannot reach the app's storage or its window.
  *
- * PDF is shown in a frame without a sandbox. Chromium refuses to render a PDF inside any
- * sandboxed frame (it shows an error page instead; checked with Debian's Chromium), and
- * `<embed>` is blocked by the app's `object-src 'none'`. This is safe because the frame's
- * document is not ours: the Blob's type is `application/pdf`, set by us, so the browser
- * hands it to its PDF viewer, which runs in its own isolated origin (an extension page in
- * Chromium, pdf.js in Firefox), never as a page of the app's origin.
+ * PDF is shown in a frame without a `sandbox` attribute: Chromium refuses to render a PDF
+ * inside a sandboxed frame (it shows an error page instead), and `<embed>` is blocked by
+ * the app's `object-src 'none'`. The response's own CSP sandbox is what confines it, and
+ * Chromium's PDF viewer renders under that (checked with Debian's Chromium).
  */
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { createPortal } from 'react-dom';
@@ -20,13 +22,13 @@ import type { AttachmentSummary } from '../../shared/api/mail';
 import { keepTabInside } from '../app/focus-trap';
 import { CloseIcon, DownloadIcon } from '../conversation/icons';
 import type { AttachmentFacts } from './attachment-facts';
-import { typedObjectUrl } from './object-urls';
 
 export interface AttachmentPreviewProps {
   /** The message's previewable parts. */
   readonly items: readonly AttachmentFacts[];
   readonly index: number;
-  readonly load: (attachment: AttachmentSummary) => Promise<Blob>;
+  /** The part's sandboxed gateway address (AttachmentList's `preview`). */
+  readonly preview: (attachment: AttachmentSummary) => Promise<string>;
   readonly onIndexChange: (index: number) => void;
   readonly onDownload: (item: AttachmentFacts) => void;
   readonly onClose: () => void;
@@ -34,7 +36,7 @@ export interface AttachmentPreviewProps {
 
 type Loaded = { readonly state: 'loading' } | { readonly state: 'ready'; readonly url: string } | { readonly state: 'failed'; readonly message: string };
 
-export function AttachmentPreview({ items, index, load, onIndexChange, onDownload, onClose }: AttachmentPreviewProps) {
+export function AttachmentPreview({ items, index, preview, onIndexChange, onDownload, onClose }: AttachmentPreviewProps) {
   const item = items[index] as AttachmentFacts;
   const titleId = useId();
   const closeRef = useRef<HTMLButtonElement>(null);
@@ -48,24 +50,18 @@ export function AttachmentPreview({ items, index, load, onIndexChange, onDownloa
     return () => before?.focus?.();
   }, []);
 
-  const { attachment, previewType } = item;
+  const { attachment } = item;
   useEffect(() => {
     let live = true;
-    let url: string | null = null;
     setLoaded({ state: 'loading' });
-    load(attachment).then(
-      (blob) => {
-        if (!live || previewType === null) return;
-        url = typedObjectUrl(blob, previewType);
-        setLoaded({ state: 'ready', url });
-      },
+    preview(attachment).then(
+      (url) => live && setLoaded({ state: 'ready', url }),
       (cause: unknown) => live && setLoaded({ state: 'failed', message: TernError.from(cause).message }),
     );
     return () => {
       live = false;
-      if (url) URL.revokeObjectURL(url);
     };
-  }, [attachment, previewType, load]);
+  }, [attachment, preview]);
 
   const go = (delta: number) => {
     if (items.length > 1) onIndexChange((index + delta + items.length) % items.length);
@@ -117,6 +113,12 @@ export function AttachmentPreview({ items, index, load, onIndexChange, onDownloa
                 ›
               </button>
             </span>
+          )}
+          {loaded.state === 'ready' && (
+            // The gateway's sandboxed address: the new tab gets an opaque origin, no script, no opener.
+            <a className="tern-button" href={loaded.url} target="_blank" rel="noopener noreferrer" aria-label={`Open ${item.name} in a new tab`}>
+              Open in new tab
+            </a>
           )}
           <button type="button" className="tern-button" onClick={() => onDownload(item)}>
             <DownloadIcon /> Download

@@ -1,18 +1,13 @@
 /**
- * Object URLs for attachment bytes. The preview re-types the Blob with the type from
- * the preview allow-list (shared/preview-rules.ts): the browser then treats the bytes
- * as that kind of media and nothing else, whatever the sender declared. An HTML part
- * can never become a same-origin page this way, because HTML is not on the list.
+ * Saving attachment bytes as a file. Only downloads use object URLs, typed
+ * `application/octet-stream` so the browser saves them and never renders them; previews
+ * come from the gateway, sandboxed (AttachmentPreview.tsx, issue point 12).
  */
-
-export function typedObjectUrl(blob: Blob, type: string): string {
-  return URL.createObjectURL(blob.type === type ? blob : new Blob([blob], { type }));
-}
 
 /** Saves a Blob under a file name through a temporary link (the gateway is not asked twice). */
 export function saveBlob(blob: Blob, fileName: string): void {
   // octet-stream: a download, never something the browser would render in a tab.
-  const url = typedObjectUrl(blob, 'application/octet-stream');
+  const url = URL.createObjectURL(blob.type === 'application/octet-stream' ? blob : new Blob([blob], { type: 'application/octet-stream' }));
   const link = document.createElement('a');
   link.href = url;
   link.download = fileName;

@@ -13,16 +13,19 @@
 import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
 import type { Address } from '../../shared/api/mail';
 import { TernError } from '../../shared/errors';
-import type { DraftInput } from '../../shared/worker-mail-api';
+import type { CommandStatus, DraftInput, DraftSaveReceipt } from '../../shared/worker-mail-api';
 import { CloseIcon, PaperclipIcon, SendIcon, TrashIcon } from '../conversation/icons';
 import { caretAtEndOfWriting, focusedField, type ComposerField } from './caret';
 import { COMPOSER_CSS } from './composer-styles';
 import type { ComposerInitial } from './compose-initial';
+import { ConflictBar } from './ConflictBar';
 import { DraftAutosave, type SaveStatus } from './draft-autosave';
 import { isBlankHtml, prepareOutgoingHtml } from './editor-html';
 import { RecipientField } from './RecipientField';
 import { chipFromAddress, chipsToAddresses, INVALID_ADDRESS_MESSAGE, parseRecipients, addChips, type RecipientChip } from './recipients';
 import { RichTextEditor, type RichTextEditorHandle } from './RichTextEditor';
+import { conflictOf, saveIndicatorOf } from './save-indicator';
+import { SaveIndicatorView } from './SaveIndicatorView';
 import { UploadList } from './UploadList';
 import { useAttachmentUploads, type UploadFunction } from './use-attachment-uploads';
 import { useFileDropGuard } from './use-file-drop-guard';
@@ -39,10 +42,14 @@ export interface ComposerProps {
   readonly initial: ComposerInitial;
   /** The user's accounts, for From. */
   readonly accounts: readonly ComposerAccount[];
-  /** MailCommandService.saveDraft: creates or updates the draft; resolves with its id. */
-  readonly onSave: (draft: DraftInput) => Promise<{ draftId: string }>;
-  /** MailCommandService.send with the undo window. */
-  readonly onSend: (params: { accountId: string; draftId: string; delayMs: number }) => Promise<{ commandId: string }>;
+  /** MailCommandService.saveDraft: creates or updates the draft; resolves with its id (and its revision and command). */
+  readonly onSave: (draft: DraftInput) => Promise<DraftSaveReceipt>;
+  /** MailCommandService.send with the undo window (`subject` names it on a notice if it fails). */
+  readonly onSend: (params: { accountId: string; draftId: string; delayMs: number; subject?: string }) => Promise<{ commandId: string }>;
+  /** The engine's latest status per draft id (draftStatusAtom): what the save indicator believes, not the local write. */
+  readonly draftStatuses?: Readonly<Record<string, CommandStatus>>;
+  /** "Use the other version" of a draft in conflict: the host opens the draft again as it now is. */
+  readonly onUseOtherVersion?: (draft: { readonly accountId: string; readonly draftId: string }) => void;
   /** MailCommandService.undoSend: true when the send was stopped in time. */
   readonly onUndo: (commandId: string) => Promise<boolean>;
   /** MailCommandService.uploadAttachment, reporting progress 0–1. */
@@ -105,9 +112,16 @@ export function Composer(props: ComposerProps) {
   const [showBcc, setShowBcc] = useState(initial.bcc.length > 0);
   const [subject, setSubject] = useState(initial.subject);
   const [bodyVersion, setBodyVersion] = useState(0);
-  const [saveStatus, setSaveStatus] = useState<SaveStatus>(initial.draftId ? { status: 'saved', at: Date.now() } : { status: 'idle' });
+  const [saveStatus, setSaveStatus] = useState<SaveStatus>({ status: 'idle' });
   const [phase, setPhase] = useState<Phase>({ kind: 'editing' });
-  const [notice, setNotice] = useState<{ kind: 'error' | 'info'; text: string } | null>(null);
+  // Back after a failed send: why, in the catalogue's words and the mail server's own.
+  const [notice, setNotice] = useState<{ kind: 'error' | 'info'; text: string; detail?: string } | null>(() =>
+    initial.sendFailure ? { kind: 'error', text: `The message was not sent. ${initial.sendFailure.message}`, ...(initial.sendFailure.detail ? { detail: initial.sendFailure.detail } : {}) } : null,
+  );
+  /** A conflict choice under way (Keep both saving). */
+  const [resolving, setResolving] = useState(false);
+  /** The save whose gateway outcome the indicator waits for. */
+  const lastSave = useRef<string | undefined>(undefined);
   const [dragging, setDragging] = useState(false);
 
   const editor = useRef<RichTextEditorHandle>(null);
@@ -182,8 +196,12 @@ export function Composer(props: ComposerProps) {
       new DraftAutosave({
         delayMs: props.autosaveDelayMs ?? DEFAULT_AUTOSAVE_DELAY_MS,
         save: onSave,
-        onStatus: (status) => mounted.current && setSaveStatus(status),
+        onStatus: (status) => {
+          if (status.status === 'saved') lastSave.current = status.commandId;
+          if (mounted.current) setSaveStatus(status);
+        },
         draftId: initial.draftId,
+        ...(initial.revision !== undefined ? { revision: initial.revision } : {}),
       }),
     // One autosaver for the composer's life; the callbacks it holds are the first ones.
     [],
@@ -206,6 +224,34 @@ export function Composer(props: ComposerProps) {
     window.addEventListener('pagehide', onPageHide);
     return () => window.removeEventListener('pagehide', onPageHide);
   }, [autosave]);
+
+  // ── The save's truth: the engine's status for this draft, and a conflict it reports ──
+  const engineStatus = autosave.draftId ? props.draftStatuses?.[autosave.draftId] : undefined;
+  const indicator = saveIndicatorOf(saveStatus, engineStatus, Boolean(initial.draftId));
+  const conflict = saveStatus.status === 'conflict' ? saveStatus.conflict : null;
+  useEffect(() => {
+    // The gateway refused a recorded save as stale: a conflict now, not "Saved".
+    const reported = conflictOf(engineStatus, lastSave.current);
+    if (reported && !autosave.conflict) autosave.markConflict(reported);
+  }, [engineStatus, autosave]);
+  const keepBoth = () => {
+    setResolving(true);
+    autosave
+      .keepBoth()
+      .then(() => mounted.current && setNotice({ kind: 'info', text: 'Your version is kept as a separate draft; the other one stays as it was.' }))
+      .catch((cause: unknown) => mounted.current && setNotice({ kind: 'error', text: `The draft could not be saved. ${TernError.from(cause).message}` }))
+      .finally(() => mounted.current && setResolving(false));
+  };
+  const onUseOtherVersion = props.onUseOtherVersion;
+  const useOther = onUseOtherVersion
+    ? () => {
+        const draftId = autosave.draftId;
+        if (!draftId) return;
+        setResolving(true);
+        // The person chose the other version: this text is let go on purpose (not kept on close).
+        void autosave.stop().then(() => onUseOtherVersion({ accountId, draftId }));
+      }
+    : undefined;
 
   /** The draft as it stands (with recipient text not yet turned into chips, when asked). */
   const snapshot = useCallback(
@@ -301,7 +347,7 @@ export function Composer(props: ComposerProps) {
       sentBody.current = draft.html;
       const draftId = await autosave.flush(() => draft);
       if (!draftId) throw new TernError('DraftDoesNotExist');
-      const { commandId } = await onSend({ accountId, draftId, delayMs: undoDelayMs });
+      const { commandId } = await onSend({ accountId, draftId, delayMs: undoDelayMs, subject: draft.subject });
       if (mounted.current) setPhase({ kind: 'undoable', commandId });
     } catch (cause) {
       if (!mounted.current) return;
@@ -360,7 +406,9 @@ export function Composer(props: ComposerProps) {
     const draft = worthSaving(snapshot(true));
     if (draft) {
       try {
-        await autosave.flush(() => draft);
+        // Closed in conflict without a choice: this version is kept as a draft of its own.
+        if (autosave.conflict) await autosave.flush(() => draft).catch(() => autosave.keepBoth());
+        else await autosave.flush(() => draft);
       } catch (cause) {
         setNotice({ kind: 'error', text: `The draft could not be saved. ${TernError.from(cause).message}` });
         return;
@@ -474,9 +522,7 @@ export function Composer(props: ComposerProps) {
         <h2 id={titleId} className="tern-composer-title" onClick={props.minimized ? () => props.onMinimize?.(false) : undefined}>
           {title}
         </h2>
-        <span id={statusId} className={`tern-save-status is-${saveStatus.status}`} role="status">
-          {saveStatus.status === 'saving' ? 'Saving…' : saveStatus.status === 'saved' ? 'Saved' : saveStatus.status === 'failed' ? 'Not saved' : ''}
-        </span>
+        <SaveIndicatorView id={statusId} indicator={indicator} />
         {props.onMinimize && (
           <button
             type="button"
@@ -493,6 +539,8 @@ export function Composer(props: ComposerProps) {
           <CloseIcon />
         </button>
       </header>
+
+      {conflict && <ConflictBar conflict={conflict} busy={resolving} onKeepBoth={keepBoth} onUseOther={useOther} />}
 
       <div className="tern-composer-fields">
         <div className="tern-from-row">
@@ -570,6 +618,12 @@ export function Composer(props: ComposerProps) {
       {notice && (
         <p className={`tern-composer-notice is-${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'}>
           {notice.text}
+          {notice.detail && (
+            <>
+              <br />
+              <span className="tern-server-reply">The mail server answered: “{notice.detail}”</span>
+            </>
+          )}
         </p>
       )}
 

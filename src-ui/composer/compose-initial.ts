@@ -45,6 +45,10 @@ export interface ComposerInitial {
   readonly inReplyToMessageId?: string;
   readonly attachments?: readonly UploadedAttachment[];
   readonly pendingAttachments?: readonly PendingAttachment[];
+  /** The draft's revision as opened (DraftEdit.revision): its first save names it, so a newer one is not overwritten. */
+  readonly revision?: number;
+  /** Back after its send failed: the catalogue's sentence and, for SendFailed, the mail server's own reply. */
+  readonly sendFailure?: { readonly message: string; readonly detail?: string };
 }
 
 const displayName = (address: Address) => address.name.trim() || address.email;

@@ -15,7 +15,19 @@ export const COMPOSER_CSS = `${BASE_CSS}
 .tern-composer.is-minimized .tern-composer-title { cursor: pointer; }
 .tern-composer-title { flex: 1; min-width: 0; margin: 0; font-size: 14px; font-weight: 600; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .tern-save-status { font-size: 12px; color: var(--t-muted); min-width: 3em; text-align: right; }
-.tern-save-status.is-failed { color: var(--t-danger); }
+.tern-save-status.is-failed, .tern-save-status.is-conflict { color: var(--t-danger); font-weight: 600; }
+/* On this device only: not an error yet, but not "Saved" either. */
+.tern-save-status.is-local { color: color-mix(in srgb, #d9480f 72%, var(--t-fg)); }
+.tern-save-status { white-space: nowrap; }
+.tern-visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip-path: inset(50%); white-space: nowrap; border: 0; }
+.tern-conflict-bar {
+  display: flex; flex-wrap: wrap; align-items: center; gap: 8px 12px; padding: 10px 16px; border-bottom: 1px solid color-mix(in srgb, var(--t-danger) 35%, var(--t-line));
+  background: color-mix(in srgb, var(--t-danger) 8%, var(--t-bg)); color: var(--t-fg);
+}
+.tern-conflict-text { flex: 1 1 240px; margin: 0; font-size: 13px; }
+.tern-conflict-actions { display: flex; flex-wrap: wrap; gap: 8px; }
+.tern-conflict-actions .tern-button { height: 30px; padding: 0 12px; font-size: 13px; }
+.tern-server-reply { display: inline-block; margin-top: 4px; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12.5px; overflow-wrap: anywhere; }
 .tern-composer-fields { display: flex; flex-direction: column; padding: 0 16px; }
 .tern-from-row, .tern-recipient-row, .tern-subject-row { display: flex; align-items: flex-start; gap: 8px; border-bottom: 1px solid var(--t-line); min-height: 42px; }
 .tern-field-label { flex: none; width: 52px; padding-top: 11px; font-size: 13px; color: var(--t-muted); }

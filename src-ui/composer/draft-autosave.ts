@@ -5,24 +5,45 @@
  *
  * The draft is produced when the save runs, not at every keystroke: producing it
  * sanitises the body, which is too much work to repeat per key.
+ *
+ * Each save names the revision the previous one made (or the draft opened with): when
+ * another tab saved or sent the draft meanwhile, the engine refuses it and the draft is in
+ * conflict. Then nothing more is saved over it until the person chooses (keep both: this
+ * version becomes a draft of its own; or take the other version); a composer that goes away
+ * still in conflict keeps its text as a draft of its own, so nothing typed is lost.
  */
-import type { DraftInput } from '../../shared/worker-mail-api';
+import { TernError } from '../../shared/errors';
+import type { DraftInput, DraftSaveReceipt } from '../../shared/worker-mail-api';
+
+/** Errors that mean "the draft changed elsewhere" rather than "the save failed". */
+export const CONFLICT_ERRORS: ReadonlySet<string> = new Set(['InvalidDraftVersion', 'InvalidUpdateDraft', 'DraftAlreadySent']);
+
+/** Why a draft is in conflict: another tab or device saved it, or it was sent. */
+export interface DraftConflict {
+  readonly reason: 'edited' | 'sent';
+  /** The gateway refused a save as stale and the engine kept this version as a new draft (CommandStatus.keptAs). */
+  readonly keptAs?: string;
+}
 
 export type SaveStatus =
   | { readonly status: 'idle' }
   | { readonly status: 'saving' }
-  | { readonly status: 'saved'; readonly at: number }
-  | { readonly status: 'failed'; readonly message: string };
+  /** Recorded by the engine (on this device); `commandId` is the save whose gateway outcome decides "saved". */
+  | { readonly status: 'saved'; readonly at: number; readonly commandId?: string }
+  | { readonly status: 'failed'; readonly message: string }
+  | { readonly status: 'conflict'; readonly conflict: DraftConflict };
 
 /** Makes the draft as it stands; null when there is nothing worth saving yet. */
 export type DraftProducer = () => DraftInput | null;
 
 export interface DraftAutosaveOptions {
   readonly delayMs: number;
-  readonly save: (draft: DraftInput) => Promise<{ draftId: string }>;
+  readonly save: (draft: DraftInput) => Promise<DraftSaveReceipt>;
   readonly onStatus: (status: SaveStatus) => void;
   /** The id of a draft being reopened. */
   readonly draftId?: string;
+  /** Its revision as it was opened (DraftEdit.revision). */
+  readonly revision?: number;
   readonly now?: () => number;
 }
 
@@ -37,9 +58,39 @@ export class DraftAutosave {
   private running: Promise<void> = Promise.resolve();
   /** Thrown away (Discard): nothing is saved any more. */
   private stopped = false;
+  /** The revision the next save writes over (undefined: a new draft, or a tab without revisions). */
+  private revision: number | undefined;
+  private conflictValue: DraftConflict | null = null;
 
   constructor(private readonly options: DraftAutosaveOptions) {
     this.draftIdValue = options.draftId;
+    this.revision = options.draftId === undefined ? undefined : options.revision;
+  }
+
+  /** Set while the draft is in conflict: nothing is saved over it until the person chooses. */
+  get conflict(): DraftConflict | null {
+    return this.conflictValue;
+  }
+
+  /** The engine told of a conflict after the save was recorded (the gateway refused it as stale). */
+  markConflict(conflict: DraftConflict): void {
+    this.cancelTimer();
+    this.conflictValue = conflict;
+    this.options.onStatus({ status: 'conflict', conflict });
+  }
+
+  /**
+   * "Keep both": this version goes on as a draft of its own — the one the engine already
+   * kept (`keptAs`), or a new one — and the other stays as it is. Resolves once it is saved.
+   */
+  async keepBoth(): Promise<void> {
+    const keptAs = this.conflictValue?.keptAs;
+    this.conflictValue = null;
+    this.draftIdValue = keptAs;
+    // The kept copy was written by the engine without a revision of its own: 0 is where it starts.
+    this.revision = keptAs === undefined ? undefined : 0;
+    this.savedKey = undefined;
+    await this.saveLatest();
   }
 
   get draftId(): string | undefined {
@@ -54,6 +105,7 @@ export class DraftAutosave {
   /** Starts over for another account: the next save creates a new draft there. */
   forgetDraft(): void {
     this.draftIdValue = undefined;
+    this.revision = undefined;
     this.savedKey = undefined;
   }
 
@@ -66,6 +118,8 @@ export class DraftAutosave {
   schedule(produce: DraftProducer): void {
     if (this.stopped) return;
     this.producer = produce;
+    // In conflict: the text is held (a close keeps it as its own draft), not saved over the other version.
+    if (this.conflictValue) return;
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = undefined;
@@ -100,6 +154,13 @@ export class DraftAutosave {
    * runs a tick later, when an unmounted editor would read as empty.
    */
   dispose(): void {
+    if (this.conflictValue) {
+      // Closed without choosing: this version is kept as a draft of its own, never dropped.
+      const draft = this.producer?.() ?? null;
+      if (draft) this.producer = () => draft;
+      void this.keepBoth().catch(() => undefined);
+      return;
+    }
     if (this.timer === undefined) return;
     this.cancelTimer();
     const draft = this.producer?.() ?? null;
@@ -118,18 +179,28 @@ export class DraftAutosave {
       .catch(() => undefined)
       .then(async () => {
         if (this.stopped) return;
+        // A send or close in conflict must not go on as if saved: the person chooses first.
+        if (this.conflictValue) throw new TernError('InvalidDraftVersion', { detail: this.conflictValue });
         const draft = this.producer?.() ?? null;
         if (!draft) return;
         const key = contentKey(draft);
         if (key === this.savedKey && this.draftIdValue !== undefined) return;
         this.options.onStatus({ status: 'saving' });
         try {
-          const { draftId } = await this.options.save({ ...draft, draftId: this.draftIdValue });
-          this.draftIdValue = draftId;
+          const base = this.draftIdValue !== undefined && this.revision !== undefined ? { baseRevision: this.revision } : {};
+          const receipt = await this.options.save({ ...draft, draftId: this.draftIdValue, ...base });
+          this.draftIdValue = receipt.draftId;
+          this.revision = receipt.revision;
           this.savedKey = key;
-          this.options.onStatus({ status: 'saved', at: (this.options.now ?? Date.now)() });
+          this.options.onStatus({ status: 'saved', at: (this.options.now ?? Date.now)(), ...(receipt.commandId ? { commandId: receipt.commandId } : {}) });
         } catch (cause) {
-          this.options.onStatus({ status: 'failed', message: cause instanceof Error ? cause.message : String(cause) });
+          const name = (cause as { name?: unknown } | null)?.name;
+          if (typeof name === 'string' && CONFLICT_ERRORS.has(name)) {
+            const reason = (TernError.from(cause).detail as { reason?: unknown } | undefined)?.reason === 'sent' || name === 'DraftAlreadySent' ? 'sent' : 'edited';
+            this.markConflict({ reason });
+          } else {
+            this.options.onStatus({ status: 'failed', message: cause instanceof Error ? cause.message : String(cause) });
+          }
           throw cause;
         }
       });

@@ -25,6 +25,8 @@ export interface ConversationViewProps {
   readonly peekBody?: (messageId: string) => BodyView | undefined;
   /** An attachment's bytes, for preview, download and forwarding. */
   readonly loadAttachment: (message: MessageView, attachment: AttachmentSummary) => Promise<Blob>;
+  /** A sandboxed gateway address showing one attachment (AttachmentList's previews). */
+  readonly previewAttachment: (message: MessageView, attachment: AttachmentSummary) => Promise<string>;
   /** The user's own addresses (every account and alias): shown as "me", left out of reply-all. */
   readonly ownAddresses: readonly string[];
   /** Senders whose remote images always show (the persisted allow-list). */
@@ -205,6 +207,7 @@ export const ConversationView = memo(function ConversationView(props: Conversati
                 loadBody={cachedLoadBody}
                 peekBody={props.peekBody}
                 loadAttachment={props.loadAttachment}
+                previewAttachment={props.previewAttachment}
                 ownAddresses={props.ownAddresses}
                 senderTrusted={message.from.some((address) => trusted.has(addressKey(address.email)))}
                 onTrustSender={props.onTrustSender}

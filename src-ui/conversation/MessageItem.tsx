@@ -19,6 +19,7 @@ export interface MessageItemProps {
   /** The body, when the shell already holds it (shown at once). */
   readonly peekBody?: (messageId: string) => BodyView | undefined;
   readonly loadAttachment: (message: MessageView, attachment: AttachmentSummary) => Promise<Blob>;
+  readonly previewAttachment: (message: MessageView, attachment: AttachmentSummary) => Promise<string>;
   readonly ownAddresses: readonly string[];
   /** The sender is on the remote-images allow-list. */
   readonly senderTrusted: boolean;
@@ -76,6 +77,7 @@ export function MessageItem(props: MessageItemProps) {
   };
 
   const loadPart = useCallback((attachment: AttachmentSummary) => props.loadAttachment(message, attachment), [props.loadAttachment, message]);
+  const previewPart = useCallback((attachment: AttachmentSummary) => props.previewAttachment(message, attachment), [props.previewAttachment, message]);
   const hasClip = message.attachments.some(showsPaperclip);
   const shortDate = formatMessageDate(message.date, now, locale);
   const fullDate = formatFullDate(message.date, locale);
@@ -162,7 +164,7 @@ export function MessageItem(props: MessageItemProps) {
             title={`Message from ${senderName}`}
           />
         )}
-        {expanded && <AttachmentList attachments={message.attachments} load={loadPart} />}
+        {expanded && <AttachmentList attachments={message.attachments} load={loadPart} preview={previewPart} />}
       </div>
     </article>
   );

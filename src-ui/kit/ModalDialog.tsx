@@ -87,3 +87,24 @@ export function ModalDialog({ title, onClose, children, className, busy = false 
     </dialog>
   );
 }
+
+/** The end of a confirmation (delete, empty): its refusal if any, Cancel, and the red button that does it. */
+export function ConfirmFooter(props: { error: string | null; busy: boolean; confirmLabel: string; onCancel: () => void; onConfirm: () => void }) {
+  return (
+    <>
+      {props.error && (
+        <p className="field-error" role="alert">
+          {props.error}
+        </p>
+      )}
+      <div className="modal-dialog-actions">
+        <button type="button" className="button button-secondary" disabled={props.busy} onClick={props.onCancel}>
+          Cancel
+        </button>
+        <button type="button" className="button button-danger" disabled={props.busy} onClick={props.onConfirm}>
+          {props.confirmLabel}
+        </button>
+      </div>
+    </>
+  );
+}

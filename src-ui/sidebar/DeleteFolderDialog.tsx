@@ -7,7 +7,7 @@ import { useState } from 'react';
 import type { PublicAccount } from '../../shared/account';
 import { TernError } from '../../shared/errors';
 import type { FolderView } from '../../shared/worker-mail-api';
-import { ModalDialog } from '../kit/ModalDialog';
+import { ConfirmFooter, ModalDialog } from '../kit/ModalDialog';
 import { useMailActions } from '../state/actions-context';
 import { deleteReach, inTrash } from './folder-choices';
 import { folderDisplayName } from './folder-order';
@@ -50,19 +50,7 @@ export function DeleteFolderDialog(props: { account: PublicAccount; folders: rea
         <p className="modal-dialog-text">
           {forGood ? `“${name}”${reachText(reach)} will be deleted forever. This cannot be undone.` : `“${name}”${reachText(reach)} will move to Trash, where you can restore it.`}
         </p>
-        {error && (
-          <p className="field-error" role="alert">
-            {error}
-          </p>
-        )}
-        <div className="modal-dialog-actions">
-          <button type="button" className="button button-secondary" disabled={busy} onClick={onClose}>
-            Cancel
-          </button>
-          <button type="button" className="button button-danger" disabled={busy} onClick={() => void remove()}>
-            {busy ? 'Deleting…' : forGood ? 'Delete forever' : 'Delete folder'}
-          </button>
-        </div>
+        <ConfirmFooter error={error} busy={busy} confirmLabel={busy ? 'Deleting…' : forGood ? 'Delete forever' : 'Delete folder'} onCancel={onClose} onConfirm={() => void remove()} />
       </div>
     </ModalDialog>
   );

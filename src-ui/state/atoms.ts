@@ -6,7 +6,7 @@
 import { atom } from 'jotai';
 import type { PublicAccount } from '../../shared/account';
 import type { PartnerTheme } from '../../shared/partner-theme';
-import type { FolderView, ListScope, ListWindow, SyncStatus } from '../../shared/worker-mail-api';
+import type { CommandStatus, FolderView, ListScope, ListWindow, SendNotice, SyncStatus } from '../../shared/worker-mail-api';
 import { resolveTheme, type ThemeChoice } from '../theme/theme';
 import { DEFAULT_VIEW_MODE, type ViewMode } from '../settings/view-mode';
 import type { HeldList } from '../thread-list/list-patch';
@@ -117,6 +117,12 @@ export const viewModeAtom = atom<ViewMode>(DEFAULT_VIEW_MODE);
 
 /** The thread list's width beside the reading pane chosen with the divider, px (persisted by preferences.ts); null: the default. */
 export const listWidthAtom = atom<number | null>(null);
+
+/** The latest outcome of each draft's save or send, by the draft id its composer uses (worker-bridge.ts; the composer's save indicator). */
+export const draftStatusAtom = atom<Readonly<Record<string, CommandStatus>>>({});
+
+/** Sends the person must hear about (may have been sent, not sent, no copy in Sent), kept by the engine until dismissed. */
+export const sendNoticesAtom = atom<readonly SendNotice[]>([]);
 
 /** The message being written, if any (the composer opens with `initial`; `id` tells openings apart). */
 export const composerAtom = atom<{ readonly id: number; readonly initial: ComposerInitial } | null>(null);

@@ -66,6 +66,7 @@ export function engineFromWorker(worker: Remote<WorkerApi>, version: string, sta
       counts: (params) => worker.mail.counts(params),
       suggestAddresses: (params) => worker.mail.suggestAddresses(params),
       getAttachment: (params) => worker.mail.getAttachment(params),
+      previewAttachment: (params) => worker.mail.previewAttachment(params),
       watchSync: (onStatus) => worker.mail.watchSync(proxy(onStatus)),
       unwatchSync: (params) => worker.mail.unwatchSync(params),
     },

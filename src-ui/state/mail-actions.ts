@@ -11,7 +11,7 @@ import { TernError } from '../../shared/errors';
 import { commandForThreads } from '../../shared/scope-command';
 import type { FolderChange, FolderChangeResult } from '../../shared/worker-mail-api';
 import type { Address } from '../../shared/api/mail';
-import type { BodyView, DraftEdit, DraftInput, ListScope, ListWindow, MailCommand, ThreadView, UploadParams } from '../../shared/worker-mail-api';
+import type { BodyView, DraftEdit, DraftInput, DraftSaveReceipt, ListScope, ListWindow, MailCommand, SendNotice, ThreadView, UploadParams } from '../../shared/worker-mail-api';
 import type { ViewMode } from '../settings/view-mode';
 import type { ThemeChoice } from '../theme/theme';
 import { groupByAccount, type ThreadRef } from '../thread-list/selection';
@@ -133,13 +133,17 @@ export interface MailActions {
   loadThread(params: { accountId: string; threadId: string }): Promise<ThreadView>;
   loadBody(params: { accountId: string; messageId: string }): Promise<BodyView>;
   suggestAddresses(params: { accountIds: readonly string[]; prefix: string; limit: number }): Promise<readonly Address[]>;
-  saveDraft(draft: DraftInput): Promise<{ draftId: string }>;
+  saveDraft(draft: DraftInput): Promise<DraftSaveReceipt>;
   /** A draft to edit, by its message in Drafts (Bcc and attachments included), or by the id a composer saved it under (composers restored after a reload). */
   openDraft(params: { accountId: string; messageId: string } | { accountId: string; draftId: string }): Promise<DraftEdit>;
   /** The composer's Discard: the draft leaves Drafts (the composer keeps its content for Undo). */
   discardDraft(params: { accountId: string; draftId: string }): Promise<{ commandId: string }>;
-  send(params: { accountId: string; draftId: string; delayMs: number }): Promise<{ commandId: string }>;
+  send(params: { accountId: string; draftId: string; delayMs: number; subject?: string }): Promise<{ commandId: string }>;
   undoSend(commandId: string): Promise<boolean>;
+  /** Forgets a send notice (sendNoticesAtom); a "may have been sent" one is taken as sent. */
+  dismissSendNotice(notice: Pick<SendNotice, 'accountId' | 'noticeId'>): Promise<void>;
+  /** "Send again" on a "may have been sent" notice: the person decided; it leaves after the undo window. */
+  sendAgain(notice: Pick<SendNotice, 'accountId' | 'noticeId'>, delayMs: number): Promise<{ commandId: string }>;
   uploadAttachment(params: UploadParams, onProgress: (fraction: number) => void): Promise<{ attachmentId: string }>;
   /** Stops an upload by the id it was started with; false when it is no longer running. */
   cancelUpload(uploadId: string): Promise<boolean>;
@@ -370,6 +374,16 @@ export function createMailActions(params: { engine: UiEngine; store: Store; brid
       return result;
     },
     undoSend: (commandId) => engine.commands.undoSend({ commandId }),
+    async dismissSendNotice({ accountId, noticeId }) {
+      await engine.commands.dismissSendNotice({ accountId, noticeId });
+      await bridge.refreshSendNotices();
+    },
+    async sendAgain({ accountId, noticeId }, delayMs) {
+      const result = await engine.commands.sendAgain({ accountId, noticeId, delayMs });
+      bridge.trackCommand(result.commandId, 'Message not sent', 'Message sent');
+      await bridge.refreshSendNotices();
+      return result;
+    },
     discardDraft: (params) => engine.commands.discardDraft(params),
     uploadAttachment: (upload, onProgress) => engine.commands.uploadAttachment(upload, onProgress),
     cancelUpload: (uploadId) => engine.commands.cancelUpload({ uploadId }),

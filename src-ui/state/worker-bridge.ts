@@ -15,10 +15,12 @@ import { rememberAccountIds } from '../engine/first-screen';
 import { applyListPatch, heldFromSnapshot } from '../thread-list/list-patch';
 import {
   accountsAtom,
+  draftStatusAtom,
   foldersAtom,
   IDLE_THREAD_LIST,
   inboxUnreadAtom,
   partnerThemeAtom,
+  sendNoticesAtom,
   syncStatusAtom,
   threadListAtom,
   toastsAtom,
@@ -93,6 +95,8 @@ export interface WorkerBridge {
   /** Shows a toast; answers its id (to dismiss it early). */
   toast(toast: Omit<Toast, 'id'>): number;
   dismissToast(id: number): void;
+  /** Reads the engine's send notices again (after one was dismissed or sent again). */
+  refreshSendNotices(): Promise<void>;
 }
 
 export function createWorkerBridge(params: { engine: UiEngine; store: Store }): WorkerBridge {
@@ -203,6 +207,7 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
     const added = sorted.filter((account) => !before.has(account.accountId)).map((account) => account.accountId);
     if (added.length > 0) void refreshNow(added);
     void updatePartner(sorted);
+    void refreshSendNotices();
   }
 
   // ── command outcomes ────────────────────────────────────────────────────────
@@ -212,7 +217,17 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
     const error = status.error ? TernError.from({ name: status.error.name, message: status.error.message }) : new TernError('OperationFailed');
     toast({ tone: 'error', title: label ?? FAILED_TITLE[status.kind], message: status.error?.message || error.message });
   }
+  /** The engine keeps the notices (a reload shows them again); the atom mirrors them. */
+  async function refreshSendNotices() {
+    const accountIds = (store.get(accountsAtom) ?? []).map((account) => account.accountId);
+    const notices = accountIds.length === 0 ? [] : await engine.commands.sendNotices({ accountIds }).catch(() => null);
+    if (notices && !stopped) store.set(sendNoticesAtom, notices);
+  }
   function onCommandStatus(status: CommandStatus) {
+    // The composer of that draft reads its save's or send's latest outcome (its save indicator, a failed send).
+    const draftId = status.draftId;
+    if (draftId) store.set(draftStatusAtom, (all) => ({ ...all, [draftId]: status }));
+    if (status.notice) void refreshSendNotices();
     // Counts move with the action, at once: its optimistic change is in the engine's rows when
     // it says pending, and its revert when it says failed (not 400 ms later, after the list).
     if (status.kind !== 'saveDraft' && status.kind !== 'send' && status.status !== 'cancelled') void refreshNow([status.accountId]);
@@ -225,11 +240,12 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
     const mine = tracked.get(status.commandId);
     if (mine) {
       tracked.delete(status.commandId);
+      // A send that left a notice is told by the notice (it stays until dismissed), not by a toast as well.
       if (status.status === 'failed') {
         mine.onFailed?.();
-        showFailure(status, mine.label);
+        if (!status.notice) showFailure(status, mine.label);
       }
-      else if (mine.doneMessage) toast({ tone: 'info', message: mine.doneMessage });
+      else if (mine.doneMessage && !status.notice) toast({ tone: 'info', message: mine.doneMessage });
     } else if (status.status === 'failed') {
       // The outcome may beat `run`'s reply to this tab; keep it until trackCommand or expiry.
       early.set(status.commandId, status);
@@ -438,12 +454,13 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
       if (status) {
         early.delete(commandId);
         onFailed?.();
-        showFailure(status, label);
+        if (!status.notice) showFailure(status, label);
       } else {
         tracked.set(commandId, { label, doneMessage, onFailed });
       }
     },
     toast,
     dismissToast,
+    refreshSendNotices,
   };
 }

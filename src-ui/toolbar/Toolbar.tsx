@@ -34,7 +34,13 @@ export interface ToolbarProps {
   readonly onMoveMenuOpenChange?: (open: boolean) => void;
   readonly onRun: (command: ThreadCommand) => void;
   readonly onSelectAll: (select: boolean) => void;
+  /** In Trash and Spam: "Empty Trash now" (opens the confirmation); disabled when nothing is known to be there. */
+  readonly empty?: { readonly label: string; readonly disabled: boolean; readonly onClick: () => void } | null;
 }
+
+const CSS = `
+.toolbar-empty { flex: none; height: 32px; margin-left: 12px; padding: 0 14px; border-radius: 16px; font-size: 13px; }
+`;
 
 /** One number formatter for the count: `Number#toLocaleString` builds one per call, which made every list change re-render this toolbar slowly. */
 const COUNT_FORMAT = new Intl.NumberFormat();
@@ -126,6 +132,16 @@ export function Toolbar(props: ToolbarProps) {
             ? `${COUNT_FORMAT.format(props.total)} conversation${props.total === 1 ? '' : 's'}`
             : ''}
       </p>
+      {props.empty && (
+        <>
+          <style href="tern-toolbar-empty" precedence="tern">
+            {CSS}
+          </style>
+          <button type="button" className="button button-secondary toolbar-empty" disabled={props.empty.disabled} onClick={props.empty.onClick}>
+            {props.empty.label}
+          </button>
+        </>
+      )}
     </div>
   );
 }

@@ -97,6 +97,11 @@ export class GatewayClient {
     });
   }
 
+  /** The absolute address of a path under the account's API base (a link the gateway handed out). */
+  async urlOf(path: string): Promise<string> {
+    return this.url((await this.deps.session()).api, { type: 'attachmentPreview', path });
+  }
+
   /** A request whose reply is a file (attachments). */
   async blob(request: GatewayRequest): Promise<Blob> {
     return this.withRetries(request, (response) => response.blob());

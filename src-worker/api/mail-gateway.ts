@@ -21,6 +21,7 @@ import { messageBodySchema, type MessageBody } from '../../shared/api/mail';
 import {
   folderListResponseSchema,
   folderResponseSchema,
+  previewLinkSchema,
   searchResponseSchema,
   trashFolderResponseSchema,
   threadDetailResponseSchema,
@@ -92,6 +93,15 @@ export class MailGateway {
   attachment(params: { messageId: string; index: number }): Promise<Blob> {
     // The timeout covers the whole download: a 25 MB file on a slow line needs more than the default.
     return this.client.blob({ type: 'attachment', path: `/messages/${encodeURIComponent(params.messageId)}/attachments/${params.index}`, timeoutMs: 120_000 });
+  }
+
+  /** GET /api/messages/:id/attachments/:index/preview-link: an address that shows the part sandboxed, for a few minutes. */
+  async previewLink(params: { messageId: string; index: number }): Promise<{ url: string; expiresAt: number }> {
+    const link = await this.client.json(
+      { type: 'attachmentPreview', path: `/messages/${encodeURIComponent(params.messageId)}/attachments/${params.index}/preview-link` },
+      previewLinkSchema,
+    );
+    return { url: await this.client.urlOf(link.path), expiresAt: link.expiresAt };
   }
 
   /**

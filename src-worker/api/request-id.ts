@@ -14,6 +14,7 @@ export const REQUEST_TYPE_CODES = {
   thread: 'TH',
   body: 'MB',
   attachment: 'AT',
+  attachmentPreview: 'AP',
   bulkMessages: 'BM',
   bulkThreads: 'BT',
   draftCreate: 'DC',

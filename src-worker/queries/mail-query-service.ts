@@ -80,6 +80,10 @@ export class EngineMailQueries implements MailQueryService {
     return this.deps.reads.attachment(parseParams(attachmentParamsSchema, params));
   }
 
+  previewAttachment(params: { accountId: string; messageId: string; index: number }): Promise<{ url: string; expiresAt: number }> {
+    return this.deps.reads.previewLink(parseParams(attachmentParamsSchema, params));
+  }
+
   async listFolders(params: { accountId: string }): Promise<readonly FolderView[]> {
     const { accountId } = parseParams(accountParamsSchema, params);
     const folders = await withRead(await this.deps.open(accountId), FOLDER_UNREAD_TABLES, async (tx) => withPendingUnread(tx, (await tx.getAll('Category')).map(folderFromRow)));

@@ -23,7 +23,7 @@ const INLINE_RULE = 2;
 
 export interface MessageReadsDeps {
   readonly open: OpenStore;
-  readonly gateway: (accountId: string) => Promise<Pick<MailGateway, 'thread' | 'body' | 'attachment'>>;
+  readonly gateway: (accountId: string) => Promise<Pick<MailGateway, 'thread' | 'body' | 'attachment' | 'previewLink'>>;
   readonly now?: () => number;
 }
 
@@ -103,6 +103,12 @@ export class MessageReads {
   async attachment(params: { accountId: string; messageId: string; index: number }): Promise<Blob> {
     const { accountId, messageId, index } = params;
     return (await this.deps.gateway(accountId)).attachment({ messageId, index });
+  }
+
+  /** A sandboxed preview address of one part, from the gateway (never a blob: of the app's origin). */
+  async previewLink(params: { accountId: string; messageId: string; index: number }): Promise<{ url: string; expiresAt: number }> {
+    const { accountId, messageId, index } = params;
+    return (await this.deps.gateway(accountId)).previewLink({ messageId, index });
   }
 
   private async fetchBody(accountId: string, messageId: string): Promise<BodyView> {

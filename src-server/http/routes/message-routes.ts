@@ -1,12 +1,16 @@
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import * as z from 'zod';
 import type { MessageBody } from '../../../shared/api/mail';
-import { attachmentParamsSchema, idParamsSchema } from '../../../shared/api/reading';
+import { attachmentParamsSchema, idParamsSchema, type PreviewLink } from '../../../shared/api/reading';
+import { TernError } from '../../../shared/errors';
+import { previewType } from '../../../shared/preview-rules';
 import type { GatewayContext } from '../../context';
 import { BodyCache } from '../../reading/body-cache';
-import { downloadHeaders } from '../../reading/download-headers';
+import { downloadHeaders, previewHeaders } from '../../reading/download-headers';
 import { FolderQueries } from '../../reading/folder-queries';
 import { MessageService, type MessageFile } from '../../reading/message-service';
+import { PreviewLinks } from '../../reading/preview-links';
 import { Spool } from '../../reading/spool';
 import { downloadSessionOf, sessionOf } from '../session-auth';
 
@@ -21,6 +25,8 @@ function sendFile(reply: FastifyReply, file: MessageFile): FastifyReply {
  * GET /api/messages/:id/body → MessageBody (fetched over IMAP once, then from the cache)
  * GET /api/messages/:id/attachments/:index → the decoded file, as a download
  * GET /api/messages/:id/original → the raw source, as a message/rfc822 download
+ * GET /api/messages/:id/attachments/:index/preview-link → { path, expiresAt } (preview-links.ts)
+ * GET /api/attachment-preview/:token → the part inline, sandboxed, as its allow-listed type (no session: the token is the key)
  */
 export function registerMessageRoutes(app: FastifyInstance, ctx: GatewayContext): void {
   const messages = new MessageService({
@@ -53,4 +59,27 @@ export function registerMessageRoutes(app: FastifyInstance, ctx: GatewayContext)
     const { id } = idParamsSchema.parse(request.params);
     return sendFile(reply, await messages.original(accountId, Number(id)));
   });
+
+  // Previews (issue point 12): a link signed for one part, then the part itself, sandboxed.
+  const previews = new PreviewLinks();
+  app.get('/api/messages/:id/attachments/:index/preview-link', async (request, reply): Promise<PreviewLink> => {
+    const { accountId } = sessionOf(ctx.sessions, request);
+    const { id, index } = attachmentParamsSchema.parse(request.params);
+    const { token, expiresAt } = previews.sign({ accountId, messageId: Number(id), index });
+    reply.header('Cache-Control', 'no-store');
+    return { path: `/attachment-preview/${token}`, expiresAt };
+  });
+
+  app.get('/api/attachment-preview/:token', async (request, reply) => {
+    const { token } = previewTokenParamsSchema.parse(request.params);
+    const { accountId, messageId, index } = previews.verify(token);
+    const file = await messages.attachment(accountId, messageId, index);
+    // Only the allow-list's types are shown (never the sender's type as-is, never HTML).
+    const type = previewType(file);
+    if (type === null) throw new TernError('InvalidOperation');
+    reply.headers(previewHeaders({ filename: file.filename, previewType: type, size: file.content.size }));
+    return reply.send(file.content.buffer ?? file.content.stream());
+  });
 }
+
+const previewTokenParamsSchema = z.object({ token: z.string().max(200) });

@@ -462,6 +462,9 @@ export function createFakeEngine(options: FakeEngineOptions = {}): FakeEngine {
       async getAttachment({ messageId, index }) {
         return new Blob([`attachment ${index} of ${messageId}`], { type: 'application/pdf' });
       },
+      async previewAttachment({ messageId, index }) {
+        return { url: `http://gateway.test/api/attachment-preview/${messageId}.${index}`, expiresAt: Date.now() + 300_000 };
+      },
       async getBody({ messageId }) {
         return { messageId, html: null, text: 'Hello from the fake engine.', attachments: [], inlineImages: {} };
       },

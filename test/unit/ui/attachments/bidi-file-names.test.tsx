@@ -33,7 +33,7 @@ test('the facts the list, the preview and the download use carry the neutral nam
 });
 
 test('the attachment list shows the name isolated in <bdi>, without controls, in text, title and accessible name', () => {
-  const container = render(<AttachmentList attachments={[disguised('invoice\u202egpj.exe')]} load={async () => new Blob(['x'])} />);
+  const container = render(<AttachmentList attachments={[disguised('invoice\u202egpj.exe')]} load={async () => new Blob(['x'])} preview={async () => 'about:blank'} />);
   const name = container.querySelector('.tern-att-name') as HTMLElement;
   expect(name.tagName).toBe('BDI');
   expect(name.textContent).toBe('invoicegpj.exe');
@@ -46,7 +46,7 @@ test('the attachment list shows the name isolated in <bdi>, without controls, in
 test('the preview dialog titles the file by its neutral name, isolated', async () => {
   const noop = () => undefined;
   const png = attachmentFacts(disguised('photo\u202egnp.exe.png', 'image/png'));
-  render(<AttachmentPreview items={[png]} index={0} load={async () => new Blob(['x'], { type: 'image/png' })} onIndexChange={noop} onDownload={noop} onClose={noop} />);
+  render(<AttachmentPreview items={[png]} index={0} preview={async () => 'https://gateway.test/api/attachment-preview/t'} onIndexChange={noop} onDownload={noop} onClose={noop} />);
   await flush();
   const dialog = document.querySelector('[role="dialog"]') as HTMLElement;
   const heading = document.getElementById(dialog.getAttribute('aria-labelledby') ?? '') as HTMLElement;

@@ -14,11 +14,11 @@ import { cleanup, flush, render } from '../support/render';
 
 afterEach(() => cleanup());
 
-test('the PDF preview dialog and its frame are named by the file name, not the blob address', async () => {
+test('the PDF preview dialog and its frame are named by the file name, not the address', async () => {
   const pdf: AttachmentSummary = { index: 0, filename: 'contract_v2.pdf', size: 920, contentType: 'application/pdf', contentId: null };
   const noop = () => undefined;
   render(
-    <AttachmentPreview items={[attachmentFacts(pdf)]} index={0} load={async () => new Blob(['%PDF-1.4'], { type: 'application/pdf' })} onIndexChange={noop} onDownload={noop} onClose={noop} />,
+    <AttachmentPreview items={[attachmentFacts(pdf)]} index={0} preview={async () => 'https://gateway.test/api/attachment-preview/t'} onIndexChange={noop} onDownload={noop} onClose={noop} />,
   );
   await flush();
   await flush();
@@ -26,6 +26,7 @@ test('the PDF preview dialog and its frame are named by the file name, not the b
   const heading = document.getElementById(dialog.getAttribute('aria-labelledby') ?? '');
   expect(heading?.textContent).toBe('contract_v2.pdf');
   const frame = dialog.querySelector('iframe.tern-preview-pdf') as HTMLIFrameElement;
-  expect(frame.getAttribute('src')).toMatch(/^blob:/);
+  // The gateway's sandboxed address (issue point 12), never a blob: of the app's origin.
+  expect(frame.getAttribute('src')).toBe('https://gateway.test/api/attachment-preview/t');
   expect(frame.getAttribute('title')).toBe('contract_v2.pdf');
 });

@@ -171,7 +171,7 @@ describe('send with undo', () => {
     click(one(view, 'button', /^Send$/));
     await advance(0);
     expect(onSave).toHaveBeenCalledTimes(1);
-    expect(onSend).toHaveBeenCalledWith({ accountId: 'acc1', draftId: 'local-7', delayMs: 5000 });
+    expect(onSend).toHaveBeenCalledWith({ accountId: 'acc1', draftId: 'local-7', delayMs: 5000, subject: 'Hi' });
     const toast = one(view, 'status');
     expect(toast.textContent).toContain('Sending…');
     expect(one(view, 'button', 'Undo')).toBe(document.activeElement);

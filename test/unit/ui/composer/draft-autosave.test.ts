@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, expect, test, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { DraftAutosave, type SaveStatus } from '../../../../src-ui/composer/draft-autosave';
 import type { DraftInput } from '../../../../shared/worker-mail-api';
 
@@ -101,4 +101,66 @@ test('dispose reads the draft at once, while the composer is still there (an unm
   await vi.advanceTimersByTimeAsync(0);
   expect(save).toHaveBeenCalledTimes(1);
   expect(save.mock.calls[0]?.[0].html).toBe('<p>Typed just before leaving</p>');
+});
+
+describe('revisions and conflicts', () => {
+  const refused = () => Object.assign(new Error('This draft was changed elsewhere.'), { name: 'InvalidDraftVersion', detail: { reason: 'edited' } });
+
+  test('each save names the revision the last one made (a reopened draft: the one it opened with)', async () => {
+    let revision = 4;
+    const save = vi.fn(async (input: DraftInput) => ({ draftId: input.draftId ?? 'local-1', revision: ++revision, commandId: `c-${revision}` }));
+    const statuses: SaveStatus[] = [];
+    const autosave = new DraftAutosave({ delayMs: 1500, save, onStatus: (status) => statuses.push(status), draftId: 'd-1', revision: 4 });
+    await autosave.flush(() => draft('A'));
+    await autosave.flush(() => draft('B'));
+    expect(save.mock.calls.map(([input]) => input.baseRevision)).toEqual([4, 5]);
+    expect(statuses.at(-1)).toMatchObject({ status: 'saved', commandId: 'c-6' });
+  });
+
+  test('a refused save is a conflict: nothing more is saved over the other version, a send is refused, Keep both saves it as a new draft', async () => {
+    const save = vi.fn(async (input: DraftInput) => {
+      if (input.draftId === 'd-1') throw refused();
+      return { draftId: 'local-new', revision: 1 };
+    });
+    const statuses: SaveStatus[] = [];
+    const autosave = new DraftAutosave({ delayMs: 1500, save, onStatus: (status) => statuses.push(status), draftId: 'd-1', revision: 2 });
+    await expect(autosave.flush(() => draft('Mine'))).rejects.toThrow();
+    expect(statuses.at(-1)).toEqual({ status: 'conflict', conflict: { reason: 'edited' } });
+    expect(autosave.conflict).toEqual({ reason: 'edited' });
+
+    autosave.schedule(() => draft('Mine, more'));
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(save).toHaveBeenCalledTimes(1);
+    await expect(autosave.flush()).rejects.toMatchObject({ name: 'InvalidDraftVersion' });
+
+    await autosave.keepBoth();
+    expect(save).toHaveBeenCalledTimes(2);
+    expect(save.mock.calls[1]?.[0]).toMatchObject({ subject: 'Mine, more', draftId: undefined });
+    expect(save.mock.calls[1]?.[0].baseRevision).toBeUndefined();
+    expect(autosave.draftId).toBe('local-new');
+    expect(autosave.conflict).toBeNull();
+  });
+
+  test('a composer that goes away still in conflict keeps its text as a draft of its own', async () => {
+    const save = vi.fn(async (input: DraftInput) => {
+      if (input.draftId === 'd-1') throw refused();
+      return { draftId: 'local-new', revision: 1 };
+    });
+    const autosave = new DraftAutosave({ delayMs: 1500, save, onStatus: () => undefined, draftId: 'd-1', revision: 2 });
+    await autosave.flush(() => draft('Mine')).catch(() => undefined);
+    autosave.schedule(() => draft('Mine, typed on'));
+    autosave.dispose();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(save).toHaveBeenCalledTimes(2);
+    expect(save.mock.calls[1]?.[0]).toMatchObject({ subject: 'Mine, typed on', draftId: undefined });
+  });
+
+  test('a conflict the engine reports later with the copy it kept: Keep both goes on with that copy', async () => {
+    const save = vi.fn(async (input: DraftInput) => ({ draftId: input.draftId ?? 'x', revision: 1 }));
+    const autosave = new DraftAutosave({ delayMs: 1500, save, onStatus: () => undefined, draftId: 'd-1', revision: 2 });
+    autosave.markConflict({ reason: 'edited', keptAs: 'local-kept' });
+    autosave.schedule(() => draft('Later'));
+    await autosave.keepBoth();
+    expect(save.mock.calls[0]?.[0]).toMatchObject({ draftId: 'local-kept', baseRevision: 0, subject: 'Later' });
+  });
 });

@@ -53,6 +53,7 @@ function setup(messages: MessageView[], over: Partial<ConversationViewProps> = {
   const props = {
     loadBody: vi.fn(async (id: string) => body(id, bodies[id])),
     loadAttachment: vi.fn(async (_message: MessageView, _attachment: AttachmentSummary) => new Blob(['%PDF-1.1'], { type: 'application/x-whatever' })),
+    previewAttachment: vi.fn(async (_message: MessageView, _attachment: AttachmentSummary) => 'about:blank'),
     onTrustSender: vi.fn(),
     onCompose: vi.fn((_initial: ComposerInitial) => undefined),
     onMessageOpened: vi.fn(),
@@ -199,20 +200,23 @@ describe('attachments', () => {
     expect(byRole(list, 'button', 'Download scan.tiff (39 KB)')).toHaveLength(1);
   });
 
-  test('the preview is a modal dialog showing the part re-typed from the allow-list; Escape closes it', async () => {
+  test('the preview is a modal dialog showing the part from its sandboxed gateway address; Escape closes it', async () => {
     // happy-dom refuses frame pages (and logs it) unless told otherwise; about:blank loads nothing.
     const settings = (window as unknown as { happyDOM?: { settings: { enableIframePageLoading: boolean } } }).happyDOM?.settings;
     if (settings) settings.enableIframePageLoading = true;
-    const { view, loadAttachment } = setup([msg('1', { attachments })]);
+    const { view, loadAttachment, previewAttachment } = setup([msg('1', { attachments })]);
     await settle();
     click(one(view, 'button', 'Preview itinerary.pdf (1.5 MB)'));
     await settle();
     const dialog = one(document.body, 'dialog', 'itinerary.pdf');
     expect(dialog.getAttribute('aria-modal')).toBe('true');
-    expect(loadAttachment.mock.calls[0]?.[1].filename).toBe('itinerary.pdf');
-    const created = vi.mocked(URL.createObjectURL).mock.calls.at(-1)?.[0] as Blob;
-    expect(created.type).toBe('application/pdf');
+    expect(previewAttachment.mock.calls.at(-1)?.[1].filename).toBe('itinerary.pdf');
+    // No bytes come into the tab for a preview: nothing of the app's origin shows them.
+    expect(loadAttachment).not.toHaveBeenCalled();
     expect(dialog.querySelector('iframe')?.getAttribute('src')).toBe('about:blank');
+    const newTab = one(dialog, 'link', 'Open itinerary.pdf in a new tab');
+    expect(newTab.getAttribute('href')).toBe('about:blank');
+    expect(newTab.getAttribute('rel')).toBe('noopener noreferrer');
     expect(document.activeElement).toBe(one(dialog, 'button', 'Close preview'));
     key(dialog, 'Escape');
     expect(byRole(document.body, 'dialog')).toHaveLength(0);
