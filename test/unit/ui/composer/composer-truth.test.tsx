@@ -13,6 +13,7 @@ import type { CommandStatus, DraftInput, DraftSaveReceipt } from '../../../../sh
 import { Composer, type ComposerProps } from '../../../../src-ui/composer/Composer';
 import { composeNew, type ComposerInitial } from '../../../../src-ui/composer/compose-initial';
 import { accessibleName, click, one, render, cleanup, typeInto } from '../support/render';
+import { advance } from './composer-harness';
 
 const ACCOUNTS = [{ accountId: 'acc1', name: 'Alice Tern', email: 'alice@tern.test' }];
 const OPENED: ComposerInitial = { ...composeNew('acc1'), draftId: 'd-1', revision: 3, subject: 'Plans', to: [{ name: '', email: 'bob@kite.test' }] };
@@ -37,7 +38,6 @@ function setup(initial: ComposerInitial, onSave: (draft: DraftInput) => Promise<
   return { view: render(<Host />), ...props };
 }
 
-const advance = (ms: number) => act(async () => void (await vi.advanceTimersByTimeAsync(ms)));
 const indicator = (view: HTMLElement) => view.querySelector<HTMLElement>('.tern-save-status')!;
 const subjectBox = (view: HTMLElement) => one(view, 'textbox', 'Subject') as HTMLInputElement;
 
