@@ -9,9 +9,10 @@
 //                        Postfix drops the unfinished message
 //   imap-drop-after-append  Dovecot stores an APPEND; its OK never reaches the gateway, whose
 //                        connection is cut (a save killed between APPEND and what follows)
+//   imap-hold-after-append  the same OK held back until `release()` (kill the gateway meanwhile)
 import net from 'node:net';
 
-export type FaultKind = 'smtp-hold-after-dot' | 'smtp-drop-after-dot' | 'smtp-drop-before-dot' | 'imap-drop-after-append';
+export type FaultKind = 'smtp-hold-after-dot' | 'smtp-drop-after-dot' | 'smtp-drop-before-dot' | 'imap-drop-after-append' | 'imap-hold-after-append';
 
 export interface FaultProxy {
   readonly port: number;
@@ -54,6 +55,22 @@ export async function startFaultProxy(target: { host: string; port: number }): P
     let inData = false; // SMTP: after the server's 354, until the final "."
     let tail = Buffer.alloc(0); // the last bytes sent in DATA, for a "." split across chunks
     let holding: { replies: Buffer[] } | null = null;
+    /** From now on the server's replies wait in `held` until released. */
+    const hold = (first: Buffer[]) => {
+      const replies = [...first];
+      holding = { replies };
+      held.push({
+        client,
+        resume: () => {
+          holding = null;
+          for (const reply of replies) client.write(reply);
+        },
+        cut: () => {
+          client.destroy();
+          upstream.destroy();
+        },
+      });
+    };
 
     upstream.on('data', (chunk: Buffer) => {
       if (holding) {
@@ -62,11 +79,16 @@ export async function startFaultProxy(target: { host: string; port: number }): P
       }
       const text = chunk.toString('latin1');
       if (/^354[ -]/m.test(text)) inData = true;
-      if (armed?.kind === 'imap-drop-after-append' && /^\S+ OK \[APPENDUID /m.test(text)) {
+      if (armed?.kind.startsWith('imap-') && /^\S+ OK \[APPENDUID /m.test(text)) {
         const fault = armed;
         armed = null;
-        client.destroy(); // the APPEND is stored; the gateway never hears so
-        upstream.end();
+        // The APPEND is stored; the gateway does not hear so (cut now, or held).
+        if (fault.kind === 'imap-hold-after-append') {
+          hold([chunk]);
+        } else {
+          client.destroy();
+          upstream.end();
+        }
         fault.fire();
         return;
       }
@@ -97,22 +119,13 @@ export async function startFaultProxy(target: { host: string; port: number }): P
         fault.fire();
         return;
       }
-      const replies: Buffer[] = [];
-      holding = { replies };
-      const entry = {
-        client,
-        resume: () => {
-          holding = null;
-          for (const reply of replies) client.write(reply);
-        },
-        cut: () => {
-          client.destroy();
-          upstream.destroy();
-        },
-      };
+      hold([]);
       upstream.write(chunk, () => {
-        if (fault.kind === 'smtp-drop-after-dot') client.destroy();
-        else held.push(entry);
+        if (fault.kind === 'smtp-drop-after-dot') {
+          // Only the gateway's side is cut: Postfix, which has the ".", gets a clean end after it.
+          held.splice(held.findIndex((entry) => entry.client === client), 1);
+          client.destroy();
+        }
         fault.fire();
       });
     });
@@ -120,6 +133,12 @@ export async function startFaultProxy(target: { host: string; port: number }): P
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as net.AddressInfo).port;
 
+  const release = (mode: 'deliver' | 'drop' = 'deliver') => {
+    for (const entry of held.splice(0)) {
+      if (mode === 'drop') entry.cut();
+      else entry.resume();
+    }
+  };
   const dropAll = () => {
     held.splice(0);
     for (const socket of sockets) socket.destroy();
@@ -131,12 +150,7 @@ export async function startFaultProxy(target: { host: string; port: number }): P
         armed = { kind, fire: resolve };
       });
     },
-    release(mode = 'deliver') {
-      for (const entry of held.splice(0)) {
-        if (mode === 'drop') entry.cut();
-        else entry.resume();
-      }
-    },
+    release,
     disarm() {
       armed = null;
     },
