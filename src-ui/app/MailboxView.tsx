@@ -23,7 +23,7 @@ import { cursorIndexOf, ThreadList } from '../thread-list/ThreadList';
 import { FIRST_WINDOW_ROWS } from '../thread-list/virtual-window';
 import { EmptyFolderDialog, roleName, type EmptyTarget } from '../toolbar/EmptyFolderDialog';
 import { focusSearch } from '../toolbar/SearchBox';
-import { moveTargets } from '../toolbar/move-menu';
+import { commonMoveTargets, moveTargets, type MoveTarget } from '../toolbar/move-menu';
 import { Toolbar } from '../toolbar/Toolbar';
 import { Icon } from './icons';
 import { PaneDivider, useSplitBody } from './PaneDivider';
@@ -128,7 +128,7 @@ function MailboxToolbar(props: {
   const anyUnread = targetRows.some((row) => (row?.unreadCount ?? 0) > 0);
   const allStarred = targetRows.length > 0 && targetRows.every((row) => row?.starred);
   const targetAccounts = allInScope ? props.scopeAccounts : [...groupByAccount(toolbarTargets).keys()];
-  const moveAccount = targetAccounts.length === 1 ? targetAccounts[0] : undefined;
+  const targetKey = targetAccounts.join(',');
   const [emptying, setEmptying] = useState(false);
   const emptyRole = specialUse === 'trash' || specialUse === 'junk' ? specialUse : null;
   // Each account of the mailbox with what its Trash (or Spam) holds, as the sidebar counts it.
@@ -139,11 +139,19 @@ function MailboxToolbar(props: {
         return folder ? [{ accountId, email, messages: folder.total }] : [];
       })
     : [];
-  const moveFolders = useMemo(() => {
-    if (!moveAccount) return null;
-    const account = accounts.find((known) => known.accountId === moveAccount);
-    return moveTargets(folders[moveAccount] ?? [], account?.mailProperties.folderSeparator || '/', folderId);
-  }, [moveAccount, folders, accounts, folderId]);
+  const moveFolders = useMemo((): readonly MoveTarget[] | null => {
+    const ids = targetKey ? targetKey.split(',') : [];
+    const of = (accountId: string) => ({ accountId, folders: folders[accountId] ?? [], separator: accounts.find((known) => known.accountId === accountId)?.mailProperties.folderSeparator || '/' });
+    if (ids.length === 1) {
+      const one = of(ids[0]!);
+      // A unified mailbox's own folder is no place to move to either.
+      return moveTargets(one.folders, one.separator, folderId).filter(({ folder }) => folderId !== null || specialUse === null || folder.specialUse !== specialUse);
+    }
+    // Several accounts: folders they all have, each thread to its own account's (move-menu.ts). Not for
+    // "all N selected", whose engine run moves one account's list.
+    if (ids.length === 0 || allInScope) return null;
+    return commonMoveTargets(ids.map(of), specialUse);
+  }, [targetKey, folders, accounts, folderId, specialUse, allInScope]);
   return (
     <>
       <Toolbar

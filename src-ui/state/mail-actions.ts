@@ -30,7 +30,8 @@ type Store = ReturnType<typeof createStore>;
 /** Thread commands a toolbar button or a shortcut can ask for. */
 export type ThreadCommand =
   | { readonly kind: 'archive' | 'trash' | 'spam' | 'notspam' | 'delete' }
-  | { readonly kind: 'move'; readonly folderId: string; readonly folderName?: string }
+  /** `folderIdByAccount`: threads of several accounts, each to its own account's folder of that name (move-menu.ts). */
+  | { readonly kind: 'move'; readonly folderId: string; readonly folderName?: string; readonly folderIdByAccount?: Readonly<Record<string, string>> }
   | { readonly kind: 'markRead'; readonly read: boolean }
   | { readonly kind: 'star'; readonly starred: boolean };
 
@@ -68,7 +69,8 @@ export const loggedOutMessage = (email: string) => `Logged out of ${email}.`;
 export const UNDONE_MESSAGE = 'Action undone.';
 
 /** The MailCommand for some threads of one account (the engine's runOnScope makes its batches the same way). */
-const toMailCommand = (command: ThreadCommand, accountId: string, threadIds: readonly string[]): MailCommand => commandForThreads(command, accountId, threadIds);
+const toMailCommand = (command: ThreadCommand, accountId: string, threadIds: readonly string[]): MailCommand =>
+  commandForThreads(command.kind === 'move' && command.folderIdByAccount ? { kind: 'move', folderId: command.folderIdByAccount[accountId] ?? command.folderId } : command, accountId, threadIds);
 
 /** Runs `run` once the next frame is out (a timer where there are no frames). */
 function afterNextFrame(run: () => void): void {

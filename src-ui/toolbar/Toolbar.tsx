@@ -4,11 +4,11 @@
  * when nothing is selected.
  */
 import { useEffect, useRef } from 'react';
-import type { FolderView } from '../../shared/worker-mail-api';
 import { folderIcon, Icon, type IconName } from '../app/icons';
 import { focusListOrConversation } from '../app/focus-list';
 import { MenuButton } from '../app/Menu';
 import type { ThreadCommand } from '../state/mail-actions';
+import type { MoveTarget } from './move-menu';
 
 export interface ToolbarProps {
   readonly title: string;
@@ -23,8 +23,8 @@ export interface ToolbarProps {
   readonly targetCount: number;
   readonly anyUnread: boolean;
   readonly allStarred: boolean;
-  /** Folders the targets can move to; null when they belong to several accounts. */
-  readonly moveFolders: readonly { folder: FolderView; depth: number; displayName: string }[] | null;
+  /** Folders the targets can move to (of several accounts: the ones all have, move-menu.ts); null when there are none to offer. */
+  readonly moveFolders: readonly MoveTarget[] | null;
   /** In Trash, delete means delete forever. */
   readonly deleteForever: boolean;
   /** In Spam, "Report spam" becomes "Not spam" (back to the Inbox). */
@@ -98,13 +98,13 @@ export function Toolbar(props: ToolbarProps) {
           onOpenChange={props.onMoveMenuOpenChange}
           menuClassName="move-menu"
           align="start"
-          entries={(props.moveFolders ?? []).map(({ folder, depth, displayName }) => ({
+          entries={(props.moveFolders ?? []).map(({ folder, depth, displayName, folderIdByAccount }) => ({
             kind: 'item' as const,
             id: folder.id,
             label: displayName,
             icon: folderIcon(folder.specialUse),
             indent: depth,
-            onSelect: () => props.onRun({ kind: 'move', folderId: folder.id, folderName: displayName }),
+            onSelect: () => props.onRun({ kind: 'move', folderId: folder.id, folderName: displayName, ...(folderIdByAccount ? { folderIdByAccount } : {}) }),
           }))}
         >
           <Icon name="move" size={19} />
