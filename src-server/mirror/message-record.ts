@@ -1,6 +1,7 @@
 import type { FetchMessageObject, FetchQueryObject, MessageAddressObject } from 'imapflow';
 import type { Address } from '../../shared/api/mail';
 import { attachmentsOf, type StoredAttachment } from './attachments';
+import { decodeHeaderValue, hasRawBytes, rawHeaderFields, withRawNames } from './header-decode';
 import { EARLY_BYTES, EARLY_PART, earlySnippet, snippetSourceOf, type SnippetSource } from './snippet';
 import { messageIdsIn } from './threading';
 
@@ -38,8 +39,10 @@ export const METADATA_QUERY: FetchQueryObject = {
   bodyStructure: true,
   internalDate: true,
   size: true,
-  // ENVELOPE has In-Reply-To but not References, which threading needs.
-  headers: ['references'],
+  // ENVELOPE has In-Reply-To but not References, which threading needs. The raw subject and
+  // address fields come along for the rare message with 8-bit bytes in them, which imapflow's
+  // ENVELOPE decodes twice (header-decode.ts); every other message keeps the envelope's text.
+  headers: ['references', 'subject', 'from', 'to', 'cc', 'reply-to'],
   // Most messages' snippet: see EARLY_PART.
   bodyParts: [{ key: EARLY_PART, start: 0, maxLength: EARLY_BYTES }],
 };
@@ -71,16 +74,18 @@ export function toMessageRecord(message: FetchMessageObject): MessageRecord {
   const source = snippetSourceOf(message.bodyStructure);
   const early = source ? earlySnippet(message.bodyParts?.get(EARLY_PART), source) : '';
   const receivedAt = epoch(message.internalDate) ?? Date.now();
+  const raw = message.headers && hasRawBytes(message.headers) ? rawHeaderFields(message.headers) : null;
+  const rawSubject = raw?.get('subject');
   return {
     uid: message.uid,
     messageIdHeader: messageIdsIn(envelope.messageId)[0] ?? null,
     inReplyTo: messageIdsIn(envelope.inReplyTo)[0] ?? null,
     references: referencesOf(message.headers),
-    subject: envelope.subject ?? '',
-    from: toAddresses(envelope.from),
-    to: toAddresses(envelope.to),
-    cc: toAddresses(envelope.cc),
-    replyTo: toAddresses(envelope.replyTo),
+    subject: rawSubject && hasRawBytes(rawSubject) ? decodeHeaderValue(rawSubject) : (envelope.subject ?? ''),
+    from: withRawNames(toAddresses(envelope.from), raw?.get('from')),
+    to: withRawNames(toAddresses(envelope.to), raw?.get('to')),
+    cc: withRawNames(toAddresses(envelope.cc), raw?.get('cc')),
+    replyTo: withRawNames(toAddresses(envelope.replyTo), raw?.get('reply-to')),
     date: epoch(envelope.date) ?? receivedAt,
     receivedAt,
     flags: storedFlags(message.flags),

@@ -88,7 +88,8 @@ function decoderFor(label: string): TextDecoder {
   return decoder;
 }
 
-function normaliseCharset(charset: string | undefined): string {
+/** A charset label as TextDecoder takes it: trimmed, unquoted, lowercase; none or US-ASCII is UTF-8. */
+export function normaliseCharset(charset: string | undefined): string {
   const label = (charset ?? '').trim().toLowerCase().replace(/^"|"$/g, '');
   if (!label || label === 'us-ascii' || label === 'ascii') return 'utf-8'; // undeclared 8-bit text is UTF-8 far more often than not
   if (label === 'utf8') return 'utf-8';

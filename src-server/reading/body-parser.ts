@@ -3,6 +3,7 @@ import { MailParser, type AddressObject, type AttachmentStream, type HeaderLines
 import type { AttachmentSummary, MessageBody } from '../../shared/api/mail';
 import type { StoredAttachment } from '../mirror/attachments';
 import { chooseBody, type MimeNodeView } from '../mirror/body-choice';
+import { decodeAddressField, decodeHeaderValue, hasRawBytes } from '../mirror/header-decode';
 import { htmlToText } from '../mirror/html-text';
 import { toAttachmentSummary } from '../mirror/materialize';
 
@@ -38,10 +39,30 @@ function rawHeader(lines: HeaderLines, key: string): string | undefined {
   return line.slice(line.indexOf(':') + 1).replace(/\r?\n[ \t]+/g, ' ').trim();
 }
 
+const DECODED_FROM_RAW = new Set(['subject', 'from', 'to', 'cc', 'reply-to']);
+
+/**
+ * A field with raw 8-bit bytes, decoded once from them (mirror/header-decode.ts): mailparser,
+ * like imapflow, decodes a raw byte inside an encoded word twice ("Frï¿½sche"). Header lines
+ * come from mailparser as a Latin-1 view of their bytes. Undefined for other fields.
+ */
+function rawDecoded(lines: HeaderLines, key: string): string | undefined {
+  if (!DECODED_FROM_RAW.has(key)) return undefined;
+  const line = lines.find((entry) => entry.key === key)?.line;
+  if (!line) return undefined;
+  const raw = Buffer.from(line.slice(line.indexOf(':') + 1).trim(), 'latin1');
+  if (!hasRawBytes(raw)) return undefined;
+  if (key === 'subject') return decodeHeaderValue(raw);
+  return decodeAddressField(raw)
+    .map((entry) => (entry.name ? `"${entry.name.replace(/["\\]/g, '\\$&')}" <${entry.address}>` : entry.address))
+    .join(', ');
+}
+
 function headersOf(headers: Headers, lines: HeaderLines): Record<string, string> {
   const out: Record<string, string> = {};
   const put = (key: string, value: string | undefined) => {
-    if (value) out[key] = value;
+    const value8bit = rawDecoded(lines, key);
+    if (value8bit ?? value) out[key] = (value8bit ?? value)!;
   };
   for (const key of ['from', 'to', 'cc', 'reply-to']) put(key, addressText(headers.get(key)));
   const date = headers.get('date');

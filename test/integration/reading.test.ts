@@ -13,6 +13,7 @@ import {
 } from '../../shared/api/reading';
 import { PDF_INVOICE, PNG_LOGO } from '../harness/seed/assets';
 import { SEED_FOLDERS } from '../harness/seed/seed-mailbox';
+import { tortureMessages } from '../harness/seed/torture';
 import { eventually, startGatewayFixture, type GatewayFixture } from './support/gateway-fixture';
 
 let fx: GatewayFixture;
@@ -406,6 +407,32 @@ describe('received through Postfix and Dovecot: the body chosen by RFC 2046/2183
     const page = parsed.attachments.find((attachment) => attachment.contentType === 'text/html')!;
     const download = await api(`/api/messages/${row.id}/attachments/${page.index}`);
     expect(await download.text()).toContain('<p>An attached HTML page</p>');
+  });
+});
+
+describe('MIME header torture set through Dovecot (RFC 2047 words with raw 8-bit bytes, RFC 6532, split words)', () => {
+  test('all 112 messages are mirrored with the subject and sender name they were written with: no U+FFFD, no mojibake', async () => {
+    const set = tortureMessages({ to: 'Alice Tern <alice@tern.test>' });
+    const client = await fx.otherClient();
+    try {
+      for (const message of set) await client.append('INBOX', message.source);
+    } finally {
+      await client.logout();
+    }
+    const emails = set.map((message) => message.email);
+    const rows = await eventually(() => {
+      const found = sql<{ subject: string; from_json: string }>(
+        `SELECT subject, from_json FROM messages WHERE json_extract(from_json, '$[0].email') IN (SELECT value FROM json_each(?))`,
+        JSON.stringify(emails),
+      );
+      return found.length === set.length && found;
+    }, 30_000, 'the torture set mirrored');
+    const byEmail = new Map(rows.map((row) => { const from = (JSON.parse(row.from_json) as { name: string; email: string }[])[0]!; return [from.email, { subject: row.subject, name: from.name }]; }));
+    const wrong = set
+      .filter((message) => byEmail.get(message.email)?.subject !== message.expectedSubject || byEmail.get(message.email)?.name !== message.expectedName)
+      .map((message) => `${message.index} ${message.label}: ${JSON.stringify(byEmail.get(message.email))}`);
+    expect(wrong).toEqual([]);
+    expect(rows.filter((row) => /\ufffd|ï¿½|Ã/.test(row.subject + row.from_json))).toEqual([]);
   });
 });
 
