@@ -34,8 +34,7 @@ export type IconName =
   | 'monitor'
   | 'arrowLeft'
   | 'layout'
-  | 'more'
-  | 'printer';
+  | 'more';
 
 const PATHS: Record<IconName, ReactNode> = {
   more: (
@@ -43,13 +42,6 @@ const PATHS: Record<IconName, ReactNode> = {
       <circle cx="12" cy="5" r="1.5" />
       <circle cx="12" cy="12" r="1.5" />
       <circle cx="12" cy="19" r="1.5" />
-    </>
-  ),
-  printer: (
-    <>
-      <path d="M6 9V2h12v7" />
-      <path d="M6 18H4a2 2 0 0 1-2-2v-5a2 2 0 0 1 2-2h16a2 2 0 0 1 2 2v5a2 2 0 0 1-2 2h-2" />
-      <path d="M6 14h12v8H6z" />
     </>
   ),
   inbox: (

@@ -8,7 +8,8 @@ import { AttachmentList } from '../attachments/AttachmentList';
 import { composeFromMailto, type ComposerInitial } from '../composer/compose-initial';
 import { MailBody } from '../mail-html/MailBody';
 import { Avatar } from './Avatar';
-import { ForwardIcon, PaperclipIcon, ReplyAllIcon, ReplyIcon } from './icons';
+import { ForwardIcon, PaperclipIcon, PrintIcon, ReplyAllIcon, ReplyIcon } from './icons';
+import { printDocument, printInFrame } from './print-message';
 import { displayName, formatFullDate, formatMessageDate, recipientSummary, senderLine } from './message-format';
 
 export interface MessageItemProps {
@@ -76,6 +77,20 @@ export function MessageItem(props: MessageItemProps) {
     }
   };
 
+  /** Print: the body shown (loaded first if need be), remote images as the reading view has them. */
+  const [printing, setPrinting] = useState(false);
+  const print = async () => {
+    setPrinting(true);
+    try {
+      const shown = body.state === 'ready' ? body.body : await loadBody(message.id);
+      printInFrame(printDocument(message, shown, { allowRemote: allowThisMessage || props.senderTrusted, ...(locale ? { locale } : {}) }));
+    } catch (cause) {
+      setBody({ state: 'failed', message: TernError.from(cause).message });
+    } finally {
+      setPrinting(false);
+    }
+  };
+
   const loadPart = useCallback((attachment: AttachmentSummary) => props.loadAttachment(message, attachment), [props.loadAttachment, message]);
   const previewPart = useCallback((attachment: AttachmentSummary) => props.previewAttachment(message, attachment), [props.previewAttachment, message]);
   const hasClip = message.attachments.some(showsPaperclip);
@@ -122,6 +137,9 @@ export function MessageItem(props: MessageItemProps) {
                 </button>
               </>
             )}
+            <button type="button" className="tern-icon-button" aria-label="Print" title="Print this message" disabled={printing} onClick={() => void print()}>
+              <PrintIcon />
+            </button>
           </span>
         )}
       </div>
