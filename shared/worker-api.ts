@@ -78,6 +78,14 @@ export interface AccountsState {
   readonly accounts: readonly PublicAccount[];
 }
 
+/** A session the gateway ended (401 InvalidToken …: spec §4 "forces logout"), until the address signs in again. */
+export interface EndedSession {
+  readonly accountId: string;
+  readonly emailAddress: string;
+  /** Epoch ms. */
+  readonly endedAt: number;
+}
+
 /** The accounts of this browser (spec §3, §4). Every change updates the analytics base properties. */
 export interface AccountService {
   /** Logs in through the gateway and stores the account; other accounts stay logged in. */
@@ -94,6 +102,12 @@ export interface AccountService {
   watch(onChange: (accounts: readonly PublicAccount[]) => void): Promise<{ readonly subscriptionId: string }>;
   /** Ends a `watch`. */
   unwatch(params: { readonly subscriptionId: string }): Promise<void>;
+  /**
+   * Sessions the gateway ended, newest first, so a tab can say so ("Your session for x@y
+   * ended. Sign in again.") instead of a bare sign-in screen. An address leaves the list
+   * when it signs in again or is logged out by the user.
+   */
+  endedSessions(): Promise<readonly EndedSession[]>;
   /** Partner and billing info stored beside an account (AccountNotFound if unknown). */
   info(params: { readonly accountId: string }): Promise<AccountInfo>;
   /**

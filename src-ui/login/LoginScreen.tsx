@@ -13,6 +13,7 @@ import { RedirectToInbox } from '../app/Redirect';
 import { useMailActions } from '../state/actions-context';
 import { useSwitchAccount } from '../toolbar/switch-account';
 import { accountsAtom, engineVersionAtom, loggedOutAtom } from '../state/atoms';
+import { endedSessionsAtom, sessionEndedMessage } from '../state/ended-sessions';
 import { initialLoginState, loginReducer, type LoginEvent, type LoginField, type LoginState } from './login-machine';
 
 const loginRoute = getRouteApi('/login');
@@ -133,9 +134,15 @@ export function LoginScreen() {
   const accounts = useAtomValue(accountsAtom) ?? [];
   const loggedOut = useAtomValue(loggedOutAtom);
   const version = useAtomValue(engineVersionAtom);
+  // Sessions the gateway ended whose address is not signed in again: said above the form, the newest one's address filled in.
+  const ended = useAtomValue(endedSessionsAtom).filter((session) => !accounts.some((account) => account.emailAddress === session.emailAddress));
   const actions = useMailActions();
   const switchTo = useSwitchAccount();
-  const [state, dispatch] = useReducer(loginReducer, { loggedOut: loggedOut && !adding, email: suggestedEmail ?? '' }, initialLoginState);
+  const [state, dispatch] = useReducer(
+    loginReducer,
+    { loggedOut: loggedOut && !adding, email: suggestedEmail ?? ended[0]?.emailAddress ?? '' },
+    initialLoginState,
+  );
   const stateRef = useRef(state);
   stateRef.current = state;
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -186,6 +193,11 @@ export function LoginScreen() {
               You have logged out of all accounts.
             </p>
           )}
+          {ended.map((session) => (
+            <p key={session.emailAddress} className="login-notice" role="status">
+              {sessionEndedMessage(session.emailAddress)}
+            </p>
+          ))}
           <Field label="Email address" name="email" type="email" field="email" state={state} autoComplete="username" inputMode="email" defaultValue={state.email} />
           <button type="submit" className="button button-primary button-block">
             Next

@@ -14,7 +14,8 @@ import type { EarlyList } from '../engine/first-screen';
 export type { AddAccountParams, AddAccountResult };
 
 /** The account part of the engine as the UI uses it (the worker's AccountService, minus what tabs never call). */
-export type AccountPort = Pick<AccountService, 'add' | 'remove' | 'initialise' | 'list' | 'watch' | 'unwatch' | 'info' | 'setDisplayName'>;
+export type AccountPort = Pick<AccountService, 'add' | 'remove' | 'initialise' | 'list' | 'watch' | 'unwatch' | 'info' | 'setDisplayName'> &
+  Partial<Pick<AccountService, 'endedSessions'>>;
 
 /** The mail reads the UI needs: the contract's MailQueryService as it is. */
 export type MailQueryPort = MailQueryService;
@@ -55,6 +56,7 @@ export function engineFromWorker(worker: Remote<WorkerApi>, version: string, sta
       unwatch: (params) => worker.accounts.unwatch(params),
       info: (params) => worker.accounts.info(params) as ReturnType<AccountPort['info']>,
       setDisplayName: (params) => worker.accounts.setDisplayName(params) as ReturnType<AccountPort['setDisplayName']>,
+      endedSessions: () => worker.accounts.endedSessions() as ReturnType<AccountService['endedSessions']>,
     },
     mail: {
       watchThreadList: (params, onPatch) => worker.mail.watchThreadList(params, proxy(onPatch)),

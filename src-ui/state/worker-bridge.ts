@@ -27,6 +27,7 @@ import {
   type Toast,
 } from './atoms';
 import type { UiEngine } from './engine-port';
+import { endedSessionsAtom, newlyEnded, sessionEndedMessage } from './ended-sessions';
 
 type Store = ReturnType<typeof createStore>;
 
@@ -208,6 +209,25 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
     if (added.length > 0) void refreshNow(added);
     void updatePartner(sorted);
     void refreshSendNotices();
+  }
+
+  // ── sessions the gateway ended ──────────────────────────────────────────────
+  let accountsTurn: Promise<void> = Promise.resolve();
+  /** The engine's list changed: when an account went, first learn whether the gateway ended its session, so the screen that follows can say so. */
+  function onAccounts(accounts: readonly PublicAccount[]) {
+    accountsTurn = accountsTurn.then(async () => {
+      const gone = (store.get(accountsAtom) ?? []).some((known) => !accounts.some((account) => account.accountId === known.accountId));
+      if (gone) await refreshEndedSessions({ announce: accounts.length > 0 });
+      if (!stopped) setAccounts(accounts);
+    });
+  }
+  /** With other accounts left the tab stays on the mail, so a toast tells; without, the login screen does. */
+  async function refreshEndedSessions({ announce }: { announce: boolean }) {
+    const ended = await engine.accounts.endedSessions?.().catch(() => undefined);
+    if (!ended || stopped) return;
+    const fresh = newlyEnded(ended, store.get(endedSessionsAtom));
+    store.set(endedSessionsAtom, ended);
+    if (announce) for (const session of fresh) toast({ tone: 'error', message: sessionEndedMessage(session.emailAddress) });
   }
 
   // ── command outcomes ────────────────────────────────────────────────────────
@@ -422,7 +442,9 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
         console.warn('The engine could not list accounts:', error);
         store.set(accountsAtom, []);
       }
-      void subscribe('accounts', engine.accounts.watch((accounts) => !stopped && setAccounts(accounts)));
+      // A reload after a forced logout still says why it is on the sign-in screen.
+      void refreshEndedSessions({ announce: false });
+      void subscribe('accounts', engine.accounts.watch((accounts) => !stopped && onAccounts(accounts)));
     },
     stop() {
       stopped = true;

@@ -3,6 +3,7 @@
  * (cursor, appliedTransactionId) read and write accounts here.
  */
 import { DEFAULT_TRACKING_HEADER, accountInfoKey, type Account, type AccountExtras, type AccountInfo } from '../../shared/account';
+import type { EndedSession } from '../../shared/worker-api';
 import { withRead, withWrite, type LocalStore, type StoredRow } from '../db/store';
 import { temporaryId } from '../model/temporary-id';
 import type { AccountsTable } from './accounts-database';
@@ -10,6 +11,8 @@ import type { AccountsTable } from './accounts-database';
 const DEVICE_ID_KEY = 'deviceId';
 /** Mail databases kept after a forced logout (they hold unsent commands): account id → when. */
 const KEPT_DATABASES_KEY = 'keptDatabases';
+/** Sessions the gateway ended, shown to the person until they sign in again: email → what and when. */
+const ENDED_SESSIONS_KEY = 'endedSessions';
 const EMPTY_INFO: AccountInfo = { partner: null, billing: null };
 
 export const defaultExtras = (accountId: string): AccountExtras => ({
@@ -100,11 +103,28 @@ export class AccountRepository {
 
   /** Records (a time) or forgets (null) a kept database. */
   async setKeptDatabase(accountId: string, keptAt: number | null): Promise<void> {
+    await this.setInstallationEntry(KEPT_DATABASES_KEY, accountId, keptAt);
+  }
+
+  /** Sessions the gateway ended that are still to be told, newest first. */
+  async endedSessions(): Promise<EndedSession[]> {
+    const row = await withRead(await this.store(), ['installation'], (tx) => tx.get('installation', ENDED_SESSIONS_KEY));
+    const stored = (row?.value as Record<string, EndedSession> | undefined) ?? {};
+    return Object.values(stored).sort((a, b) => b.endedAt - a.endedAt);
+  }
+
+  /** Records that the gateway ended `session`, or (null) forgets the address's ended session. */
+  async setEndedSession(emailAddress: string, session: EndedSession | null): Promise<void> {
+    await this.setInstallationEntry(ENDED_SESSIONS_KEY, emailAddress, session);
+  }
+
+  /** Sets (or, with null, deletes) one entry of an installation row that is a record. */
+  private async setInstallationEntry(rowKey: string, entry: string, value: unknown): Promise<void> {
     await withWrite(await this.store(), ['installation'], async (tx) => {
-      const row = await tx.get('installation', KEPT_DATABASES_KEY);
-      const { [accountId]: _old, ...others } = (row?.value as Record<string, number> | undefined) ?? {};
-      if (keptAt === null && _old === undefined) return;
-      await tx.put('installation', { id: KEPT_DATABASES_KEY, value: keptAt === null ? others : { ...others, [accountId]: keptAt } });
+      const row = await tx.get('installation', rowKey);
+      const { [entry]: old, ...others } = (row?.value as Record<string, unknown> | undefined) ?? {};
+      if (value === null && old === undefined) return;
+      await tx.put('installation', { id: rowKey, value: value === null ? others : { ...others, [entry]: value } });
     });
   }
 

@@ -15,8 +15,8 @@ import {
   type PublicAccount,
 } from '../../shared/account';
 import { TernError } from '../../shared/errors';
-import { TIME, type LogType } from '../../shared/constants';
-import type { AccountService, AccountsState, AddAccountParams, AddAccountResult } from '../../shared/worker-api';
+import type { LogType } from '../../shared/constants';
+import type { AccountService, AccountsState, AddAccountParams, AddAccountResult, EndedSession } from '../../shared/worker-api';
 import type { AccountDatabases, BroadcastPort } from '../db/account-databases';
 import type { LogTarget } from '../log/logger';
 import type { AccountRepository } from './account-repository';
@@ -57,12 +57,6 @@ const KEPT_ON_RELOGIN = [
   'pluginMetadata',
 ] as const satisfies readonly (keyof Account)[];
 
-/**
- * How long a database kept over a forced logout waits for its account to log in again.
- * After that its unsent commands are stale, and the mail should not linger on the device.
- */
-export const KEPT_DATABASE_MS = 30 * TIME.day;
-
 export interface AccountServiceDeps {
   readonly repository: AccountRepository;
   readonly databases: AccountDatabases;
@@ -101,6 +95,7 @@ export class EngineAccounts implements AccountService {
     await this.deps.repository.save(account, extras);
     // A database kept over a forced logout is this account's again (its unsent commands go out now).
     await this.deps.repository.setKeptDatabase(account.accountId, null);
+    await this.deps.repository.setEndedSession(account.emailAddress, null);
     // Opening now creates (or recreates after a VersionError) the database before any sync needs it.
     await this.deps.databases.open(account.accountId);
     const state = await this.changed();
@@ -113,17 +108,19 @@ export class EngineAccounts implements AccountService {
     const account = await this.require(accountId);
     // Best effort and not awaited: the local logout must not wait for the network.
     void this.deps.gateway.logout({ api: account.api, token: account.token });
-    await this.logOut(accountId, { keepDatabase: false });
+    await this.deps.repository.setEndedSession(account.emailAddress, null);
+    await this.logOut(accountId);
   }
 
   /**
-   * The gateway ended the account's session (401 InvalidToken from the sync, a command or
-   * analytics; spec §4 "forces logout"): the account leaves the list in every tab as with
-   * `remove`, with one difference. The spec says logout, not "discard what the user did",
-   * and DESIGN §3 says nothing a user typed is lost: so when commands are still waiting for
-   * the gateway (a send, a move made offline), the database is closed but kept, and the
-   * next login of the same account replays them (outbox rows carry idempotency keys). With
-   * nothing pending it is deleted like any logout. Not part of the tab contract.
+   * The gateway ended the account's session (401 InvalidToken from the sync, a command,
+   * a read, the websocket or analytics; spec §4 "forces logout"): the account is logged
+   * out exactly as by `remove` — its database deleted, its queues dropped, every tab told —
+   * because a refused session may be a stolen or revoked one, and its mail must not stay
+   * in the browser (issue point 21: a kept database left the cached mail behind). The
+   * ended session is remembered so tabs say "Your session for x@y ended" rather than show
+   * a bare sign-in screen. Commands the gateway had not confirmed are lost with the
+   * database; the log says how many kinds were pending. Not part of the tab contract.
    *
    * `token` is the session that failed: a late 401 for a session a new login replaced is ignored.
    */
@@ -141,22 +138,20 @@ export class EngineAccounts implements AccountService {
   private async endSession({ accountId, token }: { readonly accountId: string; readonly token?: string }): Promise<void> {
     const account = await this.deps.repository.get(accountId);
     if (!account || (token !== undefined && account.token !== token)) return;
-    const keepDatabase = await (this.deps.pendingCommands?.(accountId) ?? Promise.resolve(false)).catch(() => false);
-    this.deps.logger.log('Action', `Account ${accountId} logged out: the gateway ended its session${keepDatabase ? '; unsent commands are kept for its next login' : ''}`);
-    await this.logOut(accountId, { keepDatabase });
+    const pending = await (this.deps.pendingCommands?.(accountId) ?? Promise.resolve(false)).catch(() => false);
+    this.deps.logger.log('Action', `Account ${accountId} logged out: the gateway ended its session${pending ? '; commands it had not confirmed were dropped' : ''}`);
+    // Before the list changes: a tab that sees the account go asks why at once.
+    const ended: EndedSession = { accountId, emailAddress: account.emailAddress, endedAt: this.now() };
+    await this.deps.repository.setEndedSession(account.emailAddress, ended);
+    await this.logOut(accountId);
   }
 
-  private async logOut(accountId: string, { keepDatabase }: { keepDatabase: boolean }): Promise<void> {
+  private async logOut(accountId: string): Promise<void> {
     // The log lives in this account's database, which is about to go; the next primary takes it over below.
     const loggedHere = this.loggerAccountId === accountId;
     if (loggedHere) this.stopLogger();
     await this.deps.repository.remove(accountId);
-    if (keepDatabase) {
-      await this.deps.databases.close(accountId);
-      await this.deps.repository.setKeptDatabase(accountId, this.now());
-    } else {
-      await this.deps.databases.remove(accountId);
-    }
+    await this.deps.databases.remove(accountId);
     const state = await this.changed();
     // Logging out the last account ends the session: the logger stays inactive (spec §4).
     if (state.loggedIn && loggedHere) this.followPrimary(state.primaryAccountId);
@@ -179,6 +174,10 @@ export class EngineAccounts implements AccountService {
     const state = await this.changed({ broadcast: false });
     this.followPrimary(state.primaryAccountId);
     return state;
+  }
+
+  async endedSessions(): Promise<readonly EndedSession[]> {
+    return this.deps.repository.endedSessions();
   }
 
   async list(): Promise<readonly PublicAccount[]> {
@@ -217,12 +216,14 @@ export class EngineAccounts implements AccountService {
     return this.deps.repository.saveInfo(account.emailAddress, change);
   }
 
-  /** Deletes databases kept over a forced logout whose account did not come back in time. */
+  /**
+   * Earlier builds kept a database over a forced logout (for its unsent commands); a forced
+   * logout now wipes like any logout, so what they kept is deleted at the next start.
+   */
   private async purgeKeptDatabases(stored: readonly Account[]): Promise<void> {
     const kept = await this.deps.repository.keptDatabases();
-    for (const [accountId, keptAt] of Object.entries(kept)) {
+    for (const accountId of Object.keys(kept)) {
       const back = stored.some((account) => account.accountId === accountId);
-      if (!back && this.now() - keptAt < KEPT_DATABASE_MS) continue;
       if (!back) await this.deps.databases.remove(accountId);
       await this.deps.repository.setKeptDatabase(accountId, null);
     }

@@ -10,6 +10,13 @@ import { TIME } from '../../shared/constants';
 /** How long an answer holds, and the re-check delay after the browser reports offline (spec §9). */
 export const ONLINE_CACHE_MS = TIME.minute;
 export const OFFLINE_RECHECK_MS = TIME.minute;
+/**
+ * When the browser says it is online but the status image does not answer (the gateway
+ * restarting, a proxy between), the next looks come sooner — 5 s doubling up to the
+ * minute — so a tab is not left saying "offline" for a minute after the server is back
+ * (issue point 24). The spec's minute stays for when the browser itself says offline.
+ */
+export const UNREACHABLE_RECHECK_MS = { first: 5_000, max: OFFLINE_RECHECK_MS } as const;
 const CHECK_TIMEOUT_MS = 10_000;
 
 /** The browser's own signal: `navigator.onLine` and the global online/offline events. */
@@ -63,15 +70,19 @@ export function createOnlineStatus(deps: OnlineStatusDeps): OnlineStatus {
   let checkedAt = Number.NEGATIVE_INFINITY;
   let checking: Promise<boolean> | null = null;
   let recheckTimer: unknown = null;
+  /** Failed looks in a row while the browser says it is online. */
+  let unreachable = 0;
 
-  const record = (online: boolean) => {
+  const record = (online: boolean, { browserOffline = false } = {}) => {
     checkedAt = clock.now();
     const changed = online !== last;
     last = online;
     if (changed) for (const listener of listeners) listener(online);
     // While offline, keep looking once a minute; the browser may never fire 'online' (a captive portal).
     if (recheckTimer !== null) clock.clearTimeout(recheckTimer);
-    recheckTimer = online ? null : clock.setTimeout(() => void check(true), OFFLINE_RECHECK_MS);
+    const delay = browserOffline ? OFFLINE_RECHECK_MS : Math.min(UNREACHABLE_RECHECK_MS.max, UNREACHABLE_RECHECK_MS.first * 2 ** unreachable);
+    unreachable = online || browserOffline ? 0 : unreachable + 1;
+    recheckTimer = online ? null : clock.setTimeout(() => void check(true), delay);
   };
 
   const probe = async (): Promise<boolean> => {
@@ -102,7 +113,7 @@ export function createOnlineStatus(deps: OnlineStatusDeps): OnlineStatus {
 
   const unsubscribe = deps.browser?.subscribe((online) => {
     if (online) void check(true);
-    else record(false); // the browser knows it has no network; re-checked in a minute
+    else record(false, { browserOffline: true }); // the browser knows it has no network; re-checked in a minute
   });
 
   return {

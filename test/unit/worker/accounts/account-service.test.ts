@@ -19,7 +19,7 @@ const ANN = loginResponse({ mailId: '10', email: 'ann.lee@example.com', token: '
 const BOB = loginResponse({ mailId: '9', email: 'bob@example.org', token: 'token-9', baseUrl: 'https://other.example.org/api' });
 
 /** One engine's account service over `stores`, with spies for analytics and the logger. */
-function setup(params: { stores?: StoreFactory; hub?: ReturnType<typeof fakeBroadcastHub>; fetch?: typeof fetch } = {}) {
+function setup(params: { stores?: StoreFactory; hub?: ReturnType<typeof fakeBroadcastHub>; fetch?: typeof fetch; pendingCommands?: () => Promise<boolean> } = {}) {
   const stores = params.stores ?? new MemoryDatabases();
   const hub = params.hub ?? fakeBroadcastHub();
   const gateway = fakeGateway([ANN, BOB]);
@@ -35,6 +35,7 @@ function setup(params: { stores?: StoreFactory; hub?: ReturnType<typeof fakeBroa
     logger,
     channel: hub.open('accounts'),
     tabId: crypto.randomUUID(),
+    ...(params.pendingCommands ? { pendingCommands: params.pendingCommands } : {}),
   });
   return { service, repository, databases, analytics, logger, gateway, stores };
 }
@@ -195,5 +196,39 @@ describe('AccountService', () => {
     expect(await repository.keptDatabases()).toEqual({});
     const reopened = await stores.open('10', MAIL_SCHEMA);
     expect(await withRead(reopened, ['JSONBlob'], (tx) => tx.get('JSONBlob', 'marker'))).toBeUndefined();
+  });
+
+  test('a forced logout wipes the account like a normal logout, pending commands or not, and is told until the address signs in again', async () => {
+    const indexedDb = new IDBFactory();
+    const { service, repository } = setup({ stores: idbStoreFactory(indexedDb), pendingCommands: async () => true });
+    await service.add(login(ANN.email));
+    await service.add(login(BOB.email));
+    const seen: string[][] = [];
+    await service.watch((accounts) => seen.push(accounts.map((account) => account.accountId)));
+    expect((await indexedDb.databases()).map((db) => db.name).sort()).toEqual(['10', '9', ACCOUNTS_DATABASE].sort());
+
+    await service.sessionEnded({ accountId: '10', token: 'token-10' });
+    // The database is gone from IndexedDB (issue point 21: it was kept while commands were pending).
+    expect((await indexedDb.databases()).map((db) => db.name).sort()).toEqual(['9', ACCOUNTS_DATABASE].sort());
+    expect(await repository.keptDatabases()).toEqual({});
+    await vi.waitFor(() => expect(seen.at(-1)).toEqual(['9']));
+    expect(await service.endedSessions()).toEqual([{ accountId: '10', emailAddress: ANN.email, endedAt: expect.any(Number) }]);
+
+    // Signing in again is the answer: the notice goes. A user's own logout leaves none.
+    await service.add(login(ANN.email));
+    expect(await service.endedSessions()).toEqual([]);
+    await service.remove({ accountId: '9' });
+    expect(await service.endedSessions()).toEqual([]);
+  });
+
+  test('a database an earlier build kept over a forced logout is deleted at the next start', async () => {
+    const indexedDb = new IDBFactory();
+    const stores = idbStoreFactory(indexedDb);
+    const { repository, databases } = setup({ stores });
+    await databases.open('10');
+    await repository.setKeptDatabase('10', Date.now());
+    await setup({ stores }).service.initialise();
+    expect((await indexedDb.databases()).map((db) => db.name)).toEqual([ACCOUNTS_DATABASE]);
+    expect(await repository.keptDatabases()).toEqual({});
   });
 });

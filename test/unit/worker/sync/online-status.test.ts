@@ -69,4 +69,20 @@ describe('online status (spec §4, §9)', () => {
     expect(probes).toHaveLength(2);
     expect(status.last).toBe(true);
   });
+
+  test('a status image that does not answer while the browser says online is looked at again after 5 s, 10 s, 20 s … up to the minute (a restarting gateway)', async () => {
+    const { clock, status, probes, setReachable } = setup();
+    setReachable(false);
+    expect(await status.isOnline()).toBe(false);
+    const at = (count: number) => expect(probes).toHaveLength(count);
+    for (const [wait, count] of [[4_999, 1], [1, 2], [9_999, 2], [1, 3], [20_000, 4], [40_000, 5], [60_000, 6], [60_000, 7]] as const) {
+      clock.advance(wait);
+      await settle();
+      at(count);
+    }
+    setReachable(true);
+    clock.advance(60_000);
+    await settle();
+    expect(status.last).toBe(true);
+  });
 });
