@@ -113,6 +113,8 @@ export interface BodyView {
   readonly attachments: readonly AttachmentSummary[];
   /** `cid:` id → object URL or data URL of the inline part, so the UI can show inline images. */
   readonly inlineImages: Readonly<Record<string, string>>;
+  /** `html` is the first part of a very large HTML body (MessageBody.truncated); `getBody` with `whole` brings the rest. */
+  readonly truncated?: { readonly htmlBytes: number };
 }
 
 export interface FolderView extends Folder {
@@ -336,7 +338,7 @@ export interface MailQueryService {
   /** A thread with its messages, newest state from the cache. */
   getThread(params: { accountId: string; threadId: string }): Promise<ThreadView>;
   /** A body: from MessageBody, or fetched from the gateway and cached. */
-  getBody(params: { accountId: string; messageId: string }): Promise<BodyView>;
+  getBody(params: { accountId: string; messageId: string; whole?: boolean }): Promise<BodyView>;
   /** Folders of an account, special folders first, nested order. */
   listFolders(params: { accountId: string }): Promise<readonly FolderView[]>;
   /** Unread counts per account, for the sidebar. */

@@ -93,5 +93,20 @@ export const messageBodySchema = z.object({
   text: z.string().nullable(),
   attachments: z.array(attachmentSummarySchema),
   headers: z.record(z.string(), z.string()),
+  /**
+   * Set when `html` is only the first part of a very large HTML body (issue point 14): the
+   * reader shows that part at once and fetches the whole (`?whole=1`) only when asked.
+   * `htmlBytes` is the size of the whole HTML in UTF-8.
+   */
+  truncated: z.object({ htmlBytes: z.number().int().nonnegative() }).optional(),
 });
 export type MessageBody = z.infer<typeof messageBodySchema>;
+
+/** GET /api/messages/:id/body?whole=1: the whole HTML however large (else it is cut at MAX_SHOWN_HTML_CHARS). */
+export const bodyQuerySchema = z.strictObject({ whole: z.literal('1').optional() });
+
+/**
+ * How much HTML a body carries before the reader asks for the whole: a 20 MB newsletter
+ * would hold the tab's main thread for seconds in the sanitiser and the frame's layout.
+ */
+export const MAX_SHOWN_HTML_CHARS = 1_000_000;

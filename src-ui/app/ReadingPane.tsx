@@ -233,11 +233,11 @@ export function ReadingPane({ threadKey, onClose, showBack }: { threadKey: strin
   const ownEmails = useAtomValue(ownEmailsByAccountAtom).get(accountId ?? '');
   const ownAddresses = useMemo(() => [...(ownEmails ?? [])], [ownEmails]);
   const loadBody = useCallback(
-    async (messageId: string) => {
+    async (messageId: string, options?: { whole?: boolean }) => {
       const key = `${accountId ?? ''}:${messageId}`;
       const known = cache.bodies.get(key);
-      if (known) return known;
-      const body = await actions.loadBody({ accountId: accountId ?? '', messageId });
+      if (known && !(options?.whole && known.truncated)) return known;
+      const body = await actions.loadBody({ accountId: accountId ?? '', messageId, ...(options?.whole ? { whole: true } : {}) });
       const draft = shownThread.current?.messages.some((message) => message.id === messageId && message.draft);
       if (!draft) cache.bodies.set(key, body);
       return body;

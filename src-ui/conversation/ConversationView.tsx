@@ -20,7 +20,8 @@ export interface ConversationViewProps {
   /** Which account and folder the thread is in ("in alice@tern.test · Inbox"); null with one account signed in. */
   readonly place?: string | null;
   /** A message's body (MailQueryService.getBody); called on first expand. */
-  readonly loadBody: (messageId: string) => Promise<BodyView>;
+  /** `whole`: a very large HTML body in full (BodyView.truncated), on the reader's demand. */
+  readonly loadBody: (messageId: string, options?: { whole?: boolean }) => Promise<BodyView>;
   /** A body the shell already holds, if any: shown in the first render, without a round trip. */
   readonly peekBody?: (messageId: string) => BodyView | undefined;
   /** An attachment's bytes, for preview, download and forwarding. */
@@ -117,10 +118,10 @@ export const ConversationView = memo(function ConversationView(props: Conversati
   const { loadBody, loadAttachment, onCompose, ownAddresses, locale } = props;
   const cachedLoadBody = useMemo(() => {
     const cache = new Map<string, Promise<BodyView>>();
-    return (messageId: string) => {
-      let pending = cache.get(messageId);
+    return (messageId: string, options?: { whole?: boolean }) => {
+      let pending = options?.whole ? undefined : cache.get(messageId);
       if (!pending) {
-        pending = loadBody(messageId);
+        pending = options?.whole ? loadBody(messageId, { whole: true }) : loadBody(messageId);
         cache.set(messageId, pending);
         pending.catch(() => cache.delete(messageId)); // a failure may be retried
       }

@@ -16,7 +16,7 @@ export interface MessageItemProps {
   readonly message: MessageView;
   readonly expanded: boolean;
   readonly onToggle: (messageId: string) => void;
-  readonly loadBody: (messageId: string) => Promise<BodyView>;
+  readonly loadBody: (messageId: string, options?: { whole?: boolean }) => Promise<BodyView>;
   /** The body, when the shell already holds it (shown at once). */
   readonly peekBody?: (messageId: string) => BodyView | undefined;
   readonly loadAttachment: (message: MessageView, attachment: AttachmentSummary) => Promise<Blob>;
@@ -62,6 +62,16 @@ export function MessageItem(props: MessageItemProps) {
       (cause: unknown) => setBody({ state: 'failed', message: TernError.from(cause).message }),
     );
   }, [loadBody, message.id]);
+
+  // "Show the whole message" of a very large HTML body: its first part stays until the whole arrives.
+  const showWhole = useCallback(
+    () =>
+      loadBody(message.id, { whole: true }).then(
+        (loaded) => setBody({ state: 'ready', body: loaded }),
+        (cause: unknown) => setBody({ state: 'failed', message: TernError.from(cause).message }),
+      ),
+    [loadBody, message.id],
+  );
 
   // Bodies load on first expand and stay for later expands.
   useEffect(() => {
@@ -179,6 +189,7 @@ export function MessageItem(props: MessageItemProps) {
               })
             }
             onMailto={(href) => props.onCompose(composeFromMailto(href, message.accountId))}
+            onShowWhole={showWhole}
             title={`Message from ${senderName}`}
           />
         )}

@@ -1,8 +1,11 @@
 /**
  * A message body as the reader sees it: HTML through the pipeline into the sandboxed
- * frame, or plain text; plus the bar that offers to show remote images.
+ * frame, or plain text; plus the bar that offers to show remote images, and for a very
+ * large HTML body (the gateway sent its first part, BodyView.truncated) the bar that
+ * offers the whole.
  */
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
+import { formatFileSize } from '../../shared/file-size';
 import type { BodyView } from '../../shared/worker-mail-api';
 import { ImageOffIcon } from '../conversation/icons';
 import { MailFrame } from './MailFrame';
@@ -45,6 +48,39 @@ export interface MailBodyProps {
   readonly onMailto?: (href: string) => void;
   /** Accessible name of the frame. */
   readonly title: string;
+  /** "Show the whole message" of a truncated body: resolves once the whole is shown (or failed). */
+  readonly onShowWhole?: () => Promise<unknown>;
+}
+
+/**
+ * Over a body the gateway cut (issue point 14): the first part shows at once, and the
+ * whole (tens of megabytes to sanitise and lay out) only when the reader asks.
+ */
+export function LargeBodyBar(props: { htmlBytes: number; onShowWhole?: () => Promise<unknown> }) {
+  const [loading, setLoading] = useState(false);
+  const size = formatFileSize(props.htmlBytes);
+  const { onShowWhole } = props;
+  return (
+    <div className="tern-remote-bar tern-large-body-bar" role="region" aria-label="Large message">
+      <span className="tern-remote-text">This message is large ({size}): only its first part is shown.</span>
+      {onShowWhole && (
+        <span className="tern-remote-actions">
+          <button
+            type="button"
+            className="tern-link-button"
+            aria-busy={loading}
+            disabled={loading}
+            onClick={() => {
+              setLoading(true);
+              void onShowWhole().finally(() => setLoading(false));
+            }}
+          >
+            {loading ? 'Loading the whole message…' : `Show the whole message (${size})`}
+          </button>
+        </span>
+      )}
+    </div>
+  );
 }
 
 export function RemoteContentBar(props: { blocked: number; senderEmail?: string; onAllowMessage: () => void; onAllowSender: (email: string) => void }) {
@@ -91,6 +127,7 @@ export function MailBody(props: MailBodyProps) {
   if (rendered) {
     return (
       <div className="tern-mail-body">
+        {body.truncated && <LargeBodyBar htmlBytes={body.truncated.htmlBytes} onShowWhole={props.onShowWhole} />}
         {rendered.blockedRemote > 0 && !allowRemote && (
           <RemoteContentBar blocked={rendered.blockedRemote} senderEmail={props.senderEmail} onAllowMessage={props.onAllowMessage} onAllowSender={props.onAllowSender} />
         )}

@@ -133,7 +133,8 @@ export interface MailActions {
 
   // Reading and writing (for the conversation view and the composer)
   loadThread(params: { accountId: string; threadId: string }): Promise<ThreadView>;
-  loadBody(params: { accountId: string; messageId: string }): Promise<BodyView>;
+  /** `whole`: a very large HTML body in full ("Show the whole message"). */
+  loadBody(params: { accountId: string; messageId: string; whole?: boolean }): Promise<BodyView>;
   suggestAddresses(params: { accountIds: readonly string[]; prefix: string; limit: number }): Promise<readonly Address[]>;
   saveDraft(draft: DraftInput): Promise<DraftSaveReceipt>;
   /** A draft to edit, by its message in Drafts (Bcc and attachments included), or by the id a composer saved it under (composers restored after a reload). */
@@ -151,6 +152,8 @@ export interface MailActions {
   cancelUpload(uploadId: string): Promise<boolean>;
   /** An attachment's bytes (preview, download, forward). */
   loadAttachment(params: { accountId: string; messageId: string; index: number }): Promise<Blob>;
+  /** A sandboxed gateway address showing one previewable attachment (never a blob: of the app's origin). */
+  previewAttachment(params: { accountId: string; messageId: string; index: number }): Promise<string>;
   /** Opens the composer (one at a time; a new one replaces a closed-and-saved one). */
   openComposer(initial: ComposerInitial): void;
   closeComposer(): void;
@@ -392,6 +395,13 @@ export function createMailActions(params: { engine: UiEngine; store: Store; brid
     async loadAttachment(attachment) {
       try {
         return await engine.mail.getAttachment(attachment);
+      } catch (error) {
+        throw TernError.from(error);
+      }
+    },
+    async previewAttachment(attachment) {
+      try {
+        return (await engine.mail.previewAttachment(attachment)).url;
       } catch (error) {
         throw TernError.from(error);
       }

@@ -85,8 +85,10 @@ export class MailGateway {
     return this.client.json({ type: 'thread', path: `/threads/${encodeURIComponent(threadId)}` }, threadDetailResponseSchema);
   }
 
-  body(messageId: string): Promise<MessageBody> {
-    return this.client.json({ type: 'body', path: `/messages/${encodeURIComponent(messageId)}/body` }, messageBodySchema);
+  /** `whole`: a very large HTML body in full; else the gateway cuts it (MessageBody.truncated). */
+  body(messageId: string, options: { whole?: boolean } = {}): Promise<MessageBody> {
+    const query = options.whole ? { whole: '1' } : undefined;
+    return this.client.json({ type: 'body', path: `/messages/${encodeURIComponent(messageId)}/body`, query, timeoutMs: options.whole ? 120_000 : undefined }, messageBodySchema);
   }
 
   /** GET /api/messages/:id/attachments/:index: the file as the gateway sends it (its safe content type). */

@@ -72,7 +72,7 @@ export class EngineMailQueries implements MailQueryService {
     return this.deps.reads.thread(parseParams(threadParamsSchema, params));
   }
 
-  getBody(params: { accountId: string; messageId: string }): Promise<BodyView> {
+  getBody(params: { accountId: string; messageId: string; whole?: boolean }): Promise<BodyView> {
     return this.deps.reads.body(parseParams(bodyParamsSchema, params));
   }
 

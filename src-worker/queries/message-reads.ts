@@ -35,13 +35,14 @@ async function toDataUrl(blob: Blob, contentType: string): Promise<string> {
 }
 
 function toBodyView(messageId: string, row: Readonly<Record<string, unknown>>): BodyView {
-  const value = (row.value ?? {}) as { html?: string | null; text?: string | null };
+  const value = (row.value ?? {}) as { html?: string | null; text?: string | null; truncated?: { htmlBytes: number } };
   return {
     messageId,
     html: value.html ?? null,
     text: value.text ?? null,
     attachments: (row.attachments as AttachmentSummary[] | undefined) ?? [],
     inlineImages: (row.inline_images as Record<string, string> | undefined) ?? {},
+    ...(value.truncated ? { truncated: value.truncated } : {}),
   };
 }
 
@@ -81,8 +82,9 @@ export class MessageReads {
     };
   }
 
-  async body(params: { accountId: string; messageId: string }): Promise<BodyView> {
+  async body(params: { accountId: string; messageId: string; whole?: boolean }): Promise<BodyView> {
     const { accountId, messageId } = params;
+    if (params.whole) return this.fetchWholeBody(accountId, messageId);
     const store = await this.deps.open(accountId);
     const cached = await withRead(store, ['MessageBody'], (tx) => tx.get('MessageBody', messageId));
     if (cached && !embedsByOldRule(cached)) return toBodyView(messageId, cached);
@@ -117,7 +119,7 @@ export class MessageReads {
     const inlineImages = await this.inlineImages(gateway, body);
     const row = {
       id: messageId,
-      value: { html: body.html, text: body.text },
+      value: { html: body.html, text: body.text, ...(body.truncated ? { truncated: body.truncated } : {}) },
       attachments: body.attachments,
       inline_images: inlineImages,
       inline_rule: INLINE_RULE,
@@ -126,6 +128,17 @@ export class MessageReads {
     // The message may have been deleted meanwhile; a body without its message is harmless (deleted with it later).
     await withWrite(await this.deps.open(accountId), ['MessageBody'], (tx) => tx.put('MessageBody', row));
     return toBodyView(messageId, row);
+  }
+
+  /**
+   * A very large HTML body in full, on the reader's demand (issue point 14). Not kept in
+   * MessageBody: the next opening shows the first part again, at once.
+   */
+  private async fetchWholeBody(accountId: string, messageId: string): Promise<BodyView> {
+    const gateway = await this.deps.gateway(accountId);
+    const body = await gateway.body(messageId, { whole: true });
+    const inlineImages = await this.inlineImages(gateway, body);
+    return toBodyView(messageId, { value: { html: body.html, text: body.text }, attachments: body.attachments, inline_images: inlineImages });
   }
 
   /** The cid: images the HTML shows, as data URLs keyed by their Content-ID without brackets (cid-parts.ts decides which). */

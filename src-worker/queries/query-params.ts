@@ -20,7 +20,8 @@ export const listWindowSchema = z.object({ offset: z.number().int().nonnegative(
 export const watchParamsSchema = z.object({ scope: listScopeSchema, window: listWindowSchema });
 export const moveWindowParamsSchema = z.object({ subscriptionId: id, window: listWindowSchema });
 export const threadParamsSchema = z.object({ accountId: id, threadId: id });
-export const bodyParamsSchema = z.object({ accountId: id, messageId: id });
+/** `whole`: a very large HTML body in full (the reader's "Show the whole message"), else its first part. */
+export const bodyParamsSchema = z.object({ accountId: id, messageId: id, whole: z.boolean().optional() });
 /** The gateway numbers a message's attachments from 0 (AttachmentSummary.index). */
 export const attachmentParamsSchema = z.object({ accountId: id, messageId: id, index: z.number().int().min(0).max(9999) });
 export const accountParamsSchema = z.object({ accountId: id });

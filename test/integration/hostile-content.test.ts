@@ -1,8 +1,9 @@
 // Hostile content over real Postfix and Dovecot (issue points 12 and 14): an SVG with a
 // script and a PNG arrive by SMTP; their previews come from the gateway through a
 // short-lived signed link, sandboxed, as an allow-listed type; a forged, expired or
-// unsigned link opens nothing.
+// unsigned link opens nothing. A 20 MB HTML mail's body comes bounded, the whole on demand.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { MAX_SHOWN_HTML_CHARS, messageBodySchema } from '../../shared/api/mail';
 import { previewLinkSchema } from '../../shared/api/reading';
 import { PREVIEW_CSP } from '../../src-server/reading/download-headers';
 import { PNG_LOGO } from '../harness/seed/assets';
@@ -88,4 +89,26 @@ describe('attachment previews (issue point 12)', () => {
     const noSession = await api(`/api/messages/${message.id}/attachments/0/preview-link`, null);
     expect(noSession.status).toBeGreaterThanOrEqual(400);
   });
+});
+
+describe('a 20 MB HTML body (issue point 14)', () => {
+  const subject = `The whole archive ${Date.now()}`;
+  const row = '<tr><td>Entry of the archive, with some text to make it long.</td></tr>\n';
+  const html = `<html><body><h1 id="start">Start of the archive</h1><table>${row.repeat(Math.ceil((20 * 1024 * 1024) / row.length))}</table><p id="end">End of the archive</p></body></html>`;
+
+  test('the body route sends its first part with the whole size; ?whole=1 sends all of it', async () => {
+    await fx.send({ from: 'Archive <archive@kite.test>', to: OWNER.email, subject, html, text: 'The archive.' });
+    const { id } = await received(subject);
+    const bounded = messageBodySchema.parse(await (await api(`/api/messages/${id}/body`)).json());
+    expect(bounded.html!.length).toBeLessThanOrEqual(MAX_SHOWN_HTML_CHARS);
+    expect(bounded.html).toContain('Start of the archive');
+    expect(bounded.html).not.toContain('End of the archive');
+    // mailparser may normalise line ends: the size is that of the HTML the mail carried, within a few bytes per line.
+    expect(bounded.truncated!.htmlBytes).toBeGreaterThanOrEqual(20 * 1024 * 1024);
+    const whole = messageBodySchema.parse(await (await api(`/api/messages/${id}/body?whole=1`)).json());
+    expect(whole.truncated).toBeUndefined();
+    expect(Buffer.byteLength(whole.html!, 'utf8')).toBe(bounded.truncated!.htmlBytes);
+    expect(whole.html).toContain('End of the archive');
+    expect((await api(`/api/messages/${id}/body?whole=yes`)).status).toBe(400);
+  }, 60_000);
 });

@@ -1,12 +1,13 @@
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import * as z from 'zod';
-import type { MessageBody } from '../../../shared/api/mail';
+import { bodyQuerySchema, type MessageBody } from '../../../shared/api/mail';
 import { attachmentParamsSchema, idParamsSchema, type PreviewLink } from '../../../shared/api/reading';
 import { TernError } from '../../../shared/errors';
 import { previewType } from '../../../shared/preview-rules';
 import type { GatewayContext } from '../../context';
 import { BodyCache } from '../../reading/body-cache';
+import { boundBody } from '../../reading/body-bounds';
 import { downloadHeaders, previewHeaders } from '../../reading/download-headers';
 import { FolderQueries } from '../../reading/folder-queries';
 import { MessageService, type MessageFile } from '../../reading/message-service';
@@ -22,7 +23,7 @@ function sendFile(reply: FastifyReply, file: MessageFile): FastifyReply {
 }
 
 /**
- * GET /api/messages/:id/body → MessageBody (fetched over IMAP once, then from the cache)
+ * GET /api/messages/:id/body[?whole=1] → MessageBody (fetched over IMAP once, then from the cache; HTML over 1M characters cut unless whole)
  * GET /api/messages/:id/attachments/:index → the decoded file, as a download
  * GET /api/messages/:id/original → the raw source, as a message/rfc822 download
  * GET /api/messages/:id/attachments/:index/preview-link → { path, expiresAt } (preview-links.ts)
@@ -40,8 +41,11 @@ export function registerMessageRoutes(app: FastifyInstance, ctx: GatewayContext)
   app.get('/api/messages/:id/body', async (request, reply): Promise<MessageBody> => {
     const { accountId } = sessionOf(ctx.sessions, request);
     const { id } = idParamsSchema.parse(request.params);
+    const { whole } = bodyQuerySchema.parse(request.query ?? {});
     const started = performance.now();
-    const { body, cached } = await messages.body(accountId, Number(id));
+    const { body: full, cached } = await messages.body(accountId, Number(id));
+    // The whole is kept in the cache; what is sent is bounded unless asked for (body-bounds.ts).
+    const body = whole ? full : boundBody(full);
     // A message's body never changes, but it is mail: kept by the worker, not by shared caches.
     reply.header('Cache-Control', 'private, no-cache');
     reply.header('Server-Timing', `body;dur=${(performance.now() - started).toFixed(1)};desc="${cached ? 'cached' : 'imap'}"`);
