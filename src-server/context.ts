@@ -13,6 +13,7 @@ import { Materializer } from './mirror/materialize';
 import { MirrorManager } from './mirror/mirror-manager';
 import { MirrorStore } from './mirror/mirror-store';
 import { createMailWrites, type MailWrites } from './outbox/mail-writes';
+import type { OutboxOptions } from './outbox/outbox-worker';
 import { PushHub } from './push/push-hub';
 import type { SmtpConnector } from './smtp/smtp-connector';
 import { openDatabase, type Db } from './store/database';
@@ -41,6 +42,8 @@ export interface ContextOverrides {
   readonly smtp?: SmtpConnector;
   /** How long POST /api/send waits for the outcome before answering 202 (default 30 s). */
   readonly sendWaitMs?: number;
+  /** The outbox's retry counts and delays (tests shorten them). */
+  readonly outbox?: Partial<OutboxOptions>;
 }
 
 export function createContext(config: GatewayConfig, overrides: ContextOverrides = {}): GatewayContext {
@@ -87,6 +90,7 @@ export function createContext(config: GatewayConfig, overrides: ContextOverrides
       materializer,
       smtp: overrides.smtp,
       sendWaitMs: overrides.sendWaitMs,
+      outbox: overrides.outbox,
       onError: (accountId, error) => console.warn(`mail writes${accountId === null ? '' : ` of account ${accountId}`}: ${error instanceof Error ? error.message : String(error)}`),
     }),
     login: new LoginService({

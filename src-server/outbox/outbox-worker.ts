@@ -228,7 +228,7 @@ export class OutboxWorker extends EventEmitter<WorkerEvents> {
       store.markSent(row.id);
     } catch (error) {
       if (this.stopped) return;
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = filingReason(error);
       if (row.filingAttempts + 1 < this.options.maxFilingAttempts) {
         store.deferFiling(row.id, reason, this.now() + this.delayAfter(row.filingAttempts + 1));
       } else if (copyFiled) {
@@ -256,4 +256,11 @@ export class OutboxWorker extends EventEmitter<WorkerEvents> {
     const delays = this.options.retryDelaysMs;
     return delays[Math.min(attempt - 1, delays.length - 1)] ?? 0;
   }
+}
+
+/** The IMAP server's own words (imapflow keeps them beside its generic "Command failed"). */
+function filingReason(error: unknown): string {
+  const e = (typeof error === 'object' && error !== null ? error : {}) as { responseText?: string; serverResponseCode?: string };
+  if (e.responseText) return (e.serverResponseCode ? `[${e.serverResponseCode}] ${e.responseText}` : e.responseText).slice(0, 1000);
+  return error instanceof Error ? error.message : String(error);
 }

@@ -10,6 +10,9 @@
 //   imap-drop-after-append  Dovecot stores an APPEND; its OK never reaches the gateway, whose
 //                        connection is cut (a save killed between APPEND and what follows)
 //   imap-hold-after-append  the same OK held back until `release()` (kill the gateway meanwhile)
+//
+// `refuseAppends(true)` is a lasting fault instead: every APPEND is answered NO [OVERQUOTA]
+// by the proxy and never reaches Dovecot (a full mailbox, a Sent copy that cannot be filed).
 import net from 'node:net';
 
 export type FaultKind = 'smtp-hold-after-dot' | 'smtp-drop-after-dot' | 'smtp-drop-before-dot' | 'imap-drop-after-append' | 'imap-hold-after-append';
@@ -21,6 +24,8 @@ export interface FaultProxy {
   /** Lets a held reply through (or, with `drop`, cuts the held connection instead). */
   release(mode?: 'deliver' | 'drop'): void;
   disarm(): void;
+  /** While on, every IMAP APPEND is refused with NO [OVERQUOTA] (and not passed on). */
+  refuseAppends(on: boolean): void;
   /** Cuts every connection (a gateway that died has none left). */
   dropAll(): void;
   close(): Promise<void>;
@@ -35,6 +40,7 @@ interface Armed {
 
 export async function startFaultProxy(target: { host: string; port: number }): Promise<FaultProxy> {
   let armed: Armed | null = null;
+  let refusing = false;
   /** Connections whose server reply is held: `resume` lets it through, `cut` ends both sides. */
   const held: { client: net.Socket; resume: () => void; cut: () => void }[] = [];
   const sockets = new Set<net.Socket>();
@@ -95,7 +101,49 @@ export async function startFaultProxy(target: { host: string; port: number }): P
       client.write(chunk);
     });
 
+    // IMAP APPEND refusal: the command line is held until whole; its literal is skipped.
+    let pending = Buffer.alloc(0);
+    let skip = 0;
+    let refusedTag = '';
+    const refuseAppend = (chunk: Buffer): Buffer => {
+      let data = Buffer.concat([pending, chunk]);
+      pending = Buffer.alloc(0);
+      let out = Buffer.alloc(0);
+      while (data.length > 0) {
+        if (skip > 0) {
+          const n = Math.min(skip, data.length);
+          skip -= n;
+          data = data.subarray(n);
+          // The whole command has been read: now it is refused, as a server would after the literal.
+          if (skip === 0) client.write(`${refusedTag} NO [OVERQUOTA] Quota exceeded (mailbox is full) (fault proxy)\r\n`);
+          continue;
+        }
+        const eol = data.indexOf('\r\n');
+        if (eol < 0) {
+          pending = data;
+          break;
+        }
+        const line = data.subarray(0, eol + 2);
+        data = data.subarray(eol + 2);
+        const append = /^(\S+) APPEND .*\{(\d+)(\+?)\}\r\n$/i.exec(line.toString('latin1'));
+        if (!append) {
+          out = Buffer.concat([out, line]);
+          continue;
+        }
+        // The literal (and the CRLF ending the command) is swallowed; a synchronising literal gets its "+" first.
+        skip = Number(append[2]) + 2;
+        if (append[3] !== '+') client.write('+ go ahead\r\n');
+        refusedTag = append[1]!;
+      }
+      return out;
+    };
+
     client.on('data', (chunk: Buffer) => {
+      if (refusing || pending.length > 0 || skip > 0) {
+        const rest = refuseAppend(chunk);
+        if (rest.length > 0) upstream.write(rest);
+        return;
+      }
       if (!inData || !armed || !armed.kind.startsWith('smtp-')) {
         upstream.write(chunk);
         return;
@@ -151,6 +199,9 @@ export async function startFaultProxy(target: { host: string; port: number }): P
       });
     },
     release,
+    refuseAppends(on) {
+      refusing = on;
+    },
     disarm() {
       armed = null;
     },

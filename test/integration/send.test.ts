@@ -244,3 +244,38 @@ describe('exactly once around the final "."', () => {
   });
 });
 
+
+// Dovecot behind the fault proxy refusing every APPEND with NO [OVERQUOTA]: the message goes
+// out, but its Sent copy cannot be stored. It is retried, then said so — never marked filed.
+describe('a Sent copy that cannot be filed', () => {
+  let proxy: FaultProxy;
+  const imapPort = (port: number) => fx.ctx.db.prepare('UPDATE accounts SET imap_port = ? WHERE id = ?').run(port, fx.alice.accountId);
+
+  beforeAll(async () => {
+    proxy = await startFaultProxy({ host: fx.servers.host, port: fx.servers.ports.imap });
+    imapPort(proxy.port);
+  });
+  afterAll(async () => {
+    imapPort(fx.servers.ports.imap);
+    await fx.restart({ sendWaitMs: 20_000 });
+    await proxy?.close();
+  });
+
+  test('is retried, then the send is `sent` with sentCopy `failed` and the server’s reason; bob has it once, Sent has none', async () => {
+    await fx.restart({ sendWaitMs: 20_000, outbox: { maxFilingAttempts: 3, retryDelaysMs: [100] } });
+    proxy.refuseAppends(true);
+    const marker = token();
+    const reply = await send(fx.alice, { idempotencyKey: `nofile-${marker}`, compose: { to: [BOB.email], subject: `No Sent copy ${marker}`, text: 'Out, not filed.' } });
+    expect([reply.status, reply.body.state, reply.body.sentCopy], reply.text).toEqual([200, 'accepted', 'pending']);
+    const done = await eventually(async () => {
+      const status = (await fx.api<SendResult>(fx.alice, 'GET', `/api/outbox/${reply.body.outboxId}`)).body;
+      return status.state === 'sent' ? status : undefined;
+    }, 15_000, 'the filing retries to end');
+    proxy.refuseAppends(false);
+    expect(done.sentCopy).toBe('failed');
+    expect(done.lastError).toMatch(/not filed in Sent: .*OVERQUOTA|not filed in Sent: .*Quota/i);
+    expect(await arrival(bobImap, 'INBOX', marker)).toBeGreaterThan(0);
+    expect(await uidsByMessageId(bobImap, 'INBOX', reply.body.messageIdHeader)).toHaveLength(1);
+    expect(await uidsByMessageId(aliceImap, 'Sent', reply.body.messageIdHeader)).toHaveLength(0);
+  });
+});
