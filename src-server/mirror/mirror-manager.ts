@@ -30,6 +30,11 @@ export class MirrorManager {
     deps.sessions.on('ended', this.onSessionEnded);
   }
 
+  /** The mirror's store, for what a reader learns about mirrored messages (exact attachment sizes). */
+  get store(): MirrorStore {
+    return this.deps.store;
+  }
+
   /** Starts mirrors for every account that has a live session (gateway start). */
   startActive(): void {
     for (const accountId of this.deps.sessions.activeAccountIds()) this.onLogin(accountId);

@@ -91,6 +91,8 @@ export class MirrorStore {
       moveMessage: db.prepare<[number, number, number]>('UPDATE messages SET folder_id = ?, uid = ?, modseq = NULL WHERE id = ?'),
       deleteFolderMessages: db.prepare<[number]>('DELETE FROM messages WHERE folder_id = ?'),
       updateFlags: db.prepare<[string, number, string | null, number]>('UPDATE messages SET flags = ?, unseen = ?, modseq = ? WHERE id = ?'),
+      attachmentsOf: db.prepare<[number, number]>('SELECT attachments_json FROM messages WHERE account_id = ? AND id = ?').pluck(),
+      updateAttachments: db.prepare<[string, number]>('UPDATE messages SET attachments_json = ? WHERE id = ?'),
       // Positional parameters: binding 19 named ones per message costs more than the insert's own work in the profile.
       insertMessage: db.prepare<InsertMessageParams>(
         `INSERT INTO messages (account_id, folder_id, uid, thread_id, message_id_header, in_reply_to, subject, from_json, to_json,
@@ -218,6 +220,24 @@ export class MirrorStore {
       this.dropMessages(folderId, changes);
       this.stmt.folderState.run(null, null, null, null, folderId);
       changes.folder(folderId);
+    });
+  }
+
+  /**
+   * The exact decoded sizes of a message's attachments (index → bytes), measured when its
+   * body was parsed: the mirror only estimates them from BODYSTRUCTURE's encoded size, which
+   * is 1–2 bytes off for most base64 parts. Logged as a message change, so every client shows
+   * the exact size from then on; nothing is written when the sizes are already exact.
+   */
+  exactAttachmentSizes(accountId: number, messageId: number, sizes: ReadonlyMap<number, number>): void {
+    const json = this.stmt.attachmentsOf.get(accountId, messageId) as string | undefined;
+    if (json === undefined) return;
+    const stored = JSON.parse(json) as { index: number; size: number }[];
+    if (stored.every((attachment) => (sizes.get(attachment.index) ?? attachment.size) === attachment.size)) return;
+    const exact = stored.map((attachment) => ({ ...attachment, size: sizes.get(attachment.index) ?? attachment.size }));
+    this.commit(accountId, (changes) => {
+      this.stmt.updateAttachments.run(JSON.stringify(exact), messageId);
+      changes.message(messageId);
     });
   }
 

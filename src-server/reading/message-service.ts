@@ -69,6 +69,8 @@ export class MessageService {
     // Parsed after the IMAP connection is free again: the parse is CPU, not IMAP.
     const { body, searchText } = await parseMessageBody(source.stream(), { messageId: String(messageId), stored: storedAttachmentsOf(row) });
     this.deps.cache.put({ accountId, messageId, body, searchText });
+    // The parse measured the attachments: their exact sizes replace the mirror's estimate for every client.
+    this.deps.mirrors.store.exactAttachmentSizes(accountId, messageId, new Map(body.attachments.map((attachment) => [attachment.index, attachment.size])));
     return body;
   }
 

@@ -396,6 +396,9 @@ describe('received through Postfix and Dovecot: the body chosen by RFC 2046/2183
     expect(row.snippet).toBe('The body, in plain text.');
     const listed = JSON.parse(row.attachments_json) as { contentType: string; filename: string; size: number }[];
     expect(listed.map((attachment) => attachment.contentType)).toEqual(['text/html', ...files.map(() => 'application/octet-stream')]);
+    // Before the body is read, the sizes are the mirror's estimate from the encoded size: not exact for every padding.
+    const estimates = listed.filter((attachment) => attachment.filename.startsWith('file-')).map((attachment) => attachment.size);
+    console.log(`[reading] attachment sizes before opening: ${estimates.join(', ')} (exact: ${files.map((file) => file.bytes.length).join(', ')})`);
     const reply = await api(`/api/messages/${row.id}/body`);
     expect(reply.status).toBe(200);
     const parsed = (await reply.json()) as MessageBody;
@@ -407,6 +410,21 @@ describe('received through Postfix and Dovecot: the body chosen by RFC 2046/2183
     const page = parsed.attachments.find((attachment) => attachment.contentType === 'text/html')!;
     const download = await api(`/api/messages/${row.id}/attachments/${page.index}`);
     expect(await download.text()).toContain('<p>An attached HTML page</p>');
+  });
+
+  test('the exact sizes measured on opening replace the mirror’s estimate for every client (the row and the delta)', async () => {
+    const [row] = sql<{ id: number; attachments_json: string }>('SELECT id, attachments_json FROM messages WHERE subject = ?', subject);
+    const sizes = (json: string) => (JSON.parse(json) as { filename: string; size: number }[]).filter((a) => a.filename.startsWith('file-')).map((a) => a.size);
+    const exact = files.map((file) => file.bytes.length);
+    // Opened by the test before: the row now holds what the parse measured, and a client catching up sees it.
+    expect(sizes(row!.attachments_json)).toEqual(exact);
+    let meta;
+    for (let cursor = 0, more = true; more; ) {
+      const page = await fx.delta(cursor);
+      for (const change of page.changes) if (change.op === 'upsert' && change.object === 'message' && change.data.id === String(row!.id)) meta = change.data;
+      ({ cursor, hasMore: more } = page);
+    }
+    expect(meta?.attachments.filter((a) => a.filename.startsWith('file-')).map((a) => a.size)).toEqual(exact);
   });
 });
 
