@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type { Recipient } from '../../shared/api/compose';
+import { crlfLineEnds } from './line-ends';
 
 export interface OutgoingAttachment {
   readonly filename: string;
@@ -37,6 +38,8 @@ const address = (recipient: Recipient) => ({ name: recipient.name, address: reci
  * Raw MIME (RFC 5322) with nodemailer's MailComposer. `keepBcc` keeps the Bcc header: for
  * the Drafts and Sent copies only; what SMTP carries never shows it. File and URL access
  * are off, so no value can make the composer read a local file or fetch a URL.
+ * MailComposer copies the line ends of the text and HTML as they come (a textarea's LF,
+ * a pasted CR), so the result is brought to CRLF: Cyrus refuses bare line ends.
  */
 export async function buildMime(message: OutgoingMessage, options: { keepBcc: boolean }): Promise<Buffer> {
   const composer = new MailComposer({
@@ -57,5 +60,5 @@ export async function buildMime(message: OutgoingMessage, options: { keepBcc: bo
   });
   const node = composer.compile();
   node.keepBcc = options.keepBcc;
-  return node.build();
+  return crlfLineEnds(await node.build());
 }
