@@ -42,11 +42,20 @@ export interface ContextOverrides {
   readonly smtp?: SmtpConnector;
   /** How long POST /api/send waits for the outcome before answering 202 (default 30 s). */
   readonly sendWaitMs?: number;
+  /**
+   * Where errors outside a request go (a mirror, the outbox, a bug under login); main.ts
+   * sends them to the gateway's log with their stacks. Default: their message on stderr.
+   */
+  readonly reportError?: (message: string, error: unknown) => void;
   /** The outbox's retry counts and delays (tests shorten them). */
   readonly outbox?: Partial<OutboxOptions>;
 }
 
+/** Errors outside a request, when no reporter is given: their message on stderr. */
+const warnOnStderr = (message: string, error: unknown) => console.warn(`${message}: ${error instanceof Error ? error.message : String(error)}`);
+
 export function createContext(config: GatewayConfig, overrides: ContextOverrides = {}): GatewayContext {
+  const report = overrides.reportError ?? warnOnStderr;
   const db = openDatabase(config.dataDir, config.databaseFile);
   // Refuse to start rather than run with a key that cannot open the stored passwords.
   let secrets: SecretBox;
@@ -68,7 +77,7 @@ export function createContext(config: GatewayConfig, overrides: ContextOverrides
     sessions,
     store: new MirrorStore({ db, txlog, push }),
     options: { sweepIntervalMs: config.mirrorSweepMs },
-    onError: (accountId, error) => console.warn(`mirror of account ${accountId}: ${error instanceof Error ? error.message : String(error)}`),
+    onError: (accountId, error) => report(`mirror of account ${accountId}`, error),
   });
   const materializer = new Materializer(db);
   return {
@@ -91,7 +100,7 @@ export function createContext(config: GatewayConfig, overrides: ContextOverrides
       smtp: overrides.smtp,
       sendWaitMs: overrides.sendWaitMs,
       outbox: overrides.outbox,
-      onError: (accountId, error) => console.warn(`mail writes${accountId === null ? '' : ` of account ${accountId}`}: ${error instanceof Error ? error.message : String(error)}`),
+      onError: (accountId, error) => report(`mail writes${accountId === null ? '' : ` of account ${accountId}`}`, error),
     }),
     login: new LoginService({
       accounts,
@@ -100,6 +109,7 @@ export function createContext(config: GatewayConfig, overrides: ContextOverrides
       discover: (email) => discoverServers(email, discovery),
       checkImap: checkImapLogin,
       onLogin: (accountId) => void mirrors.onLogin(accountId),
+      reportError: report,
     }),
   };
 }

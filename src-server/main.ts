@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import type { FastifyBaseLogger } from 'fastify';
 import { loadConfig } from './config';
 import { createContext } from './context';
 import { createApp } from './http/app';
@@ -7,8 +8,13 @@ import { createApp } from './http/app';
 async function main(): Promise<void> {
   const config = loadConfig();
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-  const ctx = createContext(config);
+  // Errors outside requests (mirrors, outbox) go to the same log once it exists; start-up ones to stderr.
+  let log: FastifyBaseLogger | undefined;
+  const ctx = createContext(config, {
+    reportError: (message, error) => (log ? log.error({ err: error }, message) : console.error(message, error)),
+  });
   const app = await createApp(ctx, { log: { level: config.logLevel } });
+  log = app.log;
   const address = await app.listen({ host: config.host, port: config.port });
   console.log(`Tern gateway listening on ${address}`);
   const stop = (signal: string) => {

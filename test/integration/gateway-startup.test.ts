@@ -1,13 +1,13 @@
 // The built gateway as a real process (dist/server/gateway.mjs, built for this file): what
 // it refuses at start-up, the modes of the files it keeps, and what it logs on stdout.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../../src-server/config';
 import { createContext } from '../../src-server/context';
 import { findFreePorts } from '../harness/ports';
@@ -22,6 +22,11 @@ beforeAll(async () => {
   const build = spawnSync(process.execPath, ['build.mjs', '--no-install', `--out=${buildDir}`], { cwd: root, encoding: 'utf8' });
   if (!existsSync(gatewayBundle)) throw new Error(`The gateway did not build:\n${build.stdout}\n${build.stderr}`);
   dir = await mkdtemp(join(tmpdir(), 'tern-startup-'));
+});
+/** Gateways still running: a failed or timed-out test must not leave one behind. */
+const running = new Set<ChildProcess>();
+afterEach(() => {
+  for (const child of running) child.kill('SIGKILL');
 });
 afterAll(async () => {
   await rm(buildDir, { recursive: true, force: true });
@@ -43,6 +48,7 @@ async function runGateway(env: Record<string, string>, until?: (stdout: string) 
       env: { PATH: process.env.PATH ?? '', TERN_HOST: '127.0.0.1', TERN_PORT: String(port), TERN_PUBLIC_DIR: join(buildDir, 'public'), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    running.add(child);
     let stdout = '';
     let stderr = '';
     let acting = false;
@@ -59,7 +65,10 @@ async function runGateway(env: Record<string, string>, until?: (stdout: string) 
     });
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
     child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+    child.once('exit', (code) => {
+      running.delete(child);
+      resolve({ code, stdout, stderr });
+    });
   });
 }
 
@@ -67,12 +76,17 @@ const listeningUrl = (stdout: string) => /Tern gateway listening on (http:\/\/\S
 /** For a gateway that should refuse to start: one that listens after all is stopped at once (and the test fails on its exit code). */
 const stopIfListening = (stdout: string) => (listeningUrl(stdout) ? Promise.resolve() : null);
 
-/** A data dir as an earlier run left it: a store holding one sealed mail password. */
+/**
+ * A data dir as an earlier run left it: a store holding one sealed mail password, and a live
+ * session (so the gateway starts its mirror) whose IMAP server is a closed port.
+ */
 async function dataDirWithAccount(name: string, env: Record<string, string> = {}): Promise<string> {
   const dataDir = join(dir, name);
   const ctx = createContext(loadConfig({ TERN_DATA_DIR: dataDir, ...env }));
-  const server = { host: '127.0.0.1', port: 1143, security: 'none' as const };
-  ctx.accounts.save({ email: 'alice@tern.test', name: 'Alice', imap: server, smtp: server, password: 'Alice-pass-1!' });
+  const [closedPort] = await findFreePorts(1);
+  const server = { host: '127.0.0.1', port: closedPort!, security: 'none' as const };
+  const account = ctx.accounts.save({ email: 'alice@tern.test', name: 'Alice', imap: server, smtp: server, password: 'Alice-pass-1!' });
+  ctx.sessions.create(account.id);
   ctx.db.close();
   return dataDir;
 }
@@ -134,5 +148,20 @@ describe('a gateway that starts', () => {
     expect(lines.find((line) => line.requestId === seen.health)).toMatchObject({ msg: 'request', method: 'GET', route: '/api/health', status: 200 });
     expect(lines.find((line) => line.requestId === seen.missing)).toMatchObject({ msg: 'request', method: 'GET', route: null, status: 404 });
     expect(run.stdout).not.toContain('secret-token-123');
+  });
+
+  test('an error outside any request (the mirror cannot reach its IMAP server) is logged at error level with its stack, and no password', async () => {
+    const dataDir = await dataDirWithAccount('mirror-error');
+    const mirrorError = (stdout: string) =>
+      stdout
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { level: number; msg: string; err?: { stack?: string } })
+        .find((line) => line.msg === 'mirror of account 1');
+    const run = await runGateway({ TERN_DATA_DIR: dataDir }, (stdout) => (mirrorError(stdout) ? Promise.resolve() : null));
+    const line = mirrorError(run.stdout);
+    expect(line?.level).toBe(50);
+    expect(line?.err?.stack).toMatch(/\n\s+at /);
+    expect(run.stdout + run.stderr).not.toContain('Alice-pass-1!');
   });
 });
