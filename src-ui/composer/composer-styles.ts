@@ -71,7 +71,11 @@ export const COMPOSER_CSS = `${BASE_CSS}
 .tern-suggestion-name { font-size: 13.5px; font-weight: 500; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .tern-suggestion-email { font-size: 12px; color: var(--t-muted); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 
-.tern-editor-wrap { flex: 1; min-height: 0; display: flex; flex-direction: column; }
+.tern-editor-wrap { flex: 1 1 auto; min-height: 0; display: flex; flex-direction: column; }
+/* The editor keeps a few lines to write in (the attachments give up height first, issue point 23:
+   three forwarded files used to squeeze it to 0 px and cover the formatting bar). */
+.tern-composer .tern-editor-wrap { min-height: 140px; }
+.tern-composer.is-minimized .tern-editor-wrap { min-height: 0; }
 .tern-editor-wrap > .tern-toolbar { order: -2; }
 .tern-editor-wrap > .tern-link-popover { order: -1; }
 .tern-toolbar { display: flex; gap: 2px; padding: 6px 12px; border-bottom: 1px solid color-mix(in srgb, var(--t-line) 60%, transparent); }
@@ -92,22 +96,38 @@ export const COMPOSER_CSS = `${BASE_CSS}
 .tern-editor img[data-tern-blocked-src] { display: inline-block; min-width: 16px; min-height: 16px; background: var(--t-hover); outline: 1px dashed var(--t-line); }
 .tern-editor a { color: var(--t-accent); }
 
-.tern-upload-list { list-style: none; margin: 0; padding: 8px 16px; display: flex; flex-direction: column; gap: 6px; border-top: 1px solid var(--t-line); max-height: 200px; overflow: auto; }
-.tern-upload { display: flex; align-items: center; gap: 10px; padding: 6px 6px 6px 10px; border: 1px solid var(--t-line); border-radius: 8px; background: var(--t-surface); }
+.tern-upload-list {
+  list-style: none; margin: 0; padding: 8px 16px; border-top: 1px solid var(--t-line);
+  /* Compact tiles, as many per row as fit; a long list scrolls inside itself (two rows and a bit
+     show) and may shrink to one row before the editor gives up anything. */
+  display: grid; grid-template-columns: repeat(auto-fill, minmax(200px, 1fr)); align-content: start; gap: 6px;
+  flex: 0 1 auto; min-height: 54px; max-height: 104px; overflow: auto; overscroll-behavior: contain;
+}
+.tern-upload { display: flex; align-items: center; gap: 8px; min-width: 0; min-height: 36px; padding: 2px 2px 2px 8px; border: 1px solid var(--t-line); border-radius: 8px; background: var(--t-surface); }
+/* A refused or failed file says why on a line of its own: it takes the whole row. */
+.tern-upload:has(.tern-upload-message) { grid-column: 1 / -1; }
+.tern-upload .tern-icon-button { width: 28px; height: 28px; }
 .tern-upload.is-rejected, .tern-upload.is-failed { border-color: color-mix(in srgb, var(--t-danger) 45%, var(--t-line)); background: color-mix(in srgb, var(--t-danger) 6%, var(--t-bg)); }
 .tern-upload-icon { color: var(--t-muted); display: flex; }
 .tern-upload.is-rejected .tern-upload-icon, .tern-upload.is-failed .tern-upload-icon { color: var(--t-danger); }
-.tern-upload-text { flex: 1; min-width: 0; display: flex; flex-wrap: wrap; align-items: baseline; column-gap: 8px; }
-.tern-upload-name { font-size: 13px; font-weight: 500; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 100%; }
-.tern-upload-meta { font-size: 12px; color: var(--t-muted); }
+.tern-upload-text { flex: 1; min-width: 0; display: flex; flex-wrap: wrap; align-items: baseline; column-gap: 6px; }
+.tern-upload-name { flex: 0 1 auto; min-width: 0; font-size: 13px; font-weight: 500; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 100%; }
+.tern-upload-meta { flex: none; font-size: 12px; color: var(--t-muted); white-space: nowrap; }
+.tern-upload:not(:has(.tern-upload-message)) .tern-upload-text { flex-wrap: nowrap; }
 .tern-upload-message { flex-basis: 100%; font-size: 12px; color: var(--t-muted); }
 .tern-upload-message.is-error { color: var(--t-danger); }
-.tern-upload-progress { flex: none; width: 120px; height: 6px; border-radius: 3px; background: var(--t-hover); overflow: hidden; }
+.tern-upload-progress { flex: none; width: 56px; height: 6px; border-radius: 3px; background: var(--t-hover); overflow: hidden; }
 .tern-upload-progress-value { display: block; height: 100%; border-radius: 3px; background: var(--t-accent); transition: width .2s linear; }
 /* Every byte sent, the gateway still storing: the full bar breathes until the answer. */
 .tern-upload-progress[aria-valuenow="100"] .tern-upload-progress-value { animation: tern-upload-finishing 1s ease-in-out infinite alternate; }
 @keyframes tern-upload-finishing { to { opacity: .45; } }
 @media (prefers-reduced-motion: reduce) { .tern-upload-progress-value { transition: none; animation: none !important; } }
+
+/* An answer carrying files (a forward's, or added) needs more room than the low answer dock
+   (styles.css, "Answer dock"): it grows, and the room the reading pane keeps below the
+   conversation grows with it, so the editor keeps its height and the last message stays in sight. */
+.composer-dock.is-answer:not(.is-minimized):has(.tern-upload-list[aria-label]) { height: min(560px, 72vh, 100vh - 72px); }
+body:has(.composer-dock.is-answer:not(.is-minimized) .tern-upload-list[aria-label]) .reading-pane:not(.reading-pane-empty) { padding-bottom: calc(min(560px, 72vh, 100vh - 72px) - 12px); }
 
 .tern-composer-notice { margin: 0; padding: 8px 16px; font-size: 13px; border-top: 1px solid var(--t-line); }
 .tern-composer-notice.is-error { color: var(--t-danger); background: color-mix(in srgb, var(--t-danger) 6%, var(--t-bg)); }
