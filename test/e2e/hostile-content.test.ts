@@ -1,12 +1,14 @@
 /**
- * Hostile content on the demo, in Debian's Chromium (issue points 12, 13, 15):
+ * Hostile content on the demo, in Debian's Chromium (issue points 12, 13, 14, 15):
  *   - an SVG attachment whose script would write to the app's localStorage, IndexedDB and
  *     window title, previewed and opened in a new tab: the new tab's document has an
  *     opaque origin, and nothing changed in the app's origin; a PNG preview still shows;
  *   - a reply to a mail whose CSS climbs out through nesting (`p { body:has(&) * {…} }`)
  *     and lays a `\70 osition: fixed` cover over everything: the app stays visible and
  *     clickable around the composer (elementFromPoint);
- *   - a file name with U+202E reads in its stored order, isolated.
+ *   - a file name with U+202E reads in its stored order, isolated;
+ *   - a 20 MB HTML mail shows its start and "Show the whole message" while the page stays
+ *     responsive (a frame and a key press go through); the figures are logged, not asserted.
  */
 import { createTransport } from 'nodemailer';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -21,6 +23,9 @@ const { alice } = demo;
 const stamp = Date.now().toString(36);
 const FILES_SUBJECT = `Files from Mallory ${stamp}`;
 const CSS_SUBJECT = `Styled newsletter ${stamp}`;
+const HUGE_SUBJECT = `The whole archive ${stamp}`;
+const HUGE_ROW = '<tr><td style="padding:2px">Entry of the archive, with some text to make it long.</td></tr>\n';
+const HUGE_HTML = `<html><body><h1>Start of the archive</h1><table>${HUGE_ROW.repeat(Math.ceil((20 * 1024 * 1024) / HUGE_ROW.length))}</table><p>End of the archive</p></body></html>`;
 
 /** Each line of the script would leave a mark in the app's origin if it ever ran there. */
 const SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="120" height="80" viewBox="0 0 120 80">
@@ -70,6 +75,7 @@ beforeAll(async () => {
     ],
   });
   await send({ from: 'Shop <shop@kite.test>', subject: CSS_SUBJECT, html: HOSTILE_CSS_HTML, text: 'Our autumn collection is here.' });
+  await send({ from: 'Archive <archive@kite.test>', subject: HUGE_SUBJECT, html: HUGE_HTML, text: 'The archive.' });
   browser = await launchChromium();
   context = await newDemoContext(browser);
   tab = watch(await context.newPage());
@@ -188,4 +194,55 @@ describe('quoted CSS (issue point 13)', () => {
     await screenshot(page, 'hostile-4-reply-to-hostile-css');
     await page.keyboard.press('Escape');
   });
+});
+
+describe('a 20 MB HTML mail (issue point 14)', () => {
+  test('shows its start and "Show the whole message" while the page stays responsive', async () => {
+    await openFolder(page, alice.email, 'Inbox');
+    // Long tasks and a key listener, installed before the mail is opened.
+    await page.evaluate(() => {
+      const seen = { longest: 0, keys: 0 };
+      (window as unknown as { __huge: typeof seen }).__huge = seen;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) seen.longest = Math.max(seen.longest, entry.duration);
+      }).observe({ type: 'longtask', buffered: false });
+      window.addEventListener('keydown', (event) => event.key === 'Shift' && seen.keys++, true);
+    });
+    const started = await page.evaluate(() => performance.now());
+    const conversation = await openThread(page, HUGE_SUBJECT, 60_000);
+    const bar = conversation.getByRole('region', { name: 'Large message' });
+    await bar.waitFor({ timeout: 30_000 });
+    await page.frameLocator('iframe[title="Message from Archive"]').getByText('Start of the archive').waitFor({ timeout: 30_000 });
+    const shownAt = await page.evaluate(() => performance.now());
+    expect(await bar.textContent()).toMatch(/This message is large \(2\d\.\d MB\): only its first part is shown\./);
+    const button = bar.getByRole('button', { name: /^Show the whole message \(2\d\.\d MB\)$/ });
+    await button.waitFor();
+    // Responsive: a frame goes out and a key press is handled.
+    expect(await page.evaluate(() => new Promise<boolean>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true)))))).toBe(true);
+    await page.keyboard.press('Shift');
+    await expect.poll(() => page.evaluate(() => (window as unknown as { __huge: { keys: number } }).__huge.keys)).toBeGreaterThan(0);
+    const longest = await page.evaluate(() => (window as unknown as { __huge: { longest: number } }).__huge.longest);
+    console.log(`[hostile] 20 MB HTML mail: click to first part shown ${Math.round(shownAt - started)} ms, longest task ${Math.round(longest)} ms`);
+    for (const [width, height, scheme] of [
+      [1366, 768, 'light'],
+      [390, 844, 'dark'],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await page.emulateMedia({ colorScheme: scheme });
+      await bar.scrollIntoViewIfNeeded();
+      await screenshot(page, `hostile-5-large-body-${width}-${scheme}`);
+    }
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    // On demand, the whole: its end shows, the bar goes.
+    const before = await page.evaluate(() => performance.now());
+    await button.click();
+    await page.frameLocator('iframe[title="Message from Archive"]').getByText('End of the archive').waitFor({ state: 'attached', timeout: 120_000 });
+    await bar.waitFor({ state: 'detached' });
+    const whole = await page.evaluate(() => performance.now());
+    const longestWhole = await page.evaluate(() => (window as unknown as { __huge: { longest: number } }).__huge.longest);
+    console.log(`[hostile] 20 MB HTML mail: "Show the whole message" to its end in the frame ${Math.round(whole - before)} ms, longest task since opening ${Math.round(longestWhole)} ms`);
+    expect(tab.errors).toEqual([]);
+  }, 240_000);
 });
