@@ -1,4 +1,5 @@
 import type { ImapFlow, ListResponse, StatusObject } from 'imapflow';
+import { hasFlag, specialUseAttribute } from '../imap/imap-flags';
 import { specialUseOf } from './materialize';
 import type { FolderListing, MirrorStore } from './mirror-store';
 import type { FolderRow } from './mirror-rows';
@@ -12,17 +13,29 @@ export interface SweepResult {
   readonly backfilling: readonly FolderRow[];
 }
 
-function toListing(entry: ListResponse): FolderListing {
-  return {
-    path: entry.path,
-    name: entry.name,
-    parentPath: entry.parentPath || null,
-    delimiter: entry.delimiter || '/',
-    specialUse: specialUseOf(entry.path, entry.specialUse),
-  };
+/**
+ * The mirror's folder rows from one LIST. A role comes from the folder's SPECIAL-USE
+ * attribute in any case (imapflow only knows `\Sent`, so it takes Cyrus's `\sent` Sent
+ * for a name match); imapflow's guess from a folder's name is kept only when no folder
+ * has that role from the server.
+ */
+export function folderListings(entries: readonly ListResponse[]): FolderListing[] {
+  const attributes = entries.map((entry) => specialUseAttribute(entry.flags));
+  const claimed = new Set(attributes.filter((role) => role !== null));
+  return entries.map((entry, index) => {
+    const guess = specialUseOf(entry.path, entry.specialUse);
+    const fromName = guess !== null && !claimed.has(guess) ? guess : null;
+    return {
+      path: entry.path,
+      name: entry.name,
+      parentPath: entry.parentPath || null,
+      delimiter: entry.delimiter || '/',
+      specialUse: guess === 'inbox' ? guess : (attributes[index] ?? fromName),
+    };
+  });
 }
 
-const isSelectable = (entry: ListResponse) => !entry.flags.has('\\Noselect') && !entry.flags.has('\\NonExistent');
+const isSelectable = (entry: ListResponse) => !hasFlag(entry.flags, '\\Noselect') && !hasFlag(entry.flags, '\\NonExistent');
 
 /** Whether STATUS shows anything the mirror has not seen (UIDVALIDITY, HIGHESTMODSEQ, UIDNEXT, count). */
 export function statusDiffers(row: FolderRow, status: StatusObject, mirroredCount: number): boolean {
@@ -43,7 +56,7 @@ export function statusDiffers(row: FolderRow, status: StatusObject, mirroredCoun
 export async function sweepFolders(params: { client: ImapFlow; store: MirrorStore; accountId: number }): Promise<SweepResult> {
   const { client, store, accountId } = params;
   const entries = await client.list({ statusQuery: { messages: true, uidNext: true, uidValidity: true, highestModseq: true } });
-  const rows = store.syncFolderList(accountId, entries.map(toListing));
+  const rows = store.syncFolderList(accountId, folderListings(entries));
   const byPath = new Map(entries.map((entry) => [entry.path, entry]));
   const selectable = new Set(entries.filter(isSelectable).map((entry) => entry.path));
   const changed: FolderRow[] = [];

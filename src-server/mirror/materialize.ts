@@ -1,6 +1,7 @@
 import { anyShowsPaperclip } from '../../shared/attachment-rules';
 import type { Address, AttachmentSummary, Folder, MessageMeta, SpecialUse, ThreadSummary } from '../../shared/api/mail';
 import { draftRecipients, draftToField } from '../../shared/draft-recipients';
+import { hasFlag } from '../imap/imap-flags';
 import type { Db } from '../store/database';
 import type { StoredAttachment } from './attachments';
 import type { FolderRow, MessageRow } from './mirror-rows';
@@ -33,8 +34,8 @@ export function toMessageMeta(row: MessageRow): MessageMeta {
     replyTo: parseAddresses(row.reply_to_json),
     date: row.date,
     receivedAt: row.received_at,
-    unread: !flags.includes('\\Seen'),
-    starred: flags.includes('\\Flagged'),
+    unread: !hasFlag(flags, '\\Seen'),
+    starred: hasFlag(flags, '\\Flagged'),
     answered: flags.includes('\\Answered'),
     draft: flags.includes('\\Draft'),
     keywords: flags.filter((flag) => !flag.startsWith('\\')),

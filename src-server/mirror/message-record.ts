@@ -1,5 +1,6 @@
 import type { FetchMessageObject, FetchQueryObject, MessageAddressObject } from 'imapflow';
 import type { Address } from '../../shared/api/mail';
+import { canonicalFlag } from '../imap/imap-flags';
 import { attachmentsOf, type StoredAttachment } from './attachments';
 import { decodeHeaderValue, hasRawBytes, rawHeaderFields, withRawNames } from './header-decode';
 import { EARLY_BYTES, EARLY_PART, earlySnippet, snippetSourceOf, type SnippetSource } from './snippet';
@@ -56,9 +57,9 @@ function epoch(value: Date | string | undefined): number | null {
   return Number.isFinite(time) ? time : null;
 }
 
-/** Flags as stored: `\Recent` is session state, not something a client can act on. */
+/** Flags as stored: system flags in one spelling (`\seen` → `\Seen`); `\Recent` is session state, not something a client can act on. */
 export function storedFlags(flags: Set<string> | undefined): string[] {
-  return [...(flags ?? [])].filter((flag) => flag !== '\\Recent').sort();
+  return [...(flags ?? [])].map(canonicalFlag).filter((flag) => flag !== '\\Recent').sort();
 }
 
 /** The References header's ids, from the raw `References: …` header block. */

@@ -1,4 +1,5 @@
 import type { SpecialUse } from '../../shared/api/mail';
+import { hasFlag } from '../imap/imap-flags';
 import type { PushHub } from '../push/push-hub';
 import type { Db } from '../store/database';
 import type { TransactionLog } from '../store/transaction-log';
@@ -172,7 +173,7 @@ export class MirrorStore {
         const row = this.stmt.messageByUid.get(batch.folderId, update.uid) as { id: number; thread_id: number; flags: string; unseen: number } | undefined;
         const flags = JSON.stringify([...update.flags].sort());
         if (!row || row.flags === flags) continue;
-        const unseen = update.flags.includes('\\Seen') ? 0 : 1;
+        const unseen = hasFlag(update.flags, '\\Seen') ? 0 : 1;
         this.stmt.updateFlags.run(flags, unseen, update.modseq, row.id);
         changes.message(row.id);
         changes.thread(row.thread_id);
@@ -269,7 +270,7 @@ export class MirrorStore {
       JSON.stringify(record.attachments),
       record.snippet,
       record.modseq,
-      record.flags.includes('\\Seen') ? 0 : 1,
+      hasFlag(record.flags, '\\Seen') ? 0 : 1,
     );
     changes.thread(assignment.threadId);
     for (const merged of assignment.mergedThreadIds) changes.thread(merged);
