@@ -1,4 +1,4 @@
-/** Issue point 14: the body route sends at most MAX_SHOWN_HTML_CHARS of HTML, cut after a whole tag, and says how large the whole is. */
+/** Issue point 14: the body route sends at most MAX_SHOWN_HTML_CHARS (500,000) of HTML, cut after a whole tag, and says how large the whole is. */
 import { expect, test } from 'vitest';
 import { MAX_SHOWN_HTML_CHARS, type MessageBody } from '../../../../shared/api/mail';
 import { boundBody } from '../../../../src-server/reading/body-bounds';

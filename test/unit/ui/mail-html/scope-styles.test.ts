@@ -132,7 +132,10 @@ test('scopeStyleAttribute: position static under any spelling, the rest as writt
   expect(scopeStyleAttribute('position:fixed;top:0')).toBe('position: static; top: 0');
   expect(scopeStyleAttribute('\\70 osition: fixed; inset: 0')).toBe('position: static; inset: 0');
   expect(scopeStyleAttribute('position: var(--p)')).toBe('position: static');
-  expect(scopeStyleAttribute('color: red; } body { display: none')).toBe('color: red');
+  // Nothing to change: left as written, unparsed (a style attribute can hold no rules, only declarations).
+  expect(scopeStyleAttribute('color: red; } body { display: none')).toBe('color: red; } body { display: none');
+  expect(scopeStyleAttribute('color: red; } body { position: fixed')).toBe('color: red');
+  expect(scopeStyleAttribute('Position:\\66 ixed')).toBe('position: static');
 });
 
 test('scopeMailStyles rewrites <style> elements and style attributes through the DOM', () => {
