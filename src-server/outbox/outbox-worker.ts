@@ -156,10 +156,10 @@ export class OutboxWorker extends EventEmitter<WorkerEvents> {
       if (this.inFlight.has(row.id) || this.recovered.has(row.id)) continue;
       this.recovered.add(row.id);
       try {
+        // Died before the final ".": the server threw the unfinished message away (no IMAP needed to know).
+        if (row.committedAt === null) this.deps.store.requeue(row.id, 'interrupted by a gateway restart', this.now());
         // Found in Sent: the server took it (and filed it) before we could record that. Do not send again.
-        if (await this.deps.filing.isInSent(row)) this.deps.store.markAccepted(row.id, { response: 'found in Sent after a restart', accepted: [], rejected: [] });
-        // Died before the final ".": the server threw the unfinished message away.
-        else if (row.committedAt === null) this.deps.store.requeue(row.id, 'interrupted by a gateway restart', this.now());
+        else if (await this.deps.filing.isInSent(row)) this.deps.store.markAccepted(row.id, { response: 'found in Sent after a restart', accepted: [], rejected: [] });
         else this.deps.store.markUnknown(row.id, UNKNOWN_AFTER_RESTART);
       } catch (error) {
         // Cannot look now (IMAP down): leave it `sending` and look again on the next pass.

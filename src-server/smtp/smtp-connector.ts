@@ -78,6 +78,8 @@ export class NodemailerSmtp implements SmtpConnector {
       connection.on('error', (error: unknown) => finish(error));
       connection.once('end', () => finish(new Error('The mail server closed the connection.')));
       const transmit = () => {
+        // nodemailer has no public socket: its private one is only read, to wait until the body has
+        // left it; without it the commit point is merely written a little before it need be.
         const body = committingBody(raw, () => onCommit?.(), () => (connection as unknown as { _socket?: Writable })._socket);
         connection.send({ from: envelope.from, to: [...envelope.to] }, body, (error, info) => {
           if (error) return finish(error);

@@ -265,6 +265,26 @@ describe('outbox state machine', () => {
     expect(filing.filed).toEqual([]);
   });
 
+  test('after a crash with IMAP down: a row before its "." is resent anyway; one after it waits for Sent to be looked at', async () => {
+    filing.isInSent = async () => {
+      throw new Error('IMAP connection refused');
+    };
+    const before = enqueue('k-before-dot').row;
+    const after = enqueue('k-after-dot-down', bob).row;
+    store.claim(before.id);
+    store.claim(after.id);
+    store.markCommitting(after.id);
+    const next = worker();
+    await next.runDue();
+    await next.runDue();
+    expect(smtp.calls.map((call) => call.raw.toString().match(/<(k-[a-z-]+)@/)![1])).toEqual(['k-before-dot']);
+    expect(store.get(after.id)!.state).toBe('sending');
+    filing.isInSent = async () => false;
+    await next.runDue();
+    expect(store.get(after.id)!.state).toBe('unknown');
+    expect(smtp.calls).toHaveLength(1);
+  });
+
   test('a connection lost after the final "." is unknown, not retried; the person may send it again', async () => {
     smtp.next = (call) => (call === 1 ? 'drop' : 'accept');
     const { row } = enqueue('k-drop');
