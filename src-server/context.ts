@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { AccountStore } from './accounts/account-store';
 import { SessionStore } from './accounts/session-store';
-import { discoverServers } from './auth/discovery';
+import { discoverServers, rememberDiscoveries } from './auth/discovery';
 import { checkImapLogin } from './auth/imap-check';
 import { LoginService } from './auth/login-service';
 import { networkLookups } from './auth/network-lookups';
@@ -106,7 +106,7 @@ export function createContext(config: GatewayConfig, overrides: ContextOverrides
       accounts,
       sessions,
       throttle: new LoginThrottle(),
-      discover: (email) => discoverServers(email, discovery),
+      discover: rememberDiscoveries((email) => discoverServers(email, discovery)),
       checkImap: checkImapLogin,
       onLogin: (accountId) => void mirrors.onLogin(accountId),
       reportError: report,

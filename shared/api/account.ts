@@ -16,6 +16,15 @@ export const loginRequestSchema = z.object({
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
 
 /** What the worker builds an Account from (spec §3: mailId → id, latestTxnId → cursor, baseUrl → API base). */
+/**
+ * POST /api/login/check: the login form's email step asks whether the address's domain can
+ * be served (the gateway finds its mail servers) before asking for the password. Refused
+ * with the discovery error (MXNotFound, ImapHostNotFound, NoSuchImapProvider).
+ */
+export const checkAddressRequestSchema = z.object({ email: emailSchema });
+export const checkAddressResponseSchema = z.object({ provider: z.string() });
+export type CheckAddressResponse = z.infer<typeof checkAddressResponseSchema>;
+
 export const loginResponseSchema = z.object({
   mailId: z.string(),
   email: z.string(),

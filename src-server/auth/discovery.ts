@@ -4,11 +4,21 @@ import type { Security, ServerSettings } from '../accounts/account-store';
 import type { DomainServers } from '../config';
 import { parseAutoconfig } from './autoconfig-xml';
 
-/** The DNS questions discovery asks. Each call rejects (or answers []) when there is no answer. */
+/**
+ * The DNS questions discovery asks. Each call rejects (or answers []) when there is no
+ * answer, and stops (rejects) when `signal` aborts: discovery cancels what it no longer needs.
+ */
 export interface DiscoveryDns {
-  resolveSrv(name: string): Promise<SrvRecord[]>;
-  resolveMx(name: string): Promise<MxRecord[]>;
+  resolveSrv(name: string, signal?: AbortSignal): Promise<SrvRecord[]>;
+  resolveMx(name: string, signal?: AbortSignal): Promise<MxRecord[]>;
 }
+
+/**
+ * The most a whole discovery may take (each network wait has its own, shorter limit in
+ * network-lookups.ts): a login form must answer in seconds, and an unknown domain used to
+ * take 22 s to be refused. Past it, whatever is still asked is cancelled: ImapHostNotFound.
+ */
+export const DISCOVERY_BUDGET_MS = 8_000;
 
 export interface DiscoveryDeps {
   /** TERN_MAIL_DOMAINS. */
@@ -16,10 +26,12 @@ export interface DiscoveryDeps {
   /** TERN_IMAP_* / TERN_SMTP_*: applied to every domain's result. */
   readonly overrides: { readonly imap: Partial<ServerSettings>; readonly smtp: Partial<ServerSettings> };
   readonly dns: DiscoveryDns;
-  /** GETs an https URL; the body on a 200, null on anything else (including a timeout). */
-  readonly fetchText: (url: string) => Promise<string | null>;
-  /** Whether something accepts a TCP connection there, within a short time. */
-  readonly canConnect: (server: { host: string; port: number }) => Promise<boolean>;
+  /** GETs an https URL; the body on a 200, null on anything else (including a timeout or `signal`). */
+  readonly fetchText: (url: string, signal?: AbortSignal) => Promise<string | null>;
+  /** Whether something accepts a TCP connection there, within a short time (false once `signal` aborts). */
+  readonly canConnect: (server: { host: string; port: number }, signal?: AbortSignal) => Promise<boolean>;
+  /** DISCOVERY_BUDGET_MS unless a test says otherwise. */
+  readonly budgetMs?: number;
 }
 
 /** Where the IMAP settings came from: an operator ('config') or the network. */
@@ -60,11 +72,15 @@ function bestSrv(records: readonly SrvRecord[]): SrvRecord | undefined {
     .sort((a, b) => a.priority - b.priority || b.weight - a.weight)[0];
 }
 
+/** The resolver's answer for a name that does not exist at all (NXDOMAIN), as opposed to one without MX records. */
+const NO_SUCH_DOMAIN = Symbol('no such domain');
+const isNoSuchDomain = (error: unknown) => (error as { code?: unknown } | null)?.code === 'ENOTFOUND';
+
 const settle = <T>(promise: Promise<T>, fallback: T): Promise<T> => promise.catch(() => fallback);
 
 /** RFC 6186 SRV records, implicit TLS preferred over STARTTLS (RFC 8314). */
-async function fromSrv(domain: string, dns: DiscoveryDns): Promise<Found> {
-  const ask = (service: string) => settle(dns.resolveSrv(`${service}._tcp.${domain}`), []).then(bestSrv);
+async function fromSrv(domain: string, dns: DiscoveryDns, signal: AbortSignal): Promise<Found> {
+  const ask = (service: string) => settle(dns.resolveSrv(`${service}._tcp.${domain}`, signal), []).then(bestSrv);
   const [imaps, imap, submissions, submission] = await Promise.all(
     ['_imaps', '_imap', '_submissions', '_submission'].map(ask),
   );
@@ -79,12 +95,12 @@ async function fromSrv(domain: string, dns: DiscoveryDns): Promise<Found> {
 }
 
 /** Thunderbird's autoconfig convention: the provider's own host first, then the well-known path. */
-async function fromAutoconfig(email: string, domain: string, fetchText: DiscoveryDeps['fetchText']): Promise<Found> {
+async function fromAutoconfig(email: string, domain: string, fetchText: DiscoveryDeps['fetchText'], signal: AbortSignal): Promise<Found> {
   const urls = [
     `https://autoconfig.${domain}/mail/config-v1.1.xml?emailaddress=${encodeURIComponent(email)}`,
     `https://${domain}/.well-known/autoconfig/mail/config-v1.1.xml`,
   ];
-  const bodies = await Promise.all(urls.map((url) => settle(fetchText(url), null)));
+  const bodies = await Promise.all(urls.map((url) => settle(fetchText(url, signal), null)));
   for (const body of bodies) {
     const parsed = body === null ? null : parseAutoconfig(body, domain);
     if (parsed?.imap) return parsed;
@@ -110,12 +126,12 @@ export function registrableDomain(host: string): string {
  * The last resort: the domain's mail exchanger says who hosts the mail; try `imap.<its
  * domain>` and the MX host itself on 993. No MX → MXNotFound; nothing answering → ImapHostNotFound.
  */
-async function fromMx(mx: readonly MxRecord[], deps: DiscoveryDeps): Promise<Found & { imap: ServerSettings }> {
+async function fromMx(mx: readonly MxRecord[], deps: DiscoveryDeps, signal: AbortSignal): Promise<Found & { imap: ServerSettings }> {
   const best = [...mx].sort((a, b) => a.priority - b.priority).map((record) => stripDot(record.exchange)).find(Boolean);
   if (!best) throw new TernError('MXNotFound'); // also RFC 7505's null MX ("."): the domain takes no mail
   const base = registrableDomain(best);
   const candidates = [...new Set([`imap.${base}`, best])];
-  const answers = await Promise.all(candidates.map((host) => settle(deps.canConnect({ host, port: 993 }), false)));
+  const answers = await Promise.all(candidates.map((host) => settle(deps.canConnect({ host, port: 993 }, signal), false)));
   const host = candidates[answers.indexOf(true)];
   if (host === undefined) throw new TernError('ImapHostNotFound');
   const smtpHost = host === best ? best : `smtp.${base}`;
@@ -135,6 +151,9 @@ function finish(found: Found & { imap: ServerSettings }, source: DiscoverySource
  * Finds the IMAP and SMTP servers of an address: the operator's table and overrides, then
  * DNS SRV (RFC 6186), then autoconfig XML, then a guess from MX. Later steps only fill in
  * what earlier ones left open, so an SRV IMAP record with an autoconfig SMTP entry works.
+ * The network steps are asked at once (SRV, autoconfig and MX), not one after the other,
+ * and the whole is bounded by DISCOVERY_BUDGET_MS: when it answers or gives up, every
+ * lookup still under way is cancelled.
  */
 export async function discoverServers(email: string, deps: DiscoveryDeps): Promise<DiscoveredServers> {
   const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
@@ -144,8 +163,33 @@ export async function discoverServers(email: string, deps: DiscoveryDeps): Promi
     : { ...definedEntry('imap', standalone('imap', deps.overrides.imap)), ...definedEntry('smtp', standalone('smtp', deps.overrides.smtp)) };
   if (configured.imap && configured.smtp) return finish(configured as Found & { imap: ServerSettings }, 'config', deps);
 
-  // Both DNS questions at once: the MX answer is only needed later, but waiting for it then costs a round trip.
-  const mxAnswer = settle(deps.dns.resolveMx(domain), []);
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const outOfTime = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = new TernError('ImapHostNotFound', { detail: { reason: 'discovery timed out', budgetMs: deps.budgetMs ?? DISCOVERY_BUDGET_MS } });
+      controller.abort(error);
+      reject(error);
+    }, deps.budgetMs ?? DISCOVERY_BUDGET_MS);
+  });
+  try {
+    return await Promise.race([lookUp(email, domain, configured, deps, controller.signal), outOfTime]);
+  } finally {
+    clearTimeout(timer);
+    // Answered (or refused) early: the lookups nobody waits for any more stop now.
+    controller.abort();
+  }
+}
+
+async function lookUp(email: string, domain: string, configured: Found, deps: DiscoveryDeps, signal: AbortSignal): Promise<DiscoveredServers> {
+  // Every question at once: SRV, autoconfig and MX answer within one network wait, not three in a row.
+  const mxReply = deps.dns.resolveMx(domain, signal).then(
+    (records): MxRecord[] | typeof NO_SUCH_DOMAIN => records,
+    (error: unknown) => (isNoSuchDomain(error) ? NO_SUCH_DOMAIN : []),
+  );
+  const mxAnswer = mxReply.then((reply) => (reply === NO_SUCH_DOMAIN ? [] : reply));
+  const srvAnswer = fromSrv(domain, deps.dns, signal);
+  const autoconfigAnswer: Promise<Found> = settle(fromAutoconfig(email, domain, deps.fetchText, signal), {});
   let found: Found = configured;
   let source: DiscoverySource | undefined = configured.imap ? 'config' : undefined;
   const merge = (step: Found, stepSource: DiscoverySource) => {
@@ -155,10 +199,44 @@ export async function discoverServers(email: string, deps: DiscoveryDeps): Promi
     }
     if (!found.smtp && step.smtp) found = { ...found, smtp: step.smtp };
   };
-  merge(await fromSrv(domain, deps.dns), 'srv');
-  if (!found.imap || !found.smtp) merge(await fromAutoconfig(email, domain, deps.fetchText), 'autoconfig');
-  if (!found.imap) merge(await fromMx(await mxAnswer, deps), 'mx');
+  merge(await srvAnswer, 'srv');
+  if (!found.imap || !found.smtp) {
+    // A domain DNS says does not exist has no autoconfig host either: refused now, not when the fetches give up.
+    const gone = (async (): Promise<Found | typeof NO_SUCH_DOMAIN> => ((await mxReply) === NO_SUCH_DOMAIN ? NO_SUCH_DOMAIN : autoconfigAnswer))();
+    const step = await Promise.race<Found | typeof NO_SUCH_DOMAIN>([autoconfigAnswer, gone]);
+    if (step === NO_SUCH_DOMAIN) throw new TernError('MXNotFound', { detail: { reason: 'no such domain' } });
+    merge(step, 'autoconfig');
+  }
+  if (!found.imap) merge(await fromMx(await mxAnswer, deps, signal), 'mx');
   return finish(found as Found & { imap: ServerSettings }, source ?? 'mx', deps);
+}
+
+/** How long a found provider is remembered per domain (the email step's check, then the login). */
+export const DISCOVERY_MEMORY_MS = 10 * 60_000;
+const MAX_REMEMBERED_DOMAINS = 1_000;
+
+/**
+ * Remembers successful discoveries per domain for a while: the email step's check and the
+ * login right after it ask the network once, and repeated checks of one domain cost nothing.
+ * Refusals are not remembered (a domain may be set up a minute later).
+ */
+export function rememberDiscoveries(discover: (email: string) => Promise<DiscoveredServers>, options: { ttlMs?: number; now?: () => number } = {}): (email: string) => Promise<DiscoveredServers> {
+  const known = new Map<string, { readonly at: number; readonly servers: Promise<DiscoveredServers> }>();
+  const now = options.now ?? Date.now;
+  const ttl = options.ttlMs ?? DISCOVERY_MEMORY_MS;
+  return (email) => {
+    const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+    const entry = known.get(domain);
+    if (entry && now() - entry.at < ttl) return entry.servers;
+    const servers = discover(email);
+    // Bounded: anyone may ask about any domain; the oldest answers go first.
+    if (known.size >= MAX_REMEMBERED_DOMAINS) known.delete(known.keys().next().value as string);
+    known.set(domain, { at: now(), servers });
+    servers.catch(() => {
+      if (known.get(domain)?.servers === servers) known.delete(domain);
+    });
+    return servers;
+  };
 }
 
 function definedEntry<K extends 'imap' | 'smtp'>(key: K, value: ServerSettings | undefined): Partial<Record<K, ServerSettings>> {

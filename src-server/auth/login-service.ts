@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { loginRequestSchema, type LoginResponse } from '../../shared/api/account';
+import { checkAddressRequestSchema, loginRequestSchema, type CheckAddressResponse, type LoginResponse } from '../../shared/api/account';
 import { TernError } from '../../shared/errors';
 import type { AccountStore, ServerSettings } from '../accounts/account-store';
 import type { SessionStore } from '../accounts/session-store';
@@ -108,6 +108,22 @@ export class LoginService {
       aliases: [],
       mailProperties: { folderSeparator: checked.folderSeparator },
     };
+  }
+
+  /**
+   * The email step's question: can this address's domain be served? Discovery only — no
+   * password, no IMAP login, nothing stored; the login that follows finds the answer
+   * remembered (rememberDiscoveries). A refusal is discovery's catalogue error.
+   */
+  async checkAddress(params: { email: unknown }): Promise<CheckAddressResponse> {
+    const { email } = checkAddressRequestSchema.parse({ email: params.email });
+    try {
+      return { provider: (await this.deps.discover(email)).provider };
+    } catch (error) {
+      if (error instanceof TernError) throw error;
+      this.report('address check failed unexpectedly', error);
+      throw new TernError('InternalServerError');
+    }
   }
 
   private report(message: string, error: unknown): void {

@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loginResponseSchema, type LoginResponse } from '../../shared/api/account';
+import { discoverServers, type DiscoveryDeps } from '../../src-server/auth/discovery';
+import { networkLookups } from '../../src-server/auth/network-lookups';
 import { loadConfig } from '../../src-server/config';
 import { createContext, type GatewayContext } from '../../src-server/context';
 import { createApp } from '../../src-server/http/app';
@@ -129,6 +131,37 @@ describe('login against real Dovecot', () => {
     expect(['MXNotFound', 'ImapHostNotFound', 'NoSuchImapProvider']).toContain(reply.body?.error);
     expect([404, 500]).toContain(reply.status);
     expect(reply.ms).toBeLessThan(8_000);
+  });
+
+  test('the email step asks first: a served domain answers with its provider, an unknown one is refused from the catalogue with every lookup cancelled', async () => {
+    const served = await call('/api/login/check', { body: JSON.stringify({ email: ALICE.email }) });
+    expect(served.status).toBe(200);
+    expect(served.body).toEqual({ provider: servers.host });
+    const unknown = await call('/api/login/check', { body: JSON.stringify({ email: 'someone@nowhere.invalid' }) });
+    expect(['MXNotFound', 'ImapHostNotFound', 'NoSuchImapProvider']).toContain(unknown.body?.error);
+    const malformed = await call('/api/login/check', { body: JSON.stringify({ email: 'not an address' }) });
+    expect(malformed.status).toBe(400);
+
+    // The same discovery on the real resolver and network code, each call's signal kept: when it
+    // has answered, nothing it started is still running (no lookup outlives the refusal).
+    const signals: AbortSignal[] = [];
+    const real = networkLookups();
+    const keep = <A extends unknown[], R>(call: (...args: [...A, AbortSignal?]) => Promise<R>) => (...args: [...A, AbortSignal?]) => {
+      const signal = args.at(-1) as AbortSignal;
+      signals.push(signal);
+      return call(...args);
+    };
+    const deps: DiscoveryDeps = {
+      domains: new Map(),
+      overrides: { imap: {}, smtp: {} },
+      dns: { resolveSrv: keep(real.dns.resolveSrv), resolveMx: keep(real.dns.resolveMx) },
+      fetchText: keep(real.fetchText),
+      canConnect: keep(real.canConnect),
+    };
+    const refusal = await discoverServers('someone@nowhere.invalid', deps).catch((error: unknown) => error);
+    expect(['MXNotFound', 'ImapHostNotFound']).toContain((refusal as { name?: string }).name);
+    expect(signals.length).toBeGreaterThanOrEqual(7); // 4 SRV, 1 MX, 2 autoconfig
+    expect(signals.every((signal) => signal.aborted)).toBe(true);
   });
 
   test('the 11th failure for an address is refused with 429, even with the right password', async () => {

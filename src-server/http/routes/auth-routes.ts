@@ -31,7 +31,7 @@ export interface AuthRouteDeps {
   readonly login: LoginService;
 }
 
-/** POST /api/login, POST /api/logout, GET /api/session. */
+/** POST /api/login, POST /api/login/check, POST /api/logout, GET /api/session. */
 export function registerAuthRoutes(app: FastifyInstance, ctx: GatewayContext, deps: Partial<AuthRouteDeps> = {}): void {
   const login = deps.login ?? ctx.login;
   const fallbackHost = `${ctx.config.host}:${ctx.config.port}`;
@@ -42,6 +42,12 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: GatewayContext, de
     reply.header('Cache-Control', 'no-store');
     const body = loginRequestSchema.parse(request.body ?? {});
     return login.login({ ...body, ip: request.ip, baseUrl: apiBaseUrl(request, fallbackHost) });
+  });
+
+  // The email step: whether the address's domain can be served, before the password is asked for.
+  app.post('/api/login/check', { bodyLimit: LOGIN_BODY_LIMIT }, async (request, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    return login.checkAddress({ email: (request.body as { email?: unknown } | null)?.email });
   });
 
   // Ends this token's session only: the same browser's other accounts stay logged in.

@@ -2,7 +2,8 @@ import type { MxRecord, SrvRecord } from 'node:dns';
 import { describe, expect, test, vi } from 'vitest';
 import type { ServerSettings } from '../../../src-server/accounts/account-store';
 import { parseAutoconfig } from '../../../src-server/auth/autoconfig-xml';
-import { discoverServers, registrableDomain, type DiscoveryDeps } from '../../../src-server/auth/discovery';
+import { DISCOVERY_BUDGET_MS, discoverServers, registrableDomain, rememberDiscoveries, type DiscoveryDeps } from '../../../src-server/auth/discovery';
+import { TernError } from '../../../shared/errors';
 import { isPublicAddress, networkLookups } from '../../../src-server/auth/network-lookups';
 import type { DomainServers } from '../../../src-server/config';
 
@@ -30,7 +31,7 @@ function fakeDeps(net: FakeNet, config: Partial<Pick<DiscoveryDeps, 'domains' | 
         return records ? Promise.resolve(records.map((r) => ({ priority: 10, exchange: '', ...r }))) : notFound();
       }),
     },
-    fetchText: vi.fn(async (url: string) => net.pages?.[url] ?? null),
+    fetchText: vi.fn(async (url: string, _signal?: AbortSignal) => net.pages?.[url] ?? null),
     canConnect: vi.fn(async (server: { host: string; port: number }) => (net.open ?? []).includes(`${server.host}:${server.port}`)),
   };
   return deps;
@@ -101,7 +102,8 @@ describe('discoverServers: DNS SRV (RFC 6186)', () => {
     });
     const found = await discoverServers('x@example.org', deps);
     expect(found).toEqual({ imap: server('heavy.example.org', 993, 'tls'), smtp: server('smtp.example.org', 587, 'starttls'), provider: 'heavy.example.org', source: 'srv' });
-    expect(deps.fetchText).not.toHaveBeenCalled();
+    // Autoconfig was asked at the same time (not after); SRV answered everything, so it was cancelled.
+    expect(deps.fetchText.mock.calls.map(([, signal]) => (signal as AbortSignal).aborted)).toEqual([true, true]);
   });
 
   test('_imap alone means STARTTLS; a "." target means no service', async () => {
@@ -143,7 +145,7 @@ describe('discoverServers: autoconfig XML', () => {
     });
     const found = await discoverServers('x@example.org', deps);
     expect(found).toEqual({ imap: server('imap.example.org', 993, 'tls'), smtp: server('smtp.example.org', 465, 'tls'), provider: 'Example Mail', source: 'autoconfig' });
-    expect(deps.fetchText).toHaveBeenCalledWith(AUTOCONFIG('example.org', 'x@example.org'));
+    expect(deps.fetchText).toHaveBeenCalledWith(AUTOCONFIG('example.org', 'x@example.org'), expect.any(AbortSignal));
   });
 
   test('cleartext servers from the network are skipped', () => {
@@ -228,6 +230,73 @@ describe('discoverServers: the MX guess', () => {
     expect(registrableDomain('mx.gmx.de')).toBe('gmx.de');
     expect(registrableDomain('mx1.mail.example.co.uk')).toBe('example.co.uk');
     expect(registrableDomain('example.com')).toBe('example.com');
+  });
+});
+
+describe('discoverServers: bounded waits', () => {
+  /** A resolver that never answers, but stops (rejects) when its signal aborts, noting that it was cancelled. */
+  function silentNetwork() {
+    const cancelled: string[] = [];
+    const hang = (what: string) => (_: unknown, signal?: AbortSignal) =>
+      new Promise<never>((_resolve, reject) => {
+        signal?.addEventListener('abort', () => {
+          cancelled.push(what);
+          reject(new Error('cancelled'));
+        });
+      });
+    const deps: DiscoveryDeps = {
+      domains: new Map(),
+      overrides: { imap: {}, smtp: {} },
+      dns: { resolveSrv: hang('srv') as DiscoveryDeps['dns']['resolveSrv'], resolveMx: hang('mx') as DiscoveryDeps['dns']['resolveMx'] },
+      fetchText: hang('autoconfig') as DiscoveryDeps['fetchText'],
+      canConnect: hang('connect') as DiscoveryDeps['canConnect'],
+    };
+    return { deps, cancelled };
+  }
+
+  test('a network that never answers is refused with ImapHostNotFound at the budget, every lookup cancelled', async () => {
+    vi.useFakeTimers();
+    try {
+      const { deps, cancelled } = silentNetwork();
+      const outcome = discoverServers('someone@silent.example', deps).catch((error: unknown) => error);
+      await vi.advanceTimersByTimeAsync(DISCOVERY_BUDGET_MS - 1);
+      expect(cancelled).toEqual([]);
+      await vi.advanceTimersByTimeAsync(1);
+      await expect(outcome).resolves.toMatchObject({ name: 'ImapHostNotFound', status: 500 });
+      // Four SRV questions, the MX question and both autoconfig pages: all stopped, none left running.
+      expect(cancelled.sort()).toEqual(['autoconfig', 'autoconfig', 'mx', 'srv', 'srv', 'srv', 'srv']);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  test('an unknown domain (no MX, nothing else) is refused as soon as DNS says so, the slow autoconfig fetches cancelled', async () => {
+    const { deps: silent, cancelled } = silentNetwork();
+    // DNS answers at once ("no such domain"); the web requests would hang until their own limit.
+    const deps: DiscoveryDeps = { ...silent, dns: { resolveSrv: () => notFound(), resolveMx: () => notFound() } };
+    await expect(discoverServers('someone@no-such-domain.example', deps)).rejects.toMatchObject({ name: 'MXNotFound', status: 404 });
+    // Not left waiting for the web: both autoconfig requests were cancelled when it answered.
+    expect(cancelled).toEqual(['autoconfig', 'autoconfig']);
+  });
+});
+
+describe('rememberDiscoveries', () => {
+  test('a domain found is asked once for a while (the email step, then the login); a refusal is asked again', async () => {
+    let clock = 0;
+    const discover = vi.fn(async (email: string) => {
+      if (email.endsWith('@nowhere.example')) throw new TernError('MXNotFound');
+      return { imap: server('imap.example.org', 993, 'tls'), smtp: server('smtp.example.org', 465, 'tls'), provider: 'example.org', source: 'srv' as const };
+    });
+    const remembered = rememberDiscoveries(discover, { ttlMs: 1000, now: () => clock });
+    await remembered('a@example.org');
+    await remembered('b@EXAMPLE.org');
+    expect(discover).toHaveBeenCalledTimes(1);
+    clock = 1000;
+    await remembered('a@example.org');
+    expect(discover).toHaveBeenCalledTimes(2);
+    await expect(remembered('x@nowhere.example')).rejects.toMatchObject({ name: 'MXNotFound' });
+    await expect(remembered('x@nowhere.example')).rejects.toMatchObject({ name: 'MXNotFound' });
+    expect(discover).toHaveBeenCalledTimes(4);
   });
 });
 
