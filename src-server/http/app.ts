@@ -5,7 +5,7 @@ import type { GatewayContext } from '../context';
 import { chmodSync, createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { registerApiLog, type ApiLogLine } from './api-log';
-import { registerErrorReplies } from './errors';
+import { frameworkErrorReply, registerErrorReplies } from './errors';
 import { requestLogOptions, type RequestLogOptions } from './request-log';
 import { registerAnalyticsRoutes } from './routes/analytics-routes';
 import { registerAuthRoutes } from './routes/auth-routes';
@@ -39,7 +39,7 @@ export interface AppOptions {
  * The API log goes to `<dataDir>/api.log` as JSON lines unless `apiLog` takes it.
  */
 export async function createApp(ctx: GatewayContext, options: AppOptions = {}): Promise<FastifyInstance> {
-  const app = Fastify({ ...requestLogOptions(options.log), trustProxy: trustProxyOption(ctx.config.trustProxy), bodyLimit: 1024 * 1024 });
+  const app = Fastify({ ...requestLogOptions(options.log), frameworkErrors: frameworkErrorReply, trustProxy: trustProxyOption(ctx.config.trustProxy), bodyLimit: 1024 * 1024 });
   registerErrorReplies(app);
   if (options.apiLog) registerApiLog(app, options.apiLog);
   else {

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ZodError } from 'zod';
 import { ERROR_CATALOGUE, TernError, type ErrorName } from '../../shared/errors';
 import { formatFileSize } from '../../shared/file-size';
+import { logRequest } from './request-log';
 
 /** Fastify's own failures (bad JSON, wrong content type) in catalogue terms; a huge body is bodyTooLarge. */
 function fromFastify(error: FastifyError): TernError | null {
@@ -28,6 +29,16 @@ function bodyTooLarge(request: FastifyRequest): TernError {
   const base = ERROR_CATALOGUE.MessageSizeExceeded.description.replace(/\.$/, '');
   const sizes = sizeBytes === undefined ? `at most ${formatFileSize(limitBytes)}` : `${formatFileSize(sizeBytes)}, at most ${formatFileSize(limitBytes)}`;
   return new TernError('MessageSizeExceeded', { description: `${base}: ${sizes}.`, detail: { what: 'request body', sizeBytes, limitBytes } });
+}
+
+/**
+ * Fastify's refusals before any route is found (a malformed %-escape, an over-long path
+ * parameter): its own reply echoed the URL, query and all (a `st=` token too), without a
+ * request id. Fastify's `frameworkErrors` option.
+ */
+export function frameworkErrorReply(_error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  void reply.header('X-Request-Id', request.id).code(400).send(new TernError('InvalidRequestData', { requestId: request.id }).toReply());
+  logRequest(request, reply);
 }
 
 /**

@@ -23,7 +23,20 @@ export function requestIdOf(raw: IncomingMessage): string {
  * The route pattern (`/api/messages/:id/body`), never the URL: paths carry ids and queries
  * carry search words and `st=` tokens. Null for a request no route matched.
  */
-const routeOf = (request: FastifyRequest): string | null => request.routeOptions?.url ?? null;
+function routeOf(request: FastifyRequest): string | null {
+  try {
+    return request.routeOptions.url ?? null;
+  } catch {
+    return null; // a request Fastify refused before routing (frameworkErrors) has no route context at all
+  }
+}
+
+/** The one line of an answered request (also for refusals Fastify makes before routing, which skip the controller). */
+export function logRequest(request: FastifyRequest, reply: FastifyReply, error?: Error | null): void {
+  const line = { method: request.method, route: routeOf(request), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 };
+  if (error) reply.log.error({ ...line, err: error }, 'request failed');
+  else reply.log.info(line, 'request');
+}
 
 /**
  * Fastify's request logging cut to one line per request (method, route, status, time) and
@@ -36,9 +49,7 @@ class OneLinePerRequest extends LogController {
   override routeNotFound(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    const line = { method: request.method, route: routeOf(request), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 };
-    if (error) reply.log.error({ ...line, err: error }, 'request failed');
-    else reply.log.info(line, 'request');
+    logRequest(request, reply, error);
   }
 }
 

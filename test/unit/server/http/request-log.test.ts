@@ -71,6 +71,18 @@ describe('the operator log', () => {
   });
 });
 
+describe('refusals before routing', () => {
+  test('a malformed %-escape is InvalidRequestData with a requestId, no echo of the URL (Fastify’s own reply echoed it, query and all), and is logged', async () => {
+    for (const url of ['/api/messages/%zz/body?st=tok-9f8e7d', '/%E0%A4%A?st=tok-9f8e7d']) {
+      const response = await gateway.app.inject({ url });
+      const requestId = String(response.headers['x-request-id']);
+      expect([response.statusCode, response.json()]).toEqual([400, { error: 'InvalidRequestData', description: 'The request was not understood.', requestId }]);
+      expect(linesOf(requestId).find((line) => line.msg === 'request')).toMatchObject({ method: 'GET', route: null, status: 400 });
+    }
+    expect(gateway.logText()).not.toContain('tok-9f8e7d');
+  });
+});
+
 describe('404', () => {
   test('an unknown API path gets the catalogue error with a requestId and no echo of the URL', async () => {
     const response = await gateway.app.inject({ method: 'POST', url: '/api/no-such-thing/%3Cscript%3E?st=abc' });
