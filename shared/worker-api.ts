@@ -90,6 +90,12 @@ export interface EndedSession {
 export interface AccountService {
   /** Logs in through the gateway and stores the account; other accounts stay logged in. */
   add(params: AddAccountParams): Promise<AddAccountResult>;
+  /**
+   * The login form's email step: whether the gateway can serve the address's domain (it
+   * finds its mail servers; no password yet). Resolves with the provider's label, or
+   * rejects with the discovery error (MXNotFound, ImapHostNotFound, NoSuchImapProvider …).
+   */
+  checkAddress(params: { readonly email: string }): Promise<{ readonly provider: string }>;
   /** Logs one account out: ends its gateway session and deletes its local data (AccountNotFound if unknown). */
   remove(params: { readonly accountId: string }): Promise<void>;
   /** Client cache clear: empties the account's local database and sync state; the logger stops until `initialise`. */

@@ -156,10 +156,19 @@ export function LoginScreen() {
     if (loggedOut && state.step !== 'LOGGED_OUT') actions.clearLoggedOut();
   }, [loggedOut, state.step, actions]);
 
-  /** Dispatches, and sends the attempt when the event leads to LOADER. */
+  /** Dispatches, asks the gateway about an address the email step checks, and sends the attempt when the event leads to LOADER. */
   function send(event: LoginEvent) {
     const next = loginReducer(stateRef.current, event);
     dispatch(event);
+    const checking = next.checking;
+    if (checking && checking !== stateRef.current.checking) {
+      actions.checkAddress(checking).then(
+        // Only if this is still the address asked about (not one typed and sent since).
+        () => stateRef.current.checking === checking && send({ type: 'SUBMIT_EMAIL', email: checking, signedIn: accounts.map((account) => account.emailAddress) }),
+        (error: TernError) => dispatch({ type: 'EMAIL_REFUSED', email: checking, error: { name: error.name, message: error.message } }),
+      );
+      return;
+    }
     if (next.step !== 'LOADER' || !next.attempt || next.attempt === stateRef.current.attempt) return;
     actions.login(next.attempt).then(
       (result) => dispatch(result.kind === 'added' ? { type: 'LOGIN_SUCCEEDED' } : { type: 'LOGIN_CHALLENGED', step: result.step }),
@@ -186,7 +195,8 @@ export function LoginScreen() {
         <form
           className="login-form"
           noValidate
-          onSubmit={submit((event) => ({ type: 'SUBMIT_EMAIL', email: formValue(event, 'email'), signedIn: accounts.map((account) => account.emailAddress) }))}
+          onSubmit={submit((event) => ({ type: 'CHECK_EMAIL', email: formValue(event, 'email'), signedIn: accounts.map((account) => account.emailAddress) }))}
+          aria-busy={state.checking ? true : undefined}
         >
           {state.step === 'LOGGED_OUT' && (
             <p className="login-notice" role="status">
@@ -199,8 +209,8 @@ export function LoginScreen() {
             </p>
           ))}
           <Field label="Email address" name="email" type="email" field="email" state={state} autoComplete="username" inputMode="email" defaultValue={state.email} />
-          <button type="submit" className="button button-primary button-block">
-            Next
+          <button type="submit" className="button button-primary button-block" disabled={Boolean(state.checking)}>
+            {state.checking ? 'Checking…' : 'Next'}
           </button>
           {signedInAlready && (
             // Adding an account already here: go to it rather than asking its password again.

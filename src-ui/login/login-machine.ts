@@ -39,11 +39,20 @@ export interface LoginState {
   /** The step LOADER returns to when the attempt fails. */
   readonly returnTo: FormStep;
   readonly error: LoginError | null;
+  /**
+   * The address the email step is asking the gateway about (CHECK_EMAIL): whether its
+   * domain can be served, before the password is asked for. Absent when no check runs.
+   */
+  readonly checking?: string;
 }
 
 export type LoginEvent =
   /** `signedIn`: the addresses of the accounts already signed in (adding one of them again is refused at this step). */
   | { readonly type: 'SUBMIT_EMAIL'; readonly email: string; readonly signedIn?: readonly string[] }
+  /** The email step's Next: as SUBMIT_EMAIL, but the gateway is asked about the domain first (then SUBMIT_EMAIL or EMAIL_REFUSED). */
+  | { readonly type: 'CHECK_EMAIL'; readonly email: string; readonly signedIn?: readonly string[] }
+  /** The gateway's answer to a check: a discovery error keeps the email step; any other (offline …) goes on to the password. */
+  | { readonly type: 'EMAIL_REFUSED'; readonly email: string; readonly error: { readonly name: string; readonly message?: string } }
   | { readonly type: 'CHANGE_EMAIL' }
   | { readonly type: 'SUBMIT_PASSWORD'; readonly password: string }
   | { readonly type: 'SUBMIT_AUTH_CODE'; readonly code: string }
@@ -103,14 +112,25 @@ const baseAttempt = (state: LoginState): AddAccountParams => ({ email: state.ema
 
 export function loginReducer(state: LoginState, event: LoginEvent): LoginState {
   switch (event.type) {
-    case 'SUBMIT_EMAIL': {
+    case 'SUBMIT_EMAIL':
+    case 'CHECK_EMAIL': {
       if (state.step !== 'SPLIT_LOGIN' && state.step !== 'LOGGED_OUT') return state;
+      const { checking: _, ...rest } = state;
       const checked = checkEmail(event.email);
-      if (!checked.ok) return { ...state, email: event.email, error: catalogueError('email', checked.error) };
+      if (!checked.ok) return { ...rest, email: event.email, error: catalogueError('email', checked.error) };
       // Not the password for an account that is already here: say so (the screen offers to switch to it).
       const address = checked.email.toLowerCase();
-      if (event.signedIn?.some((email) => email.toLowerCase() === address)) return { ...state, email: checked.email, error: catalogueError('email', 'AccountAlreadySignedIn') };
-      return { ...state, step: 'LOGIN', email: checked.email, password: '', error: null };
+      if (event.signedIn?.some((email) => email.toLowerCase() === address)) return { ...rest, email: checked.email, error: catalogueError('email', 'AccountAlreadySignedIn') };
+      if (event.type === 'CHECK_EMAIL') return { ...rest, email: checked.email, error: null, checking: checked.email };
+      return { ...rest, step: 'LOGIN', email: checked.email, password: '', error: null };
+    }
+    case 'EMAIL_REFUSED': {
+      if (state.checking !== event.email) return state;
+      const { checking: _, ...rest } = state;
+      const name = (Object.hasOwn(ERROR_CATALOGUE, event.error.name) ? event.error.name : 'InternalServerError') as ErrorName;
+      // Only an answer about the domain stops here; a failed check (offline, busy) leaves it to the login.
+      if (!EMAIL_ERRORS.has(name)) return { ...rest, step: 'LOGIN', password: '', error: null };
+      return { ...rest, error: { field: 'email', name, message: event.error.message || ERROR_CATALOGUE[name].description } };
     }
     case 'CHANGE_EMAIL':
       if (state.step === 'LOADER' || state.step === 'LOGIN_SUCCESS') return state;

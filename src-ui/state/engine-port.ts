@@ -14,7 +14,7 @@ import type { EarlyList } from '../engine/first-screen';
 export type { AddAccountParams, AddAccountResult };
 
 /** The account part of the engine as the UI uses it (the worker's AccountService, minus what tabs never call). */
-export type AccountPort = Pick<AccountService, 'add' | 'remove' | 'initialise' | 'list' | 'watch' | 'unwatch' | 'info' | 'setDisplayName'> &
+export type AccountPort = Pick<AccountService, 'add' | 'checkAddress' | 'remove' | 'initialise' | 'list' | 'watch' | 'unwatch' | 'info' | 'setDisplayName'> &
   Partial<Pick<AccountService, 'endedSessions'>>;
 
 /** The mail reads the UI needs: the contract's MailQueryService as it is. */
@@ -49,6 +49,7 @@ export function engineFromWorker(worker: Remote<WorkerApi>, version: string, sta
     ...(startup ? { startup } : {}),
     accounts: {
       add: (params) => worker.accounts.add(params) as Promise<AddAccountResult>,
+      checkAddress: (params) => worker.accounts.checkAddress(params),
       remove: (params) => worker.accounts.remove(params),
       initialise: () => worker.accounts.initialise() as ReturnType<AccountPort['initialise']>,
       list: () => worker.accounts.list() as ReturnType<AccountPort['list']>,

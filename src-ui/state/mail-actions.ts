@@ -101,6 +101,8 @@ export interface MailActions {
   // Accounts
   /** One login attempt; throws a TernError with the catalogue sentence when refused. */
   login(params: AddAccountParams): Promise<AddAccountResult>;
+  /** The email step's check: resolves when the gateway can serve the address's domain; throws its TernError when not. */
+  checkAddress(email: string): Promise<void>;
   /** Logs one account out; the others stay. */
   logout(accountId: string): Promise<void>;
   /** Logs every account out; the login screen then shows LOGGED_OUT. */
@@ -260,6 +262,13 @@ export function createMailActions(params: { engine: UiEngine; store: Store; brid
         bridge.accountAdded(result.account);
       }
       return result;
+    },
+    async checkAddress(email) {
+      try {
+        await engine.accounts.checkAddress({ email });
+      } catch (error) {
+        throw TernError.from(error);
+      }
     },
     logout,
     async logoutAll() {

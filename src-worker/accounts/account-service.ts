@@ -84,6 +84,10 @@ export class EngineAccounts implements AccountService {
     });
   }
 
+  async checkAddress(params: { email: string }): Promise<{ provider: string }> {
+    return this.deps.gateway.checkAddress(String(params?.email ?? ''));
+  }
+
   async add(params: AddAccountParams): Promise<AddAccountResult> {
     const outcome = await this.deps.gateway.login(params);
     if (outcome.kind === 'challenge') return outcome;

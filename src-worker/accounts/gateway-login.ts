@@ -3,7 +3,7 @@
  * Tabs never fetch (DESIGN §1); the engine does, with an injected fetch.
  */
 import * as z from 'zod';
-import { emailSchema, loginRequestSchema, loginResponseSchema, type LoginResponse } from '../../shared/api/account';
+import { checkAddressRequestSchema, checkAddressResponseSchema, emailSchema, loginRequestSchema, loginResponseSchema, type LoginResponse } from '../../shared/api/account';
 import { TernError } from '../../shared/errors';
 import { isLoginChallengeStep, type LoginChallengeStep } from '../../shared/login-steps';
 import type { AddAccountParams } from '../../shared/worker-api';
@@ -20,6 +20,8 @@ export type LoginOutcome = { readonly kind: 'logged-in'; readonly login: LoginRe
 export interface GatewayLogin {
   /** Logs in; a catalogue error (AuthenticationError, TooManyRequests …) when the gateway refuses. */
   login(params: AddAccountParams): Promise<LoginOutcome>;
+  /** POST /api/login/check: whether the address's domain can be served; the discovery error when not. */
+  checkAddress(email: string): Promise<{ provider: string }>;
   /** Ends the account's gateway session; best effort, never throws. */
   logout(params: { readonly api: string; readonly token: string }): Promise<void>;
 }
@@ -56,6 +58,21 @@ export function createGatewayLogin({ fetch, apiBase }: GatewayLoginDeps): Gatewa
       const login = loginResponseSchema.safeParse(body);
       if (!login.success) throw new TernError('InternalServerError', { detail: { reason: 'unexpected login reply' } });
       return { kind: 'logged-in', login: login.data };
+    },
+    async checkAddress(email) {
+      const parsed = checkAddressRequestSchema.safeParse({ email });
+      if (!parsed.success) throw new TernError('InvalidMail');
+      let response: Response;
+      try {
+        response = await fetch(`${apiBase}/login/check`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(parsed.data) });
+      } catch {
+        throw new TernError('OperationFailed', { detail: { network: true } });
+      }
+      const body: unknown = await response.json().catch(() => null);
+      if (!response.ok) throw TernError.from(body ?? { error: response.status === 429 ? 'TooManyRequests' : 'InternalServerError' });
+      const answer = checkAddressResponseSchema.safeParse(body);
+      if (!answer.success) throw new TernError('InternalServerError', { detail: { reason: 'unexpected check reply' } });
+      return answer.data;
     },
     async logout({ api, token }) {
       await fetch(`${api}/logout`, { method: 'POST', headers: { authorization: `Bearer ${token}` } }).catch(() => undefined);

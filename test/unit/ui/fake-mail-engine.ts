@@ -383,6 +383,13 @@ export function createFakeEngine(options: FakeEngineOptions = {}): FakeEngine {
     version: '5.33.0',
     calls,
     accounts: {
+      /** As the gateway's discovery: the demo domains are served, `*.invalid` has no mail server. */
+      async checkAddress({ email }) {
+        record('accounts.checkAddress', { email });
+        await new Promise((resolve) => setTimeout(resolve, latency));
+        if (email.toLowerCase().endsWith('.invalid')) throw new TernError('MXNotFound');
+        return { provider: email.slice(email.indexOf('@') + 1) };
+      },
       async add(params: AddAccountParams): Promise<AddAccountResult> {
         record('accounts.add', { ...params, password: '***' });
         await new Promise((resolve) => setTimeout(resolve, latency));

@@ -118,3 +118,22 @@ test('events that do not belong to the step change nothing', () => {
   expect(loginReducer(loading, { type: 'CHANGE_EMAIL' })).toBe(loading);
   expect(loginReducer(loading, { type: 'SUBMIT_EMAIL', email: 'c@d.co' })).toBe(loading);
 });
+
+test('CHECK_EMAIL waits on the email step for the gateway; a discovery error stays there, a failed check goes on to the password', () => {
+  const checking = loginReducer(initialLoginState(), { type: 'CHECK_EMAIL', email: ' Someone@Nowhere.Invalid ' });
+  expect(checking).toMatchObject({ step: 'SPLIT_LOGIN', checking: checking.email, error: null });
+  expect(checking.email.toLowerCase()).toBe('someone@nowhere.invalid');
+  const refused = loginReducer(checking, { type: 'EMAIL_REFUSED', email: checking.email, error: { name: 'MXNotFound' } });
+  expect(refused).toMatchObject({ step: 'SPLIT_LOGIN', error: { field: 'email', name: 'MXNotFound', message: 'No mail server was found for this domain.' } });
+  expect(refused.checking).toBeUndefined();
+  // An answer for an address no longer asked about changes nothing.
+  expect(loginReducer(checking, { type: 'EMAIL_REFUSED', email: 'other@x.co', error: { name: 'MXNotFound' } })).toBe(checking);
+  // Offline or busy: the login itself will say what is wrong.
+  expect(loginReducer(checking, { type: 'EMAIL_REFUSED', email: checking.email, error: { name: 'OperationFailed' } })).toMatchObject({ step: 'LOGIN', error: null });
+  const next = loginReducer(checking, { type: 'SUBMIT_EMAIL', email: checking.email });
+  expect(next.step).toBe('LOGIN');
+  expect('checking' in next).toBe(false);
+  // The address is still checked locally first: a bad one never reaches the gateway.
+  expect(loginReducer(initialLoginState(), { type: 'CHECK_EMAIL', email: 'alice@@tern' })).toMatchObject({ step: 'SPLIT_LOGIN', error: { field: 'email' } });
+  expect(loginReducer(initialLoginState(), { type: 'CHECK_EMAIL', email: 'alice@@tern' }).checking).toBeUndefined();
+});

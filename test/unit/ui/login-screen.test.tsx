@@ -119,3 +119,21 @@ test('adding another account keeps the first one logged in; logging out of all s
   expect(view.container.querySelector('[data-step]')?.getAttribute('data-step')).toBe('LOGGED_OUT');
   expect(engine.calls.filter((call) => call.method === 'accounts.remove')).toHaveLength(2);
 });
+
+test('the email step asks the gateway about the domain first: an unknown one is refused there, before any password', async () => {
+  const view = await renderApp({ engine: loggedOut(30), path: '/login' });
+  await waitFor(() => input(view.container, 'email')!);
+  await typeInto(input(view.container, 'email')!, 'someone@nowhere.invalid');
+  await click(byRole(view.container, 'button', 'Next'));
+  // While the gateway looks, the button says so and cannot be pressed twice.
+  expect((byRole(view.container, 'button', 'Checking…') as HTMLButtonElement).disabled).toBe(true);
+  const email = input(view.container, 'email')!;
+  await waitFor(() => expect(email.getAttribute('aria-invalid')).toBe('true'));
+  expect(document.getElementById(email.getAttribute('aria-describedby')!)?.textContent).toContain('No mail server was found for this domain.');
+  expect(input(view.container, 'login_password')).toBeNull();
+  expect(view.engine.calls.filter((call) => call.method === 'accounts.checkAddress')).toEqual([{ method: 'accounts.checkAddress', params: { email: 'someone@nowhere.invalid' } }]);
+  expect(view.engine.calls.some((call) => call.method === 'accounts.add')).toBe(false);
+  // A served domain goes on to the password.
+  await submitEmail(view.container, 'alice@tern.test');
+  await waitFor(() => expect(input(view.container, 'login_password')).not.toBeNull());
+});
