@@ -1,3 +1,4 @@
+import { isIPv6 } from 'node:net';
 import { TernError } from '../../shared/errors';
 
 /**
@@ -110,9 +111,32 @@ export function throttleKeyOf(email: string): string {
   return `${local}@${email.slice(at + 1)}`.toLowerCase();
 }
 
+/** The groups of an IPv6 address, eight of them, `::` filled in (an embedded IPv4 tail counts as two). */
+function ipv6Groups(ip: string): string[] {
+  const [head = '', tail] = ip.split('::');
+  const groups = (part: string) => (part ? part.split(':') : []);
+  const width = (parts: string[]) => parts.reduce((sum, part) => sum + (part.includes('.') ? 2 : 1), 0);
+  const fill = tail === undefined ? [] : Array<string>(8 - width(groups(head)) - width(groups(tail))).fill('0');
+  return [...groups(head), ...fill, ...groups(tail ?? '')].map((group) => (group.includes('.') ? group : group.toLowerCase().replace(/^0+(?=.)/, '')));
+}
+
+/**
+ * Who a client address stands for in the limits. One IPv6 host usually holds a whole /64
+ * (SLAAC privacy addresses, hosting plans), so counting single IPv6 addresses would hand a
+ * guesser 2^64 fresh allowances: the /64 is the unit. An IPv4-mapped address is its IPv4.
+ */
+export function ipKeyOf(ip: string): string {
+  const address = ip.split('%', 1)[0]!; // no zone id
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  if (isIPv6(address)) return `${ipv6Groups(address).slice(0, 4).join(':')}::/64`;
+  return address;
+}
+
 /** One login attempt in flight; settle it with `LoginThrottle.succeeded` or `.failed`. */
 export interface LoginAttempt {
   readonly address: string;
+  /** The client's address as the limits count it (ipKeyOf). */
   readonly ip: string;
   /** The stamps this attempt added to each window, to take back when it was no failure. */
   readonly stamps: { readonly pair: number; readonly address: number; readonly ip: number; readonly slowLane: number | undefined };
@@ -156,23 +180,24 @@ export class LoginThrottle {
   /** Counts an attempt, or throws `TooManyRequests` (without counting) when a limit is reached. */
   begin(params: { email: string; ip: string }): LoginAttempt {
     const address = throttleKeyOf(params.email);
-    const pair = pairKey(params.ip, address);
+    const ip = ipKeyOf(params.ip);
+    const pair = pairKey(ip, address);
     const known = this.isKnown(pair);
-    const slowed = !known && this.byIp.retryAfterMs(params.ip) > 0;
+    const slowed = !known && this.byIp.retryAfterMs(ip) > 0;
     const wait = Math.max(
       this.byPair.retryAfterMs(pair),
       known ? 0 : this.byAddress.retryAfterMs(address),
-      slowed ? this.slowLane.retryAfterMs(params.ip) : 0,
+      slowed ? this.slowLane.retryAfterMs(ip) : 0,
     );
     if (wait > 0) throw new TernError('TooManyRequests', { detail: { retryAfterSeconds: Math.ceil(wait / 1000) } });
     return {
       address,
-      ip: params.ip,
+      ip,
       stamps: {
         pair: this.byPair.add(pair),
         address: this.byAddress.add(address),
-        ip: this.byIp.add(params.ip),
-        slowLane: slowed ? this.slowLane.add(params.ip) : undefined,
+        ip: this.byIp.add(ip),
+        slowLane: slowed ? this.slowLane.add(ip) : undefined,
       },
     };
   }

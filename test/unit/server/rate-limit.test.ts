@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { FAILURE_WINDOW_MS, IP_SLOW_LANE_MS, LoginThrottle, SlidingWindow, throttleKeyOf } from '../../../src-server/auth/rate-limit';
+import { FAILURE_WINDOW_MS, IP_SLOW_LANE_MS, ipKeyOf, LoginThrottle, SlidingWindow, throttleKeyOf } from '../../../src-server/auth/rate-limit';
 import { TernError } from '../../../shared/errors';
 
 function clock(start = 1_000_000) {
@@ -118,6 +118,26 @@ describe('LoginThrottle', () => {
     fail(throttle, 10, who);
     expect(refusal(() => throttle.begin(who)).name).toBe('TooManyRequests');
     expect(() => throttle.begin({ email: 'bob@tern.test', ip: who.ip })).not.toThrow();
+  });
+
+  test('IPv6: one /64 is one client (its addresses rotate freely); an IPv4-mapped address is its IPv4', () => {
+    expect(ipKeyOf('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(ipKeyOf('2001:0DB8:0001:0002:ffff:1:2:3')).toBe('2001:db8:1:2::/64');
+    expect(ipKeyOf('2001:db8::7')).toBe('2001:db8:0:0::/64');
+    expect(ipKeyOf('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+    expect(ipKeyOf('::1')).toBe('0:0:0:0::/64');
+    expect(ipKeyOf('::ffff:198.51.100.7')).toBe('198.51.100.7');
+    expect(ipKeyOf('64:ff9b::198.51.100.7')).toBe('64:ff9b:0:0::/64');
+    expect(ipKeyOf('198.51.100.7')).toBe('198.51.100.7');
+
+    const throttle = new LoginThrottle({ now: clock().now });
+    for (let i = 0; i < 31; i++) fail(throttle, 1, { email: `user${i}@tern.test`, ip: `2001:db8:1:2::${(i + 1).toString(16)}` });
+    expect(() => throttle.begin({ email: 'user99@tern.test', ip: '2001:db8:1:2:ffff:ffff:ffff:fffe' })).toThrow(/Too many attempts/);
+    expect(() => throttle.begin({ email: 'user99@tern.test', ip: '2001:db8:1:3::1' })).not.toThrow();
+    const pairs = new LoginThrottle({ now: clock().now, pairLimit: 3, addressLimit: 100 });
+    fail(pairs, 3, { email: 'alice@tern.test', ip: '::ffff:203.0.113.5' });
+    expect(() => pairs.begin({ email: 'alice@tern.test', ip: '203.0.113.5' })).toThrow(/Too many attempts/);
+    expect(() => pairs.begin({ email: 'alice@tern.test', ip: '203.0.113.6' })).not.toThrow();
   });
 
   test('successful logins do not count and clear the address', () => {
