@@ -3,6 +3,8 @@
 // daemons: own config files, queue, logs and mail under `dataDir`, listening
 // on 127.0.0.1 only, so several harnesses can run side by side and the
 // system-wide services (and /etc/postfix, /etc/dovecot) are never touched.
+// With `imapServer: 'cyrus'` the IMAP and LMTP ports are Cyrus IMAP's instead
+// (cyrus-server.ts), Postfix delivers into it, and Dovecot is not started.
 import { execFile } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -24,6 +26,7 @@ import {
 } from './data-dir';
 import { assertConfigSafePath, assertHarnessEmail, renderDovecotConfig } from './dovecot-config';
 import { renderPostfixMainCf, renderPostfixMasterCf } from './postfix-config';
+import { startCyrus, type CyrusServer } from './cyrus-server';
 import { assertPortFree, findFreePorts } from './ports';
 import {
   registerEmergencyKill,
@@ -39,6 +42,9 @@ import { ensureMailPackages } from './system-packages';
 import { smtpRcptCodes, waitForGreeting } from './wire-probes';
 
 export interface MailUser { email: string; password: string }
+/** The IMAP (and LMTP) server behind the harness's Postfix. */
+export type ImapServerKind = 'dovecot' | 'cyrus';
+export const IMAP_SERVER_KINDS: readonly ImapServerKind[] = ['dovecot', 'cyrus'];
 export interface MailServerPorts { imap: number; smtp: number; lmtp: number; sieve: number }
 export interface MailServersOptions {
   /** Project-local, created if missing; wiped of old mail only when `fresh: true`. */
@@ -48,24 +54,27 @@ export interface MailServersOptions {
   users: MailUser[];
   fresh?: boolean;
   log?: (line: string) => void;
+  /** Default 'dovecot'. Cyrus has no Maildir, doveadm or ManageSieve: seed it over IMAP (seed/imap-upload.ts). */
+  imapServer?: ImapServerKind;
 }
 export interface MailServers {
   readonly host: '127.0.0.1';
+  readonly imapServer: ImapServerKind;
   readonly ports: MailServerPorts;
   readonly dataDir: string;
   readonly mailOwner: { uid: number; gid: number };
   readonly logFiles: { dovecot: string; postfix: string };
-  /** <dataDir>/mail/<domain>/<local>/Maildir */
+  /** <dataDir>/mail/<domain>/<local>/Maildir (Dovecot only). */
   maildirOf(email: string): string;
   /** Updates the passwd file + Postfix tables; resolves once new users can log in and receive. */
   addUsers(users: MailUser[]): Promise<void>;
   /** chown -R the user's home to mailOwner after files were written directly. */
   fixOwnership(email: string): Promise<void>;
-  /** Runs `doveadm -c <our config> ...args`, resolves with stdout. */
+  /** Runs `doveadm -c <our config> ...args`, resolves with stdout (Dovecot only). */
   doveadm(args: string[]): Promise<string>;
   /** Stops both daemons and waits until none of their processes is left. Idempotent. */
   stop(): Promise<void>;
-  /** Stops Dovecot, runs `whileDown` (e.g. a delivery into a Maildir), starts it again on the same ports and data (reconnect tests). */
+  /** Stops Dovecot, runs `whileDown` (e.g. a delivery into a Maildir), starts it again on the same ports and data (reconnect tests; Dovecot only). */
   restartDovecot(options?: { whileDown?: () => Promise<void> }): Promise<void>;
 }
 
@@ -146,11 +155,14 @@ export async function startMailServers(opts: MailServersOptions): Promise<MailSe
   }
 
   // --- start both daemons in parallel ---
+  const kind = opts.imapServer ?? 'dovecot';
   await clearStaleDovecotPid(p);
-  log(`starting Dovecot (imap ${ports.imap}, lmtp ${ports.lmtp}, sieve ${ports.sieve}) and Postfix (smtp ${ports.smtp}) in ${dataDir}`);
+  log(`starting ${kind === 'cyrus' ? 'Cyrus IMAP' : 'Dovecot'} (imap ${ports.imap}, lmtp ${ports.lmtp}${kind === 'dovecot' ? `, sieve ${ports.sieve}` : ''}) and Postfix (smtp ${ports.smtp}) in ${dataDir}`);
   const startedAt = Date.now();
   // -F: stay in the foreground as our child, so we own its lifetime.
-  let dovecot = spawnServer('dovecot', DOVECOT, ['-F', '-c', p.dovecotConf], log);
+  let dovecot: ServerProcess | null = kind === 'dovecot' ? spawnServer('dovecot', DOVECOT, ['-F', '-c', p.dovecotConf], log) : null;
+  const cyrusStart = kind === 'cyrus' ? startCyrus({ dir: path.join(dataDir, 'cyrus'), imapPort: ports.imap, lmtpPort: ports.lmtp, owner: mailOwner, log }) : null;
+  let cyrus: CyrusServer | null = null;
   // start-fg runs the integrity checks (creating missing queue dirs) and then
   // `master -s` as a child of postfix-script; master becomes a session leader,
   // so it is stopped through its pid file, not through our child.
@@ -161,14 +173,19 @@ export async function startMailServers(opts: MailServersOptions): Promise<MailSe
 
   // Synchronous last resort if the process exits/crashes before stop().
   const unregister = registerEmergencyKill(() => {
-    for (const pid of [dovecot.child.pid, postfixMasterPid ?? readPostfixMasterPid(p)]) {
+    for (const pid of [dovecot?.child.pid, cyrus?.process.child.pid, postfixMasterPid ?? readPostfixMasterPid(p)]) {
       if (pid) signal(pid, 'SIGTERM');
     }
   });
 
   const stopDovecot = async () => {
+    if (!dovecot) return;
     if (dovecot.child.pid !== undefined) await terminateProcessGroup(dovecot.child.pid);
     await dovecot.exited;
+  };
+  const stopImap = async () => {
+    await stopDovecot();
+    await (cyrus ?? (await cyrusStart?.catch(() => null)))?.stop();
   };
   const stopPostfix = async () => {
     const master = postfixMasterPid ?? readPostfixMasterPid(p);
@@ -182,7 +199,7 @@ export async function startMailServers(opts: MailServersOptions): Promise<MailSe
       if (watchdog) stopWatchdog(watchdog);
       try {
         // Postfix first, so it doesn't try to deliver into a Dovecot that is going away.
-        await stopPostfix().finally(stopDovecot);
+        await stopPostfix().finally(stopImap);
       } finally {
         unregister();
         await releaseLock();
@@ -208,9 +225,13 @@ export async function startMailServers(opts: MailServersOptions): Promise<MailSe
   };
   try {
     await Promise.all([
-      ready(dovecot, ports.imap, /^\* OK/, p.dovecotLog),
-      ready(dovecot, ports.lmtp, /^220 /, p.dovecotLog),
-      ready(dovecot, ports.sieve, /^"IMPLEMENTATION"/, p.dovecotLog),
+      ...(dovecot
+        ? [ready(dovecot, ports.imap, /^\* OK/, p.dovecotLog), ready(dovecot, ports.lmtp, /^220 /, p.dovecotLog), ready(dovecot, ports.sieve, /^"IMPLEMENTATION"/, p.dovecotLog)]
+        : []),
+      cyrusStart?.then(async (started) => {
+        cyrus = started;
+        await started.addUsers([...users.values()]);
+      }),
       ready(postfix, ports.smtp, /^220 /, p.postfixLog),
     ]);
     postfixMasterPid = readPostfixMasterPid(p);
@@ -219,9 +240,10 @@ export async function startMailServers(opts: MailServersOptions): Promise<MailSe
     await stop().catch(() => undefined);
     throw err;
   }
-  watchdog = startWatchdog([dovecot.child.pid!, postfixMasterPid]);
+  const imapProcess = (dovecot ?? (cyrus as CyrusServer | null)?.process)!;
+  watchdog = startWatchdog([imapProcess.child.pid!, postfixMasterPid]);
   // If a daemon dies on its own, the watchdog must not later signal a recycled pid.
-  void Promise.race([dovecot.exited, postfix.exited]).then(() => watchdog && stopWatchdog(watchdog));
+  void Promise.race([imapProcess.exited, postfix.exited]).then(() => watchdog && stopWatchdog(watchdog));
   log(`mail servers ready in ${Date.now() - startedAt} ms`);
 
   let addChain: Promise<void> = Promise.resolve();
@@ -249,25 +271,34 @@ export async function startMailServers(opts: MailServersOptions): Promise<MailSe
         if (Date.now() > deadline) throw new Error(`Postfix still rejects ${wanted.join(', ')} after reload: ${JSON.stringify([...codes])}\n${await tailFile(p.postfixLog)}`);
         await new Promise((r) => setTimeout(r, 50));
       }
-      await new Promise((r) => setTimeout(r, Math.max(0, dovecotSeesUsersAt - Date.now())));
+      if (cyrus) await cyrus.addUsers(more);
+      else await new Promise((r) => setTimeout(r, Math.max(0, dovecotSeesUsersAt - Date.now())));
     });
     addChain = job.catch(() => undefined);
     return job;
   };
 
+  const dovecotOnly = (what: string) => {
+    if (kind !== 'dovecot') throw new Error(`${what} is Dovecot's; this harness runs Cyrus IMAP (seed it over IMAP with seed/imap-upload.ts)`);
+  };
   return {
     host: '127.0.0.1',
+    imapServer: kind,
     ports,
     dataDir,
     mailOwner,
     logFiles: { dovecot: p.dovecotLog, postfix: p.postfixLog },
-    maildirOf: (email) => path.join(homeOf(p, email), 'Maildir'),
+    maildirOf: (email) => {
+      dovecotOnly('maildirOf');
+      return path.join(homeOf(p, email), 'Maildir');
+    },
     addUsers,
     fixOwnership: async (email) => {
       const home = await ensureHome(p, email, mailOwner);
       await execFileP('chown', ['-R', `${mailUid}:${mailGid}`, '--', home]);
     },
     doveadm: async (args) => {
+      dovecotOnly('doveadm');
       try {
         return (await execFileP(DOVEADM, ['-c', p.dovecotConf, ...args], { maxBuffer: 64 * 1024 * 1024 })).stdout;
       } catch (err) {
@@ -278,6 +309,7 @@ export async function startMailServers(opts: MailServersOptions): Promise<MailSe
     stop,
     restartDovecot: async ({ whileDown } = {}) => {
       if (stopping) throw new Error('restartDovecot: the mail servers have been stopped');
+      dovecotOnly('restartDovecot');
       if (watchdog) stopWatchdog(watchdog);
       await stopDovecot();
       await whileDown?.();

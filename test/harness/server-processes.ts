@@ -19,8 +19,8 @@ export interface ServerProcess {
  * Spawns in its own process group (detached) so a Ctrl-C in the terminal goes
  * to the harness only, which then stops the servers in order.
  */
-export function spawnServer(label: string, cmd: string, args: string[], log: (line: string) => void): ServerProcess {
-  const child = spawn(cmd, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnServer(label: string, cmd: string, args: string[], log: (line: string) => void, env?: NodeJS.ProcessEnv): ServerProcess {
+  const child = spawn(cmd, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], ...(env ? { env } : {}) });
   const lines: string[] = [];
   let reason: string | null = null;
   const onData = (chunk: Buffer) => {

@@ -4,7 +4,9 @@
 //
 // Only the binaries are needed: the harness runs its own Dovecot and Postfix
 // instances with private configs, so the system-wide services the packages
-// ship are never used and we stop the install from starting them.
+// ship are never used and we stop the install from starting them. Cyrus is
+// not installed at all: its .deb is unpacked into the project (cyrus-package.ts),
+// only its shared libraries come from apt.
 import { spawn } from 'node:child_process';
 import { access, readdir, rm, writeFile } from 'node:fs/promises';
 
@@ -41,7 +43,8 @@ async function exists(p: string): Promise<boolean> {
   }
 }
 
-function run(cmd: string, args: string[], log: (s: string) => void): Promise<number> {
+/** Runs a command, its output line by line to `log`; resolves with the exit code. */
+export function run(cmd: string, args: string[], log: (s: string) => void): Promise<number> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, {
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -63,7 +66,7 @@ function run(cmd: string, args: string[], log: (s: string) => void): Promise<num
   });
 }
 
-async function aptListsEmpty(): Promise<boolean> {
+export async function aptListsEmpty(): Promise<boolean> {
   try {
     return !(await readdir('/var/lib/apt/lists')).some((f) => f.endsWith('_Packages') || f.endsWith('_Packages.lz4'));
   } catch {
@@ -143,6 +146,36 @@ export async function ensureDebianPackages(
     throw new Error(`Still missing after apt-get install: ${describe(still)}. Try:\n  ${command}`);
   }
   log('System packages installed.');
+}
+
+/** Debian's name for this machine's library directory (/usr/lib/<triplet>). */
+export function multiarchTriplet(): string {
+  const triplets: Record<string, string> = { x64: 'x86_64-linux-gnu', arm64: 'aarch64-linux-gnu', arm: 'arm-linux-gnueabihf', ppc64: 'powerpc64le-linux-gnu', s390x: 's390x-linux-gnu' };
+  return triplets[process.arch] ?? `${process.arch}-linux-gnu`;
+}
+
+/**
+ * What the Cyrus binaries unpacked from their .deb (test/harness/cyrus-package.ts) need
+ * beside what Dovecot, Postfix and Chromium already pull in: three shared libraries, the
+ * SASL plugins for PLAIN/LOGIN against a sasldb, and saslpasswd2 to write that sasldb.
+ * None of them conflicts with Dovecot; `cyrus-imapd`/`cyrus-common` themselves are never
+ * installed (cyrus-imapd conflicts with dovecot-imapd and would remove it).
+ */
+export function cyrusRuntimePackages(): DebianPackage[] {
+  const lib = `/usr/lib/${multiarchTriplet()}`;
+  return [
+    { name: 'libical3', binary: `${lib}/libical.so.3` },
+    { name: 'libpcre3', binary: `${lib}/libpcreposix.so.3` },
+    { name: 'libxapian30', binary: `${lib}/libxapian.so.30` },
+    { name: 'libsasl2-modules', binary: `${lib}/sasl2/libplain.so.2` },
+    { name: 'libsasl2-modules-db', binary: `${lib}/sasl2/libsasldb.so.2` },
+    { name: 'sasl2-bin', binary: '/usr/sbin/saslpasswd2' },
+  ];
+}
+
+/** The libraries and tools the unpacked Cyrus needs (see cyrusRuntimePackages). */
+export async function ensureCyrusRuntimePackages(log?: (s: string) => void): Promise<void> {
+  await ensureDebianPackages(cyrusRuntimePackages(), log);
 }
 
 /** Dovecot (imap, lmtp, managesieve, sieve) + Postfix, as used by test/harness/mail-servers.ts. */
