@@ -8,6 +8,7 @@ import { createGatewayLogin } from './accounts/gateway-login';
 import { EngineAnalytics } from './analytics/analytics-service';
 import { currentEnvironment, type ClientEnvironment } from './analytics/client-description';
 import { storedQueues } from './analytics/queue-storage';
+import { withAccountEvents, withCommandEvents, withQueryEvents } from './analytics/usage-events';
 import { soleWriter, type WriterRole } from './boundary/writer-election';
 import { AccountDatabases, DATABASE_CHANNEL, type BroadcastPort } from './db/account-databases';
 import { idbStoreFactory } from './db/idb-store';
@@ -141,13 +142,15 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
 
   // Analytics has engine-internal methods too (setAccounts, start); only the contract's cross.
   const analyticsApi: AnalyticsService = { track: (params) => analytics.track(params), flush: () => analytics.flush() };
+  // The spec's events are recorded where the tabs' calls land (analytics/usage-events.ts).
+  const usageError = (error: unknown) => logger.log('Error', `analytics: ${error instanceof Error ? error.message : String(error)}`);
   return {
     session: proxy(createSessionService(deps.onIdle ? { onIdle: deps.onIdle } : {})),
-    accounts: proxy(accounts),
+    accounts: proxy(withAccountEvents(accounts, analytics, usageError)),
     analytics: proxy(analyticsApi),
     log: proxy(createLogService(logger)),
-    mail: proxy(mail.queries),
-    commands: proxy(mail.commands),
+    mail: proxy(withQueryEvents(mail.queries, analytics, usageError)),
+    commands: proxy(withCommandEvents(mail.commands, analytics, usageError)),
     folders: proxy(mail.folders),
   };
 }

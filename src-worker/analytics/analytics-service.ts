@@ -98,8 +98,10 @@ export class EngineAnalytics implements AnalyticsService {
     this.accountIds = [...params.accountIds];
     this.primaryAccountId = params.primaryAccountId;
     const removed = [...this.queues.keys()].filter((id) => id !== PRE_LOGIN_QUEUE && !params.accountIds.includes(id));
+    const preLogin = this.queues.get(PRE_LOGIN_QUEUE) as EventQueue;
     for (const id of removed) {
-      this.queues.get(id)?.stop();
+      // Its session is over, but what it recorded last (logout, account_removed) still goes: without the token, as pre-login events do.
+      for (const event of this.queues.get(id)?.drain() ?? []) preLogin.push(event);
       this.queues.delete(id);
     }
     for (const id of params.accountIds) {

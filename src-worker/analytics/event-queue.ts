@@ -68,6 +68,13 @@ export class EventQueue {
     this.scheduleSend();
   }
 
+  /** Stops for good and hands over the events not sent yet (the account was removed: they leave by another queue). */
+  drain(): AnalyticsEventRecord[] {
+    const left = this.events;
+    this.stop();
+    return left;
+  }
+
   /** Stops for good (the account was removed); nothing more is written or sent. */
   stop(): void {
     this.stopped = true;

@@ -9,6 +9,9 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { launchChromium } from './chromium';
 import { DEMO_ACCOUNTS } from '../harness/demo-accounts';
 import { findFreePorts } from '../harness/ports';
 import type { DemoFacts } from './demo-setup';
@@ -98,6 +101,29 @@ export async function startOwnGateway(params: { readonly root: string; readonly 
     async stop() {
       await stop();
       await rm(work, { recursive: true, force: true });
+    },
+  };
+}
+
+/** For a test file: its own gateway and a Chromium, started before its tests and stopped after them. */
+export function useOwnGateway(): { readonly gateway: OwnGateway; readonly browser: Browser } {
+  const held: { gateway?: OwnGateway; browser?: Browser } = {};
+  beforeAll(async () => {
+    held.gateway = await startOwnGateway({ root: process.cwd(), mail: inject('demo').mail });
+    held.browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await held.browser?.close();
+    await held.gateway?.stop();
+  });
+  return {
+    get gateway() {
+      if (!held.gateway) throw new Error('The gateway starts in beforeAll');
+      return held.gateway;
+    },
+    get browser() {
+      if (!held.browser) throw new Error('Chromium starts in beforeAll');
+      return held.browser;
     },
   };
 }

@@ -2,24 +2,14 @@
 // demo restarted with new data): the open tab says the session ended — not "offline"
 // forever, not a bare sign-in screen — and the account's cached mail leaves the browser
 // exactly as on a normal logout (its IndexedDB database is deleted).
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { launchChromium, screenshot } from './chromium';
+import type { Page } from 'playwright-core';
+import { describe, expect, inject, test } from 'vitest';
+import { screenshot } from './chromium';
 import { eventually, logIn, newDemoContext, watch } from './demo-session';
-import { startOwnGateway, type OwnGateway } from './own-gateway';
+import { useOwnGateway } from './own-gateway';
 
 const demo = inject('demo');
-let gateway: OwnGateway;
-let browser: Browser;
-
-beforeAll(async () => {
-  gateway = await startOwnGateway({ root: process.cwd(), mail: demo.mail });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await gateway?.stop();
-});
+const own = useOwnGateway();
 
 const databaseNames = (page: Page) => page.evaluate(async () => (await indexedDB.databases()).map((db) => db.name ?? '').sort());
 const accountIdOf = (page: Page) => page.evaluate(async () => {
@@ -29,9 +19,9 @@ const accountIdOf = (page: Page) => page.evaluate(async () => {
 
 describe('a session the gateway no longer knows', () => {
   test('the demo restarted with new data while the tab was open: it says the session ended and the account’s database is gone', { timeout: 120_000 }, async () => {
-    const context = await newDemoContext(browser);
+    const context = await newDemoContext(own.browser);
     const tab = watch(await context.newPage());
-    await logIn(tab.page, gateway.baseUrl, demo.alice);
+    await logIn(tab.page, own.gateway.baseUrl, demo.alice);
     const accountId = await accountIdOf(tab.page);
     expect(accountId).not.toBeNull();
 
@@ -39,8 +29,8 @@ describe('a session the gateway no longer knows', () => {
     // How soon the tab hears depends on the push socket's reconnect backoff (≤ 30 s) or, if it
     // decided it was offline, the online re-check (5 s doubling while the browser says online;
     // it was a fixed minute, and the notice came ~59 s after the gateway was back).
-    await gateway.halt();
-    await gateway.startFresh();
+    await own.gateway.halt();
+    await own.gateway.startFresh();
     const restartedAt = Date.now();
     const notice = tab.page.getByRole('status').filter({ hasText: `Your session for ${demo.alice.email} ended. Sign in again.` });
     await notice.waitFor({ timeout: 60_000 });

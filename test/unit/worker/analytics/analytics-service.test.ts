@@ -197,4 +197,15 @@ describe('AnalyticsService', () => {
     expect(await storage.load('7')).toEqual([]);
     expect(await service.track({ eventName: 'mail_sent', accountId: '7' })).toEqual({ accepted: false, reason: 'unknown-account' });
   });
+
+  test('a removed account’s last events (logout) are not dropped: they leave with the pre-login batch, without its token', async () => {
+    const service = await started();
+    await vi.advanceTimersByTimeAsync(10_000);
+    await service.track({ eventName: 'logout', accountId: '7' });
+    await service.setAccounts({ accountIds: [], primaryAccountId: null });
+    await vi.advanceTimersByTimeAsync(10_000);
+    const batch = network.requests.find((request) => (request.body as { events: AnalyticsEventRecord[] }).events.some((event) => event.eventName === 'logout'));
+    expect(batch?.url).toBe('https://gateway.example/api/analytics/addPreAuthEvents');
+    expect(batch?.headers.authorization).toBeUndefined();
+  });
 });
