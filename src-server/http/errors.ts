@@ -64,6 +64,9 @@ export function registerErrorReplies(app: FastifyInstance): void {
     // A failure of ours is logged with its stack (the log line carries the requestId the
     // client got); a refusal of the client's request is only its status on the request line.
     if ((tern.status ?? 500) >= 500) request.log.error({ err: error }, `${tern.name}: ${error instanceof Error ? error.message : String(error)}`);
+    // A refusal that says when to come back says it in HTTP's words too.
+    const retryAfter = (tern.detail as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+    if (tern.name === 'TooManyRequests' && typeof retryAfter === 'number') reply.header('Retry-After', String(retryAfter));
     const body = new TernError(tern.name, { description: tern.message, detail: tern.detail, requestId }).toReply();
     return reply.code(tern.status ?? 500).send(body);
   });

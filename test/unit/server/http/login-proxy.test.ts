@@ -15,7 +15,10 @@ async function login(app: TestApp['app'], params: { email: string; password: str
     headers: { 'x-forwarded-for': params.client },
     payload: { email: params.email, password: params.password },
   });
-  return { status: response.statusCode, error: (response.json() as { error?: string }).error };
+  const error = (response.json() as { error?: string }).error;
+  // A 429 says when to come back, in its body and in Retry-After.
+  if (response.statusCode === 429) expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
+  return { status: response.statusCode, error };
 }
 
 /** 30 wrong passwords over 30 addresses from one client, then one more (the slow lane's). */
