@@ -76,8 +76,9 @@ export function previewHeaders(params: { filename: string; previewType: string; 
     ...downloadHeaders({ filename: params.filename, contentType: params.previewType, size: params.size }),
     'Content-Disposition': contentDisposition(params.filename).replace(/^attachment;/, 'inline;'),
     'Content-Security-Policy': PREVIEW_CSP,
-    // Only our own pages may embed it; its link is the only key, so no shared cache keeps it.
-    'Cross-Origin-Resource-Policy': 'same-origin',
+    // No Cross-Origin-Resource-Policy: the app may sit on another origin than the account's
+    // API base (spec §3 clusterApi), and its <img> must still load; the link is the key.
+    // Private: its link is the only key, so no shared cache keeps it (the link's 5 minutes).
     'Cache-Control': 'private, max-age=300',
   };
 }
