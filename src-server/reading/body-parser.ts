@@ -47,11 +47,9 @@ const DECODED_FROM_RAW = new Set(['subject', 'from', 'to', 'cc', 'reply-to']);
  * come from mailparser as a Latin-1 view of their bytes. Undefined for other fields.
  */
 function rawDecoded(lines: HeaderLines, key: string): string | undefined {
-  if (!DECODED_FROM_RAW.has(key)) return undefined;
-  const line = lines.find((entry) => entry.key === key)?.line;
-  if (!line) return undefined;
-  const raw = Buffer.from(line.slice(line.indexOf(':') + 1).trim(), 'latin1');
-  if (!hasRawBytes(raw)) return undefined;
+  const value = DECODED_FROM_RAW.has(key) ? rawHeader(lines, key) : undefined;
+  const raw = value === undefined ? undefined : Buffer.from(value, 'latin1');
+  if (!raw || !hasRawBytes(raw)) return undefined;
   if (key === 'subject') return decodeHeaderValue(raw);
   return decodeAddressField(raw)
     .map((entry) => (entry.name ? `"${entry.name.replace(/["\\]/g, '\\$&')}" <${entry.address}>` : entry.address))
@@ -61,8 +59,8 @@ function rawDecoded(lines: HeaderLines, key: string): string | undefined {
 function headersOf(headers: Headers, lines: HeaderLines): Record<string, string> {
   const out: Record<string, string> = {};
   const put = (key: string, value: string | undefined) => {
-    const value8bit = rawDecoded(lines, key);
-    if (value8bit ?? value) out[key] = (value8bit ?? value)!;
+    const text = rawDecoded(lines, key) ?? value;
+    if (text) out[key] = text;
   };
   for (const key of ['from', 'to', 'cc', 'reply-to']) put(key, addressText(headers.get(key)));
   const date = headers.get('date');
