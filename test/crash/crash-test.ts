@@ -100,8 +100,15 @@ async function main() {
         await sleep(250);
       }
     };
-    const bobImap = await imap(BOB);
-    const aliceImap = await imap(ALICE);
+    // The counting clients reconnect when a long run outlives their connection.
+    const clients = new Map<MailUser, ImapFlow>();
+    const client = async (user: MailUser) => {
+      const open = clients.get(user);
+      if (open?.usable) return open;
+      const fresh = await imap(user);
+      clients.set(user, fresh);
+      return fresh;
+    };
     const stateDb = () => new Database(path.join(dataDir, 'tern.sqlite'), { readonly: true, fileMustExist: true });
 
     // ---- sends ----
@@ -208,7 +215,7 @@ async function main() {
         if (open === 0) break;
         await sleep(100);
       }
-      const afterRecovery = (await subjectsIn(aliceImap, 'Drafts', marker)).length;
+      const afterRecovery = (await subjectsIn(await client(ALICE), 'Drafts', marker)).length;
       // The client saves again what it did not hear back about (as the engine's outbox does).
       if (answered && answered.status < 300) {
         serverId = String(answered.body.id);
@@ -229,7 +236,7 @@ async function main() {
           if (saved.status >= 300) console.warn(`\ndraft ${marker}: the retried save answered ${saved.status} ${JSON.stringify(saved.body)}`);
         }
       }
-      drafts.push({ mode, marker, afterRecovery, afterRetry: await subjectsIn(aliceImap, 'Drafts', marker), expected: `Crash draft ${marker} v${v}` });
+      drafts.push({ mode, marker, afterRecovery, afterRetry: await subjectsIn(await client(ALICE), 'Drafts', marker), expected: `Crash draft ${marker} v${v}` });
       process.stdout.write('.');
     }
     console.log();
@@ -240,13 +247,13 @@ async function main() {
     for (let rounds = 0; rounds < 30; rounds++) {
       await sleep(2000);
       counts = [];
-      for (const send of sends) counts.push(send.messageIdHeader ? (await uidsBy(bobImap, 'INBOX', send.messageIdHeader)).length : 0);
+      for (const send of sends) counts.push(send.messageIdHeader ? (await uidsBy(await client(BOB), 'INBOX', send.messageIdHeader)).length : 0);
       const total = counts.reduce((a, b) => a + b, 0);
       if (total === previous) break;
       previous = total;
     }
     const sentCopies: number[] = [];
-    for (const send of sends) sentCopies.push(send.messageIdHeader ? (await uidsBy(aliceImap, 'Sent', send.messageIdHeader)).length : 0);
+    for (const send of sends) sentCopies.push(send.messageIdHeader ? (await uidsBy(await client(ALICE), 'Sent', send.messageIdHeader)).length : 0);
 
     // ---- the table ----
     const rows: string[][] = [['', 'cycles', 'ok', 'lost', 'duplicated', 'ambiguous-and-shown', 'failed-and-shown']];
@@ -294,9 +301,12 @@ async function main() {
     console.log(`Sent folder for the ${sent.length} sent messages: ${sent.filter((send) => send.sentCopies === 1).length} with one copy, ${sent.filter((send) => send.sentCopies === 0).length} without, ${sent.filter((send) => send.sentCopies > 1).length} with more; sentCopy 'failed' shown for ${sent.filter((send) => send.sentCopy === 'failed').length}.`);
     const bad = all.filter((send) => send.delivered >= 2 || (send.delivered === 0 && send.state !== 'unknown' && send.state !== 'failed'));
     for (const send of bad) console.log(`  send ${send.marker} (${send.mode}): state ${send.state}, delivered ${send.delivered}`);
+    // Neither sent, unknown nor failed when the client stopped waiting (60 s): still on its way.
+    for (const send of all.filter((s) => !['sent', 'unknown', 'failed'].includes(s.state))) {
+      console.log(`  send ${send.marker} (${send.mode}): still ${send.state} after 60 s of polling, delivered ${send.delivered}, Sent copies ${send.sentCopies}`);
+    }
     for (const draft of drafts.filter((d) => d.afterRetry.length !== 1 || d.afterRetry[0] !== d.expected)) console.log(`  draft ${draft.marker} (${draft.mode}): ${JSON.stringify(draft.afterRetry)}`);
-    await bobImap.logout().catch(() => undefined);
-    await aliceImap.logout().catch(() => undefined);
+    for (const open of clients.values()) await open.logout().catch(() => undefined);
   } finally {
     await gateway.close();
     await smtpProxy.close();

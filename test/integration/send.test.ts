@@ -4,7 +4,7 @@
 import type { ImapFlow } from 'imapflow';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { SendResult } from '../../shared/api/compose';
-import type { SmtpConnector } from '../../src-server/smtp/smtp-connector';
+import { NodemailerSmtp, type SmtpConnector } from '../../src-server/smtp/smtp-connector';
 import { startFaultProxy, type FaultProxy } from '../crash/fault-proxy';
 import { eventually } from './support/gateway-fixture';
 import { ALICE, BOB, changesSince, fetchUid, startWritesFixture, uidsByMessageId, type Session, type WritesFixture } from './support/mail-writes-fixture';
@@ -225,6 +225,37 @@ describe('exactly once around the final "."', () => {
     expect(await uidsByMessageId(aliceImap, 'Sent', first.body.messageIdHeader)).toHaveLength(1);
     const again = await fx.api<{ error: string; detail: { state: string } }>(fx.alice, 'POST', `/api/outbox/${first.body.outboxId}/resend`);
     expect([again.status, again.body.error, again.body.detail.state]).toEqual([404, 'InvalidOperation', 'sent']);
+  });
+
+  test('NodemailerSmtp records its commit point before the "." reaches Postfix; a commit that cannot be recorded sends no "." and nothing arrives', async () => {
+    const smtp = new NodemailerSmtp();
+    const account = { email: ALICE.email, smtp: { host: fx.servers.host, port: proxy.port, security: 'none' as const } };
+    const message = (marker: string) => ({
+      account,
+      password: ALICE.password,
+      envelope: { from: ALICE.email, to: [BOB.email] },
+      raw: Buffer.from(`From: <${ALICE.email}>\r\nTo: <${BOB.email}>\r\nSubject: Commit ${marker}\r\nMessage-ID: <${marker}@tern.test>\r\n\r\n.leading dot\r\nbody\r\n`),
+    });
+    let committed = false;
+    let committedWhenTheDotArrived: boolean | null = null;
+    const dot = proxy.arm('smtp-hold-after-dot');
+    void dot.then(() => {
+      committedWhenTheDotArrived = committed;
+      proxy.release('deliver');
+    });
+    const first = token();
+    const outcome = await smtp.send({ ...message(first), onCommit: () => (committed = true) });
+    expect(committedWhenTheDotArrived).toBe(true);
+    expect(outcome).toMatchObject({ accepted: [BOB.email], rejected: [] });
+    expect(outcome.response).toMatch(/^250 /);
+
+    const refused = token();
+    await expect(smtp.send({ ...message(refused), onCommit: () => { throw new Error('the outbox is closed'); } })).rejects.toThrow(/the outbox is closed/);
+    const control = token();
+    await smtp.send(message(control));
+    await arrival(bobImap, 'INBOX', control);
+    await arrival(bobImap, 'INBOX', first);
+    expect(await bySubject(bobImap, 'INBOX', refused)).toEqual([]);
   });
 
   test('a connection lost after the "." (no restart) is `unknown`, not retried; dismiss files it in Sent', async () => {
