@@ -16,8 +16,9 @@ import type { ViewMode } from '../settings/view-mode';
 import type { ThemeChoice } from '../theme/theme';
 import { groupByAccount, type ThreadRef } from '../thread-list/selection';
 import type { ComposerInitial } from '../composer/compose-initial';
-import { accountsAtom, composerAtom, cursorAtom, loggedOutAtom, selectionAnchorAtom, selectionAtom, toastsAtom, visibleListAtom, type Toast } from './atoms';
-import { indexOfKey } from '../thread-list/list-patch';
+import { accountsAtom, composerAtom, cursorAtom, foldersAtom, loggedOutAtom, selectionAnchorAtom, selectionAtom, toastsAtom, visibleListAtom, type Toast } from './atoms';
+import { indexOfKey, rowAt } from '../thread-list/list-patch';
+import { inboxUnreadChanges } from './unread-follow';
 import type { AddAccountParams, AddAccountResult, UiEngine } from './engine-port';
 import type { Preferences } from './preferences';
 import type { WorkerBridge } from './worker-bridge';
@@ -321,6 +322,16 @@ export function createMailActions(params: { engine: UiEngine; store: Store; brid
         if (store.get(selectionAnchorAtom) !== null) store.set(selectionAnchorAtom, null);
       }
       const edit = rowEditOf(command, options.leavesList ?? false);
+      // The inbox counts move in the same step as the rows (not after the engine's answer).
+      const shown = store.get(visibleListAtom).held;
+      const inboxes = store.get(foldersAtom);
+      bridge.adjustInboxUnread(
+        inboxUnreadChanges(
+          command,
+          threads.map((thread) => rowAt(shown, indexOfKey(shown, thread.key))),
+          (accountId) => inboxes[accountId]?.find((folder) => folder.specialUse === 'inbox')?.id,
+        ),
+      );
       const settles: ((accepted: boolean) => void)[] = [];
       /**
        * A command that fails (refused at once, or its outcome later) takes its confirmation

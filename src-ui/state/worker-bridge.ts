@@ -88,6 +88,12 @@ export interface WorkerBridge {
   /** Asks folders and counts again, soon (debounced). */
   refreshMailboxes(accountIds?: readonly string[]): void;
   /**
+   * Moves inbox unread counts by what a command does to the rows shown, in the same step as
+   * the rows (unread-follow.ts); answers already on their way from before are dropped, and the
+   * engine's next count replaces these.
+   */
+  adjustInboxUnread(changes: ReadonlyMap<string, number>): void;
+  /**
    * A command this tab ran: its failure is this tab's to show, and its success too when
    * `doneMessage` says what to show. `onFailed` runs just before the failure's toast (a move
    * withdraws its "moved" confirmation, so the two never show side by side).
@@ -167,6 +173,16 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
         return next;
       });
     }
+  }
+  function adjustInboxUnread(changes: ReadonlyMap<string, number>) {
+    if (changes.size === 0) return;
+    const seq = ++refreshSeq;
+    for (const accountId of changes.keys()) shownSeq.set(accountId, seq);
+    store.set(inboxUnreadAtom, (current) => {
+      const next = { ...current };
+      for (const [accountId, change] of changes) if (next[accountId] !== undefined) next[accountId] = Math.max(0, next[accountId] + change);
+      return next;
+    });
   }
   function refreshMailboxes(accountIds?: readonly string[]) {
     for (const id of accountIds ?? (store.get(accountsAtom) ?? []).map((account) => account.accountId)) dueRefresh.add(id);
@@ -471,6 +487,7 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
     moveThreadListWindow,
     closeThreadList,
     refreshMailboxes,
+    adjustInboxUnread,
     trackCommand(commandId, label, doneMessage, onFailed) {
       const status = early.get(commandId);
       if (status) {
