@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEMO_ACCOUNTS } from './demo-accounts';
+import { registerDemoPeople } from './demo-people';
 import { startMailServers, type MailServers } from './mail-servers';
 import { assertPortFree } from './ports';
 import { seedMailbox } from './seed/seed-mailbox';
@@ -96,6 +97,9 @@ async function main(): Promise<void> {
 
     const gatewayDir = join(dataDir, 'gateway');
     await rm(gatewayDir, { recursive: true, force: true });
+    // The demo's people send as their full names, not "Alice" guessed from the address.
+    const server = { host: servers.host, security: 'none' as const };
+    registerDemoPeople({ dataDir: gatewayDir, accounts: DEMO_ACCOUNTS, imap: { ...server, port: servers.ports.imap }, smtp: { ...server, port: servers.ports.smtp }, env: process.env });
     gateway = spawn(process.execPath, [join(root, 'dist', 'server', 'gateway.mjs')], {
       cwd: root,
       // The IPC channel lets the gateway notice if this process is killed (see src-server/main.ts).
