@@ -13,6 +13,7 @@ import { composerInitialOfDraft } from '../composer/draft-initial';
 import { useMailActions } from '../state/actions-context';
 import { composerAtom, foldersAtom, sendNoticesAtom } from '../state/atoms';
 import { Icon } from './icons';
+import { SEND_NOTICE_CSS } from './send-notice-styles';
 import { sendNoticeText } from './send-notice-text';
 
 /** The undo window of a "Send again", as the composer's own send. */
@@ -51,22 +52,6 @@ function NoticeView({ notice }: { notice: SendNotice }) {
         <span>{message}</span>
         {reply && <span className="send-notice-reply">The mail server answered: “{reply}”</span>}
       </div>
-      {notice.kind === 'maybeSent' && (
-        <>
-          <button type="button" className="toast-action" onClick={checkSent}>
-            Check Sent
-          </button>
-          <button type="button" className="toast-action" disabled={busy} onClick={() => run(() => actions.sendAgain(notice, SEND_AGAIN_DELAY_MS), 'Could not send it again')}>
-            Send again
-          </button>
-        </>
-      )}
-      {notice.kind === 'notSent' && (
-        // Another message being written stays: the draft opens once that one is closed.
-        <button type="button" className="toast-action" disabled={busy || composerOpen} onClick={openDraft}>
-          Open draft
-        </button>
-      )}
       <button
         type="button"
         className="icon-button toast-close"
@@ -77,6 +62,26 @@ function NoticeView({ notice }: { notice: SendNotice }) {
       >
         <Icon name="close" size={16} />
       </button>
+      {notice.kind !== 'notFiled' && (
+        <div className="send-notice-actions">
+          {notice.kind === 'maybeSent' && (
+            <>
+              <button type="button" className="toast-action" onClick={checkSent}>
+                Check Sent
+              </button>
+              <button type="button" className="toast-action" disabled={busy} onClick={() => run(() => actions.sendAgain(notice, SEND_AGAIN_DELAY_MS), 'Could not send it again')}>
+                Send again
+              </button>
+            </>
+          )}
+          {notice.kind === 'notSent' && (
+            // Another message being written stays: the draft opens once that one is closed.
+            <button type="button" className="toast-action" disabled={busy || composerOpen} title={composerOpen ? 'Close the message you are writing first' : undefined} onClick={openDraft}>
+              Open draft
+            </button>
+          )}
+        </div>
+      )}
     </div>
   );
 }
@@ -86,6 +91,9 @@ export function SendNotices() {
   if (notices.length === 0) return null;
   return (
     <div role="status" className="toast-stack send-notices" aria-label="Messages that need your attention">
+      <style href="tern-send-notices" precedence="tern">
+        {SEND_NOTICE_CSS}
+      </style>
       {notices.map((notice) => (
         <NoticeView key={`${notice.accountId}:${notice.noticeId}`} notice={notice} />
       ))}

@@ -22,7 +22,7 @@ export function sendNoticeText(notice: SendNotice): { readonly title: string; re
       // The catalogue's sentence, whatever words the gateway put in its description.
       const name = notice.error?.name;
       const sentence = isErrorName(name) ? new TernError(name).message : (notice.error?.message ?? new TernError('SendFailed').message);
-      return { title: `${named(notice.subject)} was not sent`, message: `${sentence} Your draft is kept: open it to fix it and send again.`, reply };
+      return { title: `${named(notice.subject)} was not sent`, message: `${sentence} Your draft is kept.`, reply };
     }
   }
 }

@@ -14,6 +14,8 @@ import { launchChromium, screenshot } from './chromium';
 import { composerForm } from './mail-page';
 import { eventually, imapMessages, literal, logIn, newDemoContext, openFolder, rowWith, watch, type Watched } from './demo-session';
 import type { Browser } from 'playwright-core';
+import { findFreePorts } from '../harness/ports';
+import { workerNetwork, type WorkerNetwork } from './worker-network';
 
 const baseUrl = inject('baseUrl');
 const demo = inject('demo');
@@ -22,21 +24,42 @@ const stamp = Date.now().toString(36);
 const SUBJECT = `Two tabs one draft ${stamp}`;
 const FIRST = `first-tab-text-${stamp}`;
 const SECOND = `second-tab-text-${stamp}`;
+const REFUSED_SUBJECT = `Refused by the server ${stamp}`;
+const REFUSED_BODY = `text-that-must-come-back-${stamp}`;
+const OFFLINE_SUBJECT = `Written offline ${stamp}`;
+const LEFT_SUBJECT = `Left during the undo window ${stamp}`;
 
 let browser: Browser;
 let context: BrowserContext;
 let tabA: Watched;
 let tabB: Watched;
+let network: WorkerNetwork;
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  const [debuggingPort] = await findFreePorts(1);
+  browser = await launchChromium([`--remote-debugging-port=${debuggingPort}`]);
   context = await newDemoContext(browser);
   tabA = watch(await context.newPage());
   await logIn(tabA.page, baseUrl, alice);
+  network = await workerNetwork(debuggingPort!);
 });
 afterAll(async () => {
+  network?.close();
   await browser?.close();
 });
+
+/** Light and dark, the laptop and the phone: what a person sees of it. */
+async function screenshots(page: Page, name: string) {
+  for (const [width, height] of [[1366, 768], [390, 844]] as const) {
+    await page.setViewportSize({ width, height });
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await screenshot(page, `${name}-${width}-${colorScheme}`);
+    }
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.emulateMedia({ colorScheme: 'light' });
+}
 
 const messagesOf = (login: E2eLogin, folder: string) => imapMessages(demo.mail.host, demo.mail.imap, login, folder);
 /** The whole source with quoted-printable soft breaks undone (a long line is folded in a draft's source). */
@@ -63,7 +86,7 @@ describe('one draft in two tabs', () => {
   test('edited in both, then sent from the first: the second tab is told at once and keeps its text; Bob gets the first tab’s', async () => {
     const a = tabA.page;
     // The draft, saved on the server.
-    await a.getByRole('button', { name: 'Compose' }).click();
+    await a.getByRole('button', { name: 'Compose', exact: true }).click();
     const created = composerForm(a);
     await created.waitFor();
     const to = created.getByRole('combobox', { name: 'To' });
@@ -117,5 +140,93 @@ describe('one draft in two tabs', () => {
     await screenshot(b, 'composer-truth-kept-both');
     expect(tabA.errors).toEqual([]);
     expect(tabB.errors).toEqual([]);
+  });
+
+  test("a send the mail server refuses: the composer comes back with its text, the catalogue's sentence and the server's own reply", async () => {
+    const a = tabA.page;
+    await a.bringToFront();
+    await a.getByRole('button', { name: 'Compose', exact: true }).click();
+    const box = composerForm(a);
+    await box.waitFor();
+    const to = box.getByRole('combobox', { name: 'To' });
+    // A valid address of a harness domain that has no such mailbox: Postfix refuses it at RCPT (550 5.1.1).
+    await to.fill(`nobody-${stamp}@tern.test`);
+    await to.press('Enter');
+    await box.getByLabel('Subject').fill(REFUSED_SUBJECT);
+    await typeAtEnd(a, box, REFUSED_BODY);
+    await box.getByRole('button', { name: 'Send' }).click();
+    await box.waitFor({ state: 'detached', timeout: 15_000 });
+
+    // After the undo window the gateway answers SendFailed: the composer opens again by itself.
+    const back = composerForm(a, REFUSED_SUBJECT);
+    await back.waitFor({ timeout: 40_000 });
+    const why = back.getByRole('alert').filter({ hasText: 'The message was not sent.' });
+    await why.waitFor();
+    await expect(why.textContent()).resolves.toContain('Message could not be sent: the details are invalid or the mail server is unreachable.');
+    await expect(why.textContent()).resolves.toMatch(/The mail server answered: “[^”]*5\.1\.1[^”]*”/);
+    await expect(back.getByRole('textbox', { name: 'Message body' }).textContent()).resolves.toContain(REFUSED_BODY);
+    // No "Message sent" anywhere, and the draft is still a draft on the server.
+    await expect(a.getByText('Message sent', { exact: true }).count()).resolves.toBe(0);
+    await eventually(async () => (await messagesOf(alice, 'Drafts')).find((message) => message.subject === REFUSED_SUBJECT), 15_000, 'the draft still in Drafts');
+    await screenshot(a, 'composer-truth-send-refused');
+    await back.getByRole('button', { name: 'Close and keep the draft' }).click();
+    await back.waitFor({ state: 'detached' });
+    expect(tabA.errors).toEqual([]);
+  });
+
+  test('a draft written while the gateway cannot be reached says "Saved on this device only", and why; "Saved" once the gateway has it', async () => {
+    const a = tabA.page;
+    await a.bringToFront();
+    await a.getByRole('button', { name: 'Compose', exact: true }).click();
+    const box = composerForm(a);
+    await box.waitFor();
+    await network.setOffline(true);
+    try {
+      await box.getByLabel('Subject').fill(OFFLINE_SUBJECT);
+      await typeAtEnd(a, box, 'Written on the train.');
+      const local = indicator(box).locator('[aria-hidden="true"]').getByText('Saved on this device only', { exact: true });
+      await local.waitFor({ timeout: 20_000 });
+      await expect(indicator(box).getAttribute('title')).resolves.toMatch(/^Draft saved on this device only, not on the server yet: ./);
+      await expect(indicator(box).textContent()).resolves.toContain('not on the server yet');
+      await expect(box.getByText('Saved', { exact: true }).count()).resolves.toBe(0);
+      await screenshots(a, 'composer-truth-device-only');
+    } finally {
+      await network.setOffline(false);
+    }
+    await indicator(box).getByText('Saved', { exact: true }).waitFor({ timeout: 75_000 });
+    await eventually(async () => (await messagesOf(alice, 'Drafts')).find((message) => message.subject === OFFLINE_SUBJECT), 15_000, 'the draft in Drafts');
+    await box.getByRole('button', { name: 'Discard draft' }).click();
+    await box.waitFor({ state: 'detached' });
+  });
+
+  test('a send that fails after its tab was reloaded is told by a notice that outlives the reload; Open draft brings its text back', async () => {
+    const a = tabA.page;
+    await a.bringToFront();
+    await a.getByRole('button', { name: 'Compose', exact: true }).click();
+    const box = composerForm(a);
+    await box.waitFor();
+    const to = box.getByRole('combobox', { name: 'To' });
+    await to.fill(`nobody-else-${stamp}@tern.test`);
+    await to.press('Enter');
+    await box.getByLabel('Subject').fill(LEFT_SUBJECT);
+    await typeAtEnd(a, box, REFUSED_BODY);
+    await box.getByRole('button', { name: 'Send' }).click();
+    await box.waitFor({ state: 'detached', timeout: 15_000 });
+    // The tab goes away inside the undo window: nobody is left to reopen the composer.
+    await a.reload();
+    const notice = a.getByRole('region', { name: 'Notifications' }).locator('[data-notice="notSent"]').filter({ hasText: LEFT_SUBJECT });
+    await notice.waitFor({ timeout: 40_000 });
+    await expect(notice.textContent()).resolves.toContain(`“${LEFT_SUBJECT}” was not sent`);
+    await expect(notice.textContent()).resolves.toMatch(/The mail server answered: “[^”]*5\.1\.1/);
+    await screenshots(a, 'composer-truth-not-sent-notice');
+    // It stays: another reload still shows it.
+    await a.reload();
+    await notice.waitFor({ timeout: 15_000 });
+    await notice.getByRole('button', { name: 'Open draft' }).click();
+    const back = composerForm(a, LEFT_SUBJECT);
+    await back.waitFor();
+    await expect(back.getByRole('textbox', { name: 'Message body' }).textContent()).resolves.toContain(REFUSED_BODY);
+    await notice.waitFor({ state: 'detached' });
+    expect(tabA.errors).toEqual([]);
   });
 });
