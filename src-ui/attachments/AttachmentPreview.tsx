@@ -23,6 +23,13 @@ import { keepTabInside } from '../app/focus-trap';
 import { CloseIcon, DownloadIcon } from '../conversation/icons';
 import type { AttachmentFacts } from './attachment-facts';
 
+/**
+ * How often the new-tab link is renewed while the viewer stays open: the gateway's links
+ * open their part for 5 minutes (src-server/reading/preview-links.ts), and a link pressed
+ * after that would answer ExpiredLink. What is on screen already loaded; only the link moves.
+ */
+export const NEW_TAB_LINK_RENEW_MS = 4 * 60_000;
+
 export interface AttachmentPreviewProps {
   /** The message's previewable parts. */
   readonly items: readonly AttachmentFacts[];
@@ -42,6 +49,7 @@ export function AttachmentPreview({ items, index, preview, onIndexChange, onDown
   const closeRef = useRef<HTMLButtonElement>(null);
   const dialogRef = useRef<HTMLDivElement>(null);
   const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
+  const [newTabUrl, setNewTabUrl] = useState<string | null>(null);
 
   // Focus moves into the dialog and back to where it was when it closes.
   useEffect(() => {
@@ -54,12 +62,24 @@ export function AttachmentPreview({ items, index, preview, onIndexChange, onDown
   useEffect(() => {
     let live = true;
     setLoaded({ state: 'loading' });
+    setNewTabUrl(null);
     preview(attachment).then(
-      (url) => live && setLoaded({ state: 'ready', url }),
+      (url) => {
+        if (!live) return;
+        setLoaded({ state: 'ready', url });
+        setNewTabUrl(url);
+      },
       (cause: unknown) => live && setLoaded({ state: 'failed', message: TernError.from(cause).message }),
     );
+    const renew = setInterval(() => {
+      preview(attachment).then(
+        (url) => live && setNewTabUrl(url),
+        () => undefined, // the old link stays; pressed late, the new tab says it expired
+      );
+    }, NEW_TAB_LINK_RENEW_MS);
     return () => {
       live = false;
+      clearInterval(renew);
     };
   }, [attachment, preview]);
 
@@ -114,9 +134,9 @@ export function AttachmentPreview({ items, index, preview, onIndexChange, onDown
               </button>
             </span>
           )}
-          {loaded.state === 'ready' && (
+          {loaded.state === 'ready' && newTabUrl && (
             // The gateway's sandboxed address: the new tab gets an opaque origin, no script, no opener.
-            <a className="tern-button" href={loaded.url} target="_blank" rel="noopener noreferrer" aria-label={`Open ${item.name} in a new tab`}>
+            <a className="tern-button" href={newTabUrl} target="_blank" rel="noopener noreferrer" aria-label={`Open ${item.name} in a new tab`}>
               Open in new tab
             </a>
           )}

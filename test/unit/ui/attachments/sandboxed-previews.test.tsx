@@ -6,9 +6,11 @@
  * download turns bytes into an object URL, typed octet-stream so it is saved, never shown.
  */
 import '../support/happy-dom-node-name';
+import { act } from 'react';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import type { AttachmentSummary } from '../../../../shared/api/mail';
 import { AttachmentList } from '../../../../src-ui/attachments/AttachmentList';
+import { NEW_TAB_LINK_RENEW_MS } from '../../../../src-ui/attachments/AttachmentPreview';
 import { byRole, cleanup, click, flush, one, render } from '../support/render';
 
 const GATEWAY = 'https://gateway.test/api/attachment-preview/';
@@ -57,4 +59,25 @@ test('a download is the one place bytes become an object URL, and it is octet-st
   expect(load).toHaveBeenCalledTimes(1);
   const saved = vi.mocked(URL.createObjectURL).mock.calls[0]?.[0] as Blob;
   expect(saved.type).toBe('application/octet-stream');
+});
+
+test('while the viewer stays open, the new-tab link is renewed before the gateway’s 5 minutes run out', async () => {
+  vi.useFakeTimers();
+  try {
+    let issued = 0;
+    const preview = vi.fn(async () => `${GATEWAY}link-${++issued}`);
+    const view = render(<AttachmentList attachments={[svg]} load={async () => new Blob([])} preview={preview} />);
+    click(one(view, 'button', 'Preview logo.svg (20 KB)'));
+    await act(() => vi.advanceTimersByTimeAsync(0));
+    const dialog = one(document.body, 'dialog', 'logo.svg');
+    const shown = dialog.querySelector('img.tern-preview-image') as HTMLImageElement;
+    expect(shown.getAttribute('src')).toBe(`${GATEWAY}link-1`);
+    expect(one(dialog, 'link', 'Open logo.svg in a new tab').getAttribute('href')).toBe(`${GATEWAY}link-1`);
+    await act(() => vi.advanceTimersByTimeAsync(NEW_TAB_LINK_RENEW_MS));
+    expect(one(dialog, 'link', 'Open logo.svg in a new tab').getAttribute('href')).toBe(`${GATEWAY}link-2`);
+    // What is on screen has loaded already: it is not fetched again.
+    expect(shown.getAttribute('src')).toBe(`${GATEWAY}link-1`);
+  } finally {
+    vi.useRealTimers();
+  }
 });
