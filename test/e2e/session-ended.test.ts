@@ -5,7 +5,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, test } from 'vitest';
 import { screenshot } from './chromium';
-import { eventually, logIn, newDemoContext, watch } from './demo-session';
+import { accountSection, addAccount, eventually, logIn, newDemoContext, watch } from './demo-session';
 import { useOwnGateway } from './own-gateway';
 
 const demo = inject('demo');
@@ -60,6 +60,41 @@ describe('a session the gateway no longer knows', () => {
     await tab.page.getByLabel('Password').fill(demo.alice.password);
     await tab.page.getByRole('button', { name: 'Sign in' }).click();
     await tab.page.getByRole('listbox').first().waitFor();
+    await context.close();
+  });
+
+  test('one account’s session revoked elsewhere while another stays: a toast says so, that account and its database go, the other stays', async () => {
+    const context = await newDemoContext(own.browser);
+    const tab = watch(await context.newPage());
+    await logIn(tab.page, own.gateway.baseUrl, demo.alice);
+    await addAccount(tab.page, demo.bob);
+    const stored = await tab.page.evaluate(
+      () =>
+        new Promise<{ accountId: string; emailAddress: string; token: string }[]>((resolve, reject) => {
+          const open = indexedDB.open('tern-accounts');
+          open.onerror = () => reject(open.error);
+          open.onsuccess = () => {
+            const request = open.result.transaction('accounts').objectStore('accounts').getAll();
+            request.onsuccess = () => resolve(request.result as { accountId: string; emailAddress: string; token: string }[]);
+            request.onerror = () => reject(request.error);
+          };
+        }),
+    );
+    const bob = stored.find((account) => account.emailAddress === demo.bob.email)!;
+    const alice = stored.find((account) => account.emailAddress === demo.alice.email)!;
+    expect(await databaseNames(tab.page)).toContain(bob.accountId);
+
+    // Signed out on another device ("log out" with the same session): the gateway ends it and closes its socket.
+    const response = await fetch(`${own.gateway.baseUrl}/api/logout`, { method: 'POST', headers: { authorization: `Bearer ${bob.token}` } });
+    expect(response.ok).toBe(true);
+
+    await tab.page.getByRole('region', { name: 'Notifications' }).getByText(`Your session for ${demo.bob.email} ended. Sign in again.`).waitFor({ timeout: 30_000 });
+    await accountSection(tab.page, demo.bob.email).waitFor({ state: 'detached' });
+    await accountSection(tab.page, demo.alice.email).waitFor();
+    await eventually(async () => !(await databaseNames(tab.page)).includes(bob.accountId), 10_000, 'Bob’s database deleted');
+    expect(await databaseNames(tab.page)).toEqual([alice.accountId, 'tern-accounts'].sort());
+    await screenshot(tab.page, 'session-ended-toast');
+    expect(tab.errors).toEqual([]);
     await context.close();
   });
 });
