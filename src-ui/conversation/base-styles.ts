@@ -31,6 +31,8 @@ export const BASE_CSS = `
 }
 .tern-button:hover:not(:disabled) { background: var(--t-hover); }
 .tern-button:disabled { opacity: .55; cursor: default; }
+/* A link that looks like a button (the attachment viewer's "Open in new tab"). */
+a.tern-button { text-decoration: none; }
 .tern-button-primary { background: var(--t-accent); border-color: var(--t-accent); color: var(--t-on-accent); }
 .tern-button-primary:hover:not(:disabled) { background: color-mix(in srgb, var(--t-accent) 88%, black); }
 .tern-icon-button {
