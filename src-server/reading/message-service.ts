@@ -37,7 +37,11 @@ export class MessageService {
 
   async body(accountId: number, messageId: number): Promise<{ body: MessageBody; cached: boolean }> {
     const cached = this.deps.cache.get(accountId, messageId);
-    if (cached) return { body: cached, cached: true };
+    if (cached) {
+      // A body cached before the mirror kept exact sizes still corrects its row (a read when they agree).
+      this.keepExactSizes(accountId, messageId, cached);
+      return { body: cached, cached: true };
+    }
     const key = `${accountId}:${messageId}`;
     let pending = this.inFlight.get(key);
     if (!pending) {
@@ -69,9 +73,13 @@ export class MessageService {
     // Parsed after the IMAP connection is free again: the parse is CPU, not IMAP.
     const { body, searchText } = await parseMessageBody(source.stream(), { messageId: String(messageId), stored: storedAttachmentsOf(row) });
     this.deps.cache.put({ accountId, messageId, body, searchText });
-    // The parse measured the attachments: their exact sizes replace the mirror's estimate for every client.
-    this.deps.mirrors.store.exactAttachmentSizes(accountId, messageId, new Map(body.attachments.map((attachment) => [attachment.index, attachment.size])));
+    this.keepExactSizes(accountId, messageId, body);
     return body;
+  }
+
+  /** The parse measured the attachments: their exact sizes replace the mirror's estimate for every client. */
+  private keepExactSizes(accountId: number, messageId: number, body: MessageBody): void {
+    this.deps.mirrors.store.exactAttachmentSizes(accountId, messageId, new Map(body.attachments.map((attachment) => [attachment.index, attachment.size])));
   }
 
   private row(accountId: number, messageId: number): MessageRow {

@@ -425,6 +425,13 @@ describe('received through Postfix and Dovecot: the body chosen by RFC 2046/2183
       ({ cursor, hasMore: more } = page);
     }
     expect(meta?.attachments.filter((a) => a.filename.startsWith('file-')).map((a) => a.size)).toEqual(exact);
+    // A body cached while the row still held estimates (as before this fix) corrects the row when read from the cache.
+    const estimated = (JSON.parse(row!.attachments_json) as { size: number }[]).map((a) => ({ ...a, size: a.size + 1 }));
+    fx.ctx.db.prepare('UPDATE messages SET attachments_json = ? WHERE id = ?').run(JSON.stringify(estimated), row!.id);
+    const again = await api(`/api/messages/${row!.id}/body`);
+    expect(again.headers.get('server-timing')).toContain('cached');
+    const [corrected] = sql<{ attachments_json: string }>('SELECT attachments_json FROM messages WHERE id = ?', row!.id);
+    expect(sizes(corrected!.attachments_json)).toEqual(exact);
   });
 });
 
