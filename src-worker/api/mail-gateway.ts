@@ -157,6 +157,11 @@ export class MailGateway {
     return this.client.json({ type: 'send', method: 'POST', path: `/outbox/${encodeURIComponent(outboxId)}/resend`, retry: false }, sendResultSchema);
   }
 
+  /** GET /api/outbox/:id: where a send stands (a failure is a state here, not an error). */
+  outboxStatus(outboxId: string): Promise<SendResult> {
+    return this.client.json({ type: 'send', path: `/outbox/${encodeURIComponent(outboxId)}` }, sendResultSchema);
+  }
+
   /** POST /api/outbox/:id/dismiss: the person says a message whose outcome was unknown did arrive (the gateway files it in Sent). */
   dismissOutbox(outboxId: string): Promise<SendResult> {
     return this.client.json({ type: 'send', method: 'POST', path: `/outbox/${encodeURIComponent(outboxId)}/dismiss` }, sendResultSchema);

@@ -26,6 +26,7 @@ import { markSending as markDraftSending, moveRevision } from './draft-revisions
 import { composeFieldsOf, readDraftLink, recordDraftSave, writeDraftLink } from './draft-store';
 import { readHeld, writeHeld } from './held-recipients';
 import { liveRows, OUTBOX_TABLE, PendingEffects, type ActionRow, type DiscardRow, type DraftRow, type OutboxRow, type SendRow } from './outbox-rows';
+import { deleteFollowUp, finalNotice, needsFollowUp, nextDelay, readFollowUps, writeFollowUp, type SendFollowUp } from './send-follow-up';
 import { writeSendNotice } from './send-notices';
 
 /** Server errors (not the network) tolerated this many times before a command is given up. */
@@ -34,7 +35,7 @@ const MAX_SERVER_ATTEMPTS = 8;
 export interface OutboxSenderDeps {
   readonly accountId: string;
   readonly store: () => Promise<LocalStore<MailTable>>;
-  readonly gateway: Pick<MailGateway, 'bulk' | 'createDraft' | 'updateDraft' | 'getDraft' | 'send' | 'deleteDraft' | 'resendOutbox'>;
+  readonly gateway: Pick<MailGateway, 'bulk' | 'createDraft' | 'updateDraft' | 'getDraft' | 'send' | 'deleteDraft' | 'resendOutbox' | 'outboxStatus'>;
   /** Asks the sync for the delta that will confirm a sent command. */
   readonly requestPull: () => void;
   readonly online: OnlineStatus;
@@ -81,7 +82,13 @@ const statusOf = (row: OutboxRow, status: CommandStatus['status'], error?: TernE
 });
 
 /** What a send's outcome leaves for the person, besides its status. */
-type SendOutcome = { readonly notice?: SendNotice['kind']; readonly error?: TernError; readonly outboxId?: string };
+type SendOutcome = {
+  readonly notice?: SendNotice['kind'];
+  readonly error?: TernError;
+  readonly outboxId?: string;
+  /** Not final yet (queued by the gateway, or its Sent copy still being filed): asked again later (send-follow-up.ts). */
+  readonly followUp?: string;
+};
 
 /** The gateway's outbox row a failure names (SendFailed's `detail.outboxId`). */
 function outboxIdOf(error: TernError | undefined): string | undefined {
@@ -139,8 +146,19 @@ export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
     const threadIds = await write(async (tx) => {
       const writer = new MailWriter(tx, deps.accountId, await PendingEffects.load(tx));
       await settleActions(tx, writer, [row.id]);
-      // A send that may not have gone keeps its draft's link: "Send again" sends the same draft.
-      if (row.kind === 'send' && status === 'done' && notice !== 'maybeSent') await writeDraftLink(tx, row.draft_id, null);
+      // A send that may not have gone, or is not final yet, keeps its draft's link: "Send again" / "Open draft" need it.
+      if (row.kind === 'send' && status === 'done' && notice !== 'maybeSent' && !outcome.followUp) await writeDraftLink(tx, row.draft_id, null);
+      if (row.kind === 'send' && outcome.followUp) {
+        await writeFollowUp(tx, {
+          commandId: row.id,
+          accountId: row.account_id,
+          outboxId: outcome.followUp,
+          draftId: row.draft_id,
+          subject: row.subject ?? '',
+          attempts: 0,
+          nextAt: clock.now() + nextDelay(0),
+        });
+      }
       if (row.kind === 'send' && status === 'failed') await markDraftSending(tx, row.draft_id, false);
       if (row.kind === 'send' && notice) {
         const cause = error ?? outcome.error;
@@ -266,7 +284,72 @@ export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
       return { notice: 'maybeSent', outboxId: result.outboxId, ...(result.lastError ? { error: new TernError('SendFailed', { detail: { reason: result.lastError } }) } : {}) };
     }
     if (result.sentCopy === 'failed') return { notice: 'notFiled' };
-    return {};
+    return needsFollowUp(result) ? { followUp: result.outboxId } : {};
+  };
+
+  /** Asks the gateway again about sends that were not final, and tells the person what they became. */
+  const followUps = async () => {
+    for (const item of await withRead(await deps.store(), ['JSONBlob'], readFollowUps)) {
+      if (stopped) return;
+      if (item.nextAt > clock.now()) {
+        wakeAt(item.nextAt); // sorted: the rest are later still
+        return;
+      }
+      let result: SendResult;
+      try {
+        result = await deps.gateway.outboxStatus(item.outboxId);
+      } catch {
+        await later(item);
+        continue;
+      }
+      const final = finalNotice(result);
+      if (!final) {
+        await later(item);
+        continue;
+      }
+      await settleFollowUp(item, result, final.kind);
+    }
+  };
+
+  const later = async (item: SendFollowUp) => {
+    const attempts = item.attempts + 1;
+    const nextAt = clock.now() + nextDelay(attempts);
+    await write((tx) => writeFollowUp(tx, { ...item, attempts, nextAt }));
+    wakeAt(nextAt);
+  };
+
+  const settleFollowUp = async (item: SendFollowUp, result: SendResult, kind: SendNotice['kind'] | null) => {
+    const cause = result.lastError ? new TernError('SendFailed', { detail: { reason: result.lastError } }) : result.state === 'failed' ? new TernError('SendFailed') : undefined;
+    await write(async (tx) => {
+      await deleteFollowUp(tx, item.commandId);
+      // Failed: the draft is the person's to edit again; gone out: it is no draft any more.
+      if (result.state === 'failed') await markDraftSending(tx, item.draftId, false);
+      else if (result.state !== 'unknown') await writeDraftLink(tx, item.draftId, null);
+      if (kind) {
+        await writeSendNotice(tx, {
+          noticeId: item.commandId,
+          accountId: item.accountId,
+          kind,
+          draftId: item.draftId,
+          subject: item.subject,
+          at: clock.now(),
+          ...(cause ? { error: errorOf(cause) } : {}),
+          outboxId: item.outboxId,
+        });
+      }
+    });
+    deps.requestPull();
+    if (kind) {
+      deps.statuses.publish({
+        commandId: item.commandId,
+        accountId: item.accountId,
+        kind: 'send',
+        status: result.state === 'failed' ? 'failed' : 'done',
+        draftId: item.draftId,
+        notice: kind,
+        ...(cause ? { error: errorOf(cause) } : {}),
+      });
+    }
   };
 
   const attempt = async (stored: OutboxRow): Promise<Outcome> => {
@@ -347,6 +430,7 @@ export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
       if ((await attempt(row)) === 'retry') return;
       failures = 0;
     }
+    await followUps();
   };
 
   const kick = () => {

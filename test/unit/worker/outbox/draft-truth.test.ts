@@ -183,4 +183,46 @@ describe('what a send tells the person', () => {
     await engine.commands.dismissSendNotice({ accountId: '7', noticeId: notice!.noticeId });
     expect(await engine.commands.sendNotices({ accountIds: ['7'] })).toEqual([]);
   });
+
+  test('a send the gateway only queued is followed up: when it fails later, the person is told and the draft can be opened again', async () => {
+    const { server, engine, statuses, clock } = await startedEngine(engines);
+    server.handlers.push(({ path }) => (path === '/api/send' ? sendResult('queued', { outboxId: '43', lastError: '421 4.3.2 try later' }) : undefined));
+    let state: SendResult['state'] = 'sending';
+    server.handlers.push(({ path }) => (path === '/api/outbox/43' ? sendResult(state, { outboxId: '43', lastError: state === 'failed' ? '554 5.7.1 refused for policy reasons' : null }) : undefined));
+    const { saved, commandId } = await sentDraft(engine);
+    await waitFor(() => statuses.some((status) => status.commandId === commandId && status.status === 'done'), 'the queued send');
+    expect(await engine.commands.sendNotices({ accountIds: ['7'] })).toEqual([]);
+
+    // Still under way at the first look; failed at the next.
+    await waitFor(() => {
+      clock.advance(5_000);
+      return server.requestsTo('/api/outbox/43').length >= 1;
+    }, 'the first follow-up');
+    state = 'failed';
+    const failed = await waitFor(() => {
+      clock.advance(10_000);
+      return statuses.find((status) => status.commandId === commandId && status.status === 'failed');
+    }, 'the failure found by the follow-up');
+    expect(failed).toMatchObject({ notice: 'notSent', draftId: saved.draftId, error: { name: 'SendFailed', detail: '554 5.7.1 refused for policy reasons' } });
+    expect(await engine.commands.sendNotices({ accountIds: ['7'] })).toEqual([expect.objectContaining({ kind: 'notSent', noticeId: commandId, draftId: saved.draftId })]);
+    await expect(engine.commands.openDraft({ accountId: '7', draftId: saved.draftId })).resolves.toMatchObject({ html: '<p>Hello Bob</p>' });
+    // Final: no more looks.
+    const looks = server.requestsTo('/api/outbox/43').length;
+    clock.advance(600_000);
+    await engine.runtime('7')!.outbox.idle();
+    expect(server.requestsTo('/api/outbox/43')).toHaveLength(looks);
+  });
+
+  test('a Sent copy still being filed is followed up: filing given up later leaves a notFiled notice', async () => {
+    const { server, engine, statuses, clock } = await startedEngine(engines);
+    server.handlers.push(({ path }) => (path === '/api/send' ? sendResult('accepted', { outboxId: '44', sentCopy: 'pending' }) : undefined));
+    server.handlers.push(({ path }) => (path === '/api/outbox/44' ? sendResult('sent', { outboxId: '44', sentCopy: 'failed' }) : undefined));
+    const { commandId } = await sentDraft(engine);
+    await waitFor(() => statuses.some((status) => status.commandId === commandId && status.status === 'done'), 'the send');
+    await waitFor(() => {
+      clock.advance(5_000);
+      return statuses.find((status) => status.commandId === commandId && status.notice === 'notFiled');
+    }, 'the notice');
+    expect(await engine.commands.sendNotices({ accountIds: ['7'] })).toEqual([expect.objectContaining({ kind: 'notFiled', subject: 'Plans' })]);
+  });
 });
