@@ -26,8 +26,8 @@ import { markSending as markDraftSending, moveRevision } from './draft-revisions
 import { composeFieldsOf, readDraftLink, recordDraftSave, writeDraftLink } from './draft-store';
 import { readHeld, writeHeld } from './held-recipients';
 import { liveRows, OUTBOX_TABLE, PendingEffects, type ActionRow, type DiscardRow, type DraftRow, type OutboxRow, type SendRow } from './outbox-rows';
-import { deleteFollowUp, finalNotice, needsFollowUp, nextDelay, readFollowUps, writeFollowUp, type SendFollowUp } from './send-follow-up';
-import { writeSendNotice } from './send-notices';
+import { createFollowUps, needsFollowUp, nextDelay, writeFollowUp } from './send-follow-up';
+import { errorOf, writeSendNotice } from './send-notices';
 
 /** Server errors (not the network) tolerated this many times before a command is given up. */
 const MAX_SERVER_ATTEMPTS = 8;
@@ -59,17 +59,6 @@ type Outcome = 'next' | 'retry';
 
 /** A gateway that refused a save because the draft changed since the version this engine sent. */
 const STALE_DRAFT_ERRORS: ReadonlySet<string> = new Set(['InvalidDraftVersion', 'InvalidUpdateDraft']);
-
-/** The mail server's own words in a failure (SendFailed's `detail.reason`), for the person to read. */
-function serverReplyOf(error: TernError): string | undefined {
-  const reason = (error.detail as { reason?: unknown } | undefined)?.reason;
-  return typeof reason === 'string' && reason !== 'unknown' ? reason : undefined;
-}
-
-const errorOf = (error: TernError): NonNullable<CommandStatus['error']> => {
-  const detail = serverReplyOf(error);
-  return { name: error.name, message: error.message, ...(detail ? { detail } : {}) };
-};
 
 const statusOf = (row: OutboxRow, status: CommandStatus['status'], error?: TernError, extra: Pick<CommandStatus, 'keptAs' | 'notice'> = {}): CommandStatus => ({
   commandId: row.id,
@@ -119,6 +108,17 @@ export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
       kick();
     }, Math.max(0, at - clock.now()));
   };
+
+  const followUps = createFollowUps({
+    accountId: deps.accountId,
+    store: deps.store,
+    gateway: deps.gateway,
+    statuses: deps.statuses,
+    requestPull: deps.requestPull,
+    clock,
+    wakeAt: (at) => wakeAt(at),
+    stopped: () => stopped,
+  });
 
   /** Marks the row as handed to the network; null when it is gone (undone) or already sent. */
   const markSending = (id: string) =>
@@ -287,71 +287,6 @@ export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
     return needsFollowUp(result) ? { followUp: result.outboxId } : {};
   };
 
-  /** Asks the gateway again about sends that were not final, and tells the person what they became. */
-  const followUps = async () => {
-    for (const item of await withRead(await deps.store(), ['JSONBlob'], readFollowUps)) {
-      if (stopped) return;
-      if (item.nextAt > clock.now()) {
-        wakeAt(item.nextAt); // sorted: the rest are later still
-        return;
-      }
-      let result: SendResult;
-      try {
-        result = await deps.gateway.outboxStatus(item.outboxId);
-      } catch {
-        await later(item);
-        continue;
-      }
-      const final = finalNotice(result);
-      if (!final) {
-        await later(item);
-        continue;
-      }
-      await settleFollowUp(item, result, final.kind);
-    }
-  };
-
-  const later = async (item: SendFollowUp) => {
-    const attempts = item.attempts + 1;
-    const nextAt = clock.now() + nextDelay(attempts);
-    await write((tx) => writeFollowUp(tx, { ...item, attempts, nextAt }));
-    wakeAt(nextAt);
-  };
-
-  const settleFollowUp = async (item: SendFollowUp, result: SendResult, kind: SendNotice['kind'] | null) => {
-    const cause = result.lastError ? new TernError('SendFailed', { detail: { reason: result.lastError } }) : result.state === 'failed' ? new TernError('SendFailed') : undefined;
-    await write(async (tx) => {
-      await deleteFollowUp(tx, item.commandId);
-      // Failed: the draft is the person's to edit again; gone out: it is no draft any more.
-      if (result.state === 'failed') await markDraftSending(tx, item.draftId, false);
-      else if (result.state !== 'unknown') await writeDraftLink(tx, item.draftId, null);
-      if (kind) {
-        await writeSendNotice(tx, {
-          noticeId: item.commandId,
-          accountId: item.accountId,
-          kind,
-          draftId: item.draftId,
-          subject: item.subject,
-          at: clock.now(),
-          ...(cause ? { error: errorOf(cause) } : {}),
-          outboxId: item.outboxId,
-        });
-      }
-    });
-    deps.requestPull();
-    if (kind) {
-      deps.statuses.publish({
-        commandId: item.commandId,
-        accountId: item.accountId,
-        kind: 'send',
-        status: result.state === 'failed' ? 'failed' : 'done',
-        draftId: item.draftId,
-        notice: kind,
-        ...(cause ? { error: errorOf(cause) } : {}),
-      });
-    }
-  };
-
   const attempt = async (stored: OutboxRow): Promise<Outcome> => {
     // Found "sending": a previous engine died mid-request; its outcome is unknown.
     const replay = stored.status === 'sending';
@@ -430,7 +365,7 @@ export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
       if ((await attempt(row)) === 'retry') return;
       failures = 0;
     }
-    await followUps();
+    await followUps.run();
   };
 
   const kick = () => {

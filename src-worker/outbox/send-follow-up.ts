@@ -8,9 +8,16 @@
  * failed, may have gone out, or has no Sent copy leaves its notice (send-notices.ts).
  */
 import type { SendResult } from '../../shared/api/compose';
+import type { Clock } from '../../shared/clock';
+import { TernError } from '../../shared/errors';
 import type { SendNotice } from '../../shared/worker-mail-api';
+import type { MailGateway } from '../api/mail-gateway';
 import type { MailTable } from '../db/mail-schema';
-import type { ReadTransaction, WriteTransaction } from '../db/store';
+import { withRead, withWrite, type LocalStore, type ReadTransaction, type WriteTransaction } from '../db/store';
+import type { CommandStatusFeed } from './command-status-feed';
+import { markSending } from './draft-revisions';
+import { writeDraftLink } from './draft-store';
+import { errorOf, writeSendNotice } from './send-notices';
 
 const PREFIX = 'send-follow:';
 /** First look after 5 s, doubling to one every 5 minutes. */
@@ -56,4 +63,85 @@ export async function deleteFollowUp(tx: WriteTransaction<MailTable>, commandId:
 export async function readFollowUps(tx: ReadTransaction<MailTable>): Promise<SendFollowUp[]> {
   const rows = await tx.getAll('JSONBlob', { range: { lower: PREFIX, upper: `${PREFIX}\uffff` } });
   return rows.map(({ id: _key, ...followUp }) => followUp as unknown as SendFollowUp).sort((a, b) => a.nextAt - b.nextAt);
+}
+
+export interface FollowUpDeps {
+  readonly accountId: string;
+  readonly store: () => Promise<LocalStore<MailTable>>;
+  readonly gateway: Pick<MailGateway, 'outboxStatus'>;
+  readonly statuses: CommandStatusFeed;
+  /** Asks the sync for the delta that shows the message in Sent. */
+  readonly requestPull: () => void;
+  readonly clock: Clock;
+  /** The outbox's one timer: a pass runs again at `at`. */
+  readonly wakeAt: (at: number) => void;
+  readonly stopped: () => boolean;
+}
+
+/** The follow-ups of one account's outbox; `run` is called at the end of each of its passes. */
+export function createFollowUps(deps: FollowUpDeps): { run(): Promise<void> } {
+  const { clock } = deps;
+  const write = async (body: (tx: WriteTransaction<MailTable>) => Promise<void>) => withWrite(await deps.store(), ['JSONBlob'], body);
+
+  const later = async (item: SendFollowUp) => {
+    const attempts = item.attempts + 1;
+    const nextAt = clock.now() + nextDelay(attempts);
+    await write((tx) => writeFollowUp(tx, { ...item, attempts, nextAt }));
+    deps.wakeAt(nextAt);
+  };
+
+  const settle = async (item: SendFollowUp, result: SendResult, kind: SendNotice['kind'] | null) => {
+    const cause = result.lastError ? new TernError('SendFailed', { detail: { reason: result.lastError } }) : result.state === 'failed' ? new TernError('SendFailed') : undefined;
+    await write(async (tx) => {
+      await deleteFollowUp(tx, item.commandId);
+      // Failed: the draft is the person's to edit again; gone out: it is no draft any more.
+      if (result.state === 'failed') await markSending(tx, item.draftId, false);
+      else if (result.state !== 'unknown') await writeDraftLink(tx, item.draftId, null);
+      if (kind) {
+        await writeSendNotice(tx, {
+          noticeId: item.commandId,
+          accountId: item.accountId,
+          kind,
+          draftId: item.draftId,
+          subject: item.subject,
+          at: clock.now(),
+          ...(cause ? { error: errorOf(cause) } : {}),
+          outboxId: item.outboxId,
+        });
+      }
+    });
+    deps.requestPull();
+    if (!kind) return;
+    deps.statuses.publish({
+      commandId: item.commandId,
+      accountId: item.accountId,
+      kind: 'send',
+      status: result.state === 'failed' ? 'failed' : 'done',
+      draftId: item.draftId,
+      notice: kind,
+      ...(cause ? { error: errorOf(cause) } : {}),
+    });
+  };
+
+  return {
+    async run() {
+      for (const item of await withRead(await deps.store(), ['JSONBlob'], readFollowUps)) {
+        if (deps.stopped()) return;
+        if (item.nextAt > clock.now()) {
+          deps.wakeAt(item.nextAt); // sorted: the rest are later still
+          return;
+        }
+        let result: SendResult;
+        try {
+          result = await deps.gateway.outboxStatus(item.outboxId);
+        } catch {
+          await later(item); // the network or the gateway: asked again later, like a pending answer
+          continue;
+        }
+        const final = finalNotice(result);
+        if (final) await settle(item, result, final.kind);
+        else await later(item);
+      }
+    },
+  };
 }

@@ -4,11 +4,24 @@
  * database (JSONBlob `send-notice:<id>`) until the person dismisses them, so a reload, a
  * closed tab or another tab still shows them.
  */
-import type { SendNotice } from '../../shared/worker-mail-api';
+import type { TernError } from '../../shared/errors';
+import type { CommandStatus, SendNotice } from '../../shared/worker-mail-api';
 import type { MailTable } from '../db/mail-schema';
 import type { ReadTransaction, WriteTransaction } from '../db/store';
 
 const PREFIX = 'send-notice:';
+
+/** The mail server's own words in a failure (SendFailed's `detail.reason`), for the person to read. */
+function serverReplyOf(error: TernError): string | undefined {
+  const reason = (error.detail as { reason?: unknown } | undefined)?.reason;
+  return typeof reason === 'string' && reason !== 'unknown' ? reason : undefined;
+}
+
+/** A failure as tabs see it: the catalogue name, its sentence, and the server's reply when there is one. */
+export const errorOf = (error: TernError): NonNullable<CommandStatus['error']> => {
+  const detail = serverReplyOf(error);
+  return { name: error.name, message: error.message, ...(detail ? { detail } : {}) };
+};
 
 export async function readSendNotices(tx: ReadTransaction<MailTable>): Promise<SendNotice[]> {
   const rows = await tx.getAll('JSONBlob', { range: { lower: PREFIX, upper: `${PREFIX}\uffff` } });
