@@ -24,8 +24,9 @@ export interface DraftRecoveryDeps {
  * - its copy (`uid`) is there → it stays; every other copy goes (a newer APPEND whose save was
  *   never recorded: the client did not hear back and saves again);
  * - a new draft (no `uid` yet) with copies → its newest copy stays (made from the same record);
+ *   so does a draft being sent (it is sealed; its copies go when it is sent);
  * - no copy at all (killed before the APPEND, or the recorded copy vanished) → APPENDed again
- *   from the record;
+ *   from the record (unless the draft is being sent: the outbox holds it);
  * - a deleted draft → every copy goes; a sent one keeps what its send left.
  */
 export class DraftRecovery {
@@ -57,8 +58,10 @@ export class DraftRecovery {
         let keepUid: number | null = null;
         if (draft.state !== 'deleted') {
           if (draft.uid !== null && found.includes(draft.uid)) keepUid = draft.uid;
-          else if (draft.uid === null && found.length > 0) keepUid = Math.max(...found);
-          else keepUid = await appendMessage({ client, path, raw: await this.deps.render(draft), flags: [...this.deps.flags], messageIdHeader: draft.messageIdHeader });
+          // A new draft's copies are made from the record; a draft being sent keeps one, whichever.
+          else if ((draft.uid === null || draft.state === 'sending') && found.length > 0) keepUid = Math.max(...found);
+          // A draft being sent is not put back: its message is in the outbox, and its copies go when it is sent.
+          else if (draft.state === 'open') keepUid = await appendMessage({ client, path, raw: await this.deps.render(draft), flags: [...this.deps.flags], messageIdHeader: draft.messageIdHeader });
         }
         await deleteByMessageId(client, draft.messageIdHeader, keepUid, draft.supersededUid === null ? [] : [draft.supersededUid]);
         return keepUid;

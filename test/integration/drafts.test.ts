@@ -4,6 +4,7 @@
 import type { ImapFlow } from 'imapflow';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { DraftSaved, DraftView, SendResult, UploadResponse } from '../../shared/api/compose';
+import { DraftStore } from '../../src-server/drafts/draft-store';
 import { startFaultProxy, type FaultProxy } from '../crash/fault-proxy';
 import { eventually } from './support/gateway-fixture';
 import { ALICE, BOB, changesSince, fetchUid, startWritesFixture, uidsByMessageId, type WritesFixture } from './support/mail-writes-fixture';
@@ -359,6 +360,25 @@ describe('draft saves cut off after their APPEND', () => {
     const saved = await api<DraftSaved>('PUT', `/api/drafts/${id}`, { version: 1, ...fields(`Crash create ${marker} v2`) });
     expect([saved.status, saved.body.version]).toEqual([200, 2]);
     expect(await copiesBySubject(marker)).toEqual([`Crash create ${marker} v2`]);
+  });
+
+  test('what a kill before the APPEND leaves: an open draft with no copy is APPENDed from SQLite; a deleted one’s leftover copy goes', async () => {
+    const marker = `cb${Math.random().toString(36).slice(2, 9)}`;
+    const store = new DraftStore(fx.ctx.db);
+    const fieldsOf = (subject: string) => ({ from: null, to: [{ name: 'Bob', email: BOB.email }], cc: [], bcc: [], subject, html: null, text: `${subject} body`, attachmentIds: [] });
+    const parent = { parentId: null, inReplyTo: null, references: [] };
+    // As a create leaves it when killed between recording the draft and its APPEND:
+    const unsaved = store.insert({ accountId: fx.alice.accountId, clientId: `local-${marker}`, messageIdHeader: `<${marker}-a@tern.test>`, folderPath: 'Drafts', uid: null, fields: fieldsOf(`Before append ${marker}`), parent, attachmentIds: [], saving: true });
+    // A draft deleted while its save was under way, one copy left on the server:
+    const deleted = store.insert({ accountId: fx.alice.accountId, clientId: null, messageIdHeader: `<${marker}-d@tern.test>`, folderPath: 'Drafts', uid: null, fields: fieldsOf(`Deleted ${marker}`), parent, attachmentIds: [], saving: true });
+    store.transition(deleted.id, ['open'], 'deleted');
+    await imap.append('Drafts', Buffer.from(`Message-ID: <${marker}-d@tern.test>\r\nSubject: Deleted ${marker}\r\n\r\nleft over\r\n`), ['\\Draft']);
+
+    await fx.restart({ sendWaitMs: 20_000 });
+    await eventually(() => saveUnderWay('id', unsaved.id)?.savingSince === null && saveUnderWay('id', deleted.id)?.savingSince === null, 15_000, 'both saves put right');
+    expect(await copiesBySubject(marker)).toEqual([`Before append ${marker}`]);
+    const view = await api<DraftView>('GET', `/api/drafts/${unsaved.id}`);
+    expect(view.body.messageId).not.toBeNull(); // the recorded copy is the mirrored one
   });
 
   test('an update: after a restart the recorded version is the one copy left, and saving again works', async () => {
