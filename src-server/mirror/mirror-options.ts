@@ -33,7 +33,9 @@ export const DEFAULT_MIRROR_OPTIONS: MirrorOptions = {
   // minute keeps the IDLE connection's mapping alive and finds a dead one in time.
   livenessCheckMs: 60_000,
   livenessTimeoutMs: 10_000,
-  sweepTimeoutMs: 60_000,
+  // One LIST-STATUS round trip normally; a STATUS per folder without LIST-STATUS. A dead sync
+  // connection is then found within a sweep interval plus this (it was the 120 s socket timeout).
+  sweepTimeoutMs: 20_000,
 };
 
 /** Without CONDSTORE, every this many sweeps each folder's flags are read again. */
