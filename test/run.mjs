@@ -12,6 +12,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const LAYERS = ['typecheck', 'unit', 'integration', 'e2e'];
+// The integration layer runs its mail paths on Dovecot, then on Cyrus IMAP (vitest.config.ts).
+const PROJECTS = { unit: ['unit'], integration: ['integration', 'integration-cyrus'], e2e: ['e2e'] };
 const requested = process.argv.slice(2);
 for (const layer of requested) {
   if (!LAYERS.includes(layer)) {
@@ -38,7 +40,7 @@ function runVitest(layer) {
   rmSync(report, { force: true });
   const result = spawnSync(
     bin('vitest'),
-    ['run', '--config', 'test/vitest.config.ts', '--project', layer, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
+    ['run', '--config', 'test/vitest.config.ts', ...PROJECTS[layer].flatMap((project) => ['--project', project]), '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
     { cwd: root, stdio: 'inherit' },
   );
   if (!existsSync(report)) {

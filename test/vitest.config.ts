@@ -2,6 +2,8 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+/** Integration files that run on Cyrus IMAP too (project integration-cyrus). */
+const CYRUS_FILES = ['login', 'mirror', 'actions', 'folder-sync', 'drafts', 'send', 'search'];
 
 /**
  * The three test layers. `test/run.mjs` runs them one after another (`npm test`);
@@ -24,6 +26,22 @@ export default defineConfig({
           include: ['test/integration/**/*.test.ts'],
           environment: 'node',
           fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+        },
+      },
+      {
+        // The mail paths again, against Cyrus IMAP 3.6 instead of Dovecot (the fixtures read
+        // TERN_TEST_IMAP_SERVER): a second real server with other capabilities and habits.
+        // groupOrder 1: after the Dovecot run, never beside it on the 2 cores.
+        extends: true,
+        test: {
+          name: 'integration-cyrus',
+          include: CYRUS_FILES.map((file) => `test/integration/${file}.test.ts`),
+          environment: 'node',
+          env: { TERN_TEST_IMAP_SERVER: 'cyrus' },
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
           testTimeout: 60_000,
           hookTimeout: 180_000,
         },

@@ -35,7 +35,7 @@ export function cyrusLayout(dir: string): CyrusLayout {
   };
 }
 
-/** The Dovecot harness's special-use folders, named for Cyrus's xlist-<flag> options (which give `\\sent`, lower case). */
+/** The Dovecot harness's special-use folders, named for Cyrus's xlist-<flag> options (which give `\sent`, lower case). */
 export const CYRUS_SPECIAL_USE_FOLDERS = SPECIAL_USE_MAILBOXES.map((mailbox) => ({ name: mailbox.name, flag: mailbox.specialUse.slice(1).toLowerCase() }));
 
 export interface CyrusConfigParams {
@@ -94,6 +94,9 @@ autocreate_post: no
 autocreate_inbox_folders: ${folders}
 autocreate_subscribe_folders: ${folders}
 ${specialUse}
+
+# Wrong-password tests would otherwise wait 3 s per failure (as Dovecot's auth_failure_delay).
+failedloginpause: 0
 
 # Push for IDLE comes from idled (see cyrus.conf); the poll is the fallback.
 imapidlepoll: 2

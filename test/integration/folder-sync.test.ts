@@ -1,4 +1,4 @@
-// One folder's backfill step by step against real Dovecot, with another client changing the
+// One folder's backfill step by step against real Dovecot (and Cyrus), with another client changing the
 // folder between steps: the steps that keep the selection (no new SELECT) must still end with
 // exactly what the server holds — removals, new mail and flag changes included.
 import type { ImapFlow } from 'imapflow';
@@ -14,7 +14,8 @@ import { PushHub } from '../../src-server/push/push-hub';
 import { openDatabase, type Db } from '../../src-server/store/database';
 import { TransactionLog } from '../../src-server/store/transaction-log';
 import { startMailServers, type MailServers } from '../harness/mail-servers';
-import { seedMailbox } from '../harness/seed/seed-mailbox';
+import { seedHarnessMailbox } from '../harness/seed/seed-harness';
+import { imapServerUnderTest } from './support/imap-server-choice';
 
 const OWNER = { name: 'Fay Folder', email: 'fay@tern.test' };
 const PASSWORD = 'Fay-pass-1!';
@@ -29,9 +30,8 @@ describe('a folder backfilled page by page while another client changes it', () 
   beforeAll(async () => {
     root = await mkdtemp(path.join(os.tmpdir(), 'tern-folder-sync-'));
     await chmod(root, 0o711);
-    servers = await startMailServers({ dataDir: path.join(root, 'mail'), users: [{ email: OWNER.email, password: PASSWORD }], fresh: true });
-    seedMailbox({ maildir: servers.maildirOf(OWNER.email), owner: OWNER, count: 400 });
-    await servers.fixOwnership(OWNER.email);
+    servers = await startMailServers({ dataDir: path.join(root, 'mail'), users: [{ email: OWNER.email, password: PASSWORD }], fresh: true, imapServer: imapServerUnderTest() });
+    await seedHarnessMailbox(servers, { email: OWNER.email, password: PASSWORD }, { owner: OWNER, count: 400 });
     db = openDatabase(root, ':memory:');
     const server = { host: servers.host, port: servers.ports.imap, security: 'none' as const };
     client = createImapClient({ account: { email: OWNER.email, imap: server }, password: PASSWORD, purpose: 'sync' });

@@ -12,6 +12,7 @@ import { loadConfig } from '../../src-server/config';
 import { createContext, type GatewayContext } from '../../src-server/context';
 import { createApp } from '../../src-server/http/app';
 import { startMailServers, type MailServers, type MailUser } from '../harness/mail-servers';
+import { imapServerUnderTest } from './support/imap-server-choice';
 
 const ALICE: MailUser = { email: 'alice@tern.test', password: 'Alice-pw-4711!' };
 const BOB: MailUser = { email: 'bob@kite.test', password: 'Bob:pässwörd-42' };
@@ -31,7 +32,7 @@ beforeAll(async () => {
   // Two directories: the harness opens its own to the mail daemons' users; the gateway's stays private.
   mailDir = await mkdtemp(join(tmpdir(), 'tern-login-mail-'));
   scratch = await mkdtemp(join(tmpdir(), 'tern-login-'));
-  servers = await startMailServers({ dataDir: mailDir, users: [ALICE, BOB, DAVE], fresh: true });
+  servers = await startMailServers({ dataDir: mailDir, users: [ALICE, BOB, DAVE], fresh: true, imapServer: imapServerUnderTest() });
   const publicDir = join(scratch, 'public');
   await mkdir(join(publicDir, 'build'), { recursive: true });
   await writeFile(join(publicDir, 'build', 'index.html'), '<!doctype html><title>Tern</title>');
@@ -90,7 +91,7 @@ const withoutRequestId = (body: Record<string, unknown> | null) => {
   return rest;
 };
 
-describe('login against real Dovecot', () => {
+describe(`login against real ${imapServerUnderTest() === 'cyrus' ? 'Cyrus IMAP' : 'Dovecot'}`, () => {
   test('two accounts on two domains in one browser: two tokens, each sees its own account', async () => {
     const alice = await loginOk(ALICE);
     const bob = await loginOk({ ...BOB, email: '  BOB@Kite.Test ' });

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SEED_FOLDERS } from '../harness/seed/seed-mailbox';
 import { ClientReplica, eventually, OWNER, startGatewayFixture, type GatewayFixture } from './support/gateway-fixture';
+import { onCyrus } from './support/imap-server-choice';
 
 /**
  * Every message's thread is delivered and every delivered thread has messages. The count
@@ -137,7 +138,8 @@ describe('mirror of a seeded mailbox (1,000 messages)', () => {
     console.log(`[mirror] changes in Sent and Trash (no IDLE there) visible after ${Date.now() - started} ms (sweep every 2 s here)`);
   });
 
-  test('a UIDVALIDITY change drops that folder and mirrors it again', async () => {
+  // Dovecot's doveadm sets a folder's UIDVALIDITY; Cyrus has no such tool.
+  test.skipIf(onCyrus())('a UIDVALIDITY change drops that folder and mirrors it again', async () => {
     await replica.catchUp(fx);
     const before = replica.messagesIn('Projects/2026');
     expect(before.length).toBeGreaterThan(0);
@@ -179,7 +181,8 @@ describe('mirror of a seeded mailbox (1,000 messages)', () => {
     expect(fx.ctx.txlog.latest(fx.accountId)).toBe(latest);
   });
 
-  test('after Dovecot restarts, the mirror reconnects and picks up mail delivered while it was down', async () => {
+  // Writes into Dovecot's Maildir while it is down.
+  test.skipIf(onCyrus())('after Dovecot restarts, the mirror reconnects and picks up mail delivered while it was down', async () => {
     await replica.catchUp(fx);
     const inboxBefore = replica.folderByPath('INBOX')!.total;
     const states: string[] = [];
@@ -209,7 +212,8 @@ describe('mirror of a seeded mailbox (1,000 messages)', () => {
   });
 });
 
-describe('cold sync of 10,000 messages', () => {
+// Dovecot only: seeding 10,000 messages into Cyrus over IMAP would add minutes to every run.
+describe.skipIf(onCyrus())('cold sync of 10,000 messages', () => {
   let fx: GatewayFixture;
   afterAll(() => fx?.close());
 

@@ -1,5 +1,6 @@
 // A real gateway (HTTP + websocket, listening on a loopback port) in front of a real
-// Dovecot + Postfix from the harness, with one account whose Maildir the seeder filled.
+// Dovecot (or Cyrus IMAP, see imapServerUnderTest) + Postfix from the harness, with one
+// account whose mailbox the seeder filled.
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,8 +13,10 @@ import { loadConfig } from '../../../src-server/config';
 import { createContext, type GatewayContext } from '../../../src-server/context';
 import { createApp } from '../../../src-server/http/app';
 import type { AccountMirror } from '../../../src-server/mirror/account-mirror';
-import { startMailServers, type MailServers } from '../../harness/mail-servers';
-import { seedMailbox, type SeedSummary } from '../../harness/seed/seed-mailbox';
+import { startMailServers, type ImapServerKind, type MailServers } from '../../harness/mail-servers';
+import { seedHarnessMailbox } from '../../harness/seed/seed-harness';
+import type { SeedSummary } from '../../harness/seed/seed-mailbox';
+import { imapServerUnderTest } from './imap-server-choice';
 
 export const OWNER = { name: 'Alice Tern', email: 'alice@tern.test' };
 export const PASSWORD = 'Alice-pass-1!';
@@ -41,12 +44,19 @@ export interface FixtureOptions {
   readonly name: string;
   readonly count: number;
   readonly env?: Record<string, string>;
+  /** Default: imapServerUnderTest() (the vitest project's choice). */
+  readonly imapServer?: ImapServerKind;
 }
 
 export async function startGatewayFixture(options: FixtureOptions): Promise<GatewayFixture> {
   const root = await mkdtemp(path.join(os.tmpdir(), `tern-${options.name}-`));
   await chmod(root, 0o711); // the mail daemons' users must reach <root>/mail
-  const servers = await startMailServers({ dataDir: path.join(root, 'mail'), users: [{ email: OWNER.email, password: PASSWORD }], fresh: true });
+  const servers = await startMailServers({
+    dataDir: path.join(root, 'mail'),
+    users: [{ email: OWNER.email, password: PASSWORD }],
+    fresh: true,
+    imapServer: options.imapServer ?? imapServerUnderTest(),
+  });
   try {
     return await startGateway(options, root, servers);
   } catch (error) {
@@ -57,8 +67,7 @@ export async function startGatewayFixture(options: FixtureOptions): Promise<Gate
 }
 
 async function startGateway(options: FixtureOptions, root: string, servers: MailServers): Promise<GatewayFixture> {
-  const seeded = seedMailbox({ maildir: servers.maildirOf(OWNER.email), owner: OWNER, count: options.count });
-  await servers.fixOwnership(OWNER.email);
+  const seeded = await seedHarnessMailbox(servers, { email: OWNER.email, password: PASSWORD }, { owner: OWNER, count: options.count });
 
   const publicDir = path.join(root, 'public');
   await mkdir(path.join(publicDir, 'build'), { recursive: true });

@@ -1,4 +1,5 @@
-// A real gateway (listening on loopback) in front of the harness's Dovecot + Postfix with two
+// A real gateway (listening on loopback) in front of the harness's Dovecot (or Cyrus IMAP, see
+// imapServerUnderTest) + Postfix with two
 // users on two domains: alice@tern.test (seeded mailbox) and bob@kite.test (empty), both
 // logged in over POST /api/login. `restart` closes the gateway and builds a new context and
 // app over the same data directory, as a process restart would.
@@ -12,8 +13,10 @@ import { loginResponseSchema } from '../../../shared/api/account';
 import { loadConfig, type GatewayConfig } from '../../../src-server/config';
 import { createContext, type ContextOverrides, type GatewayContext } from '../../../src-server/context';
 import { createApp } from '../../../src-server/http/app';
-import { startMailServers, type MailServers, type MailUser } from '../../harness/mail-servers';
-import { seedMailbox, type SeedSummary } from '../../harness/seed/seed-mailbox';
+import { startMailServers, type ImapServerKind, type MailServers, type MailUser } from '../../harness/mail-servers';
+import { seedHarnessMailbox } from '../../harness/seed/seed-harness';
+import type { SeedSummary } from '../../harness/seed/seed-mailbox';
+import { imapServerUnderTest } from './imap-server-choice';
 
 export const ALICE: MailUser & { name: string } = { email: 'alice@tern.test', password: 'Alice-pass-1!', name: 'Alice Tern' };
 export const BOB: MailUser & { name: string } = { email: 'bob@kite.test', password: 'Bob-pass-2!', name: 'Bob Kite' };
@@ -49,13 +52,12 @@ export interface WritesFixture {
   close(): Promise<void>;
 }
 
-export async function startWritesFixture(options: { name: string; count: number; overrides?: ContextOverrides }): Promise<WritesFixture> {
+export async function startWritesFixture(options: { name: string; count: number; overrides?: ContextOverrides; imapServer?: ImapServerKind }): Promise<WritesFixture> {
   const root = await mkdtemp(path.join(os.tmpdir(), `tern-${options.name}-`));
   await chmod(root, 0o711); // the mail daemons' users must reach <root>/mail
-  const servers = await startMailServers({ dataDir: path.join(root, 'mail'), users: [ALICE, BOB], fresh: true });
+  const servers = await startMailServers({ dataDir: path.join(root, 'mail'), users: [ALICE, BOB], fresh: true, imapServer: options.imapServer ?? imapServerUnderTest() });
   try {
-    const seeded = seedMailbox({ maildir: servers.maildirOf(ALICE.email), owner: ALICE, count: options.count, otherAccounts: [BOB] });
-    await servers.fixOwnership(ALICE.email);
+    const seeded = await seedHarnessMailbox(servers, ALICE, { owner: ALICE, count: options.count, otherAccounts: [BOB] });
     const publicDir = path.join(root, 'public');
     await mkdir(path.join(publicDir, 'build'), { recursive: true });
     await writeFile(path.join(publicDir, 'build', 'index.html'), '<!doctype html><title>Tern</title>');
