@@ -646,10 +646,11 @@ export function Composer(props: ComposerProps) {
           }}
         />
         {uploading.length > 0 && <span className="tern-footer-hint">Uploading {uploading.length === 1 ? '1 file' : `${uploading.length} files`}…</span>}
-        {saveStatus.status === 'failed' && (
+        {indicator.kind === 'failed' && (
+          // Refused here or given up by the engine: the text is still in the composer, saved again on Retry.
           <span className="tern-footer-hint is-error">
-            Draft not saved: {saveStatus.message}{' '}
-            <button type="button" className="tern-link-button" onClick={() => void autosave.flush(() => worthSaving(snapshot())).catch(() => undefined)}>
+            Draft not saved: {indicator.reason}{' '}
+            <button type="button" className="tern-link-button" onClick={() => void autosave.retry(() => worthSaving(snapshot())).catch(() => undefined)}>
               Retry
             </button>
           </span>

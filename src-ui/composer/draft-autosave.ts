@@ -127,6 +127,12 @@ export class DraftAutosave {
     }, this.options.delayMs);
   }
 
+  /** Saves again now even if the content did not change (the engine gave the last save up). */
+  retry(produce: DraftProducer): Promise<string | undefined> {
+    this.savedKey = undefined;
+    return this.flush(produce);
+  }
+
   /** Saves now if anything is unsaved; resolves with the draft id once every save is done. Rejects when the save fails. */
   async flush(produce?: DraftProducer): Promise<string | undefined> {
     if (produce) this.producer = produce;

@@ -128,3 +128,17 @@ test("back after a failed send: the text, the catalogue's sentence and the mail 
   expect(one(view, 'textbox', 'Message body').textContent).toContain('Dear Bob');
   expect(accessibleName(subjectBox(view))).toBe('Subject');
 });
+
+test('a save the engine gave up on reads "Not saved" with the reason, and Retry saves the same text again', async () => {
+  const { view, onSave } = setup(OPENED, async (draft) => ({ draftId: draft.draftId!, revision: 4, commandId: `save-${onSave.mock.calls.length}` }));
+  typeInto(subjectBox(view), 'Plans, again');
+  await advance(1500);
+  act(() => setStatuses({ 'd-1': { commandId: 'save-1', accountId: 'acc1', kind: 'saveDraft', status: 'failed', draftId: 'd-1', error: { name: 'MailQuotaFull', message: 'Your mailbox is full.' } } }));
+  expect(indicator(view).textContent).toContain('Not saved');
+  const retry = one(view, 'button', 'Retry');
+  expect(retry.closest('.tern-footer-hint')?.textContent).toContain('Draft not saved: Your mailbox is full.');
+  click(retry);
+  await advance(0);
+  expect(onSave).toHaveBeenCalledTimes(2);
+  expect(onSave.mock.calls[1]?.[0]).toMatchObject({ subject: 'Plans, again', draftId: 'd-1' });
+});
