@@ -20,6 +20,7 @@ import type {
   MailCommand,
   SyncStatus,
   MessageView,
+  SendNotice,
   ThreadRow,
 } from '../../../shared/worker-mail-api';
 import type { AccountsState, AddAccountParams, AddAccountResult } from '../../../shared/worker-api';
@@ -129,6 +130,8 @@ export interface FakeEngine extends UiEngine {
   /** Lets the queued command outcomes and patches through. */
   settle(): Promise<void>;
   readonly subscriptionCount: () => number;
+  /** The engine's send notices (SendNotice), as a test leaves them; dismiss and Send again take theirs out. */
+  readonly notices: SendNotice[];
 }
 
 export function createFakeEngine(options: FakeEngineOptions = {}): FakeEngine {
@@ -157,6 +160,11 @@ export function createFakeEngine(options: FakeEngineOptions = {}): FakeEngine {
   /** Drafts as their last save left them, by id (a composer reopened after a reload reads them back). */
   const savedDrafts = new Map<string, DraftInput>();
   const sortedCache = new Map<string, readonly ThreadRow[]>();
+  const notices: SendNotice[] = [];
+  const dropNotice = (noticeId: string) => {
+    const index = notices.findIndex((notice) => notice.noticeId === noticeId);
+    if (index >= 0) notices.splice(index, 1);
+  };
 
   const record = (method: string, params: unknown) => calls.push({ method, params });
   const later = (run: () => void) => {
@@ -382,6 +390,7 @@ export function createFakeEngine(options: FakeEngineOptions = {}): FakeEngine {
   const engine: FakeEngine = {
     version: '5.33.0',
     calls,
+    notices,
     accounts: {
       /** As the gateway's discovery: the demo domains are served, `*.invalid` has no mail server. */
       async checkAddress({ email }) {
@@ -588,11 +597,16 @@ export function createFakeEngine(options: FakeEngineOptions = {}): FakeEngine {
       async undoSend() {
         return true;
       },
-      async sendNotices() {
-        return [];
+      async sendNotices({ accountIds }) {
+        return notices.filter((notice) => accountIds.includes(notice.accountId));
       },
-      async dismissSendNotice() {},
-      async sendAgain() {
+      async dismissSendNotice(params) {
+        record('commands.dismissSendNotice', params);
+        dropNotice(params.noticeId);
+      },
+      async sendAgain(params) {
+        record('commands.sendAgain', params);
+        dropNotice(params.noticeId);
         return { commandId: `send-${++counter}` };
       },
       async uploadAttachment(_params, onProgress) {
