@@ -32,6 +32,17 @@ export async function writeDraftLink(tx: WriteTransaction<MailTable>, draftId: s
 }
 
 /**
+ * A draft opened as the gateway now has it (no save of ours waiting): its next save builds
+ * on that version. Without this, a draft changed on another device stayed one version
+ * behind after "Use the other version", and every later save was refused as stale.
+ */
+export async function adoptGatewayVersion(tx: WriteTransaction<MailTable>, draftId: string, view: { readonly id: string; readonly version: number }): Promise<void> {
+  const link = await readDraftLink(tx, draftId);
+  if (link.serverId !== view.id || link.version === null || link.version === view.version) return;
+  await writeDraftLink(tx, draftId, { serverId: view.id, version: view.version });
+}
+
+/**
  * What the gateway's draft and send routes take from a draft; `from` carries the display name (the gateway's default otherwise).
  * Recipients that are not valid addresses stay in the engine (held-recipients.ts).
  */

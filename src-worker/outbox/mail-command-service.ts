@@ -34,7 +34,7 @@ import { discardDraftParamsSchema, draftInputSchema, mailCommandSchema, openDraf
 import type { CommandStatusFeed } from './command-status-feed';
 import { draftEditOf, draftEditOfSave, waitingSaveById, waitingSaveOf } from './draft-opening';
 import { claimRevision, currentRevision, markSending } from './draft-revisions';
-import { readDraftLink, recordDiscard, recordDraftSave, recordSend } from './draft-store';
+import { adoptGatewayVersion, readDraftLink, recordDiscard, recordDraftSave, recordSend } from './draft-store';
 import { heldOf, readHeld, withHeld, writeHeld } from './held-recipients';
 import { liveRows, OUTBOX_TABLE, PendingEffects, type OutboxRow } from './outbox-rows';
 import { runOnScope, scopeRunParamsSchema } from './scope-run';
@@ -119,6 +119,7 @@ export class EngineMailCommands implements MailCommandService {
       held: await readHeld(tx, view.id),
       revision: await currentRevision(tx, view.id),
     }));
+    if (!waiting) await withWrite(store, ['JSONBlob'], (tx) => adoptGatewayVersion(tx, view.id, view));
     return { ...(waiting ? draftEditOf(accountId, view, waiting) : withHeld(draftEditOf(accountId, view, undefined), held)), revision };
   }
 
@@ -140,6 +141,7 @@ export class EngineMailCommands implements MailCommandService {
     if (serverId !== null) {
       try {
         const view = await (await this.deps.gateway(accountId)).getDraft(serverId);
+        if (!waiting) await withWrite(store, ['JSONBlob'], (tx) => adoptGatewayVersion(tx, draftId, view));
         // A waiting save holds its invalid recipients itself; the gateway's draft has none of them.
         return { ...(waiting ? draftEditOf(accountId, view, waiting) : withHeld(draftEditOf(accountId, view, undefined), held)), draftId, revision };
       } catch (error) {

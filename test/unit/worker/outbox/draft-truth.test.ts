@@ -111,6 +111,14 @@ describe('what a draft save tells the composer', () => {
     await waitFor(() => gatewayHtml(server).includes('<p>Mine, longer</p>'), 'the kept version on the gateway');
     expect(gatewayHtml(server).sort()).toEqual(['<p>Mine, longer</p>', '<p>Theirs</p>']);
     expect(await engine.commands.openDraft({ accountId: '7', draftId: failed.keptAs! })).toMatchObject({ html: '<p>Mine, longer</p>' });
+
+    // "Use the other version": opened again, it is theirs, and a save from it updates it (no second refusal, no second copy).
+    const theirs = await engine.commands.openDraft({ accountId: '7', draftId: saved.draftId });
+    expect(theirs).toMatchObject({ html: '<p>Theirs</p>' });
+    const edit = await engine.commands.saveDraft({ draft: draft('<p>Theirs, and a line of mine</p>', { draftId: saved.draftId, baseRevision: theirs.revision! }) });
+    await waitFor(() => statuses.find((status) => status.commandId === edit.commandId && status.status !== 'pending'), 'the save from the other version');
+    expect(statuses.find((status) => status.commandId === edit.commandId && status.status !== 'pending')).toMatchObject({ status: 'done' });
+    expect(gatewayHtml(server).sort()).toEqual(['<p>Mine, longer</p>', '<p>Theirs, and a line of mine</p>']);
   });
 });
 
