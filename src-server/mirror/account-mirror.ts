@@ -56,6 +56,12 @@ export class AccountMirror extends EventEmitter<MirrorEvents> {
   private readonly connection = new ConnectionGate<ImapFlow>();
   /** When the sync connection last finished a command (performance.now()). */
   private lastAnswerAt = 0;
+  /**
+   * Sweeps cut by their deadline in a row: each doubles the next deadline, so a slow
+   * server (hundreds of folders without LIST-STATUS) is given the time it needs instead
+   * of being reconnected forever; a sweep that ends resets it.
+   */
+  private sweepsCut = 0;
   private selectable: ReadonlySet<string> = new Set();
   private lastSweepChanged: string[] = [];
   private sweeps = 0;
@@ -250,8 +256,14 @@ export class AccountMirror extends EventEmitter<MirrorEvents> {
 
   private async runTask(client: ImapFlow, task: SyncTask): Promise<void> {
     await this.proveAliveIfQuiet(client);
-    await (task.kind === 'sweep' ? withinDeadline(client, this.sweep(client), this.options.sweepTimeoutMs) : this.syncStep(client, task.path));
+    await (task.kind === 'sweep' ? this.sweepWithinDeadline(client) : this.syncStep(client, task.path));
     this.lastAnswerAt = performance.now();
+  }
+
+  private async sweepWithinDeadline(client: ImapFlow): Promise<void> {
+    const deadline = this.options.sweepTimeoutMs * 2 ** Math.min(this.sweepsCut, 5);
+    await withinDeadline(client, this.sweep(client), deadline, () => this.sweepsCut++);
+    this.sweepsCut = 0;
   }
 
   /**

@@ -10,10 +10,11 @@ import { TernError } from '../../shared/errors';
  * command on it waits until the socket timeout (minutes), the watcher's IDLE forever.
  * Closing is what lets the owner reconnect and resync.
  */
-export async function withinDeadline<T>(client: ImapFlow, work: Promise<T>, ms: number): Promise<T> {
+export async function withinDeadline<T>(client: ImapFlow, work: Promise<T>, ms: number, onExpired?: () => void): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
+      onExpired?.();
       client.close();
       reject(new TernError('ImapConnectionLost', { detail: { reason: `no answer within ${ms} ms` } }));
     }, ms);

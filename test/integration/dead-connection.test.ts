@@ -86,4 +86,27 @@ describe('connections that die silently', () => {
     // Both connections were reopened: the watcher's and the sync connection.
     expect(proxy.accepted).toBeGreaterThanOrEqual(before + 2);
   });
+
+  test('a server slower than the sweep deadline is given more time at each cut, not reconnected forever', async () => {
+    proxy.setLatency(400);
+    try {
+      const errors: unknown[] = [];
+      const slow = new AccountMirror({
+        accountId: fx.accountId,
+        store: new MirrorStore({ db: fx.ctx.db, txlog: fx.ctx.txlog, push: fx.ctx.push }),
+        createClient: (purpose) =>
+          createImapClient({ account: { email: OWNER.email, imap: { host: '127.0.0.1', port: proxy.port, security: 'none' } }, password: PASSWORD, purpose }),
+        // Each server answer takes 400 ms: a 250 ms deadline cuts the first sweep, 500 ms still the LIST with its STATUS, 1 s lets it through.
+        options: { backoffBaseMs: 50, backoffCapMs: 100, sweepTimeoutMs: 250, sweepIntervalMs: 60_000 },
+      });
+      mirror = slow;
+      slow.on('error', (error) => errors.push(error));
+      const ready = new Promise<void>((resolve) => slow.on('state', (state) => state === 'ready' && resolve()));
+      slow.start();
+      await ready;
+      expect(errors.filter((error) => (error as { name?: string }).name === 'ImapConnectionLost').length).toBeGreaterThanOrEqual(1);
+    } finally {
+      proxy.setLatency(0);
+    }
+  });
 });

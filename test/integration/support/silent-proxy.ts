@@ -12,12 +12,15 @@ export interface SilentProxy {
   clientSent(pattern: RegExp): boolean;
   /** Every connection open now stops forwarding, silently; later connections are forwarded. */
   silenceOpenConnections(): void;
+  /** Holds each chunk from the server this long before passing it on, in order (a slow server or link); 0 to stop. */
+  setLatency(ms: number): void;
   close(): Promise<void>;
 }
 
 export async function startSilentProxy(target: { host: string; port: number }): Promise<SilentProxy> {
   const open = new Set<{ client: net.Socket; upstream: net.Socket; silent: boolean; sent: string }>();
   let accepted = 0;
+  let latencyMs = 0;
   const server = net.createServer((client) => {
     accepted++;
     const upstream = net.connect(target.port, target.host);
@@ -30,7 +33,12 @@ export async function startSilentProxy(target: { host: string; port: number }): 
       pair.sent = (pair.sent + chunk.toString('latin1')).slice(-4096);
       upstream.write(chunk);
     });
-    upstream.on('data', (chunk) => void (pair.silent || client.write(chunk)));
+    // Chunks wait in line, so a latency never reorders what the server said.
+    let line: Promise<void> = Promise.resolve();
+    upstream.on('data', (chunk: Buffer) => {
+      const wait = latencyMs;
+      line = line.then(() => (wait > 0 ? new Promise((resolve) => setTimeout(resolve, wait)) : undefined)).then(() => void (pair.silent || client.write(chunk)));
+    });
     const end = () => {
       open.delete(pair);
       // A silenced connection must not tell the client it ended: that is the whole point.
@@ -56,6 +64,9 @@ export async function startSilentProxy(target: { host: string; port: number }): 
     },
     clientSent(pattern) {
       return [...open].some((pair) => !pair.silent && pattern.test(pair.sent));
+    },
+    setLatency(ms) {
+      latencyMs = ms;
     },
     silenceOpenConnections() {
       for (const pair of open) pair.silent = true;
