@@ -5,9 +5,11 @@
  * offers the whole.
  */
 import { useMemo, useState } from 'react';
+import { MAX_SHOWN_HTML_CHARS } from '../../shared/api/mail';
 import { formatFileSize } from '../../shared/file-size';
 import type { BodyView } from '../../shared/worker-mail-api';
 import { ImageOffIcon } from '../conversation/icons';
+import { IsolatedMailFrame } from './IsolatedMailFrame';
 import { MailFrame } from './MailFrame';
 import { PlainTextBody } from './PlainTextBody';
 import { renderMailHtml, type RenderedMailHtml } from './pipeline';
@@ -134,7 +136,12 @@ export function MailBody(props: MailBodyProps) {
         {props.senderTrusted && allowRemote && rendered.remote > 0 && props.senderEmail && props.onDistrustSender && (
           <TrustedSenderLine senderEmail={props.senderEmail} onStop={props.onDistrustSender} />
         )}
-        <MailFrame srcdoc={rendered.srcdoc} title={props.title} onMailto={props.onMailto} plainColours={rendered.plainColours} />
+        {body.html !== null && body.html.length > MAX_SHOWN_HTML_CHARS ? (
+          // The whole of a very large body: laid out in another process (IsolatedMailFrame.tsx).
+          <IsolatedMailFrame srcdoc={rendered.srcdoc} title={props.title} />
+        ) : (
+          <MailFrame srcdoc={rendered.srcdoc} title={props.title} onMailto={props.onMailto} plainColours={rendered.plainColours} />
+        )}
       </div>
     );
   }

@@ -235,14 +235,31 @@ describe('a 20 MB HTML mail (issue point 14)', () => {
     await page.setViewportSize({ width: 1366, height: 768 });
     await page.emulateMedia({ colorScheme: 'light' });
 
-    // On demand, the whole: its end shows, the bar goes.
+    // On demand, the whole: its end shows, the bar goes. The frame has no allow-same-origin:
+    // Chromium lays the 20 MB out in another process (IsolatedMailFrame.tsx).
+    await page.evaluate(() => {
+      const seen = (window as unknown as { __huge: { longest: number; gap?: number } }).__huge;
+      seen.longest = 0;
+      seen.gap = 0;
+      let last = performance.now();
+      const tick = () => {
+        const now = performance.now();
+        seen.gap = Math.max(seen.gap ?? 0, now - last);
+        last = now;
+        requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    });
     const before = await page.evaluate(() => performance.now());
     await button.click();
+    await bar.waitFor({ state: 'detached', timeout: 120_000 });
+    const frame = conversation.locator('iframe[title="Message from Archive"]');
+    expect((await frame.getAttribute('sandbox'))?.split(' ')).toEqual(['allow-popups', 'allow-popups-to-escape-sandbox']);
     await page.frameLocator('iframe[title="Message from Archive"]').getByText('End of the archive').waitFor({ state: 'attached', timeout: 120_000 });
-    await bar.waitFor({ state: 'detached' });
     const whole = await page.evaluate(() => performance.now());
-    const longestWhole = await page.evaluate(() => (window as unknown as { __huge: { longest: number } }).__huge.longest);
-    console.log(`[hostile] 20 MB HTML mail: "Show the whole message" to its end in the frame ${Math.round(whole - before)} ms, longest task since opening ${Math.round(longestWhole)} ms`);
+    const after = await page.evaluate(() => (window as unknown as { __huge: { longest: number; gap: number } }).__huge);
+    console.log(`[hostile] 20 MB HTML mail: "Show the whole message" to its end in the frame ${Math.round(whole - before)} ms; meanwhile longest task ${Math.round(after.longest)} ms, longest gap between frames ${Math.round(after.gap)} ms`);
+    await screenshot(page, 'hostile-6-whole-message');
     expect(tab.errors).toEqual([]);
   }, 240_000);
 });

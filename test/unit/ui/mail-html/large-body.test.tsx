@@ -1,10 +1,12 @@
 // @vitest-environment happy-dom
 /**
  * Issue point 14: a body the gateway cut (BodyView.truncated) shows its first part with
- * "Show the whole message (20.0 MB)", which asks for the whole only when pressed.
+ * "Show the whole message (20.0 MB)", which asks for the whole only when pressed; the whole
+ * is shown in a frame without allow-same-origin, which Chromium lays out in another process.
  */
 import '../support/happy-dom-node-name';
 import { afterEach, expect, test, vi } from 'vitest';
+import { MAX_SHOWN_HTML_CHARS } from '../../../../shared/api/mail';
 import type { BodyView } from '../../../../shared/worker-mail-api';
 import { MailBody } from '../../../../src-ui/mail-html/MailBody';
 import { cleanup, click, flush, one, render } from '../support/render';
@@ -34,4 +36,16 @@ test('a whole body has no such bar', () => {
   const { truncated: _cut, ...whole } = cut;
   const view = render(<MailBody body={whole} allowRemote={false} onAllowMessage={noop} onAllowSender={noop} title="Message from Ann" />);
   expect(view.querySelector('[aria-label="Large message"]')).toBeNull();
+});
+
+test('the whole of a very large body goes into a frame without allow-same-origin (laid out off this page’s thread); a usual one into the same-origin frame', () => {
+  const whole: BodyView = { messageId: '1', html: `<p>${'x'.repeat(MAX_SHOWN_HTML_CHARS)}</p>`, text: null, attachments: [], inlineImages: {} };
+  const view = render(<MailBody body={whole} allowRemote={false} onAllowMessage={noop} onAllowSender={noop} title="Message from Ann" />);
+  const frame = view.querySelector('iframe') as HTMLIFrameElement;
+  expect(frame.getAttribute('title')).toBe('Message from Ann');
+  expect(frame.getAttribute('sandbox')?.split(' ')).toEqual(['allow-popups', 'allow-popups-to-escape-sandbox']);
+  expect(frame.getAttribute('srcdoc')).toContain('Content-Security-Policy');
+  cleanup();
+  const usual = render(<MailBody body={cut} allowRemote={false} onAllowMessage={noop} onAllowSender={noop} title="Message from Ann" />);
+  expect(usual.querySelector('iframe')?.getAttribute('sandbox')).toContain('allow-same-origin');
 });
