@@ -59,6 +59,9 @@ export function composeFieldsOf(draft: DraftInput, from?: DraftRow['from']): Com
   };
 }
 
+/** A newer text of a parked save (outbox-sender.ts) is tried at once: the gateway may be back. */
+const unparked = ({ retry_at: _parked, ...row }: DraftRow): DraftRow => row;
+
 /** Records a save; a save of the same draft still waiting to leave is replaced instead. Returns the row. */
 export async function recordDraftSave(
   tx: WriteTransaction<MailTable>,
@@ -67,7 +70,7 @@ export async function recordDraftSave(
   const waiting = (await liveRows(tx)).find((row): row is DraftRow => row.kind === 'saveDraft' && row.draft_id === params.draftId && row.status === 'pending');
   const from = params.from ? { from: params.from } : {};
   const row: DraftRow = waiting
-    ? { ...waiting, draft: params.draft, ...from }
+    ? { ...unparked(waiting), draft: params.draft, ...from }
     : {
         id: params.commandId,
         account_id: params.accountId,

@@ -55,6 +55,11 @@ export interface DraftRow extends OutboxBase {
   readonly draft: DraftInput;
   /** The sender as the account's settings named it when the save was recorded (absent in rows from before display names). */
   readonly from?: { readonly name: string; readonly email: string };
+  /**
+   * Epoch ms before which it is not tried again: a save the gateway kept failing is parked,
+   * not dropped (the text stays on this device), and does not hold up other drafts' commands.
+   */
+  readonly retry_at?: number;
 }
 
 export interface SendRow extends OutboxBase {

@@ -31,6 +31,8 @@ import { errorOf, writeSendNotice } from './send-notices';
 
 /** Server errors (not the network) tolerated this many times before a command is given up. */
 const MAX_SERVER_ATTEMPTS = 8;
+/** A draft save that failed that often is parked this long between tries, never dropped. */
+export const PARKED_SAVE_RETRY_MS = 5 * 60_000;
 
 export interface OutboxSenderDeps {
   readonly accountId: string;
@@ -331,6 +333,10 @@ export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
         return 'next';
       }
       if (!isRetryable(error) || (!network && row.attempts >= MAX_SERVER_ATTEMPTS)) {
+        if (row.kind === 'saveDraft' && isRetryable(error)) {
+          await park(row, tern);
+          return 'next';
+        }
         await finish(row, 'failed', tern);
         return 'next';
       }
@@ -352,11 +358,34 @@ export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
     }
   };
 
+  /**
+   * A draft save the gateway keeps failing (e.g. a server whose APPEND always fails) stays on
+   * this device and is tried again every few minutes, still "saved on this device only";
+   * dropping it lost the text of a composer already closed.
+   */
+  const park = async (row: DraftRow, error: TernError) => {
+    const retryAt = clock.now() + PARKED_SAVE_RETRY_MS;
+    await write(async (tx) => {
+      const current = (await tx.get(OUTBOX_TABLE, row.id)) as DraftRow | undefined;
+      if (current) await tx.put(OUTBOX_TABLE, { ...current, status: 'pending', attempts: 0, retry_at: retryAt });
+    });
+    deps.statuses.publish(statusOf(row, 'pending', error));
+    wakeAt(retryAt);
+  };
+
   const drain = async () => {
     const rows = await withRead(await deps.store(), [OUTBOX_TABLE], liveRows);
+    /** Drafts whose save is parked: their send or discard waits for it (it would send an older text). */
+    const parked = new Set<string>();
     for (const row of rows) {
       if (stopped) return;
       if (row.status === 'sent') continue; // waiting for its transaction in delta
+      if (row.kind === 'saveDraft' && row.retry_at !== undefined && row.retry_at > clock.now()) {
+        parked.add(row.draft_id);
+        wakeAt(row.retry_at);
+        continue;
+      }
+      if (row.kind !== 'action' && parked.has(row.draft_id)) continue;
       // Held in its undo window; later commands do not wait for it.
       if (row.kind === 'send' && row.send_at > clock.now()) {
         wakeAt(row.send_at);

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import type { SendResult } from '../../../../shared/api/compose';
 import { TernError } from '../../../../shared/errors';
 import type { DraftInput } from '../../../../shared/worker-mail-api';
+import { withRead } from '../../../../src-worker/db/store';
 import { waitFor } from '../mail-test-kit';
 import { startedEngine } from './started-engine';
 
@@ -93,6 +94,36 @@ describe('what a draft save tells the composer', () => {
     }, 'a retrying status');
     expect(retrying).toMatchObject({ kind: 'saveDraft', draftId: saved.draftId, error: { name: 'OperationFailed' } });
     expect(statuses.some((status) => status.commandId === saved.commandId && status.status === 'done')).toBe(false);
+  });
+
+  test('a save the gateway fails every time is parked, never dropped: other commands go on, it is tried again, and saved once the gateway takes it', async () => {
+    const { server, engine, statuses, clock } = await startedEngine(engines);
+    let broken = true;
+    // This draft's APPEND fails (say, a server that refuses it); other drafts are taken.
+    server.handlers.push(({ path, body }) =>
+      path === '/api/drafts' && broken && (body as { html?: string }).html === '<p>Keep me</p>' ? Response.json({ error: 'OperationFailed', description: 'APPEND failed' }, { status: 500 }) : undefined,
+    );
+    const saved = await engine.commands.saveDraft({ draft: draft('<p>Keep me</p>') });
+    // Every retry fails until the engine parks it (the gateway client's quick retries and the outbox's backoff run on the clock).
+    await waitFor(async () => {
+      clock.advance(30_000);
+      const rows = await withRead(await engine.databases.open('7'), ['ProviderSyncbackRequest'], (tx) => tx.getAll('ProviderSyncbackRequest'));
+      return rows.some((row) => row.id === saved.commandId && typeof row.retry_at === 'number');
+    }, 'the parked save');
+    expect(statuses.some((status) => status.commandId === saved.commandId && status.status === 'failed')).toBe(false);
+    expect(statuses.filter((status) => status.commandId === saved.commandId).at(-1)).toMatchObject({ status: 'pending', error: { name: 'OperationFailed' } });
+    // Its text is still there for a composer reopened after a reload.
+    expect(await engine.commands.openDraft({ accountId: '7', draftId: saved.draftId })).toMatchObject({ html: '<p>Keep me</p>' });
+    // Other commands are not held up behind it.
+    const other = await engine.commands.saveDraft({ draft: draft('<p>Another draft</p>') });
+    await waitFor(() => statuses.some((status) => status.commandId === other.commandId && status.status === 'done'), 'the other draft saved');
+
+    broken = false;
+    await waitFor(() => {
+      clock.advance(60_000);
+      return statuses.some((status) => status.commandId === saved.commandId && status.status === 'done');
+    }, 'the parked save through');
+    expect(gatewayHtml(server).sort()).toEqual(['<p>Another draft</p>', '<p>Keep me</p>']);
   });
 
   test('a save the gateway refuses as stale (409) is kept as a draft of its own, named in the status', async () => {
