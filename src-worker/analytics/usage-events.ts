@@ -105,13 +105,23 @@ export function withAccountEvents<T extends Pick<AccountService, 'add' | 'remove
   });
 }
 
-export function withQueryEvents<T extends Pick<MailQueryService, 'getThread' | 'watchThreadList'>>(service: T, analytics: UsageRecorder, onError: (error: unknown) => void): T {
+export function withQueryEvents<T extends Pick<MailQueryService, 'getThread' | 'watchThreadList' | 'getAttachment' | 'previewAttachment'>>(service: T, analytics: UsageRecorder, onError: (error: unknown) => void): T {
   const record = recorder(analytics, onError);
   return decorate(service, {
     getThread: async (params: Parameters<T['getThread']>[0]) => {
       const thread = await service.getThread(params);
       record('thread_opened', params.accountId, { message_count: thread.messages.length });
       return thread;
+    },
+    getAttachment: async (params: Parameters<T['getAttachment']>[0]) => {
+      const blob = await service.getAttachment(params);
+      record('attachment_downloaded', params.accountId, { size: blob.size });
+      return blob;
+    },
+    previewAttachment: async (params: Parameters<T['previewAttachment']>[0]) => {
+      const preview = await service.previewAttachment(params);
+      record('attachment_previewed', params.accountId);
+      return preview;
     },
     watchThreadList: async (params: Parameters<T['watchThreadList']>[0], onPatch: Parameters<T['watchThreadList']>[1]) => {
       const snapshot = await service.watchThreadList(params, onPatch);

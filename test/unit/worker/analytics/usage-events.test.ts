@@ -1,6 +1,6 @@
 import { describe, expect, test, vi } from 'vitest';
 import type { TrackParams } from '../../../../shared/worker-api';
-import type { MailCommand } from '../../../../shared/worker-mail-api';
+import type { MailCommand, MailCommandService, MailQueryService } from '../../../../shared/worker-mail-api';
 import { commandEvent, withAccountEvents, withCommandEvents, withQueryEvents } from '../../../../src-worker/analytics/usage-events';
 
 // Issue point 20: nothing ever called `track`. The engine's services record the spec's events where the tabs' calls land.
@@ -57,26 +57,24 @@ describe('usage events', () => {
 
   test('opening a thread, a search and a send record their events with shapes, not words', async () => {
     const { tracked, analytics } = recorder();
-    const queries = withQueryEvents(
-      {
+    const fakeQueries: Pick<MailQueryService, 'getThread' | 'watchThreadList' | 'getAttachment' | 'previewAttachment'> = {
         getThread: async () => ({ messages: [{}, {}] }) as never,
         watchThreadList: async () => ({}) as never,
-      },
-      analytics,
-      () => undefined,
-    );
+        getAttachment: async () => new Blob(['12345']),
+        previewAttachment: async () => ({ url: 'https://gateway.test/preview/x', expiresAt: 0 }),
+    };
+    const queries = withQueryEvents(fakeQueries, analytics, () => undefined);
     await queries.getThread({ accountId: '7', threadId: 't' });
+    await queries.getAttachment({ accountId: '7', messageId: 'm', index: 0 });
     await queries.watchThreadList({ scope: { kind: 'search', accountIds: ['7', '9'], query: 'from:bob  quarterly report' }, window: { start: 0, count: 50 } } as never, () => undefined);
-    const commands = withCommandEvents(
-      { run: async () => ({ commandId: 'c1' }), send: async () => ({ commandId: 's1' }), undoSend: async () => true },
-      analytics,
-      () => undefined,
-    );
+    const fakeCommands: Pick<MailCommandService, 'run' | 'send' | 'undoSend'> = { run: async () => ({ commandId: 'c1' }), send: async () => ({ commandId: 's1' }), undoSend: async () => true };
+    const commands = withCommandEvents(fakeCommands, analytics, () => undefined);
     await commands.send({ accountId: '7', draftId: 'd', delayMs: 5000, subject: 'Secret plans' });
     await commands.undoSend({ commandId: 's1' });
     await settle();
     expect(tracked).toEqual([
       { eventName: 'thread_opened', accountId: '7', attrs: { message_count: 2 } },
+      { eventName: 'attachment_downloaded', accountId: '7', attrs: { size: 5 } },
       { eventName: 'search_performed', accountId: '7', attrs: { term_count: 3, operator_count: 1, account_count: 2 } },
       { eventName: 'search_performed', accountId: '9', attrs: { term_count: 3, operator_count: 1, account_count: 2 } },
       { eventName: 'mail_sent', accountId: '7', attrs: { undo_window_ms: 5000 } },
