@@ -113,8 +113,8 @@ export interface BodyView {
   readonly attachments: readonly AttachmentSummary[];
   /** `cid:` id → object URL or data URL of the inline part, so the UI can show inline images. */
   readonly inlineImages: Readonly<Record<string, string>>;
-  /** `html` is the first part of a very large HTML body (MessageBody.truncated); `getBody` with `whole` brings the rest. */
-  readonly truncated?: { readonly htmlBytes: number };
+  /** `html` and/or `text` is the first part of a very large body (MessageBody.truncated); `getBody` with `whole` brings the rest. */
+  readonly truncated?: { readonly htmlBytes?: number; readonly textBytes?: number };
 }
 
 export interface FolderView extends Folder {

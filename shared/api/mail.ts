@@ -94,15 +94,17 @@ export const messageBodySchema = z.object({
   attachments: z.array(attachmentSummarySchema),
   headers: z.record(z.string(), z.string()),
   /**
-   * Set when `html` is only the first part of a very large HTML body (issue point 14): the
-   * reader shows that part at once and fetches the whole (`?whole=1`) only when asked.
-   * `htmlBytes` is the size of the whole HTML in UTF-8.
+   * Set when `html` or `text` is only the first part of a very large body (issue point 14):
+   * the reader shows that part at once and fetches the whole (`?whole=1`) only when asked.
+   * `htmlBytes` / `textBytes`: the size in UTF-8 of the whole HTML / text, for each one cut.
    */
-  truncated: z.object({ htmlBytes: z.number().int().nonnegative() }).optional(),
+  truncated: z
+    .object({ htmlBytes: z.number().int().nonnegative().optional(), textBytes: z.number().int().nonnegative().optional() })
+    .optional(),
 });
 export type MessageBody = z.infer<typeof messageBodySchema>;
 
-/** GET /api/messages/:id/body?whole=1: the whole HTML however large (else it is cut at MAX_SHOWN_HTML_CHARS). */
+/** GET /api/messages/:id/body?whole=1: the whole HTML and text however large (else each is cut at MAX_SHOWN_HTML_CHARS). */
 export const bodyQuerySchema = z.strictObject({ whole: z.literal('1').optional() });
 
 /**

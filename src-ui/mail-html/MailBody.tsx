@@ -58,9 +58,9 @@ export interface MailBodyProps {
  * Over a body the gateway cut (issue point 14): the first part shows at once, and the
  * whole (tens of megabytes to sanitise and lay out) only when the reader asks.
  */
-export function LargeBodyBar(props: { htmlBytes: number; onShowWhole?: () => Promise<unknown> }) {
+export function LargeBodyBar(props: { bytes: number; onShowWhole?: () => Promise<unknown> }) {
   const [loading, setLoading] = useState(false);
-  const size = formatFileSize(props.htmlBytes);
+  const size = formatFileSize(props.bytes);
   const { onShowWhole } = props;
   return (
     <div className="tern-remote-bar tern-large-body-bar" role="region" aria-label="Large message">
@@ -129,7 +129,7 @@ export function MailBody(props: MailBodyProps) {
   if (rendered) {
     return (
       <div className="tern-mail-body">
-        {body.truncated && <LargeBodyBar htmlBytes={body.truncated.htmlBytes} onShowWhole={props.onShowWhole} />}
+        {body.truncated?.htmlBytes !== undefined && <LargeBodyBar bytes={body.truncated.htmlBytes} onShowWhole={props.onShowWhole} />}
         {rendered.blockedRemote > 0 && !allowRemote && (
           <RemoteContentBar blocked={rendered.blockedRemote} senderEmail={props.senderEmail} onAllowMessage={props.onAllowMessage} onAllowSender={props.onAllowSender} />
         )}
@@ -148,6 +148,7 @@ export function MailBody(props: MailBodyProps) {
   if (body.text !== null && body.text.trim() !== '') {
     return (
       <div className="tern-mail-body">
+        {body.truncated?.textBytes !== undefined && <LargeBodyBar bytes={body.truncated.textBytes} onShowWhole={props.onShowWhole} />}
         <PlainTextBody text={body.text} onMailto={props.onMailto} />
       </div>
     );

@@ -35,7 +35,7 @@ async function toDataUrl(blob: Blob, contentType: string): Promise<string> {
 }
 
 function toBodyView(messageId: string, row: Readonly<Record<string, unknown>>): BodyView {
-  const value = (row.value ?? {}) as { html?: string | null; text?: string | null; truncated?: { htmlBytes: number } };
+  const value = (row.value ?? {}) as { html?: string | null; text?: string | null; truncated?: { htmlBytes?: number; textBytes?: number } };
   return {
     messageId,
     html: value.html ?? null,

@@ -24,6 +24,17 @@ test('a 20 MB body is cut after the last whole tag within the bound, with the wh
   expect(bounded.text).toBe('plain');
 });
 
+test('a 20 MB text (alone or beside the HTML) is cut after its last whole line, with its own size', () => {
+  const line = 'A line of a very long log, ü\n';
+  const text = line.repeat(Math.ceil((20 * 1024 * 1024) / line.length));
+  const bounded = boundBody({ ...body('<p>short</p>'), text });
+  expect(bounded.html).toBe('<p>short</p>');
+  expect(bounded.text!.length).toBeLessThanOrEqual(MAX_SHOWN_HTML_CHARS);
+  expect(bounded.text!.endsWith('\n')).toBe(true);
+  expect(text.startsWith(bounded.text!)).toBe(true);
+  expect(bounded.truncated).toEqual({ textBytes: Buffer.byteLength(text, 'utf8') });
+});
+
 test('text without tags is cut at the bound, never inside a surrogate pair', () => {
   const html = `<p>${'😀'.repeat(MAX_SHOWN_HTML_CHARS)}</p>`;
   // 1002 would end on the high half of an emoji (index 1001): the cut moves one back.

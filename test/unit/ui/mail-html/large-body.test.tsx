@@ -32,6 +32,13 @@ test('a cut body says so and offers the whole; pressing it asks once and shows i
   expect(button.getAttribute('aria-busy')).toBe('false');
 });
 
+test('a cut plain-text body says so too', () => {
+  const text: BodyView = { messageId: '1', html: null, text: 'The start of a long log\n', attachments: [], inlineImages: {}, truncated: { textBytes: 3 * 1024 * 1024 } };
+  const view = render(<MailBody body={text} allowRemote={false} onAllowMessage={noop} onAllowSender={noop} title="Message from Ann" onShowWhole={async () => undefined} />);
+  one(one(view, 'region', 'Large message'), 'button', 'Show the whole message (3.0 MB)');
+  expect(view.textContent).toContain('The start of a long log');
+});
+
 test('a whole body has no such bar', () => {
   const { truncated: _cut, ...whole } = cut;
   const view = render(<MailBody body={whole} allowRemote={false} onAllowMessage={noop} onAllowSender={noop} title="Message from Ann" />);
