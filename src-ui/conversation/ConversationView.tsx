@@ -131,7 +131,10 @@ export const ConversationView = memo(function ConversationView(props: Conversati
 
   const respond = useCallback(
     async (message: MessageView, mode: ResponseMode) => {
-      const body = await cachedLoadBody(message.id).catch(() => null);
+      let body = await cachedLoadBody(message.id).catch(() => null);
+      // A forward carries the whole message, not the first part of a very large one (a
+      // reply's quote may stay short): nothing of it is lost on the way.
+      if (mode === 'forward' && body?.truncated) body = await cachedLoadBody(message.id, { whole: true }).catch(() => body);
       onCompose(
         composeFromMessage({
           mode,

@@ -237,4 +237,19 @@ describe('reply, reply all, forward', () => {
     await settle();
     expect(onCompose.mock.calls[1]?.[0]).toMatchObject({ mode: 'forward', subject: 'Fwd: Trip', to: [] });
   });
+
+  test('a forward of a very large message carries the whole body; a reply quotes the part shown', async () => {
+    const loadBody = vi.fn(async (id: string, options?: { whole?: boolean }) =>
+      options?.whole ? body(id, { html: '<p>Start</p><p>End of the whole</p>' }) : body(id, { html: '<p>Start</p>', truncated: { htmlBytes: 20 * 1024 * 1024 } }),
+    );
+    const { view, onCompose } = setup([msg('1')], { loadBody });
+    await settle();
+    click(one(view.querySelector('footer') as HTMLElement, 'button', 'Reply'));
+    await settle();
+    expect((onCompose.mock.calls[0]?.[0] as ComposerInitial).html).not.toContain('End of the whole');
+    click(one(view.querySelector('footer') as HTMLElement, 'button', 'Forward'));
+    await settle();
+    expect(loadBody).toHaveBeenCalledWith('1', { whole: true });
+    expect((onCompose.mock.calls[1]?.[0] as ComposerInitial).html).toContain('End of the whole');
+  });
 });
