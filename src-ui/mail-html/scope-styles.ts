@@ -189,8 +189,12 @@ function scopeChildren(source: Container, parent: readonly string[] | null, out:
   }
 }
 
-/** Every `<` escaped: the text goes into a `<style>` element, which `</style` would end. */
-const inertInStyleElement = (css: string) => css.replace(/</g, '\\3c ');
+/**
+ * Every `</` written `<\/`: the text goes into a `<style>` element, which `</style` would
+ * end. CSS reads `\/` as `/` (in strings and URLs too); a lone `<` stays, so range media
+ * queries (`(width < 600px)`) keep working.
+ */
+const inertInStyleElement = (css: string) => css.replace(/<\//g, '<\\/');
 
 /**
  * The sheet's top-level statements, for parsing one by one when postcss refuses the whole
