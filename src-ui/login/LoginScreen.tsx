@@ -138,11 +138,9 @@ export function LoginScreen() {
   const ended = useAtomValue(endedSessionsAtom).filter((session) => !accounts.some((account) => account.emailAddress === session.emailAddress));
   const actions = useMailActions();
   const switchTo = useSwitchAccount();
-  const [state, dispatch] = useReducer(
-    loginReducer,
-    { loggedOut: loggedOut && !adding, email: suggestedEmail ?? ended[0]?.emailAddress ?? '' },
-    initialLoginState,
-  );
+  const [state, dispatch] = useReducer(loginReducer, { loggedOut: loggedOut && !adding, email: suggestedEmail ?? '' }, initialLoginState);
+  // The newest ended session's address fills an empty email field, also when the engine tells after the screen opened (the key remounts the field).
+  const prefill = state.email || ended[0]?.emailAddress || '';
   const stateRef = useRef(state);
   stateRef.current = state;
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -208,7 +206,17 @@ export function LoginScreen() {
               {sessionEndedMessage(session.emailAddress)}
             </p>
           ))}
-          <Field label="Email address" name="email" type="email" field="email" state={state} autoComplete="username" inputMode="email" defaultValue={state.email} />
+          <Field
+            key={prefill}
+            label="Email address"
+            name="email"
+            type="email"
+            field="email"
+            state={state}
+            autoComplete="username"
+            inputMode="email"
+            defaultValue={prefill}
+          />
           <button type="submit" className="button button-primary button-block" disabled={Boolean(state.checking)}>
             {state.checking ? 'Checking…' : 'Next'}
           </button>

@@ -228,14 +228,11 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
   }
 
   // ── sessions the gateway ended ──────────────────────────────────────────────
-  let accountsTurn: Promise<void> = Promise.resolve();
-  /** The engine's list changed: when an account went, first learn whether the gateway ended its session, so the screen that follows can say so. */
+  /** The engine's list changed: when an account went, ask whether the gateway ended its session (the login screen or a toast says so). */
   function onAccounts(accounts: readonly PublicAccount[]) {
-    accountsTurn = accountsTurn.then(async () => {
-      const gone = (store.get(accountsAtom) ?? []).some((known) => !accounts.some((account) => account.accountId === known.accountId));
-      if (gone) await refreshEndedSessions({ announce: accounts.length > 0 });
-      if (!stopped) setAccounts(accounts);
-    });
+    const gone = (store.get(accountsAtom) ?? []).some((known) => !accounts.some((account) => account.accountId === known.accountId));
+    setAccounts(accounts);
+    if (gone) void refreshEndedSessions({ announce: accounts.length > 0 });
   }
   /** With other accounts left the tab stays on the mail, so a toast tells; without, the login screen does. */
   async function refreshEndedSessions({ announce }: { announce: boolean }) {
