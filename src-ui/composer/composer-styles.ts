@@ -15,7 +15,7 @@ export const COMPOSER_CSS = `${BASE_CSS}
 .tern-composer.is-minimized .tern-composer-title { cursor: pointer; }
 .tern-composer-title { flex: 1; min-width: 0; margin: 0; font-size: 14px; font-weight: 600; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .tern-save-status { font-size: 12px; color: var(--t-muted); min-width: 3em; text-align: right; }
-.tern-save-status.is-failed, .tern-save-status.is-conflict { color: var(--t-danger); font-weight: 600; }
+.tern-save-status.is-failed, .tern-save-status.is-conflict { color: color-mix(in srgb, var(--t-danger) 78%, var(--t-fg)); font-weight: 600; }
 /* On this device only: not an error yet, but not "Saved" either. */
 .tern-save-status.is-local { color: color-mix(in srgb, #d9480f 72%, var(--t-fg)); }
 .tern-save-status { white-space: nowrap; }

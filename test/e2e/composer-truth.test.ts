@@ -119,7 +119,7 @@ describe('one draft in two tabs', () => {
     await expect(indicator(boxB).getAttribute('data-state')).resolves.toBe('conflict');
     await expect(boxB.getByRole('button', { name: 'Keep both' }).isVisible()).resolves.toBe(true);
     await expect(boxB.getByRole('button', { name: 'Use the other version' }).isVisible()).resolves.toBe(true);
-    await screenshot(b, 'composer-truth-conflict');
+    await screenshots(b, 'composer-truth-conflict');
 
     // Send in the first tab: its own text goes.
     await a.bringToFront();
