@@ -219,7 +219,9 @@ export function Composer(props: ComposerProps) {
   // page is not unmounted, so dispose would not run); the reloaded tab reopens the draft with it.
   useEffect(() => {
     const onPageHide = () => {
-      if (autosave.scheduled) void autosave.flush().catch(() => undefined);
+      // In conflict nothing is scheduled, but the text must not go with the tab: it is kept as its own draft.
+      if (autosave.conflict) void autosave.keepBoth().catch(() => undefined);
+      else if (autosave.scheduled) void autosave.flush().catch(() => undefined);
     };
     window.addEventListener('pagehide', onPageHide);
     return () => window.removeEventListener('pagehide', onPageHide);

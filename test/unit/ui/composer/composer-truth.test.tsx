@@ -142,3 +142,18 @@ test('a save the engine gave up on reads "Not saved" with the reason, and Retry 
   expect(onSave).toHaveBeenCalledTimes(2);
   expect(onSave.mock.calls[1]?.[0]).toMatchObject({ subject: 'Plans, again', draftId: 'd-1' });
 });
+
+test('a tab closed while its draft is in conflict keeps the text as a draft of its own', async () => {
+  const { view, onSave } = setup(OPENED, async (draft) => {
+    if (draft.draftId === 'd-1') throw new TernError('InvalidDraftVersion', { detail: { reason: 'edited' } });
+    return { draftId: 'local-new', revision: 1, commandId: 'save-new' };
+  });
+  typeInto(subjectBox(view), 'Mine');
+  await advance(1500);
+  one(view, 'alert');
+  typeInto(subjectBox(view), 'Mine, last words');
+  act(() => void window.dispatchEvent(new Event('pagehide')));
+  await advance(0);
+  expect(onSave).toHaveBeenCalledTimes(2);
+  expect(onSave.mock.calls[1]?.[0]).toMatchObject({ draftId: undefined, subject: 'Mine, last words' });
+});
