@@ -83,12 +83,21 @@ export class IdleWatcher {
   private async keepProvingAlive(client: ImapFlow, closed: Promise<void>, signal: AbortSignal): Promise<void> {
     let open = true;
     void closed.then(() => (open = false));
-    while (open && !signal.aborted) {
-      const tick = new AbortController();
-      await Promise.race([closed, sleep(this.deps.livenessCheckMs, AbortSignal.any([signal, tick.signal]))]);
-      tick.abort();
-      if (!open || signal.aborted) return;
-      await proveAlive(client, this.deps.livenessTimeoutMs);
+    // One listener for the connection's life, removed with it (an AbortSignal.any per tick would pile up on the long-lived signal).
+    let onAbort = () => undefined as void;
+    const stopped = new Promise<void>((resolve) => (onAbort = resolve));
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      while (open && !signal.aborted) {
+        let timer: NodeJS.Timeout | undefined;
+        const tick = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.deps.livenessCheckMs)));
+        await Promise.race([closed, stopped, tick]);
+        clearTimeout(timer);
+        if (!open || signal.aborted) return;
+        await proveAlive(client, this.deps.livenessTimeoutMs);
+      }
+    } finally {
+      signal.removeEventListener('abort', onAbort);
     }
   }
 }
