@@ -59,6 +59,8 @@ export class FakeMailServer {
   readonly draftOfMessage = new Map<string, string>();
   /** Attachment bytes by `${messageId}/${index}`, served at /api/messages/:id/attachments/:index. */
   readonly files = new Map<string, { bytes: Uint8Array<ArrayBuffer>; contentType: string }>();
+  /** Very large HTML bodies by message id: the body route sends their first 20 characters with `truncated`, all of them with ?whole=1. */
+  readonly largeBodies = new Map<string, string>();
   /** Test hooks: answer a request before the fake does (return undefined to let it). */
   readonly handlers: Handler[] = [];
   private nextId = 100;
@@ -270,6 +272,14 @@ export class FakeMailServer {
       return Response.json({ thread: summary, messages: summary.messageIds.map((id) => this.messages.get(id)) });
     }
     const messageBody = /^\/api\/messages\/(\d+)\/body$/.exec(path);
+    const large = messageBody ? this.largeBodies.get(messageBody[1]!) : undefined;
+    if (messageBody && large !== undefined) {
+      const whole = url.searchParams.get('whole') === '1';
+      const html = whole ? large : large.slice(0, 20);
+      return Response.json({ messageId: messageBody[1], html, text: null, attachments: [], headers: {}, ...(whole ? {} : { truncated: { htmlBytes: large.length } }) });
+    }
+    const previewLink = /^\/api\/messages\/(\d+)\/attachments\/(\d+)\/preview-link$/.exec(path);
+    if (previewLink) return Response.json({ path: `/attachment-preview/${previewLink[1]}.${previewLink[2]}.signed`, expiresAt: Date.now() + 300_000 });
     if (messageBody) return Response.json({ messageId: messageBody[1], html: `<p>Body of ${messageBody[1]}</p>`, text: null, attachments: [], headers: {} });
     const attachment = /^\/api\/messages\/(\d+)\/attachments\/(\d+)$/.exec(path);
     if (attachment) {

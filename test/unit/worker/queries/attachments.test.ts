@@ -112,3 +112,41 @@ describe('attachments', () => {
     expect(body.attachments.filter(showsPaperclip)).toEqual([]);
   });
 });
+
+describe('previews and very large bodies (issue points 12 and 14)', () => {
+  test('previewAttachment asks the gateway for a link with the account token and hands the tab its absolute address', async () => {
+    const server = new FakeMailServer();
+    server.standardFolders();
+    const message = server.deliver({ subject: 'Logo', at: T0, attachments: [{ filename: 'logo.svg', size: 2 * KB, contentType: 'image/svg+xml', contentId: null }] });
+    const { engine } = await synced(server);
+    const tab = tabOf(engine.queries);
+
+    const link = await tab.previewAttachment({ accountId: '7', messageId: message.id, index: 0 });
+    expect(link.url).toMatch(new RegExp(`^https?://[^/]+/api/attachment-preview/${message.id}\\.0\\.signed$`));
+    expect(link.expiresAt).toBeGreaterThan(Date.now());
+    const [request] = server.requestsTo(`/api/messages/${message.id}/attachments/0/preview-link`);
+    expect(request?.headers.get('authorization')).toBe('Bearer token-7');
+    await expect(tab.previewAttachment({ accountId: '7', messageId: message.id, index: -1 })).rejects.toMatchObject({ name: 'InvalidRequestData' });
+  });
+
+  test('a very large body is kept as its first part; getBody with whole brings all of it without replacing the kept part', async () => {
+    const server = new FakeMailServer();
+    server.standardFolders();
+    const message = server.deliver({ subject: 'Archive', at: T0 + HOUR });
+    const html = `<p>Start</p>${'<p>row</p>'.repeat(100)}<p>End</p>`;
+    server.largeBodies.set(message.id, html);
+    const { engine } = await synced(server);
+    const tab = tabOf(engine.queries);
+
+    const first = await tab.getBody({ accountId: '7', messageId: message.id });
+    expect(first.html).toBe(html.slice(0, 20));
+    expect(first.truncated).toEqual({ htmlBytes: html.length });
+    const whole = await tab.getBody({ accountId: '7', messageId: message.id, whole: true });
+    expect(whole.html).toBe(html);
+    expect(whole.truncated).toBeUndefined();
+    expect(server.requestsTo(`/api/messages/${message.id}/body`)).toHaveLength(2);
+    // Opened again: the kept first part, at once, with no request.
+    expect(await tab.getBody({ accountId: '7', messageId: message.id })).toEqual(first);
+    expect(server.requestsTo(`/api/messages/${message.id}/body`)).toHaveLength(2);
+  });
+});
