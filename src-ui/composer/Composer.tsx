@@ -24,10 +24,10 @@ import { isBlankHtml, prepareOutgoingHtml } from './editor-html';
 import { RecipientField } from './RecipientField';
 import { chipFromAddress, chipsToAddresses, INVALID_ADDRESS_MESSAGE, parseRecipients, addChips, type RecipientChip } from './recipients';
 import { RichTextEditor, type RichTextEditorHandle } from './RichTextEditor';
-import { conflictOf, saveIndicatorOf } from './save-indicator';
 import { SaveIndicatorView } from './SaveIndicatorView';
 import { UploadList } from './UploadList';
 import { useAttachmentUploads, type UploadFunction } from './use-attachment-uploads';
+import { useDraftTruth } from './use-draft-truth';
 import { useFileDropGuard } from './use-file-drop-guard';
 
 /** An account the message can be sent from. */
@@ -118,8 +118,6 @@ export function Composer(props: ComposerProps) {
   const [notice, setNotice] = useState<{ kind: 'error' | 'info'; text: string; detail?: string } | null>(() =>
     initial.sendFailure ? { kind: 'error', text: `The message was not sent. ${initial.sendFailure.message}`, ...(initial.sendFailure.detail ? { detail: initial.sendFailure.detail } : {}) } : null,
   );
-  /** A conflict choice under way (Keep both saving). */
-  const [resolving, setResolving] = useState(false);
   /** The save whose gateway outcome the indicator waits for. */
   const lastSave = useRef<string | undefined>(undefined);
   const [dragging, setDragging] = useState(false);
@@ -228,32 +226,17 @@ export function Composer(props: ComposerProps) {
   }, [autosave]);
 
   // ── The save's truth: the engine's status for this draft, and a conflict it reports ──
-  const engineStatus = autosave.draftId ? props.draftStatuses?.[autosave.draftId] : undefined;
-  const indicator = saveIndicatorOf(saveStatus, engineStatus, Boolean(initial.draftId));
-  const conflict = saveStatus.status === 'conflict' ? saveStatus.conflict : null;
-  useEffect(() => {
-    // The gateway refused a recorded save as stale: a conflict now, not "Saved".
-    const reported = conflictOf(engineStatus, lastSave.current);
-    if (reported && !autosave.conflict) autosave.markConflict(reported);
-  }, [engineStatus, autosave]);
-  const keepBoth = () => {
-    setResolving(true);
-    autosave
-      .keepBoth()
-      .then(() => mounted.current && setNotice({ kind: 'info', text: 'Your version is kept as a separate draft; the other one stays as it was.' }))
-      .catch((cause: unknown) => mounted.current && setNotice({ kind: 'error', text: `The draft could not be saved. ${TernError.from(cause).message}` }))
-      .finally(() => mounted.current && setResolving(false));
-  };
-  const onUseOtherVersion = props.onUseOtherVersion;
-  const useOther = onUseOtherVersion
-    ? () => {
-        const draftId = autosave.draftId;
-        if (!draftId) return;
-        setResolving(true);
-        // The person chose the other version: this text is let go on purpose (not kept on close).
-        void autosave.stop().then(() => onUseOtherVersion({ accountId, draftId }));
-      }
-    : undefined;
+  const { indicator, conflict, resolving, keepBoth, useOther } = useDraftTruth({
+    autosave,
+    saveStatus,
+    draftStatuses: props.draftStatuses,
+    opened: Boolean(initial.draftId),
+    lastSave,
+    mounted,
+    accountId,
+    onUseOtherVersion: props.onUseOtherVersion,
+    onNotice: setNotice,
+  });
 
   /** The draft as it stands (with recipient text not yet turned into chips, when asked). */
   const snapshot = useCallback(
