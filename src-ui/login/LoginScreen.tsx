@@ -139,8 +139,9 @@ export function LoginScreen() {
   const actions = useMailActions();
   const switchTo = useSwitchAccount();
   const [state, dispatch] = useReducer(loginReducer, { loggedOut: loggedOut && !adding, email: suggestedEmail ?? '' }, initialLoginState);
-  // The newest ended session's address fills an empty email field, also when the engine tells after the screen opened (the key remounts the field).
-  const prefill = state.email || ended[0]?.emailAddress || '';
+  // The newest ended session's address fills an empty email field, also when the engine tells after the screen opened:
+  // the field is keyed on that address alone, so it remounts then and never while the person types or is checked.
+  const endedEmail = ended[0]?.emailAddress ?? '';
   const stateRef = useRef(state);
   stateRef.current = state;
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -207,7 +208,7 @@ export function LoginScreen() {
             </p>
           ))}
           <Field
-            key={prefill}
+            key={endedEmail}
             label="Email address"
             name="email"
             type="email"
@@ -215,7 +216,7 @@ export function LoginScreen() {
             state={state}
             autoComplete="username"
             inputMode="email"
-            defaultValue={prefill}
+            defaultValue={state.email || endedEmail}
           />
           <button type="submit" className="button button-primary button-block" disabled={Boolean(state.checking)}>
             {state.checking ? 'Checking…' : 'Next'}
