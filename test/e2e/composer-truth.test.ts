@@ -82,18 +82,27 @@ async function typeAtEnd(page: Page, box: Locator, text: string) {
   await page.keyboard.type(text);
 }
 
+/** Compose, then write what is given: the open composer. */
+async function compose(page: Page, message: { to?: string; subject: string; body: string }): Promise<Locator> {
+  await page.bringToFront();
+  await page.getByRole('button', { name: 'Compose', exact: true }).click();
+  const box = composerForm(page);
+  await box.waitFor();
+  if (message.to) {
+    const to = box.getByRole('combobox', { name: 'To' });
+    await to.fill(message.to);
+    await to.press('Enter');
+  }
+  await box.getByLabel('Subject').fill(message.subject);
+  await typeAtEnd(page, box, message.body);
+  return box;
+}
+
 describe('one draft in two tabs', () => {
   test('edited in both, then sent from the first: the second tab is told at once and keeps its text; Bob gets the first tab’s', async () => {
     const a = tabA.page;
     // The draft, saved on the server.
-    await a.getByRole('button', { name: 'Compose', exact: true }).click();
-    const created = composerForm(a);
-    await created.waitFor();
-    const to = created.getByRole('combobox', { name: 'To' });
-    await to.fill(bob.email);
-    await to.press('Enter');
-    await created.getByLabel('Subject').fill(SUBJECT);
-    await typeAtEnd(a, created, 'Hello Bob.');
+    const created = await compose(a, { to: bob.email, subject: SUBJECT, body: 'Hello Bob.' });
     await indicator(created).getByText('Saved', { exact: true }).waitFor({ timeout: 15_000 });
     await created.getByRole('button', { name: 'Close and keep the draft' }).click();
     await created.waitFor({ state: 'detached' });
@@ -144,16 +153,8 @@ describe('one draft in two tabs', () => {
 
   test("a send the mail server refuses: the composer comes back with its text, the catalogue's sentence and the server's own reply", async () => {
     const a = tabA.page;
-    await a.bringToFront();
-    await a.getByRole('button', { name: 'Compose', exact: true }).click();
-    const box = composerForm(a);
-    await box.waitFor();
-    const to = box.getByRole('combobox', { name: 'To' });
     // A valid address of a harness domain that has no such mailbox: Postfix refuses it at RCPT (550 5.1.1).
-    await to.fill(`nobody-${stamp}@tern.test`);
-    await to.press('Enter');
-    await box.getByLabel('Subject').fill(REFUSED_SUBJECT);
-    await typeAtEnd(a, box, REFUSED_BODY);
+    const box = await compose(a, { to: `nobody-${stamp}@tern.test`, subject: REFUSED_SUBJECT, body: REFUSED_BODY });
     await box.getByRole('button', { name: 'Send' }).click();
     await box.waitFor({ state: 'detached', timeout: 15_000 });
 
@@ -176,14 +177,10 @@ describe('one draft in two tabs', () => {
 
   test('a draft written while the gateway cannot be reached says "Saved on this device only", and why; "Saved" once the gateway has it', async () => {
     const a = tabA.page;
-    await a.bringToFront();
-    await a.getByRole('button', { name: 'Compose', exact: true }).click();
-    const box = composerForm(a);
-    await box.waitFor();
+    let box!: Locator;
     await network.setOffline(true);
     try {
-      await box.getByLabel('Subject').fill(OFFLINE_SUBJECT);
-      await typeAtEnd(a, box, 'Written on the train.');
+      box = await compose(a, { subject: OFFLINE_SUBJECT, body: 'Written on the train.' });
       const local = indicator(box).locator('[aria-hidden="true"]').getByText('Saved on this device only', { exact: true });
       await local.waitFor({ timeout: 20_000 });
       await expect(indicator(box).getAttribute('title')).resolves.toMatch(/^Draft saved on this device only, not on the server yet: ./);
@@ -201,15 +198,7 @@ describe('one draft in two tabs', () => {
 
   test('a send that fails after its tab was reloaded is told by a notice that outlives the reload; Open draft brings its text back', async () => {
     const a = tabA.page;
-    await a.bringToFront();
-    await a.getByRole('button', { name: 'Compose', exact: true }).click();
-    const box = composerForm(a);
-    await box.waitFor();
-    const to = box.getByRole('combobox', { name: 'To' });
-    await to.fill(`nobody-else-${stamp}@tern.test`);
-    await to.press('Enter');
-    await box.getByLabel('Subject').fill(LEFT_SUBJECT);
-    await typeAtEnd(a, box, REFUSED_BODY);
+    const box = await compose(a, { to: `nobody-else-${stamp}@tern.test`, subject: LEFT_SUBJECT, body: REFUSED_BODY });
     await box.getByRole('button', { name: 'Send' }).click();
     await box.waitFor({ state: 'detached', timeout: 15_000 });
     // The tab goes away inside the undo window: nobody is left to reopen the composer.
