@@ -33,6 +33,16 @@ export interface FaultProxy {
 
 const DOT = Buffer.from('\r\n.\r\n');
 
+/**
+ * The proxy reads the IMAP stream, so the client must not turn on COMPRESS=DEFLATE (Cyrus
+ * offers it, imapflow takes it): the capability is taken out of CAPABILITY lines.
+ */
+function withoutCompress(chunk: Buffer): Buffer {
+  const text = chunk.toString('latin1');
+  if (!/CAPABILITY[^\r\n]* COMPRESS=DEFLATE/.test(text)) return chunk;
+  return Buffer.from(text.replace(/^(.*CAPABILITY[^\r\n]*?) COMPRESS=DEFLATE/gm, '$1'), 'latin1');
+}
+
 interface Armed {
   readonly kind: FaultKind;
   readonly fire: () => void;
@@ -98,7 +108,7 @@ export async function startFaultProxy(target: { host: string; port: number }): P
         fault.fire();
         return;
       }
-      client.write(chunk);
+      client.write(withoutCompress(chunk));
     });
 
     // IMAP APPEND refusal: the command line is held until whole; its literal is skipped.

@@ -95,6 +95,10 @@ autocreate_inbox_folders: ${folders}
 autocreate_subscribe_folders: ${folders}
 ${specialUse}
 
+# Cyrus drops a second LMTP delivery of the same Message-ID to the same user by
+# default; the send tests deliberately resend one message (the user's "Resend").
+duplicatesuppression: 0
+
 # Wrong-password tests would otherwise wait 3 s per failure (as Dovecot's auth_failure_delay).
 failedloginpause: 0
 

@@ -3,16 +3,17 @@
  * serving the built UI. Ctrl-C stops everything it started.
  *
  * Ports come from TERN_PORT (gateway, 8080), TERN_IMAP_PORT (1143), TERN_SMTP_PORT (2525),
- * TERN_LMTP_PORT (2424) and TERN_SIEVE_PORT (4190).
+ * TERN_LMTP_PORT (2424) and TERN_SIEVE_PORT (4190). `npm run demo -- --imap=cyrus` runs
+ * Cyrus IMAP instead of Dovecot (test/harness/cyrus-server.ts), to try Tern on a second server.
  */
 import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEMO_ACCOUNTS } from './demo-accounts';
 import { registerDemoPeople } from './demo-people';
-import { startMailServers, type MailServers } from './mail-servers';
+import { IMAP_SERVER_KINDS, startMailServers, type ImapServerKind, type MailServers } from './mail-servers';
 import { assertPortFree } from './ports';
-import { seedMailbox } from './seed/seed-mailbox';
+import { seedHarnessMailbox } from './seed/seed-harness';
 
 const root = join(import.meta.dirname, '..', '..');
 const dataDir = join(root, '.tern', 'demo');
@@ -50,8 +51,17 @@ function localDomainTable(servers: MailServers) {
   return Object.fromEntries([...domains].map((domain) => [domain, entry]));
 }
 
+/** `--imap=dovecot|cyrus` (default dovecot). */
+function imapServerFromArgs(): ImapServerKind {
+  const chosen = process.argv.find((arg) => arg.startsWith('--imap='))?.slice('--imap='.length) ?? 'dovecot';
+  const kind = IMAP_SERVER_KINDS.find((candidate) => candidate === chosen);
+  if (!kind) throw new Error(`--imap=${chosen}: expected one of ${IMAP_SERVER_KINDS.join(', ')}.`);
+  return kind;
+}
+
 async function main(): Promise<void> {
   const gatewayPort = portFromEnv('TERN_PORT', 8080);
+  const imapServer = imapServerFromArgs();
   const ports = {
     imap: portFromEnv('TERN_IMAP_PORT', 1143),
     smtp: portFromEnv('TERN_SMTP_PORT', 2525),
@@ -60,11 +70,12 @@ async function main(): Promise<void> {
   };
   await assertPortFree(gatewayPort, 'gateway');
 
-  console.log('Starting Dovecot and Postfix…');
+  console.log(`Starting ${imapServer === 'cyrus' ? 'Cyrus IMAP' : 'Dovecot'} and Postfix…`);
   const servers: MailServers = await startMailServers({
     dataDir: join(dataDir, 'mail'),
     ports,
     fresh: true,
+    imapServer,
     users: DEMO_ACCOUNTS.map(({ email, password }) => ({ email, password })),
     log: (line) => console.log(`  ${line}`),
   });
@@ -84,14 +95,12 @@ async function main(): Promise<void> {
   try {
     for (const account of DEMO_ACCOUNTS) {
       const others = DEMO_ACCOUNTS.filter((other) => other !== account);
-      const summary = seedMailbox({
-        maildir: servers.maildirOf(account.email),
+      const summary = await seedHarnessMailbox(servers, account, {
         owner: { name: account.name, email: account.email },
         count: account.messages,
         now: new Date(),
         otherAccounts: others.map(({ name, email }) => ({ name, email })),
       });
-      await servers.fixOwnership(account.email);
       console.log(`Seeded ${summary.messages} messages in ${summary.threads} threads for ${account.email} (${summary.ms} ms).`);
     }
 
