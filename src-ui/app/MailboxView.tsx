@@ -131,14 +131,15 @@ function MailboxToolbar(props: {
   const targetKey = targetAccounts.join(',');
   const [emptying, setEmptying] = useState(false);
   const emptyRole = specialUse === 'trash' || specialUse === 'junk' ? specialUse : null;
-  // Each account of the mailbox with what its Trash (or Spam) holds, as the sidebar counts it.
+  // Each account of the mailbox that has a Trash (or Spam).
   const emptyTargets: readonly EmptyTarget[] = emptyRole
     ? props.scopeAccounts.flatMap((accountId) => {
         const folder = (folders[accountId] ?? []).find((candidate) => candidate.specialUse === emptyRole);
         const email = accounts.find((account) => account.accountId === accountId)?.emailAddress ?? '';
-        return folder ? [{ accountId, email, messages: folder.total }] : [];
+        return folder ? [{ accountId, email }] : [];
       })
     : [];
+  const emptyTotal = held?.total ?? 0;
   const moveFolders = useMemo((): readonly MoveTarget[] | null => {
     const ids = targetKey ? targetKey.split(',') : [];
     const of = (accountId: string) => ({ accountId, folders: folders[accountId] ?? [], separator: accounts.find((known) => known.accountId === accountId)?.mailProperties.folderSeparator || '/' });
@@ -172,11 +173,11 @@ function MailboxToolbar(props: {
         onSelectAll={props.onSelectAll}
         empty={
           emptyRole && emptyTargets.length > 0
-            ? { label: `Empty ${roleName(emptyRole)} now`, disabled: emptyTargets.every((target) => target.messages === 0), onClick: () => setEmptying(true) }
+            ? { label: `Empty ${roleName(emptyRole)} now`, disabled: !held?.complete || emptyTotal === 0, onClick: () => setEmptying(true) }
             : null
         }
       />
-      {emptying && emptyRole && <EmptyFolderDialog role={emptyRole} targets={emptyTargets} onClose={() => setEmptying(false)} />}
+      {emptying && emptyRole && <EmptyFolderDialog role={emptyRole} targets={emptyTargets} total={emptyTotal} onClose={() => setEmptying(false)} />}
     </>
   );
 }

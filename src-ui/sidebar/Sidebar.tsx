@@ -38,6 +38,8 @@ const FOLDER_CSS = `
 .has-folder-menu:hover .nav-folder-menu, .has-folder-menu:focus-within .nav-folder-menu, .nav-folder-menu[aria-expanded='true'] { opacity: 1; }
 .has-folder-menu:hover .nav-count, .has-folder-menu:focus-within .nav-count { visibility: hidden; }
 @media (hover: none) { .nav-folder-menu { opacity: 1; } .has-folder-menu .nav-count { margin-right: 28px; } }
+/* Upward: own folders come after the special ones, and below them the sidebar's scroller would cut the menu off. */
+.has-folder-menu .folder-menu { top: auto; bottom: calc(100% + 4px); }
 .nav-new-folder { width: 100%; border: 0; background: none; cursor: pointer; color: var(--muted); font: inherit; text-align: left; }
 @media (max-width: 900px) { .has-folder-menu > .menu-wrapper { display: none; } }
 `;

@@ -1,8 +1,10 @@
 /**
- * Empty Trash / Empty Spam, confirmed first with how many messages go (Gmail's "Empty
- * Trash now"): only that folder's messages are deleted, for good, in each account of the
- * mailbox shown. A large folder takes a while on the mail server: the dialog stays open with
- * a progress bar until every account has answered, then a toast says how many went.
+ * Empty Trash / Empty Spam, confirmed first with how much goes (Gmail's "Empty Trash now"):
+ * only that folder's messages are deleted, for good, in each account of the mailbox shown.
+ * The count is the list's, in conversations, as the toolbar shows it above the rows (the
+ * folder's message total from the server can trail the rows by a sweep). A large folder
+ * takes a while on the mail server: the dialog stays open with a progress bar until every
+ * account has answered, then a toast says how many messages went.
  */
 import { useState } from 'react';
 import { TernError } from '../../shared/errors';
@@ -11,29 +13,28 @@ import { useMailActions } from '../state/actions-context';
 
 export type EmptyRole = 'trash' | 'junk';
 
-/** The folder of one account to empty, with what the sidebar counts in it. */
+/** The folder of one account to empty. */
 export interface EmptyTarget {
   readonly accountId: string;
   readonly email: string;
-  readonly messages: number;
 }
 
 const COUNT = new Intl.NumberFormat();
 const messages = (count: number) => `${COUNT.format(count)} message${count === 1 ? '' : 's'}`;
+const conversations = (count: number) => `${COUNT.format(count)} conversation${count === 1 ? '' : 's'}`;
 export const roleName = (role: EmptyRole) => (role === 'trash' ? 'Trash' : 'Spam');
 
-/** "The 34 messages in Trash will be deleted forever." (naming the accounts when there are several). */
-export function emptyQuestion(role: EmptyRole, targets: readonly EmptyTarget[]): string {
-  const total = targets.reduce((sum, target) => sum + target.messages, 0);
+/** "All 34 conversations in Trash will be deleted forever." (naming the accounts when there are several). */
+export function emptyQuestion(role: EmptyRole, targets: readonly EmptyTarget[], total: number): string {
   const where = targets.length > 1 ? `${roleName(role)} of ${targets.map((target) => target.email).join(' and ')}` : roleName(role);
-  return `${total === 1 ? 'The 1 message' : `All ${messages(total)}`} in ${where} will be deleted forever. Nothing else is deleted, and this cannot be undone.`;
+  return `${total === 1 ? 'The 1 conversation' : `All ${conversations(total)}`} in ${where} will be deleted forever. Nothing else is deleted, and this cannot be undone.`;
 }
 
-export function EmptyFolderDialog({ role, targets, onClose }: { role: EmptyRole; targets: readonly EmptyTarget[]; onClose: () => void }) {
+/** `total`: the conversations the list holds (ListSnapshot.total). */
+export function EmptyFolderDialog({ role, targets, total, onClose }: { role: EmptyRole; targets: readonly EmptyTarget[]; total: number; onClose: () => void }) {
   const actions = useMailActions();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const total = targets.reduce((sum, target) => sum + target.messages, 0);
 
   const empty = async () => {
     setBusy(true);
@@ -53,10 +54,10 @@ export function EmptyFolderDialog({ role, targets, onClose }: { role: EmptyRole;
   return (
     <ModalDialog title={`Empty ${roleName(role)}?`} onClose={onClose} busy={busy} className="empty-folder-dialog">
       <div className="modal-dialog-body">
-        <p className="modal-dialog-text">{emptyQuestion(role, targets)}</p>
+        <p className="modal-dialog-text">{emptyQuestion(role, targets, total)}</p>
         {busy && (
           <div role="status">
-            <p className="modal-dialog-text">Deleting {messages(total)}…</p>
+            <p className="modal-dialog-text">Deleting {conversations(total)}…</p>
             {/* Indeterminate: the mail server deletes them in one command and says nothing until done. */}
             <progress aria-label={`Emptying ${roleName(role)}`} />
           </div>

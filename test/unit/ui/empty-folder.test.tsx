@@ -24,7 +24,7 @@ test('Empty Trash now asks first with the count, then deletes only Trash, and sa
   await waitFor(() => expect((button as HTMLButtonElement).disabled).toBe(false));
   await click(button);
   const dialog = await waitFor(() => byRole(view.container, 'dialog', 'Empty Trash?'));
-  expect(dialog.textContent).toContain('All 3 messages in Trash will be deleted forever. Nothing else is deleted, and this cannot be undone.');
+  expect(dialog.textContent).toContain('All 3 conversations in Trash will be deleted forever. Nothing else is deleted, and this cannot be undone.');
   // Cancel (Escape) deletes nothing.
   await press('Escape', {}, document.activeElement ?? dialog);
   await waitFor(() => expect(view.container.querySelector('dialog')).toBeNull());
@@ -43,7 +43,7 @@ test('in Spam the button is Empty Spam now; an empty folder has it disabled; the
   const { engine, view } = await openFolder('junk', 1);
   await click(await waitFor(() => byRole(view.container, 'button', 'Empty Spam now')));
   const dialog = await waitFor(() => byRole(view.container, 'dialog', 'Empty Spam?'));
-  expect(dialog.textContent).toContain('The 1 message in Spam will be deleted forever.');
+  expect(dialog.textContent).toContain('The 1 conversation in Spam will be deleted forever.');
   await click(byRole(dialog, 'button', 'Empty Spam'));
   await waitFor(() => expect(empties(engine)).toEqual([{ accountId: '1001', role: 'junk' }]));
   await waitFor(() => expect((byRole(view.container, 'button', 'Empty Spam now') as HTMLButtonElement).disabled).toBe(true));
