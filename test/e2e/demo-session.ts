@@ -153,6 +153,17 @@ export async function rowFacts(page: Page): Promise<{ at: number; time: number; 
     );
 }
 
+/** Runs `work` with an IMAP session of `login` on the demo's server, logged out afterwards. */
+export async function withImapOf<T>(host: string, port: number, login: E2eLogin, work: (client: ImapFlow) => Promise<T>): Promise<T> {
+  const client = new ImapFlow({ host, port, secure: false, auth: { user: login.email, pass: login.password }, logger: false });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.logout().catch(() => undefined);
+  }
+}
+
 /** Subjects of the messages in an IMAP folder of `login` (what the server really holds). */
 export async function imapSubjects(host: string, port: number, login: E2eLogin, folder: string): Promise<string[]> {
   const client = new ImapFlow({ host, port, secure: false, auth: { user: login.email, pass: login.password }, logger: false });

@@ -7,11 +7,11 @@
  * on Shift+I; and an unknown mail domain refused at the email step. Screenshots at 1366×768
  * and 390×844, light and dark. The messages and folders used are this file's own.
  */
-import { ImapFlow } from 'imapflow';
+import type { ImapFlow } from 'imapflow';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, test } from 'vitest';
 import { launchChromium, screenshot } from './chromium';
-import { accountSection, addAccount, eventually, folderLink, imapSubjects, literal, logIn, openFolder, rowWith, unreadOf, watch, type Watched } from './demo-session';
+import { accountSection, addAccount, eventually, folderLink, imapSubjects, literal, logIn, openFolder, rowWith, unreadOf, watch, withImapOf, type Watched } from './demo-session';
 import type { E2eLogin } from './demo-setup';
 
 const baseUrl = inject('baseUrl');
@@ -25,15 +25,7 @@ let tab: Watched;
 let page: Page;
 
 /** Runs `work` with an IMAP session of `login`. */
-async function withImap<T>(login: E2eLogin, work: (client: ImapFlow) => Promise<T>): Promise<T> {
-  const client = new ImapFlow({ host: demo.mail.host, port: demo.mail.imap, secure: false, auth: { user: login.email, pass: login.password }, logger: false });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.logout().catch(() => undefined);
-  }
-}
+const withImap = <T>(login: E2eLogin, work: (client: ImapFlow) => Promise<T>) => withImapOf(demo.mail.host, demo.mail.imap, login, work);
 
 /** How many messages a folder of `login` holds on the server. */
 const serverCount = (login: E2eLogin, folder: string) => withImap(login, async (client) => {
