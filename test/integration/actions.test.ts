@@ -204,6 +204,18 @@ describe('emptying', () => {
     expect((await fx.api<{ error: string }>(fx.alice, 'POST', '/api/folders/987654321/empty')).body.error).toBe('FolderNotFound');
   });
 
+  test('/api/empty/spam (the UI\'s Empty Spam) empties Junk and nothing else', async () => {
+    const raw = ['From: Spammer <spam@kite.test>', 'To: alice@tern.test', 'Subject: Empty Spam probe', `Date: ${new Date().toUTCString()}`, '', 'Win.', ''].join('\r\n');
+    await imap.append('Junk', raw);
+    const inboxBefore = await countIn(imap, 'INBOX');
+    const junkBefore = await countIn(imap, 'Junk');
+    const reply = await fx.api<EmptyFolderResult>(fx.alice, 'POST', '/api/empty/spam');
+    expect(reply.status).toBe(200);
+    expect(reply.body.removed).toBe(junkBefore);
+    expect(await countIn(imap, 'Junk')).toBe(0);
+    expect(await countIn(imap, 'INBOX')).toBe(inboxBefore);
+  });
+
   test('Junk empties through its folder id', async () => {
     const junk = messagesIn('Junk');
     const reply = await fx.api<EmptyFolderResult>(fx.alice, 'POST', `/api/folders/${folderId('Junk')}/empty`);
