@@ -38,7 +38,7 @@ import {
   terminateProcessGroup,
   type ServerProcess,
 } from './server-processes';
-import { ensureMailPackages } from './system-packages';
+import { ensureCyrusRuntimePackages, ensureMailPackages } from './system-packages';
 import { smtpRcptCodes, waitForGreeting } from './wire-probes';
 
 export interface MailUser { email: string; password: string }
@@ -121,6 +121,8 @@ async function writeServerConfigs(p: HarnessLayout, ports: MailServerPorts, owne
 export async function startMailServers(opts: MailServersOptions): Promise<MailServers> {
   const log = opts.log ?? (() => undefined);
   await ensureMailPackages(log);
+  // Before the root check, so that a user who is not root is told the apt-get line first.
+  if (opts.imapServer === 'cyrus') await ensureCyrusRuntimePackages(log);
   if (process.getuid?.() !== 0) {
     throw new Error(
       'The mail-server harness must run as root: Postfix\'s master and Dovecot need root to start their ' +
