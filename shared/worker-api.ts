@@ -65,7 +65,14 @@ export interface AddAccountParams {
 
 /** Logged in, or the gateway wants another step first. */
 export type AddAccountResult =
-  | { readonly kind: 'added'; readonly account: PublicAccount }
+  | {
+      readonly kind: 'added';
+      readonly account: PublicAccount;
+      /** Unsent drafts (and sends, as drafts) kept over a forced logout of this address, now saved to Drafts. */
+      readonly restoredDrafts?: number;
+      /** Files those drafts carried that a gateway with fresh data no longer has: to attach again. */
+      readonly lostAttachments?: number;
+    }
   | { readonly kind: 'challenge'; readonly step: LoginChallengeStep };
 
 /** The session as the stored accounts make it (spec §4). */
@@ -84,6 +91,8 @@ export interface EndedSession {
   readonly emailAddress: string;
   /** Epoch ms. */
   readonly endedAt: number;
+  /** Unsent drafts and sends of the address kept on this device, to be saved to Drafts at its next sign-in. */
+  readonly keptDrafts?: number;
 }
 
 /** The accounts of this browser (spec §3, §4). Every change updates the analytics base properties. */

@@ -17,6 +17,7 @@ import type { StoreFactory } from './db/store';
 import { createLogService } from './log/log-service';
 import { Logger, type StorageEstimate } from './log/logger';
 import { createMailEngine } from './mail-engine';
+import { readUnsentDrafts } from './outbox/unsent-work';
 import { createSessionService } from './session-service';
 import { MAIL_CHANNEL } from './sync/mail-relay';
 import { globalOnlineSignal } from './sync/online-status';
@@ -109,6 +110,9 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     channel: openChannel(ACCOUNTS_CHANNEL),
     tabId: engineId,
     pendingCommands: (accountId) => mail.hasPendingCommands(accountId),
+    // A forced logout keeps the person's unsent drafts and sends; the next sign-in saves them to Drafts.
+    unsentDrafts: async (accountId) => readUnsentDrafts(await databases.open(accountId)),
+    saveDraft: (draft) => mail.commands.saveDraft({ draft }),
     now: () => clock.now(),
   });
   const connectSocket = deps.connectSocket ?? browserSocket();

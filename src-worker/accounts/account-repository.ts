@@ -7,12 +7,15 @@ import type { EndedSession } from '../../shared/worker-api';
 import { withRead, withWrite, type LocalStore, type StoredRow } from '../db/store';
 import { temporaryId } from '../model/temporary-id';
 import type { AccountsTable } from './accounts-database';
+import { keptWorkSchema, type KeptWork } from './kept-work';
 
 const DEVICE_ID_KEY = 'deviceId';
 /** Mail databases kept after a forced logout (they hold unsent commands): account id → when. */
 const KEPT_DATABASES_KEY = 'keptDatabases';
 /** Sessions the gateway ended, shown to the person until they sign in again: email → what and when. */
 const ENDED_SESSIONS_KEY = 'endedSessions';
+/** Unsent work kept over a forced logout (kept-work.ts): lower-cased email → what it left. */
+const KEPT_WORK_KEY = 'keptWork';
 const EMPTY_INFO: AccountInfo = { partner: null, billing: null };
 
 export const defaultExtras = (accountId: string): AccountExtras => ({
@@ -116,6 +119,19 @@ export class AccountRepository {
   /** Records that the gateway ended `session`, or (null) forgets the address's ended session. */
   async setEndedSession(emailAddress: string, session: EndedSession | null): Promise<void> {
     await this.setInstallationEntry(ENDED_SESSIONS_KEY, emailAddress, session);
+  }
+
+  /** What the address left unsent when the gateway ended its session; null when nothing is kept (or it cannot be read). */
+  async keptWork(emailAddress: string): Promise<KeptWork | null> {
+    const row = await withRead(await this.store(), ['installation'], (tx) => tx.get('installation', KEPT_WORK_KEY));
+    const stored = (row?.value as Record<string, unknown> | undefined)?.[emailAddress.toLowerCase()];
+    const parsed = keptWorkSchema.safeParse(stored);
+    return parsed.success ? parsed.data : null;
+  }
+
+  /** Keeps (or, with null, forgets) the address's unsent work. */
+  async setKeptWork(emailAddress: string, work: KeptWork | null): Promise<void> {
+    await this.setInstallationEntry(KEPT_WORK_KEY, emailAddress.toLowerCase(), work);
   }
 
   /** Sets (or, with null, deletes) one entry of an installation row that is a record. */

@@ -17,10 +17,13 @@ import {
 import { TernError } from '../../shared/errors';
 import type { LogType } from '../../shared/constants';
 import type { AccountService, AccountsState, AddAccountParams, AddAccountResult, EndedSession } from '../../shared/worker-api';
+import type { DraftInput } from '../../shared/worker-mail-api';
 import type { AccountDatabases, BroadcastPort } from '../db/account-databases';
 import type { LogTarget } from '../log/logger';
 import type { AccountRepository } from './account-repository';
 import type { GatewayLogin } from './gateway-login';
+import { keepDrafts, restoreInputs } from './kept-work';
+import type { UnsentDraft } from '../outbox/unsent-work';
 
 /** Name of the BroadcastChannel on which engines say the account list changed. */
 export const ACCOUNTS_CHANNEL = 'tern-accounts';
@@ -68,6 +71,10 @@ export interface AccountServiceDeps {
   readonly tabId: string;
   /** Whether the account has commands the gateway has not confirmed (mail-engine.ts); none when absent. */
   readonly pendingCommands?: (accountId: string) => Promise<boolean>;
+  /** The drafts and sends of the account the gateway has not confirmed (outbox/unsent-work.ts); kept over a forced logout. */
+  readonly unsentDrafts?: (accountId: string) => Promise<readonly UnsentDraft[]>;
+  /** The normal draft-save command (MailCommandService.saveDraft): kept work is saved to Drafts through it at the next sign-in. */
+  readonly saveDraft?: (draft: DraftInput) => Promise<unknown>;
   readonly now?: () => number;
 }
 
@@ -105,7 +112,28 @@ export class EngineAccounts implements AccountService {
     const state = await this.changed();
     this.followPrimary(state.primaryAccountId);
     this.deps.logger.log('Action', `Account ${account.accountId} logged in as ${account.emailAddress}`);
-    return { kind: 'added', account: toPublicAccount(account) };
+    const restored = await this.restoreKeptWork(account);
+    return { kind: 'added', account: toPublicAccount(account), ...restored };
+  }
+
+  /**
+   * Saves what a forced logout of this address kept (kept-work.ts) as drafts, through the
+   * normal draft-save command, then forgets it. A save that fails leaves the record for the
+   * next sign-in; one repeated after a kill saves the same local draft, not a copy.
+   */
+  private async restoreKeptWork(account: Account): Promise<{ restoredDrafts?: number; lostAttachments?: number }> {
+    const kept = await this.deps.repository.keptWork(account.emailAddress);
+    if (!kept || !this.deps.saveDraft) return {};
+    const { drafts, lostAttachments } = restoreInputs(kept, account);
+    try {
+      for (const draft of drafts) await this.deps.saveDraft(draft);
+    } catch (error) {
+      this.deps.logger.log('Error', `Account ${account.accountId}: kept drafts not restored yet: ${String(error)}`);
+      return {};
+    }
+    await this.deps.repository.setKeptWork(account.emailAddress, null);
+    this.deps.logger.log('Action', `Account ${account.accountId}: ${drafts.length} kept unsent drafts saved to Drafts`);
+    return { restoredDrafts: drafts.length, ...(lostAttachments > 0 ? { lostAttachments } : {}) };
   }
 
   async remove({ accountId }: { readonly accountId: string }): Promise<void> {
@@ -123,8 +151,10 @@ export class EngineAccounts implements AccountService {
    * because a refused session may be a stolen or revoked one, and its mail must not stay
    * in the browser (issue point 21: a kept database left the cached mail behind). The
    * ended session is remembered so tabs say "Your session for x@y ended" rather than show
-   * a bare sign-in screen. Commands the gateway had not confirmed are lost with the
-   * database; the log says how many kinds were pending. Not part of the tab contract.
+   * a bare sign-in screen. The person's own unsent work (drafts and sends the gateway had
+   * not confirmed) is copied out first and kept under the address (kept-work.ts), to be
+   * saved to Drafts at its next sign-in; nothing received is kept. Other unconfirmed
+   * commands (read, move …) are dropped with the database. Not part of the tab contract.
    *
    * `token` is the session that failed: a late 401 for a session a new login replaced is ignored.
    */
@@ -143,11 +173,31 @@ export class EngineAccounts implements AccountService {
     const account = await this.deps.repository.get(accountId);
     if (!account || (token !== undefined && account.token !== token)) return;
     const pending = await (this.deps.pendingCommands?.(accountId) ?? Promise.resolve(false)).catch(() => false);
-    this.deps.logger.log('Action', `Account ${accountId} logged out: the gateway ended its session${pending ? '; commands it had not confirmed were dropped' : ''}`);
+    const keptDrafts = await this.keepUnsentWork(account);
+    this.deps.logger.log('Action', `Account ${accountId} logged out: the gateway ended its session${pending ? `; ${keptDrafts} unsent drafts kept, other commands it had not confirmed dropped` : ''}`);
     // Before the list changes: a tab that sees the account go asks why at once.
-    const ended: EndedSession = { accountId, emailAddress: account.emailAddress, endedAt: this.now() };
+    const ended: EndedSession = { accountId, emailAddress: account.emailAddress, endedAt: this.now(), ...(keptDrafts > 0 ? { keptDrafts } : {}) };
     await this.deps.repository.setEndedSession(account.emailAddress, ended);
     await this.logOut(accountId);
+  }
+
+  /**
+   * Copies the account's unconfirmed drafts and sends out of its database before it is
+   * deleted; answers how many the address now has kept (with those of earlier forced
+   * logouts). A database that cannot be read is still deleted: its mail must not stay.
+   */
+  private async keepUnsentWork(account: Account): Promise<number> {
+    const previous = await this.deps.repository.keptWork(account.emailAddress);
+    let drafts: readonly UnsentDraft[] = [];
+    try {
+      drafts = (await this.deps.unsentDrafts?.(account.accountId)) ?? [];
+    } catch (error) {
+      this.deps.logger.log('Error', `Account ${account.accountId}: unsent drafts could not be read before the logout: ${String(error)}`);
+    }
+    if (drafts.length === 0) return previous?.drafts.length ?? 0;
+    const kept = keepDrafts(previous, { emailAddress: account.emailAddress, accountId: account.accountId, api: account.api, now: this.now(), drafts });
+    await this.deps.repository.setKeptWork(account.emailAddress, kept);
+    return kept.drafts.length;
   }
 
   private async logOut(accountId: string): Promise<void> {

@@ -5,8 +5,11 @@ import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { PublicAccount } from '../../../../shared/account';
 import { registerErrorTransfer } from '../../../../shared/error-transfer';
 import type { WorkerApi } from '../../../../shared/worker-api';
-import type { SyncStatus } from '../../../../shared/worker-mail-api';
+import type { CommandStatus, SyncStatus } from '../../../../shared/worker-mail-api';
+import { AccountRepository } from '../../../../src-worker/accounts/account-repository';
+import { ACCOUNTS_DATABASE, ACCOUNTS_SCHEMA } from '../../../../src-worker/accounts/accounts-database';
 import { idbStoreFactory } from '../../../../src-worker/db/idb-store';
+import { lazyStore } from '../../../../src-worker/db/lazy-store';
 import { createEngine } from '../../../../src-worker/engine';
 import { FakeMailServer } from '../fake-mail-server';
 import { fakeBroadcastHub, loginResponse } from '../fakes';
@@ -25,7 +28,9 @@ function browser(server: FakeMailServer, params: { now?: () => number } = {}) {
   const state = { now: params.now ?? (() => Date.now()) };
   const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const path = new URL(String(input)).pathname;
-    if (path === '/api/login') return Response.json(loginResponse({ mailId: server.accountId, email: 'ann@example.com', token: server.token, latestTxnId: server.latest, baseUrl: `https://gw${server.accountId}.test/api` }));
+    // The gateway answers for the address that signs in (ann by default).
+    const email = path === '/api/login' ? ((JSON.parse(String(init?.body)) as { email?: string }).email ?? 'ann@example.com') : '';
+    if (path === '/api/login') return Response.json(loginResponse({ mailId: server.accountId, email, token: server.token, latestTxnId: server.latest, baseUrl: `https://gw${server.accountId}.test/api` }));
     if (path === '/api/logout') return new Response(null, { status: 204 });
     return server.fetch(input, init);
   };
@@ -44,7 +49,9 @@ function browser(server: FakeMailServer, params: { now?: () => number } = {}) {
     return { api, tab: () => connectTab(api) };
   };
   const databases = async () => (await factory.databases()).map((info) => info.name).filter((name) => name === server.accountId);
-  return { start, databases, state };
+  /** The accounts database as a second connection reads it (the engine's stays open). */
+  const repository = new AccountRepository(lazyStore(idbStoreFactory(factory), ACCOUNTS_DATABASE, ACCOUNTS_SCHEMA));
+  return { start, databases, state, repository };
 }
 
 function connectTab(api: WorkerApi): Remote<WorkerApi> {
@@ -111,5 +118,119 @@ describe('a session the gateway ended logs the account out', () => {
     server.handlers.length = 0;
     await tab.accounts.add({ email: 'ann@example.com', password: 'Correct-Horse-9!' });
     expect(await tab.accounts.endedSessions()).toEqual([]);
+  });
+});
+
+/** A composer's draft as the tab saves it. */
+const draftOf = (subject: string) => ({
+  accountId: '7',
+  to: [{ name: 'Bob', email: 'bob@kite.test' }, { name: '', email: 'bob@kite' }],
+  cc: [],
+  bcc: [{ name: '', email: 'carol@example.com' }],
+  subject,
+  html: `<p>${subject}, typed on this device</p>`,
+  attachmentIds: [],
+});
+
+/** Every value the accounts database holds, as one text (what survives the logout). */
+async function accountsDatabaseText(profile: ReturnType<typeof browser>): Promise<string> {
+  const repository = profile.repository;
+  const [accounts, ended, kept] = await Promise.all([repository.list(), repository.endedSessions(), repository.keptWork('ann@example.com')]);
+  return JSON.stringify({ accounts, ended, kept });
+}
+
+describe('a forced logout keeps the person’s unsent work, and only that', () => {
+  test('a draft saved on this device only: the database goes, the draft’s fields are kept, and the next sign-in saves it to Drafts', async () => {
+    const server = new FakeMailServer();
+    server.standardFolders();
+    server.deliver({ subject: 'Received secret', at: T0 });
+    const profile = browser(server);
+    const { tab, lists } = await loggedIn(profile.start(), server);
+
+    endSessions(server);
+    await tab.commands.saveDraft({ draft: draftOf('Quarterly plan') });
+    await waitFor(() => lists.at(-1)?.length === 0, 'the logout');
+    await waitFor(async () => (await profile.databases()).length === 0, 'the database to be deleted');
+
+    const kept = await profile.repository.keptWork('ann@example.com');
+    expect(kept).toEqual({
+      emailAddress: 'ann@example.com',
+      keptAt: expect.any(Number),
+      drafts: [
+        {
+          draftId: expect.stringMatching(/^local-/),
+          accountId: '7',
+          api: 'https://gw7.test/api',
+          to: [{ name: 'Bob', email: 'bob@kite.test' }, { name: '', email: 'bob@kite' }],
+          cc: [],
+          bcc: [{ name: '', email: 'carol@example.com' }],
+          subject: 'Quarterly plan',
+          html: '<p>Quarterly plan, typed on this device</p>',
+          attachmentIds: [],
+          wasSending: false,
+          savedAt: expect.any(Number),
+        },
+      ],
+    });
+    // Nothing received stays: not the mail, not its subject.
+    expect(await accountsDatabaseText(profile)).not.toContain('Received secret');
+    // The notice can say so.
+    expect(await tab.accounts.endedSessions()).toEqual([{ accountId: '7', emailAddress: 'ann@example.com', endedAt: expect.any(Number), keptDrafts: 1 }]);
+    expect(server.drafts.size).toBe(0);
+
+    server.handlers.length = 0;
+    const result = await tab.accounts.add({ email: 'ann@example.com', password: 'Correct-Horse-9!' });
+    expect(result).toMatchObject({ kind: 'added', restoredDrafts: 1 });
+    const saved = await waitFor(() => [...server.drafts.values()].find((draft) => draft.subject === 'Quarterly plan'), 'the draft on the gateway');
+    // The invalid address stays in the engine (held recipients); the gateway gets the deliverable ones.
+    expect(saved).toMatchObject({ to: [{ name: 'Bob', email: 'bob@kite.test' }], bcc: [{ name: '', email: 'carol@example.com' }], html: '<p>Quarterly plan, typed on this device</p>' });
+    expect(await profile.repository.keptWork('ann@example.com')).toBeNull();
+    expect(server.drafts.size).toBe(1);
+  });
+
+  test('a send that was waiting comes back as a draft and is never sent on its own', async () => {
+    const server = new FakeMailServer();
+    server.standardFolders();
+    const profile = browser(server);
+    const { tab, lists } = await loggedIn(profile.start(), server);
+
+    endSessions(server);
+    const { draftId } = await tab.commands.saveDraft({ draft: draftOf('Send me later') });
+    await tab.commands.send({ accountId: '7', draftId, delayMs: 0, subject: 'Send me later' });
+    await waitFor(() => lists.at(-1)?.length === 0, 'the logout');
+    expect((await profile.repository.keptWork('ann@example.com'))?.drafts).toEqual([expect.objectContaining({ subject: 'Send me later', wasSending: true })]);
+
+    server.handlers.length = 0;
+    const statuses: CommandStatus[] = [];
+    await tab.commands.watchCommands(proxy((status: CommandStatus) => void statuses.push(status)));
+    const result = await tab.accounts.add({ email: 'ann@example.com', password: 'Correct-Horse-9!' });
+    expect(result).toMatchObject({ kind: 'added', restoredDrafts: 1 });
+    await waitFor(() => statuses.some((status) => status.kind === 'saveDraft' && status.status === 'done'), 'the restored draft to be saved');
+    expect([...server.drafts.values()].map((draft) => draft.subject)).toEqual(['Send me later']);
+    expect(server.sent.size).toBe(0);
+    // (A new watch first hears the old session's last statuses: the send was pending then.)
+    expect(statuses.filter((status) => status.kind === 'send' && status.status !== 'pending')).toEqual([]);
+  });
+
+  test('another address signing in touches nothing kept; a draft thrown away is not kept', async () => {
+    const server = new FakeMailServer();
+    server.standardFolders();
+    const profile = browser(server);
+    const { tab, lists } = await loggedIn(profile.start(), server);
+
+    endSessions(server);
+    await tab.commands.saveDraft({ draft: draftOf('Keep me') });
+    const thrown = await tab.commands.saveDraft({ draft: draftOf('Throw me away') });
+    await tab.commands.discardDraft({ accountId: '7', draftId: thrown.draftId });
+    await waitFor(() => lists.at(-1)?.length === 0, 'the logout');
+    expect((await profile.repository.keptWork('ann@example.com'))?.drafts.map((draft) => draft.subject)).toEqual(['Keep me']);
+
+    server.handlers.length = 0;
+    const result = await tab.accounts.add({ email: 'bob@example.com', password: 'Correct-Horse-9!' });
+    expect(result).toMatchObject({ kind: 'added' });
+    expect(result).not.toHaveProperty('restoredDrafts');
+    expect((await profile.repository.keptWork('ann@example.com'))?.drafts).toHaveLength(1);
+    expect(await tab.accounts.endedSessions()).toEqual([expect.objectContaining({ emailAddress: 'ann@example.com', keptDrafts: 1 })]);
+    expect(server.drafts.size).toBe(0);
   });
 });
