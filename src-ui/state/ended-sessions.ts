@@ -9,9 +9,22 @@ import type { EndedSession } from '../../shared/worker-api';
 
 export const endedSessionsAtom = atom<readonly EndedSession[]>([]);
 
-/** The sentence a person reads when the gateway ended an account's session. */
-export function sessionEndedMessage(emailAddress: string): string {
-  return `Your session for ${emailAddress} ended. Sign in again.`;
+/**
+ * What a person reads when the gateway ended an account's session; `keptDrafts` says how
+ * many of their unsent drafts and sends the engine kept for the next sign-in.
+ */
+export function sessionEndedMessage(emailAddress: string, keptDrafts = 0): string {
+  const ended = `Your session for ${emailAddress} ended. Sign in again.`;
+  if (keptDrafts <= 0) return ended;
+  const kept = keptDrafts === 1 ? '1 unsent draft is kept' : `${keptDrafts} unsent drafts are kept`;
+  return `${ended} ${kept} on this device and will be saved to Drafts when you sign in.`;
+}
+
+/** The toast after a sign-in saved kept unsent work to Drafts; files a gateway with fresh data lost are named too. */
+export function restoredDraftsMessage(restored: number, lostAttachments = 0): string {
+  const said = restored === 1 ? '1 unsent message was restored to Drafts.' : `${restored} unsent messages were restored to Drafts.`;
+  if (lostAttachments <= 0) return said;
+  return `${said} ${lostAttachments === 1 ? '1 attachment' : `${lostAttachments} attachments`} could not be kept: attach ${lostAttachments === 1 ? 'it' : 'them'} again.`;
 }
 
 /** Ended sessions not yet in `known` (what the tab had already heard). */

@@ -19,6 +19,7 @@ import type { ComposerInitial } from '../composer/compose-initial';
 import { accountsAtom, composerAtom, cursorAtom, foldersAtom, loggedOutAtom, selectionAnchorAtom, selectionAtom, toastsAtom, visibleListAtom, type Toast } from './atoms';
 import { indexOfKey, rowAt } from '../thread-list/list-patch';
 import { inboxUnreadChanges } from './unread-follow';
+import { restoredDraftsMessage } from './ended-sessions';
 import type { AddAccountParams, AddAccountResult, UiEngine } from './engine-port';
 import type { Preferences } from './preferences';
 import type { WorkerBridge } from './worker-bridge';
@@ -261,6 +262,8 @@ export function createMailActions(params: { engine: UiEngine; store: Store; brid
       if (result.kind === 'added') {
         store.set(loggedOutAtom, false);
         bridge.accountAdded(result.account);
+        // Work a forced logout kept (src-worker/accounts/kept-work.ts) is in Drafts now: say so.
+        if (result.restoredDrafts) bridge.toast({ tone: 'info', message: restoredDraftsMessage(result.restoredDrafts, result.lostAttachments) });
       }
       return result;
     },

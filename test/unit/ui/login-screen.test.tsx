@@ -137,3 +137,22 @@ test('the email step asks the gateway about the domain first: an unknown one is 
   await submitEmail(view.container, 'alice@tern.test');
   await waitFor(() => expect(input(view.container, 'login_password')).not.toBeNull());
 });
+
+test('a forced logout that kept unsent work says so, and signing in again says it went to Drafts', async () => {
+  const engine = loggedOut();
+  engine.accounts.endedSessions = async () => [{ accountId: '1001', emailAddress: 'alice@tern.test', endedAt: 1, keptDrafts: 2 }];
+  const add = engine.accounts.add.bind(engine.accounts);
+  engine.accounts.add = async (params) => {
+    const result = await add(params);
+    return result.kind === 'added' ? { ...result, restoredDrafts: 2 } : result;
+  };
+  const view = await renderApp({ engine, path: '/login' });
+  await waitFor(() =>
+    byRole(view.container, 'status', 'Your session for alice@tern.test ended. Sign in again. 2 unsent drafts are kept on this device and will be saved to Drafts when you sign in.'),
+  );
+  await submitEmail(view.container, 'alice@tern.test');
+  await waitFor(() => input(view.container, 'login_password')!);
+  await submitPassword(view.container, 'Tern-demo-1!');
+  await waitFor(() => expect(view.pathname()).toBe('/mail/unified/inbox'));
+  await waitFor(() => expect(byRole(view.container, 'region', 'Notifications').textContent).toContain('2 unsent messages were restored to Drafts.'));
+});
