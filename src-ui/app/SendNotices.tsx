@@ -2,19 +2,27 @@
  * Sends the person must hear about, from the engine's database (they outlive a reload and
  * show in every tab until dismissed): "may have been sent" with Check Sent and Send again,
  * "not sent" with Open draft, "sent, but no copy in Sent". Shown with the toasts, but never
- * timed out: each goes only when the person acts on it.
+ * timed out: each goes only when the person acts on it. Their actions go on a row of their
+ * own under the text, so the text keeps the toast's width on a phone (beside it, it was a
+ * column of one word). The few styles are inline: the shell's styles.css draws the toast.
  */
 import { useNavigate } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
-import { useState } from 'react';
+import { useState, type CSSProperties } from 'react';
 import { TernError } from '../../shared/errors';
 import type { SendNotice } from '../../shared/worker-mail-api';
 import { composerInitialOfDraft } from '../composer/draft-initial';
 import { useMailActions } from '../state/actions-context';
 import { composerAtom, foldersAtom, sendNoticesAtom } from '../state/atoms';
 import { Icon } from './icons';
-import { SEND_NOTICE_CSS } from './send-notice-styles';
 import { sendNoticeText } from './send-notice-text';
+
+const LAYOUT = {
+  notice: { flexWrap: 'wrap', alignItems: 'flex-start', rowGap: 6 },
+  text: { flex: '1 1 0', minWidth: 0, display: 'flex', flexDirection: 'column', gap: 4, overflowWrap: 'anywhere' },
+  reply: { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontSize: 12, opacity: 0.9 },
+  actions: { flexBasis: '100%', display: 'flex', flexWrap: 'wrap', justifyContent: 'flex-end', gap: '4px 8px' },
+} as const satisfies Record<string, CSSProperties>;
 
 /** The undo window of a "Send again", as the composer's own send. */
 const SEND_AGAIN_DELAY_MS = 5_000;
@@ -45,12 +53,16 @@ function NoticeView({ notice }: { notice: SendNotice }) {
       await actions.dismissSendNotice(notice);
     }, 'Could not open the draft');
   return (
-    <div className={`toast ${notice.kind === 'notFiled' ? 'toast-info' : 'toast-error'} send-notice`} data-notice={notice.kind}>
+    <div className={`toast ${notice.kind === 'notFiled' ? 'toast-info' : 'toast-error'} send-notice`} data-notice={notice.kind} style={LAYOUT.notice}>
       <Icon name={notice.kind === 'notFiled' ? 'check' : 'spam'} className="toast-icon" />
-      <div className="toast-text">
+      <div className="toast-text" style={LAYOUT.text}>
         <strong className="toast-title">{title}</strong>
         <span>{message}</span>
-        {reply && <span className="send-notice-reply">The mail server answered: “{reply}”</span>}
+        {reply && (
+          <span className="send-notice-reply" style={LAYOUT.reply}>
+            The mail server answered: “{reply}”
+          </span>
+        )}
       </div>
       <button
         type="button"
@@ -63,7 +75,7 @@ function NoticeView({ notice }: { notice: SendNotice }) {
         <Icon name="close" size={16} />
       </button>
       {notice.kind !== 'notFiled' && (
-        <div className="send-notice-actions">
+        <div className="send-notice-actions" style={LAYOUT.actions}>
           {notice.kind === 'maybeSent' && (
             <>
               <button type="button" className="toast-action" onClick={checkSent}>
@@ -91,9 +103,6 @@ export function SendNotices() {
   if (notices.length === 0) return null;
   return (
     <div role="status" className="toast-stack send-notices" aria-label="Messages that need your attention">
-      <style href="tern-send-notices" precedence="tern">
-        {SEND_NOTICE_CSS}
-      </style>
       {notices.map((notice) => (
         <NoticeView key={`${notice.accountId}:${notice.noticeId}`} notice={notice} />
       ))}

@@ -256,6 +256,10 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
     const notices = accountIds.length === 0 ? [] : await engine.commands.sendNotices({ accountIds }).catch(() => null);
     if (notices && !stopped) store.set(sendNoticesAtom, notices);
   }
+  /** A notice dismissed (or sent again) in another tab: this one reads them again when it comes into view. */
+  function onVisibility() {
+    if (document.visibilityState === 'visible') void refreshSendNotices();
+  }
   function onCommandStatus(status: CommandStatus) {
     // The composer of that draft reads its save's or send's latest outcome (its save indicator, a failed send).
     const draftId = status.draftId;
@@ -445,6 +449,7 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
         openedAtStart = listKeyOf(early.scope, early.window);
       }
       void subscribe('commands', engine.commands.watchCommands(onCommandStatus));
+      if (typeof document !== 'undefined') document.addEventListener('visibilitychange', onVisibility);
       void subscribe('sync', engine.mail.watchSync(onSyncStatus));
       try {
         // Asked by the entry already, in the handshake's round trip.
@@ -461,6 +466,7 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
     },
     stop() {
       stopped = true;
+      if (typeof document !== 'undefined') document.removeEventListener('visibilitychange', onVisibility);
       firstList?.drop();
       firstList = null;
       for (const timer of timers) clearTimeout(timer);
