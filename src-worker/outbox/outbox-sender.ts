@@ -79,6 +79,8 @@ type SendOutcome = {
   readonly outboxId?: string;
   /** Not final yet (queued by the gateway, or its Sent copy still being filed): asked again later (send-follow-up.ts). */
   readonly followUp?: string;
+  /** The gateway only queued it (it retries itself): not sent yet, so not "done" either; its last error, if any. */
+  readonly queued?: { readonly error?: TernError };
 };
 
 /** The gateway's outbox row a failure names (SendFailed's `detail.outboxId`). */
@@ -159,6 +161,7 @@ export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
           subject: row.subject ?? '',
           attempts: 0,
           nextAt: clock.now() + nextDelay(0),
+          queued: outcome.queued !== undefined,
         });
       }
       if (row.kind === 'send' && status === 'failed') await markDraftSending(tx, row.draft_id, false);
@@ -180,7 +183,9 @@ export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
       return [...writer.threadIds];
     });
     deps.changes.emit({ accountId: deps.accountId, threadIds, foldersChanged: false });
-    deps.statuses.publish(statusOf(row, status, error, notice ? { notice } : {}));
+    // Queued by the gateway: still on its way (its last error, if any, says why); the follow-up tells the end.
+    if (outcome.queued) deps.statuses.publish(statusOf(row, 'pending', outcome.queued.error));
+    else deps.statuses.publish(statusOf(row, status, error, notice ? { notice } : {}));
   };
 
   /**
@@ -286,7 +291,10 @@ export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
       return { notice: 'maybeSent', outboxId: result.outboxId, ...(result.lastError ? { error: new TernError('SendFailed', { detail: { reason: result.lastError } }) } : {}) };
     }
     if (result.sentCopy === 'failed') return { notice: 'notFiled' };
-    return needsFollowUp(result) ? { followUp: result.outboxId } : {};
+    if (!needsFollowUp(result)) return {};
+    const queued = result.state === 'queued' || result.state === 'sending';
+    const lastError = result.lastError ? new TernError('SendFailed', { detail: { reason: result.lastError } }) : undefined;
+    return { followUp: result.outboxId, ...(queued ? { queued: lastError ? { error: lastError } : {} } : {}) };
   };
 
   const attempt = async (stored: OutboxRow): Promise<Outcome> => {

@@ -34,6 +34,8 @@ export interface SendFollowUp {
   readonly attempts: number;
   /** Epoch ms of the next look. */
   readonly nextAt: number;
+  /** The gateway had only queued it: its send is still "pending" for the tabs, so its end is told either way. */
+  readonly queued?: boolean;
 }
 
 /** Whether the gateway's answer leaves something to learn later. */
@@ -111,15 +113,15 @@ export function createFollowUps(deps: FollowUpDeps): { run(): Promise<void> } {
       }
     });
     deps.requestPull();
-    if (!kind) return;
+    if (!kind && !item.queued) return;
     deps.statuses.publish({
       commandId: item.commandId,
       accountId: item.accountId,
       kind: 'send',
       status: result.state === 'failed' ? 'failed' : 'done',
       draftId: item.draftId,
-      notice: kind,
-      ...(cause ? { error: errorOf(cause) } : {}),
+      ...(kind ? { notice: kind } : {}),
+      ...(cause && result.state === 'failed' ? { error: errorOf(cause) } : {}),
     });
   };
 

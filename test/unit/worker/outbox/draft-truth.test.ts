@@ -229,7 +229,10 @@ describe('what a send tells the person', () => {
     let state: SendResult['state'] = 'sending';
     server.handlers.push(({ path }) => (path === '/api/outbox/43' ? sendResult(state, { outboxId: '43', lastError: state === 'failed' ? '554 5.7.1 refused for policy reasons' : null }) : undefined));
     const { saved, commandId } = await sentDraft(engine);
-    await waitFor(() => statuses.some((status) => status.commandId === commandId && status.status === 'done'), 'the queued send');
+    // Queued is not sent: still pending for the tabs (no "Message sent"), with the server's reason for the wait.
+    const queued = await waitFor(() => statuses.find((status) => status.commandId === commandId && status.error), 'the queued send');
+    expect(queued).toMatchObject({ status: 'pending', error: { detail: '421 4.3.2 try later' } });
+    expect(statuses.some((status) => status.commandId === commandId && status.status === 'done')).toBe(false);
     expect(await engine.commands.sendNotices({ accountIds: ['7'] })).toEqual([]);
 
     // Still under way at the first look; failed at the next.
@@ -250,6 +253,20 @@ describe('what a send tells the person', () => {
     clock.advance(600_000);
     await engine.runtime('7')!.outbox.idle();
     expect(server.requestsTo('/api/outbox/43')).toHaveLength(looks);
+  });
+
+  test('a queued send that the gateway then sends is done then (and only then), with nothing to tell', async () => {
+    const { server, engine, statuses, clock } = await startedEngine(engines);
+    server.handlers.push(({ path }) => (path === '/api/send' ? sendResult('queued', { outboxId: '45' }) : undefined));
+    server.handlers.push(({ path }) => (path === '/api/outbox/45' ? sendResult('sent', { outboxId: '45', sentCopy: 'filed' }) : undefined));
+    const { commandId } = await sentDraft(engine);
+    const done = await waitFor(() => {
+      clock.advance(5_000);
+      return statuses.find((status) => status.commandId === commandId && status.status === 'done');
+    }, 'the send done after the follow-up');
+    expect(done.notice).toBeUndefined();
+    expect(server.requestsTo('/api/outbox/45').length).toBeGreaterThanOrEqual(1);
+    expect(await engine.commands.sendNotices({ accountIds: ['7'] })).toEqual([]);
   });
 
   test('a Sent copy still being filed is followed up: filing given up later leaves a notFiled notice', async () => {
