@@ -59,8 +59,8 @@ export interface OutboxSender {
 
 type Outcome = 'next' | 'retry';
 
-/** A gateway that refused a save because the draft changed since the version this engine sent. */
-const STALE_DRAFT_ERRORS: ReadonlySet<string> = new Set(['InvalidDraftVersion', 'InvalidUpdateDraft']);
+/** A gateway that refused a save because the draft changed since the version this engine sent, or was sent meanwhile (another device). */
+const STALE_DRAFT_ERRORS: ReadonlySet<string> = new Set(['InvalidDraftVersion', 'InvalidUpdateDraft', 'DraftAlreadySent']);
 
 const statusOf = (row: OutboxRow, status: CommandStatus['status'], error?: TernError, extra: Pick<CommandStatus, 'keptAs' | 'notice'> = {}): CommandStatus => ({
   commandId: row.id,

@@ -96,6 +96,20 @@ describe('what a draft save tells the composer', () => {
     expect(statuses.some((status) => status.commandId === saved.commandId && status.status === 'done')).toBe(false);
   });
 
+  test('a save of a draft another device sent meanwhile (DraftAlreadySent) is kept as a draft of its own', async () => {
+    const { server, engine, statuses } = await startedEngine(engines);
+    const saved = await engine.commands.saveDraft({ draft: draft('<p>First</p>') });
+    await waitFor(() => gatewayHtml(server).includes('<p>First</p>'), 'the draft on the gateway');
+    server.handlers.push(({ path, method }) =>
+      method === 'PUT' && path.startsWith('/api/drafts/') ? Response.json({ error: 'DraftAlreadySent', description: 'sent' }, { status: 410 }) : undefined,
+    );
+    const late = await engine.commands.saveDraft({ draft: draft('<p>Written after it left</p>', { draftId: saved.draftId, baseRevision: saved.revision! }) });
+    const failed = await waitFor(() => statuses.find((status) => status.commandId === late.commandId && status.status === 'failed'), 'the refused save');
+    expect(failed).toMatchObject({ error: { name: 'DraftAlreadySent' }, draftId: saved.draftId });
+    expect(failed.keptAs).toMatch(/^local-/);
+    await waitFor(() => gatewayHtml(server).includes('<p>Written after it left</p>'), 'the kept text on the gateway');
+  });
+
   test('a save the gateway fails every time is parked, never dropped: other commands go on, it is tried again, and saved once the gateway takes it', async () => {
     const { server, engine, statuses, clock } = await startedEngine(engines);
     let broken = true;
