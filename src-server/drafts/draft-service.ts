@@ -3,6 +3,7 @@ import { TernError } from '../../shared/errors';
 import type { AccountStore } from '../accounts/account-store';
 import type { FolderRoles } from '../actions/folder-roles';
 import type { MailboxAccess } from '../actions/mailbox-access';
+import { hasFlag } from '../imap/imap-flags';
 import { newMessageIdHeader } from '../smtp/mime-builder';
 import type { Db } from '../store/database';
 import type { TransactionLog } from '../store/transaction-log';
@@ -178,7 +179,7 @@ export class DraftService {
       const { store } = this.deps;
       const known = (row.messageIdHeader === null ? undefined : store.byMessageIdHeader(accountId, row.messageIdHeader)) ?? store.atCopy(accountId, row.path, row.uid);
       if (known && known.state !== 'deleted') return this.view(accountId, this.editable(accountId, known.id).id);
-      if (!(JSON.parse(row.flags) as string[]).includes('\\Draft')) throw new TernError('DraftDoesNotExist');
+      if (!hasFlag(JSON.parse(row.flags) as string[], '\\Draft')) throw new TernError('DraftDoesNotExist');
       const messageIdHeader = row.messageIdHeader ?? newMessageIdHeader(this.deps.accounts.get(accountId)!.email);
       const adopted = await this.adopter.adopt({ accountId, folderPath: row.path, uid: row.uid, messageIdHeader });
       return this.view(accountId, adopted.id);

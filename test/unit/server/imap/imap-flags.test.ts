@@ -59,12 +59,14 @@ describe('folder roles from a Cyrus LIST', () => {
 });
 
 describe('message flags in the mirror', () => {
-  test('a lower-case \\seen and \\flagged mean read and starred', () => {
+  test('a lower-case \\seen, \\flagged, \\answered, \\draft mean read, starred, answered, draft', () => {
     const flags = storedFlags(new Set(['\\seen', '\\flagged', '\\Recent', '\\recent']));
     expect(flags).toEqual(['\\Flagged', '\\Seen']);
-    const row = { flags: JSON.stringify(['\\seen', '\\FLAGGED']) } as Partial<MessageRow>;
+    const row = { flags: JSON.stringify(['\\seen', '\\FLAGGED', '\\answered', '\\DRAFT']) } as Partial<MessageRow>;
     const meta = toMessageMeta({ id: 1, thread_id: 1, folder_id: 1, from_json: '[]', to_json: '[]', cc_json: '[]', reply_to_json: '[]', attachments_json: '[]', ...row } as MessageRow);
     expect(meta.unread).toBe(false);
     expect(meta.starred).toBe(true);
+    expect(meta.answered).toBe(true);
+    expect(meta.draft).toBe(true);
   });
 });
