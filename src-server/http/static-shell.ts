@@ -13,7 +13,8 @@ const APP_CSP = [
   // https: only matters once a person clicks "Show images": the mail pipeline blocks remote images before that.
   "img-src 'self' data: blob: https:",
   "style-src 'self' 'unsafe-inline'",
-  "frame-src 'self' blob:",
+  // No blob: frames: nothing from a mail may render in the app's origin (previews come from the gateway, sandboxed).
+  "frame-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",
   "form-action 'self'",

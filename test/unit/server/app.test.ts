@@ -29,6 +29,8 @@ describe('static shell', () => {
     expect(response.body).toContain('<title>T</title>');
     expect(response.headers['content-security-policy']).toContain("script-src 'self'");
     expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    // A blob: frame would be a document of the app's origin made from mail bytes.
+    expect(response.headers['content-security-policy']).toMatch(/frame-src 'self'(;|$)/);
   });
 
   test('client-side routes get the page; API misses get a catalogue error', async () => {
