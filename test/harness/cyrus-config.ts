@@ -95,6 +95,11 @@ autocreate_inbox_folders: ${folders}
 autocreate_subscribe_folders: ${folders}
 ${specialUse}
 
+# Raw 8-bit bytes in headers (RFC 6532 UTF-8 names and subjects, legacy charsets) are kept
+# as written, as providers accepting SMTPUTF8 mail do; Debian's default munges each to 'X'
+# before any client sees it ("Frösche" -> "FrXXsche").
+munge8bit: no
+
 # Cyrus drops a second LMTP delivery of the same Message-ID to the same user by
 # default; the send tests deliberately resend one message (the user's "Resend").
 duplicatesuppression: 0

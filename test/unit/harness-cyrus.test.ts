@@ -32,6 +32,7 @@ describe('cyrus config', () => {
     expect(lines.has('sasl_pwcheck_method: auxprop')).toBe(true);
     expect(lines.has('sasl_auxprop_plugin: sasldb')).toBe(true);
     expect(lines.has('autocreate_post: no')).toBe(true);
+    expect(lines.has('munge8bit: no')).toBe(true);
   });
 
   it('listens on loopback only, with the config passed to every service', () => {
