@@ -15,6 +15,7 @@ import { rememberAccountIds } from '../engine/first-screen';
 import { applyListPatch, heldFromSnapshot } from '../thread-list/list-patch';
 import {
   accountsAtom,
+  composerAtom,
   draftStatusAtom,
   foldersAtom,
   IDLE_THREAD_LIST,
@@ -221,6 +222,10 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
     store.set(foldersAtom, drop);
     store.set(inboxUnreadAtom, drop);
     store.set(syncStatusAtom, drop);
+    // A composer of an account that left has nothing to save to: closed. After a forced logout its
+    // unsent text is kept by the engine and, at the next sign-in, is in Drafts (the tab reopens it).
+    const composer = store.get(composerAtom);
+    if (composer && !ids.has(composer.initial.accountId)) store.set(composerAtom, null);
     const added = sorted.filter((account) => !before.has(account.accountId)).map((account) => account.accountId);
     if (added.length > 0) void refreshNow(added);
     void updatePartner(sorted);
@@ -240,7 +245,7 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
     if (!ended || stopped) return;
     const fresh = newlyEnded(ended, store.get(endedSessionsAtom));
     store.set(endedSessionsAtom, ended);
-    if (announce) for (const session of fresh) toast({ tone: 'error', message: sessionEndedMessage(session.emailAddress) });
+    if (announce) for (const session of fresh) toast({ tone: 'error', message: sessionEndedMessage(session.emailAddress, session.keptDrafts) });
   }
 
   // ── command outcomes ────────────────────────────────────────────────────────

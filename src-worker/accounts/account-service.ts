@@ -109,10 +109,11 @@ export class EngineAccounts implements AccountService {
     await this.deps.repository.setEndedSession(account.emailAddress, null);
     // Opening now creates (or recreates after a VersionError) the database before any sync needs it.
     await this.deps.databases.open(account.accountId);
+    // Before the tabs hear of the account: a composer one of them remembers finds its draft restored.
+    const restored = await this.restoreKeptWork(account);
     const state = await this.changed();
     this.followPrimary(state.primaryAccountId);
     this.deps.logger.log('Action', `Account ${account.accountId} logged in as ${account.emailAddress}`);
-    const restored = await this.restoreKeptWork(account);
     return { kind: 'added', account: toPublicAccount(account), ...restored };
   }
 

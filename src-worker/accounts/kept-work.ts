@@ -11,7 +11,11 @@ import { temporaryId } from '../model/temporary-id';
 import type { UnsentDraft } from '../outbox/unsent-work';
 
 const keptDraftSchema = z.object({
-  /** The local id it is saved under when restored: a restore repeated after a kill saves the same draft again, not a copy. */
+  /**
+   * The local id it is saved under when restored (its composer's, or a new one): a restore
+   * repeated after a kill saves the same draft again, not a copy, and a composer the tab
+   * still remembers opens on it.
+   */
   draftId: z.string(),
   /** The gateway account and API its reply link and attachment ids belong to. */
   accountId: z.string(),
@@ -38,17 +42,18 @@ export type KeptWork = z.infer<typeof keptWorkSchema>;
 
 /** Adds newly read drafts to what the address already had kept (two forced logouts before the next sign-in keep both). */
 export function keepDrafts(previous: KeptWork | null, params: { emailAddress: string; accountId: string; api: string; now: number; drafts: readonly UnsentDraft[] }): KeptWork {
-  const added: KeptDraft[] = params.drafts.map((draft) => ({
+  const added: KeptDraft[] = params.drafts.map(({ localId, ...draft }) => ({
     ...draft,
     to: [...draft.to],
     cc: [...draft.cc],
     bcc: [...draft.bcc],
     attachmentIds: [...draft.attachmentIds],
-    draftId: temporaryId(),
+    draftId: localId ?? temporaryId(),
     accountId: params.accountId,
     api: params.api,
   }));
-  return { emailAddress: params.emailAddress, keptAt: params.now, drafts: [...(previous?.drafts ?? []), ...added] };
+  const newer = new Set(added.map((draft) => draft.draftId));
+  return { emailAddress: params.emailAddress, keptAt: params.now, drafts: [...(previous?.drafts ?? []).filter((draft) => !newer.has(draft.draftId)), ...added] };
 }
 
 /**

@@ -6,6 +6,7 @@
 import type { DraftInput } from '../../shared/worker-mail-api';
 import type { MailTable } from '../db/mail-schema';
 import { withRead, type LocalStore } from '../db/store';
+import { isTemporaryId } from '../model/temporary-id';
 import { liveRows, OUTBOX_TABLE, type DraftRow, type OutboxRow } from './outbox-rows';
 
 /**
@@ -13,6 +14,12 @@ import { liveRows, OUTBOX_TABLE, type DraftRow, type OutboxRow } from './outbox-
  * too), and the reply link and attachment ids, which name objects of that gateway account.
  */
 export interface UnsentDraft extends Pick<DraftInput, 'to' | 'cc' | 'bcc' | 'subject' | 'html' | 'inReplyToMessageId' | 'attachmentIds'> {
+  /**
+   * The local id (`local-…`) its composer saves it under, absent for a draft opened from
+   * Drafts (the gateway's id, meaningless once the session's links are gone). Restored
+   * under it, a composer the tab had open on it opens on the restored draft.
+   */
+  readonly localId?: string;
   /** A send of it was waiting (in its undo window or not yet accepted). */
   readonly wasSending: boolean;
   /** Epoch ms of the save. */
@@ -37,6 +44,7 @@ export function unsentDraftsOf(rows: readonly OutboxRow[]): UnsentDraft[] {
   // The session's account, the local id and the revision belong to the database that goes.
   return [...lastSave.values()].map(({ draft: { accountId: _account, draftId: _draft, baseRevision: _revision, ...fields }, draft_id, created_at }) => ({
     ...fields,
+    ...(isTemporaryId(draft_id) ? { localId: draft_id } : {}),
     wasSending: sending.has(draft_id),
     savedAt: created_at,
   }));

@@ -5,7 +5,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, test } from 'vitest';
 import { screenshot } from './chromium';
-import { accountSection, addAccount, eventually, logIn, newDemoContext, watch } from './demo-session';
+import { accountSection, addAccount, eventually, imapMessages, logIn, newDemoContext, watch, withImapOf } from './demo-session';
+import { composerForm } from './mail-page';
 import { useOwnGateway } from './own-gateway';
 
 const demo = inject('demo');
@@ -96,5 +97,71 @@ describe('a session the gateway no longer knows', () => {
     await screenshot(tab.page, 'session-ended-toast');
     expect(tab.errors).toEqual([]);
     await context.close();
+  });
+
+  test('a draft typed while the gateway was down is not lost with the wiped mail: the notice says it is kept, signing in again puts it in Drafts', { timeout: 120_000 }, async () => {
+    const stamp = Date.now().toString(36);
+    const subject = `Written while the gateway was down ${stamp}`;
+    const body = `Nothing I typed should be lost ${stamp}.`;
+    const context = await newDemoContext(own.browser);
+    const tab = watch(await context.newPage());
+    await logIn(tab.page, own.gateway.baseUrl, demo.alice);
+
+    // The composer is open (its code comes from the gateway) when the gateway goes away; the
+    // person writes on, and the draft is saved on this device only.
+    await tab.page.getByRole('button', { name: 'Compose' }).click();
+    const box = composerForm(tab.page);
+    await box.waitFor();
+    await own.gateway.halt();
+    const to = box.getByRole('combobox', { name: 'To' });
+    await to.fill(demo.bob.email);
+    await to.press('Enter');
+    await box.getByLabel('Subject').fill(subject);
+    await box.getByRole('textbox', { name: 'Message body' }).click();
+    await tab.page.keyboard.type(body);
+    await box.getByText('Saved on this device only', { exact: true }).waitFor({ timeout: 15_000 });
+
+    // It comes back with fresh data: the session is refused, the mail wiped, the draft kept and said so.
+    await own.gateway.startFresh();
+    const notice = tab.page
+      .getByRole('status')
+      .filter({ hasText: `Your session for ${demo.alice.email} ended. Sign in again. 1 unsent draft is kept on this device and will be saved to Drafts when you sign in.` });
+    await notice.waitFor({ timeout: 60_000 });
+    await eventually(async () => (await databaseNames(tab.page)).join() === 'tern-accounts', 10_000, 'only the accounts database left');
+    for (const [width, height] of [[1366, 768], [390, 844]] as const) {
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await tab.page.setViewportSize({ width, height });
+        await tab.page.emulateMedia({ colorScheme });
+        await screenshot(tab.page, `session-ended-kept-${width}-${colorScheme}`);
+      }
+    }
+    await tab.page.setViewportSize({ width: 1366, height: 768 });
+    await tab.page.emulateMedia({ colorScheme: 'light' });
+
+    await tab.page.getByRole('button', { name: 'Next' }).click();
+    await tab.page.getByLabel('Password').fill(demo.alice.password);
+    await tab.page.getByRole('button', { name: 'Sign in' }).click();
+    await tab.page.getByRole('region', { name: 'Notifications' }).getByText('1 unsent message was restored to Drafts.').waitFor({ timeout: 30_000 });
+    // The composer this tab had open (it keeps the draft's id) opens again on the restored text.
+    await composerForm(tab.page, subject).getByText(body).waitFor({ timeout: 15_000 });
+    await screenshot(tab.page, 'session-ended-restored');
+    // On the mail server, as any other mail program sees it.
+    const drafts = () => imapMessages(demo.mail.host, demo.mail.imap, demo.alice, 'Drafts');
+    const saved = await eventually(async () => (await drafts()).find((message) => message.subject === subject), 30_000, 'the kept draft in Drafts over IMAP');
+    expect(saved.source).toContain(body);
+    expect(saved.source).toContain(demo.bob.email);
+    expect(tab.errors).toEqual([]);
+    await context.close();
+
+    // Leave the shared demo mailbox as it was.
+    await withImapOf(demo.mail.host, demo.mail.imap, demo.alice, async (client) => {
+      const lock = await client.getMailboxLock('Drafts');
+      try {
+        const uids = await client.search({ subject: stamp }, { uid: true });
+        if (uids && uids.length > 0) await client.messageDelete(uids, { uid: true });
+      } finally {
+        lock.release();
+      }
+    });
   });
 });

@@ -2,13 +2,14 @@ import { createStore } from 'jotai';
 import { expect, test, vi } from 'vitest';
 import type { PublicAccount } from '../../../shared/account';
 import type { EndedSession } from '../../../shared/worker-api';
-import { accountsAtom, toastsAtom } from '../../../src-ui/state/atoms';
+import { composeNew } from '../../../src-ui/composer/compose-initial';
+import { accountsAtom, composerAtom, toastsAtom } from '../../../src-ui/state/atoms';
 import { endedSessionsAtom } from '../../../src-ui/state/ended-sessions';
 import { createWorkerBridge } from '../../../src-ui/state/worker-bridge';
 import { createFakeEngine } from './fake-mail-engine';
 
-// Issue points 21 and 24: a session the gateway ended is said, not left as a bare sign-in screen or a silently missing account.
-test('an account whose session the gateway ended leaves the list with a toast when others stay; the login screen’s list is kept', async () => {
+/** A tab's bridge on a fake engine with two accounts; `push` is the engine's account-list push, `ended` what it says ended. */
+async function startedBridge() {
   const engine = createFakeEngine();
   const ended: EndedSession[] = [];
   let push!: (accounts: readonly PublicAccount[]) => void;
@@ -21,6 +22,12 @@ test('an account whose session the gateway ended leaves the list with a toast wh
   const bridge = createWorkerBridge({ engine, store });
   await bridge.start();
   const [alice, bob] = store.get(accountsAtom)!;
+  return { ended, push, store, bridge, alice: alice!, bob: bob! };
+}
+
+// Issue points 21 and 24: a session the gateway ended is said, not left as a bare sign-in screen or a silently missing account.
+test('an account whose session the gateway ended leaves the list with a toast when others stay; the login screen’s list is kept', async () => {
+  const { ended, push, store, bridge, alice, bob } = await startedBridge();
 
   ended.push({ accountId: bob!.accountId, emailAddress: bob!.emailAddress, endedAt: 1 });
   push([alice!]);
@@ -32,5 +39,26 @@ test('an account whose session the gateway ended leaves the list with a toast wh
   push([]);
   await vi.waitFor(() => expect(store.get(endedSessionsAtom)).toHaveLength(2));
   expect(store.get(toastsAtom).filter((toast) => toast.message.includes(alice!.emailAddress))).toEqual([]);
+  bridge.stop();
+});
+
+test('a forced logout that kept unsent work: the toast says so, and the gone account’s open composer closes (its text is kept by the engine)', async () => {
+  const { ended, push, store, bridge, alice, bob } = await startedBridge();
+  store.set(composerAtom, { id: 1, initial: { ...composeNew(bob!.accountId), draftId: 'local-00000000-0000-4000-8000-000000000001' } });
+
+  ended.push({ accountId: bob!.accountId, emailAddress: bob!.emailAddress, endedAt: 1, keptDrafts: 1 });
+  push([alice!]);
+  await vi.waitFor(() =>
+    expect(store.get(toastsAtom).map((toast) => toast.message)).toContain(
+      `Your session for ${bob!.emailAddress} ended. Sign in again. 1 unsent draft is kept on this device and will be saved to Drafts when you sign in.`,
+    ),
+  );
+  expect(store.get(composerAtom)).toBeNull();
+
+  // Another account's composer stays open when some other account goes.
+  store.set(composerAtom, { id: 2, initial: composeNew(alice!.accountId) });
+  push([alice!]);
+  bridge.accountRemoved(bob!.accountId);
+  expect(store.get(composerAtom)?.id).toBe(2);
   bridge.stop();
 });

@@ -3,6 +3,8 @@ import { keepDrafts, restoreInputs } from '../../../../src-worker/accounts/kept-
 import { unsentDraftsOf } from '../../../../src-worker/outbox/unsent-work';
 import type { OutboxRow } from '../../../../src-worker/outbox/outbox-rows';
 
+const localId = (digit: string) => `local-${digit.repeat(8)}-${digit.repeat(4)}-${digit.repeat(4)}-${digit.repeat(4)}-${digit.repeat(12)}`;
+const [LOCAL_A, LOCAL_B, LOCAL_C] = [localId('a'), localId('b'), localId('c')];
 const base = { account_id: '7', status: 'pending' as const, idempotency_key: 'k', attempts: 0, created_at: 1 };
 const save = (seq: number, draftId: string, subject: string, extra: { inReplyToMessageId?: string; attachmentIds?: string[] } = {}): OutboxRow => ({
   ...base,
@@ -16,25 +18,27 @@ const save = (seq: number, draftId: string, subject: string, extra: { inReplyToM
 describe('unsent drafts read from the outbox', () => {
   test('the newest save of each draft, sends marked, discarded drafts and other commands left out', () => {
     const rows: OutboxRow[] = [
-      save(1, 'local-a', 'first text'),
+      save(1, LOCAL_A, 'first text'),
       { ...base, id: 'act', seq: 2, kind: 'action', command: { kind: 'markRead', accountId: '7', threadIds: ['1'], read: true }, effects: {}, thread_ids: ['1'], await_txn_id: null },
-      save(3, 'local-a', 'second text'),
-      save(4, 'local-b', 'thrown away'),
-      { ...base, id: 'discard', seq: 5, kind: 'discardDraft', draft_id: 'local-b' },
-      save(6, 'local-c', 'to send'),
-      { ...base, id: 'send', seq: 7, kind: 'send', draft_id: 'local-c', send_at: 10 },
+      save(3, LOCAL_A, 'second text'),
+      save(4, LOCAL_B, 'thrown away'),
+      { ...base, id: 'discard', seq: 5, kind: 'discardDraft', draft_id: LOCAL_B },
+      save(6, LOCAL_C, 'to send'),
+      { ...base, id: 'send', seq: 7, kind: 'send', draft_id: LOCAL_C, send_at: 10 },
       // A send whose draft the gateway already has: nothing local to keep (it is in Drafts on the server).
       { ...base, id: 'send2', seq: 8, kind: 'send', draft_id: '42', send_at: 10 },
     ];
-    expect(unsentDraftsOf(rows).map(({ subject, wasSending }) => ({ subject, wasSending }))).toEqual([
-      { subject: 'second text', wasSending: false },
-      { subject: 'to send', wasSending: true },
+    expect(unsentDraftsOf(rows).map(({ subject, wasSending, localId }) => ({ subject, wasSending, localId }))).toEqual([
+      { subject: 'second text', wasSending: false, localId: LOCAL_A },
+      { subject: 'to send', wasSending: true, localId: LOCAL_C },
     ]);
+    // A draft opened from Drafts is saved under the gateway's id: not one to restore under.
+    expect(unsentDraftsOf([save(1, '42', 'edited')])[0]).not.toHaveProperty('localId');
   });
 });
 
 describe('kept work restored at sign-in', () => {
-  const drafts = unsentDraftsOf([save(1, 'local-a', 'reply', { inReplyToMessageId: '12', attachmentIds: ['a'.repeat(32)] })]);
+  const drafts = unsentDraftsOf([save(1, LOCAL_A, 'reply', { inReplyToMessageId: '12', attachmentIds: ['a'.repeat(32)] })]);
   const kept = keepDrafts(null, { emailAddress: 'ann@example.com', accountId: '7', api: 'https://gw.test/api', now: 5, drafts });
 
   test('on the same gateway account the reply link and files go with the draft, under the kept local id', () => {
@@ -51,8 +55,17 @@ describe('kept work restored at sign-in', () => {
   });
 
   test('a second forced logout before signing in keeps both sessions’ drafts', () => {
-    const again = keepDrafts(kept, { emailAddress: 'ann@example.com', accountId: '1', api: 'https://gw.test/api', now: 9, drafts });
-    expect(again.drafts.map((draft) => draft.accountId)).toEqual(['7', '1']);
-    expect(new Set(again.drafts.map((draft) => draft.draftId)).size).toBe(2);
+    const later = unsentDraftsOf([save(1, LOCAL_B, 'another'), save(2, '42', 'opened from Drafts')]);
+    const again = keepDrafts(kept, { emailAddress: 'ann@example.com', accountId: '1', api: 'https://gw.test/api', now: 9, drafts: later });
+    expect(again.drafts.map(({ accountId, subject }) => ({ accountId, subject }))).toEqual([
+      { accountId: '7', subject: 'reply' },
+      { accountId: '1', subject: 'another' },
+      { accountId: '1', subject: 'opened from Drafts' },
+    ]);
+    expect(again.drafts.map((draft) => draft.draftId).slice(0, 2)).toEqual([LOCAL_A, LOCAL_B]);
+    // The gateway's id is not restored under: a new local one.
+    expect(again.drafts[2]!.draftId).toMatch(/^local-/);
+    // The same draft kept again (a restore that did not finish) is its newer text, once.
+    expect(keepDrafts(kept, { emailAddress: 'ann@example.com', accountId: '7', api: 'https://gw.test/api', now: 9, drafts: unsentDraftsOf([save(5, LOCAL_A, 'newer')]) }).drafts.map((draft) => draft.subject)).toEqual(['newer']);
   });
 });
