@@ -7,18 +7,6 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { Icon } from '../app/icons';
 
-const CSS = `
-dialog.modal-dialog { border: 0; padding: 18px 24px 24px; color: inherit; width: min(480px, calc(100vw - 32px)); max-height: 86vh; }
-dialog.modal-dialog::backdrop { background: rgba(10, 14, 20, 0.45); }
-.modal-dialog-body { display: flex; flex-direction: column; gap: 12px; }
-.modal-dialog-text { margin: 0; color: var(--muted); font-size: 14px; line-height: 1.45; overflow-wrap: anywhere; }
-.modal-dialog-actions { display: flex; justify-content: flex-end; gap: 10px; margin-top: 8px; flex-wrap: wrap; }
-.modal-dialog-actions .button { height: 38px; }
-/* Text in the surface colour: white on the light theme's red, dark on the dark theme's light red. */
-.button-danger { background: var(--danger); color: var(--surface); border-color: transparent; }
-.modal-dialog .field-error { margin: 4px 0 0; }
-.modal-dialog progress { width: 100%; }
-`;
 
 export interface ModalDialogProps {
   readonly title: string;
@@ -74,9 +62,6 @@ export function ModalDialog({ title, onClose, children, className, busy = false 
         }
       }}
     >
-      <style href="tern-modal-dialog" precedence="tern">
-        {CSS}
-      </style>
       <div className="dialog-header">
         <h2 id={titleId}>{title}</h2>
         <button type="button" className="icon-button modal-dialog-close" aria-label="Close" disabled={busy} onClick={cancel}>

@@ -31,18 +31,6 @@ import { useRovingTree } from './use-roving-tree';
 
 const mailRoute = getRouteApi('/mail');
 
-/** The folder menu's "…" sits over the row's right end, shown on hover and focus (always on touch screens). */
-const FOLDER_CSS = `
-.has-folder-menu > .menu-wrapper { position: absolute; top: 3px; right: 4px; }
-.nav-folder-menu { width: 28px; height: 28px; opacity: 0; }
-.has-folder-menu:hover .nav-folder-menu, .has-folder-menu:focus-within .nav-folder-menu, .nav-folder-menu[aria-expanded='true'] { opacity: 1; }
-.has-folder-menu:hover .nav-count, .has-folder-menu:focus-within .nav-count { visibility: hidden; }
-@media (hover: none) { .nav-folder-menu { opacity: 1; } .has-folder-menu .nav-count { margin-right: 28px; } }
-/* Upward: own folders come after the special ones, and below them the sidebar's scroller would cut the menu off. */
-.has-folder-menu .folder-menu { top: auto; bottom: calc(100% + 4px); }
-.nav-new-folder { width: 100%; border: 0; background: none; cursor: pointer; color: var(--muted); font: inherit; text-align: left; }
-@media (max-width: 900px) { .has-folder-menu > .menu-wrapper { display: none; } }
-`;
 
 /** Keys of the tree's items (data-tree-key). */
 const UNIFIED_KEY = 'unified';
@@ -209,6 +197,8 @@ const AccountFolders = memo(function AccountFolders(props: {
               <button
                 type="button"
                 className="nav-item nav-new-folder"
+                // Named on the button itself: the narrow sidebar hides its label text.
+                aria-label="New folder"
                 style={{ ['--depth' as string]: '0' }}
                 data-tree-key={newFolderKey(account.accountId)}
                 data-tree-level={2}
@@ -296,9 +286,6 @@ export function Sidebar() {
 
   return (
     <nav className="sidebar" aria-label="Mailboxes">
-      <style href="tern-sidebar-folders" precedence="tern">
-        {FOLDER_CSS}
-      </style>
       <div className="sidebar-brand">
         <img src={`data:image/svg+xml,${encodeURIComponent(brand.logoSvg)}`} alt="" width={28} height={28} />
         <span className="sidebar-brand-name">{brand.name}</span>

@@ -38,9 +38,6 @@ export interface ToolbarProps {
   readonly empty?: { readonly label: string; readonly disabled: boolean; readonly onClick: () => void } | null;
 }
 
-const CSS = `
-.toolbar-empty { flex: none; height: 32px; margin-left: 12px; padding: 0 14px; border-radius: 16px; font-size: 13px; }
-`;
 
 /** One number formatter for the count: `Number#toLocaleString` builds one per call, which made every list change re-render this toolbar slowly. */
 const COUNT_FORMAT = new Intl.NumberFormat();
@@ -133,14 +130,9 @@ export function Toolbar(props: ToolbarProps) {
             : ''}
       </p>
       {props.empty && (
-        <>
-          <style href="tern-toolbar-empty" precedence="tern">
-            {CSS}
-          </style>
-          <button type="button" className="button button-secondary toolbar-empty" disabled={props.empty.disabled} onClick={props.empty.onClick}>
-            {props.empty.label}
-          </button>
-        </>
+        <button type="button" className="button button-secondary toolbar-empty" disabled={props.empty.disabled} onClick={props.empty.onClick}>
+          {props.empty.label}
+        </button>
       )}
     </div>
   );
