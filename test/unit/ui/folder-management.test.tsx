@@ -108,3 +108,18 @@ test('from the keyboard: Shift+F10 on a folder opens its menu; Delete asks first
   await waitFor(() => expect(folderNames(alice)).toContain('1:Receipts'));
   expect(folderNames(alice)).not.toContain('0:Receipts');
 });
+
+test('a folder gone meanwhile (another mail program deleted it) is said in the dialog, which stays open', async () => {
+  const { engine, view, alice } = await openAlice();
+  await click(byRole(alice, 'button', 'More actions for Travel'));
+  await click(byRole(alice, 'menuitem', 'Rename…'));
+  const dialog = await waitFor(() => byRole(view.container, 'dialog', 'Rename “Travel”'));
+  // Deleted for good elsewhere while the dialog is open (the fake deletes it outside Trash's reach by deleting twice).
+  const travel = (await engine.mail.listFolders({ accountId: '1001' })).find((folder) => folder.path === 'Travel')!;
+  await engine.folders.changeFolder({ change: { kind: 'delete', accountId: '1001', folderId: travel.id } });
+  await engine.folders.changeFolder({ change: { kind: 'delete', accountId: '1001', folderId: travel.id } });
+  await typeInto(byRole(dialog, 'textbox', 'Folder name') as HTMLInputElement, 'Trips');
+  await click(byRole(dialog, 'button', 'Rename'));
+  await waitFor(() => expect(byRole(dialog, 'alert').textContent).toBe('The folder could not be found.'));
+  expect(view.container.querySelector('dialog')).not.toBeNull();
+});
