@@ -54,11 +54,13 @@ export async function startCyrus(params: {
   lmtpPort: number;
   owner: { uid: number; gid: number };
   log: (line: string) => void;
+  /** A restart: the partition, databases and sasldb of the last run are kept. */
+  keepData?: boolean;
 }): Promise<CyrusServer> {
   const install = await ensureCyrus(params.log);
   const layout = cyrusLayout(params.dir);
   const configParams = { layout, imapPort: params.imapPort, lmtpPort: params.lmtpPort, user: 'mail', group: 'mail' };
-  await rm(layout.dir, { recursive: true, force: true });
+  if (!params.keepData) await rm(layout.dir, { recursive: true, force: true });
   for (const dir of [layout.configDir, `${layout.configDir}/socket`, layout.partition, layout.sieveDir, `${layout.runDir}/socket`, `${layout.runDir}/proc`, `${layout.runDir}/lock`, `${layout.runDir}/tmp`]) {
     await mkdir(dir, { recursive: true, mode: 0o750 });
   }

@@ -74,8 +74,8 @@ export interface MailServers {
   doveadm(args: string[]): Promise<string>;
   /** Stops both daemons and waits until none of their processes is left. Idempotent. */
   stop(): Promise<void>;
-  /** Stops Dovecot, runs `whileDown` (e.g. a delivery into a Maildir), starts it again on the same ports and data (reconnect tests; Dovecot only). */
-  restartDovecot(options?: { whileDown?: () => Promise<void> }): Promise<void>;
+  /** Stops the IMAP server (Dovecot or Cyrus), runs `whileDown` (e.g. a delivery into a Maildir), starts it again on the same ports and data (reconnect tests). */
+  restartImapServer(options?: { whileDown?: () => Promise<void> }): Promise<void>;
 }
 
 const DOVECOT = '/usr/sbin/dovecot';
@@ -163,7 +163,8 @@ export async function startMailServers(opts: MailServersOptions): Promise<MailSe
   const startedAt = Date.now();
   // -F: stay in the foreground as our child, so we own its lifetime.
   let dovecot: ServerProcess | null = kind === 'dovecot' ? spawnServer('dovecot', DOVECOT, ['-F', '-c', p.dovecotConf], log) : null;
-  const cyrusStart = kind === 'cyrus' ? startCyrus({ dir: path.join(dataDir, 'cyrus'), imapPort: ports.imap, lmtpPort: ports.lmtp, owner: mailOwner, log }) : null;
+  const cyrusParams = { dir: path.join(dataDir, 'cyrus'), imapPort: ports.imap, lmtpPort: ports.lmtp, owner: mailOwner, log };
+  const cyrusStart = kind === 'cyrus' ? startCyrus(cyrusParams) : null;
   let cyrus: CyrusServer | null = null;
   // start-fg runs the integrity checks (creating missing queue dirs) and then
   // `master -s` as a child of postfix-script; master becomes a session leader,
@@ -309,19 +310,26 @@ export async function startMailServers(opts: MailServersOptions): Promise<MailSe
       }
     },
     stop,
-    restartDovecot: async ({ whileDown } = {}) => {
-      if (stopping) throw new Error('restartDovecot: the mail servers have been stopped');
-      dovecotOnly('restartDovecot');
+    restartImapServer: async ({ whileDown } = {}) => {
+      if (stopping) throw new Error('restartImapServer: the mail servers have been stopped');
       if (watchdog) stopWatchdog(watchdog);
-      await stopDovecot();
-      await whileDown?.();
-      await clearStaleDovecotPid(p);
-      const restarted = (dovecot = spawnServer('dovecot', DOVECOT, ['-F', '-c', p.dovecotConf], log));
-      const abort = () => (restarted.exitReason() ? new Error(`dovecot exited (${restarted.exitReason()}) after a restart`) : null);
-      await Promise.all([
-        waitForGreeting({ port: ports.imap, pattern: /^\* OK/, timeoutMs: START_TIMEOUT_MS, abort }),
-        waitForGreeting({ port: ports.lmtp, pattern: /^220 /, timeoutMs: START_TIMEOUT_MS, abort }),
-      ]);
+      let restarted: ServerProcess;
+      if (cyrus) {
+        await cyrus.stop();
+        await whileDown?.();
+        cyrus = await startCyrus({ ...cyrusParams, keepData: true });
+        restarted = cyrus.process;
+      } else {
+        await stopDovecot();
+        await whileDown?.();
+        await clearStaleDovecotPid(p);
+        const started = (restarted = dovecot = spawnServer('dovecot', DOVECOT, ['-F', '-c', p.dovecotConf], log));
+        const abort = () => (started.exitReason() ? new Error(`dovecot exited (${started.exitReason()}) after a restart`) : null);
+        await Promise.all([
+          waitForGreeting({ port: ports.imap, pattern: /^\* OK/, timeoutMs: START_TIMEOUT_MS, abort }),
+          waitForGreeting({ port: ports.lmtp, pattern: /^220 /, timeoutMs: START_TIMEOUT_MS, abort }),
+        ]);
+      }
       const current = (watchdog = startWatchdog([restarted.child.pid!, postfixMasterPid!]));
       void restarted.exited.then(() => stopWatchdog(current));
     },
