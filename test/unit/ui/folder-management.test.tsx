@@ -123,3 +123,15 @@ test('a folder gone meanwhile (another mail program deleted it) is said in the d
   await waitFor(() => expect(byRole(dialog, 'alert').textContent).toBe('The folder could not be found.'));
   expect(view.container.querySelector('dialog')).not.toBeNull();
 });
+
+test('deleting the folder on screen goes to the account’s inbox', async () => {
+  const engine = createFakeEngine({ loggedIn: ['alice@tern.test'] });
+  const receipts = (await engine.mail.listFolders({ accountId: '1001' })).find((folder) => folder.path === 'Receipts')!;
+  const view = await renderApp({ engine, path: `/mail/1001/${receipts.id}` });
+  const alice = byRole(byRole(view.container, 'navigation', 'Mailboxes'), 'region', 'alice@tern.test');
+  await waitFor(() => expect(folderNames(alice)).toContain('0:Receipts'));
+  await click(byRole(alice, 'button', 'More actions for Receipts'));
+  await click(byRole(alice, 'menuitem', 'Delete…'));
+  await click(byRole(await waitFor(() => byRole(view.container, 'dialog', 'Delete “Receipts”?')), 'button', 'Delete folder'));
+  await waitFor(() => expect(view.pathname()).toBe(`/mail/1001/${engine.folderOf('1001', 'inbox').id}`));
+});
