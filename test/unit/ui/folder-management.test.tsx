@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, expect, test } from 'vitest';
+import type { FolderChange } from '../../../shared/worker-mail-api';
 import { createFakeEngine } from './fake-mail-engine';
 import { accessibleName, byRole, click, press, renderApp, typeInto, unmountAll, waitFor } from './render-app';
 
@@ -13,7 +14,7 @@ function picker(dialog: HTMLElement): HTMLSelectElement {
   expect(accessibleName(select)).toBe('Inside');
   return select;
 }
-const changes = (engine: ReturnType<typeof createFakeEngine>) => engine.calls.filter((call) => call.method === 'folders.changeFolder').map((call) => call.params);
+const changes = (engine: ReturnType<typeof createFakeEngine>) => engine.calls.filter((call) => call.method === 'folders.changeFolder').map((call) => call.params as FolderChange);
 
 async function openAlice() {
   const engine = createFakeEngine({ loggedIn: ['alice@tern.test'] });
