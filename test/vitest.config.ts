@@ -33,7 +33,7 @@ export default defineConfig({
       {
         // The mail paths again, against Cyrus IMAP 3.6 instead of Dovecot (the fixtures read
         // TERN_TEST_IMAP_SERVER): a second real server with other capabilities and habits.
-        // groupOrder 1: after the Dovecot run, never beside it on the 2 cores.
+        // groupOrder 1: a group of its own, run before or after the Dovecot files, never beside them.
         extends: true,
         test: {
           name: 'integration-cyrus',
