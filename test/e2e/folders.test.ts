@@ -107,7 +107,7 @@ describe('folders and everyday controls on the demo', () => {
     await dialog.getByRole('textbox', { name: 'Folder name' }).fill(first);
     await dialog.getByRole('button', { name: 'Create' }).click();
     await dialog.getByRole('alert').filter({ hasText: 'A folder with this name already exists.' }).waitFor();
-    await screenshot(page, 'folders-new-taken-1366-light');
+    await bothThemes('folders-new-taken-1366');
     await dialog.getByRole('textbox', { name: 'Folder name' }).fill(parent);
     await dialog.getByRole('button', { name: 'Create' }).click();
     await dialog.waitFor({ state: 'detached' });
@@ -117,7 +117,7 @@ describe('folders and everyday controls on the demo', () => {
     const renamed = `Invoices ${stamp}`;
     await folderLink(page, alice.email, first).hover();
     await section.getByRole('button', { name: `More actions for ${first}` }).click();
-    await screenshot(page, 'folders-menu-1366-light');
+    await bothThemes('folders-menu-1366');
     await page.getByRole('menuitem', { name: 'Rename…' }).click();
     dialog = folderDialog(`Rename “${first}”`);
     await dialog.getByRole('textbox', { name: 'Folder name' }).fill(renamed);
@@ -170,7 +170,7 @@ describe('folders and everyday controls on the demo', () => {
     await page.getByRole('region', { name: `Conversation: ${junk}` }).waitFor();
     const toolbar = page.getByRole('toolbar', { name: 'Conversation actions' });
     expect(await toolbar.getByRole('button', { name: 'Report spam' }).count()).toBe(0);
-    await screenshot(page, 'folders-not-spam-1366-light');
+    await bothThemes('folders-not-spam-1366');
     await toolbar.getByRole('button', { name: 'Not spam' }).click();
     await notifications().getByText('Conversation marked as not spam and moved to Inbox.').waitFor();
     await rowWith(page, literal(junk)).waitFor({ state: 'detached' });
@@ -221,7 +221,7 @@ describe('folders and everyday controls on the demo', () => {
     await page.locator('#thread-list').focus();
     await page.keyboard.press('v');
     const menu = page.getByRole('menu', { name: 'Move to folder' });
-    await screenshot(page, 'folders-unified-move-menu-1366-light');
+    await bothThemes('folders-unified-move-menu-1366');
     await menu.getByRole('menuitem', { name: 'Archive', exact: true }).click();
     await notifications().getByText('2 conversations moved to Archive.').waitFor();
     await eventually(async () => (await imapSubjects(demo.mail.host, demo.mail.imap, alice, 'Archive')).includes(forAlice), 20_000, `${forAlice} in Alice's Archive`);
