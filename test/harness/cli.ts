@@ -7,7 +7,7 @@
 //
 // Runs until Ctrl-C / SIGTERM, then stops both daemons cleanly.
 import { parseArgs } from 'node:util';
-import { startMailServers, type MailServerPorts, type MailUser } from './mail-servers';
+import { IMAP_SERVER_KINDS, startMailServers, type MailServerPorts, type MailUser } from './mail-servers';
 
 const USAGE = `Usage: npx tsx test/harness/cli.ts start [options]
 
@@ -21,6 +21,7 @@ Options:
   --lmtp-port <port>       default: $TERN_LMTP_PORT, else a free port
   --sieve-port <port>      default: $TERN_SIEVE_PORT, else a free port
   --user <email:password>  account to create (repeatable; the password may contain ":")
+  --imap dovecot|cyrus     the IMAP/LMTP server (default dovecot; Cyrus IMAP 3.6 has no ManageSieve)
   --fresh                  delete old mail, queue and logs first
   -h, --help               show this help
 `;
@@ -55,6 +56,7 @@ function parseCommandLine(argv: string[]) {
         'sieve-port': { type: 'string' },
         user: { type: 'string', multiple: true, default: [] },
         fresh: { type: 'boolean', default: false },
+        imap: { type: 'string', default: 'dovecot' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -76,12 +78,15 @@ function parseCommandLine(argv: string[]) {
   pick('smtp', values['smtp-port'], 'TERN_SMTP_PORT');
   pick('lmtp', values['lmtp-port'], 'TERN_LMTP_PORT');
   pick('sieve', values['sieve-port'], 'TERN_SIEVE_PORT');
+  const imapServer = IMAP_SERVER_KINDS.find((kind) => kind === values.imap);
+  if (!imapServer) throw new UsageError(`Invalid --imap ${JSON.stringify(values.imap)} (expected ${IMAP_SERVER_KINDS.join(' or ')})`);
   return {
     help: false as const,
     dataDir: values['data-dir'],
     ports,
     users: values.user.map(parseUser),
     fresh: values.fresh,
+    imapServer,
   };
 }
 
@@ -104,12 +109,13 @@ async function main(): Promise<void> {
     ports: cmd.ports,
     users: cmd.users,
     fresh: cmd.fresh,
+    imapServer: cmd.imapServer,
     log: (line) => process.stderr.write(`${line}\n`),
   });
   const { host, ports } = servers;
   process.stdout.write(
     [
-      `Tern mail servers running (data dir ${servers.dataDir})`,
+      `Tern mail servers running (${servers.imapServer === 'cyrus' ? 'Cyrus IMAP' : 'Dovecot'} + Postfix, data dir ${servers.dataDir})`,
       `  IMAP         ${host}:${ports.imap}`,
       `  SMTP         ${host}:${ports.smtp}   (no TLS, no auth needed from 127.0.0.1)`,
       `  LMTP         ${host}:${ports.lmtp}`,
