@@ -19,7 +19,7 @@ export type Service<T> = T & ProxyMarked;
  * Bumped whenever this contract changes incompatibly. A tab built against another
  * version is told to reload instead of calling methods that no longer mean the same.
  */
-export const WORKER_API_VERSION = 1;
+export const WORKER_API_VERSION = 2;
 
 export interface HandshakeParams {
   /** The WORKER_API_VERSION the tab was built with. */
@@ -123,6 +123,12 @@ export interface AccountService {
    * when it signs in again or is logged out by the user.
    */
   endedSessions(): Promise<readonly EndedSession[]>;
+  /**
+   * How many drafts and sends of these accounts have not reached the gateway yet: a logout
+   * the person chooses deletes them with the account's data, so the tab asks first.
+   * Accounts not stored count nothing.
+   */
+  unsentDrafts(params: { readonly accountIds: readonly string[] }): Promise<number>;
   /** Partner and billing info stored beside an account (AccountNotFound if unknown). */
   info(params: { readonly accountId: string }): Promise<AccountInfo>;
   /**
