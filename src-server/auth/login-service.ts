@@ -115,8 +115,9 @@ export class LoginService {
    * password, no IMAP login, nothing stored; the login that follows finds the answer
    * remembered (rememberDiscoveries). A refusal is discovery's catalogue error.
    */
-  async checkAddress(params: { email: unknown }): Promise<CheckAddressResponse> {
+  async checkAddress(params: { email: unknown; ip: string }): Promise<CheckAddressResponse> {
     const { email } = checkAddressRequestSchema.parse({ email: params.email });
+    this.deps.throttle.lookup({ ip: params.ip });
     try {
       return { provider: (await this.deps.discover(email)).provider };
     } catch (error) {

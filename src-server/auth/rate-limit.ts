@@ -27,6 +27,11 @@ export const FAILURE_WINDOW_MS = 15 * 60 * 1000;
 /** One attempt per this long from an IP over its failure budget (the budget's own average rate). */
 export const IP_SLOW_LANE_MS = FAILURE_WINDOW_MS / IP_FAILURE_LIMIT;
 /** How long a successful login makes its (IP, address) pair known: exempt from the address and IP limits. */
+/**
+ * Address checks (the email step's discovery) per IP and window: each costs the gateway DNS
+ * and HTTP lookups, so one client may not make it a lookup service. A person types a few.
+ */
+export const IP_LOOKUP_LIMIT = 60;
 export const KNOWN_PAIR_MS = 30 * 24 * 60 * 60 * 1000;
 /** Stamps kept past a key's limit, for attempts in flight that may still be taken back (see SlidingWindow). */
 const IN_FLIGHT_SLACK = 16;
@@ -162,11 +167,12 @@ export class LoginThrottle {
   private readonly byAddress: SlidingWindow;
   private readonly byIp: SlidingWindow;
   private readonly slowLane: SlidingWindow;
+  private readonly lookups: SlidingWindow;
   /** (IP, address) pairs that logged in, with when that stops counting; oldest first. */
   private readonly knownPairs = new Map<string, number>();
   private readonly now: () => number;
 
-  constructor(params: { now?: () => number; pairLimit?: number; addressLimit?: number; ipLimit?: number; windowMs?: number } = {}) {
+  constructor(params: { now?: () => number; pairLimit?: number; addressLimit?: number; ipLimit?: number; lookupLimit?: number; windowMs?: number } = {}) {
     this.now = params.now ?? Date.now;
     const now = this.now;
     const windowMs = params.windowMs ?? FAILURE_WINDOW_MS;
@@ -175,6 +181,15 @@ export class LoginThrottle {
     this.byAddress = new SlidingWindow({ limit: params.addressLimit ?? ADDRESS_FAILURE_LIMIT, windowMs, now });
     this.byIp = new SlidingWindow({ limit: ipLimit, windowMs, now });
     this.slowLane = new SlidingWindow({ limit: 1, windowMs: windowMs / ipLimit, now });
+    this.lookups = new SlidingWindow({ limit: params.lookupLimit ?? IP_LOOKUP_LIMIT, windowMs, now });
+  }
+
+  /** Counts an address check from `ip`, or throws `TooManyRequests` (without counting) past the limit. */
+  lookup(params: { ip: string }): void {
+    const ip = ipKeyOf(params.ip);
+    const wait = this.lookups.retryAfterMs(ip);
+    if (wait > 0) throw new TernError('TooManyRequests', { detail: { retryAfterSeconds: Math.ceil(wait / 1000) } });
+    this.lookups.add(ip);
   }
 
   /** Counts an attempt, or throws `TooManyRequests` (without counting) when a limit is reached. */

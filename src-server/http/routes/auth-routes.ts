@@ -47,7 +47,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: GatewayContext, de
   // The email step: whether the address's domain can be served, before the password is asked for.
   app.post('/api/login/check', { bodyLimit: LOGIN_BODY_LIMIT }, async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
-    return login.checkAddress({ email: (request.body as { email?: unknown } | null)?.email });
+    return login.checkAddress({ email: (request.body as { email?: unknown } | null)?.email, ip: request.ip });
   });
 
   // Ends this token's session only: the same browser's other accounts stay logged in.

@@ -162,3 +162,24 @@ describe('LoginThrottle', () => {
     expect(() => throttle.begin(who)).toThrow(/Too many attempts/);
   });
 });
+
+describe('address checks (the email step)', () => {
+  test('one IP may check only so many addresses per window; others are not affected, and the window slides', () => {
+    const time = clock();
+    const throttle = new LoginThrottle({ now: time.now, lookupLimit: 3 });
+    for (let i = 0; i < 3; i++) throttle.lookup({ ip: '203.0.113.7' });
+    const error = refusal(() => throttle.lookup({ ip: '203.0.113.7' }));
+    expect(error.name).toBe('TooManyRequests');
+    expect(error.detail).toEqual({ retryAfterSeconds: FAILURE_WINDOW_MS / 1000 });
+    expect(() => throttle.lookup({ ip: '198.51.100.1' })).not.toThrow();
+    time.advance(FAILURE_WINDOW_MS);
+    expect(() => throttle.lookup({ ip: '203.0.113.7' })).not.toThrow();
+  });
+
+  test('address checks and login failures are counted apart', () => {
+    const throttle = new LoginThrottle({ now: clock().now, lookupLimit: 2 });
+    throttle.lookup({ ip: '203.0.113.7' });
+    throttle.lookup({ ip: '203.0.113.7' });
+    expect(() => throttle.begin({ email: 'alice@tern.test', ip: '203.0.113.7' })).not.toThrow();
+  });
+});
