@@ -15,7 +15,7 @@ export type { AddAccountParams, AddAccountResult };
 
 /** The account part of the engine as the UI uses it (the worker's AccountService, minus what tabs never call). */
 export type AccountPort = Pick<AccountService, 'add' | 'checkAddress' | 'remove' | 'initialise' | 'list' | 'watch' | 'unwatch' | 'info' | 'setDisplayName'> &
-  Partial<Pick<AccountService, 'endedSessions'>>;
+  Partial<Pick<AccountService, 'endedSessions' | 'unsentDrafts'>>;
 
 /** The mail reads the UI needs: the contract's MailQueryService as it is. */
 export type MailQueryPort = MailQueryService;
@@ -58,6 +58,7 @@ export function engineFromWorker(worker: Remote<WorkerApi>, version: string, sta
       info: (params) => worker.accounts.info(params) as ReturnType<AccountPort['info']>,
       setDisplayName: (params) => worker.accounts.setDisplayName(params) as ReturnType<AccountPort['setDisplayName']>,
       endedSessions: () => worker.accounts.endedSessions() as ReturnType<AccountService['endedSessions']>,
+      unsentDrafts: (params) => worker.accounts.unsentDrafts(params),
     },
     mail: {
       watchThreadList: (params, onPatch) => worker.mail.watchThreadList(params, proxy(onPatch)),

@@ -109,6 +109,8 @@ export interface MailActions {
   logout(accountId: string): Promise<void>;
   /** Logs every account out; the login screen then shows LOGGED_OUT. */
   logoutAll(): Promise<void>;
+  /** Drafts and sends of these accounts not on the server yet (a logout deletes them); 0 when the engine cannot say. */
+  unsentDrafts(accountIds: readonly string[]): Promise<number>;
   /** The login screen has shown its "logged out" notice. */
   clearLoggedOut(): void;
   /** The name the account's mail is sent under ('' for the gateway's); throws a TernError when refused. */
@@ -275,6 +277,9 @@ export function createMailActions(params: { engine: UiEngine; store: Store; brid
       }
     },
     logout,
+    async unsentDrafts(accountIds) {
+      return (await engine.accounts.unsentDrafts?.({ accountIds }).catch(() => 0)) ?? 0;
+    },
     async logoutAll() {
       const ids = (store.get(accountsAtom) ?? []).map((account) => account.accountId);
       for (const id of ids) await logout(id);

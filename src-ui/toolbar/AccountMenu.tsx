@@ -1,12 +1,14 @@
 /** The account switcher: every account, add another, log out of one or all. */
 import { useNavigate } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
+import { useState } from 'react';
 import { senderName } from '../../shared/account';
 import { Avatar } from '../app/Avatar';
 import { useActiveAccountId } from '../app/current-mailbox';
 import { MenuButton, type MenuEntry } from '../app/Menu';
 import { useMailActions } from '../state/actions-context';
 import { accountsAtom, inboxUnreadAtom } from '../state/atoms';
+import { LogoutDialog, type LogoutQuestion } from './LogoutDialog';
 import { useSwitchAccount } from './switch-account';
 
 export function AccountMenu() {
@@ -16,6 +18,7 @@ export function AccountMenu() {
   const actions = useMailActions();
   const navigate = useNavigate();
   const switchTo = useSwitchAccount();
+  const [question, setQuestion] = useState<LogoutQuestion | null>(null);
   const active = accounts.find((account) => account.accountId === activeId);
   if (!active) return null;
 
@@ -25,6 +28,15 @@ export function AccountMenu() {
     if (accounts.length <= 1) void navigate({ to: '/login', search: {}, replace: true });
     else void navigate({ to: '/mail/unified/$role', params: { role: 'inbox' }, search: {} });
   };
+
+  /** Logs out at once, or first asks when unsent work would go with the account's data (LogoutDialog.tsx). */
+  const askThenLogOut = async (accountIds: readonly string[], email: string | null, logOut: () => Promise<void>) => {
+    const unsent = await actions.unsentDrafts(accountIds);
+    if (unsent > 0) setQuestion({ email, unsent, logOut });
+    else await logOut().catch(() => undefined);
+  };
+  const logOutActive = () => actions.logout(active.accountId).then(afterLogout);
+  const logOutAll = () => actions.logoutAll();
 
   const entries: MenuEntry[] = [
     {
@@ -50,16 +62,20 @@ export function AccountMenu() {
       id: 'logout',
       label: `Log out of ${active.emailAddress}`,
       icon: 'logout',
-      onSelect: () => void actions.logout(active.accountId).then(afterLogout, () => undefined),
+      onSelect: () => void askThenLogOut([active.accountId], active.emailAddress, logOutActive),
     },
   ];
   if (accounts.length > 1) {
-    entries.push({ kind: 'item', id: 'logout-all', label: 'Log out of all accounts', icon: 'logout', onSelect: () => void actions.logoutAll().catch(() => undefined) });
+    const allIds = accounts.map((account) => account.accountId);
+    entries.push({ kind: 'item', id: 'logout-all', label: 'Log out of all accounts', icon: 'logout', onSelect: () => void askThenLogOut(allIds, null, logOutAll) });
   }
 
   return (
-    <MenuButton label={`Account: ${active.emailAddress}`} className="account-button" entries={entries} menuClassName="account-menu">
-      <Avatar name={senderName(active)} email={active.emailAddress} hue={active.iconColor} size={32} />
-    </MenuButton>
+    <>
+      <MenuButton label={`Account: ${active.emailAddress}`} className="account-button" entries={entries} menuClassName="account-menu">
+        <Avatar name={senderName(active)} email={active.emailAddress} hue={active.iconColor} size={32} />
+      </MenuButton>
+      {question && <LogoutDialog question={question} onClose={() => setQuestion(null)} />}
+    </>
   );
 }

@@ -235,6 +235,15 @@ export class EngineAccounts implements AccountService {
     return this.deps.repository.endedSessions();
   }
 
+  async unsentDrafts(params: { readonly accountIds: readonly string[] }): Promise<number> {
+    const parsed = z.object({ accountIds: z.array(z.string().max(64)).max(100) }).safeParse(params);
+    if (!parsed.success) throw new TernError('InvalidRequestData', { detail: { issues: parsed.error.issues.map((issue) => issue.path.join('.')) } });
+    const stored = new Set((await this.deps.repository.list()).map((account) => account.accountId));
+    let count = 0;
+    for (const accountId of new Set(parsed.data.accountIds)) if (stored.has(accountId)) count += ((await this.deps.unsentDrafts?.(accountId)) ?? []).length;
+    return count;
+  }
+
   async list(): Promise<readonly PublicAccount[]> {
     return (await this.state()).accounts;
   }

@@ -164,4 +164,50 @@ describe('a session the gateway no longer knows', () => {
       }
     });
   });
+
+  test('a logout the person chooses, with a draft not on the server yet: asked first, and Cancel keeps it', { timeout: 120_000 }, async () => {
+    const stamp = Date.now().toString(36);
+    const context = await newDemoContext(own.browser);
+    const tab = watch(await context.newPage());
+    await logIn(tab.page, own.gateway.baseUrl, demo.alice);
+    await tab.page.getByRole('button', { name: 'Compose' }).click();
+    const box = composerForm(tab.page);
+    await box.waitFor();
+    await own.gateway.halt();
+    try {
+      await box.getByLabel('Subject').fill(`Not on the server ${stamp}`);
+      await box.getByText('Saved on this device only', { exact: true }).waitFor({ timeout: 15_000 });
+      // Folded down: the open composer covers the account menu (a layering problem of its own).
+      await box.getByRole('button', { name: 'Minimize the composer' }).click();
+
+      const ask = async () => {
+        await tab.page.getByRole('button', { name: `Account: ${demo.alice.email}` }).click();
+        await tab.page.getByRole('menuitem', { name: `Log out of ${demo.alice.email}` }).click();
+        return tab.page.getByRole('dialog', { name: `Log out of ${demo.alice.email}?` });
+      };
+      const dialog = await ask();
+      await dialog.getByText('1 message you wrote is saved on this device only: it has not reached the server yet. Logging out deletes it.').waitFor();
+      for (const [width, height] of [[1366, 768], [390, 844]] as const) {
+        for (const colorScheme of ['light', 'dark'] as const) {
+          await tab.page.setViewportSize({ width, height });
+          await tab.page.emulateMedia({ colorScheme });
+          await screenshot(tab.page, `logout-unsent-${width}-${colorScheme}`);
+        }
+      }
+      await tab.page.setViewportSize({ width: 1366, height: 768 });
+      await tab.page.emulateMedia({ colorScheme: 'light' });
+      // Keyboard: Escape is Cancel; the account and its draft stay.
+      await tab.page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+      await accountSection(tab.page, demo.alice.email).waitFor();
+
+      await (await ask()).getByRole('button', { name: 'Log out anyway' }).click();
+      await tab.page.getByRole('status').filter({ hasText: 'You have logged out of all accounts.' }).waitFor();
+      expect(await databaseNames(tab.page)).toEqual(['tern-accounts']);
+      expect(tab.errors).toEqual([]);
+    } finally {
+      await own.gateway.startFresh();
+      await context.close();
+    }
+  });
 });

@@ -156,3 +156,26 @@ test('a forced logout that kept unsent work says so, and signing in again says i
   await waitFor(() => expect(view.pathname()).toBe('/mail/unified/inbox'));
   await waitFor(() => expect(byRole(view.container, 'region', 'Notifications').textContent).toContain('2 unsent messages were restored to Drafts.'));
 });
+
+test('logging out with drafts that have not reached the server asks first: Cancel keeps everything, "Log out anyway" logs out', async () => {
+  const engine = createFakeEngine({ loggedIn: ['alice@tern.test'] });
+  const asked: unknown[] = [];
+  engine.accounts.unsentDrafts = async (params) => (asked.push(params), 2);
+  const view = await renderApp({ engine, path: '/mail/unified/inbox' });
+  const logOut = async () => {
+    await waitFor(() => byRole(view.container, 'button', /^Account:/));
+    await click(byRole(view.container, 'button', /^Account:/));
+    await click(byRole(view.container, 'menuitem', 'Log out of alice@tern.test'));
+    return waitFor(() => byRole(view.container, 'dialog', 'Log out of alice@tern.test?'));
+  };
+  const dialog = await logOut();
+  expect(dialog.textContent).toContain('2 messages you wrote are saved on this device only: they have not reached the server yet. Logging out deletes them.');
+  expect(asked).toEqual([{ accountIds: [expect.any(String)] }]);
+  await click(byRole(dialog, 'button', 'Cancel'));
+  await waitFor(() => expect(view.container.querySelector('dialog')).toBeNull());
+  expect(engine.calls.filter((call) => call.method === 'accounts.remove')).toEqual([]);
+
+  await click(byRole(await logOut(), 'button', 'Log out anyway'));
+  await waitFor(() => expect(view.pathname()).toBe('/login'));
+  expect(engine.calls.filter((call) => call.method === 'accounts.remove')).toHaveLength(1);
+});

@@ -237,3 +237,23 @@ describe('a forced logout keeps the person’s unsent work, and only that', () =
     expect(server.drafts.size).toBe(0);
   });
 });
+
+describe('a logout the person chooses', () => {
+  test('the tab can ask how many drafts have not reached the gateway (they go with the database), per stored account', async () => {
+    const server = new FakeMailServer();
+    server.standardFolders();
+    const profile = browser(server);
+    const { tab } = await loggedIn(profile.start(), server);
+    expect(await tab.accounts.unsentDrafts({ accountIds: ['7'] })).toBe(0);
+
+    // The gateway cannot take drafts for now (not a refused session): the save waits on this device.
+    server.handlers.push(({ path }) => (path.startsWith('/api/drafts') ? Response.json({ error: 'InternalServerError', description: 'later' }, { status: 500 }) : undefined));
+    await tab.commands.saveDraft({ draft: draftOf('Not yet on the server') });
+    expect(await tab.accounts.unsentDrafts({ accountIds: ['7', '99'] })).toBe(1);
+
+    await tab.accounts.remove({ accountId: '7' });
+    expect(await tab.accounts.unsentDrafts({ accountIds: ['7'] })).toBe(0);
+    // Chosen, not forced: nothing is kept.
+    expect(await profile.repository.keptWork('ann@example.com')).toBeNull();
+  });
+});
