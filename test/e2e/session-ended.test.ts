@@ -18,6 +18,28 @@ const accountIdOf = (page: Page) => page.evaluate(async () => {
   return names.find((name) => /^\d+$/.test(name)) ?? null;
 });
 
+/** Screenshots at 1366×768 and 390×844, light and dark; the page is left at 1366×768, light (the second viewport keeps what the first test did). */
+async function screenshotsOf(page: Page, name: string, restoreViewport = true): Promise<void> {
+  for (const [width, height] of [[1366, 768], [390, 844]] as const) {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.setViewportSize({ width, height });
+      await page.emulateMedia({ colorScheme });
+      await screenshot(page, `${name}-${width}-${colorScheme}`);
+    }
+  }
+  if (restoreViewport) await page.setViewportSize({ width: 1366, height: 768 });
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+/** Opens the composer (its code comes from the gateway), then stops the gateway; the caller writes on. */
+async function composeThenHalt(page: Page) {
+  await page.getByRole('button', { name: 'Compose' }).click();
+  const box = composerForm(page);
+  await box.waitFor();
+  await own.gateway.halt();
+  return box;
+}
+
 describe('a session the gateway no longer knows', () => {
   test('the demo restarted with new data while the tab was open: it says the session ended and the account’s database is gone', { timeout: 120_000 }, async () => {
     const context = await newDemoContext(own.browser);
@@ -48,14 +70,7 @@ describe('a session the gateway no longer knows', () => {
     // A reload still says why (the engine keeps it until the address signs in again) …
     await tab.page.reload();
     await notice.waitFor();
-    for (const [width, height] of [[1366, 768], [390, 844]] as const) {
-      for (const colorScheme of ['light', 'dark'] as const) {
-        await tab.page.setViewportSize({ width, height });
-        await tab.page.emulateMedia({ colorScheme });
-        await screenshot(tab.page, `session-ended-${width}-${colorScheme}`);
-      }
-    }
-    await tab.page.emulateMedia({ colorScheme: 'light' });
+    await screenshotsOf(tab.page, 'session-ended', false);
     // … and signing in again takes it away.
     await tab.page.getByRole('button', { name: 'Next' }).click();
     await tab.page.getByLabel('Password').fill(demo.alice.password);
@@ -107,12 +122,8 @@ describe('a session the gateway no longer knows', () => {
     const tab = watch(await context.newPage());
     await logIn(tab.page, own.gateway.baseUrl, demo.alice);
 
-    // The composer is open (its code comes from the gateway) when the gateway goes away; the
-    // person writes on, and the draft is saved on this device only.
-    await tab.page.getByRole('button', { name: 'Compose' }).click();
-    const box = composerForm(tab.page);
-    await box.waitFor();
-    await own.gateway.halt();
+    // The gateway goes away with the composer open; the person writes on, and the draft is saved on this device only.
+    const box = await composeThenHalt(tab.page);
     const to = box.getByRole('combobox', { name: 'To' });
     await to.fill(demo.bob.email);
     await to.press('Enter');
@@ -128,15 +139,7 @@ describe('a session the gateway no longer knows', () => {
       .filter({ hasText: `Your session for ${demo.alice.email} ended. Sign in again. 1 unsent draft is kept on this device and will be saved to Drafts when you sign in.` });
     await notice.waitFor({ timeout: 60_000 });
     await eventually(async () => (await databaseNames(tab.page)).join() === 'tern-accounts', 10_000, 'only the accounts database left');
-    for (const [width, height] of [[1366, 768], [390, 844]] as const) {
-      for (const colorScheme of ['light', 'dark'] as const) {
-        await tab.page.setViewportSize({ width, height });
-        await tab.page.emulateMedia({ colorScheme });
-        await screenshot(tab.page, `session-ended-kept-${width}-${colorScheme}`);
-      }
-    }
-    await tab.page.setViewportSize({ width: 1366, height: 768 });
-    await tab.page.emulateMedia({ colorScheme: 'light' });
+    await screenshotsOf(tab.page, 'session-ended-kept');
 
     await tab.page.getByRole('button', { name: 'Next' }).click();
     await tab.page.getByLabel('Password').fill(demo.alice.password);
@@ -170,10 +173,7 @@ describe('a session the gateway no longer knows', () => {
     const context = await newDemoContext(own.browser);
     const tab = watch(await context.newPage());
     await logIn(tab.page, own.gateway.baseUrl, demo.alice);
-    await tab.page.getByRole('button', { name: 'Compose' }).click();
-    const box = composerForm(tab.page);
-    await box.waitFor();
-    await own.gateway.halt();
+    const box = await composeThenHalt(tab.page);
     try {
       await box.getByLabel('Subject').fill(`Not on the server ${stamp}`);
       await box.getByText('Saved on this device only', { exact: true }).waitFor({ timeout: 15_000 });
@@ -187,15 +187,7 @@ describe('a session the gateway no longer knows', () => {
       };
       const dialog = await ask();
       await dialog.getByText('1 message you wrote is saved on this device only: it has not reached the server yet. Logging out deletes it.').waitFor();
-      for (const [width, height] of [[1366, 768], [390, 844]] as const) {
-        for (const colorScheme of ['light', 'dark'] as const) {
-          await tab.page.setViewportSize({ width, height });
-          await tab.page.emulateMedia({ colorScheme });
-          await screenshot(tab.page, `logout-unsent-${width}-${colorScheme}`);
-        }
-      }
-      await tab.page.setViewportSize({ width: 1366, height: 768 });
-      await tab.page.emulateMedia({ colorScheme: 'light' });
+      await screenshotsOf(tab.page, 'logout-unsent');
       // Keyboard: Escape is Cancel; the account and its draft stay.
       await tab.page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
