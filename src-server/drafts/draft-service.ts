@@ -11,7 +11,7 @@ import { DraftAdopter } from './draft-adopter';
 import { DraftRecovery } from './draft-recovery';
 import type { DraftFields, DraftParent, DraftRecord, DraftStore } from './draft-store';
 import { KeyedLock } from './keyed-lock';
-import { appendMessage, deleteByMessageId } from './mailbox-search';
+import { appendMessage, deleteByMessageId, refusedAppendError } from './mailbox-search';
 import type { MessageAssembler } from './message-assembler';
 import type { ParentResolver } from './parent-resolver';
 import { toUploadedFile, type UploadStore } from './upload-store';
@@ -88,7 +88,9 @@ export class DraftService {
     // Taken at once (before any await): a save of this draft by its client's retry waits for the APPEND.
     return this.locks.run(draft.id, async () => {
       try {
-        const uid = await access.withFolder(accountId, path, (client) => appendMessage({ client, path, raw, flags: DRAFT_FLAGS, messageIdHeader }));
+        const uid = await access.withFolder(accountId, path, (client) => appendMessage({ client, path, raw, flags: DRAFT_FLAGS, messageIdHeader })).catch((error: unknown) => {
+          throw refusedAppendError(error, path);
+        });
         store.endSave(draft.id, uid);
       } catch (error) {
         // Without a client id nobody can come back for this draft: it goes (its copy, if the APPEND
@@ -114,7 +116,9 @@ export class DraftService {
       const previousUid = current.folderPath === path ? current.uid : null;
       store.beginSave(draftId, previousUid);
       const draft = await access.withFolder(accountId, path, async (client) => {
-        const uid = await appendMessage({ client, path, raw, flags: DRAFT_FLAGS, messageIdHeader: current.messageIdHeader });
+        const uid = await appendMessage({ client, path, raw, flags: DRAFT_FLAGS, messageIdHeader: current.messageIdHeader }).catch((error: unknown) => {
+          throw refusedAppendError(error, path);
+        });
         const updated = store.update({ accountId, id: draftId, expectedVersion: body.version, folderPath: path, uid, fields, parent, attachmentIds: body.attachmentIds });
         if (!updated) {
           // Saved or sent elsewhere between the check and now (another gateway node): undo our copy.

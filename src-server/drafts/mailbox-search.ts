@@ -1,4 +1,5 @@
 import type { ImapFlow } from 'imapflow';
+import { TernError } from '../../shared/errors';
 import { compactUidSet } from '../imap/uid-set';
 
 /**
@@ -31,4 +32,33 @@ export async function deleteByMessageId(client: ImapFlow, messageIdHeader: strin
   if (stale.length === 0) return 0;
   if (!(await client.messageDelete(compactUidSet(stale), { uid: true }))) throw new Error('UID EXPUNGE failed');
   return stale.length;
+}
+
+/** What imapflow adds to a command the server answered with NO or BAD. */
+interface RefusedCommand {
+  readonly responseStatus?: string;
+  readonly serverResponseCode?: string;
+  readonly responseText?: string;
+}
+
+/**
+ * A draft's APPEND the server refused, in catalogue terms, with the server's own words in
+ * `detail` (they name the cause: quota, size, "Message contains bare newlines"). Anything
+ * else (a dropped connection, an error of ours) passes through unchanged.
+ */
+export function refusedAppendError(error: unknown, path: string): unknown {
+  if (error instanceof TernError || typeof error !== 'object' || error === null) return error;
+  const refused = error as RefusedCommand;
+  if (refused.responseStatus !== 'NO' && refused.responseStatus !== 'BAD') return error;
+  const detail = { folder: path, server: refused.responseText ?? '' };
+  switch (refused.serverResponseCode?.toUpperCase()) {
+    case 'OVERQUOTA':
+      return new TernError('MailQuotaFull', { detail });
+    case 'TOOBIG':
+    case 'LIMIT':
+    case 'APPENDLIMIT':
+      return new TernError('MessageSizeExceeded', { detail });
+    default:
+      return new TernError('OperationFailed', { detail });
+  }
 }

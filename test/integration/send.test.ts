@@ -309,4 +309,17 @@ describe('a Sent copy that cannot be filed', () => {
     expect(await uidsByMessageId(bobImap, 'INBOX', reply.body.messageIdHeader)).toHaveLength(1);
     expect(await uidsByMessageId(aliceImap, 'Sent', reply.body.messageIdHeader)).toHaveLength(0);
   });
+
+  test('a draft the server refuses to store is the catalogue error with the server’s words, not a 500', async () => {
+    await fx.restart({ sendWaitMs: 20_000 }); // its IMAP connections go through the proxy from now on
+    proxy.refuseAppends(true);
+    try {
+      const saved = await fx.api<{ error: string; detail: { folder: string; server: string } }>(fx.alice, 'POST', '/api/drafts', { version: 0, to: [BOB.email], subject: `Refused ${token()}`, text: 'Kept on the device.' });
+      expect([saved.status, saved.body.error], saved.text).toEqual([402, 'MailQuotaFull']);
+      expect(saved.body.detail.server).toMatch(/quota/i);
+      expect(saved.body.detail.folder).toBe('Drafts');
+    } finally {
+      proxy.refuseAppends(false);
+    }
+  });
 });
