@@ -7,6 +7,7 @@
  * Cyrus IMAP instead of Dovecot (test/harness/cyrus-server.ts), to try Tern on a second server.
  */
 import { spawn } from 'node:child_process';
+import { openSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEMO_ACCOUNTS } from './demo-accounts';
@@ -109,10 +110,14 @@ async function main(): Promise<void> {
     // The demo's people send as their full names, not "Alice" guessed from the address.
     const server = { host: servers.host, security: 'none' as const };
     registerDemoPeople({ dataDir: gatewayDir, accounts: DEMO_ACCOUNTS, imap: { ...server, port: servers.ports.imap }, smtp: { ...server, port: servers.ports.smtp }, env: process.env });
+    // The gateway's request log (JSON lines on its stdout) goes to a file: the terminal keeps the
+    // demo's own lines readable. Its stderr (a start-up refusal) still shows here.
+    const gatewayLog = join(dataDir, 'gateway.log');
+    const logFd = openSync(gatewayLog, 'w', 0o600);
     gateway = spawn(process.execPath, [join(root, 'dist', 'server', 'gateway.mjs')], {
       cwd: root,
       // The IPC channel lets the gateway notice if this process is killed (see src-server/main.ts).
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      stdio: ['ignore', logFd, 'inherit', 'ipc'],
       env: {
         ...process.env,
         TERN_PORT: String(gatewayPort),
@@ -134,6 +139,7 @@ async function main(): Promise<void> {
     console.log('Demo logins:');
     for (const account of DEMO_ACCOUNTS) console.log(`  ${account.email.padEnd(18)} password ${account.password}`);
     console.log(`\nMail servers on 127.0.0.1: IMAP ${servers.ports.imap}, SMTP ${servers.ports.smtp}, ManageSieve ${servers.ports.sieve}.`);
+    console.log(`Gateway log (one JSON line per request): ${gatewayLog}`);
     console.log('Press Ctrl-C to stop.');
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);
