@@ -72,6 +72,8 @@ export type AddAccountResult =
       readonly restoredDrafts?: number;
       /** Files those drafts carried that a gateway with fresh data no longer has: to attach again. */
       readonly lostAttachments?: number;
+      /** Sends that were waiting when the session ended, for drafts the server already had: not sent, still in Drafts. */
+      readonly sendsInDrafts?: number;
     }
   | { readonly kind: 'challenge'; readonly step: LoginChallengeStep };
 
@@ -93,6 +95,8 @@ export interface EndedSession {
   readonly endedAt: number;
   /** Unsent drafts and sends of the address kept on this device, to be saved to Drafts at its next sign-in. */
   readonly keptDrafts?: number;
+  /** Sends that were waiting for drafts the server already had: not sent, and still in the server's Drafts folder. */
+  readonly sendsInDrafts?: number;
 }
 
 /** The accounts of this browser (spec §3, §4). Every change updates the analytics base properties. */

@@ -17,7 +17,7 @@ import type { StoreFactory } from './db/store';
 import { createLogService } from './log/log-service';
 import { Logger, type StorageEstimate } from './log/logger';
 import { createMailEngine } from './mail-engine';
-import { readUnsentDrafts } from './outbox/unsent-work';
+import { readUnsentWork } from './outbox/unsent-work';
 import { createSessionService } from './session-service';
 import { MAIL_CHANNEL } from './sync/mail-relay';
 import { globalOnlineSignal } from './sync/online-status';
@@ -111,7 +111,7 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     tabId: engineId,
     pendingCommands: (accountId) => mail.hasPendingCommands(accountId),
     // A forced logout keeps the person's unsent drafts and sends; the next sign-in saves them to Drafts.
-    unsentDrafts: async (accountId) => readUnsentDrafts(await databases.open(accountId)),
+    unsentWork: async (accountId) => readUnsentWork(await databases.open(accountId)),
     saveDraft: (draft) => mail.commands.saveDraft({ draft }),
     now: () => clock.now(),
   });

@@ -204,7 +204,7 @@ export function LoginScreen() {
           )}
           {ended.map((session) => (
             <p key={session.emailAddress} className="login-notice" role="status">
-              {sessionEndedMessage(session.emailAddress, session.keptDrafts)}
+              {sessionEndedMessage(session)}
             </p>
           ))}
           <Field

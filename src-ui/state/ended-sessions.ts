@@ -9,22 +9,32 @@ import type { EndedSession } from '../../shared/worker-api';
 
 export const endedSessionsAtom = atom<readonly EndedSession[]>([]);
 
+/** "1 message you were sending was not sent: it is in Drafts." (a send that waited for a draft the server has). */
+function notSentSentence(count: number): string {
+  return count === 1 ? '1 message you were sending was not sent: it is in Drafts.' : `${count} messages you were sending were not sent: they are in Drafts.`;
+}
+
 /**
- * What a person reads when the gateway ended an account's session; `keptDrafts` says how
- * many of their unsent drafts and sends the engine kept for the next sign-in.
+ * What a person reads when the gateway ended an account's session: with how many unsent
+ * drafts the engine kept for the next sign-in, and how many sends did not go.
  */
-export function sessionEndedMessage(emailAddress: string, keptDrafts = 0): string {
-  const ended = `Your session for ${emailAddress} ended. Sign in again.`;
-  if (keptDrafts <= 0) return ended;
-  const kept = keptDrafts === 1 ? '1 unsent draft is kept' : `${keptDrafts} unsent drafts are kept`;
-  return `${ended} ${kept} on this device and will be saved to Drafts when you sign in.`;
+export function sessionEndedMessage(session: Pick<EndedSession, 'emailAddress' | 'keptDrafts' | 'sendsInDrafts'>): string {
+  const parts = [`Your session for ${session.emailAddress} ended. Sign in again.`];
+  const kept = session.keptDrafts ?? 0;
+  if (kept > 0) parts.push(`${kept === 1 ? '1 unsent draft is kept' : `${kept} unsent drafts are kept`} on this device and will be saved to Drafts when you sign in.`);
+  if ((session.sendsInDrafts ?? 0) > 0) parts.push(notSentSentence(session.sendsInDrafts!));
+  return parts.join(' ');
 }
 
 /** The toast after a sign-in saved kept unsent work to Drafts; files a gateway with fresh data lost are named too. */
-export function restoredDraftsMessage(restored: number, lostAttachments = 0): string {
-  const said = restored === 1 ? '1 unsent message was restored to Drafts.' : `${restored} unsent messages were restored to Drafts.`;
-  if (lostAttachments <= 0) return said;
-  return `${said} ${lostAttachments === 1 ? '1 attachment' : `${lostAttachments} attachments`} could not be kept: attach ${lostAttachments === 1 ? 'it' : 'them'} again.`;
+export function restoredDraftsMessage(result: { readonly restoredDrafts?: number; readonly lostAttachments?: number; readonly sendsInDrafts?: number }): string {
+  const parts: string[] = [];
+  const restored = result.restoredDrafts ?? 0;
+  const lost = result.lostAttachments ?? 0;
+  if (restored > 0) parts.push(restored === 1 ? '1 unsent message was restored to Drafts.' : `${restored} unsent messages were restored to Drafts.`);
+  if (lost > 0) parts.push(`${lost === 1 ? '1 attachment' : `${lost} attachments`} could not be kept: attach ${lost === 1 ? 'it' : 'them'} again.`);
+  if ((result.sendsInDrafts ?? 0) > 0) parts.push(notSentSentence(result.sendsInDrafts!));
+  return parts.join(' ');
 }
 
 /** Ended sessions not yet in `known` (what the tab had already heard). */

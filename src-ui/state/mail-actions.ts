@@ -265,7 +265,7 @@ export function createMailActions(params: { engine: UiEngine; store: Store; brid
         store.set(loggedOutAtom, false);
         bridge.accountAdded(result.account);
         // Work a forced logout kept (src-worker/accounts/kept-work.ts) is in Drafts now: say so.
-        if (result.restoredDrafts) bridge.toast({ tone: 'info', message: restoredDraftsMessage(result.restoredDrafts, result.lostAttachments) });
+        if (result.restoredDrafts || result.sendsInDrafts) bridge.toast({ tone: 'info', message: restoredDraftsMessage(result) });
       }
       return result;
     },

@@ -245,7 +245,7 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
     if (!ended || stopped) return;
     const fresh = newlyEnded(ended, store.get(endedSessionsAtom));
     store.set(endedSessionsAtom, ended);
-    if (announce) for (const session of fresh) toast({ tone: 'error', message: sessionEndedMessage(session.emailAddress, session.keptDrafts) });
+    if (announce) for (const session of fresh) toast({ tone: 'error', message: sessionEndedMessage(session) });
   }
 
   // ── command outcomes ────────────────────────────────────────────────────────

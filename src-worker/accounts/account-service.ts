@@ -22,8 +22,8 @@ import type { AccountDatabases, BroadcastPort } from '../db/account-databases';
 import type { LogTarget } from '../log/logger';
 import type { AccountRepository } from './account-repository';
 import type { GatewayLogin } from './gateway-login';
-import { keepDrafts, restoreInputs } from './kept-work';
-import type { UnsentDraft } from '../outbox/unsent-work';
+import { keepWork, restoreInputs } from './kept-work';
+import type { UnsentWork } from '../outbox/unsent-work';
 
 /** Name of the BroadcastChannel on which engines say the account list changed. */
 export const ACCOUNTS_CHANNEL = 'tern-accounts';
@@ -72,7 +72,7 @@ export interface AccountServiceDeps {
   /** Whether the account has commands the gateway has not confirmed (mail-engine.ts); none when absent. */
   readonly pendingCommands?: (accountId: string) => Promise<boolean>;
   /** The drafts and sends of the account the gateway has not confirmed (outbox/unsent-work.ts); kept over a forced logout. */
-  readonly unsentDrafts?: (accountId: string) => Promise<readonly UnsentDraft[]>;
+  readonly unsentWork?: (accountId: string) => Promise<UnsentWork>;
   /** The normal draft-save command (MailCommandService.saveDraft): kept work is saved to Drafts through it at the next sign-in. */
   readonly saveDraft?: (draft: DraftInput) => Promise<unknown>;
   readonly now?: () => number;
@@ -122,7 +122,7 @@ export class EngineAccounts implements AccountService {
    * normal draft-save command, then forgets it. A save that fails leaves the record for the
    * next sign-in; one repeated after a kill saves the same local draft, not a copy.
    */
-  private async restoreKeptWork(account: Account): Promise<{ restoredDrafts?: number; lostAttachments?: number }> {
+  private async restoreKeptWork(account: Account): Promise<Pick<Extract<AddAccountResult, { kind: 'added' }>, 'restoredDrafts' | 'lostAttachments' | 'sendsInDrafts'>> {
     const kept = await this.deps.repository.keptWork(account.emailAddress);
     if (!kept || !this.deps.saveDraft) return {};
     const { drafts, lostAttachments } = restoreInputs(kept, account);
@@ -134,7 +134,11 @@ export class EngineAccounts implements AccountService {
     }
     await this.deps.repository.setKeptWork(account.emailAddress, null);
     this.deps.logger.log('Action', `Account ${account.accountId}: ${drafts.length} kept unsent drafts saved to Drafts`);
-    return { restoredDrafts: drafts.length, ...(lostAttachments > 0 ? { lostAttachments } : {}) };
+    return {
+      ...(drafts.length > 0 ? { restoredDrafts: drafts.length } : {}),
+      ...(lostAttachments > 0 ? { lostAttachments } : {}),
+      ...(kept.sendsInDrafts > 0 ? { sendsInDrafts: kept.sendsInDrafts } : {}),
+    };
   }
 
   async remove({ accountId }: { readonly accountId: string }): Promise<void> {
@@ -174,31 +178,36 @@ export class EngineAccounts implements AccountService {
     const account = await this.deps.repository.get(accountId);
     if (!account || (token !== undefined && account.token !== token)) return;
     const pending = await (this.deps.pendingCommands?.(accountId) ?? Promise.resolve(false)).catch(() => false);
-    const keptDrafts = await this.keepUnsentWork(account);
+    const { keptDrafts, sendsInDrafts } = await this.keepUnsentWork(account);
     this.deps.logger.log('Action', `Account ${accountId} logged out: the gateway ended its session${pending ? `; ${keptDrafts} unsent drafts kept, other commands it had not confirmed dropped` : ''}`);
     // Before the list changes: a tab that sees the account go asks why at once.
-    const ended: EndedSession = { accountId, emailAddress: account.emailAddress, endedAt: this.now(), ...(keptDrafts > 0 ? { keptDrafts } : {}) };
+    const ended: EndedSession = {
+      accountId,
+      emailAddress: account.emailAddress,
+      endedAt: this.now(),
+      ...(keptDrafts > 0 ? { keptDrafts } : {}),
+      ...(sendsInDrafts > 0 ? { sendsInDrafts } : {}),
+    };
     await this.deps.repository.setEndedSession(account.emailAddress, ended);
     await this.logOut(accountId);
   }
 
   /**
    * Copies the account's unconfirmed drafts and sends out of its database before it is
-   * deleted; answers how many the address now has kept (with those of earlier forced
-   * logouts). A database that cannot be read is still deleted: its mail must not stay.
+   * deleted; answers what the address now has kept (with earlier forced logouts'). A
+   * database that cannot be read is still deleted: its mail must not stay.
    */
-  private async keepUnsentWork(account: Account): Promise<number> {
+  private async keepUnsentWork(account: Account): Promise<{ keptDrafts: number; sendsInDrafts: number }> {
     const previous = await this.deps.repository.keptWork(account.emailAddress);
-    let drafts: readonly UnsentDraft[] = [];
+    let work: UnsentWork = { drafts: [], sendsOfSavedDrafts: 0 };
     try {
-      drafts = (await this.deps.unsentDrafts?.(account.accountId)) ?? [];
+      work = (await this.deps.unsentWork?.(account.accountId)) ?? work;
     } catch (error) {
       this.deps.logger.log('Error', `Account ${account.accountId}: unsent drafts could not be read before the logout: ${String(error)}`);
     }
-    if (drafts.length === 0) return previous?.drafts.length ?? 0;
-    const kept = keepDrafts(previous, { emailAddress: account.emailAddress, accountId: account.accountId, api: account.api, now: this.now(), drafts });
-    await this.deps.repository.setKeptWork(account.emailAddress, kept);
-    return kept.drafts.length;
+    const kept = work.drafts.length > 0 || work.sendsOfSavedDrafts > 0 ? keepWork(previous, { emailAddress: account.emailAddress, accountId: account.accountId, api: account.api, now: this.now(), work }) : previous;
+    if (kept !== previous) await this.deps.repository.setKeptWork(account.emailAddress, kept);
+    return { keptDrafts: kept?.drafts.length ?? 0, sendsInDrafts: kept?.sendsInDrafts ?? 0 };
   }
 
   private async logOut(accountId: string): Promise<void> {
@@ -240,7 +249,8 @@ export class EngineAccounts implements AccountService {
     if (!parsed.success) throw new TernError('InvalidRequestData', { detail: { issues: parsed.error.issues.map((issue) => issue.path.join('.')) } });
     const stored = new Set((await this.deps.repository.list()).map((account) => account.accountId));
     let count = 0;
-    for (const accountId of new Set(parsed.data.accountIds)) if (stored.has(accountId)) count += ((await this.deps.unsentDrafts?.(accountId)) ?? []).length;
+    // Drafts only: a send waiting for a draft the server has loses nothing but the send (the draft stays in Drafts).
+    for (const accountId of new Set(parsed.data.accountIds)) if (stored.has(accountId)) count += (await this.deps.unsentWork?.(accountId))?.drafts.length ?? 0;
     return count;
   }
 

@@ -8,7 +8,7 @@ import * as z from 'zod';
 import { addressSchema } from '../../shared/api/mail';
 import type { DraftInput } from '../../shared/worker-mail-api';
 import { temporaryId } from '../model/temporary-id';
-import type { UnsentDraft } from '../outbox/unsent-work';
+import type { UnsentWork } from '../outbox/unsent-work';
 
 const keptDraftSchema = z.object({
   /**
@@ -37,12 +37,14 @@ export const keptWorkSchema = z.object({
   emailAddress: z.string(),
   keptAt: z.number(),
   drafts: z.array(keptDraftSchema),
+  /** Sends that were waiting for a draft already in the server's Drafts folder: nothing to save, only to say. */
+  sendsInDrafts: z.number().int().nonnegative().default(0),
 });
 export type KeptWork = z.infer<typeof keptWorkSchema>;
 
-/** Adds newly read drafts to what the address already had kept (two forced logouts before the next sign-in keep both). */
-export function keepDrafts(previous: KeptWork | null, params: { emailAddress: string; accountId: string; api: string; now: number; drafts: readonly UnsentDraft[] }): KeptWork {
-  const added: KeptDraft[] = params.drafts.map(({ localId, ...draft }) => ({
+/** Adds newly read work to what the address already had kept (two forced logouts before the next sign-in keep both). */
+export function keepWork(previous: KeptWork | null, params: { emailAddress: string; accountId: string; api: string; now: number; work: UnsentWork }): KeptWork {
+  const added: KeptDraft[] = params.work.drafts.map(({ localId, ...draft }) => ({
     ...draft,
     to: [...draft.to],
     cc: [...draft.cc],
@@ -53,7 +55,12 @@ export function keepDrafts(previous: KeptWork | null, params: { emailAddress: st
     api: params.api,
   }));
   const newer = new Set(added.map((draft) => draft.draftId));
-  return { emailAddress: params.emailAddress, keptAt: params.now, drafts: [...(previous?.drafts ?? []).filter((draft) => !newer.has(draft.draftId)), ...added] };
+  return {
+    emailAddress: params.emailAddress,
+    keptAt: params.now,
+    drafts: [...(previous?.drafts ?? []).filter((draft) => !newer.has(draft.draftId)), ...added],
+    sendsInDrafts: (previous?.sendsInDrafts ?? 0) + params.work.sendsOfSavedDrafts,
+  };
 }
 
 /**

@@ -29,8 +29,8 @@ export interface UnsentDraft extends Pick<DraftInput, 'to' | 'cc' | 'bcc' | 'sub
 /**
  * Drafts with a save not yet confirmed, oldest first. A draft thrown away after its last
  * save is not work to keep. A send whose draft the gateway already has (no save waiting)
- * is not read: the draft is in the Drafts folder of the mail server, which the logout
- * does not touch.
+ * has no text here: that draft is in the Drafts folder of the mail server (see
+ * `sendsOfSavedDrafts`).
  */
 export function unsentDraftsOf(rows: readonly OutboxRow[]): UnsentDraft[] {
   const lastSave = new Map<string, DraftRow>();
@@ -50,7 +50,23 @@ export function unsentDraftsOf(rows: readonly OutboxRow[]): UnsentDraft[] {
   }));
 }
 
-/** The unconfirmed drafts of an account's database. */
-export async function readUnsentDrafts(store: LocalStore<MailTable>): Promise<UnsentDraft[]> {
-  return unsentDraftsOf(await withRead(store, [OUTBOX_TABLE], liveRows));
+/**
+ * Sends still waiting (the engine holds a send until its undo window closes) whose draft
+ * the gateway had already saved: the text is safe in the server's Drafts folder, but the
+ * person believes it went, so a forced logout must say it did not.
+ */
+export function sendsOfSavedDrafts(rows: readonly OutboxRow[]): number {
+  const saving = new Set(rows.filter((row) => row.kind === 'saveDraft').map((row) => row.draft_id));
+  return rows.filter((row) => row.kind === 'send' && !saving.has(row.draft_id)).length;
+}
+
+/** The person's unsent work in an account's database. */
+export interface UnsentWork {
+  readonly drafts: readonly UnsentDraft[];
+  readonly sendsOfSavedDrafts: number;
+}
+
+export async function readUnsentWork(store: LocalStore<MailTable>): Promise<UnsentWork> {
+  const rows = await withRead(store, [OUTBOX_TABLE], liveRows);
+  return { drafts: unsentDraftsOf(rows), sendsOfSavedDrafts: sendsOfSavedDrafts(rows) };
 }

@@ -4,7 +4,7 @@ import type { PublicAccount } from '../../../shared/account';
 import type { EndedSession } from '../../../shared/worker-api';
 import { composeNew } from '../../../src-ui/composer/compose-initial';
 import { accountsAtom, composerAtom, toastsAtom } from '../../../src-ui/state/atoms';
-import { endedSessionsAtom } from '../../../src-ui/state/ended-sessions';
+import { endedSessionsAtom, restoredDraftsMessage, sessionEndedMessage } from '../../../src-ui/state/ended-sessions';
 import { createWorkerBridge } from '../../../src-ui/state/worker-bridge';
 import { createFakeEngine } from './fake-mail-engine';
 
@@ -61,4 +61,13 @@ test('a forced logout that kept unsent work: the toast says so, and the gone acc
   bridge.accountRemoved(bob!.accountId);
   expect(store.get(composerAtom)?.id).toBe(2);
   bridge.stop();
+});
+
+test('the sentences of what a forced logout kept and what did not go', () => {
+  expect(sessionEndedMessage({ emailAddress: 'a@b.test' })).toBe('Your session for a@b.test ended. Sign in again.');
+  expect(sessionEndedMessage({ emailAddress: 'a@b.test', keptDrafts: 2, sendsInDrafts: 1 })).toBe(
+    'Your session for a@b.test ended. Sign in again. 2 unsent drafts are kept on this device and will be saved to Drafts when you sign in. 1 message you were sending was not sent: it is in Drafts.',
+  );
+  expect(restoredDraftsMessage({ restoredDrafts: 1, lostAttachments: 2 })).toBe('1 unsent message was restored to Drafts. 2 attachments could not be kept: attach them again.');
+  expect(restoredDraftsMessage({ sendsInDrafts: 3 })).toBe('3 messages you were sending were not sent: they are in Drafts.');
 });

@@ -1,10 +1,13 @@
 import { describe, expect, test } from 'vitest';
-import { keepDrafts, restoreInputs } from '../../../../src-worker/accounts/kept-work';
-import { unsentDraftsOf } from '../../../../src-worker/outbox/unsent-work';
+import { keepWork, restoreInputs, type KeptWork } from '../../../../src-worker/accounts/kept-work';
+import { sendsOfSavedDrafts, unsentDraftsOf, type UnsentDraft } from '../../../../src-worker/outbox/unsent-work';
 import type { OutboxRow } from '../../../../src-worker/outbox/outbox-rows';
 
 const localId = (digit: string) => `local-${digit.repeat(8)}-${digit.repeat(4)}-${digit.repeat(4)}-${digit.repeat(4)}-${digit.repeat(12)}`;
 const [LOCAL_A, LOCAL_B, LOCAL_C] = [localId('a'), localId('b'), localId('c')];
+/** Keeps drafts (no sends of saved drafts) as a forced logout of account `accountId` would. */
+const keepDrafts = (previous: KeptWork | null, params: { accountId: string; now: number; drafts: readonly UnsentDraft[] }) =>
+  keepWork(previous, { emailAddress: 'ann@example.com', api: 'https://gw.test/api', accountId: params.accountId, now: params.now, work: { drafts: params.drafts, sendsOfSavedDrafts: 0 } });
 const base = { account_id: '7', status: 'pending' as const, idempotency_key: 'k', attempts: 0, created_at: 1 };
 const save = (seq: number, draftId: string, subject: string, extra: { inReplyToMessageId?: string; attachmentIds?: string[] } = {}): OutboxRow => ({
   ...base,
@@ -32,6 +35,8 @@ describe('unsent drafts read from the outbox', () => {
       { subject: 'second text', wasSending: false, localId: LOCAL_A },
       { subject: 'to send', wasSending: true, localId: LOCAL_C },
     ]);
+    // Only the send of a draft the gateway already has counts as a send of a saved draft (its text is in the server's Drafts).
+    expect(sendsOfSavedDrafts(rows)).toBe(1);
     // A draft opened from Drafts is saved under the gateway's id: not one to restore under.
     expect(unsentDraftsOf([save(1, '42', 'edited')])[0]).not.toHaveProperty('localId');
   });
@@ -39,7 +44,7 @@ describe('unsent drafts read from the outbox', () => {
 
 describe('kept work restored at sign-in', () => {
   const drafts = unsentDraftsOf([save(1, LOCAL_A, 'reply', { inReplyToMessageId: '12', attachmentIds: ['a'.repeat(32)] })]);
-  const kept = keepDrafts(null, { emailAddress: 'ann@example.com', accountId: '7', api: 'https://gw.test/api', now: 5, drafts });
+  const kept = keepDrafts(null, { accountId: '7', now: 5, drafts });
 
   test('on the same gateway account the reply link and files go with the draft, under the kept local id', () => {
     const { drafts: inputs, lostAttachments } = restoreInputs(kept, { accountId: '7', api: 'https://gw.test/api' });
@@ -56,7 +61,7 @@ describe('kept work restored at sign-in', () => {
 
   test('a second forced logout before signing in keeps both sessions’ drafts', () => {
     const later = unsentDraftsOf([save(1, LOCAL_B, 'another'), save(2, '42', 'opened from Drafts')]);
-    const again = keepDrafts(kept, { emailAddress: 'ann@example.com', accountId: '1', api: 'https://gw.test/api', now: 9, drafts: later });
+    const again = keepDrafts(kept, { accountId: '1', now: 9, drafts: later });
     expect(again.drafts.map(({ accountId, subject }) => ({ accountId, subject }))).toEqual([
       { accountId: '7', subject: 'reply' },
       { accountId: '1', subject: 'another' },
@@ -66,6 +71,6 @@ describe('kept work restored at sign-in', () => {
     // The gateway's id is not restored under: a new local one.
     expect(again.drafts[2]!.draftId).toMatch(/^local-/);
     // The same draft kept again (a restore that did not finish) is its newer text, once.
-    expect(keepDrafts(kept, { emailAddress: 'ann@example.com', accountId: '7', api: 'https://gw.test/api', now: 9, drafts: unsentDraftsOf([save(5, LOCAL_A, 'newer')]) }).drafts.map((draft) => draft.subject)).toEqual(['newer']);
+    expect(keepDrafts(kept, { accountId: '7', now: 9, drafts: unsentDraftsOf([save(5, LOCAL_A, 'newer')]) }).drafts.map((draft) => draft.subject)).toEqual(['newer']);
   });
 });

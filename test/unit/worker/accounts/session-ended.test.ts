@@ -132,6 +132,12 @@ const draftOf = (subject: string) => ({
   attachmentIds: [],
 });
 
+/** What a login answered besides the account (its kind and what was restored). */
+const extrasOf = (result: { kind: string }) => {
+  const { account: _account, ...rest } = result as { kind: string; account?: unknown };
+  return rest;
+};
+
 /** Every value the accounts database holds, as one text (what survives the logout). */
 async function accountsDatabaseText(profile: ReturnType<typeof browser>): Promise<string> {
   const repository = profile.repository;
@@ -172,6 +178,7 @@ describe('a forced logout keeps the person’s unsent work, and only that', () =
           savedAt: expect.any(Number),
         },
       ],
+      sendsInDrafts: 0,
     });
     // Nothing received stays: not the mail, not its subject.
     expect(await accountsDatabaseText(profile)).not.toContain('Received secret');
@@ -213,6 +220,33 @@ describe('a forced logout keeps the person’s unsent work, and only that', () =
     expect(server.sent.size).toBe(0);
     // (A new watch first hears the old session's last statuses: the send was pending then.)
     expect(statuses.filter((status) => status.kind === 'send' && status.status !== 'pending')).toEqual([]);
+  });
+
+  test('a send waiting in its undo window for a draft the gateway already has: nothing to keep but the word that it did not go', async () => {
+    const server = new FakeMailServer();
+    server.standardFolders();
+    const profile = browser(server);
+    const { tab, lists } = await loggedIn(profile.start(), server);
+
+    const statuses: CommandStatus[] = [];
+    await tab.commands.watchCommands(proxy((status: CommandStatus) => void statuses.push(status)));
+    const { draftId } = await tab.commands.saveDraft({ draft: draftOf('Saved, then sent') });
+    await waitFor(() => statuses.some((status) => status.kind === 'saveDraft' && status.status === 'done'), 'the draft on the gateway');
+    // The undo window is open (the engine holds the send) when the gateway ends the session.
+    await tab.commands.send({ accountId: '7', draftId, delayMs: 60_000, subject: 'Saved, then sent' });
+    endSessions(server);
+    server.deliver({ subject: 'Pushed', at: T0 });
+    server.announce(); // the pull meets the 401
+    await waitFor(() => lists.at(-1)?.length === 0, 'the logout');
+    expect(await tab.accounts.endedSessions()).toEqual([{ accountId: '7', emailAddress: 'ann@example.com', endedAt: expect.any(Number), sendsInDrafts: 1 }]);
+    expect((await profile.repository.keptWork('ann@example.com'))?.drafts).toEqual([]);
+
+    server.handlers.length = 0;
+    expect(await tab.accounts.add({ email: 'ann@example.com', password: 'Correct-Horse-9!' })).toMatchObject({ kind: 'added', sendsInDrafts: 1 });
+    // Said once: the next sign-in has nothing more to say.
+    expect(extrasOf(await tab.accounts.add({ email: 'ann@example.com', password: 'Correct-Horse-9!' }))).toEqual({ kind: 'added' });
+    expect([...server.drafts.values()].map((draft) => draft.subject)).toEqual(['Saved, then sent']);
+    expect(server.sent.size).toBe(0);
   });
 
   test('another address signing in touches nothing kept; a draft thrown away is not kept', async () => {
