@@ -205,7 +205,7 @@ export class EngineAccounts implements AccountService {
     } catch (error) {
       this.deps.logger.log('Error', `Account ${account.accountId}: unsent drafts could not be read before the logout: ${String(error)}`);
     }
-    const kept = work.drafts.length > 0 || work.sendsOfSavedDrafts > 0 ? keepWork(previous, { emailAddress: account.emailAddress, accountId: account.accountId, api: account.api, now: this.now(), work }) : previous;
+    const kept = work.drafts.length > 0 || work.sendsOfSavedDrafts > 0 ? keepWork(previous, { emailAddress: account.emailAddress, accountId: account.accountId, api: account.api, cursor: Math.max(account.cursor, account.appliedTransactionId), now: this.now(), work }) : previous;
     if (kept !== previous) await this.deps.repository.setKeptWork(account.emailAddress, kept);
     return { keptDrafts: kept?.drafts.length ?? 0, sendsInDrafts: kept?.sendsInDrafts ?? 0 };
   }

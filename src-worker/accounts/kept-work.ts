@@ -20,6 +20,11 @@ const keptDraftSchema = z.object({
   /** The gateway account and API its reply link and attachment ids belong to. */
   accountId: z.string(),
   api: z.string(),
+  /**
+   * The last transaction id that session knew. A gateway's transaction log only grows, so a
+   * sign-in whose gateway is behind it has fresh data, even under the same account id.
+   */
+  cursor: z.number().default(0),
   to: z.array(addressSchema),
   cc: z.array(addressSchema),
   bcc: z.array(addressSchema),
@@ -43,7 +48,7 @@ export const keptWorkSchema = z.object({
 export type KeptWork = z.infer<typeof keptWorkSchema>;
 
 /** Adds newly read work to what the address already had kept (two forced logouts before the next sign-in keep both). */
-export function keepWork(previous: KeptWork | null, params: { emailAddress: string; accountId: string; api: string; now: number; work: UnsentWork }): KeptWork {
+export function keepWork(previous: KeptWork | null, params: { emailAddress: string; accountId: string; api: string; cursor: number; now: number; work: UnsentWork }): KeptWork {
   const added: KeptDraft[] = params.work.drafts.map(({ localId, ...draft }) => ({
     ...draft,
     to: [...draft.to],
@@ -53,6 +58,7 @@ export function keepWork(previous: KeptWork | null, params: { emailAddress: stri
     draftId: localId ?? temporaryId(),
     accountId: params.accountId,
     api: params.api,
+    cursor: params.cursor,
   }));
   const newer = new Set(added.map((draft) => draft.draftId));
   return {
@@ -67,14 +73,16 @@ export function keepWork(previous: KeptWork | null, params: { emailAddress: stri
  * The draft saves that restore kept work for the account that signed in. A waiting send
  * becomes a plain draft: the person did not see it go, so it is never sent on its own.
  * Reply links and attachment ids name objects of the gateway account they were made on;
- * on another one (a gateway restarted with fresh data) the gateway would refuse the save
+ * on another one (a gateway restarted with fresh data: another account id, or the same id
+ * with a transaction log behind the kept session's) the gateway would refuse the save
  * (ParentMessageNotFound, FileNotFound) and the text would be lost, so they are left out
- * and `lostAttachments` counts the files to attach again.
+ * and `lostAttachments` counts the files to attach again. `signedIn.cursor` is the
+ * gateway's latest transaction id at the sign-in.
  */
-export function restoreInputs(kept: KeptWork, signedIn: { accountId: string; api: string }): { drafts: DraftInput[]; lostAttachments: number } {
+export function restoreInputs(kept: KeptWork, signedIn: { accountId: string; api: string; cursor: number }): { drafts: DraftInput[]; lostAttachments: number } {
   let lostAttachments = 0;
   const drafts = kept.drafts.map((draft): DraftInput => {
-    const sameAccount = draft.accountId === signedIn.accountId && draft.api === signedIn.api;
+    const sameAccount = draft.accountId === signedIn.accountId && draft.api === signedIn.api && signedIn.cursor >= draft.cursor;
     if (!sameAccount) lostAttachments += draft.attachmentIds.length;
     return {
       accountId: signedIn.accountId,

@@ -7,7 +7,7 @@ const localId = (digit: string) => `local-${digit.repeat(8)}-${digit.repeat(4)}-
 const [LOCAL_A, LOCAL_B, LOCAL_C] = [localId('a'), localId('b'), localId('c')];
 /** Keeps drafts (no sends of saved drafts) as a forced logout of account `accountId` would. */
 const keepDrafts = (previous: KeptWork | null, params: { accountId: string; now: number; drafts: readonly UnsentDraft[] }) =>
-  keepWork(previous, { emailAddress: 'ann@example.com', api: 'https://gw.test/api', accountId: params.accountId, now: params.now, work: { drafts: params.drafts, sendsOfSavedDrafts: 0 } });
+  keepWork(previous, { emailAddress: 'ann@example.com', api: 'https://gw.test/api', accountId: params.accountId, cursor: 40, now: params.now, work: { drafts: params.drafts, sendsOfSavedDrafts: 0 } });
 const base = { account_id: '7', status: 'pending' as const, idempotency_key: 'k', attempts: 0, created_at: 1 };
 const save = (seq: number, draftId: string, subject: string, extra: { inReplyToMessageId?: string; attachmentIds?: string[] } = {}): OutboxRow => ({
   ...base,
@@ -47,15 +47,22 @@ describe('kept work restored at sign-in', () => {
   const kept = keepDrafts(null, { accountId: '7', now: 5, drafts });
 
   test('on the same gateway account the reply link and files go with the draft, under the kept local id', () => {
-    const { drafts: inputs, lostAttachments } = restoreInputs(kept, { accountId: '7', api: 'https://gw.test/api' });
+    const { drafts: inputs, lostAttachments } = restoreInputs(kept, { accountId: '7', api: 'https://gw.test/api', cursor: 52 });
     expect(inputs).toEqual([{ accountId: '7', draftId: kept.drafts[0]!.draftId, to: [], cc: [], bcc: [], subject: 'reply', html: '<p>reply</p>', inReplyToMessageId: '12', attachmentIds: ['a'.repeat(32)] }]);
     expect(lostAttachments).toBe(0);
   });
 
   test('on a gateway with fresh data (another account id) the ids it would refuse are left out and the lost files counted', () => {
-    const { drafts: inputs, lostAttachments } = restoreInputs(kept, { accountId: '1', api: 'https://gw.test/api' });
+    const { drafts: inputs, lostAttachments } = restoreInputs(kept, { accountId: '1', api: 'https://gw.test/api', cursor: 52 });
     expect(inputs[0]).not.toHaveProperty('inReplyToMessageId');
     expect(inputs[0]).toMatchObject({ accountId: '1', subject: 'reply', attachmentIds: [] });
+    expect(lostAttachments).toBe(1);
+  });
+
+  test('a gateway with fresh data under the same account id (its transaction log behind the kept session’s): the links are left out too', () => {
+    const { drafts: inputs, lostAttachments } = restoreInputs(kept, { accountId: '7', api: 'https://gw.test/api', cursor: 3 });
+    expect(inputs[0]).not.toHaveProperty('inReplyToMessageId');
+    expect(inputs[0]).toMatchObject({ accountId: '7', subject: 'reply', attachmentIds: [] });
     expect(lostAttachments).toBe(1);
   });
 

@@ -168,6 +168,7 @@ describe('a forced logout keeps the person’s unsent work, and only that', () =
           draftId,
           accountId: '7',
           api: 'https://gw7.test/api',
+          cursor: server.latest,
           to: [{ name: 'Bob', email: 'bob@kite.test' }, { name: '', email: 'bob@kite' }],
           cc: [],
           bcc: [{ name: '', email: 'carol@example.com' }],
