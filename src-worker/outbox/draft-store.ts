@@ -6,6 +6,7 @@
  */
 import type { ComposeFields } from '../../shared/api/compose';
 import type { DraftInput } from '../../shared/worker-mail-api';
+import type { TernError } from '../../shared/errors';
 import type { MailTable } from '../db/mail-schema';
 import type { ReadTransaction, WriteTransaction } from '../db/store';
 import { nextSeq } from './action-store';
@@ -60,6 +61,20 @@ export function composeFieldsOf(draft: DraftInput, from?: DraftRow['from']): Com
 }
 
 /** A newer text of a parked save (outbox-sender.ts) is tried at once: the gateway may be back. */
+/**
+ * The draft without the link a refusal names as gone — its parent message
+ * (ParentMessageNotFound) or its uploaded files (FileNotFound; the gateway does not say
+ * which) — or null when the refusal is of another kind or the link is not there to drop.
+ */
+export function withoutStaleLinks(draft: DraftInput, error: TernError): DraftInput | null {
+  if (error.name === 'ParentMessageNotFound' && draft.inReplyToMessageId !== undefined) {
+    const { inReplyToMessageId: _gone, ...rest } = draft;
+    return rest;
+  }
+  if (error.name === 'FileNotFound' && draft.attachmentIds.length > 0) return { ...draft, attachmentIds: [] };
+  return null;
+}
+
 const unparked = ({ retry_at: _parked, ...row }: DraftRow): DraftRow => row;
 
 /** Records a save; a save of the same draft still waiting to leave is replaced instead. Returns the row. */

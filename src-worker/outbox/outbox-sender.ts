@@ -23,7 +23,7 @@ import { doneStatus, settleActions } from './action-store';
 import { gatewayRequests } from './command-plan';
 import type { CommandStatusFeed } from './command-status-feed';
 import { markSending as markDraftSending, moveRevision } from './draft-revisions';
-import { composeFieldsOf, readDraftLink, recordDraftSave, writeDraftLink } from './draft-store';
+import { composeFieldsOf, readDraftLink, recordDraftSave, withoutStaleLinks, writeDraftLink } from './draft-store';
 import { readHeld, writeHeld } from './held-recipients';
 import { liveRows, OUTBOX_TABLE, PendingEffects, type ActionRow, type DiscardRow, type DraftRow, type OutboxRow, type SendRow } from './outbox-rows';
 import { createFollowUps, needsFollowUp, nextDelay, writeFollowUp } from './send-follow-up';
@@ -341,8 +341,9 @@ export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
         return 'next';
       }
       if (!isRetryable(error) || (!network && row.attempts >= MAX_SERVER_ATTEMPTS)) {
-        if (row.kind === 'saveDraft' && isRetryable(error)) {
-          await park(row, tern);
+        if (row.kind === 'saveDraft') {
+          // A draft's text is never dropped: saved without a link the gateway no longer knows, or kept here.
+          if (!(await saveWithoutStaleLinks(row, tern))) await park(row, tern);
           return 'next';
         }
         await finish(row, 'failed', tern);
@@ -364,6 +365,26 @@ export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
       }
       return 'retry';
     }
+  };
+
+  /**
+   * A save refused because it names what the gateway no longer has — the message it replies
+   * to (ParentMessageNotFound: deleted, or a gateway with fresh data) or an uploaded file
+   * (FileNotFound: expired) — is tried again at once without that link: the text matters
+   * more than the thread link or the file, which the composer shows missing. False when the
+   * refusal is of another kind.
+   */
+  const saveWithoutStaleLinks = async (row: DraftRow, error: TernError): Promise<boolean> => {
+    const draft = withoutStaleLinks(row.draft, error);
+    if (draft === null) return false;
+    await write(async (tx) => {
+      const current = (await tx.get(OUTBOX_TABLE, row.id)) as DraftRow | undefined;
+      // A newer save of the same draft replaced this one meanwhile: it carries its own links.
+      if (current && current.status === 'sending') await tx.put(OUTBOX_TABLE, { ...current, draft, status: 'pending', attempts: 0 });
+    });
+    deps.statuses.publish(statusOf(row, 'pending', error));
+    kick();
+    return true;
   };
 
   /**

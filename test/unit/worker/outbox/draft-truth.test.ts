@@ -12,21 +12,12 @@ import { TernError } from '../../../../shared/errors';
 import type { DraftInput } from '../../../../shared/worker-mail-api';
 import { withRead } from '../../../../src-worker/db/store';
 import { waitFor } from '../mail-test-kit';
-import { startedEngine } from './started-engine';
+import { draftTo, startedEngine } from './started-engine';
 
 const engines: { close(): void }[] = [];
 afterEach(() => engines.splice(0).forEach((engine) => engine.close()));
 
-const draft = (html: string, extra: Partial<DraftInput> = {}): DraftInput => ({
-  accountId: '7',
-  to: [{ name: 'Bob', email: 'bob@kite.test' }],
-  cc: [],
-  bcc: [],
-  subject: 'Plans',
-  html,
-  attachmentIds: [],
-  ...extra,
-});
+const draft = draftTo;
 
 const refusal = async (promise: Promise<unknown>) => {
   try {

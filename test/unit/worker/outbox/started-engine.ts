@@ -1,5 +1,5 @@
 /** An engine with one account ('7') on a fake gateway, its first sync done, and every command status it publishes. */
-import type { CommandStatus } from '../../../../shared/worker-mail-api';
+import type { CommandStatus, DraftInput } from '../../../../shared/worker-mail-api';
 import { FakeMailServer } from '../fake-mail-server';
 import { manualClock, Profile, waitFor } from '../mail-test-kit';
 
@@ -17,3 +17,15 @@ export async function startedEngine(engines: { close(): void }[]) {
   await engine.commands.watchCommands((status) => statuses.push(status));
   return { server, engine, statuses, clock };
 }
+
+/** A draft of account '7' to Bob, subject "Plans". */
+export const draftTo = (html: string, extra: Partial<DraftInput> = {}): DraftInput => ({
+  accountId: '7',
+  to: [{ name: 'Bob', email: 'bob@kite.test' }],
+  cc: [],
+  bcc: [],
+  subject: 'Plans',
+  html,
+  attachmentIds: [],
+  ...extra,
+});
