@@ -45,7 +45,11 @@ export interface OutboxSenderDeps {
   readonly changes: ChangeFeed;
   readonly clock?: Clock;
   readonly random?: () => number;
-  /** The gateway ended the session (401 InvalidToken …): the account is logged out, its commands kept. */
+  /**
+   * The gateway ended the session (401 InvalidToken …): the account is logged out and its
+   * mail wiped; the person's unsent drafts and sends are first copied aside under the address
+   * (accounts/kept-work.ts) and saved to Drafts at the next sign-in.
+   */
   readonly onSessionEnded?: (error: TernError) => void;
 }
 
@@ -330,7 +334,7 @@ export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
         return 'next';
       }
       if (endsSession(tern)) {
-        // Not the command's fault: it waits for the next login (a new runtime replays it).
+        // Not the command's fault: the logout that follows keeps its draft's text for the next sign-in.
         await setStatus(row.id, 'pending');
         deps.onSessionEnded?.(tern);
         return 'retry';
