@@ -11,7 +11,7 @@
  *     responsive (a frame and a key press go through); the figures are logged, not asserted.
  */
 import { createTransport } from 'nodemailer';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { launchChromium, screenshot } from './chromium';
 import { logIn, newDemoContext, openFolder, openThread, watch, type Watched } from './demo-session';
@@ -53,6 +53,21 @@ let browser: Browser;
 let context: BrowserContext;
 let tab: Watched;
 let page: Page;
+
+/** Screenshots of `target` at 1366×768 light and 390×844 dark, then back to 1366×768 light. */
+async function screenshotsBothWays(page: Page, target: Locator, name: string): Promise<void> {
+  for (const [width, height, scheme] of [
+    [1366, 768, 'light'],
+    [390, 844, 'dark'],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.emulateMedia({ colorScheme: scheme });
+    await target.scrollIntoViewIfNeeded();
+    await screenshot(page, `${name}-${width}-${scheme}`);
+  }
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.emulateMedia({ colorScheme: 'light' });
+}
 
 async function send(message: Parameters<ReturnType<typeof createTransport>['sendMail']>[0]): Promise<void> {
   const transport = createTransport({ host: demo.mail.host, port: demo.mail.smtp, secure: false, ignoreTLS: true });
@@ -148,17 +163,7 @@ describe('attachments (issue points 12 and 15)', () => {
     expect(names.join('')).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200e\u200f]/);
     await list.getByRole('button', { name: 'Download invoicegpj.exe (20 KB)' }).waitFor();
     expect(await list.locator('bdi.tern-att-name').count()).toBe(3);
-    for (const [width, height, scheme] of [
-      [1366, 768, 'light'],
-      [390, 844, 'dark'],
-    ] as const) {
-      await page.setViewportSize({ width, height });
-      await page.emulateMedia({ colorScheme: scheme });
-      await list.scrollIntoViewIfNeeded();
-      await screenshot(page, `hostile-3-bidi-names-${width}-${scheme}`);
-    }
-    await page.setViewportSize({ width: 1366, height: 768 });
-    await page.emulateMedia({ colorScheme: 'light' });
+    await screenshotsBothWays(page, list, 'hostile-3-bidi-names');
   });
 });
 
@@ -223,17 +228,7 @@ describe('a 20 MB HTML mail (issue point 14)', () => {
     await expect.poll(() => page.evaluate(() => (window as unknown as { __huge: { keys: number } }).__huge.keys)).toBeGreaterThan(0);
     const longest = await page.evaluate(() => (window as unknown as { __huge: { longest: number } }).__huge.longest);
     console.log(`[hostile] 20 MB HTML mail: click to first part shown ${Math.round(shownAt - started)} ms, longest task ${Math.round(longest)} ms`);
-    for (const [width, height, scheme] of [
-      [1366, 768, 'light'],
-      [390, 844, 'dark'],
-    ] as const) {
-      await page.setViewportSize({ width, height });
-      await page.emulateMedia({ colorScheme: scheme });
-      await bar.scrollIntoViewIfNeeded();
-      await screenshot(page, `hostile-5-large-body-${width}-${scheme}`);
-    }
-    await page.setViewportSize({ width: 1366, height: 768 });
-    await page.emulateMedia({ colorScheme: 'light' });
+    await screenshotsBothWays(page, bar, 'hostile-5-large-body');
 
     // On demand, the whole: its end shows, the bar goes. The frame has no allow-same-origin:
     // Chromium lays the 20 MB out in another process (IsolatedMailFrame.tsx).
