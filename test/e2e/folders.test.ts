@@ -271,6 +271,9 @@ describe('folders and everyday controls on the demo', () => {
       requestAnimationFrame(sample);
     });
     await page.locator('#thread-list').focus();
+    // The key waits for the sampler's first frame (the row still bold): otherwise, on a loaded machine, the
+    // first frame sampled may already be after the change, with no bold frame to compare against.
+    await expect.poll(() => page.evaluate(() => (window as unknown as { frames_: string[] }).frames_.filter((sample) => sample.startsWith('bold:')).length)).toBeGreaterThan(0);
     await page.keyboard.press('Shift+I');
     await expect.poll(() => row.evaluate((element) => element.classList.contains('is-unread'))).toBe(false);
     const frames = await page.evaluate(() => (window as unknown as { frames_: string[] }).frames_.slice());
