@@ -80,6 +80,8 @@ export const ERROR_CATALOGUE = {
   AccountAlreadySignedIn: entry(409, 'You are already signed in to this account.'),
   ImapHostNotFound: entry(500, "Sorry, we currently don't support your email service provider"),
   UNAUTHENTICATED: entry(401, 'Your session is invalid. Please log in again.'),
+  // Plans: a gated feature the account's plan does not include (detail.feature names it; the UI shows its paywall).
+  FeatureNotInPlan: entry(402, 'This feature is not included in your plan.'),
   // Client cache
   ClearClientCache: entry(409, 'The local cache must be cleared.'),
   // Rules

@@ -8,6 +8,8 @@ import type { AnalyticsEventName, AnalyticsValue } from './analytics-events';
 import type { LoginChallengeStep } from './login-steps';
 import type { LogType } from './constants';
 import type { FolderCommandService, MailCommandService, MailQueryService } from './worker-mail-api';
+import type { Feature, Plan } from './plans';
+import type { PreferencePatch, PreferenceValues } from './preferences';
 
 /**
  * A service object reached through the remote by path (`api.session.handshake(...)`).
@@ -19,7 +21,7 @@ export type Service<T> = T & ProxyMarked;
  * Bumped whenever this contract changes incompatibly. A tab built against another
  * version is told to reload instead of calling methods that no longer mean the same.
  */
-export const WORKER_API_VERSION = 2;
+export const WORKER_API_VERSION = 3;
 
 export interface HandshakeParams {
   /** The WORKER_API_VERSION the tab was built with. */
@@ -174,6 +176,40 @@ export interface AnalyticsService {
 export interface LogService {
   /** Adds a line to the log (buffered, email addresses masked); ignored while the logger is inactive. */
   record(params: { readonly type: LogType; readonly message: string }): Promise<void>;
+}
+
+/** One account's preferences and plan as the engine has them (its cache, then the gateway's word). */
+export interface AccountSettings {
+  readonly accountId: string;
+  /** Whole: defaults where the account has chosen nothing. */
+  readonly preferences: PreferenceValues;
+  /** The gateway's revision this copy builds on (0 before the first change). */
+  readonly revision: number;
+  /** Changes made on this device that the gateway has not confirmed yet (offline, or in flight). */
+  readonly unsynced: boolean;
+  readonly plan: Plan;
+  /** The features the plan includes: what `useFeature` answers. */
+  readonly features: readonly Feature[];
+}
+
+/**
+ * Preferences and plans (issue "Room to grow" points 2 and 3). The engine caches each
+ * account's copy, refreshes it from delta, and queues changes like any command, so they
+ * work offline and reach the gateway once it answers.
+ */
+export interface SettingsService {
+  /** Every stored account's settings, primary first. */
+  list(): Promise<readonly AccountSettings[]>;
+  /**
+   * Changes preferences of one account: at once on this device and in every tab, then on
+   * the gateway. Rejects with FeatureNotInPlan (nothing changed) for a preference whose
+   * feature the plan lacks, InvalidRequestData for a bad value, AccountNotFound.
+   */
+  update(params: { readonly accountId: string; readonly values: PreferencePatch }): Promise<AccountSettings>;
+  /** Calls `onChange` with every account's settings now and whenever one changes. */
+  watch(onChange: (settings: readonly AccountSettings[]) => void): Promise<{ readonly subscriptionId: string }>;
+  /** Ends a `watch`. */
+  unwatch(params: { readonly subscriptionId: string }): Promise<void>;
 }
 
 /** Everything the engine exposes, one service per domain. */

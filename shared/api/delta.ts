@@ -1,4 +1,6 @@
 import * as z from 'zod';
+import { planResponseSchema } from '../plans';
+import { preferencesDocSchema } from '../preferences';
 import { folderSchema, messageMetaSchema, threadSummarySchema } from './mail';
 
 /** GET /api/delta?cursor=N&limit=M */
@@ -17,6 +19,10 @@ const upsertChangeSchema = z.discriminatedUnion('object', [
   z.object({ txnId: z.number().int(), op: z.literal('upsert'), object: z.literal('folder'), data: folderSchema }),
   z.object({ txnId: z.number().int(), op: z.literal('upsert'), object: z.literal('message'), data: messageMetaSchema }),
   z.object({ txnId: z.number().int(), op: z.literal('upsert'), object: z.literal('thread'), data: threadSummarySchema }),
+  // The account's preferences changed (any device): the whole document, so the newest wins.
+  z.object({ txnId: z.number().int(), op: z.literal('upsert'), object: z.literal('preferences'), data: preferencesDocSchema }),
+  // The account's plan changed (the operator's command line): the plan and its features.
+  z.object({ txnId: z.number().int(), op: z.literal('upsert'), object: z.literal('plan'), data: planResponseSchema }),
 ]);
 export const deltaChangeSchema = z.discriminatedUnion('op', [
   upsertChangeSchema,

@@ -57,7 +57,8 @@ async function applyChange(writer: MailWriter, change: DeltaChange): Promise<voi
   }
   if (change.object === 'folder') await writer.putFolder(change.data);
   else if (change.object === 'message') await writer.putMessage(change.data);
-  else await writer.putThread(change.data);
+  else if (change.object === 'thread') await writer.putThread(change.data);
+  // 'preferences' and 'plan' are not mail: the settings service takes them (not yet wired).
 }
 
 export class DeltaApplier {

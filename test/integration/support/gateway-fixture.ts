@@ -138,7 +138,7 @@ export class ClientReplica {
     }
     if (change.object === 'folder') this.folders.set(change.data.id, change.data);
     else if (change.object === 'message') this.messages.set(change.data.id, change.data);
-    else this.threads.set(change.data.id, change.data);
+    else if (change.object === 'thread') this.threads.set(change.data.id, change.data);
   }
 
   /** Follows delta pages until hasMore is false. */

@@ -27,7 +27,7 @@ describe('delta', () => {
       const ids = page.changes.map((change) => change.txnId);
       expect(ids).toEqual([...ids].sort((a, b) => a - b));
       expect(ids.every((id) => id > cursor)).toBe(true);
-      for (const change of page.changes) seen.add(`${change.object}:${change.op === 'upsert' ? change.data.id : change.objectId}`);
+      for (const change of page.changes) seen.add(`${change.object}:${change.op === 'delete' ? change.objectId : 'id' in change.data ? change.data.id : ''}`);
       pages++;
       cursor = page.cursor;
       if (!page.hasMore) break;
@@ -56,7 +56,7 @@ describe('delta', () => {
     const entriesOfA = t.txlog.read(t.accountId, cursor, 100).entries.filter((entry) => entry.object === 'message' && entry.objectId === t.idOfUid(1));
     expect(entriesOfA).toHaveLength(2);
     expect(a.txnId).toBe(entriesOfA[1]!.txnId);
-    expect(new Set(page.changes.map((change) => `${change.object}:${change.op === 'upsert' ? change.data.id : change.objectId}`)).size).toBe(page.changes.length);
+    expect(new Set(page.changes.map((change) => `${change.object}:${change.op === 'delete' ? change.objectId : 'id' in change.data ? change.data.id : ''}`)).size).toBe(page.changes.length);
   });
 
   test('an object that no longer exists comes as a delete, its emptied thread too', () => {

@@ -1,0 +1,92 @@
+/**
+ * The user's preferences (the spec's user-preferences service): one document per account,
+ * kept by the gateway, cached by the engine and pushed to every tab. App-wide choices
+ * (theme, view, language) are read from the primary account's document; the others
+ * apply to their own account.
+ *
+ * Reading is forgiving (a stored value this build does not know falls back to its default,
+ * so an older tab survives a newer gateway); writing is strict (a patch with an unknown
+ * key or a bad value is InvalidRequestData).
+ */
+import * as z from 'zod';
+import type { Feature } from './plans';
+
+export const THEME_CHOICES = ['light', 'dark', 'system'] as const;
+export type ThemeChoice = (typeof THEME_CHOICES)[number];
+
+export const VIEW_MODES = ['conversation', 'split', 'single', 'list'] as const;
+export type ViewMode = (typeof VIEW_MODES)[number];
+
+/** The languages the UI speaks completely. */
+export const LOCALES = ['en', 'de'] as const;
+export type Locale = (typeof LOCALES)[number];
+/** `auto` follows the browser's language (navigator.languages), English when none fits. */
+export const LANGUAGE_CHOICES = ['auto', ...LOCALES] as const;
+export type LanguageChoice = (typeof LANGUAGE_CHOICES)[number];
+
+export const preferenceValuesSchema = z.object({
+  theme: z.enum(THEME_CHOICES),
+  viewMode: z.enum(VIEW_MODES),
+  language: z.enum(LANGUAGE_CHOICES),
+  /** The composer checks spelling as you type (the browser's checker). Needs `spellChecker`. */
+  spellCheck: z.boolean(),
+});
+export type PreferenceValues = z.infer<typeof preferenceValuesSchema>;
+export type PreferenceKey = keyof PreferenceValues;
+
+export const DEFAULT_PREFERENCES: PreferenceValues = {
+  theme: 'system',
+  viewMode: 'conversation',
+  language: 'auto',
+  spellCheck: true,
+};
+
+/**
+ * Preferences that need a plan's feature: the gateway refuses to change one without it
+ * (FeatureNotInPlan). A value already stored stays readable after a downgrade.
+ */
+export const PREFERENCE_FEATURES: Partial<Record<PreferenceKey, Feature>> = {
+  spellCheck: 'spellChecker',
+};
+
+/** Some preferences to change; at least one. */
+export const preferencePatchSchema = preferenceValuesSchema
+  .partial()
+  .strict()
+  .refine((patch) => Object.keys(patch).length > 0, 'Change at least one preference');
+export type PreferencePatch = z.infer<typeof preferencePatchSchema>;
+
+/** An account's preferences as the gateway keeps them. */
+export const preferencesDocSchema = z.object({
+  /** Goes up by one with every change; 0 before the first. */
+  revision: z.number().int().nonnegative(),
+  values: preferenceValuesSchema,
+  /** Epoch ms of the last change (0 before the first). */
+  updatedAt: z.number().int().nonnegative(),
+});
+export type PreferencesDoc = z.infer<typeof preferencesDocSchema>;
+
+/** PATCH /api/preferences: the keys to change. Answers the whole new document. */
+export const preferencesPatchRequestSchema = z.object({ values: preferencePatchSchema });
+export type PreferencesPatchRequest = z.infer<typeof preferencesPatchRequestSchema>;
+
+/** Stored or received values made whole: what this build does not know falls back to its default. */
+export function readPreferenceValues(raw: unknown): PreferenceValues {
+  const source = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
+  const values: Record<string, unknown> = { ...DEFAULT_PREFERENCES };
+  for (const key of Object.keys(DEFAULT_PREFERENCES) as PreferenceKey[]) {
+    const parsed = preferenceValuesSchema.shape[key].safeParse(source[key]);
+    if (parsed.success) values[key] = parsed.data;
+  }
+  return values as PreferenceValues;
+}
+
+/** The language the UI shows for a choice, given the browser's languages (navigator.languages). */
+export function resolveLocale(choice: LanguageChoice, browserLanguages: readonly string[]): Locale {
+  if (choice !== 'auto') return choice;
+  for (const tag of browserLanguages) {
+    const base = tag.toLowerCase().split('-')[0];
+    if ((LOCALES as readonly string[]).includes(base ?? '')) return base as Locale;
+  }
+  return 'en';
+}
