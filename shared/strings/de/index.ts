@@ -4,10 +4,14 @@ import { app } from './app';
 import { common } from './common';
 import { errors } from './errors';
 import { login } from './login';
+import { folders } from './folders';
+import { sidebar } from './sidebar';
 
 export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (typeof en)[Area], string>> } = {
   app,
   common,
   errors,
   login,
+  folders,
+  sidebar,
 };

@@ -3,10 +3,14 @@ import { app } from './app';
 import { common } from './common';
 import { errors } from './errors';
 import { login } from './login';
+import { folders } from './folders';
+import { sidebar } from './sidebar';
 
 export const en = {
   app,
   common,
   errors,
   login,
+  folders,
+  sidebar,
 };
