@@ -5,6 +5,12 @@ import { errors } from './errors';
 import { login } from './login';
 import { folders } from './folders';
 import { sidebar } from './sidebar';
+import { toolbar } from './toolbar';
+import { keyboard } from './keyboard';
+import { attachments } from './attachments';
+import { conversation } from './conversation';
+import { mailHtml } from './mailHtml';
+import { threadList } from './threadList';
 
 export const en = {
   app,
@@ -13,4 +19,10 @@ export const en = {
   login,
   folders,
   sidebar,
+  toolbar,
+  keyboard,
+  attachments,
+  conversation,
+  mailHtml,
+  threadList,
 };

@@ -8,6 +8,10 @@
  * compiler, which has no JavaScript parser API.
  */
 import { parseAst } from 'rolldown/parseAst';
+import { allMessageIds } from '../../../../shared/strings';
+
+/** A literal that names a catalogue message (`description: 'keyboard.archive'`) is a lookup, not text. */
+const MESSAGE_IDS: ReadonlySet<string> = new Set(allMessageIds());
 
 /** Attribute and property names whose string value a person reads or hears. */
 const VISIBLE_NAMES = new Set([
@@ -28,8 +32,8 @@ const VISIBLE_NAMES = new Set([
   'emptyText',
 ]);
 
-/** Letters with a meaning in the UI that are not words to translate. */
-export const ALLOWED_LITERALS = new Set<string>([]);
+/** Letters with a meaning in the UI that are not words to translate: search syntax shown as code. */
+export const ALLOWED_LITERALS = new Set<string>(['from:bob is:unread', '-in:inbox']);
 
 export interface Literal {
   readonly file: string;
@@ -83,8 +87,9 @@ export function findLiterals(fileName: string, code: string): Literal[] {
   const lineOf = (offset: number) => lineStarts.findLastIndex((start) => start <= offset) + 1;
   const found: Literal[] = [];
   const report = (node: AstNode, text: string) => {
-    const trimmed = text.replace(/\s+/g, ' ').trim();
-    if (hasLetter(trimmed) && !ALLOWED_LITERALS.has(trimmed)) found.push({ file: fileName, line: lineOf(node.start), text: trimmed });
+    // JSX text keeps entities as written (&lt;): they are symbols.
+    const trimmed = text.replace(/&[a-z]+;/g, ' ').replace(/\s+/g, ' ').trim();
+    if (hasLetter(trimmed) && !ALLOWED_LITERALS.has(trimmed) && !MESSAGE_IDS.has(trimmed)) found.push({ file: fileName, line: lineOf(node.start), text: trimmed });
   };
   const reportAll = (value: unknown) => {
     for (const literal of literalsOf(value as AstNode)) report(literal.node, literal.text);
