@@ -5,6 +5,7 @@
  */
 import { atom } from 'jotai';
 import type { PublicAccount } from '../../shared/account';
+import type { Phrase } from '../../shared/strings';
 import type { PartnerTheme } from '../../shared/partner-theme';
 import type { CommandStatus, FolderView, ListScope, ListWindow, SendNotice, SyncStatus } from '../../shared/worker-mail-api';
 import { resolveTheme, type ThemeChoice } from '../theme/theme';
@@ -97,10 +98,10 @@ export const cursorAtom = atom<{ readonly key: string | null; readonly index: nu
 export interface Toast {
   readonly id: number;
   readonly tone: 'info' | 'error';
-  readonly title?: string;
-  readonly message: string;
+  readonly title?: Phrase;
+  readonly message: Phrase;
   /** A button on the toast (Undo after a move); pressing it also dismisses the toast. */
-  readonly action?: { readonly label: string; readonly run: () => void };
+  readonly action?: { readonly label: Phrase; readonly run: () => void };
 }
 
 /** Messages in the corner: command failures (catalogue sentence) and confirmations. */
