@@ -6,7 +6,7 @@
  * changes arriving meanwhile are folded into one more refresh.
  */
 import type { ListPatch, ListScope, ListSnapshot, ListWindow, ThreadRow } from '../../shared/worker-mail-api';
-import type { ChangeFeed, MailChange } from '../sync/change-feed';
+import type { ChangeFeed, MailChange } from '../mail-store/change-feed';
 import { accountsOf, type ThreadListReader } from './thread-list-reader';
 import { fitToBudget, rowKey, sameThreadRow } from './views';
 

@@ -17,7 +17,7 @@ import type {
   ThreadView,
 } from '../../shared/worker-mail-api';
 import { withRead } from '../db/store';
-import { folderFromRow } from '../sync/mail-rows';
+import { folderFromRow } from '../mail-store/mail-rows';
 import type { SyncStatusFeed } from '../sync/sync-status-feed';
 import { FOLDER_UNREAD_TABLES, withPendingUnread } from './folder-unread';
 import type { ListSubscriptions } from './list-subscriptions';

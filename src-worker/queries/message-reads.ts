@@ -10,7 +10,7 @@ import { TernError } from '../../shared/errors';
 import type { BodyView, ThreadView } from '../../shared/worker-mail-api';
 import type { MailGateway } from '../api/mail-gateway';
 import { only, withRead, withWrite } from '../db/store';
-import { messageFromRow, threadFromRow } from '../sync/mail-rows';
+import { messageFromRow, threadFromRow } from '../mail-store/mail-rows';
 import { embeddedTypeOf, normalContentId, partsToEmbed } from './cid-parts';
 import type { OpenStore } from './thread-list-reader';
 import { toMessageView, toThreadRow } from './views';
