@@ -13,7 +13,7 @@ import { VIEW_MODE_INFO } from '../settings/view-mode';
 import { useMailActions } from '../state/actions-context';
 import { accountsAtom, allInScopeAtom, allInScopeSelectedAtom, cursorAtom, foldersAtom, selectionAnchorAtom, selectionAtom, shortcutsOpenAtom, viewModeAtom, visibleListAtom } from '../state/atoms';
 import type { ThreadCommand } from '../state/mail-actions';
-import { scopeKeyOf } from '../state/worker-bridge';
+import { scopeKeyOf } from '../state/engine-feeds';
 import { indexOfKey, rowAt, type HeldList } from '../thread-list/list-patch';
 import { groupByAccount, selectRange, toggleRow, type ThreadRef } from '../thread-list/selection';
 import { resolveTargets } from '../thread-list/targets';

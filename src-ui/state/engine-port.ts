@@ -3,7 +3,7 @@
  * dispatches). `engineFromWorker` adapts the comlink remote of shared/worker-api.ts to it;
  * tests hand the app an in-memory implementation instead.
  *
- * Only this module and worker-bridge.ts know the engine exists; components call the
+ * Only this module and engine-feeds/ know the engine exists; components call the
  * command functions of mail-actions.ts (STYLE item 13).
  */
 import { proxy, type Remote } from 'comlink';
