@@ -19,6 +19,7 @@ import { createCommandStatusFeed } from './outbox/command-status-feed';
 import { EngineMailCommands } from './outbox/mail-command-service';
 import { liveRows, OUTBOX_TABLE } from './mail-store/outbox-rows';
 import { ListSubscriptions } from './queries/list-subscriptions';
+import { ThreadSubscriptions } from './queries/thread-subscriptions';
 import { EngineMailQueries } from './queries/mail-query-service';
 import { MessageReads } from './queries/message-reads';
 import { createStartupGate, type StartupGate } from './queries/startup-gate';
@@ -243,10 +244,13 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
   const search = new SearchIndexes({ open, changes, onError: (error) => deps.log?.('Error', `search index: ${String(error)}`) });
   const reader = new ThreadListReader(open, search);
   const lists = new ListSubscriptions({ reader, changes, settled, onError: (error) => deps.log?.('Error', `live list: ${String(error)}`) });
+  const reads = new MessageReads({ open, gateway: gatewayOf, now: () => clock.now() });
+  const threads = new ThreadSubscriptions({ reads, changes, onError: (error) => deps.log?.('Error', `live thread: ${String(error)}`) });
   const queries = new EngineMailQueries({
     open,
     lists,
-    reads: new MessageReads({ open, gateway: gatewayOf, now: () => clock.now() }),
+    threads,
+    reads,
     syncStatus,
     onListAnswered: () => startup.open('first list'),
     settled,
