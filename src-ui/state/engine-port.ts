@@ -65,6 +65,7 @@ export function engineFromWorker(worker: Remote<WorkerApi>, version: string, sta
       moveWindow: (params) => worker.mail.moveWindow(params),
       unwatch: (params) => worker.mail.unwatch(params),
       getThread: (params) => worker.mail.getThread(params),
+      watchThread: (params, onPush) => worker.mail.watchThread(params, proxy(onPush)),
       getBody: (params) => worker.mail.getBody(params),
       listFolders: (params) => worker.mail.listFolders(params),
       counts: (params) => worker.mail.counts(params),

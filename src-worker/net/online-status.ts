@@ -6,6 +6,7 @@
  */
 import { systemClock, type Clock } from '../../shared/clock';
 import { TIME } from '../../shared/constants';
+import { backoffDelay } from './backoff';
 
 /** How long an answer holds, and the re-check delay after the browser reports offline (spec §9). */
 export const ONLINE_CACHE_MS = TIME.minute;
@@ -80,7 +81,7 @@ export function createOnlineStatus(deps: OnlineStatusDeps): OnlineStatus {
     if (changed) for (const listener of listeners) listener(online);
     // While offline, keep looking once a minute; the browser may never fire 'online' (a captive portal).
     if (recheckTimer !== null) clock.clearTimeout(recheckTimer);
-    const delay = browserOffline ? OFFLINE_RECHECK_MS : Math.min(UNREACHABLE_RECHECK_MS.max, UNREACHABLE_RECHECK_MS.first * 2 ** unreachable);
+    const delay = browserOffline ? OFFLINE_RECHECK_MS : backoffDelay(unreachable + 1, { baseMs: UNREACHABLE_RECHECK_MS.first, maxMs: UNREACHABLE_RECHECK_MS.max });
     unreachable = online || browserOffline ? 0 : unreachable + 1;
     recheckTimer = online ? null : clock.setTimeout(() => void check(true), delay);
   };

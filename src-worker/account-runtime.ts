@@ -3,24 +3,24 @@
  * websocket and outbox, wired together. Built by the mail engine when an account appears
  * (or its token changes) and stopped when it goes.
  */
-import type { Account } from '../../shared/account';
-import type { Clock } from '../../shared/clock';
-import type { LogType } from '../../shared/constants';
-import type { TernError } from '../../shared/errors';
-import { GatewayClient } from '../api/gateway-client';
-import { MailGateway } from '../api/mail-gateway';
-import type { RequestType } from '../api/request-id';
-import type { MailTable } from '../db/mail-schema';
-import type { LocalStore } from '../db/store';
-import { reconcileConfirmed } from '../outbox/action-store';
-import type { CommandStatusFeed } from '../outbox/command-status-feed';
-import { createOutboxSender, type OutboxSender } from '../outbox/outbox-sender';
-import { createAccountSync, type AccountSync, type AccountSyncState } from './account-sync';
-import type { ChangeFeed } from './change-feed';
-import { DeltaApplier, type SyncState } from './delta-applier';
-import { primeFirstScreen } from './first-screen';
-import type { OnlineStatus } from './online-status';
-import { createPushSocket, pushSocketUrl, type ConnectSocket, type PushSocket } from './push-socket';
+import type { Account } from '../shared/account';
+import type { Clock } from '../shared/clock';
+import type { LogType } from '../shared/constants';
+import type { TernError } from '../shared/errors';
+import { GatewayClient } from './api/gateway-client';
+import { MailGateway } from './api/mail-gateway';
+import type { RequestType } from './api/request-id';
+import type { MailTable } from './db/mail-schema';
+import type { LocalStore } from './db/store';
+import { reconcileConfirmed } from './outbox/action-store';
+import type { CommandStatusFeed } from './outbox/command-status-feed';
+import { createOutboxSender, type OutboxSender } from './outbox/outbox-sender';
+import { createAccountSync, type AccountSync, type AccountSyncState } from './sync/account-sync';
+import type { ChangeFeed } from './mail-store/change-feed';
+import { DeltaApplier, type SyncState } from './sync/delta-applier';
+import { primeFirstScreen } from './sync/first-screen';
+import type { OnlineStatus } from './net/online-status';
+import { createPushSocket, pushSocketUrl, type ConnectSocket, type PushSocket } from './sync/push-socket';
 
 /** Without a websocket (none in this runtime, or switched off for the account) the sync polls this often. */
 export const POLL_INTERVAL_MS = 30_000;

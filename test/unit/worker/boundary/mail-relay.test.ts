@@ -1,6 +1,6 @@
 import { afterEach, expect, test } from 'vitest';
 import type { CommandStatus, ListPatch } from '../../../../shared/worker-mail-api';
-import { MAIL_CHANNEL } from '../../../../src-worker/sync/mail-relay';
+import { MAIL_CHANNEL } from '../../../../src-worker/boundary/mail-relay';
 import { FakeMailServer } from '../fake-mail-server';
 import { fakeBroadcastHub } from '../fakes';
 import { Profile, waitFor } from '../mail-test-kit';

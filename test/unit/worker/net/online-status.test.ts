@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { createOnlineStatus, type BrowserOnlineSignal } from '../../../../src-worker/sync/online-status';
+import { createOnlineStatus, type BrowserOnlineSignal } from '../../../../src-worker/net/online-status';
 import { manualClock } from '../mail-test-kit';
 
 function setup() {

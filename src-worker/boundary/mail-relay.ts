@@ -9,7 +9,7 @@
 import type { CommandStatus } from '../../shared/worker-mail-api';
 import type { BroadcastPort } from '../db/account-databases';
 import type { CommandStatusFeed } from '../outbox/command-status-feed';
-import type { ChangeFeed, MailChange } from './change-feed';
+import type { ChangeFeed, MailChange } from '../mail-store/change-feed';
 
 export const MAIL_CHANNEL = 'tern-mail';
 
