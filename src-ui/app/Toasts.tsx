@@ -1,7 +1,7 @@
 /**
  * Notifications: command failures (the catalogue's sentence) and confirmations. They sit at
  * the bottom centre of the content area, never over the sidebar's controls and beside an
- * open composer or its Undo (styles.css, "Toasts"). The two live regions exist before any
+ * open composer or its Undo (app/toasts.css). The two live regions exist before any
  * toast does, so screen readers announce what is added to them: errors assertively,
  * confirmations politely. Each can be dismissed with its button or Escape; a move's
  * confirmation also carries Undo (its `z` key is a mailbox shortcut).
@@ -13,7 +13,7 @@ import { useLocale, useT } from '../kit/i18n';
 import { useMailActions } from '../state/actions-context';
 import { toastsAtom, type Toast } from '../state/atoms';
 import { focusListOrConversation } from './focus-list';
-import { Icon } from './icons';
+import { Icon } from '../kit/icons';
 import { SendNotices } from './SendNotices';
 
 /**

@@ -9,7 +9,7 @@ import { addressKey } from '../../shared/address-equivalence';
 import type { BodyView, MessageView, ThreadView } from '../../shared/worker-mail-api';
 import { TernError } from '../../shared/errors';
 import { composeFromMessage, type ComposerInitial } from '../composer/compose-initial';
-import { ForwardIcon, ReplyAllIcon, ReplyIcon } from './icons';
+import { Icon } from '../kit/icons';
 import { initiallyExpanded } from './message-format';
 import { MessageItem, type ResponseMode } from './MessageItem';
 import { CONVERSATION_CSS } from './conversation-styles';
@@ -233,13 +233,13 @@ export const ConversationView = memo(function ConversationView(props: Conversati
       {newestSent && (
         <footer className="tern-conversation-footer">
           <button type="button" className="tern-button" disabled={footerBusy} onClick={() => replyTo('reply')}>
-            <ReplyIcon /> {t('conversation.reply')}
+            <Icon name="reply" /> {t('conversation.reply')}
           </button>
           <button type="button" className="tern-button" disabled={footerBusy} onClick={() => replyTo('replyAll')}>
-            <ReplyAllIcon /> {t('conversation.replyAll')}
+            <Icon name="replyAll" /> {t('conversation.replyAll')}
           </button>
           <button type="button" className="tern-button" disabled={footerBusy} onClick={() => replyTo('forward')}>
-            <ForwardIcon /> {t('conversation.forward')}
+            <Icon name="forward" /> {t('conversation.forward')}
           </button>
         </footer>
       )}

@@ -7,8 +7,8 @@ import type { BodyView, MessageView } from '../../shared/worker-mail-api';
 import { AttachmentList } from '../attachments/AttachmentList';
 import { composeFromMailto, type ComposerInitial } from '../composer/compose-initial';
 import { MailBody } from '../mail-html/MailBody';
-import { Avatar } from './Avatar';
-import { ForwardIcon, PaperclipIcon, PrintIcon, ReplyAllIcon, ReplyIcon } from './icons';
+import { Avatar } from '../kit/Avatar';
+import { Icon } from '../kit/icons';
 import { printDocument, printInFrame } from './print-message';
 import { displayName, formatFullDate, formatMessageDate, recipientSummary, senderLine } from './message-format';
 import { useLocale, useT } from '../kit/i18n';
@@ -115,7 +115,7 @@ export function MessageItem(props: MessageItemProps) {
     <article className={`tern-message${expanded ? ' is-expanded' : ''}${message.unread ? ' is-unread' : ''}`} aria-label={t('conversation.messageFromAt', { name: senderName, date: shortDate })}>
       <div className="tern-message-header">
         <button type="button" className="tern-message-toggle" aria-expanded={expanded} aria-controls={bodyId} onClick={() => props.onToggle(message.id)}>
-          <Avatar address={sender} />
+          <Avatar name={sender?.name ?? ''} email={sender?.email ?? ''} size={36} />
           <span className="tern-message-who">
             <span className="tern-message-from" title={sender ? senderLine(sender) : undefined}>
               <span className="tern-message-name">{senderName}</span>
@@ -126,7 +126,7 @@ export function MessageItem(props: MessageItemProps) {
             <span className="tern-message-sub">{expanded ? recipientSummary(message.to, message.cc, props.ownAddresses, uiLocale) : message.snippet}</span>
           </span>
           <span className="tern-message-date">
-            {hasClip && <PaperclipIcon size={14} />}
+            {hasClip && <Icon name="paperclip" size={14} />}
             <time dateTime={new Date(message.date).toISOString()} title={fullDate}>
               {shortDate}
             </time>
@@ -141,18 +141,18 @@ export function MessageItem(props: MessageItemProps) {
             ) : (
               <>
                 <button type="button" className="tern-icon-button" aria-label={t('conversation.reply')} title={t('conversation.reply')} disabled={composing !== null} onClick={() => void compose('reply')}>
-                  <ReplyIcon />
+                  <Icon name="reply" />
                 </button>
                 <button type="button" className="tern-icon-button" aria-label={t('conversation.replyAll')} title={t('conversation.replyAll')} disabled={composing !== null} onClick={() => void compose('replyAll')}>
-                  <ReplyAllIcon />
+                  <Icon name="replyAll" />
                 </button>
                 <button type="button" className="tern-icon-button" aria-label={t('conversation.forward')} title={t('conversation.forward')} disabled={composing !== null} onClick={() => void compose('forward')}>
-                  <ForwardIcon />
+                  <Icon name="forward" />
                 </button>
               </>
             )}
             <button type="button" className="tern-icon-button" aria-label={t('conversation.print')} title={t('conversation.printThisMessage')} disabled={printing} onClick={() => void print()}>
-              <PrintIcon />
+              <Icon name="print" />
             </button>
           </span>
         )}

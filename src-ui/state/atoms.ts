@@ -1,5 +1,5 @@
 /**
- * Everything the UI renders from, as jotai atoms. Only worker-bridge.ts (worker pushes
+ * Everything the UI renders from, as jotai atoms. Only engine-feeds/ (worker pushes
  * and query results) and mail-actions.ts / preferences.ts (the user's own changes) write
  * them; components read them.
  */
@@ -119,7 +119,7 @@ export const viewModeAtom = atom<ViewMode>(DEFAULT_VIEW_MODE);
 /** The thread list's width beside the reading pane chosen with the divider, px (persisted by preferences.ts); null: the default. */
 export const listWidthAtom = atom<number | null>(null);
 
-/** The latest outcome of each draft's save or send, by the draft id its composer uses (worker-bridge.ts; the composer's save indicator). */
+/** The latest outcome of each draft's save or send, by the draft id its composer uses (engine-feeds/command-feed.ts; the composer's save indicator). */
 export const draftStatusAtom = atom<Readonly<Record<string, CommandStatus>>>({});
 
 /** Sends the person must hear about (may have been sent, not sent, no copy in Sent), kept by the engine until dismissed. */

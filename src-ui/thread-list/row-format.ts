@@ -3,7 +3,7 @@ import type { Locale } from '../../shared/preferences';
 import { format } from '../../shared/strings';
 import type { Address } from '../../shared/api/mail';
 import type { ThreadRow } from '../../shared/worker-mail-api';
-import { displayName, shortName } from '../app/person-name';
+import { displayName, shortName } from '../kit/person-name';
 import { dateFormat } from './date-format-cache';
 
 const TIME_OPTIONS: Intl.DateTimeFormatOptions = { hour: 'numeric', minute: '2-digit' };
