@@ -269,4 +269,9 @@ export const MIGRATIONS: readonly string[] = [
   -- indexer's background batches (it drops a message's old entry before writing the new one).
   INSERT OR IGNORE INTO fts_pending (message_id) SELECT id FROM messages;
   `,
+  /* 9: where a message's body text is (mirror/body-parts.ts), so opening it fetches those parts alone */ `
+  -- "<text section>|<html section>" from BODYSTRUCTURE; NULL for messages mirrored before, whose
+  -- bodies are still read whole (the mirror does not go back to fetch it for them).
+  ALTER TABLE messages ADD COLUMN body_parts TEXT;
+  `,
 ];

@@ -25,7 +25,7 @@ import { EmptyFolderDialog, roleName, type EmptyTarget } from '../toolbar/EmptyF
 import { focusSearch } from '../toolbar/SearchBox';
 import { commonMoveTargets, moveTargets, type MoveTarget } from '../toolbar/move-menu';
 import { Toolbar } from '../toolbar/Toolbar';
-import { Icon } from './icons';
+import { Icon } from '../kit/icons';
 import { PaneDivider, useSplitBody } from './PaneDivider';
 import { isLoneDraftRow, openDraftRow } from './open-draft';
 import { ReadingPane } from './ReadingPane';

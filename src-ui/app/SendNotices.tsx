@@ -14,7 +14,7 @@ import type { SendNotice } from '../../shared/worker-mail-api';
 import { composerInitialOfDraft } from '../composer/draft-initial';
 import { useMailActions } from '../state/actions-context';
 import { composerAtom, foldersAtom, sendNoticesAtom } from '../state/atoms';
-import { Icon } from './icons';
+import { Icon } from '../kit/icons';
 import { sendNoticeText } from './send-notice-text';
 
 const LAYOUT = {

@@ -13,7 +13,7 @@ import { useLocale, useT } from '../kit/i18n';
 import { useMailActions } from '../state/actions-context';
 import { toastsAtom, type Toast } from '../state/atoms';
 import { focusListOrConversation } from './focus-list';
-import { Icon } from './icons';
+import { Icon } from '../kit/icons';
 import { SendNotices } from './SendNotices';
 
 /**

@@ -14,7 +14,7 @@ import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } f
 import type { Address } from '../../shared/api/mail';
 import { TernError } from '../../shared/errors';
 import type { DraftInput } from '../../shared/worker-mail-api';
-import { PaperclipIcon } from '../conversation/icons';
+import { Icon } from '../kit/icons';
 import { caretAtEndOfWriting, focusedField, type ComposerField } from './caret';
 import { ComposerFields, type RecipientKind } from './ComposerFields';
 import { ComposerFooter } from './ComposerFooter';
@@ -414,7 +414,7 @@ export function Composer(props: ComposerProps) {
       />
       {dragging && (
         <div className="tern-drop-overlay" aria-hidden="true">
-          <PaperclipIcon size={28} />
+          <Icon name="paperclip" size={28} />
           <span>Drop files to attach</span>
         </div>
       )}

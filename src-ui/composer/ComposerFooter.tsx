@@ -1,6 +1,6 @@
 /** The composer's footer: Send, Attach files, how many files are uploading, a failed save with Retry, and Discard at the far end. */
 import { useRef } from 'react';
-import { PaperclipIcon, SendIcon, TrashIcon } from '../conversation/icons';
+import { Icon } from '../kit/icons';
 import type { SaveIndicator } from './save-indicator';
 
 export function ComposerFooter(props: {
@@ -17,10 +17,10 @@ export function ComposerFooter(props: {
   return (
     <footer className="tern-composer-footer">
       <button type="submit" className="tern-button tern-button-primary tern-send" disabled={sending} title="Send (Ctrl+Enter)">
-        <SendIcon /> {sending ? 'Sending…' : 'Send'}
+        <Icon name="send" /> {sending ? 'Sending…' : 'Send'}
       </button>
       <button type="button" className="tern-icon-button" aria-label="Attach files" title="Attach files" onClick={() => fileInput.current?.click()}>
-        <PaperclipIcon />
+        <Icon name="paperclip" />
       </button>
       <input
         ref={fileInput}
@@ -46,7 +46,7 @@ export function ComposerFooter(props: {
       {/* At the far end, away from Send (inline: the composer's styles are another change's). */}
       {onDiscard && (
         <button type="button" className="tern-icon-button tern-discard" style={{ marginInlineStart: 'auto' }} aria-label="Discard draft" aria-keyshortcuts="Control+Shift+D" title="Discard draft (Ctrl+Shift+D)" onClick={onDiscard}>
-          <TrashIcon />
+          <Icon name="trash" />
         </button>
       )}
     </footer>

@@ -1,14 +1,8 @@
 /** The composer's title bar: its title, the save indicator, Minimize and Close. */
-import { CloseIcon } from '../conversation/icons';
+import { Icon } from '../kit/icons';
 import type { SaveIndicator } from './save-indicator';
 import { SaveIndicatorView } from './SaveIndicatorView';
 
-/** A bar at the bottom (minimize) or a chevron up (show again), drawn like conversation/icons.tsx. */
-const MinimizeIcon = ({ up }: { up: boolean }) => (
-  <svg className="tern-icon" width={18} height={18} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
-    <path d={up ? 'm6 15 6-6 6 6' : 'M6 18h12'} />
-  </svg>
-);
 
 export function ComposerHeader(props: {
   titleId: string;
@@ -36,11 +30,11 @@ export function ComposerHeader(props: {
           title={minimized ? 'Show' : 'Minimize'}
           onClick={() => onMinimize(!minimized)}
         >
-          <MinimizeIcon up={Boolean(minimized)} />
+          <Icon name={minimized ? 'chevronUp' : 'minimize'} />
         </button>
       )}
       <button type="button" className="tern-icon-button" aria-label="Close and keep the draft" title="Close (Esc)" onClick={onClose}>
-        <CloseIcon />
+        <Icon name="close" />
       </button>
     </header>
   );

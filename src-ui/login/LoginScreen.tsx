@@ -8,7 +8,7 @@ import { useEffect, useId, useReducer, useRef, useState, type FormEvent, type Re
 import type { TernError } from '../../shared/errors';
 import { LOGIN_INPUT_NAMES } from '../../shared/login-steps';
 import { brand } from '../brand';
-import { Icon } from '../app/icons';
+import { Icon } from '../kit/icons';
 import { formatPhrase } from '../../shared/strings';
 import { errorText, useLocale, useT, type MessageId } from '../kit/i18n';
 import { RedirectToInbox } from '../app/Redirect';

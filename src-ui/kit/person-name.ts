@@ -66,3 +66,16 @@ export function shortName(address: Address): string {
   const named = words.findIndex((word) => !INITIAL.test(word));
   return named >= 0 && named < words.length - 1 ? (words[named] ?? first) : words.join(' ');
 }
+
+/** Up to two initials, in reading order: "Alice Smith" and "Smith, Alice" → "AS", "bob@x.org" → "B". */
+export function initials(address: Address | undefined): string {
+  if (!address) return '?';
+  const words = naturalName(address.name)
+    .replace(/[^\p{L}\p{N}\s]/gu, ' ')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean);
+  if (words.length >= 2) return ((words[0]?.[0] ?? '') + (words.at(-1)?.[0] ?? '')).toUpperCase();
+  if (words.length === 1) return (words[0]?.[0] ?? '?').toUpperCase();
+  return (address.email[0] ?? '?').toUpperCase();
+}

@@ -1,10 +1,12 @@
 /**
  * A menu button (WAI-ARIA menu button pattern): the button opens a `menu`; arrow keys,
  * Home and End move between items, Enter or Space picks one, Escape closes and gives the
- * focus back to the button. Used by the settings dropdown, the account menu and "Move to".
+ * focus back to the button; typed letters move to the item they start (type-ahead.ts). Used
+ * by the settings dropdown, the account menu, "Move to" and the folder menus.
  */
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Icon, type IconName } from './icons';
+import { NO_TYPE_AHEAD, typeAhead } from './type-ahead';
 
 export interface MenuItem {
   readonly id: string;
@@ -88,6 +90,8 @@ export function MenuButton(props: MenuButtonProps) {
     if (all.length === 0) return;
     all[(index + all.length) % all.length]?.focus();
   };
+  /** The letters typed into the open menu lately (type-ahead). */
+  const typed = useRef(NO_TYPE_AHEAD);
   /** Whether the open menu came from `openSignal` (a shortcut) rather than the button. */
   const bySignal = useRef(false);
   const close = (returnFocus: boolean) => {
@@ -123,6 +127,7 @@ export function MenuButton(props: MenuButtonProps) {
   // itself, so Escape (handled on the menu) still closes it.
   useEffect(() => {
     if (!open) return;
+    typed.current = NO_TYPE_AHEAD;
     const all = items();
     const checked = all.findIndex((item) => item.getAttribute('aria-checked') === 'true');
     if (all.length > 0) focusItem(checked >= 0 ? checked : 0);
@@ -163,11 +168,12 @@ export function MenuButton(props: MenuButtonProps) {
         close(false);
         return; // let the focus move on
       default:
-        // Type-ahead: the next item starting with the letter.
-        if (event.key.length === 1 && /\S/.test(event.key)) {
-          const letter = event.key.toLowerCase();
-          const order = [...all.slice(current + 1), ...all.slice(0, current + 1)];
-          order.find((item) => item.textContent?.trim().toLowerCase().startsWith(letter))?.focus();
+        // Type-ahead: the item the typed letters start (a prefix, or the next with a repeated letter).
+        if (event.key.length === 1 && /\S/.test(event.key) && !event.ctrlKey && !event.metaKey && !event.altKey) {
+          const labels = all.map((item) => item.querySelector('.menu-item-label')?.textContent ?? item.textContent ?? '');
+          const next = typeAhead({ state: typed.current, key: event.key, now: event.timeStamp, labels, current });
+          typed.current = next.state;
+          if (next.index >= 0) all[next.index]?.focus();
           break;
         }
         return;

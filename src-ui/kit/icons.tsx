@@ -1,6 +1,7 @@
 /**
- * The app's icons: 24×24 stroked outlines drawn with currentColor, decorative only
- * (every control that shows one carries its own accessible name).
+ * The one icon set: 24×24 stroked outlines drawn with currentColor, decorative only
+ * (every control that shows one carries its own accessible name). Each concept has one
+ * drawing, whichever screen shows it.
  */
 import type { ReactNode } from 'react';
 
@@ -34,7 +35,28 @@ export type IconName =
   | 'monitor'
   | 'arrowLeft'
   | 'layout'
-  | 'more';
+  | 'more'
+  | 'alert'
+  | 'bold'
+  | 'chevronUp'
+  | 'download'
+  | 'eye'
+  | 'file'
+  | 'film'
+  | 'forward'
+  | 'image'
+  | 'imageOff'
+  | 'italic'
+  | 'link'
+  | 'list'
+  | 'minimize'
+  | 'music'
+  | 'numberedList'
+  | 'pdf'
+  | 'print'
+  | 'reply'
+  | 'replyAll'
+  | 'underline';
 
 const PATHS: Record<IconName, ReactNode> = {
   more: (
@@ -168,12 +190,34 @@ const PATHS: Record<IconName, ReactNode> = {
       <path d="M9 3v18M9 12h12" />
     </>
   ),
+  alert: <><circle cx="12" cy="12" r="9" /><path d="M12 7.5v5.5M12 16.5v.01" /></>,
+  bold: <><path d="M7 5h6a3.5 3.5 0 0 1 0 7H7Z" /><path d="M7 12h7a3.5 3.5 0 0 1 0 7H7Z" /></>,
+  chevronUp: <path d="m6 15 6-6 6 6" />,
+  download: <><path d="M12 4v11" /><path d="m7 10 5 5 5-5" /><path d="M5 20h14" /></>,
+  eye: <><path d="M2 12s3.6-7 10-7 10 7 10 7-3.6 7-10 7S2 12 2 12Z" /><circle cx="12" cy="12" r="3" /></>,
+  file: <><path d="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8Z" /><path d="M14 3v5h5" /></>,
+  film: <><rect x="3" y="5" width="18" height="14" rx="2" /><path d="m10 9 5 3-5 3Z" /></>,
+  forward: <><path d="m15 14 5-5-5-5" /><path d="M20 9H9.5a5.5 5.5 0 0 0 0 11H13" /></>,
+  image: <><rect x="3" y="4" width="18" height="16" rx="2" /><circle cx="9" cy="10" r="2" /><path d="m4 18 5-5 4 4 3-3 4 4" /></>,
+  imageOff: <><rect x="3" y="4" width="18" height="16" rx="2" /><circle cx="9" cy="10" r="2" /><path d="m4 18 5-5 4 4 3-3 4 4" /><path d="M3 3l18 18" /></>,
+  italic: <path d="M15 5h-5M14 19H9M14 5l-4 14" />,
+  link: <><path d="M10 14a4.5 4.5 0 0 0 6.4 0l3-3a4.5 4.5 0 0 0-6.4-6.4l-1 1" /><path d="M14 10a4.5 4.5 0 0 0-6.4 0l-3 3a4.5 4.5 0 0 0 6.4 6.4l1-1" /></>,
+  list: <><path d="M9 6h11M9 12h11M9 18h11" /><circle cx="4.5" cy="6" r=".8" /><circle cx="4.5" cy="12" r=".8" /><circle cx="4.5" cy="18" r=".8" /></>,
+  minimize: <path d="M6 18h12" />,
+  music: <><path d="M9 18V6l11-2v12" /><circle cx="6.5" cy="18" r="2.5" /><circle cx="17.5" cy="16" r="2.5" /></>,
+  numberedList: <><path d="M10 6h10M10 12h10M10 18h10" /><path d="M4 5l1.5-1V9M3.5 13.5a1.5 1.5 0 1 1 2.6 1L3.5 17h3" /></>,
+  pdf: <><path d="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8Z" /><path d="M14 3v5h5" /><path d="M8.5 16.5h7M8.5 13h7" /></>,
+  print: <><path d="M6 9V2h12v7" /><path d="M6 18H4a2 2 0 0 1-2-2v-5a2 2 0 0 1 2-2h16a2 2 0 0 1 2 2v5a2 2 0 0 1-2 2h-2" /><path d="M6 14h12v8H6z" /></>,
+  reply: <><path d="M9 14 4 9l5-5" /><path d="M4 9h10.5a5.5 5.5 0 0 1 0 11H11" /></>,
+  replyAll: <><path d="M7 14 2 9l5-5" /><path d="M12 14 7 9l5-5" /><path d="M7 9h8.5a5.5 5.5 0 0 1 0 11H13" /></>,
+  underline: <><path d="M7 4v7a5 5 0 0 0 10 0V4" /><path d="M5 20h14" /></>,
 };
 
 export function Icon({ name, size = 18, className }: { name: IconName; size?: number; className?: string }) {
   return (
     <svg
-      className={className ? `icon ${className}` : 'icon'}
+      // `icon` for the app's stylesheet, `tern-icon` for the views that carry their own (composer, conversation, mail body).
+      className={className ? `icon tern-icon ${className}` : 'icon tern-icon'}
       width={size}
       height={size}
       viewBox="0 0 24 24"
