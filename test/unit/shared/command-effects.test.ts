@@ -22,7 +22,7 @@ const THREAD: readonly (PlanMessage & { unread: boolean; starred: boolean })[] =
   { id: '4', folderId: IDS.drafts, date: 4, unread: false, starred: false },
 ];
 const threads = new Map([['t', THREAD]]);
-const cmd = (command: Record<string, unknown>) => ({ accountId: '7', threadIds: ['t'], ...command }) as MailCommand;
+const cmd = (command: Record<string, unknown>) => ({ accountId: '7', threadIds: ['t'], ...command }) as unknown as MailCommand;
 const effectsOf = (command: Record<string, unknown>) => commandEffects(cmd(command), threads, FOLDERS);
 
 describe('what a command does to a row (shared/command-effects.ts)', () => {
