@@ -9,6 +9,7 @@ import { LoginThrottle } from './auth/rate-limit';
 import type { GatewayConfig } from './config';
 import { assertKeyOpensStore, sealedSecretCount } from './crypto/key-check';
 import { SecretBox } from './crypto/secret-box';
+import { LeanFetch } from './imap/lean-fetch';
 import { DeltaReader, mailSources } from './mirror/delta-reader';
 import { Materializer } from './mirror/materialize';
 import { MirrorManager } from './mirror/mirror-manager';
@@ -87,6 +88,7 @@ export function createContext(config: GatewayConfig, overrides: ContextOverrides
     store: new MirrorStore({ db, txlog, push }),
     options: { sweepIntervalMs: config.mirrorSweepMs },
     onError: (accountId, error) => report(`mirror of account ${accountId}`, error),
+    leanFetch: new LeanFetch({ onInactive: (error) => report('IMAP', error) }),
   });
   const materializer = new Materializer(db);
   const plans = new PlanService({ db, txlog, push });

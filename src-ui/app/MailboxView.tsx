@@ -13,7 +13,7 @@ import { VIEW_MODE_INFO } from '../settings/view-mode';
 import { useMailActions } from '../state/actions-context';
 import { accountsAtom, allInScopeAtom, allInScopeSelectedAtom, cursorAtom, foldersAtom, selectionAnchorAtom, selectionAtom, shortcutsOpenAtom, viewModeAtom, visibleListAtom } from '../state/atoms';
 import type { ThreadCommand } from '../state/mail-actions';
-import { scopeKeyOf } from '../state/worker-bridge';
+import { scopeKeyOf } from '../state/engine-feeds';
 import { indexOfKey, rowAt, type HeldList } from '../thread-list/list-patch';
 import { groupByAccount, selectRange, toggleRow, type ThreadRef } from '../thread-list/selection';
 import { resolveTargets } from '../thread-list/targets';
@@ -25,7 +25,7 @@ import { EmptyFolderDialog, roleName, type EmptyTarget } from '../toolbar/EmptyF
 import { focusSearch } from '../toolbar/SearchBox';
 import { commonMoveTargets, moveTargets, type MoveTarget } from '../toolbar/move-menu';
 import { Toolbar } from '../toolbar/Toolbar';
-import { Icon } from './icons';
+import { Icon } from '../kit/icons';
 import { PaneDivider, useSplitBody } from './PaneDivider';
 import { isLoneDraftRow, openDraftRow } from './open-draft';
 import { ReadingPane } from './ReadingPane';

@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'react';
 import type { AttachmentSummary } from '../../shared/api/mail';
 import { isInlineImage } from '../../shared/attachment-rules';
-import { DownloadIcon, FileIcon, FilmIcon, ImageIcon, MusicIcon, PaperclipIcon, PdfIcon } from '../conversation/icons';
+import { Icon } from '../kit/icons';
 import { attachmentFacts, attachmentsSummary, listedAttachments, type AttachmentFacts } from './attachment-facts';
 import { AttachmentPreview } from './AttachmentPreview';
 import { saveBlob } from './object-urls';
@@ -23,15 +23,15 @@ export interface AttachmentListProps {
 function KindIcon({ facts }: { facts: AttachmentFacts }) {
   switch (facts.preview) {
     case 'image':
-      return <ImageIcon size={22} />;
+      return <Icon name="image" size={22} />;
     case 'video':
-      return <FilmIcon size={22} />;
+      return <Icon name="film" size={22} />;
     case 'audio':
-      return <MusicIcon size={22} />;
+      return <Icon name="music" size={22} />;
     case 'pdf':
-      return <PdfIcon size={22} />;
+      return <Icon name="pdf" size={22} />;
     default:
-      return <FileIcon size={22} />;
+      return <Icon name="file" size={22} />;
   }
 }
 
@@ -83,7 +83,7 @@ export function AttachmentList({ attachments, load, preview }: AttachmentListPro
   return (
     <section className="tern-attachments" aria-label="Attachments">
       <h4 className="tern-att-heading">
-        <PaperclipIcon size={15} /> {attachmentsSummary(listed)}
+        <Icon name="paperclip" size={15} /> {attachmentsSummary(listed)}
       </h4>
       <ul className="tern-att-list">
         {facts.map((item) => {
@@ -118,7 +118,7 @@ export function AttachmentList({ attachments, load, preview }: AttachmentListPro
                     aria-busy={busy === item.attachment.index}
                     onClick={() => void download(item)}
                   >
-                    <DownloadIcon />
+                    <Icon name="download" />
                   </button>
                 </span>
               )}

@@ -20,7 +20,7 @@ import { createPortal } from 'react-dom';
 import { TernError } from '../../shared/errors';
 import type { AttachmentSummary } from '../../shared/api/mail';
 import { keepTabInside } from '../app/focus-trap';
-import { CloseIcon, DownloadIcon } from '../conversation/icons';
+import { Icon } from '../kit/icons';
 import type { AttachmentFacts } from './attachment-facts';
 
 /**
@@ -141,10 +141,10 @@ export function AttachmentPreview({ items, index, preview, onIndexChange, onDown
             </a>
           )}
           <button type="button" className="tern-button" onClick={() => onDownload(item)}>
-            <DownloadIcon /> Download
+            <Icon name="download" /> Download
           </button>
           <button ref={closeRef} type="button" className="tern-icon-button" aria-label="Close preview" onClick={onClose}>
-            <CloseIcon />
+            <Icon name="close" />
           </button>
         </header>
         <div className={`tern-preview-body tern-preview-body-${item.preview ?? 'none'}`}>{content()}</div>

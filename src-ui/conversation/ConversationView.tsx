@@ -9,7 +9,7 @@ import { addressKey } from '../../shared/address-equivalence';
 import type { BodyView, MessageView, ThreadView } from '../../shared/worker-mail-api';
 import { TernError } from '../../shared/errors';
 import { composeFromMessage, type ComposerInitial } from '../composer/compose-initial';
-import { ForwardIcon, ReplyAllIcon, ReplyIcon } from './icons';
+import { Icon } from '../kit/icons';
 import { initiallyExpanded } from './message-format';
 import { MessageItem, type ResponseMode } from './MessageItem';
 import { CONVERSATION_CSS } from './conversation-styles';
@@ -229,13 +229,13 @@ export const ConversationView = memo(function ConversationView(props: Conversati
       {newestSent && (
         <footer className="tern-conversation-footer">
           <button type="button" className="tern-button" disabled={footerBusy} onClick={() => replyTo('reply')}>
-            <ReplyIcon /> Reply
+            <Icon name="reply" /> Reply
           </button>
           <button type="button" className="tern-button" disabled={footerBusy} onClick={() => replyTo('replyAll')}>
-            <ReplyAllIcon /> Reply all
+            <Icon name="replyAll" /> Reply all
           </button>
           <button type="button" className="tern-button" disabled={footerBusy} onClick={() => replyTo('forward')}>
-            <ForwardIcon /> Forward
+            <Icon name="forward" /> Forward
           </button>
         </footer>
       )}

@@ -7,8 +7,8 @@ import type { BodyView, MessageView } from '../../shared/worker-mail-api';
 import { AttachmentList } from '../attachments/AttachmentList';
 import { composeFromMailto, type ComposerInitial } from '../composer/compose-initial';
 import { MailBody } from '../mail-html/MailBody';
-import { Avatar } from './Avatar';
-import { ForwardIcon, PaperclipIcon, PrintIcon, ReplyAllIcon, ReplyIcon } from './icons';
+import { Avatar } from '../kit/Avatar';
+import { Icon } from '../kit/icons';
 import { printDocument, printInFrame } from './print-message';
 import { displayName, formatFullDate, formatMessageDate, recipientSummary, senderLine } from './message-format';
 
@@ -111,7 +111,7 @@ export function MessageItem(props: MessageItemProps) {
     <article className={`tern-message${expanded ? ' is-expanded' : ''}${message.unread ? ' is-unread' : ''}`} aria-label={`Message from ${senderName}, ${shortDate}`}>
       <div className="tern-message-header">
         <button type="button" className="tern-message-toggle" aria-expanded={expanded} aria-controls={bodyId} onClick={() => props.onToggle(message.id)}>
-          <Avatar address={sender} />
+          <Avatar name={sender?.name ?? ''} email={sender?.email ?? ''} size={36} />
           <span className="tern-message-who">
             <span className="tern-message-from" title={sender ? senderLine(sender) : undefined}>
               <span className="tern-message-name">{senderName}</span>
@@ -122,7 +122,7 @@ export function MessageItem(props: MessageItemProps) {
             <span className="tern-message-sub">{expanded ? recipientSummary(message.to, message.cc, props.ownAddresses) : message.snippet}</span>
           </span>
           <span className="tern-message-date">
-            {hasClip && <PaperclipIcon size={14} />}
+            {hasClip && <Icon name="paperclip" size={14} />}
             <time dateTime={new Date(message.date).toISOString()} title={fullDate}>
               {shortDate}
             </time>
@@ -137,18 +137,18 @@ export function MessageItem(props: MessageItemProps) {
             ) : (
               <>
                 <button type="button" className="tern-icon-button" aria-label="Reply" title="Reply" disabled={composing !== null} onClick={() => void compose('reply')}>
-                  <ReplyIcon />
+                  <Icon name="reply" />
                 </button>
                 <button type="button" className="tern-icon-button" aria-label="Reply all" title="Reply all" disabled={composing !== null} onClick={() => void compose('replyAll')}>
-                  <ReplyAllIcon />
+                  <Icon name="replyAll" />
                 </button>
                 <button type="button" className="tern-icon-button" aria-label="Forward" title="Forward" disabled={composing !== null} onClick={() => void compose('forward')}>
-                  <ForwardIcon />
+                  <Icon name="forward" />
                 </button>
               </>
             )}
             <button type="button" className="tern-icon-button" aria-label="Print" title="Print this message" disabled={printing} onClick={() => void print()}>
-              <PrintIcon />
+              <Icon name="print" />
             </button>
           </span>
         )}

@@ -1,7 +1,7 @@
 /** The `?` dialog: every keyboard shortcut, grouped. */
 import { useAtom } from 'jotai';
 import { useEffect, useRef, type KeyboardEvent } from 'react';
-import { Icon } from '../app/icons';
+import { Icon } from '../kit/icons';
 import { shortcutsOpenAtom } from '../state/atoms';
 import { SHORTCUTS, type Shortcut } from './shortcuts';
 

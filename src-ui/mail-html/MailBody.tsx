@@ -8,7 +8,7 @@ import { useMemo, useState } from 'react';
 import { MAX_SHOWN_HTML_CHARS } from '../../shared/api/mail';
 import { formatFileSize } from '../../shared/file-size';
 import type { BodyView } from '../../shared/worker-mail-api';
-import { ImageOffIcon } from '../conversation/icons';
+import { Icon } from '../kit/icons';
 import { IsolatedMailFrame } from './IsolatedMailFrame';
 import { MailFrame } from './MailFrame';
 import { PlainTextBody } from './PlainTextBody';
@@ -89,7 +89,7 @@ export function RemoteContentBar(props: { blocked: number; senderEmail?: string;
   const { blocked, senderEmail } = props;
   return (
     <div className="tern-remote-bar" role="region" aria-label="Remote images blocked">
-      <ImageOffIcon />
+      <Icon name="imageOff" />
       <span className="tern-remote-text">
         {blocked === 1 ? '1 remote image is hidden' : `${blocked} remote images are hidden`} to protect your privacy.
       </span>

@@ -18,10 +18,10 @@ import { memo, useCallback, useMemo, useState, type KeyboardEvent, type MouseEve
 import { senderName, type PublicAccount } from '../../shared/account';
 import type { FolderView } from '../../shared/worker-mail-api';
 import { brand } from '../brand';
-import { Avatar } from '../app/Avatar';
+import { Avatar } from '../kit/Avatar';
 import { useActiveAccountId, useCurrentMailbox, type CurrentMailbox } from '../app/current-mailbox';
-import { folderIcon, Icon } from '../app/icons';
-import { MenuButton } from '../app/Menu';
+import { folderIcon, Icon } from '../kit/icons';
+import { MenuButton } from '../kit/Menu';
 import { dispatchMailEvent, MAIL_EVENTS } from '../keyboard/mail-events';
 import { accountsAtom, foldersAtom, inboxUnreadAtom } from '../state/atoms';
 import { DeleteFolderDialog } from './DeleteFolderDialog';

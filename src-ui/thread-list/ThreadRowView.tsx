@@ -4,8 +4,8 @@
  */
 import { memo, useMemo, type MouseEvent } from 'react';
 import type { ThreadRow } from '../../shared/worker-mail-api';
-import { Avatar } from '../app/Avatar';
-import { Icon } from '../app/icons';
+import { Avatar } from '../kit/Avatar';
+import { Icon } from '../kit/icons';
 import type { ViewLayout } from '../settings/view-mode';
 import { avatarAddress, formatFullTime, formatListTime, rowNamesLabel } from './row-format';
 

@@ -1,7 +1,7 @@
 /** How a thread row reads: the time column and the senders column. */
 import type { Address } from '../../shared/api/mail';
 import type { ThreadRow } from '../../shared/worker-mail-api';
-import { displayName, shortName } from '../app/person-name';
+import { displayName, shortName } from '../kit/person-name';
 import { dateFormat } from './date-format-cache';
 
 const TIME_OPTIONS: Intl.DateTimeFormatOptions = { hour: 'numeric', minute: '2-digit' };

@@ -15,7 +15,7 @@ import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { describeSearchProblem, searchProblemOf } from '../../shared/search-syntax';
-import { Icon } from '../app/icons';
+import { Icon } from '../kit/icons';
 import { useCurrentMailbox } from '../app/current-mailbox';
 import { accountsAtom } from '../state/atoms';
 import { SearchHelp } from './SearchHelp';

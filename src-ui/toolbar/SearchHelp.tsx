@@ -5,7 +5,7 @@
  * back; picking an operator writes it into the box.
  */
 import { SEARCH_OPERATORS } from '../../shared/search-syntax';
-import { MenuButton, type MenuEntry } from '../app/Menu';
+import { MenuButton, type MenuEntry } from '../kit/Menu';
 
 /** What picking an operator adds to the query: the whole of it when it takes one value only, else `name:`. */
 export function operatorInsertion(name: string): string {

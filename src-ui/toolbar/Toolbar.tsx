@@ -4,9 +4,9 @@
  * when nothing is selected.
  */
 import { useEffect, useRef } from 'react';
-import { folderIcon, Icon, type IconName } from '../app/icons';
+import { folderIcon, Icon, type IconName } from '../kit/icons';
 import { focusListOrConversation } from '../app/focus-list';
-import { MenuButton } from '../app/Menu';
+import { MenuButton } from '../kit/Menu';
 import type { ThreadCommand } from '../state/mail-actions';
 import type { MoveTarget } from './move-menu';
 

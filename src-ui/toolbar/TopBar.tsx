@@ -1,6 +1,6 @@
 /** The bar above the mailbox: search, shortcuts help, settings, account. */
 import { useSetAtom } from 'jotai';
-import { Icon } from '../app/icons';
+import { Icon } from '../kit/icons';
 import { SettingsMenu } from '../settings/SettingsMenu';
 import { shortcutsOpenAtom } from '../state/atoms';
 import { AccountMenu } from './AccountMenu';

@@ -7,10 +7,10 @@
 import type { CommandStatus, MailCommand } from '../../shared/worker-mail-api';
 import type { MailTable } from '../db/mail-schema';
 import { only, type ReadTransaction, type WriteTransaction } from '../db/store';
-import { folderFromRow, messageFromRow } from '../sync/mail-rows';
-import type { MailWriter } from '../sync/mail-writer';
+import { folderFromRow, messageFromRow } from '../mail-store/mail-rows';
+import type { MailWriter } from '../mail-store/mail-writer';
 import { inverseOf, planEffects, type FolderRole, type PlanFolders, type PlanMessage } from './command-plan';
-import { OUTBOX_TABLE, type ActionRow, type OutboxRow } from './outbox-rows';
+import { OUTBOX_TABLE, type ActionRow, type OutboxRow } from '../mail-store/outbox-rows';
 
 const ROLES: readonly FolderRole[] = ['inbox', 'drafts', 'sent', 'archive', 'junk', 'trash'];
 

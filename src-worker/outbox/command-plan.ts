@@ -7,7 +7,7 @@
  */
 import { MAX_BULK_IDS, type BulkAction, type MailAction } from '../../shared/api/actions';
 import type { MailCommand, MessagePlacement } from '../../shared/worker-mail-api';
-import type { MessageEffect } from './outbox-rows';
+import type { MessageEffect } from '../mail-store/outbox-rows';
 
 type ThreadCommand = Exclude<MailCommand, { kind: 'restore' }>;
 type RestoreCommand = Extract<MailCommand, { kind: 'restore' }>;

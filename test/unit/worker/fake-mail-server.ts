@@ -9,7 +9,7 @@ import type { DeltaChange, DeltaResponse } from '../../../shared/api/delta';
 import type { AttachmentSummary, Folder, MessageMeta, SpecialUse, ThreadSummary } from '../../../shared/api/mail';
 import { planEffects, type PlanFolders, type FolderRole } from '../../../src-worker/outbox/command-plan';
 import type { WebSocketLike } from '../../../src-worker/sync/push-socket';
-import { summarizeThread } from '../../../src-worker/sync/thread-summary';
+import { summarizeThread } from '../../../src-worker/mail-store/thread-summary';
 
 type TxObject = 'folder' | 'message' | 'thread';
 
