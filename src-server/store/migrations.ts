@@ -269,7 +269,12 @@ export const MIGRATIONS: readonly string[] = [
   -- indexer's background batches (it drops a message's old entry before writing the new one).
   INSERT OR IGNORE INTO fts_pending (message_id) SELECT id FROM messages;
   `,
-  /* 9: preferences that roam and account plans (issue 21 points 2 and 3; src-server/preferences, src-server/plans) */ `
+  /* 9: where a message's body text is (mirror/body-parts.ts), so opening it fetches those parts alone */ `
+  -- "<text section>|<html section>" from BODYSTRUCTURE; NULL for messages mirrored before, whose
+  -- bodies are still read whole (the mirror does not go back to fetch it for them).
+  ALTER TABLE messages ADD COLUMN body_parts TEXT;
+  `,
+  /* 10: preferences that roam and account plans (issue 21 points 2 and 3; src-server/preferences, src-server/plans) */ `
   -- One document per account; no row means the defaults at revision 0 (shared/preferences.ts).
   CREATE TABLE preferences (
     account_id  INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
