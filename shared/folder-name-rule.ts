@@ -5,7 +5,7 @@
  * itself, but a name is also a LIST pattern and a path segment, so anything that could
  * change what a command means is refused rather than trusted to the server.
  */
-import type { Locale } from './preferences';
+import type { Locale } from './locales';
 import { format, type MessageId } from './strings';
 import { FOLDER_NAME_MAX } from './api/reading';
 

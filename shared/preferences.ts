@@ -17,12 +17,9 @@ export type ThemeChoice = (typeof THEME_CHOICES)[number];
 export const VIEW_MODES = ['conversation', 'split', 'single', 'list'] as const;
 export type ViewMode = (typeof VIEW_MODES)[number];
 
-/** The languages the UI speaks completely. */
-export const LOCALES = ['en', 'de'] as const;
-export type Locale = (typeof LOCALES)[number];
-/** `auto` follows the browser's language (navigator.languages), English when none fits. */
-export const LANGUAGE_CHOICES = ['auto', ...LOCALES] as const;
-export type LanguageChoice = (typeof LANGUAGE_CHOICES)[number];
+// The languages live in locales.ts, without zod, so the boot shell can resolve one cheaply.
+import { LANGUAGE_CHOICES, LOCALES, resolveLocale, type LanguageChoice, type Locale } from './locales';
+export { LANGUAGE_CHOICES, LOCALES, resolveLocale, type LanguageChoice, type Locale };
 
 export const preferenceValuesSchema = z.object({
   theme: z.enum(THEME_CHOICES),
@@ -79,14 +76,4 @@ export function readPreferenceValues(raw: unknown): PreferenceValues {
     if (parsed.success) values[key] = parsed.data;
   }
   return values as PreferenceValues;
-}
-
-/** The language the UI shows for a choice, given the browser's languages (navigator.languages). */
-export function resolveLocale(choice: LanguageChoice, browserLanguages: readonly string[]): Locale {
-  if (choice !== 'auto') return choice;
-  for (const tag of browserLanguages) {
-    const base = tag.toLowerCase().split('-')[0];
-    if ((LOCALES as readonly string[]).includes(base ?? '')) return base as Locale;
-  }
-  return 'en';
 }

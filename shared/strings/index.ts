@@ -4,7 +4,8 @@
  * en/<area>.ts, German in de/<area>.ts typed against it; messages are ICU (message-format.ts).
  * Dates and numbers are not here: Intl formats them in the same locale.
  */
-import type { Locale } from '../preferences';
+import { isErrorName } from '../errors';
+import type { Locale } from '../locales';
 import { de } from './de';
 import { en } from './en';
 import { formatMessage, type MessageValues } from './message-format';
@@ -53,4 +54,9 @@ export function formatPhrase(locale: Locale, phrase: Phrase): string {
   if (Array.isArray(phrase)) return (phrase as readonly Phrase[]).map((part) => formatPhrase(locale, part)).filter(Boolean).join(' ');
   const message = phrase as Message;
   return format(locale, message.id, message.values);
+}
+
+/** An error as a person reads it: the catalogue's sentence by its name (`errors.<Name>`), else its own message. */
+export function errorPhrase(error: { readonly name: string; readonly message?: string }): Phrase {
+  return isErrorName(error.name) ? { id: `errors.${error.name}` } : (error.message ?? '');
 }

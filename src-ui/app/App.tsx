@@ -4,7 +4,7 @@
  */
 import { RouterProvider, type RouterHistory } from '@tanstack/react-router';
 import { Provider as JotaiProvider } from 'jotai';
-import type { Locale } from '../../shared/preferences';
+import type { Locale } from '../../shared/locales';
 import { LocaleProvider } from '../kit/i18n';
 import { ActionsProvider } from '../state/actions-context';
 import { createAppState, type AppState } from '../state/app-state';

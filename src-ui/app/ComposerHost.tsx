@@ -22,6 +22,8 @@ import type { MailActions } from '../state/mail-actions';
 import { appUpdatedMessage, isChunkLoadError } from './chunk-errors';
 import { dockClassName, isAnswer, revealLastMessage } from './composer-dock';
 import { openerOf, restoreComposerFocus } from './composer-focus';
+import { useT } from '../kit/i18n';
+import { errorPhrase } from '../../shared/strings';
 
 const Composer = lazy(() => import('../composer'));
 
@@ -57,12 +59,13 @@ export async function restoreDiscarded(actions: Pick<MailActions, 'saveDraft' | 
   try {
     await actions.saveDraft({ ...fields, draftId, attachmentIds: attachments.map((file) => file.attachmentId) });
   } catch (error) {
-    actions.toast({ tone: 'error', title: 'Could not save the draft', message: TernError.from(error).message });
+    actions.toast({ tone: 'error', title: { id: 'app.couldNotSaveDraft' }, message: errorPhrase(TernError.from(error)) });
   }
   actions.openComposer({ ...restore, draftId });
 }
 
 export function ComposerHost({ defaultAccountId }: { defaultAccountId: string | null }) {
+  const t = useT();
   const actions = useMailActions();
   const open = useAtomValue(composerAtom);
   const accounts = useAtomValue(accountsAtom) ?? [];
@@ -74,8 +77,8 @@ export function ComposerHost({ defaultAccountId }: { defaultAccountId: string | 
     const fail = (error: unknown) =>
       actions.toast(
         isChunkLoadError(error)
-          ? { tone: 'error', title: 'Could not open the composer', message: appUpdatedMessage(), action: { label: 'Reload', run: () => location.reload() } }
-          : { tone: 'error', title: 'Could not open the composer', message: TernError.from(error).message },
+          ? { tone: 'error', title: t('app.couldNotOpenThe'), message: appUpdatedMessage(), action: { label: { id: 'common.reload' }, run: () => location.reload() } }
+          : { tone: 'error', title: t('app.couldNotOpenThe'), message: errorPhrase(TernError.from(error)) },
       );
     const onCompose = (event: Event) => {
       const accountId = (event as CustomEvent<MailEventDetail>).detail?.accountId ?? defaultAccountId;
@@ -210,7 +213,7 @@ export function ComposerHost({ defaultAccountId }: { defaultAccountId: string | 
   return (
     // The composer is a named form itself; the dock only places it.
     <div className={dockClassName(open.initial, isMinimized)}>
-      <Suspense fallback={<div className="composer-loading">Opening the composer…</div>}>
+      <Suspense fallback={<div className="composer-loading">{t('app.openingTheComposer')}</div>}>
         <Composer
           key={open.id}
           initial={open.initial}
@@ -229,7 +232,7 @@ export function ComposerHost({ defaultAccountId }: { defaultAccountId: string | 
               (draft) => actions.openComposer({ ...composerInitialOfDraft(draft), mode }),
               (error: unknown) => {
                 actions.closeComposer();
-                actions.toast({ tone: 'error', title: 'Could not open the other version', message: TernError.from(error).message });
+                actions.toast({ tone: 'error', title: t('app.couldNotOpenThe2'), message: errorPhrase(TernError.from(error)) });
               },
             );
           }}
@@ -261,12 +264,12 @@ export function ComposerHost({ defaultAccountId }: { defaultAccountId: string | 
           onDiscard={({ draftId, restore }) => {
             remember(null);
             actions.closeComposer();
-            if (draftId) actions.discardDraft({ accountId: restore.accountId, draftId }).catch((error: unknown) => actions.toast({ tone: 'error', title: 'Could not discard the draft', message: TernError.from(error).message }));
+            if (draftId) actions.discardDraft({ accountId: restore.accountId, draftId }).catch((error: unknown) => actions.toast({ tone: 'error', title: t('app.couldNotDiscardThe'), message: errorPhrase(TernError.from(error)) }));
             const toastId = actions.toast({
               tone: 'info',
-              message: 'Draft discarded.',
+              message: t('app.draftDiscarded'),
               action: {
-                label: 'Undo',
+                label: { id: 'common.undo' },
                 run: () => {
                   actions.dismissToast(toastId);
                   void restoreDiscarded(actions, restore);

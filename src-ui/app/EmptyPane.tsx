@@ -6,34 +6,38 @@
 import { useAtomValue } from 'jotai';
 import { allInScopeSelectedAtom, selectionAtom, visibleListAtom } from '../state/atoms';
 import { Icon } from '../kit/icons';
-
-const COUNT_FORMAT = new Intl.NumberFormat();
+import type { Locale } from '../../shared/locales';
+import { format } from '../../shared/strings';
+import { RichText, useLocale, useT } from '../kit/i18n';
 
 /** "1 conversation selected", "64 conversations selected". */
-export const selectedTitle = (count: number) => `${COUNT_FORMAT.format(count)} conversation${count === 1 ? '' : 's'} selected`;
+export const selectedTitle = (count: number, locale: Locale = 'en') => format(locale, 'app.selectedCount', { count });
+
 
 export function EmptyPane() {
+  const t = useT();
+  const locale = useLocale();
   const checked = useAtomValue(selectionAtom).size;
   const allInScope = useAtomValue(allInScopeSelectedAtom);
   const total = useAtomValue(visibleListAtom).held?.total ?? 0;
   const count = allInScope ? total : checked;
   if (count > 0) {
     return (
-      <section className="reading-pane reading-pane-empty" aria-label="Reading pane">
+      <section className="reading-pane reading-pane-empty" aria-label={t('app.readingPane')}>
         <Icon name="check" size={48} className="empty-state-icon" />
-        <p className="empty-state-title">{selectedTitle(count)}</p>
+        <p className="empty-state-title">{selectedTitle(count, locale)}</p>
         <p className="empty-state-text">
-          The toolbar’s buttons act on them, or press <kbd>e</kbd> to archive, <kbd>#</kbd> to delete, <kbd>v</kbd> to move; <kbd>Esc</kbd> clears the selection.
+          <RichText id="app.selectionKeys" values={{ e: <kbd>e</kbd>, hash: <kbd>#</kbd>, v: <kbd>v</kbd>, esc: <kbd>Esc</kbd> }} />
         </p>
       </section>
     );
   }
   return (
-    <section className="reading-pane reading-pane-empty" aria-label="Reading pane">
+    <section className="reading-pane reading-pane-empty" aria-label={t('app.readingPane')}>
       <Icon name="mail" size={48} className="empty-state-icon" />
-      <p className="empty-state-title">No conversation selected</p>
+      <p className="empty-state-title">{t('app.noConversationSelected')}</p>
       <p className="empty-state-text">
-        Pick one from the list, or press <kbd>j</kbd> and <kbd>k</kbd> to move and <kbd>Enter</kbd> to open.
+        <RichText id="app.pickOneKeys" values={{ j: <kbd>j</kbd>, k: <kbd>k</kbd>, enter: <kbd>Enter</kbd> }} />
       </p>
     </section>
   );

@@ -10,8 +10,10 @@ import { TopBar } from '../toolbar/TopBar';
 import { useActiveAccountId } from './current-mailbox';
 import { ComposerHost } from './ComposerHost';
 import { SyncBanner } from './SyncBanner';
+import { useT } from '../kit/i18n';
 
 export function MailLayout() {
+  const t = useT();
   const viewMode = useAtomValue(viewModeAtom);
   const activeAccountId = useActiveAccountId();
   const unread = Object.values(useAtomValue(inboxUnreadAtom)).reduce((sum, count) => sum + count, 0);
@@ -25,10 +27,10 @@ export function MailLayout() {
   return (
     <div className="app-frame" data-view={viewMode}>
       <a className="skip-link" href="#thread-list">
-        Skip to conversations
+        {t('app.skipToConversations')}
       </a>
       <Sidebar />
-      <main className="app-main" aria-label="Mail">
+      <main className="app-main" aria-label={t('app.mail')}>
         <TopBar />
         <SyncBanner />
         <Outlet />

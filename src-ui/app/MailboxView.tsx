@@ -21,7 +21,7 @@ import { SelectAllBanner } from '../thread-list/SelectAllBanner';
 import { accountsOfScope } from '../thread-list/scope-selection';
 import { cursorIndexOf, ThreadList } from '../thread-list/ThreadList';
 import { FIRST_WINDOW_ROWS } from '../thread-list/virtual-window';
-import { useLocale, useT } from '../kit/i18n';
+import { useLocale, useT, type MessageId } from '../kit/i18n';
 import { EmptyFolderDialog, roleName, type EmptyTarget } from '../toolbar/EmptyFolderDialog';
 import { focusSearch } from '../toolbar/SearchBox';
 import { commonMoveTargets, moveTargets, type MoveTarget } from '../toolbar/move-menu';
@@ -46,16 +46,17 @@ export interface MailboxViewProps {
 const rowByKey = (held: HeldList | null, key: string): ThreadRow | undefined => rowAt(held, indexOfKey(held, key));
 
 /** What an empty mailbox says, by what it is. */
-const EMPTY_TEXT: Partial<Record<NonNullable<FolderView['specialUse']>, [string, string]>> = {
-  inbox: ['Your inbox is empty', 'You’re all caught up.'],
-  drafts: ['No drafts', 'Messages you start and don’t send wait here.'],
-  sent: ['Nothing sent yet', 'Messages you send show here.'],
-  archive: ['Nothing archived', 'Archive a conversation (e) to keep it out of the inbox.'],
-  junk: ['No spam', 'Nothing suspicious has arrived.'],
-  trash: ['Trash is empty', 'Deleted conversations wait here before they are gone for good.'],
+const EMPTY_TEXT: Partial<Record<NonNullable<FolderView['specialUse']>, [MessageId, MessageId]>> = {
+  inbox: ['app.emptyInbox', 'app.emptyInboxText'],
+  drafts: ['app.emptyDrafts', 'app.emptyDraftsText'],
+  sent: ['app.emptySent', 'app.emptySentText'],
+  archive: ['app.emptyArchive', 'app.emptyArchiveText'],
+  junk: ['app.emptySpam', 'app.emptySpamText'],
+  trash: ['app.emptyTrash', 'app.emptyTrashText'],
 };
 
 function EmptyState({ scope, title, specialUse }: { scope: ListScope; title: string; specialUse: FolderView['specialUse'] }) {
+  const t = useT();
   const problem = scope.kind === 'search' ? searchProblemOf(scope.query) : null;
   if (problem) {
     // Not "No results": the query cannot run. Why is said once, under the search box
@@ -63,8 +64,8 @@ function EmptyState({ scope, title, specialUse }: { scope: ListScope; title: str
     return (
       <div className="empty-state">
         <Icon name="search" size={40} className="empty-state-icon" />
-        <p className="empty-state-title">Can’t search for “{scope.kind === 'search' ? scope.query : ''}”</p>
-        <p className="empty-state-text">The note under the search box says what to change.</p>
+        <p className="empty-state-title">{t('app.cantSearch', { query: scope.kind === 'search' ? scope.query : '' })}</p>
+        <p className="empty-state-text">{t('app.theNoteUnderThe')}</p>
       </div>
     );
   }
@@ -72,12 +73,13 @@ function EmptyState({ scope, title, specialUse }: { scope: ListScope; title: str
     return (
       <div className="empty-state">
         <Icon name="search" size={40} className="empty-state-icon" />
-        <p className="empty-state-title">No results for “{scope.query}”</p>
-        <p className="empty-state-text">Try other words, or search all accounts. Operators work too: from:, subject:, is:unread, has:attachment.</p>
+        <p className="empty-state-title">{t('app.noResults', { query: scope.query })}</p>
+        <p className="empty-state-text">{t('app.tryOtherWordsOr')}</p>
       </div>
     );
   }
-  const [heading, text] = (specialUse && EMPTY_TEXT[specialUse]) || [`${title} is empty`, 'Nothing in this folder.'];
+  const known = specialUse ? EMPTY_TEXT[specialUse] : undefined;
+  const [heading, text] = known ? [t(known[0]), t(known[1])] : [t('app.emptyFolder', { folder: title }), t('app.emptyFolderText')];
   return (
     <div className="empty-state">
       <Icon name={specialUse === 'inbox' ? 'inbox' : 'folder'} size={40} className="empty-state-icon" />

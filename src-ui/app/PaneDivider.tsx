@@ -8,6 +8,7 @@ import { useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEven
 import { arrangementFor, clampListWidth, LIST_WIDTH_STEP, listWidthBounds, type PaneArrangement } from '../settings/pane-width';
 import { useMailActions } from '../state/actions-context';
 import { listWidthAtom } from '../state/atoms';
+import { useT } from '../kit/i18n';
 
 export interface SplitBody {
   readonly bodyRef: RefObject<HTMLDivElement | null>;
@@ -45,6 +46,7 @@ export function useSplitBody(beside: boolean): SplitBody {
 }
 
 export function PaneDivider({ bodyWidth, listWidth, onPreview }: { bodyWidth: number; listWidth: number; onPreview: (width: number | null) => void }) {
+  const t = useT();
   const actions = useMailActions();
   const drag = useRef<{ startX: number; startWidth: number; width: number } | null>(null);
   const { min, max } = listWidthBounds(bodyWidth);
@@ -85,12 +87,12 @@ export function PaneDivider({ bodyWidth, listWidth, onPreview }: { bodyWidth: nu
       className="pane-divider"
       role="separator"
       aria-orientation="vertical"
-      aria-label="Resize reading pane"
+      aria-label={t('app.resizeReadingPane')}
       aria-controls="thread-list"
       aria-valuenow={listWidth}
       aria-valuemin={min}
       aria-valuemax={max}
-      aria-valuetext={`List ${listWidth} px wide, reading pane ${Math.max(0, Math.round(bodyWidth) - listWidth)} px`}
+      aria-valuetext={t('app.paneWidths', { list: listWidth, pane: Math.max(0, Math.round(bodyWidth) - listWidth) })}
       tabIndex={0}
       onPointerDown={onPointerDown}
       onPointerMove={onPointerMove}

@@ -25,6 +25,9 @@ import { Icon } from '../kit/icons';
 import { parseRowKey } from './list-scope';
 import { editDraft } from './open-draft';
 import { PartBoundary } from './RouteError';
+import type { Locale } from '../../shared/locales';
+import { format } from '../../shared/strings';
+import { useLocale, useT } from '../kit/i18n';
 
 const ConversationView = lazy(() => import('../conversation'));
 
@@ -58,34 +61,36 @@ function readingCacheOf(actions: MailActions): ReadingCache {
  * only when more than one account is signed in (a unified list mixes them). The folder is
  * the inbox when the thread has mail there, else the first of its folders the account lists.
  */
-export function threadPlace(row: Pick<ThreadRow, 'accountId' | 'folderIds'>, accounts: readonly PublicAccount[], folders: Readonly<Record<string, readonly FolderView[]>>): string | null {
+export function threadPlace(row: Pick<ThreadRow, 'accountId' | 'folderIds'>, accounts: readonly PublicAccount[], folders: Readonly<Record<string, readonly FolderView[]>>, locale: Locale = 'en'): string | null {
   if (accounts.length < 2) return null;
   const account = accounts.find((candidate) => candidate.accountId === row.accountId);
   if (!account) return null;
   const listed = (folders[row.accountId] ?? []).filter((folder) => row.folderIds.includes(folder.id));
   const folder = listed.find((candidate) => candidate.specialUse === 'inbox') ?? listed[0];
   const separator = account.mailProperties.folderSeparator || '/';
-  return folder ? `in ${account.emailAddress} · ${folderDisplayName(folder, separator)}` : `in ${account.emailAddress}`;
+  const where = format(locale, 'threadList.inAccount', { account: account.emailAddress });
+  return folder ? `${where} · ${folderDisplayName(folder, separator, locale)}` : where;
 }
 
 function ThreadSummary({ thread }: { thread: ThreadView }) {
+  const t = useT();
   const ownEmails = useAtomValue(ownEmailsByAccountAtom).get(thread.row.accountId) ?? new Set<string>();
   const detail = { accountId: thread.row.accountId, threadId: thread.row.threadId };
   return (
     <article className="conversation" aria-labelledby="conversation-subject">
       <header className="conversation-header">
         <h2 id="conversation-subject" className="conversation-subject">
-          {thread.row.subject || '(no subject)'}
+          {thread.row.subject || t('conversation.noSubject')}
         </h2>
         <div className="conversation-actions">
           <button type="button" className="button button-secondary" aria-keyshortcuts="r" onClick={() => dispatchMailEvent(MAIL_EVENTS.reply, detail)}>
-            Reply
+            {t('conversation.reply')}
           </button>
           <button type="button" className="button button-secondary" aria-keyshortcuts="a" onClick={() => dispatchMailEvent(MAIL_EVENTS.replyAll, detail)}>
-            Reply all
+            {t('conversation.replyAll')}
           </button>
           <button type="button" className="button button-secondary" aria-keyshortcuts="f" onClick={() => dispatchMailEvent(MAIL_EVENTS.forward, detail)}>
-            Forward
+            {t('conversation.forward')}
           </button>
         </div>
       </header>
@@ -99,14 +104,14 @@ function ThreadSummary({ thread }: { thread: ThreadView }) {
               <div className="message-card-main">
                 <div className="message-card-head">
                   <span className="message-card-from">
-                    {mine ? 'me' : from?.name || from?.email || '(no sender)'}
+                    {mine ? t('conversation.me') : from?.name || from?.email || t('conversation.noSender')}
                     {from && !mine && from.name && <span className="message-card-email"> &lt;{from.email}&gt;</span>}
                   </span>
                   <time className="message-card-date" dateTime={new Date(message.date).toISOString()}>
                     {formatFullTime(message.date)}
                   </time>
                 </div>
-                <div className="message-card-to">to {message.to.map((to) => (ownEmails.has(to.email.toLowerCase()) ? 'me' : to.name || to.email)).join(', ') || '(no recipients)'}</div>
+                <div className="message-card-to">{t('app.toNames', { names: message.to.map((to) => (ownEmails.has(to.email.toLowerCase()) ? t('conversation.me') : to.name || to.email)).join(', ') || t('app.noRecipients') })}</div>
                 <p className="message-card-snippet">{message.snippet}</p>
                 {message.attachments.length > 0 && (
                   <p className="message-card-attachments">
@@ -123,6 +128,8 @@ function ThreadSummary({ thread }: { thread: ThreadView }) {
 }
 
 export function ReadingPane({ threadKey, onClose, showBack }: { threadKey: string | null; onClose: (reason?: 'gone') => void; showBack: boolean }) {
+  const t = useT();
+  const locale = useLocale();
   const actions = useMailActions();
   const closeRef = useRef(onClose);
   closeRef.current = onClose;
@@ -223,7 +230,7 @@ export function ReadingPane({ threadKey, onClose, showBack }: { threadKey: strin
   const trustedSenders = useAtomValue(trustedSendersAtom);
   const accounts = useAtomValue(accountsAtom) ?? [];
   const folders = useAtomValue(foldersAtom);
-  const place = current?.thread ? threadPlace(current.thread.row, accounts, folders) : null;
+  const place = current?.thread ? threadPlace(current.thread.row, accounts, folders, locale) : null;
   const accountId = current?.thread?.row.accountId;
   const shownThread = useRef(current?.thread);
   shownThread.current = current?.thread;
@@ -258,15 +265,15 @@ export function ReadingPane({ threadKey, onClose, showBack }: { threadKey: strin
 
   if (!threadKey) return <EmptyPane />;
   return (
-    <section className="reading-pane" aria-label="Conversation" aria-busy={!current} data-thread-key={threadKey}>
+    <section className="reading-pane" aria-label={t('app.conversation')} aria-busy={!current} data-thread-key={threadKey}>
       <div className="reading-pane-bar">
-        <button type="button" className="icon-button" aria-label={showBack ? 'Back to the list' : 'Close conversation'} title="Back (u)" aria-keyshortcuts="u" onClick={() => onClose()}>
+        <button type="button" className="icon-button" aria-label={showBack ? t('app.backToTheList') : t('app.closeConversation')} title={t('app.backU')} aria-keyshortcuts="u" onClick={() => onClose()}>
           <Icon name={showBack ? 'arrowLeft' : 'close'} size={18} />
         </button>
       </div>
       {/* Focusable (not in the Tab order): auto-advance puts the focus here, and the arrow keys then scroll the conversation. */}
       <div className="reading-pane-scroll" tabIndex={-1}>
-        {!current && <div className="reading-pane-loading" role="status">Loading conversation…</div>}
+        {!current && <div className="reading-pane-loading" role="status">{t('app.loadingConversation')}</div>}
         {current?.error && (
           <div className="reading-pane-error" role="alert">
             {current.error}

@@ -10,9 +10,11 @@ import type { ErrorComponentProps } from '@tanstack/react-router';
 import { Component, useEffect, useRef, type ReactNode } from 'react';
 import { TernError } from '../../shared/errors';
 import { appUpdatedMessage, isChunkLoadError } from './chunk-errors';
+import { errorText, useT } from '../kit/i18n';
 
 /** `takeFocus`: the screen the person was using is gone, so the one thing left to do gets the focus. */
 export function AppUpdated({ takeFocus = true }: { readonly takeFocus?: boolean }) {
+  const t = useT();
   const reload = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (takeFocus) reload.current?.focus();
@@ -23,7 +25,7 @@ export function AppUpdated({ takeFocus = true }: { readonly takeFocus?: boolean 
         {appUpdatedMessage()}
       </p>
       <button ref={reload} type="button" className="button button-primary" onClick={() => location.reload()}>
-        Reload
+        {t('app.reload')}
       </button>
     </section>
   );
@@ -31,18 +33,19 @@ export function AppUpdated({ takeFocus = true }: { readonly takeFocus?: boolean 
 
 /** `part`: only a part of the screen failed (PartBoundary); the focus stays where the person has it. */
 export function RouteError({ error, reset, part = false }: ErrorComponentProps & { readonly part?: boolean }) {
+  const t = useT();
   if (isChunkLoadError(error)) return <AppUpdated takeFocus={!part} />;
   return (
     <section className="empty-page route-error" aria-labelledby="route-error-message">
       <p id="route-error-message" role="alert">
-        This screen could not be shown. {TernError.from(error).message}
+        {t('app.thisScreenCouldNot')} {errorText(t, TernError.from(error))}
       </p>
       <div className="route-error-actions">
         <button type="button" className="button button-primary" onClick={reset}>
-          Try again
+          {t('app.tryAgain')}
         </button>
         <button type="button" className="button" onClick={() => location.reload()}>
-          Reload
+          {t('app.reload')}
         </button>
       </div>
     </section>

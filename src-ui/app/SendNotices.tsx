@@ -16,6 +16,8 @@ import { useMailActions } from '../state/actions-context';
 import { composerAtom, foldersAtom, sendNoticesAtom } from '../state/atoms';
 import { Icon } from '../kit/icons';
 import { sendNoticeText } from './send-notice-text';
+import { useLocale, useT } from '../kit/i18n';
+import { errorPhrase } from '../../shared/strings';
 
 const LAYOUT = {
   notice: { flexWrap: 'wrap', alignItems: 'flex-start', rowGap: 6 },
@@ -28,13 +30,15 @@ const LAYOUT = {
 const SEND_AGAIN_DELAY_MS = 5_000;
 
 function NoticeView({ notice }: { notice: SendNotice }) {
+  const t = useT();
+  const locale = useLocale();
   const actions = useMailActions();
   const navigate = useNavigate();
   const folders = useAtomValue(foldersAtom);
   const composerOpen = useAtomValue(composerAtom) !== null;
   const [busy, setBusy] = useState(false);
-  const { title, message, reply } = sendNoticeText(notice);
-  const fail = (what: string) => (error: unknown) => actions.toast({ tone: 'error', title: what, message: TernError.from(error).message });
+  const { title, message, reply } = sendNoticeText(notice, locale);
+  const fail = (what: string) => (error: unknown) => actions.toast({ tone: 'error', title: what, message: errorPhrase(TernError.from(error)) });
   const run = (work: () => Promise<unknown>, what: string) => {
     setBusy(true);
     void work()
@@ -60,7 +64,7 @@ function NoticeView({ notice }: { notice: SendNotice }) {
         <span>{message}</span>
         {reply && (
           <span className="send-notice-reply" style={LAYOUT.reply}>
-            The mail server answered: “{reply}”
+            {t('app.serverAnswered', { reply })}
           </span>
         )}
       </div>
@@ -68,8 +72,8 @@ function NoticeView({ notice }: { notice: SendNotice }) {
         type="button"
         className="icon-button toast-close"
         disabled={busy}
-        aria-label={notice.kind === 'maybeSent' ? `Dismiss: ${title}; it was sent` : `Dismiss: ${title}`}
-        title={notice.kind === 'maybeSent' ? 'It was sent: dismiss' : 'Dismiss'}
+        aria-label={t(notice.kind === 'maybeSent' ? 'app.dismissSent' : 'app.dismissNamed', { title })}
+        title={notice.kind === 'maybeSent' ? t('app.itWasSentDismiss') : t('app.dismiss')}
         onClick={() => run(() => actions.dismissSendNotice(notice), 'Could not dismiss')}
       >
         <Icon name="close" size={16} />
@@ -79,17 +83,17 @@ function NoticeView({ notice }: { notice: SendNotice }) {
           {notice.kind === 'maybeSent' && (
             <>
               <button type="button" className="toast-action" onClick={checkSent}>
-                Check Sent
+                {t('app.checkSent')}
               </button>
               <button type="button" className="toast-action" disabled={busy} onClick={() => run(() => actions.sendAgain(notice, SEND_AGAIN_DELAY_MS), 'Could not send it again')}>
-                Send again
+                {t('app.sendAgain')}
               </button>
             </>
           )}
           {notice.kind === 'notSent' && (
             // Another message being written stays: the draft opens once that one is closed.
-            <button type="button" className="toast-action" disabled={busy || composerOpen} title={composerOpen ? 'Close the message you are writing first' : undefined} onClick={openDraft}>
-              Open draft
+            <button type="button" className="toast-action" disabled={busy || composerOpen} title={composerOpen ? t('app.closeTheMessageYou') : undefined} onClick={openDraft}>
+              {t('app.openDraft')}
             </button>
           )}
         </div>
@@ -99,10 +103,11 @@ function NoticeView({ notice }: { notice: SendNotice }) {
 }
 
 export function SendNotices() {
+  const t = useT();
   const notices = useAtomValue(sendNoticesAtom);
   if (notices.length === 0) return null;
   return (
-    <div role="status" className="toast-stack send-notices" aria-label="Messages that need your attention">
+    <div role="status" className="toast-stack send-notices" aria-label={t('app.messagesThatNeedYour')}>
       {notices.map((notice) => (
         <NoticeView key={`${notice.accountId}:${notice.noticeId}`} notice={notice} />
       ))}

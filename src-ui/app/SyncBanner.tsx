@@ -6,8 +6,10 @@ import { Link } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
 import { accountsAtom, syncStatusAtom } from '../state/atoms';
 import { Icon } from '../kit/icons';
+import { errorText, useT } from '../kit/i18n';
 
 export function SyncBanner() {
+  const t = useT();
   const statuses = useAtomValue(syncStatusAtom);
   const accounts = useAtomValue(accountsAtom) ?? [];
   const all = Object.values(statuses);
@@ -18,14 +20,14 @@ export function SyncBanner() {
     <div className="sync-banners">
       {offline && (
         <p className="sync-banner" role="status">
-          <Icon name="monitor" size={16} /> You’re offline. You can still read the mail on this device; changes are sent when you’re back online.
+          <Icon name="monitor" size={16} /> {t('app.youReOfflineYou')}
         </p>
       )}
       {signedOut.map((account) => (
         <p key={account.accountId} className="sync-banner sync-banner-error" role="alert">
-          <Icon name="spam" size={16} /> {statuses[account.accountId]?.error?.message ?? 'Your session has ended. Please log in again.'} ({account.emailAddress})
+          <Icon name="spam" size={16} /> {statuses[account.accountId]?.error ? errorText(t, statuses[account.accountId]!.error!) : t('errors.InvalidToken')} ({account.emailAddress})
           <Link to="/login" search={{ add: '1', email: account.emailAddress }} className="link-button">
-            Log in again
+            {t('app.logInAgain')}
           </Link>
         </p>
       ))}

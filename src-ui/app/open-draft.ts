@@ -9,6 +9,7 @@ import type { FolderView, MessageView, ThreadRow } from '../../shared/worker-mai
 import { TernError } from '../../shared/errors';
 import { composerInitialOfDraft } from '../composer/draft-initial';
 import type { MailActions } from '../state/mail-actions';
+import { errorPhrase } from '../../shared/strings';
 
 /** A row of Drafts that holds one message only: that message is the draft itself. */
 export const isLoneDraftRow = (row: Pick<ThreadRow, 'messageCount'>, specialUse: FolderView['specialUse']): boolean =>
@@ -18,7 +19,7 @@ export const isLoneDraftRow = (row: Pick<ThreadRow, 'messageCount'>, specialUse:
 export function editDraft(actions: MailActions, message: Pick<MessageView, 'accountId' | 'id'>): Promise<void> {
   return actions.openDraft({ accountId: message.accountId, messageId: message.id }).then(
     (draft) => actions.openComposer(composerInitialOfDraft(draft)),
-    (error: unknown) => void actions.toast({ tone: 'error', title: 'Could not open the draft', message: TernError.from(error).message }),
+    (error: unknown) => void actions.toast({ tone: 'error', title: { id: 'app.couldNotOpenDraft' }, message: errorPhrase(TernError.from(error)) }),
   );
 }
 

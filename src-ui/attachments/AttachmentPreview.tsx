@@ -22,7 +22,7 @@ import type { AttachmentSummary } from '../../shared/api/mail';
 import { keepTabInside } from '../app/focus-trap';
 import { Icon } from '../kit/icons';
 import type { AttachmentFacts } from './attachment-facts';
-import { useT } from '../kit/i18n';
+import { errorText, useT } from '../kit/i18n';
 
 /**
  * How often the new-tab link is renewed while the viewer stays open: the gateway's links
@@ -71,7 +71,7 @@ export function AttachmentPreview({ items, index, preview, onIndexChange, onDown
         setLoaded({ state: 'ready', url });
         setNewTabUrl(url);
       },
-      (cause: unknown) => live && setLoaded({ state: 'failed', message: TernError.from(cause).message }),
+      (cause: unknown) => live && setLoaded({ state: 'failed', message: errorText(t, TernError.from(cause)) }),
     );
     const renew = setInterval(() => {
       preview(attachment).then(

@@ -3,7 +3,7 @@ import type { AttachmentSummary } from '../../shared/api/mail';
 import { withoutBidiControls } from '../../shared/bidi-controls';
 import { showsPaperclip } from '../../shared/attachment-rules';
 import { formatFileSize } from '../../shared/file-size';
-import type { Locale } from '../../shared/preferences';
+import type { Locale } from '../../shared/locales';
 import { format } from '../../shared/strings';
 import { previewKind, previewType, type PreviewKind } from '../../shared/preview-rules';
 

@@ -36,6 +36,7 @@ import { useDraftTruth } from './use-draft-truth';
 import { useFileDropGuard } from './use-file-drop-guard';
 import { useComposerAutosave } from './use-composer-autosave';
 import { useFileDropZone } from './use-file-drop-zone';
+import { useT } from '../kit/i18n';
 
 export { DEFAULT_AUTOSAVE_DELAY_MS, DEFAULT_UNDO_DELAY_MS, type ComposerAccount, type ComposerProps } from './composer-props';
 
@@ -51,6 +52,7 @@ const TITLES: Record<ComposerInitial['mode'], string> = { new: 'New message', re
 const toChips = (addresses: readonly Address[]) => addresses.map(chipFromAddress);
 
 export function Composer(props: ComposerProps) {
+  const t = useT();
   const { initial, accounts, onSave, onSend, onUndo, onUpload, onCancelUpload, suggest, onClose } = props;
   const undoDelayMs = props.undoDelayMs ?? DEFAULT_UNDO_DELAY_MS;
   const titleId = useId();
@@ -415,7 +417,7 @@ export function Composer(props: ComposerProps) {
       {dragging && (
         <div className="tern-drop-overlay" aria-hidden="true">
           <Icon name="paperclip" size={28} />
-          <span>Drop files to attach</span>
+          <span>{t('composer.dropFilesToAttach')}</span>
         </div>
       )}
     </form>

@@ -5,6 +5,7 @@ import type { ComposerAccount } from './composer-props';
 import type { ComposerInitial } from './compose-initial';
 import { RecipientField } from './RecipientField';
 import type { RecipientChip } from './recipients';
+import { useT } from '../kit/i18n';
 
 export type RecipientKind = 'to' | 'cc' | 'bcc';
 
@@ -33,6 +34,7 @@ export interface ComposerFieldsProps {
 const fromLabel = (account: ComposerAccount) => (account.name ? `${account.name} <${account.email}>` : account.email);
 
 export function ComposerFields(props: ComposerFieldsProps) {
+  const t = useT();
   const { titleId, initial, accounts, accountId, chips, pending, onChipsChange, onPendingChange, suggest } = props;
   const { cc: showCc, bcc: showBcc } = props.shown;
   const account = accounts.find((candidate) => candidate.accountId === accountId);
@@ -40,7 +42,7 @@ export function ComposerFields(props: ComposerFieldsProps) {
     <div className="tern-composer-fields">
       <div className="tern-from-row">
         <label className="tern-field-label" htmlFor={`${titleId}-from`}>
-          From
+          {t('composer.from')}
         </label>
         {accounts.length > 1 ? (
           <select id={`${titleId}-from`} className="tern-from-select" value={accountId} onChange={(event) => props.onAccountChange(event.target.value)}>
@@ -58,7 +60,7 @@ export function ComposerFields(props: ComposerFieldsProps) {
       </div>
       <div className="tern-recipient-row">
         <RecipientField
-          label="To"
+          label={t('composer.to')}
           chips={chips.to}
           onChange={onChipsChange('to')}
           text={pending.to}
@@ -69,30 +71,30 @@ export function ComposerFields(props: ComposerFieldsProps) {
         />
         <span className="tern-cc-toggles">
           {!showCc && (
-            <button type="button" className="tern-link-button" onClick={() => props.onShow('cc')} aria-label="Add Cc recipients">
-              Cc
+            <button type="button" className="tern-link-button" onClick={() => props.onShow('cc')} aria-label={t('composer.addCcRecipients')}>
+              {t('composer.cc')}
             </button>
           )}
           {!showBcc && (
-            <button type="button" className="tern-link-button" onClick={() => props.onShow('bcc')} aria-label="Add Bcc recipients">
-              Bcc
+            <button type="button" className="tern-link-button" onClick={() => props.onShow('bcc')} aria-label={t('composer.addBccRecipients')}>
+              {t('composer.bcc')}
             </button>
           )}
         </span>
       </div>
       {showCc && (
         <div className="tern-recipient-row">
-          <RecipientField label="Cc" chips={chips.cc} onChange={onChipsChange('cc')} text={pending.cc} onTextChange={onPendingChange('cc')} suggest={suggest} autoFocus={chips.cc.length === 0 && initial.cc.length === 0} />
+          <RecipientField label={t('composer.cc')} chips={chips.cc} onChange={onChipsChange('cc')} text={pending.cc} onTextChange={onPendingChange('cc')} suggest={suggest} autoFocus={chips.cc.length === 0 && initial.cc.length === 0} />
         </div>
       )}
       {showBcc && (
         <div className="tern-recipient-row">
-          <RecipientField label="Bcc" chips={chips.bcc} onChange={onChipsChange('bcc')} text={pending.bcc} onTextChange={onPendingChange('bcc')} suggest={suggest} autoFocus={chips.bcc.length === 0 && initial.bcc.length === 0} />
+          <RecipientField label={t('composer.bcc')} chips={chips.bcc} onChange={onChipsChange('bcc')} text={pending.bcc} onTextChange={onPendingChange('bcc')} suggest={suggest} autoFocus={chips.bcc.length === 0 && initial.bcc.length === 0} />
         </div>
       )}
       <div className="tern-subject-row">
         <label className="tern-field-label" htmlFor={`${titleId}-subject`}>
-          Subject
+          {t('composer.subject')}
         </label>
         <input ref={props.subjectInput} id={`${titleId}-subject`} className="tern-subject" type="text" value={props.subject} onChange={(event) => props.onSubjectChange(event.target.value)} />
       </div>

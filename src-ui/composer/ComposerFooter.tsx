@@ -2,6 +2,7 @@
 import { useRef } from 'react';
 import { Icon } from '../kit/icons';
 import type { SaveIndicator } from './save-indicator';
+import { useT } from '../kit/i18n';
 
 export function ComposerFooter(props: {
   sending: boolean;
@@ -12,14 +13,15 @@ export function ComposerFooter(props: {
   /** Without it there is no Discard button. */
   onDiscard: (() => void) | undefined;
 }) {
+  const t = useT();
   const { sending, uploadingCount, indicator, onDiscard } = props;
   const fileInput = useRef<HTMLInputElement>(null);
   return (
     <footer className="tern-composer-footer">
-      <button type="submit" className="tern-button tern-button-primary tern-send" disabled={sending} title="Send (Ctrl+Enter)">
-        <Icon name="send" /> {sending ? 'Sending…' : 'Send'}
+      <button type="submit" className="tern-button tern-button-primary tern-send" disabled={sending} title={t('composer.sendCtrlEnter')}>
+        <Icon name="send" /> {sending ? t('composer.sending') : t('composer.send')}
       </button>
-      <button type="button" className="tern-icon-button" aria-label="Attach files" title="Attach files" onClick={() => fileInput.current?.click()}>
+      <button type="button" className="tern-icon-button" aria-label={t('composer.attachFiles')} title={t('composer.attachFiles')} onClick={() => fileInput.current?.click()}>
         <Icon name="paperclip" />
       </button>
       <input
@@ -27,25 +29,25 @@ export function ComposerFooter(props: {
         type="file"
         multiple
         hidden
-        aria-label="Choose files to attach"
+        aria-label={t('composer.chooseFilesToAttach')}
         onChange={(event) => {
           props.onAddFiles(Array.from(event.target.files ?? []));
           event.target.value = '';
         }}
       />
-      {uploadingCount > 0 && <span className="tern-footer-hint">Uploading {uploadingCount === 1 ? '1 file' : `${uploadingCount} files`}…</span>}
+      {uploadingCount > 0 && <span className="tern-footer-hint">{t('composer.uploadingFiles', { count: uploadingCount })}</span>}
       {indicator.kind === 'failed' && (
         // Refused here or given up by the engine: the text is still in the composer, saved again on Retry.
         <span className="tern-footer-hint is-error">
-          Draft not saved: {indicator.reason}{' '}
+          {t('composer.draftNotSaved', { reason: indicator.reason })}{' '}
           <button type="button" className="tern-link-button" onClick={props.onRetrySave}>
-            Retry
+            {t('composer.retry')}
           </button>
         </span>
       )}
       {/* At the far end, away from Send (inline: the composer's styles are another change's). */}
       {onDiscard && (
-        <button type="button" className="tern-icon-button tern-discard" style={{ marginInlineStart: 'auto' }} aria-label="Discard draft" aria-keyshortcuts="Control+Shift+D" title="Discard draft (Ctrl+Shift+D)" onClick={onDiscard}>
+        <button type="button" className="tern-icon-button tern-discard" style={{ marginInlineStart: 'auto' }} aria-label={t('composer.discardDraft')} aria-keyshortcuts="Control+Shift+D" title={t('composer.discardDraftCtrlShift')} onClick={onDiscard}>
           <Icon name="trash" />
         </button>
       )}

@@ -2,6 +2,7 @@
 import { Icon } from '../kit/icons';
 import type { SaveIndicator } from './save-indicator';
 import { SaveIndicatorView } from './SaveIndicatorView';
+import { useT } from '../kit/i18n';
 
 
 export function ComposerHeader(props: {
@@ -13,6 +14,7 @@ export function ComposerHeader(props: {
   onMinimize: ((minimized: boolean) => void) | undefined;
   onClose: () => void;
 }) {
+  const t = useT();
   const { titleId, statusId, title, indicator, minimized, onMinimize, onClose } = props;
   return (
     <header className="tern-composer-header">
@@ -25,15 +27,15 @@ export function ComposerHeader(props: {
         <button
           type="button"
           className="tern-icon-button"
-          aria-label={minimized ? 'Show the composer' : 'Minimize the composer'}
+          aria-label={minimized ? t('composer.showTheComposer') : t('composer.minimizeTheComposer')}
           aria-expanded={!minimized}
-          title={minimized ? 'Show' : 'Minimize'}
+          title={minimized ? t('composer.show') : t('composer.minimize')}
           onClick={() => onMinimize(!minimized)}
         >
           <Icon name={minimized ? 'chevronUp' : 'minimize'} />
         </button>
       )}
-      <button type="button" className="tern-icon-button" aria-label="Close and keep the draft" title="Close (Esc)" onClick={onClose}>
+      <button type="button" className="tern-icon-button" aria-label={t('composer.closeAndKeepThe')} title={t('composer.closeEsc')} onClick={onClose}>
         <Icon name="close" />
       </button>
     </header>

@@ -1,4 +1,5 @@
 /** The composer's line of news above its footer: why a send or save failed (with the mail server's own words), or that a send was undone. */
+import { useT } from '../kit/i18n';
 
 export interface ComposerNoticeText {
   readonly kind: 'error' | 'info';
@@ -8,13 +9,14 @@ export interface ComposerNoticeText {
 }
 
 export function ComposerNotice({ notice }: { notice: ComposerNoticeText }) {
+  const t = useT();
   return (
     <p className={`tern-composer-notice is-${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'}>
       {notice.text}
       {notice.detail && (
         <>
           <br />
-          <span className="tern-server-reply">The mail server answered: “{notice.detail}”</span>
+          <span className="tern-server-reply">{t('app.serverAnswered', { reply: notice.detail })}</span>
         </>
       )}
     </p>

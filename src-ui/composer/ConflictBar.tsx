@@ -5,24 +5,26 @@
  * nothing is saved over the other version, and closing keeps this text as its own draft.
  */
 import type { DraftConflict } from './draft-autosave';
+import { useT } from '../kit/i18n';
 
 export function ConflictBar(props: { conflict: DraftConflict; onKeepBoth: () => void; onUseOther: (() => void) | undefined; busy: boolean }) {
+  const t = useT();
   const { conflict } = props;
   const sent = conflict.reason === 'sent';
   return (
     <div className="tern-conflict-bar" role="alert">
       <p className="tern-conflict-text">
         {sent
-          ? 'This draft was sent from another tab or window. What you wrote here is not in it.'
-          : 'This draft was changed in another tab or window. Your version here is not saved over it.'}
+          ? t('composer.thisDraftWasSent')
+          : t('composer.thisDraftWasChanged')}
       </p>
       <div className="tern-conflict-actions">
         <button type="button" className="tern-button tern-button-primary" disabled={props.busy} onClick={props.onKeepBoth}>
-          {sent ? 'Keep mine as a new draft' : 'Keep both'}
+          {sent ? t('composer.keepMineAsA') : t('composer.keepBoth')}
         </button>
         {!sent && props.onUseOther && (
           <button type="button" className="tern-button" disabled={props.busy} onClick={props.onUseOther}>
-            Use the other version
+            {t('composer.useTheOtherVersion')}
           </button>
         )}
       </div>

@@ -7,7 +7,8 @@ import { useEffect, useId, useRef, useState, type ClipboardEvent, type KeyboardE
 import type { Address } from '../../shared/api/mail';
 import { addressKey } from '../../shared/address-equivalence';
 import { Avatar } from '../kit/Avatar';
-import { addChips, chipFromAddress, chipLabel, INVALID_ADDRESS_MESSAGE, parseRecipients, type RecipientChip } from './recipients';
+import { useT } from '../kit/i18n';
+import { addChips, chipFromAddress, chipLabel, parseRecipients, type RecipientChip } from './recipients';
 
 export interface RecipientFieldProps {
   /** Visible label: "To", "Cc" or "Bcc". */
@@ -27,6 +28,7 @@ export interface RecipientFieldProps {
 const MAX_SUGGESTIONS = 8;
 
 export function RecipientField(props: RecipientFieldProps) {
+  const t = useT();
   const { chips, onChange, text, onTextChange, suggest, label } = props;
   const id = useId();
   const listboxId = `${id}-listbox`;
@@ -161,13 +163,13 @@ export function RecipientField(props: RecipientFieldProps) {
       <label className="tern-field-label" htmlFor={`${id}-input`}>
         {label}
       </label>
-      <ul className="tern-chips" aria-label={`${label} recipients`}>
+      <ul className="tern-chips" aria-label={t('composer.recipientsOf', { field: label })}>
         {chips.map((chip) => (
-          <li key={chip.key} className={`tern-chip${chip.valid ? '' : ' is-invalid'}`} title={chip.valid ? chip.email : `${chip.email}: ${INVALID_ADDRESS_MESSAGE}`}>
-            <button type="button" className="tern-chip-label" aria-label={chip.valid ? `Edit ${chipLabel(chip)}, ${chip.email}` : `Edit ${chip.email}, invalid address`} onClick={() => edit(chip)}>
+          <li key={chip.key} className={`tern-chip${chip.valid ? '' : ' is-invalid'}`} title={chip.valid ? chip.email : `${chip.email}: ${t('errors.InvalidMail')}`}>
+            <button type="button" className="tern-chip-label" aria-label={chip.valid ? t('composer.editChip', { name: chipLabel(chip), email: chip.email }) : t('composer.editInvalidChip', { email: chip.email })} onClick={() => edit(chip)}>
               {chipLabel(chip)}
             </button>
-            <button type="button" className="tern-chip-remove" aria-label={`Remove ${chip.email}`} onClick={() => remove(chip.key)}>
+            <button type="button" className="tern-chip-remove" aria-label={t('composer.removeNamed', { name: chip.email })} onClick={() => remove(chip.key)}>
               ×
             </button>
           </li>
@@ -202,7 +204,7 @@ export function RecipientField(props: RecipientFieldProps) {
           />
         </li>
       </ul>
-      <ul id={listboxId} role="listbox" aria-label={`Suggestions for ${label}`} className="tern-suggestions" hidden={!open}>
+      <ul id={listboxId} role="listbox" aria-label={t('composer.suggestionsFor', { field: label })} className="tern-suggestions" hidden={!open}>
         {open &&
           options.map((address, index) => (
             <li
@@ -228,7 +230,7 @@ export function RecipientField(props: RecipientFieldProps) {
       </ul>
       {invalid.length > 0 && (
         <p id={errorId} className="tern-field-error" role="alert">
-          {INVALID_ADDRESS_MESSAGE} {invalid.map((chip) => `“${chip.email}”`).join(', ')}
+          {t('errors.InvalidMail')} {invalid.map((chip) => `“${chip.email}”`).join(', ')}
         </p>
       )}
     </div>

@@ -13,6 +13,8 @@
 import { useEffect, useId, useImperativeHandle, useRef, useState, type KeyboardEvent, type Ref } from 'react';
 import { Icon, type IconName } from '../kit/icons';
 import { BODY_CLASS, prepareEditorHtml } from './editor-html';
+import { useT } from '../kit/i18n';
+import type { MessageId } from '../../shared/strings';
 
 export interface RichTextEditorHandle {
   /** The editor's current HTML (not yet prepared for sending). */
@@ -34,13 +36,13 @@ export interface RichTextEditorProps {
 
 type Format = 'bold' | 'italic' | 'underline' | 'insertUnorderedList' | 'insertOrderedList';
 
-const TOOLS: readonly { format: Format | 'link'; label: string; shortcut?: string; icon: IconName }[] = [
-  { format: 'bold', label: 'Bold', shortcut: 'Ctrl+B', icon: 'bold' },
-  { format: 'italic', label: 'Italic', shortcut: 'Ctrl+I', icon: 'italic' },
-  { format: 'underline', label: 'Underline', shortcut: 'Ctrl+U', icon: 'underline' },
-  { format: 'insertUnorderedList', label: 'Bulleted list', icon: 'list' },
-  { format: 'insertOrderedList', label: 'Numbered list', icon: 'numberedList' },
-  { format: 'link', label: 'Link', shortcut: 'Ctrl+K', icon: 'link' },
+const TOOLS: readonly { format: Format | 'link'; label: MessageId; shortcut?: string; icon: IconName }[] = [
+  { format: 'bold', label: 'composer.bold', shortcut: 'Ctrl+B', icon: 'bold' },
+  { format: 'italic', label: 'composer.italic', shortcut: 'Ctrl+I', icon: 'italic' },
+  { format: 'underline', label: 'composer.underline', shortcut: 'Ctrl+U', icon: 'underline' },
+  { format: 'insertUnorderedList', label: 'composer.bulletedList', icon: 'list' },
+  { format: 'insertOrderedList', label: 'composer.numberedList', icon: 'numberedList' },
+  { format: 'link', label: 'composer.link', shortcut: 'Ctrl+K', icon: 'link' },
 ];
 
 const canExec = () => typeof document.execCommand === 'function';
@@ -68,6 +70,7 @@ export function normaliseLinkAddress(raw: string): string | null {
 }
 
 export function RichTextEditor(props: RichTextEditorProps) {
+  const t = useT();
   const editorRef = useRef<HTMLDivElement>(null);
   const savedRange = useRef<Range | null>(null);
   const [active, setActive] = useState<ReadonlySet<Format>>(new Set());
@@ -226,7 +229,7 @@ export function RichTextEditor(props: RichTextEditorProps) {
         suppressContentEditableWarning
         role="textbox"
         aria-multiline="true"
-        aria-label={props.label ?? 'Message body'}
+        aria-label={props.label ?? t('composer.messageBody')}
         tabIndex={0}
         spellCheck
         onInput={props.onInput}
@@ -255,7 +258,7 @@ export function RichTextEditor(props: RichTextEditorProps) {
           if (event.dataTransfer.types.includes('Files')) event.preventDefault();
         }}
       />
-      <div ref={toolbarRef} className="tern-toolbar" role="toolbar" aria-label="Formatting" onKeyDown={onToolbarKeyDown}>
+      <div ref={toolbarRef} className="tern-toolbar" role="toolbar" aria-label={t('composer.formatting')} onKeyDown={onToolbarKeyDown}>
         {TOOLS.map((tool, index) => {
           const isLink = tool.format === 'link';
           return (
@@ -263,8 +266,8 @@ export function RichTextEditor(props: RichTextEditorProps) {
               key={tool.format}
               type="button"
               className="tern-icon-button"
-              aria-label={tool.label}
-              title={tool.shortcut ? `${tool.label} (${tool.shortcut})` : tool.label}
+              aria-label={t(tool.label)}
+              title={tool.shortcut ? `${t(tool.label)} (${tool.shortcut})` : t(tool.label)}
               aria-pressed={isLink ? undefined : active.has(tool.format as Format)}
               aria-expanded={isLink ? linkOpen : undefined}
               tabIndex={index === focusIndex ? 0 : -1}
@@ -281,14 +284,14 @@ export function RichTextEditor(props: RichTextEditorProps) {
         })}
       </div>
       {linkOpen && (
-        <div className="tern-link-popover" role="group" aria-label="Insert link">
-          <label htmlFor={linkInputId}>Link address</label>
+        <div className="tern-link-popover" role="group" aria-label={t('composer.insertLink')}>
+          <label htmlFor={linkInputId}>{t('composer.linkAddress')}</label>
           <input
             id={linkInputId}
             type="url"
             value={linkValue}
             autoFocus
-            placeholder="https://example.com"
+            placeholder={t('composer.httpsExampleCom')}
             aria-invalid={linkError !== null || undefined}
             onChange={(event) => setLinkValue(event.target.value)}
             onKeyDown={(event) => {
@@ -304,10 +307,10 @@ export function RichTextEditor(props: RichTextEditorProps) {
             }}
           />
           <button type="button" className="tern-button tern-button-primary" onClick={applyLink}>
-            Apply
+            {t('composer.apply')}
           </button>
           <button type="button" className="tern-button" onClick={removeLink}>
-            Remove link
+            {t('composer.removeLink')}
           </button>
           {linkError && (
             <p className="tern-field-error" role="alert">

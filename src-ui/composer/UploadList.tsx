@@ -6,13 +6,16 @@
 import { formatFileSize } from '../../shared/file-size';
 import { Icon } from '../kit/icons';
 import type { AttachmentUploads } from './use-attachment-uploads';
+import { useLocale, useT } from '../kit/i18n';
 
 const percentOf = (progress: number) => Math.round(progress * 100);
 
 export function UploadList({ uploads }: { uploads: AttachmentUploads }) {
+  const t = useT();
+  const locale = useLocale();
   if (uploads.items.length === 0) return null;
   return (
-    <ul className="tern-upload-list" aria-label="Attachments">
+    <ul className="tern-upload-list" aria-label={t('composer.attachments')}>
       {uploads.items.map((item) => {
         const error = item.status === 'rejected' || item.status === 'failed';
         const percent = percentOf(item.progress);
@@ -27,10 +30,10 @@ export function UploadList({ uploads }: { uploads: AttachmentUploads }) {
               </span>
               <span className="tern-upload-meta">
                 {item.status !== 'uploading'
-                  ? formatFileSize(item.size)
+                  ? formatFileSize(item.size, locale)
                   : finishing
-                    ? `${formatFileSize(item.size)}, finishing…`
-                    : `${formatFileSize(item.size * item.progress)} of ${formatFileSize(item.size)}`}
+                    ? t('composer.finishing', { size: formatFileSize(item.size, locale) })
+                    : t('composer.uploadedOf', { done: formatFileSize(item.size * item.progress, locale), size: formatFileSize(item.size, locale) })}
               </span>
               {item.message && (
                 <span className={`tern-upload-message${error ? ' is-error' : ''}`} role={error ? 'alert' : undefined}>
@@ -42,7 +45,7 @@ export function UploadList({ uploads }: { uploads: AttachmentUploads }) {
               <span
                 className="tern-upload-progress"
                 role="progressbar"
-                aria-label={`Uploading ${item.fileName}`}
+                aria-label={t('composer.uploadingNamed', { name: item.fileName })}
                 aria-valuemin={0}
                 aria-valuemax={100}
                 aria-valuenow={percent}
@@ -52,15 +55,15 @@ export function UploadList({ uploads }: { uploads: AttachmentUploads }) {
               </span>
             )}
             {item.status === 'failed' && uploads.canRetry(item.key) && (
-              <button type="button" className="tern-link-button" aria-label={`Retry uploading ${item.fileName}`} onClick={() => uploads.retry(item.key)}>
-                Retry
+              <button type="button" className="tern-link-button" aria-label={t('composer.retryNamed', { name: item.fileName })} onClick={() => uploads.retry(item.key)}>
+                {t('composer.retry')}
               </button>
             )}
             <button
               type="button"
               className="tern-icon-button"
-              aria-label={item.status === 'uploading' ? `Cancel uploading ${item.fileName}` : `Remove ${item.fileName}`}
-              title={item.status === 'uploading' ? 'Cancel upload' : 'Remove'}
+              aria-label={item.status === 'uploading' ? t('composer.cancelNamed', { name: item.fileName }) : t('composer.removeNamed', { name: item.fileName })}
+              title={item.status === 'uploading' ? t('composer.cancelUpload') : t('composer.remove')}
               onClick={() => uploads.remove(item.key)}
             >
               <Icon name="close" />

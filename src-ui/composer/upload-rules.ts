@@ -4,8 +4,9 @@
  * spec's size units (§9).
  */
 import { ILLEGAL_FILE_NAME_CHARS, isAllowedAttachmentName, MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS, MAX_MESSAGE_BYTES, sanitizeFileName } from '../../shared/api/compose';
-import { ERROR_CATALOGUE } from '../../shared/errors';
 import { formatFileSize } from '../../shared/file-size';
+import type { Locale } from '../../shared/locales';
+import { format, type MessageId, type MessageValues } from '../../shared/strings';
 
 export type UploadCheck =
   | { readonly ok: true; readonly fileName: string; /** Set when the name had to change. */ readonly note?: string }
@@ -24,6 +25,8 @@ export interface UploadCheckParams {
   readonly attachedCount: number;
   /** Their total size in bytes. */
   readonly attachedBytes: number;
+  /** The UI's language for the sentences (English when not given). */
+  readonly locale?: Locale;
 }
 
 /**
@@ -33,23 +36,26 @@ export interface UploadCheckParams {
  * (what the gateway would answer) and the limit that was passed, in the spec's units.
  */
 export function checkUpload(params: UploadCheckParams): UploadCheck {
-  const shown = params.name || 'This file';
-  const named = `“${shown}” (${formatFileSize(Math.max(0, params.size))})`;
+  const locale = params.locale ?? 'en';
+  const say = (id: MessageId, values?: MessageValues) => format(locale, id, values);
+  const size = (bytes: number) => formatFileSize(bytes, locale);
+  const shown = params.name || say('composer.thisFile');
+  const named = `“${shown}” (${size(Math.max(0, params.size))})`;
   if (params.size > MAX_ATTACHMENT_BYTES) {
-    return { ok: false, message: `${named}: ${ERROR_CATALOGUE.InvalidFileSize.description} Attachments can be at most ${formatFileSize(MAX_ATTACHMENT_BYTES)} each.` };
+    return { ok: false, message: `${named}: ${say('errors.InvalidFileSize')} ${say('composer.maxEach', { size: size(MAX_ATTACHMENT_BYTES) })}` };
   }
-  if (params.size <= 0) return { ok: false, message: `${named}: ${ERROR_CATALOGUE.InvalidFileSize.description} It is empty.` };
-  if (params.attachedCount >= MAX_ATTACHMENTS) return { ok: false, message: `${named}: ${ERROR_CATALOGUE.InvalidParameter.description} A message can carry at most ${MAX_ATTACHMENTS} attachments.` };
+  if (params.size <= 0) return { ok: false, message: `${named}: ${say('errors.InvalidFileSize')} ${say('composer.fileEmpty')}` };
+  if (params.attachedCount >= MAX_ATTACHMENTS) return { ok: false, message: `${named}: ${say('errors.InvalidParameter')} ${say('composer.maxCount', { count: MAX_ATTACHMENTS })}` };
   if (params.attachedBytes + params.size > MAX_MESSAGE_BYTES) {
     return {
       ok: false,
-      message: `${named}: ${ERROR_CATALOGUE.MessageSizeExceeded.description} Attachments can add up to ${formatFileSize(MAX_MESSAGE_BYTES)} per message (${formatFileSize(MAX_MESSAGE_BYTES - params.attachedBytes)} left).`,
+      message: `${named}: ${say('errors.MessageSizeExceeded')} ${say('composer.maxTotal', { size: size(MAX_MESSAGE_BYTES), left: size(MAX_MESSAGE_BYTES - params.attachedBytes) })}`,
     };
   }
   const fileName = sanitizeFileName(params.name);
-  if (!isAllowedAttachmentName(fileName)) return { ok: false, message: `“${shown}”: ${ERROR_CATALOGUE.FileExtensionNotAllowed.description}` };
+  if (!isAllowedAttachmentName(fileName)) return { ok: false, message: `“${shown}”: ${say('errors.FileExtensionNotAllowed')}` };
   if (fileName !== params.name && hasIllegalFileNameChars(params.name)) {
-    return { ok: true, fileName, note: `Attached as “${fileName}”: file names can’t contain ${ILLEGAL_LIST}` };
+    return { ok: true, fileName, note: say('composer.attachedAs', { name: fileName, chars: ILLEGAL_LIST }) };
   }
   return { ok: true, fileName };
 }

@@ -10,6 +10,7 @@ import { TernError } from '../../shared/errors';
 import type { UploadParams } from '../../shared/worker-mail-api';
 import type { ComposerInitial } from './compose-initial';
 import { checkUpload } from './upload-rules';
+import { useLocale } from '../kit/i18n';
 
 export interface AttachmentItem {
   readonly key: string;
@@ -56,6 +57,7 @@ export function useAttachmentUploads(params: {
   readonly onCancelUpload?: (uploadId: string) => Promise<boolean>;
 }): AttachmentUploads {
   const { initial, accountRef, onUpload, onCancelUpload } = params;
+  const locale = useLocale();
   const [items, setItems] = useState<AttachmentItem[]>(() =>
     (initial.attachments ?? []).map((attachment) => ({
       key: nextItemKey(),
@@ -105,7 +107,7 @@ export function useAttachmentUploads(params: {
       const added: AttachmentItem[] = [];
       const starts: (() => void)[] = [];
       for (const file of list) {
-        const check = checkUpload({ name: file.name, size: file.size, attachedCount: count, attachedBytes: bytes });
+        const check = checkUpload({ name: file.name, size: file.size, attachedCount: count, attachedBytes: bytes, locale });
         const key = nextItemKey();
         if (!check.ok) {
           added.push({ key, fileName: file.name, size: file.size, status: 'rejected', progress: 0, message: check.message });
@@ -120,7 +122,7 @@ export function useAttachmentUploads(params: {
       setItems((current) => [...current, ...added]);
       for (const go of starts) go();
     },
-    [start],
+    [start, locale],
   );
 
   // A forward brings the original's attachments: fetch each, then upload it (once, also under StrictMode).
@@ -134,7 +136,7 @@ export function useAttachmentUploads(params: {
       part.load().then(
         (blob) => {
           if (!mounted.current) return;
-          const check = checkUpload({ name: part.fileName, size: blob.size, attachedCount: 0, attachedBytes: 0 });
+          const check = checkUpload({ name: part.fileName, size: blob.size, attachedCount: 0, attachedBytes: 0, locale });
           if (!check.ok) {
             update(key, { status: 'rejected', message: check.message });
             return;

@@ -11,7 +11,7 @@ import { Avatar } from '../kit/Avatar';
 import { Icon } from '../kit/icons';
 import { printDocument, printInFrame } from './print-message';
 import { displayName, formatFullDate, formatMessageDate, recipientSummary, senderLine } from './message-format';
-import { useLocale, useT } from '../kit/i18n';
+import { errorText, useLocale, useT } from '../kit/i18n';
 
 export interface MessageItemProps {
   readonly message: MessageView;
@@ -63,7 +63,7 @@ export function MessageItem(props: MessageItemProps) {
     setBody({ state: 'loading' });
     loadBody(message.id).then(
       (loaded) => setBody({ state: 'ready', body: loaded }),
-      (cause: unknown) => setBody({ state: 'failed', message: TernError.from(cause).message }),
+      (cause: unknown) => setBody({ state: 'failed', message: errorText(t, TernError.from(cause)) }),
     );
   }, [loadBody, message.id]);
 
@@ -72,7 +72,7 @@ export function MessageItem(props: MessageItemProps) {
     () =>
       loadBody(message.id, { whole: true }).then(
         (loaded) => setBody({ state: 'ready', body: loaded }),
-        (cause: unknown) => setBody({ state: 'failed', message: TernError.from(cause).message }),
+        (cause: unknown) => setBody({ state: 'failed', message: errorText(t, TernError.from(cause)) }),
       ),
     [loadBody, message.id],
   );
@@ -99,7 +99,7 @@ export function MessageItem(props: MessageItemProps) {
       const shown = body.state === 'ready' ? body.body : await loadBody(message.id);
       printInFrame(printDocument(message, shown, { allowRemote: allowThisMessage || props.senderTrusted, ...(locale ? { locale } : {}) }));
     } catch (cause) {
-      setBody({ state: 'failed', message: TernError.from(cause).message });
+      setBody({ state: 'failed', message: errorText(t, TernError.from(cause)) });
     } finally {
       setPrinting(false);
     }

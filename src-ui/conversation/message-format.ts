@@ -1,5 +1,5 @@
 /** How a message header reads: names, recipients and dates. */
-import type { Locale } from '../../shared/preferences';
+import type { Locale } from '../../shared/locales';
 import { format } from '../../shared/strings';
 import type { Address } from '../../shared/api/mail';
 import { sameAddress } from '../../shared/address-equivalence';

@@ -6,6 +6,7 @@
  */
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { Icon } from './icons';
+import { useT } from './i18n';
 
 
 export interface ModalDialogProps {
@@ -18,6 +19,7 @@ export interface ModalDialogProps {
 }
 
 export function ModalDialog({ title, onClose, children, className, busy = false }: ModalDialogProps) {
+  const t = useT();
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const busyRef = useRef(busy);
@@ -64,7 +66,7 @@ export function ModalDialog({ title, onClose, children, className, busy = false 
     >
       <div className="dialog-header">
         <h2 id={titleId}>{title}</h2>
-        <button type="button" className="icon-button modal-dialog-close" aria-label="Close" disabled={busy} onClick={cancel}>
+        <button type="button" className="icon-button modal-dialog-close" aria-label={t('common.close')} disabled={busy} onClick={cancel}>
           <Icon name="close" size={18} />
         </button>
       </div>
@@ -75,6 +77,7 @@ export function ModalDialog({ title, onClose, children, className, busy = false 
 
 /** The end of a confirmation (delete, empty): its refusal if any, Cancel, and the red button that does it. */
 export function ConfirmFooter(props: { error: string | null; busy: boolean; confirmLabel: string; onCancel: () => void; onConfirm: () => void }) {
+  const t = useT();
   return (
     <>
       {props.error && (
@@ -84,7 +87,7 @@ export function ConfirmFooter(props: { error: string | null; busy: boolean; conf
       )}
       <div className="modal-dialog-actions">
         <button type="button" className="button button-secondary" disabled={props.busy} onClick={props.onCancel}>
-          Cancel
+          {t('common.cancel')}
         </button>
         <button type="button" className="button button-danger" disabled={props.busy} onClick={props.onConfirm}>
           {props.confirmLabel}

@@ -3,9 +3,9 @@
  * catalogue messages, useLocale() for Intl. Without a provider (or a locale) the browser's
  * languages decide, as the preference 'auto' does.
  */
-import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'react';
+import { createContext, Fragment, useContext, useEffect, useMemo, type ReactNode } from 'react';
 import { isErrorName } from '../../shared/errors';
-import { resolveLocale, type Locale } from '../../shared/preferences';
+import { resolveLocale, type Locale } from '../../shared/locales';
 import { format, type MessageId, type MessageValues } from '../../shared/strings';
 
 export type { MessageId } from '../../shared/strings';
@@ -41,4 +41,23 @@ export function useT(): Translate {
 /** An error's description in the current locale (`errors.<Name>`); one not in the catalogue keeps its own message. */
 export function errorText(t: Translate, error: { readonly name: string; readonly message?: string }): string {
   return isErrorName(error.name) ? t(`errors.${error.name}`) : (error.message ?? '');
+}
+
+/**
+ * A catalogue message with elements in it (<kbd>e</kbd>, <strong>name</strong>): the message
+ * keeps its placeholders ({key}) where each element goes, so a translation may move them.
+ */
+export function RichText({ id, values }: { id: MessageId; values: Readonly<Record<string, ReactNode>> }) {
+  const t = useT();
+  const nodes: ReactNode[] = [];
+  const plain: Record<string, string | number> = {};
+  for (const [name, value] of Object.entries(values)) {
+    if (typeof value === 'string' || typeof value === 'number') plain[name] = value;
+    else {
+      plain[name] = `\uE000${nodes.length}\uE001`;
+      nodes.push(value);
+    }
+  }
+  const parts = t(id, plain).split(/\uE000(\d+)\uE001/);
+  return <>{parts.map((part, index) => (index % 2 === 0 ? part : <Fragment key={index}>{nodes[Number(part)]}</Fragment>))}</>;
 }

@@ -11,6 +11,7 @@ import { keepTabInside } from '../app/focus-trap';
 import { Icon } from '../kit/icons';
 import { useMailActions } from '../state/actions-context';
 import { accountsAtom } from '../state/atoms';
+import { errorText, useT } from '../kit/i18n';
 
 const CSS = `
 .sender-names-dialog { width: min(520px, 100%); }
@@ -23,6 +24,7 @@ const CSS = `
 const FOCUSABLE = 'button:not([disabled]), input:not([disabled])';
 
 export function SenderNameDialog({ onClose }: { onClose: () => void }) {
+  const t = useT();
   const accounts = useAtomValue(accountsAtom) ?? [];
   const actions = useMailActions();
   const titleId = useId();
@@ -48,10 +50,10 @@ export function SenderNameDialog({ onClose }: { onClose: () => void }) {
       for (const account of changed) await actions.setDisplayName(account.accountId, names[account.accountId] ?? '');
     } catch (cause) {
       setSaving(false);
-      setError(`The sender name was not saved. ${TernError.from(cause).message}`);
+      setError(t('settingsMenu.senderNameNotSaved', { reason: errorText(t, TernError.from(cause)) }));
       return;
     }
-    if (changed.length > 0) actions.toast({ tone: 'info', message: 'Sender name saved. New mail goes out under it.' });
+    if (changed.length > 0) actions.toast({ tone: 'info', message: { id: 'settingsMenu.senderNameSavedNew' } });
     onClose();
   };
 
@@ -71,18 +73,18 @@ export function SenderNameDialog({ onClose }: { onClose: () => void }) {
       </style>
       <form ref={dialogRef} role="dialog" aria-modal="true" aria-labelledby={titleId} className="dialog sender-names-dialog" onSubmit={(event) => void save(event)} onKeyDown={onKeyDown}>
         <div className="dialog-header">
-          <h2 id={titleId}>Sender name</h2>
-          <button type="button" className="icon-button" aria-label="Close" onClick={onClose}>
+          <h2 id={titleId}>{t('settingsMenu.senderName')}</h2>
+          <button type="button" className="icon-button" aria-label={t('common.close')} onClick={onClose}>
             <Icon name="close" size={18} />
           </button>
         </div>
-        <p className="sender-names-intro">The name people see next to your address when you send mail.</p>
+        <p className="sender-names-intro">{t('settingsMenu.theNamePeopleSee')}</p>
         {accounts.map((account) => {
           const id = `${fieldId}-${account.accountId}`;
           return (
             <div key={account.accountId} className="field">
               <label className="field-label" htmlFor={id}>
-                Sender name for {account.emailAddress}
+                {t('settingsMenu.senderNameFor', { email: account.emailAddress })}
               </label>
               <input
                 id={id}
@@ -96,7 +98,9 @@ export function SenderNameDialog({ onClose }: { onClose: () => void }) {
                 onChange={(event) => setNames((current) => ({ ...current, [account.accountId]: event.target.value }))}
               />
               <p id={`${id}-hint`} className="field-hint">
-                {cleanDisplayName(names[account.accountId] ?? '') ? `Mail goes out as “${cleanDisplayName(names[account.accountId] ?? '')} <${account.emailAddress}>”.` : `Left empty: “${account.name}”, the name your mail server gave.`}
+                {cleanDisplayName(names[account.accountId] ?? '')
+                  ? t('settingsMenu.mailGoesOutAs', { name: cleanDisplayName(names[account.accountId] ?? ''), email: account.emailAddress })
+                  : t('settingsMenu.leftEmpty', { name: account.name })}
               </p>
             </div>
           );
@@ -108,10 +112,10 @@ export function SenderNameDialog({ onClose }: { onClose: () => void }) {
         )}
         <div className="sender-names-actions">
           <button type="button" className="button button-secondary" onClick={onClose}>
-            Cancel
+            {t('common.cancel')}
           </button>
           <button type="submit" className="button button-primary" disabled={saving}>
-            {saving ? 'Saving…' : 'Save'}
+            {saving ? t('settingsMenu.saving') : t('common.save')}
           </button>
         </div>
       </form>

@@ -7,17 +7,19 @@ import { useMailActions } from '../state/actions-context';
 import { themeChoiceAtom, viewModeAtom } from '../state/atoms';
 import { THEME_CHOICES, type ThemeChoice } from '../theme/theme';
 import { VIEW_MODE_INFO, VIEW_MODES } from './view-mode';
+import { useT, type MessageId } from '../kit/i18n';
 
 // Loaded when asked for: most sessions never open it.
 const SenderNameDialog = lazy(() => import('./SenderNameDialog'));
 
-const THEME_LABELS: Record<ThemeChoice, { label: string; icon: IconName }> = {
-  light: { label: 'Light', icon: 'sun' },
-  dark: { label: 'Dark', icon: 'moon' },
-  system: { label: 'System', icon: 'monitor' },
+const THEME_LABELS: Record<ThemeChoice, { label: MessageId; icon: IconName }> = {
+  light: { label: 'settingsMenu.themeLight', icon: 'sun' },
+  dark: { label: 'settingsMenu.themeDark', icon: 'moon' },
+  system: { label: 'settingsMenu.themeSystem', icon: 'monitor' },
 };
 
 export function SettingsMenu() {
+  const t = useT();
   const theme = useAtomValue(themeChoiceAtom);
   const view = useAtomValue(viewModeAtom);
   const actions = useMailActions();
@@ -25,16 +27,16 @@ export function SettingsMenu() {
   return (
     <>
       <MenuButton
-        label="Settings"
+        label={t('settingsMenu.settings')}
         menuClassName="settings-menu"
         entries={[
           {
             kind: 'group',
             id: 'theme',
-            label: 'Theme',
+            label: t('settingsMenu.theme'),
             items: THEME_CHOICES.map((choice) => ({
               id: `theme-${choice}`,
-              label: THEME_LABELS[choice].label,
+              label: t(THEME_LABELS[choice].label),
               icon: THEME_LABELS[choice].icon,
               checked: theme === choice,
               onSelect: () => actions.setTheme(choice),
@@ -44,17 +46,17 @@ export function SettingsMenu() {
           {
             kind: 'group',
             id: 'view',
-            label: 'View',
+            label: t('settingsMenu.view'),
             items: VIEW_MODES.map((mode) => ({
               id: `view-${mode}`,
-              label: VIEW_MODE_INFO[mode].label,
-              description: VIEW_MODE_INFO[mode].description,
+              label: t(VIEW_MODE_INFO[mode].label),
+              description: t(VIEW_MODE_INFO[mode].description),
               checked: view === mode,
               onSelect: () => actions.setViewMode(mode),
             })),
           },
           { kind: 'separator', id: 'separator-account' },
-          { kind: 'item', id: 'sender-name', label: 'Sender name…', icon: 'compose', description: 'The name next to your address in mail you send', onSelect: () => setSenderNamesOpen(true) },
+          { kind: 'item', id: 'sender-name', label: t('settingsMenu.senderName2'), icon: 'compose', description: t('settingsMenu.theNameNextTo'), onSelect: () => setSenderNamesOpen(true) },
         ]}
       >
         <Icon name="settings" size={20} />

@@ -3,6 +3,7 @@
  * list) and what each means for the layout. The reading pane itself is the conversation
  * view's; the layout only decides where it goes and how tall list rows are.
  */
+import type { MessageId } from '../../shared/strings';
 export const VIEW_MODES = ['conversation', 'split', 'single', 'list'] as const;
 export type ViewMode = (typeof VIEW_MODES)[number];
 
@@ -19,25 +20,25 @@ export interface ViewLayout {
   readonly showAvatars: boolean;
 }
 
-export const VIEW_MODE_INFO: Readonly<Record<ViewMode, { readonly label: string; readonly description: string; readonly layout: ViewLayout }>> = {
+export const VIEW_MODE_INFO: Readonly<Record<ViewMode, { readonly label: MessageId; readonly description: MessageId; readonly layout: ViewLayout }>> = {
   conversation: {
-    label: 'Conversation',
-    description: 'List on the left, the whole conversation on the right',
+    label: 'settingsMenu.viewConversation',
+    description: 'settingsMenu.viewConversationText',
     layout: { readingPane: 'right', rowHeight: 84, rowStyle: 'stacked', showAvatars: true },
   },
   split: {
-    label: 'Split',
-    description: 'List on top, the open conversation below',
+    label: 'settingsMenu.viewSplit',
+    description: 'settingsMenu.viewSplitText',
     layout: { readingPane: 'bottom', rowHeight: 44, rowStyle: 'line', showAvatars: true },
   },
   single: {
-    label: 'Single thread',
-    description: 'Opening a conversation shows it in place of the list',
+    label: 'settingsMenu.viewSingle',
+    description: 'settingsMenu.viewSingleText',
     layout: { readingPane: 'replace', rowHeight: 48, rowStyle: 'line', showAvatars: true },
   },
   list: {
-    label: 'List',
-    description: 'A dense list; opening a conversation shows it in place of the list',
+    label: 'settingsMenu.viewList',
+    description: 'settingsMenu.viewListText',
     layout: { readingPane: 'replace', rowHeight: 36, rowStyle: 'line', showAvatars: false },
   },
 };

@@ -1,5 +1,6 @@
 import type { Brand } from '../../shared/brands';
 import type { HandshakeResult } from '../../shared/worker-api';
+import { shellText } from '../../shared/strings/shell-text';
 
 export type EngineState =
   | { readonly kind: 'connecting' }
@@ -9,12 +10,12 @@ export type EngineState =
 function engineStatusText(state: EngineState): string {
   switch (state.kind) {
     case 'connecting':
-      return 'Starting the mail engine…';
+      return shellText('starting');
     case 'failed':
-      return `The mail engine could not start: ${state.message}`;
+      return shellText('failed', { reason: state.message });
     case 'connected':
       // The engine's version stays off the screen (data-engine-version on <main>).
-      return state.handshake.ok ? 'Opening your mail…' : 'A newer version is available. Reload this tab to continue.';
+      return state.handshake.ok ? shellText('opening') : shellText('newerVersion');
   }
 }
 
@@ -27,13 +28,13 @@ export function Shell({ brand, engine }: { brand: Brand; engine: EngineState }) 
         <img className="shell-logo" src={`data:image/svg+xml,${encodeURIComponent(brand.logoSvg)}`} alt="" />
         <h1 className="shell-title">{brand.name}</h1>
       </header>
-      <main className="shell-main" aria-label="Mail" data-engine-version={engine.kind === 'connected' && engine.handshake.ok ? engine.handshake.engineVersion : undefined}>
+      <main className="shell-main" aria-label={shellText('mail')} data-engine-version={engine.kind === 'connected' && engine.handshake.ok ? engine.handshake.engineVersion : undefined}>
         <p role="status" className="shell-status">
           {engineStatusText(engine)}
         </p>
         {needsReload && (
           <button type="button" className="button-primary" onClick={() => location.reload()}>
-            Reload
+            {shellText('reload')}
           </button>
         )}
       </main>

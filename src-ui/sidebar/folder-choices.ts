@@ -5,7 +5,7 @@
  */
 import { TernError } from '../../shared/errors';
 import { folderNameProblem, folderNameReasonText } from '../../shared/folder-name-rule';
-import type { Locale } from '../../shared/preferences';
+import type { Locale } from '../../shared/locales';
 import { format } from '../../shared/strings';
 import type { FolderView } from '../../shared/worker-mail-api';
 import { orderFolders, type SidebarFolder } from './folder-order';

@@ -4,7 +4,7 @@
  * each folder's subfolders right under it. Nesting comes from the IMAP path and the
  * account's folder separator (mailProperties.folderSeparator, "/" by default).
  */
-import type { Locale } from '../../shared/preferences';
+import type { Locale } from '../../shared/locales';
 import { format, type MessageId } from '../../shared/strings';
 import type { FolderView } from '../../shared/worker-mail-api';
 

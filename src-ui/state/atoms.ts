@@ -84,7 +84,7 @@ export const allInScopeSelectedAtom = atom((get) => {
 });
 
 /** A command running over a whole scope (runOnScope): what it does and how far it is, for the progress bar. */
-export const scopeRunAtom = atom<{ readonly verb: string; readonly done: number; readonly total: number } | null>(null);
+export const scopeRunAtom = atom<{ readonly verb: Phrase; readonly done: number; readonly total: number } | null>(null);
 
 /** Where shift-click ranges start: the index of the last plainly clicked or toggled row. */
 export const selectionAnchorAtom = atom<number | null>(null);

@@ -15,55 +15,26 @@ import type { UiEngine } from './engine-port';
 import type { LocalEditsKeeper } from './local-edits';
 import type { ThreadCommand } from './mail-actions';
 import type { WorkerBridge } from './engine-feeds';
+import { errorPhrase } from '../../shared/strings';
+import type { Message, Phrase } from '../../shared/strings';
 
 type Store = ReturnType<typeof createStore>;
 
-const COUNT_FORMAT = new Intl.NumberFormat();
-export const conversations = (count: number) => `${COUNT_FORMAT.format(count)} conversation${count === 1 ? '' : 's'}`;
-
 /** What the progress bar says while the command runs ("Archiving 500 of 1,234 conversations"). */
-export function scopeVerb(command: ThreadCommand): string {
-  switch (command.kind) {
-    case 'archive':
-      return 'Archiving';
-    case 'trash':
-      return 'Moving to Trash';
-    case 'spam':
-      return 'Reporting as spam';
-    case 'notspam':
-      return 'Moving to Inbox';
-    case 'delete':
-      return 'Deleting forever';
-    case 'move':
-      return command.folderName ? `Moving to ${command.folderName}` : 'Moving';
-    case 'markRead':
-      return command.read ? 'Marking as read' : 'Marking as unread';
-    case 'star':
-      return command.starred ? 'Starring' : 'Removing stars from';
-  }
+export function scopeVerb(command: ThreadCommand): Message {
+  return { id: 'app.scopeVerb', values: commandValues(command) };
+}
+
+/** The values the command messages choose by (ICU select): what the command is, where it moves to. */
+function commandValues(command: ThreadCommand): Record<string, string> {
+  const action =
+    command.kind === 'markRead' ? (command.read ? 'read' : 'unread') : command.kind === 'star' ? (command.starred ? 'star' : 'unstar') : command.kind === 'move' && !command.folderName ? 'moveNowhere' : command.kind;
+  return { action, folder: command.kind === 'move' ? (command.folderName ?? '') : '' };
 }
 
 /** What the confirmation says once every batch is recorded ("1,234 conversations archived."). */
-export function scopeDone(command: ThreadCommand, count: number): string {
-  const what = conversations(count);
-  switch (command.kind) {
-    case 'archive':
-      return `${what} archived.`;
-    case 'trash':
-      return `${what} moved to Trash.`;
-    case 'spam':
-      return `${what} reported as spam.`;
-    case 'notspam':
-      return `${what} marked as not spam and moved to Inbox.`;
-    case 'delete':
-      return `${what} deleted forever.`;
-    case 'move':
-      return `${what} moved${command.folderName ? ` to ${command.folderName}` : ''}.`;
-    case 'markRead':
-      return `${what} marked as ${command.read ? 'read' : 'unread'}.`;
-    case 'star':
-      return `${what} ${command.starred ? 'starred' : 'unstarred'}.`;
-  }
+export function scopeDone(command: ThreadCommand, count: number): Message {
+  return { id: 'app.scopeDone', values: { ...commandValues(command), count } };
 }
 
 export type ScopeRunner = (command: ThreadCommand, scope: ListScope, edit: RowEdit | null) => Promise<void>;
@@ -74,7 +45,7 @@ export function createScopeRunner(params: {
   bridge: WorkerBridge;
   localEdits: LocalEditsKeeper;
   /** The confirmation toast (mail-actions.ts): with Undo for moves, which runs `inverses` after `putBack`. */
-  confirm: (command: ThreadCommand, message: string, inverses: Promise<readonly MailCommand[]>, putBack: () => void) => void;
+  confirm: (command: ThreadCommand, message: Phrase, inverses: Promise<readonly MailCommand[]>, putBack: () => void) => void;
 }): ScopeRunner {
   const { engine, store, bridge, localEdits } = params;
   return async (command, scope, edit) => {
@@ -95,7 +66,7 @@ export function createScopeRunner(params: {
       params.confirm(command, scopeDone(command, run.done), Promise.resolve(run.undo), () => settle(false));
     } catch (error) {
       settle(false);
-      bridge.toast({ tone: 'error', message: TernError.from(error).message });
+      bridge.toast({ tone: 'error', message: errorPhrase(TernError.from(error)) });
     } finally {
       store.set(scopeRunAtom, null);
     }

@@ -7,7 +7,8 @@
 import { useAtomValue } from 'jotai';
 import { allInScopeSelectedAtom, scopeRunAtom, selectionAtom, visibleListAtom } from '../state/atoms';
 import { selectAllState } from './scope-selection';
-import { useT } from '../kit/i18n';
+import { formatPhrase } from '../../shared/strings';
+import { useLocale, useT } from '../kit/i18n';
 
 export function SelectAllBanner(props: { folderName: string; onSelectScope: () => void; onClear: () => void }) {
   const t = useT();
@@ -15,12 +16,14 @@ export function SelectAllBanner(props: { folderName: string; onSelectScope: () =
   const selection = useAtomValue(selectionAtom);
   const allInScope = useAtomValue(allInScopeSelectedAtom);
   const running = useAtomValue(scopeRunAtom);
+  const locale = useLocale();
   if (running) {
+    const verb = formatPhrase(locale, running.verb);
     return (
       <div className="select-all-banner">
-        <progress className="select-all-progress" aria-label={t('threadList.progressLabel', { verb: running.verb })} value={running.done} max={Math.max(1, running.total)} />
+        <progress className="select-all-progress" aria-label={t('threadList.progressLabel', { verb })} value={running.done} max={Math.max(1, running.total)} />
         <span role="status">
-          {running.verb} {running.total > 0 ? t('threadList.progress', { done: running.done, count: running.total }) : t('threadList.conversations')}…
+          {verb} {running.total > 0 ? t('threadList.progress', { done: running.done, count: running.total }) : t('threadList.conversations')}…
         </span>
       </div>
     );

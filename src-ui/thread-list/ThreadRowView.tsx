@@ -8,7 +8,7 @@ import { Avatar } from '../kit/Avatar';
 import { Icon } from '../kit/icons';
 import type { ViewLayout } from '../settings/view-mode';
 import { avatarAddress, formatFullTime, formatListTime, rowNamesLabel } from './row-format';
-import type { Locale } from '../../shared/preferences';
+import type { Locale } from '../../shared/locales';
 import { format, type MessageId, type MessageValues } from '../../shared/strings';
 import { useLocale, useT } from '../kit/i18n';
 

@@ -1,5 +1,5 @@
 /** How a thread row reads: the time column and the senders column. */
-import type { Locale } from '../../shared/preferences';
+import type { Locale } from '../../shared/locales';
 import { format } from '../../shared/strings';
 import type { Address } from '../../shared/api/mail';
 import type { ThreadRow } from '../../shared/worker-mail-api';

@@ -10,7 +10,7 @@ import { useState } from 'react';
 import { TernError } from '../../shared/errors';
 import { ConfirmFooter, ModalDialog } from '../kit/ModalDialog';
 import { useMailActions } from '../state/actions-context';
-import type { Locale } from '../../shared/preferences';
+import type { Locale } from '../../shared/locales';
 import { format } from '../../shared/strings';
 import { errorText, useLocale, useT } from '../kit/i18n';
 

@@ -12,6 +12,9 @@ import { attachments } from './attachments';
 import { conversation } from './conversation';
 import { mailHtml } from './mailHtml';
 import { threadList } from './threadList';
+import { composer } from './composer';
+import { settingsMenu } from './settingsMenu';
+import { shell } from './shell';
 
 export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (typeof en)[Area], string>> } = {
   app,
@@ -26,4 +29,7 @@ export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (ty
   conversation,
   mailHtml,
   threadList,
+  composer,
+  settingsMenu,
+  shell,
 };

@@ -11,6 +11,9 @@ import { attachments } from './attachments';
 import { conversation } from './conversation';
 import { mailHtml } from './mailHtml';
 import { threadList } from './threadList';
+import { composer } from './composer';
+import { settingsMenu } from './settingsMenu';
+import { shell } from './shell';
 
 export const en = {
   app,
@@ -25,4 +28,7 @@ export const en = {
   conversation,
   mailHtml,
   threadList,
+  composer,
+  settingsMenu,
+  shell,
 };

@@ -9,31 +9,19 @@ import { accountsAtom, draftStatusAtom, sendNoticesAtom } from '../atoms';
 import type { FeedContext } from './feed-context';
 import type { MailboxCounts } from './mailbox-counts';
 import type { ToastFeed } from './toasts';
+import { errorPhrase, type Message, type Phrase } from '../../../shared/strings';
 
 /** Outcomes of commands this tab has not been told the id of yet are kept this long. */
 const EARLY_STATUS_MS = 30_000;
 
 /** The words a failure toast starts with, per command kind. */
-const FAILED_TITLE: Record<CommandStatus['kind'], string> = {
-  markRead: 'Could not change read state',
-  star: 'Could not change the star',
-  move: 'Could not move',
-  archive: 'Could not archive',
-  trash: 'Could not delete',
-  spam: 'Could not report spam',
-  notspam: 'Could not move to Inbox',
-  delete: 'Could not delete forever',
-  restore: 'Could not undo',
-  saveDraft: 'Could not save the draft',
-  send: 'Message not sent',
-  discardDraft: 'Could not discard the draft',
-};
+const failedTitle = (kind: CommandStatus['kind']): Message => ({ id: 'app.commandFailed', values: { kind } });
 
 export interface CommandFeed {
   /** The engine's push of one command's status. */
   onCommandStatus(status: CommandStatus): void;
   /** A command this tab ran: see WorkerBridge.trackCommand. */
-  trackCommand(commandId: string, label?: string, doneMessage?: string, onFailed?: () => void): void;
+  trackCommand(commandId: string, label?: Phrase, doneMessage?: Phrase, onFailed?: () => void): void;
   /** Reads the engine's send notices again. */
   refreshSendNotices(): Promise<void>;
   /** The tab came into view: a notice may have changed in another tab. */
@@ -43,11 +31,11 @@ export interface CommandFeed {
 export function createCommandFeed(context: FeedContext, deps: { counts: MailboxCounts; toasts: ToastFeed }): CommandFeed {
   const { engine, store, later, isStopped } = context;
   const { counts, toasts } = deps;
-  const tracked = new Map<string, { label: string | undefined; doneMessage: string | undefined; onFailed: (() => void) | undefined }>();
+  const tracked = new Map<string, { label: Phrase | undefined; doneMessage: Phrase | undefined; onFailed: (() => void) | undefined }>();
   const early = new Map<string, CommandStatus>();
-  function showFailure(status: CommandStatus, label: string | undefined) {
+  function showFailure(status: CommandStatus, label: Phrase | undefined) {
     const error = status.error ? TernError.from({ name: status.error.name, message: status.error.message }) : new TernError('OperationFailed');
-    toasts.toast({ tone: 'error', title: label ?? FAILED_TITLE[status.kind], message: status.error?.message || error.message });
+    toasts.toast({ tone: 'error', title: label ?? failedTitle(status.kind), message: errorPhrase(status.error ?? error) });
   }
   /** The engine keeps the notices (a reload shows them again); the atom mirrors them. */
   async function refreshSendNotices() {
@@ -88,7 +76,7 @@ export function createCommandFeed(context: FeedContext, deps: { counts: MailboxC
       later(EARLY_STATUS_MS, () => early.delete(status.commandId));
     }
   }
-  function trackCommand(commandId: string, label?: string, doneMessage?: string, onFailed?: () => void) {
+  function trackCommand(commandId: string, label?: Phrase, doneMessage?: Phrase, onFailed?: () => void) {
     const status = early.get(commandId);
     if (status) {
       early.delete(commandId);

@@ -19,6 +19,7 @@ import { createMailboxCounts } from './mailbox-counts';
 import { createSyncFeed } from './sync-feed';
 import { createThreadListFeed } from './thread-list-feed';
 import { createToastFeed } from './toasts';
+import type { Phrase } from '../../../shared/strings';
 
 export { MAILBOX_REFRESH_DELAY_MS } from './mailbox-counts';
 export { scopeKeyOf } from './thread-list-feed';
@@ -52,7 +53,7 @@ export interface WorkerBridge {
    * `doneMessage` says what to show. `onFailed` runs just before the failure's toast (a move
    * withdraws its "moved" confirmation, so the two never show side by side).
    */
-  trackCommand(commandId: string, label?: string, doneMessage?: string, onFailed?: () => void): void;
+  trackCommand(commandId: string, label?: Phrase, doneMessage?: Phrase, onFailed?: () => void): void;
   /** Shows a toast; answers its id (to dismiss it early). */
   toast(toast: Omit<Toast, 'id'>): number;
   dismissToast(id: number): void;

@@ -9,6 +9,7 @@ import { IDLE_THREAD_LIST, threadListAtom } from '../atoms';
 import type { FeedContext } from './feed-context';
 import type { MailboxCounts } from './mailbox-counts';
 import type { ToastFeed } from './toasts';
+import { errorPhrase } from '../../../shared/strings';
 
 export const scopeKeyOf = (scope: ListScope): string => JSON.stringify(scope);
 
@@ -108,7 +109,7 @@ export function createThreadListFeed(context: FeedContext, deps: { counts: Mailb
       if (isStopped() || subscriptionId !== id || !state.held) return;
       store.set(threadListAtom, { ...state, held: heldFromSnapshot(snapshot, state.held) });
     } catch (error) {
-      toasts.toast({ tone: 'error', message: TernError.from(error).message });
+      toasts.toast({ tone: 'error', message: errorPhrase(TernError.from(error)) });
     }
   }
 

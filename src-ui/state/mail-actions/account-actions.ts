@@ -5,6 +5,8 @@ import type { WorkerBridge } from '../engine-feeds';
 import type { Store } from '../engine-feeds/feed-context';
 import { restoredDraftsMessage } from '../ended-sessions';
 import type { AddAccountParams, AddAccountResult, UiEngine } from '../engine-port';
+import { errorPhrase } from '../../../shared/strings';
+import type { Message } from '../../../shared/strings';
 
 export interface AccountActions {
   /** One login attempt; throws a TernError with the catalogue sentence when refused. */
@@ -24,7 +26,7 @@ export interface AccountActions {
 }
 
 /** The toast after logging out of one account while others stay. */
-export const loggedOutMessage = (email: string) => `Logged out of ${email}.`;
+export const loggedOutMessage = (email: string): Message => ({ id: 'app.loggedOutOf', values: { email } });
 
 export function createAccountActions(params: { engine: UiEngine; store: Store; bridge: WorkerBridge }): AccountActions {
   const { engine, store, bridge } = params;
@@ -34,7 +36,7 @@ export function createAccountActions(params: { engine: UiEngine; store: Store; b
     try {
       await engine.accounts.remove({ accountId });
     } catch (error) {
-      bridge.toast({ tone: 'error', title: 'Could not log out', message: TernError.from(error).message });
+      bridge.toast({ tone: 'error', title: { id: 'app.couldNotLogOut' }, message: errorPhrase(TernError.from(error)) });
       throw error;
     }
     bridge.accountRemoved(accountId);

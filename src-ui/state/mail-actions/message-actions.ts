@@ -51,7 +51,7 @@ export function createMessageActions(params: { engine: UiEngine; bridge: WorkerB
     async send(sending) {
       const result = await engine.commands.send(sending);
       // The gateway's answer comes after the undo window, when the composer has gone: the toast says it left.
-      bridge.trackCommand(result.commandId, 'Message not sent', 'Message sent');
+      bridge.trackCommand(result.commandId, { id: 'app.messageNotSent' }, { id: 'app.messageSent' });
       return result;
     },
     undoSend: (commandId) => engine.commands.undoSend({ commandId }),
@@ -61,7 +61,7 @@ export function createMessageActions(params: { engine: UiEngine; bridge: WorkerB
     },
     async sendAgain({ accountId, noticeId }, delayMs) {
       const result = await engine.commands.sendAgain({ accountId, noticeId, delayMs });
-      bridge.trackCommand(result.commandId, 'Message not sent', 'Message sent');
+      bridge.trackCommand(result.commandId, { id: 'app.messageNotSent' }, { id: 'app.messageSent' });
       await bridge.refreshSendNotices();
       return result;
     },

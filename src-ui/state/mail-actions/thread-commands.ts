@@ -17,6 +17,8 @@ import { createLocalEditsKeeper } from '../local-edits';
 import { createScopeRunner } from '../scope-run';
 import { inboxUnreadChanges } from '../unread-follow';
 import type { Store } from '../engine-feeds/feed-context';
+import { errorPhrase } from '../../../shared/strings';
+import type { Message, Phrase } from '../../../shared/strings';
 
 /** Thread commands a toolbar button or a shortcut can ask for. */
 export type ThreadCommand =
@@ -47,35 +49,18 @@ export interface ThreadCommandActions {
   undoLast(): boolean;
 }
 
-/** "Conversation" or "3 conversations", as a sentence starts. */
-const subjectOf = (count: number) => (count === 1 ? 'Conversation' : `${count.toLocaleString()} conversations`);
-
 /** What the confirmation toast says (Gmail's words); null for changes that show in the row itself. */
-export function confirmation(command: ThreadCommand, count: number): string | null {
-  switch (command.kind) {
-    case 'archive':
-      return `${subjectOf(count)} archived.`;
-    case 'trash':
-      return `${subjectOf(count)} moved to Trash.`;
-    case 'spam':
-      return `${subjectOf(count)} marked as spam.`;
-    case 'notspam':
-      return `${subjectOf(count)} marked as not spam and moved to Inbox.`;
-    case 'delete':
-      return `${subjectOf(count)} deleted forever.`;
-    case 'move':
-      return `${subjectOf(count)} moved${command.folderName ? ` to ${command.folderName}` : ''}.`;
-    case 'markRead':
-    case 'star':
-      return null;
-  }
+export function confirmation(command: ThreadCommand, count: number): Message | null {
+  if (command.kind === 'markRead' || command.kind === 'star') return null;
+  const action = command.kind === 'move' && !command.folderName ? 'moveNowhere' : command.kind;
+  return { id: 'app.confirmation', values: { action, count, folder: command.kind === 'move' ? (command.folderName ?? '') : '' } };
 }
 
 /** Commands whose toast offers Undo: moves (the engine answers their inverse). "Delete forever" cannot be undone. */
 const UNDOABLE = new Set<ThreadCommand['kind']>(['archive', 'trash', 'spam', 'notspam', 'move']);
 
 /** What the toast says once an undo is on its way (the rows are back at once). */
-export const UNDONE_MESSAGE = 'Action undone.';
+export const UNDONE_MESSAGE: Message = { id: 'app.actionUndone' };
 
 /** The MailCommand for some threads of one account (the engine's runOnScope makes its batches the same way). */
 const toMailCommand = (command: ThreadCommand, accountId: string, threadIds: readonly string[]): MailCommand =>
@@ -122,7 +107,7 @@ export function createThreadCommands(params: { engine: UiEngine; store: Store; b
           bridge.trackCommand(commandId, undefined, undefined, () => bridge.dismissToast(undoneId));
         } catch (error) {
           bridge.dismissToast(undoneId);
-          bridge.toast({ tone: 'error', title: 'Could not undo', message: TernError.from(error).message });
+          bridge.toast({ tone: 'error', title: { id: 'app.couldNotUndo' }, message: errorPhrase(TernError.from(error)) });
         }
       }),
     );
@@ -132,7 +117,7 @@ export function createThreadCommands(params: { engine: UiEngine; store: Store; b
    * The confirmation of a command: with Undo (and `z`) for moves, which runs the inverses
    * the engine answered; `putBack` drops the command's row edits first.
    */
-  function confirm(command: ThreadCommand, message: string, inverses: Promise<readonly (MailCommand | null)[]>, putBack: () => void): number {
+  function confirm(command: ThreadCommand, message: Phrase, inverses: Promise<readonly (MailCommand | null)[]>, putBack: () => void): number {
     if (!UNDOABLE.has(command.kind)) return bridge.toast({ tone: 'info', message });
     let used = false;
     const undo = () => {
@@ -142,7 +127,7 @@ export function createThreadCommands(params: { engine: UiEngine; store: Store; b
       bridge.dismissToast(toastId);
       void runUndo(inverses, putBack);
     };
-    const toastId = bridge.toast({ tone: 'info', message, action: { label: 'Undo', run: undo } });
+    const toastId = bridge.toast({ tone: 'info', message, action: { label: { id: 'common.undo' }, run: undo } });
     lastUndo = { toastId, run: undo };
     return toastId;
   }
@@ -210,7 +195,7 @@ export function createThreadCommands(params: { engine: UiEngine; store: Store; b
         } catch (error) {
           settle(false);
           onFailed(keys);
-          bridge.toast({ tone: 'error', message: TernError.from(error).message });
+          bridge.toast({ tone: 'error', message: errorPhrase(TernError.from(error)) });
           return null;
         }
       });

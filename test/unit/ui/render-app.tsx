@@ -6,7 +6,7 @@ import { createMemoryHistory } from '@tanstack/react-router';
 import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createMailApp, type MailApp } from '../../../src-ui/app/App';
-import type { Locale } from '../../../shared/preferences';
+import type { Locale } from '../../../shared/locales';
 import type { PreferenceEnvironment } from '../../../src-ui/state/preferences';
 import { createFakeEngine, type FakeEngine } from './fake-mail-engine';
 

@@ -1,9 +1,13 @@
+import { formatPhrase, type Phrase } from '../../../shared/strings';
 import { createStore } from 'jotai';
 import { afterEach, expect, test, vi } from 'vitest';
 import type { CommandStatus, ListPatch, ListSnapshot, ListWindow, ThreadRow } from '../../../shared/worker-mail-api';
 import { accountsAtom, foldersAtom, inboxUnreadAtom, partnerThemeAtom, threadListAtom, toastsAtom } from '../../../src-ui/state/atoms';
 import { createWorkerBridge, MAILBOX_REFRESH_DELAY_MS } from '../../../src-ui/state/engine-feeds';
 import { createFakeEngine, DEMO_LOGINS } from './fake-mail-engine';
+
+/** A toast's text as an English reader sees it (toasts carry catalogue messages, formatted by the UI). */
+const english = (phrase: Phrase | undefined) => (phrase === undefined ? undefined : formatPhrase('en', phrase));
 import { threadRow } from './support/thread-rows';
 
 afterEach(() => vi.useRealTimers());
@@ -151,7 +155,7 @@ test('a failed command of this tab becomes a toast with the catalogue sentence, 
   // Reply first, then the outcome.
   bridge.trackCommand('mine-2');
   onStatus(failed('mine-2'));
-  expect(store.get(toastsAtom).map((toast) => [toast.tone, toast.title, toast.message])).toEqual([
+  expect(store.get(toastsAtom).map((toast) => [toast.tone, english(toast.title), english(toast.message)])).toEqual([
     ['error', 'Could not delete', 'The destination folder does not exist.'],
     ['error', 'Could not delete', 'The destination folder does not exist.'],
   ]);
@@ -167,7 +171,7 @@ test('a send of this tab says "Message sent" (a status toast) once the gateway h
     status: value,
     ...(value === 'failed' ? { error: { name: 'DraftDoesNotExist', message: 'This draft no longer exists.' } } : {}),
   });
-  const shown = () => store.get(toastsAtom).map((toast) => [toast.tone, toast.title ?? null, toast.message]);
+  const shown = () => store.get(toastsAtom).map((toast) => [toast.tone, toast.title === undefined ? null : english(toast.title), english(toast.message)]);
   bridge.trackCommand('send-1', 'Message not sent', 'Message sent');
   onStatus(status('send-1', 'pending'));
   expect(shown()).toEqual([]);

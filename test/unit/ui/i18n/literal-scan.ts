@@ -95,7 +95,10 @@ export function findLiterals(fileName: string, code: string): Literal[] {
     for (const literal of literalsOf(value as AstNode)) report(literal.node, literal.text);
   };
   const visit = (node: AstNode, parent: AstNode | null) => {
-    if (node.type === 'JSXText') report(node, node.value as string);
+    // A key's name in <kbd> is a symbol, as on the keyboard (the shortcuts dialog, the empty pane).
+    if (node.type === 'JSXText') {
+      if (!(parent?.type === 'JSXElement' && nameOf((parent.openingElement as AstNode).name) === 'kbd')) report(node, node.value as string);
+    }
     else if (node.type === 'JSXExpressionContainer' && parent && (parent.type === 'JSXElement' || parent.type === 'JSXFragment')) reportAll(node.expression);
     else if (node.type === 'JSXAttribute' && VISIBLE_NAMES.has(nameOf(node.name) ?? '')) reportAll(node.value);
     else if (node.type === 'Property' && !node.computed && VISIBLE_NAMES.has(nameOf(node.key) ?? '')) reportAll(node.value);

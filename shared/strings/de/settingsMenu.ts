@@ -1,0 +1,28 @@
+import type { settingsMenu as en } from '../en/settingsMenu';
+
+export const settingsMenu: Record<keyof typeof en, string> = {
+  senderNameSavedNew: 'Absendername gespeichert. Neue E-Mails werden unter diesem Namen gesendet.',
+  senderNameNotSaved: 'Der Absendername wurde nicht gespeichert. {reason}',
+  senderName: 'Absendername',
+  theNamePeopleSee: 'Der Name, der beim Senden neben der Adresse angezeigt wird.',
+  senderNameFor: 'Absendername für {email}',
+  mailGoesOutAs: 'E-Mails werden gesendet als „{name} <{email}>“.',
+  leftEmpty: 'Leer gelassen: „{name}“, der Name vom Mailserver.',
+  saving: 'Wird gespeichert…',
+  settings: 'Einstellungen',
+  theme: 'Design',
+  themeLight: 'Hell',
+  themeDark: 'Dunkel',
+  themeSystem: 'System',
+  view: 'Ansicht',
+  senderName2: 'Absendername…',
+  theNameNextTo: 'Der Name neben der Adresse in gesendeten E-Mails',
+  viewConversation: 'Konversation',
+  viewConversationText: 'Liste links, die ganze Konversation rechts',
+  viewSplit: 'Geteilt',
+  viewSplitText: 'Liste oben, die geöffnete Konversation darunter',
+  viewSingle: 'Einzelansicht',
+  viewSingleText: 'Eine geöffnete Konversation ersetzt die Liste',
+  viewList: 'Liste',
+  viewListText: 'Eine kompakte Liste; eine geöffnete Konversation ersetzt die Liste',
+};

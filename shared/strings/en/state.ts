@@ -1,0 +1,4 @@
+/** Strings of src-ui/state. */
+export const state = {
+
+};
