@@ -1,6 +1,6 @@
 /**
  * Whom a thread of drafts only is to: the gateway (src-server/mirror/materialize.ts) and
- * the engine (src-worker/sync/thread-summary.ts) summarise threads by the same rules, so
+ * the engine (src-worker/mail-store/thread-summary.ts) summarise threads by the same rules, so
  * both take this from here. A thread with any message that is not a draft (a draft reply
  * in a conversation) is a conversation: it has none, and its row names its senders.
  */

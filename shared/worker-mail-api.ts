@@ -104,6 +104,21 @@ export interface ThreadView {
   readonly messages: readonly MessageView[];
 }
 
+/** The open conversation as a live query (MailQueryService.watchThread): the thread now. */
+export interface ThreadSnapshot {
+  readonly subscriptionId: string;
+  readonly thread: ThreadView;
+}
+
+/**
+ * A push to a watched thread: its new view after any of its messages, their flags or its
+ * membership changed, or `gone` once it is no more (deleted, every message moved out or
+ * deleted); after `gone` nothing more comes.
+ */
+export type ThreadPush =
+  | { readonly subscriptionId: string; readonly kind: 'changed'; readonly thread: ThreadView }
+  | { readonly subscriptionId: string; readonly kind: 'gone' };
+
 /** A message body, cached in MessageBody after the first fetch. */
 export interface BodyView {
   readonly messageId: string;
@@ -333,8 +348,13 @@ export interface MailQueryService {
   watchThreadList(params: { scope: ListScope; window: ListWindow }, onPatch: (patch: ListPatch) => void): Promise<ListSnapshot>;
   /** Moves a subscription's window (scrolling); returns the rows of the new window. */
   moveWindow(params: { subscriptionId: string; window: ListWindow }): Promise<ListSnapshot>;
-  /** Ends a subscription (unmount, tab close). */
+  /** Ends a subscription, of a list or of a thread (unmount, tab close). */
   unwatch(params: { subscriptionId: string }): Promise<void>;
+  /**
+   * Starts a live thread (the open conversation): the thread now, then `onPush` with its new
+   * view whenever it changes, and `gone` when it is no more. Rejects as getThread does.
+   */
+  watchThread(params: { accountId: string; threadId: string }, onPush: (push: ThreadPush) => void): Promise<ThreadSnapshot>;
   /** A thread with its messages, newest state from the cache. */
   getThread(params: { accountId: string; threadId: string }): Promise<ThreadView>;
   /** A body: from MessageBody, or fetched from the gateway and cached. */

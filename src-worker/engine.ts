@@ -9,6 +9,7 @@ import { EngineAnalytics } from './analytics/analytics-service';
 import { currentEnvironment, type ClientEnvironment } from './analytics/client-description';
 import { storedQueues } from './analytics/queue-storage';
 import { withAccountEvents, withCommandEvents, withQueryEvents } from './analytics/usage-events';
+import { ENGINE_BUILD, channelName } from './boundary/channel-names';
 import { soleWriter, type WriterRole } from './boundary/writer-election';
 import { AccountDatabases, DATABASE_CHANNEL, type BroadcastPort } from './db/account-databases';
 import { idbStoreFactory } from './db/idb-store';
@@ -19,8 +20,8 @@ import { Logger, type StorageEstimate } from './log/logger';
 import { createMailEngine } from './mail-engine';
 import { readUnsentWork } from './outbox/unsent-work';
 import { createSessionService } from './session-service';
-import { MAIL_CHANNEL } from './sync/mail-relay';
-import { globalOnlineSignal } from './sync/online-status';
+import { MAIL_CHANNEL } from './boundary/mail-relay';
+import { globalOnlineSignal } from './net/online-status';
 import type { ConnectSocket } from './sync/push-socket';
 
 /** What the engine takes from its surroundings; every field defaults to the browser's own. */
@@ -38,6 +39,8 @@ export interface EngineDeps {
   readonly writer?: WriterRole;
   /** Names this engine in broadcasts. */
   readonly engineId?: string;
+  /** The build named in every channel (boundary/channel-names.ts); ENGINE_BUILD by default, tests pass another. */
+  readonly build?: string;
   /** Opens the push websocket; the global WebSocket by default (Node tests pass `ws`). */
   readonly connectSocket?: ConnectSocket;
   /** The online-status image; default `<origin>/status.png`. */
@@ -73,7 +76,8 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
   const stores = deps.stores ?? idbStoreFactory();
   const fetcher = deps.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
   const apiBase = deps.apiBase ?? `${globalThis.location?.origin ?? ''}/api`;
-  const openChannel = deps.openChannel ?? browserChannel;
+  // Only engines of the same build hear each other: every channel name carries it.
+  const openChannel = (name: string) => (deps.openChannel ?? browserChannel)(channelName(name, deps.build ?? ENGINE_BUILD));
   const writer = deps.writer ?? soleWriter();
 
   const accountsStore = lazyStore(stores, ACCOUNTS_DATABASE, ACCOUNTS_SCHEMA);

@@ -17,17 +17,18 @@ import type { MailTable } from './db/mail-schema';
 import { withRead, type LocalStore } from './db/store';
 import { createCommandStatusFeed } from './outbox/command-status-feed';
 import { EngineMailCommands } from './outbox/mail-command-service';
-import { liveRows, OUTBOX_TABLE } from './outbox/outbox-rows';
+import { liveRows, OUTBOX_TABLE } from './mail-store/outbox-rows';
 import { ListSubscriptions } from './queries/list-subscriptions';
+import { ThreadSubscriptions } from './queries/thread-subscriptions';
 import { EngineMailQueries } from './queries/mail-query-service';
 import { MessageReads } from './queries/message-reads';
 import { createStartupGate, type StartupGate } from './queries/startup-gate';
 import { ThreadListReader } from './queries/thread-list-reader';
 import { SearchIndexes } from './search/search-indexes';
-import { createAccountRuntime, type AccountRuntime } from './sync/account-runtime';
-import { createChangeFeed } from './sync/change-feed';
-import { createMailRelay } from './sync/mail-relay';
-import { createOnlineStatus, type BrowserOnlineSignal, type OnlineStatus } from './sync/online-status';
+import { createAccountRuntime, type AccountRuntime } from './account-runtime';
+import { createChangeFeed } from './mail-store/change-feed';
+import { createMailRelay } from './boundary/mail-relay';
+import { createOnlineStatus, type BrowserOnlineSignal, type OnlineStatus } from './net/online-status';
 import type { ConnectSocket } from './sync/push-socket';
 import { createSyncStatusFeed } from './sync/sync-status-feed';
 
@@ -243,10 +244,13 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
   const search = new SearchIndexes({ open, changes, onError: (error) => deps.log?.('Error', `search index: ${String(error)}`) });
   const reader = new ThreadListReader(open, search);
   const lists = new ListSubscriptions({ reader, changes, settled, onError: (error) => deps.log?.('Error', `live list: ${String(error)}`) });
+  const reads = new MessageReads({ open, gateway: gatewayOf, now: () => clock.now() });
+  const threads = new ThreadSubscriptions({ reads, changes, onError: (error) => deps.log?.('Error', `live thread: ${String(error)}`) });
   const queries = new EngineMailQueries({
     open,
     lists,
-    reads: new MessageReads({ open, gateway: gatewayOf, now: () => clock.now() }),
+    threads,
+    reads,
     syncStatus,
     onListAnswered: () => startup.open('first list'),
     settled,

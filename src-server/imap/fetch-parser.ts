@@ -1,4 +1,30 @@
-import type { ImapAttribute, ImapAttributeNode, ImapResponse } from 'imapflow/lib/handler/types.js';
+/**
+ * The parsed shape, declared here so this parser depends on no library: it is the shape
+ * imapflow's parser gives (its handler/types.d.ts), which lean-fetch.ts hands on to
+ * imapflow's envelope and BODYSTRUCTURE readers — a test there checks they agree.
+ */
+export interface ImapAttributeNode {
+  type: string;
+  value?: string | Buffer | null;
+  section?: ImapAttributeList;
+  partial?: number[];
+}
+/** A parenthesized list; the node's properties are absent so `entry.value` reads across the union. */
+export interface ImapAttributeList extends Array<ImapAttribute> {
+  type?: undefined;
+  value?: undefined;
+  section?: undefined;
+  partial?: undefined;
+}
+/** A token, a nested list, or null for NIL. */
+export type ImapAttribute = ImapAttributeNode | ImapAttributeList | null;
+export interface ImapResponse {
+  tag: '*';
+  /** The message sequence number. */
+  command: string;
+  /** The FETCH atom and the item list. */
+  attributes: ImapAttributeList;
+}
 
 /**
  * Reads one untagged FETCH response — `* <seq> FETCH (…)` as imapflow's stream hands it

@@ -3,6 +3,16 @@ import parseResponse from 'imapflow/lib/handler/imap-parser.js';
 import { getStringList, MAX_UINT32_DIGITS, parseBigIntValue, parseBodystructure, parseEnvelope, parseUintValue } from 'imapflow/lib/tools.js';
 import { parseFetchResponse } from './fetch-parser';
 
+/**
+ * The one place that knows imapflow's internals (pinned exactly in package.json for that
+ * reason): its response reader `handleResponse(data)`, its fallback parser and its
+ * envelope / BODYSTRUCTURE readers. imapflow has no public way to see a response before
+ * it parses it, so the fast path below replaces that private method on the instance for
+ * the length of one command. Whether the replacement is really on imapflow's path is
+ * checked on every fetch and reported (`status`, and once through `onInactive`), so an
+ * imapflow that renamed or stopped calling it is noticed rather than silently slower.
+ */
+
 /** A response as imapflow's reader hands it on: the line and its literals (imapflow's ImapStreamItem). */
 interface StreamItem {
   readonly payload: Buffer;
@@ -19,6 +29,34 @@ export type FetchMarker = 'ENVELOPE' | 'BODY';
 const UNTAGGED_FETCH = /^\* \d+ FETCH \(/i;
 
 /**
+ * Whether the fast path serves FETCHes: 'unknown' before the first fetch that returned
+ * anything, 'active' once responses went through it, 'inactive' when this imapflow cannot
+ * be hooked (every FETCH then goes through imapflow, correct but several times the CPU).
+ */
+export type LeanFetchMode = 'unknown' | 'active' | 'inactive';
+
+export interface LeanFetchStatus {
+  readonly mode: LeanFetchMode;
+  /** Messages read by the fast path. */
+  readonly served: number;
+  /** Messages that came through imapflow's own reader (a response the fast path declined, or all of them when inactive). */
+  readonly passedOn: number;
+  /** Why the fast path is inactive; null otherwise. */
+  readonly reason: string | null;
+}
+
+export interface LeanFetchOptions {
+  /** Told once, the first time the fast path is found inactive (the gateway's error reporter). */
+  readonly onInactive?: (error: Error) => void;
+}
+
+/** imapflow's reader method, if this imapflow has one the fast path can stand in for. */
+function responseReaderOf(client: ImapFlow): ResponseHandler | null {
+  const reader = (client as unknown as { handleResponse?: unknown }).handleResponse;
+  return typeof reader === 'function' ? (reader as ResponseHandler) : null;
+}
+
+/**
  * A UID FETCH whose untagged responses skip imapflow's response pipeline: the mirror's
  * cold sync reads tens of thousands of messages, and for each one imapflow (2.1.2)
  * re-serialises the whole parsed response into a log line even when logging is off, then
@@ -30,51 +68,80 @@ const UNTAGGED_FETCH = /^\* \d+ FETCH \(/i;
  *
  * Only responses with the `marker` item are taken: ENVELOPE or BODY[section], which no
  * server sends unsolicited (a flag change comes as FLAGS alone), so `query` must ask for
- * it; the command itself (sending, completion, errors, retries) is
- * imapflow's `fetch`. Anything not taken — or everything, if this imapflow's reader cannot
- * be hooked — reaches `onMessage` through `client.fetch` as usual. The caller must hold the
+ * it; the command itself (sending, completion, errors, retries) is imapflow's `fetch`.
+ * Anything not taken — or everything, if this imapflow's reader cannot be hooked —
+ * reaches `onMessage` through `client.fetch` as usual. The caller must hold the
  * connection for the duration (the mirror's queue). UIDs in `range`, as for `{ uid: true }`.
+ * One instance serves every connection of the gateway (its status is the gateway's).
  */
-export async function leanFetch(
-  client: ImapFlow,
-  range: string,
-  query: FetchQueryObject,
-  marker: FetchMarker,
-  onMessage: (message: FetchMessageObject) => void,
-): Promise<void> {
-  const reader = client as unknown as { handleResponse?: ResponseHandler };
-  const original = reader.handleResponse;
-  const mailbox = client.mailbox;
-  // Thrown inside imapflow's reader, a failure would close the connection: it is kept for the caller instead.
-  let failure: unknown = null;
-  const hooked: ResponseHandler | undefined =
-    typeof original === 'function' && mailbox
-      ? async function (this: ImapFlow, data: StreamItem): Promise<boolean> {
-          if (UNTAGGED_FETCH.test(data.payload.toString('latin1', 0, 24))) {
-            // imapflow's parser only for what ours does not read (it consumes the literals it reads: a copy, so a
-            // response not taken goes on to imapflow whole).
-            const parsed =
-              parseFetchResponse(data.payload, data.literals) ?? (await parseResponse(data.payload, { literals: [...data.literals] }).catch(() => null));
-            const message = parsed ? fetchedMessage(parsed, mailbox, marker) : null;
-            if (message) {
-              try {
-                onMessage(message);
-              } catch (error) {
-                failure ??= error;
-              }
-              return true;
-            }
-          }
-          return original.call(this, data);
-        }
-      : undefined;
-  if (hooked) reader.handleResponse = hooked;
-  try {
-    for await (const message of client.fetch(range, query, { uid: true })) onMessage(message);
-  } finally {
-    if (hooked && reader.handleResponse === hooked) delete reader.handleResponse;
+export class LeanFetch {
+  private mode: LeanFetchMode = 'unknown';
+  private served = 0;
+  private passedOn = 0;
+  private reason: string | null = null;
+
+  constructor(private readonly options: LeanFetchOptions = {}) {}
+
+  get status(): LeanFetchStatus {
+    return { mode: this.mode, served: this.served, passedOn: this.passedOn, reason: this.reason };
   }
-  if (failure) throw failure;
+
+  async fetch(client: ImapFlow, range: string, query: FetchQueryObject, marker: FetchMarker, onMessage: (message: FetchMessageObject) => void): Promise<void> {
+    const original = responseReaderOf(client);
+    const mailbox = client.mailbox;
+    if (!original) this.inactive('this imapflow has no handleResponse method to read FETCH responses through');
+    // Thrown inside imapflow's reader, a failure would close the connection: it is kept for the caller instead.
+    let failure: unknown = null;
+    let calls = 0;
+    let served = 0;
+    let passedOn = 0;
+    const hooked: ResponseHandler | undefined =
+      original && mailbox
+        ? async function (this: ImapFlow, data: StreamItem): Promise<boolean> {
+            calls++;
+            if (UNTAGGED_FETCH.test(data.payload.toString('latin1', 0, 24))) {
+              // imapflow's parser only for what ours does not read (it consumes the literals it reads: a copy, so a
+              // response not taken goes on to imapflow whole).
+              const parsed =
+                parseFetchResponse(data.payload, data.literals) ?? (await parseResponse(data.payload, { literals: [...data.literals] }).catch(() => null));
+              const message = parsed ? fetchedMessage(parsed, mailbox, marker) : null;
+              if (message) {
+                served++;
+                try {
+                  onMessage(message);
+                } catch (error) {
+                  failure ??= error;
+                }
+                return true;
+              }
+            }
+            return original.call(this, data);
+          }
+        : undefined;
+    const reader = client as unknown as { handleResponse?: ResponseHandler };
+    if (hooked) reader.handleResponse = hooked;
+    try {
+      for await (const message of client.fetch(range, query, { uid: true })) {
+        passedOn++;
+        onMessage(message);
+      }
+    } finally {
+      if (hooked && reader.handleResponse === hooked) delete reader.handleResponse;
+      this.served += served;
+      this.passedOn += passedOn;
+    }
+    // Every response of the command passes through the reader: messages without a single call mean imapflow reads them elsewhere now.
+    if (hooked && calls === 0 && passedOn > 0) this.inactive("imapflow did not call handleResponse for the FETCH responses (its reader changed)");
+    else if (served > 0 && this.mode === 'unknown') this.mode = 'active';
+    if (failure) throw failure;
+  }
+
+  private inactive(reason: string): void {
+    if (this.mode === 'inactive') return;
+    this.mode = 'inactive';
+    this.reason = reason;
+    this.options.onInactive?.(new Error(`IMAP FETCH fast path inactive, every FETCH goes through imapflow's slower reader: ${reason}`));
+  }
 }
 
 const isList = (value: Attribute | undefined): value is Extract<Attribute, unknown[]> => Array.isArray(value);

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { ImapFlow, MailboxObject } from 'imapflow';
 import { TernError } from '../../shared/errors';
 import { isAuthFailure, type ImapPurpose } from '../imap/imap-client';
+import { LeanFetch } from '../imap/lean-fetch';
 import { Backoff, sleep } from './backoff';
 import { ConnectionGate } from './connection-gate';
 import { syncFolder } from './folder-sync';
@@ -30,6 +31,8 @@ export interface AccountMirrorDeps {
   /** A fresh, unconnected client with the account's current password. */
   readonly createClient: (purpose: ImapPurpose) => ImapFlow;
   readonly options?: Partial<MirrorOptions>;
+  /** The FETCH fast path (one per gateway, see MirrorManager); a mirror of its own by default. */
+  readonly leanFetch?: LeanFetch;
 }
 
 type MirrorEvents = { state: [MirrorState]; progress: [MirrorProgress]; error: [unknown] };
@@ -49,6 +52,7 @@ export class AccountMirror extends EventEmitter<MirrorEvents> {
   private readonly scheduler = new SyncScheduler();
   private readonly queue = new SerialQueue();
   private readonly vanished = new VanishedLog();
+  private readonly leanFetch: LeanFetch;
   private readonly backoff: Backoff;
   private readonly idle: IdleWatcher;
   private readonly stopSignal = new AbortController();
@@ -82,6 +86,7 @@ export class AccountMirror extends EventEmitter<MirrorEvents> {
     this.on('error', () => undefined);
     this.accountId = deps.accountId;
     this.options = { ...DEFAULT_MIRROR_OPTIONS, ...deps.options };
+    this.leanFetch = deps.leanFetch ?? new LeanFetch();
     this.backoff = new Backoff({ baseMs: this.options.backoffBaseMs, capMs: this.options.backoffCapMs });
     this.idle = new IdleWatcher({
       createClient: () => deps.createClient('idle'),
@@ -284,7 +289,7 @@ export class AccountMirror extends EventEmitter<MirrorEvents> {
     if (!folder || !this.selectable.has(folder.path)) return;
     const cold = folder.uidvalidity === null && folder.path === 'INBOX';
     const pageSize = cold ? this.options.firstPageSize : this.options.pageSize;
-    const result = await syncFolder({ client, store, accountId, folder, pageSize, vanished: this.vanished });
+    const result = await syncFolder({ client, store, accountId, folder, pageSize, vanished: this.vanished, leanFetch: this.leanFetch });
     this.coolingDown.delete(folder.path);
     if (folder.path === 'INBOX' && this.progress.firstInboxPageMs === null) {
       this.progress.firstInboxPageMs = Math.round(performance.now() - this.startedAt);

@@ -1,5 +1,6 @@
 import type { ImapFlow, MailboxObject } from 'imapflow';
 import { expandUidSet } from '../imap/uid-set';
+import type { LeanFetch } from '../imap/lean-fetch';
 import { fetchMessages } from './message-fetch';
 import { storedFlags } from './message-record';
 import type { FolderBatch, MirrorStore } from './mirror-store';
@@ -15,6 +16,8 @@ export interface FolderSyncParams {
   /** New messages mirrored in this step, newest first; the rest is left for later steps. */
   readonly pageSize: number;
   readonly vanished: VanishedLog;
+  /** The FETCH fast path the new messages' metadata is read through. */
+  readonly leanFetch: LeanFetch;
 }
 
 export interface FolderSyncResult {
@@ -156,7 +159,7 @@ export async function syncFolder(params: FolderSyncParams): Promise<FolderSyncRe
     missing = difference.missing.reverse();
   }
   const page = missing.slice(0, params.pageSize);
-  const added = await fetchMessages(client, page);
+  const added = await fetchMessages(client, page, params.leanFetch);
   const more = missing.length > page.length;
   store.applyFolderBatch(accountId, {
     folderId: folder.id,

@@ -1,5 +1,5 @@
 import type { ImapFlow } from 'imapflow';
-import { leanFetch } from '../imap/lean-fetch';
+import type { LeanFetch } from '../imap/lean-fetch';
 import { compactUidSet } from '../imap/uid-set';
 import { METADATA_QUERY, toMessageRecord, type MessageRecord } from './message-record';
 import { snippetFrom } from './snippet';
@@ -8,12 +8,12 @@ import { snippetFrom } from './snippet';
  * Fetches the metadata of the given UIDs of the selected folder (with most snippets), then
  * the snippets it did not bring, and returns them newest (highest UID) first. UIDs
  * expunged meanwhile are simply absent. Must run with the connection to itself (the
- * mirror's queue).
+ * mirror's queue). The metadata goes through the FETCH fast path (imap/lean-fetch.ts).
  */
-export async function fetchMessages(client: ImapFlow, uids: readonly number[]): Promise<MessageRecord[]> {
+export async function fetchMessages(client: ImapFlow, uids: readonly number[], leanFetch: LeanFetch): Promise<MessageRecord[]> {
   if (uids.length === 0) return [];
   const records: MessageRecord[] = [];
-  await leanFetch(client, compactUidSet(uids), METADATA_QUERY, 'ENVELOPE', (message) => records.push(toMessageRecord(message)));
+  await leanFetch.fetch(client, compactUidSet(uids), METADATA_QUERY, 'ENVELOPE', (message) => records.push(toMessageRecord(message)));
   await fillSnippets(client, records);
   return records.sort((a, b) => b.uid - a.uid);
 }

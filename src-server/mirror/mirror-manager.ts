@@ -1,6 +1,7 @@
 import type { AccountStore } from '../accounts/account-store';
 import type { SessionStore } from '../accounts/session-store';
 import { createImapClient, type ImapPurpose } from '../imap/imap-client';
+import { LeanFetch } from '../imap/lean-fetch';
 import { AccountMirror } from './account-mirror';
 import type { MirrorOptions } from './mirror-options';
 import type { MirrorStore } from './mirror-store';
@@ -12,6 +13,8 @@ export interface MirrorManagerDeps {
   readonly options?: Partial<MirrorOptions>;
   /** Where mirror failures are reported (connection drops are expected and retried). */
   readonly onError?: (accountId: number, error: unknown) => void;
+  /** The FETCH fast path every mirror shares; the gateway gives it its reporter (a fallback is logged once). */
+  readonly leanFetch?: LeanFetch;
 }
 
 /**
@@ -26,7 +29,11 @@ export class MirrorManager {
     if (!this.deps.sessions.activeAccountIds().includes(session.accountId)) void this.stop(session.accountId);
   };
 
+  /** The FETCH fast path of every mirror: `leanFetch.status` says whether it serves the FETCHes. */
+  readonly leanFetch: LeanFetch;
+
   constructor(private readonly deps: MirrorManagerDeps) {
+    this.leanFetch = deps.leanFetch ?? new LeanFetch();
     deps.sessions.on('ended', this.onSessionEnded);
   }
 
@@ -57,6 +64,7 @@ export class MirrorManager {
       store: this.deps.store,
       createClient: (purpose) => this.createClient(accountId, purpose),
       options: this.deps.options,
+      leanFetch: this.leanFetch,
     });
     mirror.on('error', (error) => this.deps.onError?.(accountId, error));
     this.mirrors.set(accountId, mirror);

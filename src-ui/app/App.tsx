@@ -4,6 +4,8 @@
  */
 import { RouterProvider, type RouterHistory } from '@tanstack/react-router';
 import { Provider as JotaiProvider } from 'jotai';
+import type { Locale } from '../../shared/preferences';
+import { LocaleProvider } from '../kit/i18n';
 import { ActionsProvider } from '../state/actions-context';
 import { createAppState, type AppState } from '../state/app-state';
 import { engineFromWorker, type UiEngine } from '../state/engine-port';
@@ -26,7 +28,11 @@ export interface MailApp {
   loadFirstScreen(): Promise<void>;
 }
 
-export function createMailApp(engine: UiEngine, options: { history?: RouterHistory; preferences?: PreferenceEnvironment } = {}): MailApp {
+export function createMailApp(
+  engine: UiEngine,
+  /** `locale`: the language to show; without it the browser's languages decide (the preference 'auto'). */
+  options: { history?: RouterHistory; preferences?: PreferenceEnvironment; locale?: Locale } = {},
+): MailApp {
   const state = createAppState(engine, options.preferences ? { preferences: options.preferences } : {});
   const router = createAppRouter(options.history);
   // Resolves once the account list is known: the one asked in the handshake's round trip
@@ -43,9 +49,11 @@ export function createMailApp(engine: UiEngine, options: { history?: RouterHisto
   function MailApp() {
     return (
       <JotaiProvider store={state.store}>
-        <ActionsProvider actions={state.actions}>
-          <RouterProvider router={router} />
-        </ActionsProvider>
+        <LocaleProvider locale={options.locale}>
+          <ActionsProvider actions={state.actions}>
+            <RouterProvider router={router} />
+          </ActionsProvider>
+        </LocaleProvider>
       </JotaiProvider>
     );
   }

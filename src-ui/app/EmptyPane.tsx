@@ -5,7 +5,7 @@
  */
 import { useAtomValue } from 'jotai';
 import { allInScopeSelectedAtom, selectionAtom, visibleListAtom } from '../state/atoms';
-import { Icon } from './icons';
+import { Icon } from '../kit/icons';
 
 const COUNT_FORMAT = new Intl.NumberFormat();
 

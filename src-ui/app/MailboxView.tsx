@@ -13,7 +13,7 @@ import { VIEW_MODE_INFO } from '../settings/view-mode';
 import { useMailActions } from '../state/actions-context';
 import { accountsAtom, allInScopeAtom, allInScopeSelectedAtom, cursorAtom, foldersAtom, selectionAnchorAtom, selectionAtom, shortcutsOpenAtom, viewModeAtom, visibleListAtom } from '../state/atoms';
 import type { ThreadCommand } from '../state/mail-actions';
-import { scopeKeyOf } from '../state/worker-bridge';
+import { scopeKeyOf } from '../state/engine-feeds';
 import { indexOfKey, rowAt, type HeldList } from '../thread-list/list-patch';
 import { groupByAccount, selectRange, toggleRow, type ThreadRef } from '../thread-list/selection';
 import { resolveTargets } from '../thread-list/targets';
@@ -21,11 +21,12 @@ import { SelectAllBanner } from '../thread-list/SelectAllBanner';
 import { accountsOfScope } from '../thread-list/scope-selection';
 import { cursorIndexOf, ThreadList } from '../thread-list/ThreadList';
 import { FIRST_WINDOW_ROWS } from '../thread-list/virtual-window';
+import { useLocale, useT } from '../kit/i18n';
 import { EmptyFolderDialog, roleName, type EmptyTarget } from '../toolbar/EmptyFolderDialog';
 import { focusSearch } from '../toolbar/SearchBox';
 import { commonMoveTargets, moveTargets, type MoveTarget } from '../toolbar/move-menu';
 import { Toolbar } from '../toolbar/Toolbar';
-import { Icon } from './icons';
+import { Icon } from '../kit/icons';
 import { PaneDivider, useSplitBody } from './PaneDivider';
 import { isLoneDraftRow, openDraftRow } from './open-draft';
 import { ReadingPane } from './ReadingPane';
@@ -117,6 +118,8 @@ function MailboxToolbar(props: {
   /** The list's accounts: with the whole list selected, "Move to" needs it to be one. */
   scopeAccounts: readonly string[];
 }) {
+  const t = useT();
+  const locale = useLocale();
   const { openKey, folderId, specialUse } = props;
   const held = useAtomValue(visibleListAtom).held;
   const selection = useAtomValue(selectionAtom);
@@ -173,7 +176,7 @@ function MailboxToolbar(props: {
         onSelectAll={props.onSelectAll}
         empty={
           emptyRole && emptyTargets.length > 0
-            ? { label: `Empty ${roleName(emptyRole)} now`, disabled: !held?.complete || emptyTotal === 0, onClick: () => setEmptying(true) }
+            ? { label: t('toolbar.emptyNow', { folder: roleName(emptyRole, locale) }), disabled: !held?.complete || emptyTotal === 0, onClick: () => setEmptying(true) }
             : null
         }
       />

@@ -19,9 +19,9 @@ import { accountsAtom, foldersAtom, ownEmailsByAccountAtom, trustedSendersAtom, 
 import { folderDisplayName } from '../sidebar/folder-order';
 import { indexOfKey, rowAt } from '../thread-list/list-patch';
 import { formatFullTime } from '../thread-list/row-format';
-import { Avatar } from './Avatar';
+import { Avatar } from '../kit/Avatar';
 import { EmptyPane } from './EmptyPane';
-import { Icon } from './icons';
+import { Icon } from '../kit/icons';
 import { parseRowKey } from './list-scope';
 import { editDraft } from './open-draft';
 import { PartBoundary } from './RouteError';

@@ -4,7 +4,7 @@
  * "not sent" with Open draft, "sent, but no copy in Sent". Shown with the toasts, but never
  * timed out: each goes only when the person acts on it. Their actions go on a row of their
  * own under the text, so the text keeps the toast's width on a phone (beside it, it was a
- * column of one word). The few styles are inline: the shell's styles.css draws the toast.
+ * column of one word). The few styles are inline: app/toasts.css draws the toast.
  */
 import { useNavigate } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
@@ -14,7 +14,7 @@ import type { SendNotice } from '../../shared/worker-mail-api';
 import { composerInitialOfDraft } from '../composer/draft-initial';
 import { useMailActions } from '../state/actions-context';
 import { composerAtom, foldersAtom, sendNoticesAtom } from '../state/atoms';
-import { Icon } from './icons';
+import { Icon } from '../kit/icons';
 import { sendNoticeText } from './send-notice-text';
 
 const LAYOUT = {

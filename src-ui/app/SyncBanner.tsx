@@ -5,7 +5,7 @@
 import { Link } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
 import { accountsAtom, syncStatusAtom } from '../state/atoms';
-import { Icon } from './icons';
+import { Icon } from '../kit/icons';
 
 export function SyncBanner() {
   const statuses = useAtomValue(syncStatusAtom);

@@ -1,17 +1,19 @@
 /**
  * Notifications: command failures (the catalogue's sentence) and confirmations. They sit at
  * the bottom centre of the content area, never over the sidebar's controls and beside an
- * open composer or its Undo (styles.css, "Toasts"). The two live regions exist before any
+ * open composer or its Undo (app/toasts.css). The two live regions exist before any
  * toast does, so screen readers announce what is added to them: errors assertively,
  * confirmations politely. Each can be dismissed with its button or Escape; a move's
  * confirmation also carries Undo (its `z` key is a mailbox shortcut).
  */
 import { useAtomValue } from 'jotai';
 import { useRef, type KeyboardEvent } from 'react';
+import { formatPhrase, type Message, type Phrase } from '../../shared/strings';
+import { useLocale, useT } from '../kit/i18n';
 import { useMailActions } from '../state/actions-context';
 import { toastsAtom, type Toast } from '../state/atoms';
 import { focusListOrConversation } from './focus-list';
-import { Icon } from './icons';
+import { Icon } from '../kit/icons';
 import { SendNotices } from './SendNotices';
 
 /**
@@ -23,7 +25,14 @@ function keepFocusOnLeaving(toast: HTMLElement | null): void {
   if (toast?.contains(document.activeElement)) focusListOrConversation();
 }
 
+/** Undo (its `z` key is announced on the button). */
+function isUndo(label: Phrase): boolean {
+  return label === 'Undo' || (typeof label === 'object' && !Array.isArray(label) && (label as Message).id === 'common.undo');
+}
+
 function ToastView({ toast, onDismiss }: { toast: Toast; onDismiss: (id: number) => void }) {
+  const t = useT();
+  const locale = useLocale();
   const ref = useRef<HTMLDivElement>(null);
   const leave = (run: () => void) => {
     keepFocusOnLeaving(ref.current);
@@ -41,16 +50,16 @@ function ToastView({ toast, onDismiss }: { toast: Toast; onDismiss: (id: number)
     <div ref={ref} className={`toast toast-${toast.tone}`} onKeyDown={onKeyDown}>
       <Icon name={toast.tone === 'error' ? 'spam' : 'check'} className="toast-icon" />
       <div className="toast-text">
-        {toast.title && <strong className="toast-title">{toast.title}</strong>}
-        <span>{toast.message}</span>
+        {toast.title && <strong className="toast-title">{formatPhrase(locale, toast.title)}</strong>}
+        <span>{formatPhrase(locale, toast.message)}</span>
       </div>
       {toast.action && (
         // Undo after a move; `z` does the same while the toast is up (keyboard/shortcuts.ts).
-        <button type="button" className="toast-action" aria-keyshortcuts={toast.action.label === 'Undo' ? 'z' : undefined} onClick={() => action && leave(action.run)}>
-          {toast.action.label}
+        <button type="button" className="toast-action" aria-keyshortcuts={isUndo(toast.action.label) ? 'z' : undefined} onClick={() => action && leave(action.run)}>
+          {formatPhrase(locale, toast.action.label)}
         </button>
       )}
-      <button type="button" className="icon-button toast-close" aria-label="Dismiss notification" onClick={() => leave(() => onDismiss(toast.id))}>
+      <button type="button" className="icon-button toast-close" aria-label={t('app.dismissNotification')} onClick={() => leave(() => onDismiss(toast.id))}>
         <Icon name="close" size={16} />
       </button>
     </div>
@@ -60,10 +69,11 @@ function ToastView({ toast, onDismiss }: { toast: Toast; onDismiss: (id: number)
 export function Toasts() {
   const toasts = useAtomValue(toastsAtom);
   const actions = useMailActions();
+  const t = useT();
   const errors = toasts.filter((toast) => toast.tone === 'error');
   const notes = toasts.filter((toast) => toast.tone !== 'error');
   return (
-    <section className="toasts" aria-label="Notifications">
+    <section className="toasts" aria-label={t('app.notifications')}>
       {/* Sends that went wrong (or may have): they stay until the person acts on them. */}
       <SendNotices />
       <div role="alert" className="toast-stack">

@@ -1,7 +1,7 @@
 /**
  * Where the composer's dock sits. A new message is a tall window at the bottom right. A
  * reply, reply all or forward (and a draft that answers a message) is an answer: a lower
- * window, and the reading pane makes room for it at its bottom (styles.css, "Answer dock")
+ * window, and the reading pane makes room for it at its bottom (composer/composer-dock.css, "Answer dock")
  * so the conversation being answered stays readable and scrolls above the composer, as
  * it does under Gmail's reply box — it used to cover the whole pane at 1280×800.
  */

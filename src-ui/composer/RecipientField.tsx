@@ -6,7 +6,7 @@
 import { useEffect, useId, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
 import type { Address } from '../../shared/api/mail';
 import { addressKey } from '../../shared/address-equivalence';
-import { Avatar } from '../conversation/Avatar';
+import { Avatar } from '../kit/Avatar';
 import { addChips, chipFromAddress, chipLabel, INVALID_ADDRESS_MESSAGE, parseRecipients, type RecipientChip } from './recipients';
 
 export interface RecipientFieldProps {
@@ -218,7 +218,7 @@ export function RecipientField(props: RecipientFieldProps) {
               }}
               onMouseMove={() => setActive(index)}
             >
-              <Avatar address={address} size={28} />
+              <Avatar name={address.name} email={address.email} size={28} />
               <span className="tern-suggestion-text">
                 <span className="tern-suggestion-name">{address.name || address.email}</span>
                 {address.name && <span className="tern-suggestion-email">{address.email}</span>}

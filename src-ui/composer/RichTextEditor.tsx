@@ -11,7 +11,7 @@
  * (editor-html.ts): the editor lives in the app's own page.
  */
 import { useEffect, useId, useImperativeHandle, useRef, useState, type KeyboardEvent, type Ref } from 'react';
-import { BoldIcon, ItalicIcon, LinkIcon, ListIcon, NumberedListIcon, UnderlineIcon } from '../conversation/icons';
+import { Icon, type IconName } from '../kit/icons';
 import { BODY_CLASS, prepareEditorHtml } from './editor-html';
 
 export interface RichTextEditorHandle {
@@ -34,13 +34,13 @@ export interface RichTextEditorProps {
 
 type Format = 'bold' | 'italic' | 'underline' | 'insertUnorderedList' | 'insertOrderedList';
 
-const TOOLS: readonly { format: Format | 'link'; label: string; shortcut?: string; icon: () => React.JSX.Element }[] = [
-  { format: 'bold', label: 'Bold', shortcut: 'Ctrl+B', icon: BoldIcon },
-  { format: 'italic', label: 'Italic', shortcut: 'Ctrl+I', icon: ItalicIcon },
-  { format: 'underline', label: 'Underline', shortcut: 'Ctrl+U', icon: UnderlineIcon },
-  { format: 'insertUnorderedList', label: 'Bulleted list', icon: ListIcon },
-  { format: 'insertOrderedList', label: 'Numbered list', icon: NumberedListIcon },
-  { format: 'link', label: 'Link', shortcut: 'Ctrl+K', icon: LinkIcon },
+const TOOLS: readonly { format: Format | 'link'; label: string; shortcut?: string; icon: IconName }[] = [
+  { format: 'bold', label: 'Bold', shortcut: 'Ctrl+B', icon: 'bold' },
+  { format: 'italic', label: 'Italic', shortcut: 'Ctrl+I', icon: 'italic' },
+  { format: 'underline', label: 'Underline', shortcut: 'Ctrl+U', icon: 'underline' },
+  { format: 'insertUnorderedList', label: 'Bulleted list', icon: 'list' },
+  { format: 'insertOrderedList', label: 'Numbered list', icon: 'numberedList' },
+  { format: 'link', label: 'Link', shortcut: 'Ctrl+K', icon: 'link' },
 ];
 
 const canExec = () => typeof document.execCommand === 'function';
@@ -257,7 +257,6 @@ export function RichTextEditor(props: RichTextEditorProps) {
       />
       <div ref={toolbarRef} className="tern-toolbar" role="toolbar" aria-label="Formatting" onKeyDown={onToolbarKeyDown}>
         {TOOLS.map((tool, index) => {
-          const Icon = tool.icon;
           const isLink = tool.format === 'link';
           return (
             <button
@@ -276,7 +275,7 @@ export function RichTextEditor(props: RichTextEditorProps) {
               onFocus={() => setFocusIndex(index)}
               onClick={() => (isLink ? openLink() : apply(tool.format as Format))}
             >
-              <Icon />
+              <Icon name={tool.icon} />
             </button>
           );
         })}

@@ -4,7 +4,7 @@
  * refused, and Cancel, Retry and Remove.
  */
 import { formatFileSize } from '../../shared/file-size';
-import { AlertIcon, CloseIcon, PaperclipIcon } from '../conversation/icons';
+import { Icon } from '../kit/icons';
 import type { AttachmentUploads } from './use-attachment-uploads';
 
 const percentOf = (progress: number) => Math.round(progress * 100);
@@ -20,7 +20,7 @@ export function UploadList({ uploads }: { uploads: AttachmentUploads }) {
         const finishing = item.status === 'uploading' && percent === 100;
         return (
           <li key={item.key} className={`tern-upload is-${item.status}`}>
-            <span className="tern-upload-icon">{error ? <AlertIcon /> : <PaperclipIcon size={16} />}</span>
+            <span className="tern-upload-icon">{error ? <Icon name="alert" /> : <Icon name="paperclip" size={16} />}</span>
             <span className="tern-upload-text">
               <span className="tern-upload-name" title={item.fileName}>
                 {item.fileName}
@@ -63,7 +63,7 @@ export function UploadList({ uploads }: { uploads: AttachmentUploads }) {
               title={item.status === 'uploading' ? 'Cancel upload' : 'Remove'}
               onClick={() => uploads.remove(item.key)}
             >
-              <CloseIcon />
+              <Icon name="close" />
             </button>
           </li>
         );

@@ -7,7 +7,7 @@ import type { Address } from '../../shared/api/mail';
 import { addressKey, sameAddress } from '../../shared/address-equivalence';
 import { showsPaperclip } from '../../shared/attachment-rules';
 import { withoutBidiControls } from '../../shared/bidi-controls';
-import type { BodyView, MessageView } from '../../shared/worker-mail-api';
+import type { BodyView, DraftInput, MessageView } from '../../shared/worker-mail-api';
 import { sanitizeMailHtml } from '../mail-html/sanitize-html';
 import { scopeMailStyles } from '../mail-html/scope-styles';
 
@@ -283,3 +283,18 @@ export function composeNew(accountId: string): ComposerInitial {
 }
 
 export { displayName as addressDisplayName, formatAddress };
+
+/** A discarded draft as it was, to open again (the composer's Discard, then Undo): its content and its finished uploads. */
+export function composeAgain(mode: ComposeMode, draft: DraftInput, uploaded: readonly UploadedAttachment[]): ComposerInitial {
+  return {
+    mode,
+    accountId: draft.accountId,
+    to: draft.to,
+    cc: draft.cc,
+    bcc: draft.bcc,
+    subject: draft.subject,
+    html: draft.html,
+    ...(draft.inReplyToMessageId ? { inReplyToMessageId: draft.inReplyToMessageId } : {}),
+    attachments: uploaded,
+  };
+}

@@ -124,7 +124,7 @@ export const COMPOSER_CSS = `${BASE_CSS}
 @media (prefers-reduced-motion: reduce) { .tern-upload-progress-value { transition: none; animation: none !important; } }
 
 /* An answer carrying files (a forward's, or added) needs more room than the low answer dock
-   (styles.css, "Answer dock"): it grows, and the room the reading pane keeps below the
+   (composer/composer-dock.css, "Answer dock"): it grows, and the room the reading pane keeps below the
    conversation grows with it, so the editor keeps its height and the last message stays in sight. */
 .composer-dock.is-answer:not(.is-minimized):has(.tern-upload-list[aria-label]) { height: min(560px, 72vh, 100vh - 72px); }
 body:has(.composer-dock.is-answer:not(.is-minimized) .tern-upload-list[aria-label]) .reading-pane:not(.reading-pane-empty) { padding-bottom: calc(min(560px, 72vh, 100vh - 72px) - 12px); }

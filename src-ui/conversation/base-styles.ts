@@ -1,5 +1,5 @@
 /**
- * Styles shared by the reading and writing views: buttons, icon buttons, avatars,
+ * Styles shared by the reading and writing views: buttons, icon buttons,
  * attachment tiles and the attachment viewer. Injected with React 19's hoisted
  * `<style href precedence>` (deduplicated by href), because these views are lazy chunks
  * and esbuild does not load CSS files imported by a lazy chunk.
@@ -46,10 +46,6 @@ a.tern-button { text-decoration: none; }
 .tern-link-button:hover { text-decoration: underline; }
 .tern-ui :focus-visible, .tern-conversation :focus-visible, .tern-composer :focus-visible, .tern-preview :focus-visible {
   outline: 2px solid var(--t-accent); outline-offset: 2px;
-}
-.tern-avatar {
-  flex: none; display: inline-grid; place-items: center; border-radius: 50%;
-  color: #fff; font-weight: 600; letter-spacing: .02em; user-select: none;
 }
 .tern-badge { display: inline-block; padding: 1px 7px; border-radius: 999px; font-size: 11px; font-weight: 600; line-height: 16px; }
 .tern-badge-draft { background: #fde8e8; color: #b42318; }

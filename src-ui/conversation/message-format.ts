@@ -1,49 +1,32 @@
-/** How a message header reads: names, initials, avatar colour, recipients and dates. */
+/** How a message header reads: names, recipients and dates. */
+import type { Locale } from '../../shared/preferences';
+import { format } from '../../shared/strings';
 import type { Address } from '../../shared/api/mail';
 import { sameAddress } from '../../shared/address-equivalence';
-import { avatarHue } from '../../shared/avatar-hue';
 import { dateFormat } from '../thread-list/date-format-cache';
-import { cleanName, displayName, naturalName, shortName } from '../app/person-name';
+import { cleanName, displayName, shortName } from '../kit/person-name';
 
-export { displayName } from '../app/person-name';
+export { displayName, initials } from '../kit/person-name';
 
 /** "Name <address>", or the address alone: the whole sender, for a tooltip where the header cuts it. */
 export const senderLine = (address: Address) => (cleanName(address.name) ? `${cleanName(address.name)} <${address.email}>` : address.email);
 
-/** Up to two initials: "Alice Smith" and "Smith, Alice" → "AS", "bob@x.org" → "B". */
-export function initials(address: Address | undefined): string {
-  if (!address) return '?';
-  const words = naturalName(address.name)
-    .replace(/[^\p{L}\p{N}\s]/gu, ' ')
-    .trim()
-    .split(/\s+/)
-    .filter(Boolean);
-  if (words.length >= 2) return ((words[0]?.[0] ?? '') + (words.at(-1)?.[0] ?? '')).toUpperCase();
-  if (words.length === 1) return (words[0]?.[0] ?? '?').toUpperCase();
-  return (address.email[0] ?? '?').toUpperCase();
-}
-
-/** Avatar colour (spec §9: hue is the sum of character codes modulo 360), from the address. */
-export function avatarColor(address: Address | undefined): string {
-  return `hsl(${avatarHue((address?.email ?? '').toLowerCase())} 48% 42%)`;
-}
-
 const isOwn = (email: string, own: readonly string[]) => own.some((mine) => sameAddress(mine, email));
 
 /** "me", or the name for one of the recipients (short names once there are two or more). */
-function recipientName(address: Address, own: readonly string[], short: boolean): string {
-  if (isOwn(address.email, own)) return 'me';
+function recipientName(address: Address, own: readonly string[], short: boolean, locale: Locale): string {
+  if (isOwn(address.email, own)) return format(locale, 'conversation.me');
   return short ? shortName(address) : displayName(address);
 }
 
 /** "to me, Bob and 2 others" for a collapsed header line. */
-export function recipientSummary(to: readonly Address[], cc: readonly Address[], own: readonly string[]): string {
+export function recipientSummary(to: readonly Address[], cc: readonly Address[], own: readonly string[], locale: Locale = 'en'): string {
   const all = [...to, ...cc];
-  if (all.length === 0) return 'to undisclosed recipients';
+  if (all.length === 0) return format(locale, 'conversation.toUndisclosed');
   const short = all.length > 1; // "to Smith, John, me" would read as three people
-  const names = all.slice(0, 3).map((address) => recipientName(address, own, short));
+  const names = all.slice(0, 3).map((address) => recipientName(address, own, short, locale));
   const rest = all.length - names.length;
-  return `to ${names.join(', ')}${rest > 0 ? ` and ${rest} ${rest === 1 ? 'other' : 'others'}` : ''}`;
+  return format(locale, 'conversation.toRecipients', { names: names.join(', '), rest });
 }
 
 const sameDay = (a: Date, b: Date) => a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();

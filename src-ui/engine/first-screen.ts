@@ -3,7 +3,7 @@
  * ms). A reload of a mailbox address knows from the address alone which list it will
  * show — the unified inbox needs the account ids too, remembered from the last visit —
  * so the entry asks the engine for it in the same breath as the handshake, and the app
- * adopts the answer when its mailbox mounts (state/worker-bridge.ts) instead of asking
+ * adopts the answer when its mailbox mounts (state/engine-feeds/) instead of asking
  * again after the router, the account list and the first render.
  *
  * A guess that turns out wrong (accounts changed meanwhile, another address) costs one

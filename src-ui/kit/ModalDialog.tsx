@@ -5,7 +5,7 @@
  * a command it started is on its way (Escape and the close button do nothing then).
  */
 import { useEffect, useId, useRef, type ReactNode } from 'react';
-import { Icon } from '../app/icons';
+import { Icon } from './icons';
 
 
 export interface ModalDialogProps {

@@ -8,7 +8,9 @@ import { useEffect, useId, useReducer, useRef, useState, type FormEvent, type Re
 import type { TernError } from '../../shared/errors';
 import { LOGIN_INPUT_NAMES } from '../../shared/login-steps';
 import { brand } from '../brand';
-import { Icon } from '../app/icons';
+import { Icon } from '../kit/icons';
+import { formatPhrase } from '../../shared/strings';
+import { errorText, useLocale, useT, type MessageId } from '../kit/i18n';
 import { RedirectToInbox } from '../app/Redirect';
 import { useMailActions } from '../state/actions-context';
 import { useSwitchAccount } from '../toolbar/switch-account';
@@ -18,16 +20,16 @@ import { initialLoginState, loginReducer, type LoginEvent, type LoginField, type
 
 const loginRoute = getRouteApi('/login');
 
-const TITLES: Record<LoginState['step'], string> = {
-  SPLIT_LOGIN: 'Sign in',
-  LOGGED_OUT: 'Sign in',
-  LOGIN: 'Enter your password',
-  AUTHENTICATOR: 'Two-step verification',
-  RECOVERY_CODE: 'Use a recovery code',
-  ALTERNATE_EMAIL: 'Confirm your alternate email',
-  MULTI_COUNTRY_LOGIN_ERROR: 'Sign-in blocked',
-  LOADER: 'Signing in',
-  LOGIN_SUCCESS: 'Signed in',
+const TITLES: Record<LoginState['step'], MessageId> = {
+  SPLIT_LOGIN: 'login.titleSignIn',
+  LOGGED_OUT: 'login.titleSignIn',
+  LOGIN: 'login.titlePassword',
+  AUTHENTICATOR: 'login.titleAuthenticator',
+  RECOVERY_CODE: 'login.titleRecoveryCode',
+  ALTERNATE_EMAIL: 'login.titleAlternateEmail',
+  MULTI_COUNTRY_LOGIN_ERROR: 'login.titleBlocked',
+  LOADER: 'login.titleSigningIn',
+  LOGIN_SUCCESS: 'login.titleSignedIn',
 };
 
 /** One labelled input with its error next to it (aria-describedby, aria-invalid). */
@@ -44,6 +46,7 @@ function Field(props: {
   trailing?: ReactNode;
 }) {
   const id = useId();
+  const t = useT();
   const inputRef = useRef<HTMLInputElement>(null);
   const error = props.state.error?.field === props.field ? props.state.error : null;
   // A refused value takes the focus back, so the error beside it is read out next.
@@ -84,7 +87,7 @@ function Field(props: {
       <div className="field-error-slot">
         {error && (
           <p id={`${id}-error`} className="field-error">
-            <Icon name="spam" size={14} /> {error.message}
+            <Icon name="spam" size={14} /> {error.hint ? t(error.hint) : errorText(t, { name: error.name ?? '', message: error.message })}
           </p>
         )}
       </div>
@@ -94,9 +97,10 @@ function Field(props: {
 
 function PasswordField({ state }: { state: LoginState }) {
   const [shown, setShown] = useState(false);
+  const t = useT();
   return (
     <Field
-      label="Password"
+      label={t('login.password')}
       name={LOGIN_INPUT_NAMES.password}
       type={shown ? 'text' : 'password'}
       field="password"
@@ -104,7 +108,7 @@ function PasswordField({ state }: { state: LoginState }) {
       autoComplete="current-password"
       trailing={
         <button type="button" className="field-toggle" aria-pressed={shown} onClick={() => setShown((value) => !value)}>
-          {shown ? 'Hide' : 'Show'}
+          {shown ? t('login.hidePassword') : t('login.showPassword')}
         </button>
       }
     />
@@ -113,11 +117,12 @@ function PasswordField({ state }: { state: LoginState }) {
 
 /** The address chosen on the first step, with a way back to change it. */
 function EmailChip({ email, onChange }: { email: string; onChange: () => void }) {
+  const t = useT();
   return (
     <div className="email-chip">
       <span className="email-chip-address">{email}</span>
-      <button type="button" className="link-button" onClick={onChange} aria-label={`Use another email address than ${email}`}>
-        Change
+      <button type="button" className="link-button" onClick={onChange} aria-label={t('login.changeEmailLabel', { email })}>
+        {t('login.changeEmail')}
       </button>
     </div>
   );
@@ -137,6 +142,8 @@ export function LoginScreen() {
   // Sessions the gateway ended whose address is not signed in again: said above the form, the newest one's address filled in.
   const ended = useAtomValue(endedSessionsAtom).filter((session) => !accounts.some((account) => account.emailAddress === session.emailAddress));
   const actions = useMailActions();
+  const t = useT();
+  const locale = useLocale();
   const switchTo = useSwitchAccount();
   const [state, dispatch] = useReducer(loginReducer, { loggedOut: loggedOut && !adding, email: suggestedEmail ?? '' }, initialLoginState);
   // The newest ended session's address fills an empty email field, also when the engine tells after the screen opened:
@@ -199,17 +206,17 @@ export function LoginScreen() {
         >
           {state.step === 'LOGGED_OUT' && (
             <p className="login-notice" role="status">
-              You have logged out of all accounts.
+              {t('login.loggedOutAll')}
             </p>
           )}
           {ended.map((session) => (
             <p key={session.emailAddress} className="login-notice" role="status">
-              {sessionEndedMessage(session)}
+              {formatPhrase(locale, sessionEndedMessage(session))}
             </p>
           ))}
           <Field
             key={endedEmail}
-            label="Email address"
+            label={t('login.emailAddress')}
             name="email"
             type="email"
             field="email"
@@ -219,12 +226,12 @@ export function LoginScreen() {
             defaultValue={state.email || endedEmail}
           />
           <button type="submit" className="button button-primary button-block" disabled={Boolean(state.checking)}>
-            {state.checking ? 'Checking…' : 'Next'}
+            {state.checking ? t('login.checking') : t('login.next')}
           </button>
           {signedInAlready && (
             // Adding an account already here: go to it rather than asking its password again.
             <button type="button" className="button button-secondary button-block" onClick={() => switchTo(signedInAlready.accountId)}>
-              Switch to {signedInAlready.emailAddress}
+              {t('login.switchTo', { email: signedInAlready.emailAddress })}
             </button>
           )}
         </form>
@@ -238,7 +245,7 @@ export function LoginScreen() {
           <input type="email" name="email" autoComplete="username" value={state.email} readOnly hidden />
           <PasswordField state={state} />
           <button type="submit" className="button button-primary button-block">
-            Sign in
+            {t('login.signIn')}
           </button>
         </form>
       );
@@ -248,20 +255,20 @@ export function LoginScreen() {
         <form className="login-form" noValidate onSubmit={submit((event) => ({ type: 'SUBMIT_AUTH_CODE', code: formValue(event, LOGIN_INPUT_NAMES.authCode) }))}>
           <EmailChip email={state.email} onChange={() => send({ type: 'CHANGE_EMAIL' })} />
           <Field
-            label="Verification code"
+            label={t('login.verificationCode')}
             name={LOGIN_INPUT_NAMES.authCode}
             type="text"
             field="authCode"
             state={state}
             autoComplete="one-time-code"
             inputMode="numeric"
-            hint="Open your authenticator app and enter the code it shows for this account."
+            hint={t('login.verificationHint')}
           />
           <button type="submit" className="button button-primary button-block">
-            Verify
+            {t('login.verify')}
           </button>
           <button type="button" className="link-button" onClick={() => send({ type: 'USE_RECOVERY_CODE' })}>
-            Use a recovery code instead
+            {t('login.useRecoveryCode')}
           </button>
         </form>
       );
@@ -271,19 +278,19 @@ export function LoginScreen() {
         <form className="login-form" noValidate onSubmit={submit((event) => ({ type: 'SUBMIT_RECOVERY_CODE', code: formValue(event, LOGIN_INPUT_NAMES.recoveryCode) }))}>
           <EmailChip email={state.email} onChange={() => send({ type: 'CHANGE_EMAIL' })} />
           <Field
-            label="Recovery code"
+            label={t('login.recoveryCode')}
             name={LOGIN_INPUT_NAMES.recoveryCode}
             type="text"
             field="recoveryCode"
             state={state}
             autoComplete="off"
-            hint="Each recovery code works once."
+            hint={t('login.recoveryHint')}
           />
           <button type="submit" className="button button-primary button-block">
-            Verify
+            {t('login.verify')}
           </button>
           <button type="button" className="link-button" onClick={() => send({ type: 'USE_AUTH_CODE' })}>
-            Use your authenticator app instead
+            {t('login.useAuthenticator')}
           </button>
         </form>
       );
@@ -293,17 +300,17 @@ export function LoginScreen() {
         <form className="login-form" noValidate onSubmit={submit((event) => ({ type: 'SUBMIT_ALTERNATE_EMAIL', email: formValue(event, 'alternate_email') }))}>
           <EmailChip email={state.email} onChange={() => send({ type: 'CHANGE_EMAIL' })} />
           <Field
-            label="Alternate email address"
+            label={t('login.alternateEmail')}
             name="alternate_email"
             type="email"
             field="alternateEmail"
             state={state}
             autoComplete="email"
             inputMode="email"
-            hint="The address you gave for recovering this account."
+            hint={t('login.alternateHint')}
           />
           <button type="submit" className="button button-primary button-block">
-            Continue
+            {t('login.continue')}
           </button>
         </form>
       );
@@ -312,11 +319,12 @@ export function LoginScreen() {
       body = (
         <div className="login-form">
           <p className="login-blocked" role="alert">
-            We stopped a sign-in to <strong>{state.email}</strong> from an unusual location. If it was you, try again from the network you
-            usually use, or ask your administrator.
+            {t('login.blockedBefore')}
+            <strong>{state.email}</strong>
+            {t('login.blockedAfter')}
           </p>
           <button type="button" className="button button-primary button-block" onClick={() => send({ type: 'START_OVER' })}>
-            Start over
+            {t('login.startOver')}
           </button>
         </div>
       );
@@ -325,7 +333,7 @@ export function LoginScreen() {
       body = (
         <div className="login-loader" role="status" aria-live="polite">
           <span className="spinner" aria-hidden="true" />
-          <span>Signing in to {state.email}…</span>
+          <span>{t('login.signingInTo', { email: state.email })}</span>
         </div>
       );
       break;
@@ -339,24 +347,24 @@ export function LoginScreen() {
           <h1 className="login-brand-name">{brand.name}</h1>
         </div>
         <h2 className="login-title" ref={headingRef} tabIndex={-1} data-step={state.step}>
-          {adding && (state.step === 'SPLIT_LOGIN' || state.step === 'LOGGED_OUT') ? 'Add another account' : TITLES[state.step]}
+          {adding && (state.step === 'SPLIT_LOGIN' || state.step === 'LOGGED_OUT') ? t('login.titleAddAccount') : t(TITLES[state.step])}
         </h2>
         {(state.step === 'SPLIT_LOGIN' || state.step === 'LOGGED_OUT') && (
-          <p className="login-subtitle">{adding ? 'Your other accounts stay signed in.' : 'Use the address and password of your mail account.'}</p>
+          <p className="login-subtitle">{adding ? t('login.subtitleAdding') : t('login.subtitle')}</p>
         )}
         <div key={state.step} className="login-step">
           {body}
         </div>
         {adding && accounts.length > 0 && state.step !== 'LOADER' && (
           <Link to="/mail/unified/$role" params={{ role: 'inbox' }} className="link-button login-cancel">
-            Cancel and go back to your mail
+            {t('login.cancelAdding')}
           </Link>
         )}
       </div>
       {/* The engine's version is for tests and support (the attribute), not a line for the user. */}
       <footer className="login-footer" data-engine-version={version || undefined}>
         <p role="status" className="engine-status">
-          {version ? '' : 'Starting the mail engine…'}
+          {version ? '' : t('login.startingEngine')}
         </p>
       </footer>
     </main>

@@ -13,6 +13,7 @@
 import { checkEmail } from '../../shared/email-rule';
 import { ERROR_CATALOGUE, type ErrorName } from '../../shared/errors';
 import type { LoginChallengeStep, LoginStep } from '../../shared/login-steps';
+import type { MessageId } from '../../shared/strings';
 import type { AddAccountParams } from '../state/engine-port';
 
 /** The input an error belongs next to. */
@@ -22,7 +23,10 @@ export interface LoginError {
   readonly field: LoginField;
   /** The catalogue name when the error came from the catalogue. */
   readonly name: ErrorName | null;
+  /** The gateway's description (English); the screen shows `errors.<name>` or the hint in its locale. */
   readonly message: string;
+  /** A hint of the form itself (not a catalogue error): its catalogue message. */
+  readonly hint?: MessageId;
 }
 
 /** Steps that show a form the user fills in. */
@@ -101,7 +105,7 @@ const AUTH_CODE = /^\d{6,8}$/;
 const RECOVERY_CODE = /^[a-z0-9-]{6,64}$/i;
 
 const catalogueError = (field: LoginField, name: ErrorName): LoginError => ({ field, name, message: ERROR_CATALOGUE[name].description });
-const hint = (field: LoginField, message: string): LoginError => ({ field, name: null, message });
+const hint = (field: LoginField, id: MessageId): LoginError => ({ field, name: null, message: '', hint: id });
 
 function toLoader(state: LoginState, from: FormStep, attempt: AddAccountParams): LoginState {
   return { ...state, step: 'LOADER', attempt, returnTo: from, error: null };
@@ -137,18 +141,18 @@ export function loginReducer(state: LoginState, event: LoginEvent): LoginState {
       return { ...initialLoginState({ email: state.email }) };
     case 'SUBMIT_PASSWORD':
       if (state.step !== 'LOGIN') return state;
-      if (event.password.length === 0) return { ...state, error: hint('password', 'Enter your password.') };
+      if (event.password.length === 0) return { ...state, error: hint('password', 'login.enterPassword') };
       return toLoader({ ...state, password: event.password }, 'LOGIN', { email: state.email, password: event.password });
     case 'SUBMIT_AUTH_CODE': {
       if (state.step !== 'AUTHENTICATOR') return state;
       const code = event.code.replace(/\s+/g, '');
-      if (!AUTH_CODE.test(code)) return { ...state, error: hint('authCode', 'Enter the 6-digit code from your authenticator app.') };
+      if (!AUTH_CODE.test(code)) return { ...state, error: hint('authCode', 'login.enterAuthCode') };
       return toLoader(state, 'AUTHENTICATOR', { ...baseAttempt(state), authCode: code });
     }
     case 'SUBMIT_RECOVERY_CODE': {
       if (state.step !== 'RECOVERY_CODE') return state;
       const code = event.code.trim();
-      if (!RECOVERY_CODE.test(code)) return { ...state, error: hint('recoveryCode', 'Enter one of your recovery codes.') };
+      if (!RECOVERY_CODE.test(code)) return { ...state, error: hint('recoveryCode', 'login.enterRecoveryCode') };
       return toLoader(state, 'RECOVERY_CODE', { ...baseAttempt(state), recoveryCode: code });
     }
     case 'SUBMIT_ALTERNATE_EMAIL': {

@@ -8,7 +8,7 @@ import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent 
 import { cleanDisplayName, MAX_DISPLAY_NAME_LENGTH } from '../../shared/account';
 import { TernError } from '../../shared/errors';
 import { keepTabInside } from '../app/focus-trap';
-import { Icon } from '../app/icons';
+import { Icon } from '../kit/icons';
 import { useMailActions } from '../state/actions-context';
 import { accountsAtom } from '../state/atoms';
 

@@ -1,8 +1,8 @@
 /** The settings dropdown (spec §2): light, dark or system theme, the four views, and the sender name. */
 import { useAtomValue } from 'jotai';
 import { lazy, Suspense, useState } from 'react';
-import { Icon, type IconName } from '../app/icons';
-import { MenuButton } from '../app/Menu';
+import { Icon, type IconName } from '../kit/icons';
+import { MenuButton } from '../kit/Menu';
 import { useMailActions } from '../state/actions-context';
 import { themeChoiceAtom, viewModeAtom } from '../state/atoms';
 import { THEME_CHOICES, type ThemeChoice } from '../theme/theme';

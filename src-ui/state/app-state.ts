@@ -7,7 +7,7 @@ import { engineVersionAtom } from './atoms';
 import type { UiEngine } from './engine-port';
 import { createMailActions, type MailActions } from './mail-actions';
 import { createPreferences, type PreferenceEnvironment } from './preferences';
-import { createWorkerBridge } from './worker-bridge';
+import { createWorkerBridge } from './engine-feeds';
 
 export interface AppState {
   readonly store: ReturnType<typeof createStore>;

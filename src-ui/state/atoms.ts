@@ -1,10 +1,11 @@
 /**
- * Everything the UI renders from, as jotai atoms. Only worker-bridge.ts (worker pushes
+ * Everything the UI renders from, as jotai atoms. Only engine-feeds/ (worker pushes
  * and query results) and mail-actions.ts / preferences.ts (the user's own changes) write
  * them; components read them.
  */
 import { atom } from 'jotai';
 import type { PublicAccount } from '../../shared/account';
+import type { Phrase } from '../../shared/strings';
 import type { PartnerTheme } from '../../shared/partner-theme';
 import type { CommandStatus, FolderView, ListScope, ListWindow, SendNotice, SyncStatus } from '../../shared/worker-mail-api';
 import { resolveTheme, type ThemeChoice } from '../theme/theme';
@@ -97,10 +98,10 @@ export const cursorAtom = atom<{ readonly key: string | null; readonly index: nu
 export interface Toast {
   readonly id: number;
   readonly tone: 'info' | 'error';
-  readonly title?: string;
-  readonly message: string;
+  readonly title?: Phrase;
+  readonly message: Phrase;
   /** A button on the toast (Undo after a move); pressing it also dismisses the toast. */
-  readonly action?: { readonly label: string; readonly run: () => void };
+  readonly action?: { readonly label: Phrase; readonly run: () => void };
 }
 
 /** Messages in the corner: command failures (catalogue sentence) and confirmations. */
@@ -118,7 +119,7 @@ export const viewModeAtom = atom<ViewMode>(DEFAULT_VIEW_MODE);
 /** The thread list's width beside the reading pane chosen with the divider, px (persisted by preferences.ts); null: the default. */
 export const listWidthAtom = atom<number | null>(null);
 
-/** The latest outcome of each draft's save or send, by the draft id its composer uses (worker-bridge.ts; the composer's save indicator). */
+/** The latest outcome of each draft's save or send, by the draft id its composer uses (engine-feeds/command-feed.ts; the composer's save indicator). */
 export const draftStatusAtom = atom<Readonly<Record<string, CommandStatus>>>({});
 
 /** Sends the person must hear about (may have been sent, not sent, no copy in Sent), kept by the engine until dismissed. */

@@ -5,36 +5,32 @@
  * gets a toast (issue points 21 and 24).
  */
 import { atom } from 'jotai';
+import type { Message, Phrase } from '../../shared/strings';
 import type { EndedSession } from '../../shared/worker-api';
 
 export const endedSessionsAtom = atom<readonly EndedSession[]>([]);
-
-/** "1 message you were sending was not sent: it is in Drafts." (a send that waited for a draft the server has). */
-function notSentSentence(count: number): string {
-  return count === 1 ? '1 message you were sending was not sent: it is in Drafts.' : `${count} messages you were sending were not sent: they are in Drafts.`;
-}
 
 /**
  * What a person reads when the gateway ended an account's session: with how many unsent
  * drafts the engine kept for the next sign-in, and how many sends did not go.
  */
-export function sessionEndedMessage(session: Pick<EndedSession, 'emailAddress' | 'keptDrafts' | 'sendsInDrafts'>): string {
-  const parts = [`Your session for ${session.emailAddress} ended. Sign in again.`];
+export function sessionEndedMessage(session: Pick<EndedSession, 'emailAddress' | 'keptDrafts' | 'sendsInDrafts'>): Phrase {
+  const parts: Message[] = [{ id: 'login.sessionEnded', values: { email: session.emailAddress } }];
   const kept = session.keptDrafts ?? 0;
-  if (kept > 0) parts.push(`${kept === 1 ? '1 unsent draft is kept' : `${kept} unsent drafts are kept`} on this device and will be saved to Drafts when you sign in.`);
-  if ((session.sendsInDrafts ?? 0) > 0) parts.push(notSentSentence(session.sendsInDrafts!));
-  return parts.join(' ');
+  if (kept > 0) parts.push({ id: 'login.keptDrafts', values: { count: kept } });
+  if ((session.sendsInDrafts ?? 0) > 0) parts.push({ id: 'login.sendsInDrafts', values: { count: session.sendsInDrafts! } });
+  return parts;
 }
 
 /** The toast after a sign-in saved kept unsent work to Drafts; files a gateway with fresh data lost are named too. */
-export function restoredDraftsMessage(result: { readonly restoredDrafts?: number; readonly lostAttachments?: number; readonly sendsInDrafts?: number }): string {
-  const parts: string[] = [];
+export function restoredDraftsMessage(result: { readonly restoredDrafts?: number; readonly lostAttachments?: number; readonly sendsInDrafts?: number }): Phrase {
+  const parts: Message[] = [];
   const restored = result.restoredDrafts ?? 0;
   const lost = result.lostAttachments ?? 0;
-  if (restored > 0) parts.push(restored === 1 ? '1 unsent message was restored to Drafts.' : `${restored} unsent messages were restored to Drafts.`);
-  if (lost > 0) parts.push(`${lost === 1 ? '1 attachment' : `${lost} attachments`} could not be kept: attach ${lost === 1 ? 'it' : 'them'} again.`);
-  if ((result.sendsInDrafts ?? 0) > 0) parts.push(notSentSentence(result.sendsInDrafts!));
-  return parts.join(' ');
+  if (restored > 0) parts.push({ id: 'login.restoredDrafts', values: { count: restored } });
+  if (lost > 0) parts.push({ id: 'login.lostAttachments', values: { count: lost } });
+  if ((result.sendsInDrafts ?? 0) > 0) parts.push({ id: 'login.sendsInDrafts', values: { count: result.sendsInDrafts! } });
+  return parts;
 }
 
 /** Ended sessions not yet in `known` (what the tab had already heard). */

@@ -3,7 +3,7 @@
  * dispatches). `engineFromWorker` adapts the comlink remote of shared/worker-api.ts to it;
  * tests hand the app an in-memory implementation instead.
  *
- * Only this module and worker-bridge.ts know the engine exists; components call the
+ * Only this module and engine-feeds/ know the engine exists; components call the
  * command functions of mail-actions.ts (STYLE item 13).
  */
 import { proxy, type Remote } from 'comlink';
@@ -65,6 +65,7 @@ export function engineFromWorker(worker: Remote<WorkerApi>, version: string, sta
       moveWindow: (params) => worker.mail.moveWindow(params),
       unwatch: (params) => worker.mail.unwatch(params),
       getThread: (params) => worker.mail.getThread(params),
+      watchThread: (params, onPush) => worker.mail.watchThread(params, proxy(onPush)),
       getBody: (params) => worker.mail.getBody(params),
       listFolders: (params) => worker.mail.listFolders(params),
       counts: (params) => worker.mail.counts(params),

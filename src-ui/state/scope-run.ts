@@ -14,7 +14,7 @@ import { allInScopeAtom, scopeRunAtom, selectionAnchorAtom, selectionAtom, threa
 import type { UiEngine } from './engine-port';
 import type { LocalEditsKeeper } from './local-edits';
 import type { ThreadCommand } from './mail-actions';
-import type { WorkerBridge } from './worker-bridge';
+import type { WorkerBridge } from './engine-feeds';
 
 type Store = ReturnType<typeof createStore>;
 

@@ -6,7 +6,11 @@
 import type { Clock } from '../../shared/clock';
 import { ANALYTICS_LIMITS } from '../../shared/constants';
 import type { AnalyticsEventRecord } from '../../shared/analytics-events';
+import { backoffDelay, type BackoffPolicy } from '../net/backoff';
 import type { SendOutcome } from './analytics-transport';
+
+/** After failed sends: the throttle, doubling up to the cap; exact (one queue per device, no herd). */
+const ANALYTICS_BACKOFF: BackoffPolicy = { baseMs: ANALYTICS_LIMITS.sendThrottleMs, maxMs: ANALYTICS_LIMITS.maxRetryDelayMs };
 
 export interface EventQueueDeps {
   readonly clock: Clock;
@@ -24,8 +28,8 @@ export class EventQueue {
   private started = false;
   private stopped = false;
   private lastSendAt = Number.NEGATIVE_INFINITY;
-  /** Extra wait after failed sends; 0 after a success. */
-  private retryDelay = 0;
+  /** Failed sends in a row; each doubles the wait before the next (0 after a success). */
+  private failures = 0;
   private sendTimer: unknown = null;
   private persistTimer: unknown = null;
   private sending: Promise<void> | null = null;
@@ -102,7 +106,7 @@ export class EventQueue {
 
   private scheduleSend(): void {
     if (!this.started || this.stopped || this.sendTimer !== null || this.sending || this.events.length === 0) return;
-    const wait = Math.max(ANALYTICS_LIMITS.sendThrottleMs, this.retryDelay);
+    const wait = Math.max(ANALYTICS_LIMITS.sendThrottleMs, this.failures > 0 ? backoffDelay(this.failures, ANALYTICS_BACKOFF) : 0);
     const due = Math.max(0, this.lastSendAt + wait - this.deps.clock.now());
     this.sendTimer = this.deps.clock.setTimeout(() => {
       this.sendTimer = null;
@@ -126,10 +130,10 @@ export class EventQueue {
     }
     if (this.stopped) return;
     if (outcome === 'retry') {
-      this.retryDelay = Math.min(Math.max(this.retryDelay * 2, ANALYTICS_LIMITS.sendThrottleMs), ANALYTICS_LIMITS.maxRetryDelayMs);
+      this.failures += 1;
       return;
     }
-    this.retryDelay = 0;
+    this.failures = 0;
     const done = new Set(batch);
     this.events = this.events.filter((event) => !done.has(event));
     this.schedulePersist();

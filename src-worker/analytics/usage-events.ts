@@ -105,13 +105,19 @@ export function withAccountEvents<T extends Pick<AccountService, 'add' | 'remove
   });
 }
 
-export function withQueryEvents<T extends Pick<MailQueryService, 'getThread' | 'watchThreadList' | 'getAttachment' | 'previewAttachment'>>(service: T, analytics: UsageRecorder, onError: (error: unknown) => void): T {
+export function withQueryEvents<T extends Pick<MailQueryService, 'getThread' | 'watchThread' | 'watchThreadList' | 'getAttachment' | 'previewAttachment'>>(service: T, analytics: UsageRecorder, onError: (error: unknown) => void): T {
   const record = recorder(analytics, onError);
   return decorate(service, {
     getThread: async (params: Parameters<T['getThread']>[0]) => {
       const thread = await service.getThread(params);
       record('thread_opened', params.accountId, { message_count: thread.messages.length });
       return thread;
+    },
+    // The open conversation is a live thread now; opening it counts as getThread did.
+    watchThread: async (params: Parameters<T['watchThread']>[0], onPush: Parameters<T['watchThread']>[1]) => {
+      const snapshot = await service.watchThread(params, onPush);
+      record('thread_opened', params.accountId, { message_count: snapshot.thread.messages.length });
+      return snapshot;
     },
     getAttachment: async (params: Parameters<T['getAttachment']>[0]) => {
       const blob = await service.getAttachment(params);

@@ -3,6 +3,7 @@
  * unless its error is on the no-retry list, or the reply says `retry: false`.
  */
 import { ERROR_CATALOGUE, TernError, type ErrorName } from '../../shared/errors';
+import { backoffDelay } from '../net/backoff';
 
 /** Spec §9: the retry helper's default delay. Later attempts double it. */
 export const DEFAULT_RETRY_DELAY_MS = 50;
@@ -56,5 +57,6 @@ export function isRetryable(error: unknown, replyBody?: unknown): boolean {
 
 /** Delay before retry number `attempt` (1-based): 50, 100, 200 … ms. */
 export function retryDelay(attempt: number, baseMs = DEFAULT_RETRY_DELAY_MS): number {
-  return baseMs * 2 ** Math.max(0, attempt - 1);
+  // No jitter: two retries of one request are a few ms apart; the loops above add their own.
+  return backoffDelay(attempt, { baseMs, maxMs: Number.POSITIVE_INFINITY });
 }

@@ -10,7 +10,7 @@ import type { DraftEdit } from '../../shared/worker-mail-api';
 import type { MailTable } from '../db/mail-schema';
 import type { ReadTransaction } from '../db/store';
 import { readDraftLink } from './draft-store';
-import { liveRows, type DraftRow } from './outbox-rows';
+import { liveRows, type DraftRow } from '../mail-store/outbox-rows';
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 

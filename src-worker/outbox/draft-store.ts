@@ -11,7 +11,7 @@ import type { MailTable } from '../db/mail-schema';
 import type { ReadTransaction, WriteTransaction } from '../db/store';
 import { nextSeq } from './action-store';
 import { isDeliverable } from './held-recipients';
-import { liveRows, OUTBOX_TABLE, type DiscardRow, type DraftRow, type SendRow } from './outbox-rows';
+import { liveRows, OUTBOX_TABLE, type DiscardRow, type DraftRow, type SendRow } from '../mail-store/outbox-rows';
 
 export interface DraftLink {
   /** The gateway's draft id, once created. */

@@ -25,8 +25,8 @@ import type { MailGateway } from '../api/mail-gateway';
 import type { MailTable } from '../db/mail-schema';
 import { withRead, withWrite, type LocalStore } from '../db/store';
 import { isTemporaryId, temporaryId } from '../model/temporary-id';
-import type { ChangeFeed } from '../sync/change-feed';
-import { MAIL_WRITE_TABLES, MailWriter } from '../sync/mail-writer';
+import type { ChangeFeed } from '../mail-store/change-feed';
+import { MAIL_WRITE_TABLES, MailWriter } from '../mail-store/mail-writer';
 import { parseParams, subscriptionParamsSchema } from '../queries/query-params';
 import { recordAction } from './action-store';
 import { AttachmentUploads } from './attachment-uploads';
@@ -36,7 +36,7 @@ import { draftEditOf, draftEditOfSave, waitingSaveById, waitingSaveOf } from './
 import { claimRevision, currentRevision, markSending } from './draft-revisions';
 import { adoptGatewayVersion, readDraftLink, recordDiscard, recordDraftSave, recordSend } from './draft-store';
 import { heldOf, readHeld, withHeld, writeHeld } from './held-recipients';
-import { liveRows, OUTBOX_TABLE, PendingEffects, type OutboxRow } from './outbox-rows';
+import { liveRows, OUTBOX_TABLE, PendingEffects, type OutboxRow } from '../mail-store/outbox-rows';
 import { runOnScope, scopeRunParamsSchema } from './scope-run';
 import { deleteSendNotice, readSendNotice, readSendNotices } from './send-notices';
 

@@ -7,26 +7,27 @@
  */
 import { systemClock, type Clock } from '../../shared/clock';
 import { TernError } from '../../shared/errors';
-import type { CommandStatus, SendNotice } from '../../shared/worker-mail-api';
-import { isTemporaryId, temporaryId } from '../model/temporary-id';
+import type { CommandStatus } from '../../shared/worker-mail-api';
+import { temporaryId } from '../model/temporary-id';
 import { isNetworkError, isRetryable } from '../api/retry';
 import { endsSession } from '../api/session-ended';
-import type { MailGateway, SendResult } from '../api/mail-gateway';
+import type { MailGateway } from '../api/mail-gateway';
 import type { MailTable } from '../db/mail-schema';
 import { withRead, withWrite, type LocalStore, type WriteTransaction } from '../db/store';
-import { SYNC_BACKOFF, backoffDelay } from '../sync/backoff';
-import type { ChangeFeed } from '../sync/change-feed';
-import { readSyncState } from '../sync/delta-applier';
-import { MAIL_WRITE_TABLES, MailWriter } from '../sync/mail-writer';
-import type { OnlineStatus } from '../sync/online-status';
+import { SYNC_BACKOFF, backoffDelay } from '../net/backoff';
+import type { ChangeFeed } from '../mail-store/change-feed';
+import { readSyncState } from '../mail-store/sync-state';
+import { MAIL_WRITE_TABLES, MailWriter } from '../mail-store/mail-writer';
+import type { OnlineStatus } from '../net/online-status';
 import { doneStatus, settleActions } from './action-store';
 import { gatewayRequests } from './command-plan';
 import type { CommandStatusFeed } from './command-status-feed';
-import { markSending as markDraftSending, moveRevision } from './draft-revisions';
-import { composeFieldsOf, readDraftLink, recordDraftSave, withoutStaleLinks, writeDraftLink } from './draft-store';
+import { markSending as markDraftSending } from './draft-revisions';
+import { recordDraftSave, withoutStaleLinks, writeDraftLink } from './draft-store';
 import { readHeld, writeHeld } from './held-recipients';
-import { liveRows, OUTBOX_TABLE, PendingEffects, type ActionRow, type DiscardRow, type DraftRow, type OutboxRow, type SendRow } from './outbox-rows';
-import { createFollowUps, needsFollowUp, nextDelay, writeFollowUp } from './send-follow-up';
+import { liveRows, OUTBOX_TABLE, PendingEffects, type ActionRow, type DiscardRow, type DraftRow, type OutboxRow, type SendRow } from '../mail-store/outbox-rows';
+import { createRowRequests, type SendOutcome } from './row-requests';
+import { createFollowUps, nextDelay, writeFollowUp } from './send-follow-up';
 import { errorOf, writeSendNotice } from './send-notices';
 
 /** Server errors (not the network) tolerated this many times before a command is given up. */
@@ -75,17 +76,6 @@ const statusOf = (row: OutboxRow, status: CommandStatus['status'], error?: TernE
   ...(error ? { error: errorOf(error) } : {}),
   ...extra,
 });
-
-/** What a send's outcome leaves for the person, besides its status. */
-type SendOutcome = {
-  readonly notice?: SendNotice['kind'];
-  readonly error?: TernError;
-  readonly outboxId?: string;
-  /** Not final yet (queued by the gateway, or its Sent copy still being filed): asked again later (send-follow-up.ts). */
-  readonly followUp?: string;
-  /** The gateway only queued it (it retries itself): not sent yet, so not "done" either; its last error, if any. */
-  readonly queued?: { readonly error?: TernError };
-};
 
 /** The gateway's outbox row a failure names (SendFailed's `detail.outboxId`). */
 function outboxIdOf(error: TernError | undefined): string | undefined {
@@ -215,6 +205,8 @@ export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
     kick();
   };
 
+  const { saveDraft, discard, send } = createRowRequests(deps);
+
   /** The gateway accepted an action: done now if its transaction is already applied, else when it is. */
   const sent = async (row: ActionRow, latestTxnId: number) => {
     const settledNow = await write(async (tx) => {
@@ -225,80 +217,6 @@ export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
     });
     if (settledNow) await finish(row, 'done');
     else deps.requestPull();
-  };
-
-  const saveDraft = async (row: DraftRow) => {
-    const link = await withRead(await deps.store(), ['JSONBlob'], (tx) => readDraftLink(tx, row.draft_id));
-    const fields = composeFieldsOf(row.draft, row.from);
-    let saved;
-    if (link.serverId === null && row.draft_id.startsWith('local-')) {
-      try {
-        saved = await deps.gateway.createDraft({ ...fields, version: 0, clientId: row.draft_id });
-      } catch (error) {
-        // A create repeated after a kill: the gateway names the draft it made the first time.
-        const earlier = error instanceof TernError && error.name === 'DraftAlreadyCreated' ? (error.detail as { id?: string; version?: number }) : null;
-        if (!earlier?.id || earlier.version === undefined) throw error;
-        saved = await deps.gateway.updateDraft(earlier.id, { ...fields, version: earlier.version });
-      }
-    } else {
-      const serverId = link.serverId ?? row.draft_id;
-      const version = link.version ?? (await deps.gateway.getDraft(serverId)).version;
-      saved = await deps.gateway.updateDraft(serverId, { ...fields, version });
-    }
-    await write(async (tx) => {
-      await writeDraftLink(tx, row.draft_id, { serverId: saved.id, version: saved.version });
-      // Tabs that open it from Drafts know it by the gateway's id: its revision goes there.
-      if (isTemporaryId(row.draft_id)) await moveRevision(tx, row.draft_id, saved.id);
-      // Reopened from Drafts, the draft goes by the gateway's id: its invalid recipients too.
-      if (saved.id !== row.draft_id) await writeHeld(tx, saved.id, await readHeld(tx, row.draft_id));
-    });
-  };
-
-  /** Deletes a discarded draft from the gateway (and so from Drafts); one it never got, or already deleted, is done. */
-  const discard = async (row: DiscardRow) => {
-    const link = await withRead(await deps.store(), ['JSONBlob'], (tx) => readDraftLink(tx, row.draft_id));
-    const serverId = link.serverId ?? (row.draft_id.startsWith('local-') ? null : row.draft_id);
-    if (serverId !== null) {
-      try {
-        await deps.gateway.deleteDraft(serverId);
-      } catch (error) {
-        if (!(error instanceof TernError && error.name === 'DraftDoesNotExist')) throw error;
-      }
-      deps.requestPull(); // its message leaves Drafts through delta
-    }
-    await write(async (tx) => {
-      await writeDraftLink(tx, row.draft_id, null);
-      for (const id of new Set([row.draft_id, serverId ?? row.draft_id])) await writeHeld(tx, id, { to: [], cc: [], bcc: [] });
-    });
-  };
-
-  const send = async (row: SendRow): Promise<SendOutcome> => {
-    if (row.resend_of !== undefined) return outcomeOf(await deps.gateway.resendOutbox(row.resend_of));
-    const link = await withRead(await deps.store(), ['JSONBlob'], (tx) => readDraftLink(tx, row.draft_id));
-    const serverId = link.serverId ?? (row.draft_id.startsWith('local-') ? null : row.draft_id);
-    if (serverId === null) throw new TernError('DraftDoesNotExist', { detail: { draftId: row.draft_id } });
-    return outcomeOf(
-      await deps.gateway.send({
-        idempotencyKey: row.idempotency_key,
-        draftId: serverId,
-        ...(link.version !== null && link.serverId !== null ? { draftVersion: link.version } : {}),
-      }),
-    );
-  };
-
-  /** What a send's answer means for the person. */
-  const outcomeOf = (result: SendResult): SendOutcome => {
-    if (result.state === 'failed') throw new TernError('SendFailed', { detail: { reason: result.lastError } });
-    deps.requestPull(); // the message shows in Sent through delta
-    // Cut off after the message went to the mail server, before its answer: never sent again on its own.
-    if (result.state === 'unknown') {
-      return { notice: 'maybeSent', outboxId: result.outboxId, ...(result.lastError ? { error: new TernError('SendFailed', { detail: { reason: result.lastError } }) } : {}) };
-    }
-    if (result.sentCopy === 'failed') return { notice: 'notFiled' };
-    if (!needsFollowUp(result)) return {};
-    const queued = result.state === 'queued' || result.state === 'sending';
-    const lastError = result.lastError ? new TernError('SendFailed', { detail: { reason: result.lastError } }) : undefined;
-    return { followUp: result.outboxId, ...(queued ? { queued: lastError ? { error: lastError } : {} } : {}) };
   };
 
   const attempt = async (stored: OutboxRow): Promise<Outcome> => {

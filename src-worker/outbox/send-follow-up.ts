@@ -14,6 +14,7 @@ import type { SendNotice } from '../../shared/worker-mail-api';
 import type { MailGateway } from '../api/mail-gateway';
 import type { MailTable } from '../db/mail-schema';
 import { withRead, withWrite, type LocalStore, type ReadTransaction, type WriteTransaction } from '../db/store';
+import { backoffDelay } from '../net/backoff';
 import type { CommandStatusFeed } from './command-status-feed';
 import { markSending } from './draft-revisions';
 import { writeDraftLink } from './draft-store';
@@ -52,7 +53,8 @@ export function finalNotice(result: SendResult): { readonly kind: SendNotice['ki
   return { kind: result.sentCopy === 'failed' ? 'notFiled' : null };
 }
 
-export const nextDelay = (attempts: number) => Math.min(MAX_DELAY_MS, FIRST_DELAY_MS * 2 ** attempts);
+/** The wait before asking again after `attempts` answers that were not final. */
+export const nextDelay = (attempts: number) => backoffDelay(attempts + 1, { baseMs: FIRST_DELAY_MS, maxMs: MAX_DELAY_MS });
 
 export async function writeFollowUp(tx: WriteTransaction<MailTable>, followUp: SendFollowUp): Promise<void> {
   await tx.put('JSONBlob', { id: PREFIX + followUp.commandId, ...followUp });

@@ -7,7 +7,7 @@ import type { DraftInput } from '../../shared/worker-mail-api';
 import type { MailTable } from '../db/mail-schema';
 import { withRead, type LocalStore } from '../db/store';
 import { isTemporaryId } from '../model/temporary-id';
-import { liveRows, OUTBOX_TABLE, type DraftRow, type OutboxRow } from './outbox-rows';
+import { liveRows, OUTBOX_TABLE, type DraftRow, type OutboxRow } from '../mail-store/outbox-rows';
 
 /**
  * One draft as its newest unconfirmed save holds it: recipients as typed (invalid ones

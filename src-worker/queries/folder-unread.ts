@@ -12,8 +12,8 @@
 import type { Folder } from '../../shared/api/mail';
 import type { MailTable } from '../db/mail-schema';
 import type { ReadTransaction } from '../db/store';
-import { liveRows, OUTBOX_TABLE } from '../outbox/outbox-rows';
-import { messageFromRow } from '../sync/mail-rows';
+import { liveRows, OUTBOX_TABLE } from '../mail-store/outbox-rows';
+import { messageFromRow } from '../mail-store/mail-rows';
 
 /** Tables `withPendingUnread` reads (with Category for the folders themselves). */
 export const FOLDER_UNREAD_TABLES = ['Category', 'Message', OUTBOX_TABLE] as const satisfies readonly MailTable[];

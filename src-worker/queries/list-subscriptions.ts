@@ -6,7 +6,8 @@
  * changes arriving meanwhile are folded into one more refresh.
  */
 import type { ListPatch, ListScope, ListSnapshot, ListWindow, ThreadRow } from '../../shared/worker-mail-api';
-import type { ChangeFeed, MailChange } from '../sync/change-feed';
+import type { ChangeFeed, MailChange } from '../mail-store/change-feed';
+import { pushToTab, refreshOnce } from './live-push';
 import { accountsOf, type ThreadListReader } from './thread-list-reader';
 import { fitToBudget, rowKey, sameThreadRow } from './views';
 
@@ -124,19 +125,10 @@ export class ListSubscriptions {
   }
 
   private refresh(subscription: Subscription): void {
-    if (subscription.running) {
-      subscription.again = true;
-      return;
-    }
-    subscription.running = this.update(subscription)
-      .catch((error: unknown) => this.deps.onError?.(error))
-      .finally(() => {
-        subscription.running = null;
-        if (subscription.again && this.subscriptions.has(subscription.id)) {
-          subscription.again = false;
-          this.refresh(subscription);
-        }
-      });
+    refreshOnce(subscription, () => this.update(subscription), {
+      live: () => this.subscriptions.has(subscription.id),
+      ...(this.deps.onError ? { onError: this.deps.onError } : {}),
+    });
   }
 
   private async update(subscription: Subscription): Promise<void> {
@@ -158,17 +150,8 @@ export class ListSubscriptions {
     const patch: ListPatch = replace
       ? { subscriptionId: subscription.id, total: read.total, offset, rows: fitToBudget(read.rows), ...complete }
       : { subscriptionId: subscription.id, total: read.total, offset, changed: changed.map(({ index, row }) => ({ index: offset + index, row })), ...complete };
-    // Waiting for the tab paces the patches to what it can render; a tab that never answers is dropped.
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const gone = new Promise<never>((_resolve, reject) => (timer = setTimeout(() => reject(new Error('no answer')), this.deps.patchTimeoutMs ?? PATCH_TIMEOUT_MS)));
-    try {
-      await Promise.race([subscription.onPatch(patch), gone]);
-    } catch {
-      // The tab is gone (closed without unwatching): stop working for it.
-      this.subscriptions.delete(subscription.id);
-    } finally {
-      clearTimeout(timer);
-    }
+    // The tab is gone (closed without unwatching): stop working for it.
+    if (!(await pushToTab(() => subscription.onPatch(patch), this.deps.patchTimeoutMs ?? PATCH_TIMEOUT_MS))) this.subscriptions.delete(subscription.id);
   }
 
   /** The window's rows: reused from `previous` unless new to the window or named dirty. */

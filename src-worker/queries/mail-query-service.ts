@@ -14,13 +14,16 @@ import type {
   ListWindow,
   MailQueryService,
   SyncStatus,
+  ThreadPush,
+  ThreadSnapshot,
   ThreadView,
 } from '../../shared/worker-mail-api';
 import { withRead } from '../db/store';
-import { folderFromRow } from '../sync/mail-rows';
+import { folderFromRow } from '../mail-store/mail-rows';
 import type { SyncStatusFeed } from '../sync/sync-status-feed';
 import { FOLDER_UNREAD_TABLES, withPendingUnread } from './folder-unread';
 import type { ListSubscriptions } from './list-subscriptions';
+import type { ThreadSubscriptions } from './thread-subscriptions';
 import type { MessageReads } from './message-reads';
 import {
   accountParamsSchema,
@@ -41,6 +44,8 @@ import { orderFolders } from './views';
 export interface MailQueryServiceDeps {
   readonly open: OpenStore;
   readonly lists: ListSubscriptions;
+  /** Live threads (watchThread); absent in engines that keep no thread open (tests of other parts). */
+  readonly threads?: ThreadSubscriptions;
   readonly reads: MessageReads;
   readonly syncStatus: SyncStatusFeed;
   /** Told after every thread list answered or failed (the engine's start-up gate waits for the first). */
@@ -65,7 +70,14 @@ export class EngineMailQueries implements MailQueryService {
   }
 
   async unwatch(params: { subscriptionId: string }): Promise<void> {
-    this.deps.lists.unwatch(parseParams(subscriptionParamsSchema, params).subscriptionId);
+    const { subscriptionId } = parseParams(subscriptionParamsSchema, params);
+    if (!this.deps.threads?.unwatch(subscriptionId)) this.deps.lists.unwatch(subscriptionId);
+  }
+
+  async watchThread(params: { accountId: string; threadId: string }, onPush: (push: ThreadPush) => void): Promise<ThreadSnapshot> {
+    const parsed = parseParams(threadParamsSchema, params);
+    if (!this.deps.threads) return { subscriptionId: '', thread: await this.deps.reads.thread(parsed) };
+    return this.deps.threads.watch(parsed, onPush);
   }
 
   getThread(params: { accountId: string; threadId: string }): Promise<ThreadView> {

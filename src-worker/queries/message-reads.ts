@@ -10,7 +10,7 @@ import { TernError } from '../../shared/errors';
 import type { BodyView, ThreadView } from '../../shared/worker-mail-api';
 import type { MailGateway } from '../api/mail-gateway';
 import { only, withRead, withWrite } from '../db/store';
-import { messageFromRow, threadFromRow } from '../sync/mail-rows';
+import { messageFromRow, threadFromRow } from '../mail-store/mail-rows';
 import { embeddedTypeOf, normalContentId, partsToEmbed } from './cid-parts';
 import type { OpenStore } from './thread-list-reader';
 import { toMessageView, toThreadRow } from './views';
@@ -59,27 +59,37 @@ export class MessageReads {
 
   async thread(params: { accountId: string; threadId: string }): Promise<ThreadView> {
     const { accountId, threadId } = params;
+    const local = await this.localThread(params);
+    if (local === 'gone') throw new TernError('ThreadNotFound', { detail: { threadId } });
+    if (local) return local;
+    const remote = await (await this.deps.gateway(accountId)).thread(threadId);
+    // The gateway flags any attachment; the row's paperclip follows spec §5 (mail-store/mail-writer.ts does the same).
+    const hasAttachments = remote.messages.some((message) => anyShowsPaperclip(message.attachments));
+    return {
+      row: toThreadRow(accountId, { summary: { ...remote.thread, hasAttachments }, server: null }),
+      messages: remote.messages.map((meta) => toMessageView(accountId, meta)),
+    };
+  }
+
+  /**
+   * The thread as this device has it: null when it was never synced here (an old search hit),
+   * 'gone' when its row is left with no folder (every message deleted or moved out).
+   */
+  async localThread(params: { accountId: string; threadId: string }): Promise<ThreadView | 'gone' | null> {
+    const { accountId, threadId } = params;
     const local = await withRead(await this.deps.open(accountId), ['Thread', 'Message'], async (tx) => {
       const row = await tx.get('Thread', threadId);
       if (!row) return null;
       const messages = (await tx.getAll('Message', { index: 'thread_id', range: only(threadId) })).map(messageFromRow);
       return { thread: threadFromRow(row), messages };
     });
-    if (local && local.thread.summary.folderIds.length > 0) {
-      const messages = local.messages
-        .filter((message) => !message.deleted)
-        .map((message) => message.meta)
-        .sort((a, b) => a.date - b.date || Number(a.id) - Number(b.id));
-      return { row: toThreadRow(accountId, local.thread), messages: messages.map((meta) => toMessageView(accountId, meta)) };
-    }
-    if (local) throw new TernError('ThreadNotFound', { detail: { threadId } });
-    const remote = await (await this.deps.gateway(accountId)).thread(threadId);
-    // The gateway flags any attachment; the row's paperclip follows spec §5 (sync/mail-writer.ts does the same).
-    const hasAttachments = remote.messages.some((message) => anyShowsPaperclip(message.attachments));
-    return {
-      row: toThreadRow(accountId, { summary: { ...remote.thread, hasAttachments }, server: null }),
-      messages: remote.messages.map((meta) => toMessageView(accountId, meta)),
-    };
+    if (!local) return null;
+    if (local.thread.summary.folderIds.length === 0) return 'gone';
+    const messages = local.messages
+      .filter((message) => !message.deleted)
+      .map((message) => message.meta)
+      .sort((a, b) => a.date - b.date || Number(a.id) - Number(b.id));
+    return { row: toThreadRow(accountId, local.thread), messages: messages.map((meta) => toMessageView(accountId, meta)) };
   }
 
   async body(params: { accountId: string; messageId: string; whole?: boolean }): Promise<BodyView> {

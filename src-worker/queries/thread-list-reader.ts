@@ -10,7 +10,7 @@ import type { MailTable } from '../db/mail-schema';
 import { only, prefixRange, withRead, type LocalStore, type ReadTransaction } from '../db/store';
 import type { SearchIndexes } from '../search/search-indexes';
 import { parseSearch } from '../search/search-query';
-import { folderFromRow, messageFromRow, threadFromRow } from '../sync/mail-rows';
+import { folderFromRow, messageFromRow, threadFromRow } from '../mail-store/mail-rows';
 import { parseRowKey, rowKey, toThreadRow } from './views';
 
 /** Opens an account's database (AccountNotFound when the account is not known). */

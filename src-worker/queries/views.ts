@@ -5,7 +5,7 @@
  */
 import type { Folder, MessageMeta } from '../../shared/api/mail';
 import type { FolderView, MessageView, ThreadRow } from '../../shared/worker-mail-api';
-import type { LocalThread } from '../sync/mail-rows';
+import type { LocalThread } from '../mail-store/mail-rows';
 
 const SNIPPET_CHARS = 160;
 const SUBJECT_CHARS = 200;

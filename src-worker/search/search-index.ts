@@ -12,19 +12,13 @@
  */
 import { showsPaperclip } from '../../shared/attachment-rules';
 import type { Address, MessageMeta } from '../../shared/api/mail';
-import type { ParsedSearch, TermField } from './search-query';
-import { searchWords } from './search-query';
+import { FIELD_MASK, PostingLists, docOf, type WordTest } from './posting-lists';
+import type { ParsedSearch } from './search-query';
 
 /** Spec §9: search full-text match limit. */
 export const MATCH_LIMIT = 1000;
 
-const SUBJECT = 1;
-const FROM = 2;
-const TO = 4;
-const SNIPPET = 8;
-const FIELD_MASK: Readonly<Record<TermField, number>> = { any: SUBJECT | FROM | TO | SNIPPET, from: FROM, to: TO, subject: SUBJECT };
-const FIELD_BITS = 4;
-/** Words of a query that narrow it (see `intersect`). */
+/** Words of a query that narrow it (see PostingLists.intersect). */
 const MAX_WORDS = 250;
 
 const ALIVE = 1;
@@ -48,13 +42,6 @@ export interface SearchScope {
   readonly folderIds: ReadonlySet<string>;
 }
 
-/** One word of a query: an exact word or a prefix, within some fields. */
-interface WordTest {
-  readonly lists: readonly (readonly number[])[];
-  readonly mask: number;
-  readonly cost: number;
-}
-
 /** FNV-1a over the searchable text: tells whether a message's words changed without keeping them. */
 function textHash(parts: readonly string[]): number {
   let hash = 0x811c9dc5;
@@ -66,13 +53,6 @@ function textHash(parts: readonly string[]): number {
 }
 
 const people = (addresses: readonly Address[]) => addresses.map((address) => `${address.name} ${address.email}`).join(' ');
-
-function addHead(heads: Map<string, string[]>, word: string): void {
-  const head = word.slice(0, 2);
-  const bucket = heads.get(head);
-  if (bucket) bucket.push(word);
-  else heads.set(head, [word]);
-}
 
 function grow<A extends Int32Array | Float64Array | Uint8Array>(array: A, size: number): A {
   if (size <= array.length) return array;
@@ -100,9 +80,7 @@ export class SearchIndex {
   private readonly folderIds: string[] = [];
   private readonly folderIndex = new Map<string, number>();
 
-  private postings = new Map<string, number[]>();
-  /** Words by their first two letters: a prefix looks at one bucket, not every word. */
-  private heads = new Map<string, string[]>();
+  private readonly words = new PostingLists();
   /** Live documents, newest first (dead ones are skipped until the next compaction). */
   private order: number[] = [];
   private orderSorted = true;
@@ -146,7 +124,7 @@ export class SearchIndex {
     this.docOf.set(message.id, doc);
     this.live++;
     this.setFacts(doc, message);
-    this.indexWords(doc, texts);
+    this.words.add(doc, texts);
     this.insertInOrder(doc);
   }
 
@@ -189,7 +167,7 @@ export class SearchIndex {
     const tests: WordTest[] = [];
     for (const term of positive) {
       for (let i = 0; i < term.words.length; i++) {
-        const test = this.wordTest(term.words[i]!, !term.phrase && i === term.words.length - 1, FIELD_MASK[term.field]);
+        const test = this.words.wordTest(term.words[i]!, !term.phrase && i === term.words.length - 1, FIELD_MASK[term.field]);
         if (test.cost === 0) return NO_HITS; // a word no message has
         tests.push(test);
       }
@@ -218,13 +196,13 @@ export class SearchIndex {
         if (passes(doc) && matched.push(doc) > MATCH_LIMIT) break;
       }
     } else {
-      const stage = this.intersect(tests);
+      const stage = this.words.intersect(tests, this.docs);
       const done = tests.length;
       const candidates: number[] = [];
       // Every match is in every test's lists: walk the shortest.
       for (const list of tests[0]!.lists) {
         for (const posting of list) {
-          const doc = posting >>> FIELD_BITS;
+          const doc = docOf(posting);
           if (stage[doc] !== done) continue;
           stage[doc] = done + 1; // once per message
           if (passes(doc)) candidates.push(doc);
@@ -258,74 +236,18 @@ export class SearchIndex {
     return threads.sort((a, b) => b.lastAt - a.lastAt || (a.threadId < b.threadId ? 1 : a.threadId > b.threadId ? -1 : 0));
   }
 
-  /**
-   * Marks the messages holding every word: `stage[doc]` counts the tests a message passed
-   * in a row, so after the last test the matches are those at `tests.length`. Cheapest
-   * test first; a message missing from one list never advances again.
-   */
-  private intersect(tests: readonly WordTest[]): Uint8Array {
-    const stage = new Uint8Array(this.docs);
-    tests.forEach((test, step) => {
-      for (const list of test.lists) {
-        for (const posting of list) {
-          if (!(posting & test.mask)) continue;
-          const doc = posting >>> FIELD_BITS;
-          if (stage[doc] === step) stage[doc] = step + 1;
-        }
-      }
-    });
-    return stage;
-  }
-
   /** Messages a `-term` leaves out (all of its words present), or null without one. */
   private excluded(query: ParsedSearch): Uint8Array | null {
     const negated = query.terms.filter((term) => term.negated);
     if (negated.length === 0) return null;
     const out = new Uint8Array(this.docs);
     for (const term of negated) {
-      const tests = term.words.slice(0, MAX_WORDS).map((word, i) => this.wordTest(word, !term.phrase && i === term.words.length - 1, FIELD_MASK[term.field]));
+      const tests = term.words.slice(0, MAX_WORDS).map((word, i) => this.words.wordTest(word, !term.phrase && i === term.words.length - 1, FIELD_MASK[term.field]));
       if (tests.some((test) => test.cost === 0)) continue;
-      const stage = this.intersect(tests);
+      const stage = this.words.intersect(tests, this.docs);
       for (let doc = 0; doc < this.docs; doc++) if (stage[doc] === tests.length) out[doc] = 1;
     }
     return out;
-  }
-
-  private wordTest(word: string, prefix: boolean, mask: number): WordTest {
-    if (!prefix) {
-      const list = this.postings.get(word);
-      return { lists: list ? [list] : [], mask, cost: list?.length ?? 0 };
-    }
-    const lists: number[][] = [];
-    let cost = 0;
-    const take = (token: string) => {
-      const list = this.postings.get(token)!;
-      lists.push(list);
-      cost += list.length;
-    };
-    if (word.length >= 2) {
-      for (const token of this.heads.get(word.slice(0, 2)) ?? []) if (token.startsWith(word)) take(token);
-    } else {
-      for (const [head, tokens] of this.heads) if (head.startsWith(word)) tokens.forEach(take);
-    }
-    return { lists, mask, cost };
-  }
-
-  private indexWords(doc: number, texts: readonly string[]): void {
-    const fields = new Map<string, number>();
-    const bits = [SUBJECT, FROM, TO, SNIPPET];
-    texts.forEach((text, i) => {
-      for (const word of searchWords(text)) fields.set(word, (fields.get(word) ?? 0) | bits[i]!);
-    });
-    for (const [word, mask] of fields) {
-      let list = this.postings.get(word);
-      if (!list) {
-        list = [];
-        this.postings.set(word, list);
-        addHead(this.heads, word);
-      }
-      list.push(doc * (1 << FIELD_BITS) + mask);
-    }
   }
 
   private setFacts(doc: number, message: MessageMeta): void {
@@ -401,14 +323,7 @@ export class SearchIndex {
 
   /** Drops dead documents from the posting lists and the order (after many words changed). */
   private compact(): void {
-    for (const [word, list] of this.postings) {
-      const kept = list.filter((posting) => this.flags[posting >>> FIELD_BITS]! & ALIVE);
-      if (kept.length > 0) this.postings.set(word, kept);
-      else this.postings.delete(word);
-    }
-    const heads = new Map<string, string[]>();
-    for (const word of this.postings.keys()) addHead(heads, word);
-    this.heads = heads;
+    this.words.compact((doc) => Boolean(this.flags[doc]! & ALIVE));
     this.order = this.order.filter((doc) => this.flags[doc]! & ALIVE);
   }
 

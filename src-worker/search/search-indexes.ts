@@ -11,8 +11,8 @@ import { systemClock, type Clock } from '../../shared/clock';
 import type { Folder } from '../../shared/api/mail';
 import type { MailTable } from '../db/mail-schema';
 import { only, withRead, type KeyRange, type LocalStore, type StoredRow } from '../db/store';
-import type { ChangeFeed, MailChange, MessageRowChanges } from '../sync/change-feed';
-import { folderFromRow, messageFromRow } from '../sync/mail-rows';
+import type { ChangeFeed, MailChange, MessageRowChanges } from '../mail-store/change-feed';
+import { folderFromRow, messageFromRow } from '../mail-store/mail-rows';
 import { SearchIndex, type SearchHits } from './search-index';
 import { isEmptySearch, searchFolderIds, type ParsedSearch } from './search-query';
 

@@ -10,9 +10,9 @@ import type { DeltaResponse } from '../../shared/api/delta';
 import { TernError } from '../../shared/errors';
 import { isNetworkError } from '../api/retry';
 import { endsSession } from '../api/session-ended';
-import { SYNC_BACKOFF, backoffDelay, type BackoffPolicy } from './backoff';
+import { SYNC_BACKOFF, backoffDelay, type BackoffPolicy } from '../net/backoff';
 import type { AppliedPage, SyncState } from './delta-applier';
-import type { OnlineStatus } from './online-status';
+import type { OnlineStatus } from '../net/online-status';
 
 export type SyncPhase = 'idle' | 'pulling' | 'backoff' | 'offline' | 'signed-out' | 'stopped';
 

@@ -8,26 +8,11 @@
 import type { DeltaChange, DeltaResponse } from '../../shared/api/delta';
 import type { CommandStatus } from '../../shared/worker-mail-api';
 import type { MailTable } from '../db/mail-schema';
-import { withRead, withWrite, type LocalStore, type ReadTransaction, type WriteTransaction } from '../db/store';
-import { PendingEffects } from '../outbox/outbox-rows';
-import type { MessageRowChanges } from './change-feed';
-import { MAIL_WRITE_TABLES, MailWriter } from './mail-writer';
-
-export interface SyncState {
-  /** The last transaction id whose changes are in this database. */
-  readonly appliedTransactionId: number;
-  /** The newest transaction id the gateway announced. */
-  readonly cursor: number;
-}
-
-const SYNC_STATE_KEY = 'sync-state';
-
-export async function readSyncState(tx: ReadTransaction<MailTable>): Promise<SyncState> {
-  const row = await tx.get('JSONBlob', SYNC_STATE_KEY);
-  return { appliedTransactionId: Number(row?.appliedTransactionId ?? 0), cursor: Number(row?.cursor ?? 0) };
-}
-
-const syncStateRow = (state: SyncState) => ({ id: SYNC_STATE_KEY, ...state });
+import { withRead, withWrite, type LocalStore, type WriteTransaction } from '../db/store';
+import { PendingEffects } from '../mail-store/outbox-rows';
+import { readSyncState, syncStateRow, type SyncState } from '../mail-store/sync-state';
+import type { MessageRowChanges } from '../mail-store/change-feed';
+import { MAIL_WRITE_TABLES, MailWriter } from '../mail-store/mail-writer';
 
 /** What one committed page changed, for live lists and command watchers. */
 export interface AppliedPage {
@@ -40,6 +25,8 @@ export interface AppliedPage {
   /** Every Message row the page wrote or removed (the search index takes them as they are). */
   readonly messages: MessageRowChanges;
 }
+
+export type { SyncState };
 
 export interface DeltaApplierDeps {
   readonly accountId: string;

@@ -8,9 +8,9 @@
 import type { MailGateway } from '../api/mail-gateway';
 import type { MailTable } from '../db/mail-schema';
 import { withWrite, type LocalStore } from '../db/store';
-import { PendingEffects } from '../outbox/outbox-rows';
-import { readSyncState } from './delta-applier';
-import { MAIL_WRITE_TABLES, MailWriter } from './mail-writer';
+import { PendingEffects } from '../mail-store/outbox-rows';
+import { readSyncState } from '../mail-store/sync-state';
+import { MAIL_WRITE_TABLES, MailWriter } from '../mail-store/mail-writer';
 
 export const FIRST_SCREEN_THREADS = 50;
 

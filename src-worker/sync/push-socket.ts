@@ -7,8 +7,8 @@
 import { systemClock, type Clock } from '../../shared/clock';
 import { PUSH_CLOSE_CODES, pushFrameSchema } from '../../shared/api/delta';
 import { TernError } from '../../shared/errors';
-import { SOCKET_BACKOFF, backoffDelay, type BackoffPolicy } from './backoff';
-import type { OnlineStatus } from './online-status';
+import { SOCKET_BACKOFF, backoffDelay, type BackoffPolicy } from '../net/backoff';
+import type { OnlineStatus } from '../net/online-status';
 
 /** The part of the browser's WebSocket used here (the `ws` package in Node has the same). */
 export interface WebSocketLike {

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createImapClient } from '../../src-server/imap/imap-client';
+import { LeanFetch } from '../../src-server/imap/lean-fetch';
 import { syncFolder } from '../../src-server/mirror/folder-sync';
 import { MirrorStore } from '../../src-server/mirror/mirror-store';
 import { VanishedLog } from '../../src-server/mirror/vanished-log';
@@ -67,7 +68,9 @@ describe('a folder backfilled page by page while another client changes it', () 
       selects++;
       return select(...args);
     };
-    const step = () => syncFolder({ client, store, accountId, folder: store.folder(accountId, inbox!.id)!, pageSize: 25, vanished });
+    const inactive: Error[] = [];
+    const leanFetch = new LeanFetch({ onInactive: (error) => inactive.push(error) });
+    const step = () => syncFolder({ client, store, accountId, folder: store.folder(accountId, inbox!.id)!, pageSize: 25, vanished, leanFetch });
 
     expect((await step()).more).toBe(true);
     const mirroredFirst = store.mirroredUids(inbox!.id);
@@ -96,5 +99,11 @@ describe('a folder backfilled page by page while another client changes it', () 
     for (const row of rows) expect(JSON.parse(row.flags), `flags of UID ${row.uid}`).toEqual(onServer.get(row.uid)!.filter((flag) => flag !== '\\Recent'));
     expect(rows.find((row) => row.uid === flagged)?.flags).toContain('\\\\Flagged');
     expect(rows.some((row) => row.subject === 'arrived during the backfill')).toBe(true);
+    // The metadata FETCH went through the fast path (imap/lean-fetch.ts), not imapflow's reader: fails if imapflow stops calling the method it stands in for.
+    console.log(`[folder-sync] FETCH fast path: ${JSON.stringify(leanFetch.status)}`);
+    expect(inactive).toEqual([]);
+    expect(leanFetch.status.mode).toBe('active');
+    expect(leanFetch.status.served).toBeGreaterThanOrEqual(rows.length);
+    expect(leanFetch.status.passedOn).toBe(0);
   });
 });

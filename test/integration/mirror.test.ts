@@ -59,6 +59,13 @@ describe('mirror of a seeded mailbox (1,000 messages)', () => {
     expect([...replica.messages.values()].some((message) => message.attachments.some((a) => a.contentId))).toBe(true);
   });
 
+  test('the cold sync read its metadata through the FETCH fast path (imap/lean-fetch.ts), not imapflow\'s reader', () => {
+    const { status } = fx.ctx.mirrors.leanFetch;
+    console.log(`[mirror] FETCH fast path: ${JSON.stringify(status)}`);
+    expect(status.mode).toBe('active');
+    expect(status.served).toBeGreaterThanOrEqual(fx.seeded.messages * 0.99);
+  });
+
   test('a reply in Sent shares its thread with its original in INBOX', () => {
     const pairs = fx.ctx.db
       .prepare(

@@ -9,8 +9,8 @@ import type { MessageMeta } from '../../../shared/api/mail';
 import type { ThreadRow } from '../../../shared/worker-mail-api';
 import { draftRecipients } from '../../../shared/draft-recipients';
 import { toThreadRow } from '../../../src-worker/queries/views';
-import { threadFromRow, threadToRow } from '../../../src-worker/sync/mail-rows';
-import { summarizeThread } from '../../../src-worker/sync/thread-summary';
+import { threadFromRow, threadToRow } from '../../../src-worker/mail-store/mail-rows';
+import { summarizeThread } from '../../../src-worker/mail-store/thread-summary';
 import { draftRecipientsLabel, rowNamesLabel } from '../../../src-ui/thread-list/row-format';
 import { rowAccessibleName } from '../../../src-ui/thread-list/ThreadRowView';
 

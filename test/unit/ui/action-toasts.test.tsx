@@ -5,7 +5,7 @@
  * error, with the list's cursor on the thread that came back.
  */
 import { afterEach, describe, expect, test } from 'vitest';
-import { MAX_ERROR_TOASTS, withToast } from '../../../src-ui/state/worker-bridge';
+import { MAX_ERROR_TOASTS, withToast } from '../../../src-ui/state/engine-feeds';
 import type { Toast } from '../../../src-ui/state/atoms';
 import { createFakeEngine } from './fake-mail-engine';
 import { byRole, press, renderApp, unmountAll, waitFor } from './render-app';

@@ -7,7 +7,7 @@ import { createStore } from 'jotai';
 import { afterEach, expect, test, vi } from 'vitest';
 import type { AccountCounts, CommandStatus } from '../../../shared/worker-mail-api';
 import { inboxUnreadAtom } from '../../../src-ui/state/atoms';
-import { createWorkerBridge } from '../../../src-ui/state/worker-bridge';
+import { createWorkerBridge } from '../../../src-ui/state/engine-feeds';
 import { createFakeEngine } from './fake-mail-engine';
 
 afterEach(() => vi.useRealTimers());

@@ -1,11 +1,12 @@
 import { createStore } from 'jotai';
 import { expect, test, vi } from 'vitest';
 import type { PublicAccount } from '../../../shared/account';
+import { formatPhrase } from '../../../shared/strings';
 import type { EndedSession } from '../../../shared/worker-api';
 import { composeNew } from '../../../src-ui/composer/compose-initial';
 import { accountsAtom, composerAtom, toastsAtom } from '../../../src-ui/state/atoms';
 import { endedSessionsAtom, restoredDraftsMessage, sessionEndedMessage } from '../../../src-ui/state/ended-sessions';
-import { createWorkerBridge } from '../../../src-ui/state/worker-bridge';
+import { createWorkerBridge } from '../../../src-ui/state/engine-feeds';
 import { createFakeEngine } from './fake-mail-engine';
 
 /** A tab's bridge on a fake engine with two accounts; `push` is the engine's account-list push, `ended` what it says ended. */
@@ -31,14 +32,14 @@ test('an account whose session the gateway ended leaves the list with a toast wh
 
   ended.push({ accountId: bob!.accountId, emailAddress: bob!.emailAddress, endedAt: 1 });
   push([alice!]);
-  await vi.waitFor(() => expect(store.get(toastsAtom).map((toast) => toast.message)).toContain(`Your session for ${bob!.emailAddress} ended. Sign in again.`));
+  await vi.waitFor(() => expect(store.get(toastsAtom).map((toast) => formatPhrase('en', toast.message))).toContain(`Your session for ${bob!.emailAddress} ended. Sign in again.`));
   expect(store.get(endedSessionsAtom)).toEqual(ended);
 
   // The last account goes the same way: no toast (the login screen says it), but the list is there for it.
   ended.unshift({ accountId: alice!.accountId, emailAddress: alice!.emailAddress, endedAt: 2 });
   push([]);
   await vi.waitFor(() => expect(store.get(endedSessionsAtom)).toHaveLength(2));
-  expect(store.get(toastsAtom).filter((toast) => toast.message.includes(alice!.emailAddress))).toEqual([]);
+  expect(store.get(toastsAtom).filter((toast) => formatPhrase('en', toast.message).includes(alice!.emailAddress))).toEqual([]);
   bridge.stop();
 });
 
@@ -49,7 +50,7 @@ test('a forced logout that kept unsent work: the toast says so, and the gone acc
   ended.push({ accountId: bob!.accountId, emailAddress: bob!.emailAddress, endedAt: 1, keptDrafts: 1 });
   push([alice!]);
   await vi.waitFor(() =>
-    expect(store.get(toastsAtom).map((toast) => toast.message)).toContain(
+    expect(store.get(toastsAtom).map((toast) => formatPhrase('en', toast.message))).toContain(
       `Your session for ${bob!.emailAddress} ended. Sign in again. 1 unsent draft is kept on this device and will be saved to Drafts when you sign in.`,
     ),
   );
@@ -63,11 +64,13 @@ test('a forced logout that kept unsent work: the toast says so, and the gone acc
   bridge.stop();
 });
 
+const english = (phrase: Parameters<typeof formatPhrase>[1]) => formatPhrase('en', phrase);
+
 test('the sentences of what a forced logout kept and what did not go', () => {
-  expect(sessionEndedMessage({ emailAddress: 'a@b.test' })).toBe('Your session for a@b.test ended. Sign in again.');
-  expect(sessionEndedMessage({ emailAddress: 'a@b.test', keptDrafts: 2, sendsInDrafts: 1 })).toBe(
+  expect(english(sessionEndedMessage({ emailAddress: 'a@b.test' }))).toBe('Your session for a@b.test ended. Sign in again.');
+  expect(english(sessionEndedMessage({ emailAddress: 'a@b.test', keptDrafts: 2, sendsInDrafts: 1 }))).toBe(
     'Your session for a@b.test ended. Sign in again. 2 unsent drafts are kept on this device and will be saved to Drafts when you sign in. 1 message you were sending was not sent: it is in Drafts.',
   );
-  expect(restoredDraftsMessage({ restoredDrafts: 1, lostAttachments: 2 })).toBe('1 unsent message was restored to Drafts. 2 attachments could not be kept: attach them again.');
-  expect(restoredDraftsMessage({ sendsInDrafts: 3 })).toBe('3 messages you were sending were not sent: they are in Drafts.');
+  expect(english(restoredDraftsMessage({ restoredDrafts: 1, lostAttachments: 2 }))).toBe('1 unsent message was restored to Drafts. 2 attachments could not be kept: attach them again.');
+  expect(english(restoredDraftsMessage({ sendsInDrafts: 3 }))).toBe('3 messages you were sending were not sent: they are in Drafts.');
 });

@@ -16,6 +16,7 @@ import type {
   ListPatch,
   ListScope,
   ListSnapshot,
+  ThreadPush,
   ListWindow,
   MailCommand,
   SyncStatus,
@@ -143,6 +144,8 @@ export function createFakeEngine(options: FakeEngineOptions = {}): FakeEngine {
   const folders = new Map<string, FolderView[]>();
   const threads = new Map<string, ThreadRow>();
   const subscriptions = new Map<string, Subscription>();
+  /** Watched threads (the open conversation): the row last pushed, by subscription id. */
+  const threadWatches = new Map<string, { readonly key: string; readonly onPush: (push: ThreadPush) => void; sent: ThreadRow }>();
   const accountWatchers = new Set<(accounts: readonly PublicAccount[]) => void>();
   const commandWatchers = new Set<(status: CommandStatus) => void>();
   const syncWatchers = new Set<(status: SyncStatus) => void>();
@@ -285,9 +288,20 @@ export function createFakeEngine(options: FakeEngineOptions = {}): FakeEngine {
   }
   const windowOf = (list: readonly ThreadRow[], window: ListWindow) => list.slice(window.offset, window.offset + Math.min(window.limit, 200));
 
-  /** After a change: every subscription gets what changed inside its window. */
+  /** After a change: every subscription gets what changed inside its window, every watched thread its new view. */
   function changed() {
     sortedCache.clear();
+    for (const [id, watch] of threadWatches) {
+      const row = threads.get(watch.key);
+      if (row === watch.sent) continue;
+      if (!row) {
+        threadWatches.delete(id);
+        watch.onPush({ subscriptionId: id, kind: 'gone' });
+        continue;
+      }
+      watch.sent = row;
+      watch.onPush({ subscriptionId: id, kind: 'changed', thread: threadView(row) });
+    }
     for (const sub of subscriptions.values()) {
       const list = listOf(sub.scope);
       const rows = windowOf(list, sub.window);
@@ -468,6 +482,15 @@ export function createFakeEngine(options: FakeEngineOptions = {}): FakeEngine {
       async unwatch({ subscriptionId }) {
         record('mail.unwatch', { subscriptionId });
         subscriptions.delete(subscriptionId);
+        threadWatches.delete(subscriptionId);
+      },
+      async watchThread({ accountId, threadId }, onPush) {
+        record('mail.watchThread', { accountId, threadId });
+        const row = threads.get(`${accountId}:${threadId}`);
+        if (!row) throw new TernError('ThreadNotFound');
+        const id = `thread-${++counter}`;
+        threadWatches.set(id, { key: row.key, onPush, sent: row });
+        return { subscriptionId: id, thread: threadView(row) };
       },
       async getThread({ accountId, threadId }) {
         record('mail.getThread', { accountId, threadId });

@@ -5,7 +5,7 @@ import type { ListPatch } from '../../../shared/worker-mail-api';
 import { listScopeFor } from '../../../src-ui/app/list-scope';
 import { ACCOUNT_IDS_KEY, FIRST_WINDOW, firstScreenScope, rememberAccountIds, requestEarlyList } from '../../../src-ui/engine/first-screen';
 import { threadListAtom } from '../../../src-ui/state/atoms';
-import { createWorkerBridge, scopeKeyOf } from '../../../src-ui/state/worker-bridge';
+import { createWorkerBridge, scopeKeyOf } from '../../../src-ui/state/engine-feeds';
 import { createFakeEngine, type FakeEngine } from './fake-mail-engine';
 
 afterEach(() => localStorage.clear());

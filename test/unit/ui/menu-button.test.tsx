@@ -6,7 +6,7 @@
 import { act, useState } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, expect, test } from 'vitest';
-import { MenuButton, type MenuEntry } from '../../../src-ui/app/Menu';
+import { MenuButton, type MenuEntry } from '../../../src-ui/kit/Menu';
 import { press } from './render-app';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -67,4 +67,17 @@ test('the menu closes when its button becomes disabled (the selection went away)
   expect(document.activeElement?.textContent).toBe('Archive');
   act(() => controls.setDisabled(true));
   expect(menu()).toBeNull();
+});
+
+test('type-ahead: letters typed in a row go to the item they start, past one that starts with the first letter only', async () => {
+  const picked: string[] = [];
+  const item = (label: string): MenuEntry => ({ kind: 'item', id: label, label, description: 'folder', onSelect: () => picked.push(label) });
+  const controls = render([item('Archive'), item('Personal'), item('Projects'), item('Receipts')], false);
+  act(() => controls.signal());
+  await press('p');
+  expect(document.activeElement?.querySelector('.menu-item-label')?.textContent).toBe('Personal');
+  await press('r');
+  expect(document.activeElement?.querySelector('.menu-item-label')?.textContent).toBe('Projects');
+  act(() => (document.activeElement as HTMLElement).click());
+  expect(picked).toEqual(['Projects']);
 });

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { cleanName, displayName, naturalName, shortName } from '../../../src-ui/app/person-name';
+import { cleanName, displayName, naturalName, shortName } from '../../../src-ui/kit/person-name';
 import { sendersLabel } from '../../../src-ui/thread-list/row-format';
 import { initials, recipientSummary, senderLine } from '../../../src-ui/conversation/message-format';
 

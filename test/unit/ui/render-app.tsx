@@ -6,6 +6,7 @@ import { createMemoryHistory } from '@tanstack/react-router';
 import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createMailApp, type MailApp } from '../../../src-ui/app/App';
+import type { Locale } from '../../../shared/preferences';
 import type { PreferenceEnvironment } from '../../../src-ui/state/preferences';
 import { createFakeEngine, type FakeEngine } from './fake-mail-engine';
 
@@ -43,6 +44,8 @@ export async function renderApp(
     path?: string;
     storage?: Storage;
     preferences?: Partial<PreferenceEnvironment>;
+    /** The UI's language (English when not given, whatever the test machine's languages). */
+    locale?: Locale;
     /** Starts as the page does (main.tsx): the first screen decided and loaded before the first render. */
     asThePageDoes?: boolean;
     /** Sees the container before the first render (e.g. to observe every change). */
@@ -52,7 +55,7 @@ export async function renderApp(
   const engine = options.engine ?? createFakeEngine();
   const storage = options.storage ?? memoryStorage();
   const history = createMemoryHistory({ initialEntries: [options.path ?? '/'] });
-  const app = createMailApp(engine, { history, preferences: { storage, ...options.preferences } });
+  const app = createMailApp(engine, { history, preferences: { storage, ...options.preferences }, locale: options.locale ?? 'en' });
   if (options.asThePageDoes) await app.loadFirstScreen();
   const container = document.createElement('div');
   document.body.append(container);

@@ -2,7 +2,7 @@ import { createStore } from 'jotai';
 import { afterEach, expect, test, vi } from 'vitest';
 import type { CommandStatus, ListPatch, ListSnapshot, ListWindow, ThreadRow } from '../../../shared/worker-mail-api';
 import { accountsAtom, foldersAtom, inboxUnreadAtom, partnerThemeAtom, threadListAtom, toastsAtom } from '../../../src-ui/state/atoms';
-import { createWorkerBridge, MAILBOX_REFRESH_DELAY_MS } from '../../../src-ui/state/worker-bridge';
+import { createWorkerBridge, MAILBOX_REFRESH_DELAY_MS } from '../../../src-ui/state/engine-feeds';
 import { createFakeEngine, DEMO_LOGINS } from './fake-mail-engine';
 import { threadRow } from './support/thread-rows';
 

@@ -6,7 +6,9 @@ import { TernError } from '../../../shared/errors';
 import type { WorkerApi } from '../../../shared/worker-api';
 import type { WriterRole } from '../../../src-worker/boundary/writer-election';
 import { MemoryDatabases } from '../../../src-worker/db/memory-store';
+import { channelName, ENGINE_BUILD } from '../../../src-worker/boundary/channel-names';
 import { createEngine } from '../../../src-worker/engine';
+import type { BroadcastPort } from '../../../src-worker/db/account-databases';
 import { fakeBroadcastHub, fakeFetch, loginResponse } from './fakes';
 
 // The engine as a tab sees it: the real services over a real MessageChannel.
@@ -27,7 +29,7 @@ afterEach(() => {
 
 const ANN = loginResponse({ mailId: '7', email: 'ann@example.com', token: 'token-7' });
 
-function engine(params: { writer?: WriterRole; analyticsStatus?: () => Response } = {}) {
+function engine(params: { writer?: WriterRole; analyticsStatus?: () => Response; openChannel?: (name: string) => BroadcastPort; build?: string } = {}) {
   const { analyticsStatus = () => new Response(null, { status: 200 }), ...rest } = params;
   const network = fakeFetch((request) => (request.url.endsWith('/login') ? ANN : request.url.includes('/analytics/') ? analyticsStatus() : new Response(null, { status: 204 })));
   const api = createEngine({
@@ -94,4 +96,24 @@ test('a 401 InvalidToken on the analytics path logs that account out through the
   await tab.analytics.track({ eventName: 'thread_opened', accountId: '7' });
   await vi.waitFor(async () => expect(await tab.accounts.list()).toEqual([]));
   expect(await tab.analytics.track({ eventName: 'thread_opened', accountId: '7' })).toEqual({ accepted: false, reason: 'unknown-account' });
+});
+
+test('every channel an engine opens carries its build: an engine of another build hears none of its broadcasts', async () => {
+  const hub = fakeBroadcastHub();
+  const opened: string[] = [];
+  const { api } = engine({ openChannel: (name) => (opened.push(name), hub.open(name)), build: 'build-A' });
+  expect(opened.length).toBeGreaterThanOrEqual(3);
+  for (const name of opened) expect(name.endsWith('@build-A')).toBe(true);
+  expect(channelName('tern-mail')).toBe(`tern-mail@${ENGINE_BUILD}`);
+
+  // Listeners on the same channels as named by the same build and by another one.
+  const heard = { sameBuild: 0, otherBuild: 0 };
+  for (const name of opened) {
+    const base = name.slice(0, name.lastIndexOf('@'));
+    hub.open(channelName(base, 'build-A')).addEventListener('message', () => void heard.sameBuild++);
+    hub.open(channelName(base, 'build-B')).addEventListener('message', () => void heard.otherBuild++);
+  }
+  await connectTab(api).accounts.add({ email: 'ann@example.com', password: 'Correct-Horse-9!' });
+  await vi.waitFor(() => expect(heard.sameBuild).toBeGreaterThan(0));
+  expect(heard.otherBuild).toBe(0);
 });

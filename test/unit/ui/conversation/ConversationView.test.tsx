@@ -108,7 +108,7 @@ describe('messages', () => {
   test('the avatar colour follows the hue rule (sum of character codes mod 360)', async () => {
     const { view } = setup([msg('1')]);
     await settle();
-    const avatar = view.querySelector('.tern-avatar') as HTMLElement;
+    const avatar = view.querySelector('.avatar') as HTMLElement;
     expect(avatar.textContent).toBe('AL');
     expect(avatar.style.background).toContain(`hsl(${avatarHue('ann@example.com')}`);
   });

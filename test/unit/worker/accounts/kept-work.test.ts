@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { keepWork, restoreInputs, type KeptWork } from '../../../../src-worker/accounts/kept-work';
 import { sendsOfSavedDrafts, unsentDraftsOf, type UnsentDraft } from '../../../../src-worker/outbox/unsent-work';
-import type { OutboxRow } from '../../../../src-worker/outbox/outbox-rows';
+import type { OutboxRow } from '../../../../src-worker/mail-store/outbox-rows';
 
 const localId = (digit: string) => `local-${digit.repeat(8)}-${digit.repeat(4)}-${digit.repeat(4)}-${digit.repeat(4)}-${digit.repeat(12)}`;
 const [LOCAL_A, LOCAL_B, LOCAL_C] = [localId('a'), localId('b'), localId('c')];

@@ -57,14 +57,16 @@ describe('usage events', () => {
 
   test('opening a thread, a search and a send record their events with shapes, not words', async () => {
     const { tracked, analytics } = recorder();
-    const fakeQueries: Pick<MailQueryService, 'getThread' | 'watchThreadList' | 'getAttachment' | 'previewAttachment'> = {
+    const fakeQueries: Pick<MailQueryService, 'getThread' | 'watchThread' | 'watchThreadList' | 'getAttachment' | 'previewAttachment'> = {
         getThread: async () => ({ messages: [{}, {}] }) as never,
+        watchThread: async () => ({ subscriptionId: 's', thread: { messages: [{}, {}, {}] } }) as never,
         watchThreadList: async () => ({}) as never,
         getAttachment: async () => new Blob(['12345']),
         previewAttachment: async () => ({ url: 'https://gateway.test/preview/x', expiresAt: 0 }),
     };
     const queries = withQueryEvents(fakeQueries, analytics, () => undefined);
     await queries.getThread({ accountId: '7', threadId: 't' });
+    await queries.watchThread({ accountId: '7', threadId: 't' }, () => undefined);
     await queries.getAttachment({ accountId: '7', messageId: 'm', index: 0 });
     await queries.watchThreadList({ scope: { kind: 'search', accountIds: ['7', '9'], query: 'from:bob  quarterly report' }, window: { start: 0, count: 50 } } as never, () => undefined);
     const fakeCommands: Pick<MailCommandService, 'run' | 'send' | 'undoSend'> = { run: async () => ({ commandId: 'c1' }), send: async () => ({ commandId: 's1' }), undoSend: async () => true };
@@ -74,6 +76,7 @@ describe('usage events', () => {
     await settle();
     expect(tracked).toEqual([
       { eventName: 'thread_opened', accountId: '7', attrs: { message_count: 2 } },
+      { eventName: 'thread_opened', accountId: '7', attrs: { message_count: 3 } },
       { eventName: 'attachment_downloaded', accountId: '7', attrs: { size: 5 } },
       { eventName: 'search_performed', accountId: '7', attrs: { term_count: 3, operator_count: 1, account_count: 2 } },
       { eventName: 'search_performed', accountId: '9', attrs: { term_count: 3, operator_count: 1, account_count: 2 } },

@@ -5,8 +5,8 @@ import { MemoryDatabases } from '../../../../src-worker/db/memory-store';
 import { withWrite } from '../../../../src-worker/db/store';
 import { INDEX_DELAY_MS, SearchIndexes } from '../../../../src-worker/search/search-indexes';
 import { parseSearch } from '../../../../src-worker/search/search-query';
-import { createChangeFeed } from '../../../../src-worker/sync/change-feed';
-import { messageToRow } from '../../../../src-worker/sync/mail-rows';
+import { createChangeFeed } from '../../../../src-worker/mail-store/change-feed';
+import { messageToRow } from '../../../../src-worker/mail-store/mail-rows';
 import { manualClock } from '../mail-test-kit';
 
 const T0 = Date.UTC(2026, 0, 1);

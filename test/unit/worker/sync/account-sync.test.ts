@@ -9,7 +9,7 @@ import { withRead, withWrite } from '../../../../src-worker/db/store';
 import { reconcileConfirmed } from '../../../../src-worker/outbox/action-store';
 import { createAccountSync, type AccountSyncDeps } from '../../../../src-worker/sync/account-sync';
 import { DeltaApplier } from '../../../../src-worker/sync/delta-applier';
-import type { OnlineStatus } from '../../../../src-worker/sync/online-status';
+import type { OnlineStatus } from '../../../../src-worker/net/online-status';
 import { FakeMailServer } from '../fake-mail-server';
 import { manualClock, waitFor } from '../mail-test-kit';
 

@@ -7,7 +7,7 @@ import { MAIL_SCHEMA, type MailTable } from '../../../../src-worker/db/mail-sche
 import { withRead, type LocalStore, type WriteTransaction } from '../../../../src-worker/db/store';
 import { reconcileConfirmed } from '../../../../src-worker/outbox/action-store';
 import { DeltaApplier, type AppliedPage } from '../../../../src-worker/sync/delta-applier';
-import { messageFromRow, threadFromRow } from '../../../../src-worker/sync/mail-rows';
+import { messageFromRow, threadFromRow } from '../../../../src-worker/mail-store/mail-rows';
 import { FakeMailServer } from '../fake-mail-server';
 
 /** The store with every read of a write transaction counted, by method and table. */

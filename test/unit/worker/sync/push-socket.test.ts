@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { TernError } from '../../../../shared/errors';
-import type { OnlineStatus } from '../../../../src-worker/sync/online-status';
+import type { OnlineStatus } from '../../../../src-worker/net/online-status';
 import { createPushSocket, pushSocketUrl } from '../../../../src-worker/sync/push-socket';
 import { FakeSocket } from '../fake-mail-server';
 import { manualClock } from '../mail-test-kit';

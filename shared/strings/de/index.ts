@@ -1,0 +1,29 @@
+/** Every German area, typed against English: a missing or extra area or key is a type error. */
+import type { en } from '../en';
+import { app } from './app';
+import { common } from './common';
+import { errors } from './errors';
+import { login } from './login';
+import { folders } from './folders';
+import { sidebar } from './sidebar';
+import { toolbar } from './toolbar';
+import { keyboard } from './keyboard';
+import { attachments } from './attachments';
+import { conversation } from './conversation';
+import { mailHtml } from './mailHtml';
+import { threadList } from './threadList';
+
+export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (typeof en)[Area], string>> } = {
+  app,
+  common,
+  errors,
+  login,
+  folders,
+  sidebar,
+  toolbar,
+  keyboard,
+  attachments,
+  conversation,
+  mailHtml,
+  threadList,
+};

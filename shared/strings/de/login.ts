@@ -1,0 +1,56 @@
+import type { login as en } from '../en/login';
+
+export const login: Record<keyof typeof en, string> = {
+  titleSignIn: 'Anmelden',
+  titlePassword: 'Passwort eingeben',
+  titleAuthenticator: 'Bestätigung in zwei Schritten',
+  titleRecoveryCode: 'Wiederherstellungscode verwenden',
+  titleAlternateEmail: 'Alternative E-Mail-Adresse bestätigen',
+  titleBlocked: 'Anmeldung blockiert',
+  titleSigningIn: 'Anmeldung läuft',
+  titleSignedIn: 'Angemeldet',
+  titleAddAccount: 'Weiteres Konto hinzufügen',
+  subtitleAdding: 'Die anderen Konten bleiben angemeldet.',
+  subtitle: 'Adresse und Passwort des E-Mail-Kontos eingeben.',
+  password: 'Passwort',
+  hidePassword: 'Verbergen',
+  showPassword: 'Anzeigen',
+  changeEmail: 'Ändern',
+  changeEmailLabel: 'Andere E-Mail-Adresse als {email} verwenden',
+  loggedOutAll: 'Von allen Konten abgemeldet.',
+  emailAddress: 'E-Mail-Adresse',
+  checking: 'Wird geprüft…',
+  next: 'Weiter',
+  switchTo: 'Zu {email} wechseln',
+  signIn: 'Anmelden',
+  verificationCode: 'Bestätigungscode',
+  verificationHint: 'Authenticator-App öffnen und den Code eingeben, den sie für dieses Konto anzeigt.',
+  verify: 'Bestätigen',
+  useRecoveryCode: 'Stattdessen Wiederherstellungscode verwenden',
+  recoveryCode: 'Wiederherstellungscode',
+  recoveryHint: 'Jeder Wiederherstellungscode gilt nur einmal.',
+  useAuthenticator: 'Stattdessen Authenticator-App verwenden',
+  alternateEmail: 'Alternative E-Mail-Adresse',
+  alternateHint: 'Die Adresse, die für die Wiederherstellung dieses Kontos angegeben wurde.',
+  continue: 'Weiter',
+  blockedBefore: 'Eine Anmeldung bei ',
+  blockedAfter:
+    ' von einem ungewöhnlichen Ort wurde gestoppt. War es ein eigener Versuch: im gewohnten Netzwerk erneut versuchen oder die Administration fragen.',
+  startOver: 'Neu beginnen',
+  signingInTo: 'Anmeldung bei {email}…',
+  cancelAdding: 'Abbrechen und zurück zu den E-Mails',
+  startingEngine: 'E-Mail-Modul wird gestartet…',
+  sessionEnded: 'Die Sitzung für {email} ist abgelaufen. Bitte erneut anmelden.',
+  keptDrafts:
+    '{count, plural, one {# nicht gesendeter Entwurf bleibt} other {# nicht gesendete Entwürfe bleiben}} auf diesem Gerät und {count, plural, one {wird} other {werden}} bei der Anmeldung in „Entwürfe“ gespeichert.',
+  sendsInDrafts:
+    '{count, plural, one {# Nachricht wurde nicht gesendet: Sie liegt in „Entwürfe“.} other {# Nachrichten wurden nicht gesendet: Sie liegen in „Entwürfe“.}}',
+  restoredDrafts:
+    '{count, plural, one {# nicht gesendete Nachricht wurde in „Entwürfe“ wiederhergestellt.} other {# nicht gesendete Nachrichten wurden in „Entwürfe“ wiederhergestellt.}}',
+  lostAttachments:
+    '{count, plural, one {# Anhang konnte nicht behalten werden: Bitte erneut anhängen.} other {# Anhänge konnten nicht behalten werden: Bitte erneut anhängen.}}',
+
+  enterPassword: 'Passwort eingeben.',
+  enterAuthCode: 'Den 6-stelligen Code aus der Authenticator-App eingeben.',
+  enterRecoveryCode: 'Einen der Wiederherstellungscodes eingeben.',
+};

@@ -1,0 +1,103 @@
+/**
+ * The command functions components call (STYLE item 13): every change goes to the
+ * engine from here, never from a component. Thread commands are optimistic in the
+ * worker; thread-commands.ts dispatches them, shows their effect on the rows at once (local
+ * edits, until the worker's list shows it: see local-edits.ts), tidies the selection,
+ * and leaves failures to the bridge, which shows them as toasts with the catalogue's
+ * sentence. This index puts the parts together into the one MailActions the app hands down.
+ */
+import { TernError } from '../../../shared/errors';
+import type { FolderChange, FolderChangeResult, ListScope, ListWindow } from '../../../shared/worker-mail-api';
+import type { ComposerInitial } from '../../composer/compose-initial';
+import type { ViewMode } from '../../settings/view-mode';
+import type { ThemeChoice } from '../../theme/theme';
+import { composerAtom, type Toast } from '../atoms';
+import type { WorkerBridge } from '../engine-feeds';
+import type { Store } from '../engine-feeds/feed-context';
+import type { UiEngine } from '../engine-port';
+import type { Preferences } from '../preferences';
+import { createAccountActions, type AccountActions } from './account-actions';
+import { createMessageActions, type MessageActions } from './message-actions';
+import { createThreadCommands, type ThreadCommandActions } from './thread-commands';
+
+export { loggedOutMessage } from './account-actions';
+export { confirmation, UNDONE_MESSAGE, type RunOptions, type ThreadCommand } from './thread-commands';
+
+export interface MailActions extends AccountActions, ThreadCommandActions, MessageActions {
+  // The thread list
+  openThreadList(scope: ListScope, window: ListWindow): Promise<void>;
+  moveThreadListWindow(window: ListWindow): void;
+  closeThreadList(scope: ListScope): void;
+  /**
+   * A folder change from the sidebar (create, rename, move, delete); resolves once the
+   * sidebar has it. Throws the catalogue's TernError (FolderAlreadyExist …) for the dialog.
+   */
+  changeFolder(change: FolderChange): Promise<FolderChangeResult>;
+  /** Empty Trash / Empty Spam: every message of it deleted for good; resolves with how many. Throws a TernError. */
+  emptyFolder(params: { accountId: string; role: 'trash' | 'junk' }): Promise<number>;
+
+  // The composer
+  /** Opens the composer (one at a time; a new one replaces a closed-and-saved one). */
+  openComposer(initial: ComposerInitial): void;
+  closeComposer(): void;
+  /** Remote images of this sender always show (persisted). */
+  trustSender(email: string): void;
+  /** Undoes trustSender (persisted the same way). */
+  distrustSender(email: string): void;
+
+  // The tab itself
+  toast(toast: Omit<Toast, 'id'>): number;
+  dismissToast(id: number): void;
+  setTheme(choice: ThemeChoice): void;
+  setViewMode(mode: ViewMode): void;
+  setListWidth(width: number): void;
+}
+
+export function createMailActions(params: { engine: UiEngine; store: Store; bridge: WorkerBridge; preferences: Preferences }): MailActions {
+  const { engine, store, bridge, preferences } = params;
+  let composerOpenings = 0;
+
+  return {
+    ...createAccountActions({ engine, store, bridge }),
+    ...createThreadCommands({ engine, store, bridge }),
+    ...createMessageActions({ engine, bridge }),
+
+    openThreadList: (scope, window) => bridge.openThreadList(scope, window),
+    moveThreadListWindow: (window) => bridge.moveThreadListWindow(window),
+    closeThreadList: (scope) => bridge.closeThreadList(scope),
+    async changeFolder(change) {
+      let result: FolderChangeResult;
+      try {
+        result = await engine.folders.changeFolder({ change });
+      } catch (error) {
+        throw TernError.from(error);
+      }
+      // The engine has pulled the change: the sidebar asks for the account's folders again.
+      bridge.refreshMailboxes([change.accountId]);
+      return result;
+    },
+    async emptyFolder({ accountId, role }) {
+      let removed: number;
+      try {
+        ({ removed } = await engine.folders.emptyFolder({ accountId, role }));
+      } catch (error) {
+        throw TernError.from(error);
+      }
+      bridge.refreshMailboxes([accountId]);
+      return removed;
+    },
+
+    openComposer(initial) {
+      store.set(composerAtom, { id: ++composerOpenings, initial });
+    },
+    closeComposer: () => store.set(composerAtom, null),
+    trustSender: (email) => preferences.trustSender(email),
+    distrustSender: (email) => preferences.distrustSender(email),
+
+    toast: (toast) => bridge.toast(toast),
+    dismissToast: (id) => bridge.dismissToast(id),
+    setTheme: (choice) => preferences.setTheme(choice),
+    setViewMode: (mode) => preferences.setViewMode(mode),
+    setListWidth: (width) => preferences.setListWidth(width),
+  };
+}
