@@ -10,11 +10,14 @@ import type { GatewayConfig } from './config';
 import { assertKeyOpensStore, sealedSecretCount } from './crypto/key-check';
 import { SecretBox } from './crypto/secret-box';
 import { LeanFetch } from './imap/lean-fetch';
+import { DeltaReader, mailSources } from './mirror/delta-reader';
 import { Materializer } from './mirror/materialize';
 import { MirrorManager } from './mirror/mirror-manager';
 import { MirrorStore } from './mirror/mirror-store';
 import { createMailWrites, type MailWrites } from './outbox/mail-writes';
 import type { OutboxOptions } from './outbox/outbox-worker';
+import { PlanService } from './plans/plan-service';
+import { PreferenceService } from './preferences/preference-service';
 import { PushHub } from './push/push-hub';
 import type { SmtpConnector } from './smtp/smtp-connector';
 import { openDatabase, type Db } from './store/database';
@@ -35,6 +38,12 @@ export interface GatewayContext {
   readonly mirrors: MirrorManager;
   /** What changes mail: bulk actions, drafts, uploads, send and the outbox worker. */
   readonly mailWrites: MailWrites;
+  /** Answers GET /api/delta: the log after a cursor, each object in its current state. */
+  readonly delta: DeltaReader;
+  /** Account plans and the entitlement check of every gated route. */
+  readonly plans: PlanService;
+  /** The per-account preference document (GET/PATCH /api/preferences). */
+  readonly preferences: PreferenceService;
 }
 
 /** Parts a test or an embedding may replace. */
@@ -82,6 +91,12 @@ export function createContext(config: GatewayConfig, overrides: ContextOverrides
     leanFetch: new LeanFetch({ onInactive: (error) => report('IMAP', error) }),
   });
   const materializer = new Materializer(db);
+  const plans = new PlanService({ db, txlog, push });
+  const preferences = new PreferenceService({ db, txlog, push, plans });
+  const delta = new DeltaReader({
+    txlog,
+    sources: { ...mailSources(materializer), preferences: (accountId) => preferences.get(accountId), plan: (accountId) => plans.planOf(accountId) },
+  });
   return {
     config,
     db,
@@ -91,6 +106,9 @@ export function createContext(config: GatewayConfig, overrides: ContextOverrides
     push,
     materializer,
     mirrors,
+    delta,
+    plans,
+    preferences,
     mailWrites: createMailWrites({
       db,
       dataDir: config.dataDir,

@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 /** Integration files that run on Cyrus IMAP too (project integration-cyrus). */
-const CYRUS_FILES = ['login', 'mirror', 'actions', 'folder-sync', 'drafts', 'send', 'search', 'line-ends'];
+const CYRUS_FILES = ['login', 'mirror', 'actions', 'folder-sync', 'drafts', 'send', 'search', 'line-ends', 'body-parts'];
 
 /**
  * The three test layers. `test/run.mjs` runs them one after another (`npm test`);

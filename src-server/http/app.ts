@@ -15,6 +15,8 @@ import { registerFilesRoutes } from './routes/files-routes';
 import { registerFolderRoutes } from './routes/folder-routes';
 import { registerMailActionRoutes } from './routes/mail-actions-routes';
 import { registerMessageRoutes } from './routes/message-routes';
+import { registerPlanRoutes } from './routes/plan-routes';
+import { registerPreferenceRoutes } from './routes/preference-routes';
 import { registerPushSocket } from './routes/push-socket';
 import { registerSearchRoutes } from './routes/search-routes';
 import { registerSendRoutes } from './routes/send-routes';
@@ -61,6 +63,8 @@ export async function createApp(ctx: GatewayContext, options: AppOptions = {}): 
   registerMailActionRoutes(app, ctx);
   registerDraftRoutes(app, ctx);
   registerSendRoutes(app, ctx);
+  registerPreferenceRoutes(app, ctx);
+  registerPlanRoutes(app, ctx);
   await registerFilesRoutes(app, ctx);
   await registerPushSocket(app, ctx);
   // Mirrors run while the gateway does: resumed for accounts with live sessions, logged out on close.

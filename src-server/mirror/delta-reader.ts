@@ -11,6 +11,29 @@ export interface DeltaReadParams {
   readonly limit: number;
 }
 
+type Upsert = Extract<DeltaChange, { op: 'upsert' }>;
+type MailObject = Extract<DeltaChange, { op: 'delete' }>['object'];
+
+/**
+ * Where delta reads the current state of each kind of object the log names; `undefined`
+ * means it no longer exists (a delete). A service whose objects go through delta adds its
+ * reader here (context.ts builds them); the mail objects come from the materializer.
+ */
+export type DeltaSources = {
+  readonly [O in Upsert['object']]: (accountId: number, objectId: number) => Extract<Upsert, { object: O }>['data'] | undefined;
+};
+
+/** The readers of the mail objects, for a DeltaSources (the account's own documents come from their services). */
+export function mailSources(materializer: Materializer): Pick<DeltaSources, MailObject> {
+  return {
+    folder: (accountId, id) => materializer.folder(accountId, id) ?? undefined,
+    message: (accountId, id) => materializer.message(accountId, id) ?? undefined,
+    thread: (accountId, id) => materializer.thread(accountId, id) ?? undefined,
+  };
+}
+
+const MAIL_OBJECTS: ReadonlySet<TxObject> = new Set<MailObject>(['folder', 'message', 'thread']);
+
 /**
  * Answers `delta`: the log entries after a cursor, each object in its current state.
  * Several entries for one object in a page become one change at the position of the last;
@@ -18,7 +41,7 @@ export interface DeltaReadParams {
  * connection the mirror writes through, so a page never sees half a mirror transaction.
  */
 export class DeltaReader {
-  constructor(private readonly deps: { txlog: TransactionLog; materializer: Materializer }) {}
+  constructor(private readonly deps: { txlog: TransactionLog; sources: DeltaSources }) {}
 
   read({ accountId, cursor, limit }: DeltaReadParams): DeltaResponse {
     const latest = this.deps.txlog.latest(accountId);
@@ -31,27 +54,15 @@ export class DeltaReader {
       last.delete(key); // re-insert so the Map keeps the order of last occurrences
       last.set(key, entry);
     }
-    const changes = [...last.values()].map((entry) => this.change(accountId, entry));
+    const changes = [...last.values()].flatMap((entry) => this.change(accountId, entry) ?? []);
     return { changes, cursor: entries.at(-1)?.txnId ?? cursor, hasMore };
   }
 
-  private change(accountId: number, entry: TxEntry): DeltaChange {
-    const { txnId, objectId } = entry;
-    const { materializer } = this.deps;
-    const gone = (object: TxObject): DeltaChange => ({ txnId, op: 'delete', object, objectId: String(objectId) });
-    switch (entry.object) {
-      case 'folder': {
-        const data = materializer.folder(accountId, objectId);
-        return data ? { txnId, op: 'upsert', object: 'folder', data } : gone('folder');
-      }
-      case 'message': {
-        const data = materializer.message(accountId, objectId);
-        return data ? { txnId, op: 'upsert', object: 'message', data } : gone('message');
-      }
-      case 'thread': {
-        const data = materializer.thread(accountId, objectId);
-        return data ? { txnId, op: 'upsert', object: 'thread', data } : gone('thread');
-      }
-    }
+  private change(accountId: number, { txnId, object, objectId }: TxEntry): DeltaChange | undefined {
+    const read = this.deps.sources[object] as (accountId: number, objectId: number) => Upsert['data'] | undefined;
+    const data = read(accountId, objectId);
+    if (data !== undefined) return { txnId, op: 'upsert', object, data } as Upsert;
+    // Only mail objects go away; an account's own document always has a state.
+    return MAIL_OBJECTS.has(object) ? { txnId, op: 'delete', object: object as MailObject, objectId: String(objectId) } : undefined;
   }
 }

@@ -2,6 +2,7 @@ import type { FetchMessageObject, FetchQueryObject, MessageAddressObject } from 
 import type { Address } from '../../shared/api/mail';
 import { canonicalFlag } from '../imap/imap-flags';
 import { attachmentsOf, type StoredAttachment } from './attachments';
+import { bodyPartsOf, type BodyParts } from './body-parts';
 import { decodeHeaderValue, hasRawBytes, rawHeaderFields, withRawNames } from './header-decode';
 import { EARLY_BYTES, EARLY_PART, earlySnippet, snippetSourceOf, type SnippetSource } from './snippet';
 import { messageIdsIn } from './threading';
@@ -25,6 +26,8 @@ export interface MessageRecord {
   readonly flags: string[];
   readonly size: number;
   readonly attachments: StoredAttachment[];
+  /** Where the body text is, so a reader fetches it alone. */
+  readonly bodyParts: BodyParts;
   /** '' for messages without a text part; filled in by the snippet FETCH while `snippetSource` is set. */
   snippet: string;
   /** Where the snippet is still to be fetched from; null once it is known (or there is no text part). Not stored. */
@@ -92,6 +95,7 @@ export function toMessageRecord(message: FetchMessageObject): MessageRecord {
     flags: storedFlags(message.flags),
     size: message.size ?? 0,
     attachments: attachmentsOf(message.bodyStructure),
+    bodyParts: bodyPartsOf(message.bodyStructure),
     snippet: early ?? '',
     snippetSource: early === null ? source : null,
     modseq: message.modseq === undefined ? null : message.modseq.toString(),

@@ -38,4 +38,6 @@ export interface MessageRow {
   readonly snippet: string;
   readonly modseq: string | null;
   readonly unseen: number;
+  /** Where the body text is (mirror/body-parts.ts); null for rows mirrored before it was kept. */
+  readonly body_parts: string | null;
 }

@@ -3,15 +3,16 @@ import { hasFlag } from '../imap/imap-flags';
 import type { PushHub } from '../push/push-hub';
 import type { Db } from '../store/database';
 import type { TransactionLog } from '../store/transaction-log';
+import { encodeBodyParts } from './body-parts';
 import { ChangeSet } from './change-set';
 import type { MessageRecord } from './message-record';
 import type { FolderRow } from './mirror-rows';
 import { ThreadResolver } from './threading';
 
-/** messages columns in the order of the insert: account, folder, uid, thread, ids, subject, people (JSON), dates, flags, size, attachments, snippet, modseq, unseen. */
+/** messages columns in the order of the insert: account, folder, uid, thread, ids, subject, people (JSON), dates, flags, size, attachments, snippet, modseq, unseen, body parts. */
 type InsertMessageParams = [
   number, number, number, number, string | null, string | null, string, string, string, string, string,
-  number, number, string, number, string, string, string | null, number,
+  number, number, string, number, string, string, string | null, number, string,
 ];
 
 /** A folder as LIST reports it. */
@@ -97,8 +98,8 @@ export class MirrorStore {
       // Positional parameters: binding 19 named ones per message costs more than the insert's own work in the profile.
       insertMessage: db.prepare<InsertMessageParams>(
         `INSERT INTO messages (account_id, folder_id, uid, thread_id, message_id_header, in_reply_to, subject, from_json, to_json,
-           cc_json, reply_to_json, date, received_at, flags, size, attachments_json, snippet, modseq, unseen)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+           cc_json, reply_to_json, date, received_at, flags, size, attachments_json, snippet, modseq, unseen, body_parts)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (folder_id, uid) DO NOTHING`,
       ),
       threadSpan: db.prepare<[{ thread: number; account: number }]>(
@@ -271,6 +272,7 @@ export class MirrorStore {
       record.snippet,
       record.modseq,
       hasFlag(record.flags, '\\Seen') ? 0 : 1,
+      encodeBodyParts(record.bodyParts),
     );
     changes.thread(assignment.threadId);
     for (const merged of assignment.mergedThreadIds) changes.thread(merged);

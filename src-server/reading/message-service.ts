@@ -1,10 +1,14 @@
+import { Readable } from 'node:stream';
+import type { ImapFlow } from 'imapflow';
 import type { MessageBody } from '../../shared/api/mail';
 import { TernError, type ErrorName } from '../../shared/errors';
+import { decodeBodyParts } from '../mirror/body-parts';
 import { storedAttachmentsOf, type Materializer } from '../mirror/materialize';
 import type { MirrorManager } from '../mirror/mirror-manager';
 import type { MessageRow } from '../mirror/mirror-rows';
 import type { BodyCache } from './body-cache';
-import { parseMessageBody } from './body-parser';
+import { fetchBody } from './body-fetch';
+import { parseMessageBody, type ParsedBody } from './body-parser';
 import type { FolderQueries } from './folder-queries';
 import { mirrorOf } from './mirror-access';
 import type { Spool, Spooled } from './spool';
@@ -28,6 +32,7 @@ export interface MessageFile {
  * What a reader opens from a message: its parsed body, an attachment, the original
  * source. Everything is fetched from IMAP on demand (metadata alone is mirrored), with
  * BODY.PEEK — opening a message does not mark it read; that is a command of its own.
+ * A body is fetched as its text parts (reading/body-fetch.ts), never with its attachments.
  */
 export class MessageService {
   /** Bodies being fetched: a prefetch and a click on the same message share one fetch. */
@@ -69,9 +74,25 @@ export class MessageService {
 
   private async fetchBody(accountId: number, messageId: number): Promise<MessageBody> {
     const row = this.row(accountId, messageId);
-    const source = await this.download(accountId, row, undefined, 'MessageNotFound');
-    // Parsed after the IMAP connection is free again: the parse is CPU, not IMAP.
-    const { body, searchText } = await parseMessageBody(source.stream(), { messageId: String(messageId), stored: storedAttachmentsOf(row) });
+    const parts = decodeBodyParts(row.body_parts);
+    const stored = storedAttachmentsOf(row);
+    let parsed: ParsedBody;
+    if (parts) {
+      // The body text alone, and the attachments' exact sizes without their bytes.
+      const { source, sizes } = await this.onServer(accountId, row, 'MessageNotFound', async (client) => {
+        const fetched = await fetchBody(client, row.uid, parts, stored);
+        if (!fetched) throw new TernError('MessageNotFound');
+        return fetched;
+      });
+      const exact = stored.map((attachment) => ({ ...attachment, size: sizes.get(attachment.part) ?? attachment.size }));
+      parsed = await parseMessageBody(Readable.from([source]), { messageId: String(messageId), stored: exact });
+    } else {
+      // Mirrored before the body's parts were kept: the whole message, whose parse measures the attachments.
+      const source = await this.download(accountId, row, undefined, 'MessageNotFound');
+      // Parsed after the IMAP connection is free again: the parse is CPU, not IMAP.
+      parsed = await parseMessageBody(source.stream(), { messageId: String(messageId), stored });
+    }
+    const { body, searchText } = parsed;
     this.deps.cache.put({ accountId, messageId, body, searchText });
     this.keepExactSizes(accountId, messageId, body);
     return body;
@@ -88,13 +109,21 @@ export class MessageService {
     return row;
   }
 
+  /** The whole message or one part (decoded from its transfer encoding), captured off the connection (see Spool). */
+  private download(accountId: number, row: MessageRow, part: string | undefined, gone: ErrorName): Promise<Spooled> {
+    return this.onServer(accountId, row, gone, async (client) => {
+      const download = await client.download(String(row.uid), part, { uid: true });
+      if (!download.content) throw new TernError(gone);
+      return this.deps.spool.capture(download.content);
+    });
+  }
+
   /**
-   * The whole message or one part (decoded from its transfer encoding), captured off the
-   * connection (see Spool). A message expunged or a folder rebuilt since the mirror saw
-   * it is `gone`; so is a UIDVALIDITY that no longer matches the mirror's (the UID may now
-   * name another message).
+   * Runs `fn` on the account's connection with the row's folder selected. A message
+   * expunged or a folder rebuilt since the mirror saw it is `gone`; so is a UIDVALIDITY
+   * that no longer matches the mirror's (the UID may now name another message).
    */
-  private async download(accountId: number, row: MessageRow, part: string | undefined, gone: ErrorName): Promise<Spooled> {
+  private async onServer<T>(accountId: number, row: MessageRow, gone: ErrorName, fn: (client: ImapFlow) => Promise<T>): Promise<T> {
     let folder;
     try {
       folder = this.deps.folders.row(accountId, row.folder_id);
@@ -105,9 +134,7 @@ export class MessageService {
     try {
       return await mirror.withMailbox(folder.path, async (client, mailbox) => {
         if (folder.uidvalidity !== null && Number(mailbox.uidValidity) !== folder.uidvalidity) throw new TernError(gone);
-        const download = await client.download(String(row.uid), part, { uid: true });
-        if (!download.content) throw new TernError(gone);
-        return this.deps.spool.capture(download.content);
+        return await fn(client);
       });
     } catch (error) {
       if (error instanceof TernError) throw error;

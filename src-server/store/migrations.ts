@@ -269,4 +269,24 @@ export const MIGRATIONS: readonly string[] = [
   -- indexer's background batches (it drops a message's old entry before writing the new one).
   INSERT OR IGNORE INTO fts_pending (message_id) SELECT id FROM messages;
   `,
+  /* 9: where a message's body text is (mirror/body-parts.ts), so opening it fetches those parts alone */ `
+  -- "<text section>|<html section>" from BODYSTRUCTURE; NULL for messages mirrored before, whose
+  -- bodies are still read whole (the mirror does not go back to fetch it for them).
+  ALTER TABLE messages ADD COLUMN body_parts TEXT;
+  `,
+  /* 10: preferences that roam and account plans (issue 21 points 2 and 3; src-server/preferences, src-server/plans) */ `
+  -- One document per account; no row means the defaults at revision 0 (shared/preferences.ts).
+  CREATE TABLE preferences (
+    account_id  INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+    revision    INTEGER NOT NULL,
+    values_json TEXT NOT NULL,             -- read forgivingly: a key this build does not know falls back to its default
+    updated_at  INTEGER NOT NULL
+  );
+  -- No row means DEFAULT_PLAN (shared/plans.ts); set by the operator's command line (npm run plan).
+  CREATE TABLE account_plans (
+    account_id INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+    plan       TEXT NOT NULL,              -- 'paid' | 'free'
+    updated_at INTEGER NOT NULL
+  );
+  `,
 ];

@@ -1,6 +1,10 @@
 import type { Db } from './database';
 
-export type TxObject = 'folder' | 'message' | 'thread';
+/**
+ * What a log row names: a mail object by its id, or one of the account's own documents
+ * (preferences, plan) by the account's id — there is one of each per account.
+ */
+export type TxObject = 'folder' | 'message' | 'thread' | 'preferences' | 'plan';
 
 export interface TxEntry {
   readonly txnId: number;

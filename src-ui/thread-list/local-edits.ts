@@ -6,6 +6,7 @@
  * the list renders, never written into them: the worker's patches keep addressing the
  * list the worker knows, whatever the tab shows meanwhile.
  */
+import { rowShowsEffect, rowWithEffect } from '../../shared/command-effects';
 import type { ThreadRow } from '../../shared/worker-mail-api';
 import type { HeldList } from './list-patch';
 
@@ -13,7 +14,7 @@ import type { HeldList } from './list-patch';
 export type RowEdit =
   /** The row has left the list (archived, moved, deleted). */
   | { readonly kind: 'remove' }
-  /** Read state and star as the command sets them (absent: unchanged). */
+  /** Read state and star as the command sets them (absent: unchanged), by shared/command-effects.ts. */
   | { readonly kind: 'flags'; readonly unread?: boolean; readonly starred?: boolean };
 
 /** Edits by row key. */
@@ -33,22 +34,15 @@ function editedRow(row: ThreadRow, edit: Extract<RowEdit, { kind: 'flags' }>): T
   }
   let edited = byEdit.get(edit);
   if (!edited) {
-    edited = {
-      ...row,
-      unreadCount: edit.unread === undefined ? row.unreadCount : edit.unread ? Math.max(1, row.unreadCount) : 0,
-      starred: edit.starred ?? row.starred,
-      // The worker marks a row whose command is still in the outbox; the same look at once avoids a second change.
-      pending: true,
-    };
+    // The worker marks a row whose command is still in the outbox; the same look at once avoids a second change.
+    edited = { ...rowWithEffect(row, edit), pending: true };
     byEdit.set(edit, edited);
   }
   return edited;
 }
 
 /** Whether a row already looks as the edit says. */
-function rowShows(row: ThreadRow, edit: Extract<RowEdit, { kind: 'flags' }>): boolean {
-  return (edit.unread === undefined || row.unreadCount > 0 === edit.unread) && (edit.starred === undefined || row.starred === edit.starred);
-}
+const rowShows = (row: ThreadRow, edit: Extract<RowEdit, { kind: 'flags' }>): boolean => rowShowsEffect(row, edit);
 
 /**
  * The held list as the tab shows it: removed rows left out (the rows after them move up

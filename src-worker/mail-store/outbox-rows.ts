@@ -4,19 +4,10 @@
  * killed worker the change and the duty to send it are either both there or both not.
  * Finished rows are deleted; their outcome lives on in the status feed.
  */
-import type { MessageMeta } from '../../shared/api/mail';
+import type { MessageEffect } from '../../shared/command-effects';
 import type { DraftInput, MailCommand } from '../../shared/worker-mail-api';
 import type { ReadTransaction, StoredRow } from '../db/store';
 import type { MailTable } from '../db/mail-schema';
-
-/** What one command does to one message, computed once when it is run (replays reuse it). */
-export interface MessageEffect {
-  readonly unread?: boolean;
-  readonly starred?: boolean;
-  readonly folderId?: string;
-  /** "Delete forever" from Trash or Junk. */
-  readonly deleted?: true;
-}
 
 /**
  * pending: not sent yet (or to be sent again); sending: handed to the network (after a
@@ -42,7 +33,7 @@ interface OutboxBase extends StoredRow {
 export interface ActionRow extends OutboxBase {
   readonly kind: 'action';
   readonly command: MailCommand;
-  /** messageId → its change. */
+  /** messageId → what the command does to it (shared/command-effects.ts), computed once when it is run (replays reuse it). */
   readonly effects: Readonly<Record<string, MessageEffect>>;
   readonly thread_ids: readonly string[];
   readonly await_txn_id: number | null;
@@ -151,18 +142,3 @@ export class PendingEffects {
   }
 }
 
-/** The server's state with local changes on top; `deleted` when a change removed it. */
-export function applyEffects(server: MessageMeta, effects: readonly MessageEffect[]): { meta: MessageMeta; deleted: boolean } {
-  let meta = server;
-  let deleted = false;
-  for (const effect of effects) {
-    meta = {
-      ...meta,
-      ...(effect.unread !== undefined ? { unread: effect.unread } : {}),
-      ...(effect.starred !== undefined ? { starred: effect.starred } : {}),
-      ...(effect.folderId !== undefined ? { folderId: effect.folderId } : {}),
-    };
-    if (effect.deleted) deleted = true;
-  }
-  return { meta, deleted };
-}

@@ -9,7 +9,8 @@ import type { MailTable } from '../db/mail-schema';
 import { only, type ReadTransaction, type WriteTransaction } from '../db/store';
 import { folderFromRow, messageFromRow } from '../mail-store/mail-rows';
 import type { MailWriter } from '../mail-store/mail-writer';
-import { inverseOf, planEffects, type FolderRole, type PlanFolders, type PlanMessage } from './command-plan';
+import { commandEffects, type FolderRole, type PlanFolders, type PlanMessage } from '../../shared/command-effects';
+import { inverseOf } from './command-plan';
 import { OUTBOX_TABLE, type ActionRow, type OutboxRow } from '../mail-store/outbox-rows';
 
 const ROLES: readonly FolderRole[] = ['inbox', 'drafts', 'sent', 'archive', 'junk', 'trash'];
@@ -60,7 +61,7 @@ export async function recordAction(tx: WriteTransaction<MailTable>, writer: Mail
     threads.set(threadId, planned);
     for (const message of planned) before.set(message.id, { ...message, threadId });
   }
-  const effects = planEffects(command, threads, folders);
+  const effects = commandEffects(command, threads, folders);
   const row: ActionRow = {
     id: params.commandId,
     account_id: params.accountId,

@@ -14,7 +14,7 @@ import {
 import { PDF_INVOICE, PNG_LOGO } from '../harness/seed/assets';
 import { SEED_FOLDERS } from '../harness/seed/seed-mailbox';
 import { tortureMessages } from '../harness/seed/torture';
-import { eventually, startGatewayFixture, type GatewayFixture } from './support/gateway-fixture';
+import { appendMessages, eventually, startGatewayFixture, type GatewayFixture } from './support/gateway-fixture';
 
 let fx: GatewayFixture;
 beforeAll(async () => {
@@ -438,12 +438,7 @@ describe('received through Postfix and Dovecot: the body chosen by RFC 2046/2183
 describe('MIME header torture set through Dovecot (RFC 2047 words with raw 8-bit bytes, RFC 6532, split words)', () => {
   test('all 112 messages are mirrored with the subject and sender name they were written with: no U+FFFD, no mojibake', async () => {
     const set = tortureMessages({ to: 'Alice Tern <alice@tern.test>' });
-    const client = await fx.otherClient();
-    try {
-      for (const message of set) await client.append('INBOX', message.source);
-    } finally {
-      await client.logout();
-    }
+    await appendMessages(fx, 'INBOX', set.map((message) => message.source));
     const emails = set.map((message) => message.email);
     const rows = await eventually(() => {
       const found = sql<{ subject: string; from_json: string }>(

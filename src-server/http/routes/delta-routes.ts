@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { deltaQuerySchema, type DeltaResponse } from '../../../shared/api/delta';
 import type { GatewayContext } from '../../context';
-import { DeltaReader } from '../../mirror/delta-reader';
 import { sessionOf } from '../session-auth';
 
 /**
@@ -9,11 +8,10 @@ import { sessionOf } from '../session-auth';
  * one page at a time (DESIGN §3). A cursor ahead of the log answers ClearClientCache.
  */
 export function registerDeltaRoutes(app: FastifyInstance, ctx: GatewayContext): void {
-  const reader = new DeltaReader({ txlog: ctx.txlog, materializer: ctx.materializer });
   app.get('/api/delta', async (request, reply): Promise<DeltaResponse> => {
     const session = sessionOf(ctx.sessions, request);
     const query = deltaQuerySchema.parse(request.query);
     reply.header('Cache-Control', 'no-store');
-    return reader.read({ accountId: session.accountId, cursor: query.cursor, limit: query.limit });
+    return ctx.delta.read({ accountId: session.accountId, cursor: query.cursor, limit: query.limit });
   });
 }

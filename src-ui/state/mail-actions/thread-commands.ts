@@ -5,6 +5,7 @@
  */
 import { TernError } from '../../../shared/errors';
 import { commandForThreads } from '../../../shared/scope-command';
+import { threadRowEffect } from '../../../shared/command-effects';
 import type { ListScope, MailCommand } from '../../../shared/worker-mail-api';
 import { indexOfKey, rowAt } from '../../thread-list/list-patch';
 import type { RowEdit } from '../../thread-list/local-edits';
@@ -91,8 +92,9 @@ const REMOVES_FROM_LIST = new Set<ThreadCommand['kind']>(['archive', 'trash', 's
 
 /** The row edit a command shows at once; null when the tab cannot know the outcome (it waits for the worker). */
 function rowEditOf(command: ThreadCommand, leavesList: boolean): RowEdit | null {
-  if (command.kind === 'markRead') return { kind: 'flags', unread: !command.read };
-  if (command.kind === 'star') return { kind: 'flags', starred: command.starred };
+  // The flags by the engine's own rule (shared/command-effects.ts); the ids do not change what a flag command does.
+  const flags = threadRowEffect(commandForThreads(command, '', []));
+  if (flags) return { kind: 'flags', ...flags };
   return leavesList && REMOVES_FROM_LIST.has(command.kind) ? { kind: 'remove' } : null;
 }
 

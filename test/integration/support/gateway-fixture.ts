@@ -172,3 +172,13 @@ export async function eventually<T>(check: () => Promise<T | undefined | false> 
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** Appends messages to a folder as another mail program of the user would (IMAP APPEND, not SMTP). */
+export async function appendMessages(fixture: Pick<GatewayFixture, 'otherClient'>, folderPath: string, sources: readonly (string | Buffer)[]): Promise<void> {
+  const client = await fixture.otherClient();
+  try {
+    for (const source of sources) await client.append(folderPath, source);
+  } finally {
+    await client.logout();
+  }
+}

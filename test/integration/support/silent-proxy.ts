@@ -2,12 +2,15 @@
 // dropped its mapping does (or a suspended laptop, or a server restarted behind a proxy):
 // the connections that were open stop carrying bytes in both directions, with no FIN and
 // no RST, while new connections work. The client's socket stays "open" and waits forever.
+// It also counts what the server sent (how much a request cost on the wire).
 import net from 'node:net';
 
 export interface SilentProxy {
   readonly port: number;
   /** Connections accepted so far (each IMAP connection of the gateway is one). */
   readonly accepted: number;
+  /** Bytes passed on from the server to the clients so far, over every connection. */
+  readonly bytesFromServer: number;
   /** Whether an open, forwarded connection's client has sent something matching `pattern` (e.g. /IDLE\r\n/). */
   clientSent(pattern: RegExp): boolean;
   /** Every connection open now stops forwarding, silently; later connections are forwarded. */
@@ -20,6 +23,7 @@ export interface SilentProxy {
 export async function startSilentProxy(target: { host: string; port: number }): Promise<SilentProxy> {
   const open = new Set<{ client: net.Socket; upstream: net.Socket; silent: boolean; sent: string }>();
   let accepted = 0;
+  let bytesFromServer = 0;
   let latencyMs = 0;
   const server = net.createServer((client) => {
     accepted++;
@@ -37,7 +41,13 @@ export async function startSilentProxy(target: { host: string; port: number }): 
     let line: Promise<void> = Promise.resolve();
     upstream.on('data', (chunk: Buffer) => {
       const wait = latencyMs;
-      line = line.then(() => (wait > 0 ? new Promise((resolve) => setTimeout(resolve, wait)) : undefined)).then(() => void (pair.silent || client.write(chunk)));
+      line = line
+        .then(() => (wait > 0 ? new Promise((resolve) => setTimeout(resolve, wait)) : undefined))
+        .then(() => {
+          if (pair.silent) return;
+          bytesFromServer += chunk.length;
+          client.write(chunk);
+        });
     });
     const end = () => {
       open.delete(pair);
@@ -61,6 +71,9 @@ export async function startSilentProxy(target: { host: string; port: number }): 
     port: address.port,
     get accepted() {
       return accepted;
+    },
+    get bytesFromServer() {
+      return bytesFromServer;
     },
     clientSent(pattern) {
       return [...open].some((pair) => !pair.silent && pattern.test(pair.sent));

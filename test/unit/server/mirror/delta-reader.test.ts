@@ -1,13 +1,13 @@
 import { describe, expect, test } from 'vitest';
 import { deltaResponseSchema } from '../../../../shared/api/delta';
 import { TernError } from '../../../../shared/errors';
-import { DeltaReader } from '../../../../src-server/mirror/delta-reader';
+import { DeltaReader, mailSources } from '../../../../src-server/mirror/delta-reader';
 import { days, mirrorFixture, noState, record } from './mirror-fixture';
 
 function setup() {
   const fx = mirrorFixture();
   const [inbox] = fx.store.syncFolderList(fx.accountId, [{ path: 'INBOX', name: 'INBOX', parentPath: null, delimiter: '/', specialUse: 'inbox' }]);
-  const reader = new DeltaReader({ txlog: fx.txlog, materializer: fx.materializer });
+  const reader = new DeltaReader({ txlog: fx.txlog, sources: { ...mailSources(fx.materializer), preferences: () => undefined, plan: () => undefined } });
   const batch = (fields: { added?: ReturnType<typeof record>[]; flagUpdates?: { uid: number; flags: string[]; modseq: null }[]; removedUids?: number[] }) =>
     fx.store.applyFolderBatch(fx.accountId, { folderId: inbox!.id, added: [], flagUpdates: [], removedUids: [], state: noState, ...fields });
   const idOfUid = (uid: number) => (fx.db.prepare('SELECT id FROM messages WHERE uid = ?').get(uid) as { id: number }).id;

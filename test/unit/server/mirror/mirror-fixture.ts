@@ -47,6 +47,7 @@ export function record(fields: Partial<MessageRecord> & { uid: number }): Messag
     flags: [],
     size: 1000,
     attachments: [],
+    bodyParts: { text: '1', html: null },
     snippet: '',
     snippetSource: null,
     modseq: null,

@@ -6,7 +6,8 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import type { CommandStatus, MailCommand, ThreadRow } from '../../../../shared/worker-mail-api';
 import { mailCommandSchema } from '../../../../src-worker/outbox/command-params';
-import { gatewayRequests, inverseOf, planEffects, type PlanFolders, type PlanMessage } from '../../../../src-worker/outbox/command-plan';
+import { commandEffects, type PlanFolders, type PlanMessage } from '../../../../shared/command-effects';
+import { gatewayRequests, inverseOf } from '../../../../src-worker/outbox/command-plan';
 import { FakeMailServer } from '../fake-mail-server';
 import { Profile, waitFor } from '../mail-test-kit';
 
@@ -26,7 +27,7 @@ const OTHER: PlanMessage[] = [{ id: '201', folderId: '9', date: 5 }];
 function undoOf(command: MailCommand, threads: Record<string, PlanMessage[]>) {
   const map = new Map(Object.entries(threads));
   const before = new Map(Object.entries(threads).flatMap(([threadId, list]) => list.map((message) => [message.id, { ...message, threadId }] as const)));
-  return inverseOf(command, planEffects(command, map, FOLDERS), before);
+  return inverseOf(command, commandEffects(command, map, FOLDERS), before);
 }
 
 describe('the inverse of a command', () => {
@@ -70,7 +71,7 @@ describe('the inverse of a command', () => {
       { id: '403', folderId: '5', date: 3 },
     ];
     const command: MailCommand = { kind: 'notspam', accountId: '7', threadIds: ['40'] };
-    expect(planEffects(command, new Map([['40', spammed]]), FOLDERS)).toEqual({ '401': { folderId: '1' }, '403': { folderId: '1' } });
+    expect(commandEffects(command, new Map([['40', spammed]]), FOLDERS)).toEqual({ '401': { folderId: '1' }, '403': { folderId: '1' } });
     expect(gatewayRequests(command)).toEqual([{ scope: 'threads', action: { ids: ['40'], action: 'notspam' } }]);
     expect(mailCommandSchema.parse(command)).toEqual(command);
     expect(undoOf(command, { '40': spammed })).toEqual({ kind: 'restore', accountId: '7', threadIds: ['40'], placements: [{ messageId: '401', folderId: '5' }, { messageId: '403', folderId: '5' }] });
@@ -78,7 +79,7 @@ describe('the inverse of a command', () => {
 
   test('a restore moves only messages that are elsewhere now, and its requests stay within the bulk limit', () => {
     const restore: MailCommand = { kind: 'restore', accountId: '7', threadIds: ['10'], placements: [{ messageId: '101', folderId: '1' }, { messageId: '102', folderId: '2' }] };
-    expect(planEffects(restore, new Map([['10', [{ id: '101', folderId: '3', date: 1 }, { id: '102', folderId: '2', date: 2 }]]]), FOLDERS)).toEqual({ '101': { folderId: '1' } });
+    expect(commandEffects(restore, new Map([['10', [{ id: '101', folderId: '3', date: 1 }, { id: '102', folderId: '2', date: 2 }]]]), FOLDERS)).toEqual({ '101': { folderId: '1' } });
     const many: MailCommand = { ...restore, placements: Array.from({ length: 2500 }, (_, i) => ({ messageId: String(1000 + i), folderId: '1' })) };
     expect(gatewayRequests(many).map((request) => request.action.ids.length)).toEqual([1000, 1000, 500]);
   });

@@ -1,0 +1,63 @@
+import type { Feature, Plan, PlanResponse } from '../../shared/plans';
+import { TernError } from '../../shared/errors';
+import type { Db } from '../store/database';
+import type { TransactionLog } from '../store/transaction-log';
+import { featuresOf } from './entitlements';
+import { PlanStore, type AccountPlanRow } from './plan-store';
+
+/** Who hears "account X has transactions up to N" (the PushHub in the gateway; nobody in the command line). */
+export interface TxnAnnouncer {
+  announce(accountId: number, latestTxnId: number): void;
+}
+
+/**
+ * Account plans and what they entitle to. Every gated route asks `require` (through the
+ * route guard, http/route-guards.ts, or its service for a gate that depends on the body),
+ * so a refusal is always FeatureNotInPlan 402 with `detail.feature`.
+ */
+export class PlanService {
+  private readonly store: PlanStore;
+
+  constructor(private readonly deps: { db: Db; txlog: TransactionLog; push?: TxnAnnouncer; now?: () => number }) {
+    this.store = new PlanStore(deps.db);
+  }
+
+  /** The account's plan and its features (GET /api/plan, the delta's 'plan' upsert). */
+  planOf(accountId: number): PlanResponse {
+    const plan = this.store.planOf(accountId);
+    return { plan, features: featuresOf(plan) };
+  }
+
+  has(accountId: number, feature: Feature): boolean {
+    return featuresOf(this.store.planOf(accountId)).includes(feature);
+  }
+
+  /** Throws FeatureNotInPlan (402, detail.feature) unless the account's plan includes the feature. */
+  require(accountId: number, feature: Feature): void {
+    if (!this.has(accountId, feature)) throw new TernError('FeatureNotInPlan', { detail: { feature } });
+  }
+
+  /**
+   * Sets the account's plan and writes a 'plan' entry to its transaction log in the same
+   * SQLite transaction, so every device learns it at its next delta (and at once where a
+   * push hub is at hand; the command line, another process, has none).
+   */
+  setPlan(accountId: number, plan: Plan): PlanResponse {
+    const { db, txlog } = this.deps;
+    const latest = db.transaction(() => {
+      this.store.put(accountId, plan, (this.deps.now ?? Date.now)());
+      return txlog.append(accountId, [{ object: 'plan', objectId: accountId }]);
+    })();
+    this.deps.push?.announce(accountId, latest);
+    return this.planOf(accountId);
+  }
+
+  /** Every account with its plan, by address (the operator's listing). */
+  list(): AccountPlanRow[] {
+    return this.store.list();
+  }
+
+  byEmail(email: string): AccountPlanRow | undefined {
+    return this.store.byEmail(email);
+  }
+}

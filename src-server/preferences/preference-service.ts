@@ -1,0 +1,51 @@
+import { PREFERENCE_FEATURES, type PreferenceKey, type PreferencePatch, type PreferencesDoc } from '../../shared/preferences';
+import type { PlanService, TxnAnnouncer } from '../plans/plan-service';
+import type { Db } from '../store/database';
+import type { TransactionLog } from '../store/transaction-log';
+import { PreferenceStore } from './preference-store';
+
+export interface PreferencePatchParams {
+  readonly accountId: number;
+  /** The keys to change, already parsed (preferencesPatchRequestSchema). */
+  readonly patch: PreferencePatch;
+}
+
+/**
+ * The spec's user-preferences service: one document per account, changed by any device.
+ * A change bumps the revision and writes a 'preferences' entry to the account's
+ * transaction log in the same SQLite transaction; the push hub then tells every device,
+ * whose engine pulls the whole document through delta.
+ */
+export class PreferenceService {
+  private readonly store: PreferenceStore;
+
+  constructor(private readonly deps: { db: Db; txlog: TransactionLog; push: TxnAnnouncer; plans: PlanService; now?: () => number }) {
+    this.store = new PreferenceStore(deps.db);
+  }
+
+  /** The account's document: the defaults at revision 0 before the first change. */
+  get(accountId: number): PreferencesDoc {
+    return this.store.get(accountId);
+  }
+
+  /**
+   * Merges the patch into the document. A key whose feature the plan lacks refuses the
+   * whole patch, changing nothing (FeatureNotInPlan, detail.feature). Later patches win:
+   * each preference is one choice, and the newest choice is the person's.
+   */
+  patch({ accountId, patch }: PreferencePatchParams): PreferencesDoc {
+    for (const key of Object.keys(patch) as PreferenceKey[]) {
+      const feature = PREFERENCE_FEATURES[key];
+      if (feature) this.deps.plans.require(accountId, feature);
+    }
+    const { db, txlog } = this.deps;
+    const { doc, latest } = db.transaction(() => {
+      const current = this.store.get(accountId);
+      const next: PreferencesDoc = { revision: current.revision + 1, values: { ...current.values, ...patch }, updatedAt: (this.deps.now ?? Date.now)() };
+      this.store.put(accountId, next);
+      return { doc: next, latest: txlog.append(accountId, [{ object: 'preferences', objectId: accountId }]) };
+    })();
+    this.deps.push.announce(accountId, latest);
+    return doc;
+  }
+}

@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { deltaResponseSchema, type DeltaChange } from '../../../../shared/api/delta';
+import { FEATURES } from '../../../../shared/plans';
+import { DEFAULT_PREFERENCES } from '../../../../shared/preferences';
+import { startTestApp, type TestApp } from '../http/gateway-app-fixture';
+
+let gateway: TestApp;
+beforeAll(async () => {
+  gateway = await startTestApp();
+});
+afterAll(async () => gateway.close());
+
+/** A fresh session of the account: each login is another device. */
+async function signIn(email: 'alice@tern.test' | 'bob@tern.test') {
+  const password = { 'alice@tern.test': 'Alice-pass-1!', 'bob@tern.test': 'Bob-pass-2!' }[email];
+  const login = await gateway.app.inject({ method: 'POST', url: '/api/login', payload: { email, password } });
+  expect(login.statusCode).toBe(200);
+  const headers = { authorization: `Bearer ${(login.json() as { token: string }).token}` };
+  const accountId = gateway.ctx.sessions.verify(headers.authorization.slice(7)).accountId;
+  return {
+    accountId,
+    headers,
+    get: (url: string) => gateway.app.inject({ url, headers }),
+    patch: (values: unknown) => gateway.app.inject({ method: 'PATCH', url: '/api/preferences', headers, payload: { values } }),
+  };
+}
+
+const upsertsOf = (changes: DeltaChange[], object: 'preferences' | 'plan') => changes.filter((change) => change.op === 'upsert' && change.object === object);
+
+describe('preferences', () => {
+  test('before the first change: the defaults at revision 0', async () => {
+    const alice = await signIn('alice@tern.test');
+    const response = await alice.get('/api/preferences');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.json()).toEqual({ revision: 0, values: DEFAULT_PREFERENCES, updatedAt: 0 });
+  });
+
+  test('a change merges, bumps the revision, is announced, and a second device sees it through GET and delta', async () => {
+    const laptop = await signIn('alice@tern.test');
+    const phone = await signIn('alice@tern.test');
+    const cursor = gateway.ctx.txlog.latest(laptop.accountId);
+    const announced: number[] = [];
+    const unsubscribe = gateway.ctx.push.subscribe(laptop.accountId, (latest) => announced.push(latest));
+    const first = await laptop.patch({ theme: 'dark' });
+    const second = await laptop.patch({ viewMode: 'split' });
+    unsubscribe();
+    expect(first.statusCode).toBe(200);
+    expect(second.json()).toMatchObject({ revision: 2, values: { ...DEFAULT_PREFERENCES, theme: 'dark', viewMode: 'split' } });
+    expect(announced).toEqual([cursor + 1, cursor + 2]);
+
+    expect((await phone.get('/api/preferences')).json()).toEqual(second.json());
+    const delta = deltaResponseSchema.parse((await phone.get(`/api/delta?cursor=${cursor}`)).json());
+    // Two changes of one document collapse into one upsert: its state now, at the last change's position.
+    expect(upsertsOf(delta.changes, 'preferences')).toEqual([{ txnId: cursor + 2, op: 'upsert', object: 'preferences', data: second.json() }]);
+    expect(delta.cursor).toBe(cursor + 2);
+  });
+
+  test('each account has its own document', async () => {
+    const bob = await signIn('bob@tern.test');
+    expect((await bob.get('/api/preferences')).json()).toMatchObject({ revision: 0, values: DEFAULT_PREFERENCES });
+  });
+
+  test('a bad patch is InvalidRequestData 400 and changes nothing', async () => {
+    const alice = await signIn('alice@tern.test');
+    const before = (await alice.get('/api/preferences')).json();
+    const latest = gateway.ctx.txlog.latest(alice.accountId);
+    for (const values of [{ theme: 'purple' }, { fontSize: 12 }, {}, { spellCheck: 'yes' }]) {
+      const response = await alice.patch(values);
+      expect([JSON.stringify(values), response.statusCode, (response.json() as { error: string }).error]).toEqual([JSON.stringify(values), 400, 'InvalidRequestData']);
+    }
+    const noBody = await gateway.app.inject({ method: 'PATCH', url: '/api/preferences', headers: alice.headers });
+    expect(noBody.statusCode).toBe(400);
+    expect((await alice.get('/api/preferences')).json()).toEqual(before);
+    expect(gateway.ctx.txlog.latest(alice.accountId)).toBe(latest);
+  });
+
+  test('without a token: TokenParamMissing 400, as every API route', async () => {
+    for (const [method, url] of [['GET', '/api/preferences'], ['PATCH', '/api/preferences'], ['GET', '/api/plan']] as const) {
+      const response = await gateway.app.inject({ method, url, payload: method === 'PATCH' ? { values: { theme: 'dark' } } : undefined });
+      expect([url, response.statusCode, (response.json() as { error: string }).error]).toEqual([url, 400, 'TokenParamMissing']);
+    }
+  });
+});
+
+describe('plans', () => {
+  test('no plan set: paid, with every feature; a gated preference may change', async () => {
+    const bob = await signIn('bob@tern.test');
+    expect((await bob.get('/api/plan')).json()).toEqual({ plan: 'paid', features: [...FEATURES] });
+    expect((await bob.patch({ spellCheck: false })).json()).toMatchObject({ values: { spellCheck: false } });
+  });
+
+  test('free: the plan reaches every device through delta, and a gated key is FeatureNotInPlan 402, changing nothing', async () => {
+    const bob = await signIn('bob@tern.test');
+    const cursor = gateway.ctx.txlog.latest(bob.accountId);
+    gateway.ctx.plans.setPlan(bob.accountId, 'free');
+    expect((await bob.get('/api/plan')).json()).toEqual({ plan: 'free', features: [] });
+    const delta = deltaResponseSchema.parse((await bob.get(`/api/delta?cursor=${cursor}`)).json());
+    expect(upsertsOf(delta.changes, 'plan')).toEqual([{ txnId: cursor + 1, op: 'upsert', object: 'plan', data: { plan: 'free', features: [] } }]);
+
+    const before = (await bob.get('/api/preferences')).json();
+    for (const values of [{ spellCheck: true }, { theme: 'light', spellCheck: true }]) {
+      const refused = await bob.patch(values);
+      expect(refused.statusCode).toBe(402);
+      expect(refused.json()).toMatchObject({ error: 'FeatureNotInPlan', detail: { feature: 'spellChecker' } });
+    }
+    expect((await bob.get('/api/preferences')).json()).toEqual(before);
+    // Ungated keys still change; the stored gated value stays readable.
+    expect((await bob.patch({ theme: 'light' })).json()).toMatchObject({ values: { theme: 'light', spellCheck: false } });
+
+    gateway.ctx.plans.setPlan(bob.accountId, 'paid');
+    expect((await bob.patch({ spellCheck: true })).statusCode).toBe(200);
+  });
+});
