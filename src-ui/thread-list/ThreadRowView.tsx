@@ -7,7 +7,8 @@ import type { ThreadRow } from '../../shared/worker-mail-api';
 import { Avatar } from '../kit/Avatar';
 import { Icon } from '../kit/icons';
 import type { ViewLayout } from '../settings/view-mode';
-import { avatarAddress, formatFullTime, formatListTime, rowNamesLabel } from './row-format';
+import { formatFullTime, formatListTime } from '../kit/date-format';
+import { avatarAddress, rowNamesLabel } from './row-format';
 
 export type RowPart = 'row' | 'avatar';
 
