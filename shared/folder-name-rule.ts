@@ -5,6 +5,8 @@
  * itself, but a name is also a LIST pattern and a path segment, so anything that could
  * change what a command means is refused rather than trusted to the server.
  */
+import type { Locale } from './preferences';
+import { format, type MessageId } from './strings';
 import { FOLDER_NAME_MAX } from './api/reading';
 
 const REASONS = ['empty', 'control character', 'literal syntax', 'wildcard', 'separator', 'relative name', 'lone surrogate'] as const;
@@ -44,21 +46,16 @@ export function folderNameProblem(input: string, separator: string): FolderNameP
 }
 
 /** What the dialog says about an InvalidParameter reason (the length has the catalogue's own sentence). */
-export function folderNameReasonText(reason: FolderNameReason, separator: string): string {
-  switch (reason) {
-    case 'empty':
-      return 'Enter a name for the folder.';
-    case 'control character':
-      return 'A folder name cannot contain line breaks or control characters.';
-    case 'literal syntax':
-      return 'A folder name cannot contain a number in braces, such as {12}.';
-    case 'wildcard':
-      return 'A folder name cannot contain % or *.';
-    case 'separator':
-      return `A folder name cannot contain “${separator}”: to put a folder inside another, pick it under “Inside”.`;
-    case 'relative name':
-      return 'A folder cannot be named “.” or “..”.';
-    case 'lone surrogate':
-      return 'A folder name cannot contain a broken character.';
-  }
+export function folderNameReasonText(reason: FolderNameReason, separator: string, locale: Locale = 'en'): string {
+  return format(locale, REASON_MESSAGES[reason], { separator });
 }
+
+const REASON_MESSAGES: Record<FolderNameReason, MessageId> = {
+  empty: 'sidebar.reasonEmpty',
+  'control character': 'sidebar.reasonControl',
+  'literal syntax': 'sidebar.reasonLiteral',
+  wildcard: 'sidebar.reasonWildcard',
+  separator: 'sidebar.reasonSeparator',
+  'relative name': 'sidebar.reasonRelative',
+  'lone surrogate': 'sidebar.reasonSurrogate',
+};

@@ -2,7 +2,8 @@
 import { getRouteApi } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
 import { useMemo } from 'react';
-import { folderDisplayName, SPECIAL_FOLDER_NAMES } from '../sidebar/folder-order';
+import { useLocale, useT } from '../kit/i18n';
+import { folderDisplayName } from '../sidebar/folder-order';
 import { accountsAtom, foldersAtom } from '../state/atoms';
 import { listScopeFor } from './list-scope';
 import { MailboxView } from './MailboxView';
@@ -15,6 +16,7 @@ const unifiedRoute = getRouteApi('/mail/unified/$role');
 const folderRoute = getRouteApi('/mail/$accountId/$folderId');
 
 export function UnifiedMailbox() {
+  const t = useT();
   const { role } = unifiedRoute.useParams();
   const search = mailRoute.useSearch();
   const accounts = useAtomValue(accountsAtom) ?? [];
@@ -22,12 +24,13 @@ export function UnifiedMailbox() {
   const parsed = unifiedRoleSchema.safeParse(role);
   if (!parsed.success) return <NotFound />;
   const scope = listScopeFor({ kind: 'unified', role: parsed.data }, search, accountIds);
-  const name = SPECIAL_FOLDER_NAMES[parsed.data];
-  const title = search.q ? 'Search results' : accounts.length > 1 ? `All ${name === 'Inbox' ? 'inboxes' : name.toLowerCase()}` : name;
+  const title = search.q ? t('app.searchResults') : accounts.length > 1 ? t('folders.allOf', { role: parsed.data }) : t(`folders.${parsed.data}`);
   return <MailboxView scope={scope} title={title} specialUse={parsed.data} folderId={null} />;
 }
 
 export function FolderMailbox() {
+  const t = useT();
+  const locale = useLocale();
   const { accountId, folderId } = folderRoute.useParams();
   const search = mailRoute.useSearch();
   const accounts = useAtomValue(accountsAtom) ?? [];
@@ -38,6 +41,6 @@ export function FolderMailbox() {
   if (!account) return <RedirectToInbox />;
   const folder = folders?.find((known) => known.id === folderId);
   const scope = listScopeFor({ kind: 'folder', accountId, folderId }, search, accountIds);
-  const name = folder ? folderDisplayName(folder, account.mailProperties.folderSeparator || '/') : '';
-  return <MailboxView scope={scope} title={search.q ? 'Search results' : name} specialUse={folder?.specialUse ?? null} folderId={folderId} />;
+  const name = folder ? folderDisplayName(folder, account.mailProperties.folderSeparator || '/', locale) : '';
+  return <MailboxView scope={scope} title={search.q ? t('app.searchResults') : name} specialUse={folder?.specialUse ?? null} folderId={folderId} />;
 }

@@ -21,6 +21,7 @@ import { SelectAllBanner } from '../thread-list/SelectAllBanner';
 import { accountsOfScope } from '../thread-list/scope-selection';
 import { cursorIndexOf, ThreadList } from '../thread-list/ThreadList';
 import { FIRST_WINDOW_ROWS } from '../thread-list/virtual-window';
+import { useLocale, useT } from '../kit/i18n';
 import { EmptyFolderDialog, roleName, type EmptyTarget } from '../toolbar/EmptyFolderDialog';
 import { focusSearch } from '../toolbar/SearchBox';
 import { commonMoveTargets, moveTargets, type MoveTarget } from '../toolbar/move-menu';
@@ -117,6 +118,8 @@ function MailboxToolbar(props: {
   /** The list's accounts: with the whole list selected, "Move to" needs it to be one. */
   scopeAccounts: readonly string[];
 }) {
+  const t = useT();
+  const locale = useLocale();
   const { openKey, folderId, specialUse } = props;
   const held = useAtomValue(visibleListAtom).held;
   const selection = useAtomValue(selectionAtom);
@@ -173,7 +176,7 @@ function MailboxToolbar(props: {
         onSelectAll={props.onSelectAll}
         empty={
           emptyRole && emptyTargets.length > 0
-            ? { label: `Empty ${roleName(emptyRole)} now`, disabled: !held?.complete || emptyTotal === 0, onClick: () => setEmptying(true) }
+            ? { label: t('toolbar.emptyNow', { folder: roleName(emptyRole, locale) }), disabled: !held?.complete || emptyTotal === 0, onClick: () => setEmptying(true) }
             : null
         }
       />

@@ -6,6 +6,7 @@ import { Icon } from '../kit/icons';
 import { attachmentFacts, attachmentsSummary, listedAttachments, type AttachmentFacts } from './attachment-facts';
 import { AttachmentPreview } from './AttachmentPreview';
 import { saveBlob } from './object-urls';
+import { useLocale, useT } from '../kit/i18n';
 
 export interface AttachmentListProps {
   /** The message's parts; only those earning the paperclip are listed. */
@@ -60,12 +61,14 @@ function Thumbnail({ facts, preview }: { facts: AttachmentFacts; preview: Attach
 }
 
 export function AttachmentList({ attachments, load, preview }: AttachmentListProps) {
+  const t = useT();
+  const locale = useLocale();
   const listed = listedAttachments(attachments);
   const [previewIndex, setPreviewIndex] = useState<number | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
   if (listed.length === 0) return null;
-  const facts = listed.map(attachmentFacts);
+  const facts = listed.map((attachment) => attachmentFacts(attachment, locale));
   const previewable = facts.filter((item) => item.preview !== null);
 
   const download = async (item: AttachmentFacts) => {
@@ -81,9 +84,9 @@ export function AttachmentList({ attachments, load, preview }: AttachmentListPro
   };
 
   return (
-    <section className="tern-attachments" aria-label="Attachments">
+    <section className="tern-attachments" aria-label={t('attachments.attachments')}>
       <h4 className="tern-att-heading">
-        <Icon name="paperclip" size={15} /> {attachmentsSummary(listed)}
+        <Icon name="paperclip" size={15} /> {attachmentsSummary(listed, locale)}
       </h4>
       <ul className="tern-att-list">
         {facts.map((item) => {
@@ -93,7 +96,7 @@ export function AttachmentList({ attachments, load, preview }: AttachmentListPro
               <button
                 type="button"
                 className="tern-att-main"
-                aria-label={canPreview ? `Preview ${item.name} (${item.sizeLabel})` : `Download ${item.name} (${item.sizeLabel})`}
+                aria-label={t(canPreview ? 'attachments.previewNamed' : 'attachments.downloadNamed', { name: item.name, size: item.sizeLabel })}
                 aria-busy={!canPreview && busy === item.attachment.index}
                 onClick={() => (canPreview ? setPreviewIndex(previewable.indexOf(item)) : void download(item))}
               >
@@ -113,8 +116,8 @@ export function AttachmentList({ attachments, load, preview }: AttachmentListPro
                   <button
                     type="button"
                     className="tern-icon-button"
-                    aria-label={`Download ${item.name}`}
-                    title="Download"
+                    aria-label={t('attachments.downloadName', { name: item.name })}
+                    title={t('attachments.download')}
                     aria-busy={busy === item.attachment.index}
                     onClick={() => void download(item)}
                   >

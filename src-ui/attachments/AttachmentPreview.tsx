@@ -22,6 +22,7 @@ import type { AttachmentSummary } from '../../shared/api/mail';
 import { Icon } from '../kit/icons';
 import { useModalDialog } from '../kit/use-modal-dialog';
 import type { AttachmentFacts } from './attachment-facts';
+import { useT } from '../kit/i18n';
 
 /**
  * How often the new-tab link is renewed while the viewer stays open: the gateway's links
@@ -44,6 +45,7 @@ export interface AttachmentPreviewProps {
 type Loaded = { readonly state: 'loading' } | { readonly state: 'ready'; readonly url: string } | { readonly state: 'failed'; readonly message: string };
 
 export function AttachmentPreview({ items, index, preview, onIndexChange, onDownload, onClose }: AttachmentPreviewProps) {
+  const t = useT();
   const item = items[index] as AttachmentFacts;
   const titleId = useId();
   const dialogRef = useRef<HTMLDialogElement>(null);
@@ -92,8 +94,8 @@ export function AttachmentPreview({ items, index, preview, onIndexChange, onDown
   };
 
   const content = () => {
-    if (loaded.state === 'loading') return <div className="tern-preview-status" role="status">Loading <bdi>{item.name}</bdi>…</div>;
-    if (loaded.state === 'failed') return <div className="tern-preview-status" role="alert"><bdi>{item.name}</bdi> could not be opened. {loaded.message}</div>;
+    if (loaded.state === 'loading') return <div className="tern-preview-status" role="status">{t('attachments.loading')} <bdi>{item.name}</bdi>…</div>;
+    if (loaded.state === 'failed') return <div className="tern-preview-status" role="alert"><bdi>{item.name}</bdi> {t('attachments.couldNotBeOpened')} {loaded.message}</div>;
     switch (item.preview) {
       case 'image':
         return <img className="tern-preview-image" src={loaded.url} alt={item.name} />;
@@ -131,27 +133,27 @@ export function AttachmentPreview({ items, index, preview, onIndexChange, onDown
           <span className="tern-preview-meta">{item.sizeLabel}</span>
           {items.length > 1 && (
             <span className="tern-preview-nav">
-              <button type="button" className="tern-icon-button" aria-label="Previous attachment" onClick={() => go(-1)}>
+              <button type="button" className="tern-icon-button" aria-label={t('attachments.previousAttachment')} onClick={() => go(-1)}>
                 ‹
               </button>
               <span aria-live="polite">
-                {index + 1} of {items.length}
+                {t('attachments.position', { index: index + 1, count: items.length })}
               </span>
-              <button type="button" className="tern-icon-button" aria-label="Next attachment" onClick={() => go(1)}>
+              <button type="button" className="tern-icon-button" aria-label={t('attachments.nextAttachment')} onClick={() => go(1)}>
                 ›
               </button>
             </span>
           )}
           {loaded.state === 'ready' && newTabUrl && (
             // The gateway's sandboxed address: the new tab gets an opaque origin, no script, no opener.
-            <a className="tern-button" href={newTabUrl} target="_blank" rel="noopener noreferrer" aria-label={`Open ${item.name} in a new tab`}>
-              Open in new tab
+            <a className="tern-button" href={newTabUrl} target="_blank" rel="noopener noreferrer" aria-label={t('attachments.openNamedInNewTab', { name: item.name })}>
+              {t('attachments.openInNewTab')}
             </a>
           )}
           <button type="button" className="tern-button" onClick={() => onDownload(item)}>
-            <Icon name="download" /> Download
+            <Icon name="download" /> {t('attachments.download')}
           </button>
-          <button type="button" className="tern-icon-button tern-preview-close" aria-label="Close preview" onClick={onClose}>
+          <button type="button" className="tern-icon-button tern-preview-close" aria-label={t('attachments.closePreview')} onClick={onClose}>
             <Icon name="close" />
           </button>
         </header>

@@ -3,6 +3,8 @@ import type { AttachmentSummary } from '../../shared/api/mail';
 import { withoutBidiControls } from '../../shared/bidi-controls';
 import { showsPaperclip } from '../../shared/attachment-rules';
 import { formatFileSize } from '../../shared/file-size';
+import type { Locale } from '../../shared/preferences';
+import { format } from '../../shared/strings';
 import { previewKind, previewType, type PreviewKind } from '../../shared/preview-rules';
 
 /**
@@ -26,13 +28,13 @@ export interface AttachmentFacts {
   readonly badge: string;
 }
 
-export function attachmentFacts(attachment: AttachmentSummary): AttachmentFacts {
-  const name = withoutBidiControls(attachment.filename).trim() || 'Untitled attachment';
+export function attachmentFacts(attachment: AttachmentSummary, locale: Locale = 'en'): AttachmentFacts {
+  const name = withoutBidiControls(attachment.filename).trim() || format(locale, 'attachments.untitled');
   const dot = name.lastIndexOf('.');
   return {
     attachment,
     name,
-    sizeLabel: formatFileSize(attachment.size),
+    sizeLabel: formatFileSize(attachment.size, locale),
     preview: previewKind(attachment),
     previewType: previewType(attachment),
     badge: dot > 0 && name.length - dot <= 6 ? name.slice(dot + 1).toUpperCase() : 'FILE',
@@ -40,8 +42,8 @@ export function attachmentFacts(attachment: AttachmentSummary): AttachmentFacts 
 }
 
 /** Total size of listed parts, for the "3 attachments · 4.2 MB" line. */
-export function attachmentsSummary(attachments: readonly AttachmentSummary[]): string {
+export function attachmentsSummary(attachments: readonly AttachmentSummary[], locale: Locale = 'en'): string {
   const count = attachments.length;
   const total = attachments.reduce((sum, attachment) => sum + attachment.size, 0);
-  return `${count} ${count === 1 ? 'attachment' : 'attachments'} · ${formatFileSize(total)}`;
+  return `${format(locale, 'attachments.count', { count })} · ${formatFileSize(total, locale)}`;
 }

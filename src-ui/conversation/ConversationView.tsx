@@ -13,6 +13,7 @@ import { Icon } from '../kit/icons';
 import { initiallyExpanded } from './message-format';
 import { MessageItem, type ResponseMode } from './MessageItem';
 import { CONVERSATION_CSS } from './conversation-styles';
+import { useLocale, useT } from '../kit/i18n';
 
 export interface ConversationViewProps {
   /** The thread to show (from MailQueryService.getThread); messages oldest first. */
@@ -56,6 +57,7 @@ const FOLD_FROM = 5;
  * thread must not re-render every message with it.
  */
 export const ConversationView = memo(function ConversationView(props: ConversationViewProps) {
+  const t = useT();
   const { thread } = props;
   const messages = thread.messages;
   const [expanded, setExpanded] = useState<Set<string>>(() => initiallyExpanded(messages));
@@ -115,7 +117,9 @@ export const ConversationView = memo(function ConversationView(props: Conversati
   }, [messages, expanded, unfolded]);
 
   // One body request per message, shared by the message view and the reply builder.
-  const { loadBody, loadAttachment, onCompose, ownAddresses, locale } = props;
+  const uiLocale = useLocale();
+  const { loadBody, loadAttachment, onCompose, ownAddresses } = props;
+  const locale = props.locale ?? uiLocale;
   const cachedLoadBody = useMemo(() => {
     const cache = new Map<string, Promise<BodyView>>();
     return (messageId: string, options?: { whole?: boolean }) => {
@@ -162,18 +166,18 @@ export const ConversationView = memo(function ConversationView(props: Conversati
 
   let foldShown = false;
   return (
-    <section className="tern-conversation" aria-label={`Conversation: ${thread.row.subject || '(no subject)'}`}>
+    <section className="tern-conversation" aria-label={t('conversation.conversationLabel', { subject: thread.row.subject || t('conversation.noSubject') })}>
       <style href="tern-conversation" precedence="tern">
         {CONVERSATION_CSS}
       </style>
       <header className="tern-conversation-header">
         <div className="tern-conversation-heading">
-          <h2 className="tern-conversation-subject">{thread.row.subject || '(no subject)'}</h2>
+          <h2 className="tern-conversation-subject">{thread.row.subject || t('conversation.noSubject')}</h2>
           {props.place && <p className="tern-conversation-place">{props.place}</p>}
         </div>
         <div className="tern-conversation-tools">
           <span className="tern-conversation-count">
-            {messages.length} {messages.length === 1 ? 'message' : 'messages'}
+            {t('conversation.messageCount', { count: messages.length })}
           </span>
           {messages.length > 1 && (
             <button
@@ -184,7 +188,7 @@ export const ConversationView = memo(function ConversationView(props: Conversati
                 setExpanded(allExpanded ? new Set(messages.at(-1) ? [(messages.at(-1) as MessageView).id] : []) : new Set(messages.map((message) => message.id)));
               }}
             >
-              {allExpanded ? 'Collapse all' : 'Expand all'}
+              {allExpanded ? t('conversation.collapseAll') : t('conversation.expandAll')}
             </button>
           )}
         </div>
@@ -197,7 +201,7 @@ export const ConversationView = memo(function ConversationView(props: Conversati
             return (
               <li key={`fold-${message.id}`} className="tern-fold">
                 <button type="button" className="tern-fold-button" onClick={() => setUnfolded(true)}>
-                  <span className="tern-fold-count">{folded.size}</span> older messages
+                  <span className="tern-fold-count">{folded.size.toLocaleString(locale)}</span> {t('conversation.olderMessages', { count: folded.size })}
                 </button>
               </li>
             );
@@ -220,7 +224,7 @@ export const ConversationView = memo(function ConversationView(props: Conversati
                 onRespond={respond}
                 onEditDraft={props.onEditDraft}
                 now={now}
-                locale={props.locale}
+                locale={locale}
               />
             </li>
           );
@@ -229,13 +233,13 @@ export const ConversationView = memo(function ConversationView(props: Conversati
       {newestSent && (
         <footer className="tern-conversation-footer">
           <button type="button" className="tern-button" disabled={footerBusy} onClick={() => replyTo('reply')}>
-            <Icon name="reply" /> Reply
+            <Icon name="reply" /> {t('conversation.reply')}
           </button>
           <button type="button" className="tern-button" disabled={footerBusy} onClick={() => replyTo('replyAll')}>
-            <Icon name="replyAll" /> Reply all
+            <Icon name="replyAll" /> {t('conversation.replyAll')}
           </button>
           <button type="button" className="tern-button" disabled={footerBusy} onClick={() => replyTo('forward')}>
-            <Icon name="forward" /> Forward
+            <Icon name="forward" /> {t('conversation.forward')}
           </button>
         </footer>
       )}

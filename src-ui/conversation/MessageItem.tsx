@@ -12,6 +12,7 @@ import { Icon } from '../kit/icons';
 import { printDocument, printInFrame } from './print-message';
 import { formatFullDate, formatMessageDate } from '../kit/date-format';
 import { displayName, recipientSummary, senderLine } from './message-format';
+import { useLocale, useT } from '../kit/i18n';
 
 export interface MessageItemProps {
   readonly message: MessageView;
@@ -45,7 +46,10 @@ type BodyState =
   | { readonly state: 'failed'; readonly message: string };
 
 export function MessageItem(props: MessageItemProps) {
-  const { message, expanded, loadBody, now, locale } = props;
+  const t = useT();
+  const uiLocale = useLocale();
+  const { message, expanded, loadBody, now } = props;
+  const locale = props.locale ?? uiLocale;
   const bodyId = useId();
   const [body, setBody] = useState<BodyState>(() => {
     const known = props.peekBody?.(message.id);
@@ -54,7 +58,7 @@ export function MessageItem(props: MessageItemProps) {
   const [allowThisMessage, setAllowThisMessage] = useState(false);
   const [composing, setComposing] = useState<string | null>(null);
   const sender = message.from[0];
-  const senderName = sender ? displayName(sender) : '(no sender)';
+  const senderName = sender ? displayName(sender) : t('conversation.noSender');
 
   const fetchBody = useCallback(() => {
     setBody({ state: 'loading' });
@@ -109,7 +113,7 @@ export function MessageItem(props: MessageItemProps) {
   const fullDate = formatFullDate(message.date, locale);
 
   return (
-    <article className={`tern-message${expanded ? ' is-expanded' : ''}${message.unread ? ' is-unread' : ''}`} aria-label={`Message from ${senderName}, ${shortDate}`}>
+    <article className={`tern-message${expanded ? ' is-expanded' : ''}${message.unread ? ' is-unread' : ''}`} aria-label={t('conversation.messageFromAt', { name: senderName, date: shortDate })}>
       <div className="tern-message-header">
         <button type="button" className="tern-message-toggle" aria-expanded={expanded} aria-controls={bodyId} onClick={() => props.onToggle(message.id)}>
           <Avatar name={sender?.name ?? ''} email={sender?.email ?? ''} size={36} />
@@ -117,10 +121,10 @@ export function MessageItem(props: MessageItemProps) {
             <span className="tern-message-from" title={sender ? senderLine(sender) : undefined}>
               <span className="tern-message-name">{senderName}</span>
               {expanded && sender && sender.name.trim() && <span className="tern-message-email">&lt;{sender.email}&gt;</span>}
-              {message.draft && <span className="tern-badge tern-badge-draft">Draft</span>}
-              {message.unread && <span className="tern-unread-dot" aria-label="Unread" role="img" />}
+              {message.draft && <span className="tern-badge tern-badge-draft">{t('conversation.draft')}</span>}
+              {message.unread && <span className="tern-unread-dot" aria-label={t('conversation.unread')} role="img" />}
             </span>
-            <span className="tern-message-sub">{expanded ? recipientSummary(message.to, message.cc, props.ownAddresses) : message.snippet}</span>
+            <span className="tern-message-sub">{expanded ? recipientSummary(message.to, message.cc, props.ownAddresses, uiLocale) : message.snippet}</span>
           </span>
           <span className="tern-message-date">
             {hasClip && <Icon name="paperclip" size={14} />}
@@ -130,25 +134,25 @@ export function MessageItem(props: MessageItemProps) {
           </span>
         </button>
         {expanded && (
-          <span className="tern-message-actions" role="toolbar" aria-label={`Actions for the message from ${senderName}`}>
+          <span className="tern-message-actions" role="toolbar" aria-label={t('conversation.actionsFor', { name: senderName })}>
             {message.draft && props.onEditDraft ? (
               <button type="button" className="tern-button" onClick={() => props.onEditDraft?.(message)}>
-                Edit draft
+                {t('conversation.editDraft')}
               </button>
             ) : (
               <>
-                <button type="button" className="tern-icon-button" aria-label="Reply" title="Reply" disabled={composing !== null} onClick={() => void compose('reply')}>
+                <button type="button" className="tern-icon-button" aria-label={t('conversation.reply')} title={t('conversation.reply')} disabled={composing !== null} onClick={() => void compose('reply')}>
                   <Icon name="reply" />
                 </button>
-                <button type="button" className="tern-icon-button" aria-label="Reply all" title="Reply all" disabled={composing !== null} onClick={() => void compose('replyAll')}>
+                <button type="button" className="tern-icon-button" aria-label={t('conversation.replyAll')} title={t('conversation.replyAll')} disabled={composing !== null} onClick={() => void compose('replyAll')}>
                   <Icon name="replyAll" />
                 </button>
-                <button type="button" className="tern-icon-button" aria-label="Forward" title="Forward" disabled={composing !== null} onClick={() => void compose('forward')}>
+                <button type="button" className="tern-icon-button" aria-label={t('conversation.forward')} title={t('conversation.forward')} disabled={composing !== null} onClick={() => void compose('forward')}>
                   <Icon name="forward" />
                 </button>
               </>
             )}
-            <button type="button" className="tern-icon-button" aria-label="Print" title="Print this message" disabled={printing} onClick={() => void print()}>
+            <button type="button" className="tern-icon-button" aria-label={t('conversation.print')} title={t('conversation.printThisMessage')} disabled={printing} onClick={() => void print()}>
               <Icon name="print" />
             </button>
           </span>
@@ -156,7 +160,7 @@ export function MessageItem(props: MessageItemProps) {
       </div>
       <div id={bodyId} className="tern-message-content" hidden={!expanded}>
         {expanded && body.state === 'loading' && (
-          <div className="tern-body-loading" role="status" aria-label="Loading message">
+          <div className="tern-body-loading" role="status" aria-label={t('conversation.loadingMessage')}>
             <span className="tern-skeleton" />
             <span className="tern-skeleton" />
             <span className="tern-skeleton tern-skeleton-short" />
@@ -164,9 +168,9 @@ export function MessageItem(props: MessageItemProps) {
         )}
         {expanded && body.state === 'failed' && (
           <div className="tern-body-error" role="alert">
-            The message could not be loaded. {body.message}{' '}
+            {t('conversation.theMessageCouldNot')} {body.message}{' '}
             <button type="button" className="tern-link-button" onClick={fetchBody}>
-              Try again
+              {t('conversation.tryAgain')}
             </button>
           </div>
         )}
@@ -191,7 +195,7 @@ export function MessageItem(props: MessageItemProps) {
             }
             onMailto={(href) => props.onCompose(composeFromMailto(href, message.accountId))}
             onShowWhole={showWhole}
-            title={`Message from ${senderName}`}
+            title={t('conversation.messageFrom', { name: senderName })}
           />
         )}
         {expanded && <AttachmentList attachments={message.attachments} load={loadPart} preview={previewPart} />}

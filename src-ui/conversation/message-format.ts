@@ -1,4 +1,6 @@
 /** How a message header reads: names and recipients (its dates are kit/date-format.ts). */
+import type { Locale } from '../../shared/preferences';
+import { format } from '../../shared/strings';
 import type { Address } from '../../shared/api/mail';
 import { sameAddress } from '../../shared/address-equivalence';
 import { cleanName, displayName, shortName } from '../kit/person-name';
@@ -11,19 +13,19 @@ export const senderLine = (address: Address) => (cleanName(address.name) ? `${cl
 const isOwn = (email: string, own: readonly string[]) => own.some((mine) => sameAddress(mine, email));
 
 /** "me", or the name for one of the recipients (short names once there are two or more). */
-function recipientName(address: Address, own: readonly string[], short: boolean): string {
-  if (isOwn(address.email, own)) return 'me';
+function recipientName(address: Address, own: readonly string[], short: boolean, locale: Locale): string {
+  if (isOwn(address.email, own)) return format(locale, 'conversation.me');
   return short ? shortName(address) : displayName(address);
 }
 
 /** "to me, Bob and 2 others" for a collapsed header line. */
-export function recipientSummary(to: readonly Address[], cc: readonly Address[], own: readonly string[]): string {
+export function recipientSummary(to: readonly Address[], cc: readonly Address[], own: readonly string[], locale: Locale = 'en'): string {
   const all = [...to, ...cc];
-  if (all.length === 0) return 'to undisclosed recipients';
+  if (all.length === 0) return format(locale, 'conversation.toUndisclosed');
   const short = all.length > 1; // "to Smith, John, me" would read as three people
-  const names = all.slice(0, 3).map((address) => recipientName(address, own, short));
+  const names = all.slice(0, 3).map((address) => recipientName(address, own, short, locale));
   const rest = all.length - names.length;
-  return `to ${names.join(', ')}${rest > 0 ? ` and ${rest} ${rest === 1 ? 'other' : 'others'}` : ''}`;
+  return format(locale, 'conversation.toRecipients', { names: names.join(', '), rest });
 }
 
 /**

@@ -2,6 +2,7 @@
  * The keyboard map of the mail screens (Gmail's keys, which power users already know).
  * Pure: which action a key press asks for, and the table the `?` dialog lists.
  */
+import type { MessageId } from '../../shared/strings';
 
 export type ShortcutAction =
   | 'next'
@@ -28,30 +29,31 @@ export interface Shortcut {
   /** As shown to people, e.g. "Shift+I". */
   readonly keys: readonly string[];
   readonly action: ShortcutAction;
-  readonly description: string;
+  /** What it does, as the shortcuts dialog says it. */
+  readonly description: MessageId;
   readonly group: 'Navigation' | 'Actions' | 'Writing' | 'Application';
 }
 
 export const SHORTCUTS: readonly Shortcut[] = [
-  { keys: ['j'], action: 'next', description: 'Next (older) conversation', group: 'Navigation' },
-  { keys: ['k'], action: 'previous', description: 'Previous (newer) conversation', group: 'Navigation' },
-  { keys: ['Enter', 'o'], action: 'open', description: 'Open conversation', group: 'Navigation' },
-  { keys: ['u', 'Esc'], action: 'back', description: 'Back to the list', group: 'Navigation' },
-  { keys: ['x'], action: 'toggleSelect', description: 'Select or unselect conversation', group: 'Navigation' },
-  { keys: ['e'], action: 'archive', description: 'Archive', group: 'Actions' },
-  { keys: ['#'], action: 'delete', description: 'Delete', group: 'Actions' },
-  { keys: ['!'], action: 'spam', description: 'Report spam (in Spam: Not spam)', group: 'Actions' },
-  { keys: ['s'], action: 'star', description: 'Star or unstar', group: 'Actions' },
-  { keys: ['Shift+I'], action: 'markRead', description: 'Mark as read', group: 'Actions' },
-  { keys: ['Shift+U'], action: 'markUnread', description: 'Mark as unread', group: 'Actions' },
-  { keys: ['v'], action: 'move', description: 'Move to folder', group: 'Actions' },
-  { keys: ['z'], action: 'undo', description: 'Undo archive, delete or move', group: 'Actions' },
-  { keys: ['c'], action: 'compose', description: 'Compose', group: 'Writing' },
-  { keys: ['r'], action: 'reply', description: 'Reply', group: 'Writing' },
-  { keys: ['a'], action: 'replyAll', description: 'Reply all', group: 'Writing' },
-  { keys: ['f'], action: 'forward', description: 'Forward', group: 'Writing' },
-  { keys: ['/'], action: 'search', description: 'Search mail', group: 'Application' },
-  { keys: ['?'], action: 'help', description: 'Show keyboard shortcuts', group: 'Application' },
+  { keys: ['j'], action: 'next', description: 'keyboard.next', group: 'Navigation' },
+  { keys: ['k'], action: 'previous', description: 'keyboard.previous', group: 'Navigation' },
+  { keys: ['Enter', 'o'], action: 'open', description: 'keyboard.open', group: 'Navigation' },
+  { keys: ['u', 'Esc'], action: 'back', description: 'keyboard.back', group: 'Navigation' },
+  { keys: ['x'], action: 'toggleSelect', description: 'keyboard.toggleSelect', group: 'Navigation' },
+  { keys: ['e'], action: 'archive', description: 'keyboard.archive', group: 'Actions' },
+  { keys: ['#'], action: 'delete', description: 'keyboard.delete', group: 'Actions' },
+  { keys: ['!'], action: 'spam', description: 'keyboard.spam', group: 'Actions' },
+  { keys: ['s'], action: 'star', description: 'keyboard.star', group: 'Actions' },
+  { keys: ['Shift+I'], action: 'markRead', description: 'keyboard.markRead', group: 'Actions' },
+  { keys: ['Shift+U'], action: 'markUnread', description: 'keyboard.markUnread', group: 'Actions' },
+  { keys: ['v'], action: 'move', description: 'keyboard.move', group: 'Actions' },
+  { keys: ['z'], action: 'undo', description: 'keyboard.undo', group: 'Actions' },
+  { keys: ['c'], action: 'compose', description: 'keyboard.compose', group: 'Writing' },
+  { keys: ['r'], action: 'reply', description: 'keyboard.reply', group: 'Writing' },
+  { keys: ['a'], action: 'replyAll', description: 'keyboard.replyAll', group: 'Writing' },
+  { keys: ['f'], action: 'forward', description: 'keyboard.forward', group: 'Writing' },
+  { keys: ['/'], action: 'search', description: 'keyboard.search', group: 'Application' },
+  { keys: ['?'], action: 'help', description: 'keyboard.help', group: 'Application' },
 ];
 
 /** The parts of a KeyboardEvent the map reads. */

@@ -13,6 +13,7 @@ import { IsolatedMailFrame } from './IsolatedMailFrame';
 import { MailFrame } from './MailFrame';
 import { PlainTextBody } from './PlainTextBody';
 import { renderMailHtml, type RenderedMailHtml } from './pipeline';
+import { useLocale, useT } from '../kit/i18n';
 
 /**
  * The pipeline's output per body (and remote-content choice). Sanitising and serialising
@@ -59,12 +60,14 @@ export interface MailBodyProps {
  * whole (tens of megabytes to sanitise and lay out) only when the reader asks.
  */
 export function LargeBodyBar(props: { bytes: number; onShowWhole?: () => Promise<unknown> }) {
+  const t = useT();
+  const locale = useLocale();
   const [loading, setLoading] = useState(false);
-  const size = formatFileSize(props.bytes);
+  const size = formatFileSize(props.bytes, locale);
   const { onShowWhole } = props;
   return (
-    <div className="tern-remote-bar tern-large-body-bar" role="region" aria-label="Large message">
-      <span className="tern-remote-text">This message is large ({size}): only its first part is shown.</span>
+    <div className="tern-remote-bar tern-large-body-bar" role="region" aria-label={t('mailHtml.largeMessage')}>
+      <span className="tern-remote-text">{t('mailHtml.thisMessageIsLarge', { size })}</span>
       {onShowWhole && (
         <span className="tern-remote-actions">
           <button
@@ -77,7 +80,7 @@ export function LargeBodyBar(props: { bytes: number; onShowWhole?: () => Promise
               void onShowWhole().finally(() => setLoading(false));
             }}
           >
-            {loading ? 'Loading the whole message…' : `Show the whole message (${size})`}
+            {loading ? t('mailHtml.loadingTheWholeMessage') : t('mailHtml.showWhole', { size })}
           </button>
         </span>
       )}
@@ -86,20 +89,21 @@ export function LargeBodyBar(props: { bytes: number; onShowWhole?: () => Promise
 }
 
 export function RemoteContentBar(props: { blocked: number; senderEmail?: string; onAllowMessage: () => void; onAllowSender: (email: string) => void }) {
+  const t = useT();
   const { blocked, senderEmail } = props;
   return (
-    <div className="tern-remote-bar" role="region" aria-label="Remote images blocked">
+    <div className="tern-remote-bar" role="region" aria-label={t('mailHtml.remoteImagesBlocked')}>
       <Icon name="imageOff" />
       <span className="tern-remote-text">
-        {blocked === 1 ? '1 remote image is hidden' : `${blocked} remote images are hidden`} to protect your privacy.
+        {t('mailHtml.remoteImagesHidden', { count: blocked })}
       </span>
       <span className="tern-remote-actions">
         <button type="button" className="tern-link-button" onClick={props.onAllowMessage}>
-          Show images
+          {t('mailHtml.showImages')}
         </button>
         {senderEmail && (
           <button type="button" className="tern-link-button" onClick={() => props.onAllowSender(senderEmail)}>
-            Always show from {senderEmail}
+            {t('mailHtml.alwaysShowFrom', { email: senderEmail })}
           </button>
         )}
       </span>
@@ -109,18 +113,20 @@ export function RemoteContentBar(props: { blocked: number; senderEmail?: string;
 
 /** Shown while a sender's images always show: the way back from "Always show from …". */
 export function TrustedSenderLine(props: { senderEmail: string; onStop: (email: string) => void }) {
+  const t = useT();
   const { senderEmail } = props;
   return (
-    <div className="tern-remote-trusted" role="region" aria-label="Remote images shown">
-      <span>Images from {senderEmail} are always shown.</span>
-      <button type="button" className="tern-link-button" aria-label={`Stop always showing images from ${senderEmail}`} onClick={() => props.onStop(senderEmail)}>
-        Stop
+    <div className="tern-remote-trusted" role="region" aria-label={t('mailHtml.remoteImagesShown')}>
+      <span>{t('mailHtml.alwaysShown', { email: senderEmail })}</span>
+      <button type="button" className="tern-link-button" aria-label={t('mailHtml.stopLabel', { email: senderEmail })} onClick={() => props.onStop(senderEmail)}>
+        {t('mailHtml.stop')}
       </button>
     </div>
   );
 }
 
 export function MailBody(props: MailBodyProps) {
+  const t = useT();
   const { body, allowRemote } = props;
   const rendered = useMemo(
     () => (body.html !== null && body.html.trim() !== '' ? renderedHtml(body as BodyView & { html: string }, allowRemote) : null),
@@ -153,5 +159,5 @@ export function MailBody(props: MailBodyProps) {
       </div>
     );
   }
-  return <p className="tern-mail-empty">This message has no text.</p>;
+  return <p className="tern-mail-empty">{t('mailHtml.thisMessageHasNo')}</p>;
 }

@@ -11,21 +11,16 @@ import { ConfirmFooter, ModalDialog } from '../kit/ModalDialog';
 import { useMailActions } from '../state/actions-context';
 import { deleteReach, inTrash } from './folder-choices';
 import { folderDisplayName } from './folder-order';
+import { errorText, useLocale, useT } from '../kit/i18n';
 
-const COUNT = new Intl.NumberFormat();
-const plural = (count: number, one: string, many: string) => `${COUNT.format(count)} ${count === 1 ? one : many}`;
-
-/** What the folder takes along: ", with its 12 messages and 2 subfolders," — or " (empty)". */
-export function reachText(reach: { subfolders: number; messages: number }): string {
-  const parts = [reach.messages > 0 ? plural(reach.messages, 'message', 'messages') : null, reach.subfolders > 0 ? plural(reach.subfolders, 'subfolder', 'subfolders') : null].filter(Boolean);
-  return parts.length === 0 ? ' (empty)' : `, with its ${parts.join(' and ')},`;
-}
 
 export function DeleteFolderDialog(props: { account: PublicAccount; folders: readonly FolderView[]; folder: FolderView; onClose: () => void; onDeleted: () => void }) {
+  const t = useT();
   const { account, folders, folder, onClose } = props;
   const actions = useMailActions();
   const separator = account.mailProperties.folderSeparator || '/';
-  const name = folderDisplayName(folder, separator);
+  const locale = useLocale();
+  const name = folderDisplayName(folder, separator, locale);
   const forGood = inTrash(folder, folders, separator) || !folders.some((candidate) => candidate.specialUse === 'trash');
   const reach = deleteReach(folder, folders, separator);
   const [busy, setBusy] = useState(false);
@@ -37,7 +32,7 @@ export function DeleteFolderDialog(props: { account: PublicAccount; folders: rea
     try {
       await actions.changeFolder({ kind: 'delete', accountId: account.accountId, folderId: folder.id });
     } catch (cause) {
-      setError(TernError.from(cause).message);
+      setError(errorText(t, TernError.from(cause)));
       setBusy(false);
       return;
     }
@@ -45,12 +40,12 @@ export function DeleteFolderDialog(props: { account: PublicAccount; folders: rea
   };
 
   return (
-    <ModalDialog title={`Delete “${name}”?`} onClose={onClose} busy={busy} className="delete-folder-dialog">
+    <ModalDialog title={t('sidebar.deleteTitle', { name })} onClose={onClose} busy={busy} className="delete-folder-dialog">
       <div className="modal-dialog-body">
         <p className="modal-dialog-text">
-          {forGood ? `“${name}”${reachText(reach)} will be deleted forever. This cannot be undone.` : `“${name}”${reachText(reach)} will move to Trash, where you can restore it.`}
+          {t(forGood ? 'sidebar.deleteForeverText' : 'sidebar.deleteToTrashText', { name, messages: reach.messages, subfolders: reach.subfolders })}
         </p>
-        <ConfirmFooter error={error} busy={busy} confirmLabel={busy ? 'Deleting…' : forGood ? 'Delete forever' : 'Delete folder'} onCancel={onClose} onConfirm={() => void remove()} />
+        <ConfirmFooter error={error} busy={busy} confirmLabel={busy ? t('sidebar.deleting') : forGood ? t('sidebar.deleteForever') : t('sidebar.deleteFolder')} onCancel={onClose} onConfirm={() => void remove()} />
       </div>
     </ModalDialog>
   );

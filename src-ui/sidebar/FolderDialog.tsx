@@ -16,17 +16,20 @@ import { ModalDialog } from '../kit/ModalDialog';
 import { useMailActions } from '../state/actions-context';
 import { nameProblemText, parentChoices, parentOf, refusalField } from './folder-choices';
 import { folderDisplayName } from './folder-order';
+import { errorText, useLocale, useT } from '../kit/i18n';
 
 export type FolderDialogMode = { readonly kind: 'create'; readonly parent: FolderView | null } | { readonly kind: 'rename' | 'move'; readonly folder: FolderView };
 
 const TOP_LEVEL = '';
 
 export function FolderDialog({ account, folders, mode, onClose }: { account: PublicAccount; folders: readonly FolderView[]; mode: FolderDialogMode; onClose: () => void }) {
+  const t = useT();
   const actions = useMailActions();
   const separator = account.mailProperties.folderSeparator || '/';
   const fieldId = useId();
   const folder = mode.kind === 'create' ? null : mode.folder;
-  const shownName = folder ? folderDisplayName(folder, separator) : '';
+  const locale = useLocale();
+  const shownName = folder ? folderDisplayName(folder, separator, locale) : '';
   const [name, setName] = useState(mode.kind === 'rename' ? shownName : '');
   const [parentId, setParentId] = useState(() => (mode.kind === 'create' ? (mode.parent?.id ?? TOP_LEVEL) : folder ? (parentOf(folder, folders, separator)?.id ?? TOP_LEVEL) : TOP_LEVEL));
   const [touched, setTouched] = useState(false);
@@ -36,12 +39,12 @@ export function FolderDialog({ account, folders, mode, onClose }: { account: Pub
 
   const withName = mode.kind !== 'move';
   const withParent = mode.kind !== 'rename';
-  const typedProblem = withName ? nameProblemText(name, separator) : null;
+  const typedProblem = withName ? nameProblemText(name, separator, locale) : null;
   // "Enter a name" waits for the person to type or submit; every other problem shows as typed.
   const nameError = (refusal?.field === 'name' ? refusal.text : null) ?? (typedProblem && (touched || cleanFolderName(name) !== '') ? typedProblem : null);
   const parentError = refusal?.field === 'parent' ? refusal.text : null;
-  const title = mode.kind === 'create' ? 'New folder' : mode.kind === 'rename' ? `Rename “${shownName}”` : `Move “${shownName}”`;
-  const action = mode.kind === 'create' ? 'Create' : mode.kind === 'rename' ? 'Rename' : 'Move';
+  const title = mode.kind === 'create' ? t('sidebar.newFolder') : t(mode.kind === 'rename' ? 'sidebar.renameTitle' : 'sidebar.moveTitle', { name: shownName });
+  const action = t(mode.kind === 'create' ? 'sidebar.create' : mode.kind === 'rename' ? 'sidebar.renameAction' : 'sidebar.moveAction');
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -62,7 +65,7 @@ export function FolderDialog({ account, folders, mode, onClose }: { account: Pub
       const error = TernError.from(cause);
       const reason = (error.detail as { reason?: unknown } | undefined)?.reason;
       // The gateway's InvalidParameter names the rule broken: say it as the field does.
-      const text = error.name === 'InvalidParameter' && isFolderNameReason(reason) ? folderNameReasonText(reason, separator) : error.message;
+      const text = error.name === 'InvalidParameter' && isFolderNameReason(reason) ? folderNameReasonText(reason, separator, locale) : errorText(t, error);
       const field = refusalField(error);
       // Moving has no name field: "a folder with this name already exists" is the dialog's.
       setRefusal({ field: field === 'name' && !withName ? 'dialog' : field, text });
@@ -77,11 +80,11 @@ export function FolderDialog({ account, folders, mode, onClose }: { account: Pub
   return (
     <ModalDialog title={title} onClose={onClose} busy={busy} className="folder-dialog">
       <form className="modal-dialog-body" noValidate onSubmit={(event) => void submit(event)}>
-        <p className="modal-dialog-text">In {account.emailAddress}</p>
+        <p className="modal-dialog-text">{t('sidebar.inAccount', { email: account.emailAddress })}</p>
         {withName && (
           <div className="field">
             <label className="field-label" htmlFor={`${fieldId}-name`}>
-              Folder name
+              {t('sidebar.folderName')}
             </label>
             <input
               id={`${fieldId}-name`}
@@ -110,7 +113,7 @@ export function FolderDialog({ account, folders, mode, onClose }: { account: Pub
         {withParent && (
           <div className="field">
             <label className="field-label" htmlFor={`${fieldId}-parent`}>
-              Inside
+              {t('sidebar.inside')}
             </label>
             <select
               id={`${fieldId}-parent`}
@@ -123,7 +126,7 @@ export function FolderDialog({ account, folders, mode, onClose }: { account: Pub
                 setRefusal(null);
               }}
             >
-              <option value={TOP_LEVEL}>No parent (top level)</option>
+              <option value={TOP_LEVEL}>{t('sidebar.noParentTopLevel')}</option>
               {choices.map((choice) => (
                 <option key={choice.folder.id} value={choice.folder.id}>
                   {`${'\u2003'.repeat(choice.depth)}${choice.displayName}`}
@@ -144,7 +147,7 @@ export function FolderDialog({ account, folders, mode, onClose }: { account: Pub
         )}
         <div className="modal-dialog-actions">
           <button type="button" className="button button-secondary" disabled={busy} onClick={onClose}>
-            Cancel
+            {t('common.cancel')}
           </button>
           <button type="submit" className="button button-primary" disabled={busy}>
             {busy ? `${action === 'Create' ? 'Creating' : action === 'Rename' ? 'Renaming' : 'Moving'}…` : action}

@@ -28,6 +28,7 @@ import { DeleteFolderDialog } from './DeleteFolderDialog';
 import { FolderDialog, type FolderDialogMode } from './FolderDialog';
 import { orderFolders, visibleFolders, type VisibleFolder } from './folder-order';
 import { useRovingTree } from './use-roving-tree';
+import { useLocale, useT } from '../kit/i18n';
 
 const mailRoute = getRouteApi('/mail');
 
@@ -57,11 +58,13 @@ function currentKeyOf(current: CurrentMailbox): string | null {
 }
 
 function UnreadCount({ count }: { count: number }) {
+  const t = useT();
+  const locale = useLocale();
   if (count <= 0) return null;
   return (
     <span className="nav-count">
-      {count > 9999 ? '9999+' : count.toLocaleString()}
-      <span className="visually-hidden"> unread</span>
+      {count > 9999 ? '9999+' : count.toLocaleString(locale)}
+      <span className="visually-hidden"> {t('sidebar.unread')}</span>
     </span>
   );
 }
@@ -87,6 +90,7 @@ const AccountFolders = memo(function AccountFolders(props: {
   onToggle: (key: string, expand: boolean) => void;
   onFolderAction: (action: FolderAction) => void;
 }) {
+  const t = useT();
   const { account, folders, inboxUnread, expanded, currentFolderId, tabbableKey, onToggle, onFolderAction } = props;
   /** The folder whose menu a key or a right click opened, and a count that reopens it. */
   const [menuOpened, setMenuOpened] = useState<{ folderId: string; signal: number } | null>(null);
@@ -118,9 +122,9 @@ const AccountFolders = memo(function AccountFolders(props: {
         <Icon name={expanded ? 'chevronDown' : 'chevronRight'} size={16} className="account-toggle-chevron" />
       </button>
       {expanded && (
-        <ul id={listId} className="nav-list" aria-label={`Folders of ${label}`}>
+        <ul id={listId} className="nav-list" aria-label={t('sidebar.foldersOf', { account: label })}>
           {/* Every IMAP account has at least INBOX: an empty list means the first sync has not listed them yet. */}
-          {(folders === null || folders.length === 0) && <li className="nav-loading">Loading folders…</li>}
+          {(folders === null || folders.length === 0) && <li className="nav-loading">{t('sidebar.loadingFolders')}</li>}
           {folders?.map(({ folder, depth, displayName, expanded: open }) => {
             const active = currentFolderId === folder.id;
             const key = folderKey(account.accountId, folder.id);
@@ -171,19 +175,19 @@ const AccountFolders = memo(function AccountFolders(props: {
                 </Link>
                 {own && (
                   <MenuButton
-                    label={`More actions for ${displayName}`}
-                    title={`More actions for ${displayName} (Shift+F10)`}
+                    label={t('sidebar.moreActionsFor', { name: displayName })}
+                    title={t('sidebar.moreActionsTitle', { name: displayName })}
                     className="icon-button nav-folder-menu"
                     menuClassName="folder-menu"
                     tabIndex={-1}
                     openSignal={menuOpened?.folderId === folder.id ? menuOpened.signal : undefined}
                     returnFocusAfterSignal={() => document.querySelector<HTMLElement>(`[data-tree-key="${CSS.escape(key)}"]`)?.focus()}
                     entries={[
-                      { kind: 'item', id: 'rename', label: 'Rename…', icon: 'compose', onSelect: () => act('rename') },
-                      { kind: 'item', id: 'move', label: 'Move to…', icon: 'move', onSelect: () => act('move') },
-                      { kind: 'item', id: 'subfolder', label: 'New subfolder…', icon: 'plus', onSelect: () => onFolderAction({ accountId: account.accountId, kind: 'create', parent: folder }) },
+                      { kind: 'item', id: 'rename', label: t('sidebar.rename'), icon: 'compose', onSelect: () => act('rename') },
+                      { kind: 'item', id: 'move', label: t('sidebar.moveTo'), icon: 'move', onSelect: () => act('move') },
+                      { kind: 'item', id: 'subfolder', label: t('sidebar.newSubfolder'), icon: 'plus', onSelect: () => onFolderAction({ accountId: account.accountId, kind: 'create', parent: folder }) },
                       { kind: 'separator', id: 'separator' },
-                      { kind: 'item', id: 'delete', label: 'Delete…', icon: 'trash', onSelect: () => act('delete') },
+                      { kind: 'item', id: 'delete', label: t('sidebar.delete'), icon: 'trash', onSelect: () => act('delete') },
                     ]}
                   >
                     <Icon name="more" size={16} />
@@ -198,7 +202,7 @@ const AccountFolders = memo(function AccountFolders(props: {
                 type="button"
                 className="nav-item nav-new-folder"
                 // Named on the button itself: the narrow sidebar hides its label text.
-                aria-label="New folder"
+                aria-label={t('sidebar.newFolder')}
                 style={{ ['--depth' as string]: '0' }}
                 data-tree-key={newFolderKey(account.accountId)}
                 data-tree-level={2}
@@ -206,7 +210,7 @@ const AccountFolders = memo(function AccountFolders(props: {
                 onClick={() => onFolderAction({ accountId: account.accountId, kind: 'create', parent: null })}
               >
                 <Icon name="plus" size={17} className="nav-icon" />
-                <span className="nav-label">New folder</span>
+                <span className="nav-label">{t('sidebar.newFolder')}</span>
               </button>
             </li>
           )}
@@ -217,6 +221,8 @@ const AccountFolders = memo(function AccountFolders(props: {
 });
 
 export function Sidebar() {
+  const t = useT();
+  const locale = useLocale();
   const navigate = useNavigate();
   const accounts = useAtomValue(accountsAtom) ?? [];
   const folders = useAtomValue(foldersAtom);
@@ -250,10 +256,10 @@ export function Sidebar() {
         return {
           account,
           expanded: !collapsed.has(accountKey(account.accountId)),
-          folders: listed === undefined ? null : visibleFolders(orderFolders(listed, separator), closedFolders),
+          folders: listed === undefined ? null : visibleFolders(orderFolders(listed, separator, locale), closedFolders),
         };
       }),
-    [accounts, folders, collapsed],
+    [accounts, folders, collapsed, locale],
   );
   const visibleKeys = useMemo(() => {
     const keys = new Set([UNIFIED_KEY]);
@@ -285,7 +291,7 @@ export function Sidebar() {
   const unifiedActive = markedKey === UNIFIED_KEY;
 
   return (
-    <nav className="sidebar" aria-label="Mailboxes">
+    <nav className="sidebar" aria-label={t('sidebar.mailboxes')}>
       <div className="sidebar-brand">
         <img src={`data:image/svg+xml,${encodeURIComponent(brand.logoSvg)}`} alt="" width={28} height={28} />
         <span className="sidebar-brand-name">{brand.name}</span>
@@ -296,11 +302,11 @@ export function Sidebar() {
         onClick={() => dispatchMailEvent(MAIL_EVENTS.compose, activeAccountId ? { accountId: activeAccountId } : {})}
         aria-keyshortcuts="c"
       >
-        <Icon name="compose" size={18} /> Compose
+        <Icon name="compose" size={18} /> {t('sidebar.compose')}
       </button>
       <div className="sidebar-scroll">
         <div className="sidebar-tree" {...tree.containerProps}>
-          <ul className="nav-list" aria-label="All accounts">
+          <ul className="nav-list" aria-label={t('sidebar.allAccounts')}>
             <li>
               <Link
                 to="/mail/unified/$role"
@@ -314,7 +320,7 @@ export function Sidebar() {
                 tabIndex={tree.tabbableKey === UNIFIED_KEY ? 0 : -1}
               >
                 <Icon name="inboxes" size={17} className="nav-icon" />
-                <span className="nav-label">{accounts.length > 1 ? 'All inboxes' : 'Inbox'}</span>
+                <span className="nav-label">{accounts.length > 1 ? t('sidebar.allInboxes') : t('sidebar.inbox')}</span>
                 <UnreadCount count={totalUnread} />
               </Link>
             </li>
@@ -335,7 +341,7 @@ export function Sidebar() {
         </div>
         <Link to="/login" search={{ add: '1' }} className="nav-item nav-add-account">
           <Icon name="plus" size={17} className="nav-icon" />
-          <span className="nav-label">Add account</span>
+          <span className="nav-label">{t('sidebar.addAccount')}</span>
         </Link>
       </div>
       {folderAction && actionAccount && folderAction.kind === 'delete' && (

@@ -5,6 +5,8 @@
  */
 import { TernError } from '../../shared/errors';
 import { folderNameProblem, folderNameReasonText } from '../../shared/folder-name-rule';
+import type { Locale } from '../../shared/preferences';
+import { format } from '../../shared/strings';
 import type { FolderView } from '../../shared/worker-mail-api';
 import { orderFolders, type SidebarFolder } from './folder-order';
 
@@ -41,10 +43,10 @@ export function inTrash(folder: FolderView, folders: readonly FolderView[], sepa
 }
 
 /** The name field's problem as typed, in words; null when the name may be sent. */
-export function nameProblemText(name: string, separator: string): string | null {
+export function nameProblemText(name: string, separator: string, locale: Locale = 'en'): string | null {
   const problem = folderNameProblem(name, separator);
   if (!problem) return null;
-  return problem.error === 'FolderNameLengthExceeded' ? new TernError('FolderNameLengthExceeded').message : folderNameReasonText(problem.reason, separator);
+  return problem.error === 'FolderNameLengthExceeded' ? format(locale, 'errors.FolderNameLengthExceeded') : folderNameReasonText(problem.reason, separator, locale);
 }
 
 /**

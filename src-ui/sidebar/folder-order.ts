@@ -4,21 +4,26 @@
  * each folder's subfolders right under it. Nesting comes from the IMAP path and the
  * account's folder separator (mailProperties.folderSeparator, "/" by default).
  */
+import type { Locale } from '../../shared/preferences';
+import { format, type MessageId } from '../../shared/strings';
 import type { FolderView } from '../../shared/worker-mail-api';
 
 const SPECIAL_ORDER = ['inbox', 'flagged', 'drafts', 'sent', 'archive', 'all', 'junk', 'trash'] as const;
 
 /** Names people know special folders by, whatever the server calls them ("INBOX", "[Gmail]/Sent Mail"). */
-export const SPECIAL_FOLDER_NAMES: Readonly<Record<(typeof SPECIAL_ORDER)[number], string>> = {
-  inbox: 'Inbox',
-  flagged: 'Starred',
-  drafts: 'Drafts',
-  sent: 'Sent',
-  archive: 'Archive',
-  all: 'All mail',
-  junk: 'Spam',
-  trash: 'Trash',
+export const SPECIAL_FOLDER_NAMES: Readonly<Record<(typeof SPECIAL_ORDER)[number], MessageId>> = {
+  inbox: 'folders.inbox',
+  flagged: 'folders.flagged',
+  drafts: 'folders.drafts',
+  sent: 'folders.sent',
+  archive: 'folders.archive',
+  all: 'folders.all',
+  junk: 'folders.junk',
+  trash: 'folders.trash',
 };
+
+/** A special folder's name in a locale. */
+export const specialFolderName = (role: (typeof SPECIAL_ORDER)[number], locale: Locale = 'en') => format(locale, SPECIAL_FOLDER_NAMES[role]);
 
 export interface SidebarFolder {
   readonly folder: FolderView;
@@ -33,17 +38,17 @@ function parentPath(path: string, separator: string): string | null {
 }
 
 /** What the sidebar calls a folder: the special name, or the last segment of its path. */
-export function folderDisplayName(folder: Pick<FolderView, 'path' | 'name' | 'specialUse'>, separator: string): string {
-  if (folder.specialUse) return SPECIAL_FOLDER_NAMES[folder.specialUse];
+export function folderDisplayName(folder: Pick<FolderView, 'path' | 'name' | 'specialUse'>, separator: string, locale: Locale = 'en'): string {
+  if (folder.specialUse) return specialFolderName(folder.specialUse, locale);
   const segment = separator ? folder.path.slice(folder.path.lastIndexOf(separator) + separator.length) : folder.path;
   return segment || folder.name || folder.path;
 }
 
 const specialRank = (folder: FolderView) => (folder.specialUse ? SPECIAL_ORDER.indexOf(folder.specialUse) : SPECIAL_ORDER.length);
-const byName = (a: FolderView, b: FolderView, separator: string) =>
-  folderDisplayName(a, separator).localeCompare(folderDisplayName(b, separator), undefined, { sensitivity: 'base', numeric: true });
+const byName = (a: FolderView, b: FolderView, separator: string, locale: Locale) =>
+  folderDisplayName(a, separator, locale).localeCompare(folderDisplayName(b, separator, locale), locale, { sensitivity: 'base', numeric: true });
 
-export function orderFolders(folders: readonly FolderView[], separator = '/'): readonly SidebarFolder[] {
+export function orderFolders(folders: readonly FolderView[], separator = '/', locale: Locale = 'en'): readonly SidebarFolder[] {
   const byPath = new Map(folders.map((folder) => [folder.path, folder]));
   const children = new Map<string | null, FolderView[]>();
   for (const folder of folders) {
@@ -56,9 +61,9 @@ export function orderFolders(folders: readonly FolderView[], separator = '/'): r
   }
   const ordered: SidebarFolder[] = [];
   const visit = (parent: string | null, depth: number) => {
-    const siblings = [...(children.get(parent) ?? [])].sort((a, b) => specialRank(a) - specialRank(b) || byName(a, b, separator));
+    const siblings = [...(children.get(parent) ?? [])].sort((a, b) => specialRank(a) - specialRank(b) || byName(a, b, separator, locale));
     for (const folder of siblings) {
-      ordered.push({ folder, depth, displayName: folderDisplayName(folder, separator) });
+      ordered.push({ folder, depth, displayName: folderDisplayName(folder, separator, locale) });
       visit(folder.path, depth + 1);
     }
   };

@@ -6,10 +6,11 @@
  */
 import { useAtomValue } from 'jotai';
 import { allInScopeSelectedAtom, scopeRunAtom, selectionAtom, visibleListAtom } from '../state/atoms';
-import { conversations } from '../state/scope-run';
 import { selectAllState } from './scope-selection';
+import { useT } from '../kit/i18n';
 
 export function SelectAllBanner(props: { folderName: string; onSelectScope: () => void; onClear: () => void }) {
+  const t = useT();
   const held = useAtomValue(visibleListAtom).held;
   const selection = useAtomValue(selectionAtom);
   const allInScope = useAtomValue(allInScopeSelectedAtom);
@@ -17,9 +18,9 @@ export function SelectAllBanner(props: { folderName: string; onSelectScope: () =
   if (running) {
     return (
       <div className="select-all-banner">
-        <progress className="select-all-progress" aria-label={`${running.verb} conversations`} value={running.done} max={Math.max(1, running.total)} />
+        <progress className="select-all-progress" aria-label={t('threadList.progressLabel', { verb: running.verb })} value={running.done} max={Math.max(1, running.total)} />
         <span role="status">
-          {running.verb} {running.total > 0 ? `${new Intl.NumberFormat().format(running.done)} of ${conversations(running.total)}` : 'conversations'}…
+          {running.verb} {running.total > 0 ? t('threadList.progress', { done: running.done, count: running.total }) : t('threadList.conversations')}…
         </span>
       </div>
     );
@@ -30,18 +31,18 @@ export function SelectAllBanner(props: { folderName: string; onSelectScope: () =
     <div className="select-all-banner">
       {state.kind === 'offer' ? (
         <>
-          <span>All {conversations(state.selected)} on this page are selected.</span>
+          <span>{t('threadList.pageSelected', { count: state.selected })}</span>
           <button type="button" className="select-all-banner-button" onClick={props.onSelectScope}>
-            Select all {conversations(state.total)} in {props.folderName}
+            {t('threadList.selectAllIn', { count: state.total, folder: props.folderName })}
           </button>
         </>
       ) : (
         <>
           <span role="status">
-            All {conversations(state.total)} in {props.folderName} are selected.
+            {t('threadList.allSelected', { count: state.total, folder: props.folderName })}
           </span>
           <button type="button" className="select-all-banner-button" onClick={props.onClear}>
-            Clear selection
+            {t('threadList.clearSelection')}
           </button>
         </>
       )}

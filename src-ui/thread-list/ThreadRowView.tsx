@@ -9,6 +9,9 @@ import { Icon } from '../kit/icons';
 import type { ViewLayout } from '../settings/view-mode';
 import { formatFullTime, formatListTime } from '../kit/date-format';
 import { avatarAddress, rowNamesLabel } from './row-format';
+import type { Locale } from '../../shared/preferences';
+import { format, type MessageId, type MessageValues } from '../../shared/strings';
+import { useLocale, useT } from '../kit/i18n';
 
 export type RowPart = 'row' | 'avatar';
 
@@ -47,18 +50,19 @@ export const rowElementId = (key: string) => `thread-${key}`;
 const rowStyle = (index: number, rowHeight: number) => ({ transform: `translateY(${index * rowHeight}px)`, height: rowHeight, contentVisibility: 'auto' as const });
 
 /** What a screen reader says for the row: state first, then who, what and when. */
-export function rowAccessibleName(row: ThreadRow, senders: string, time: string, accountLabel: string | null = null): string {
+export function rowAccessibleName(row: ThreadRow, senders: string, time: string, accountLabel: string | null = null, locale: Locale = 'en'): string {
+  const say = (id: MessageId, values?: MessageValues) => format(locale, id, values);
   const parts = [
-    row.unreadCount > 0 ? 'Unread' : null,
-    row.starred ? 'Starred' : null,
-    row.draftTo ? 'Draft' : null,
+    row.unreadCount > 0 ? say('conversation.unread') : null,
+    row.starred ? say('threadList.starred') : null,
+    row.draftTo ? say('threadList.draft') : null,
     senders,
-    row.subject || '(no subject)',
+    row.subject || say('conversation.noSubject'),
     row.snippet,
     time,
-    row.hasAttachments ? 'Has attachments' : null,
-    row.pending ? 'Saving changes' : null,
-    accountLabel ? `in ${accountLabel}` : null,
+    row.hasAttachments ? say('threadList.hasAttachments') : null,
+    row.pending ? say('threadList.savingChanges') : null,
+    accountLabel ? say('threadList.inAccount', { account: accountLabel }) : null,
   ];
   return parts.filter(Boolean).join(', ');
 }
@@ -68,7 +72,11 @@ export const ThreadRowView = memo(function ThreadRowView(props: ThreadRowViewPro
   const accountLabel = props.accountLabel ?? null;
   // The name changes with the row, not with its position: a row moving up (one above it
   // archived) re-renders this shell only (transform, posinset), never its content.
-  const label = useMemo(() => rowAccessibleName(row, rowNamesLabel(row, ownEmails), formatFullTime(row.lastMessageAt), accountLabel), [row, ownEmails, accountLabel]);
+  const locale = useLocale();
+  const label = useMemo(
+    () => rowAccessibleName(row, rowNamesLabel(row, ownEmails, locale), formatFullTime(row.lastMessageAt, locale), accountLabel, locale),
+    [row, ownEmails, accountLabel, locale],
+  );
   const className = [
     'thread-row',
     `thread-row-${layout.rowStyle}`,
@@ -112,17 +120,19 @@ const RowContent = memo(function RowContent(props: {
   ownEmails: ReadonlySet<string>;
   today: number;
 }) {
+  const t = useT();
+  const locale = useLocale();
   const { row, layout, selected, today } = props;
-  const senders = rowNamesLabel(row, props.ownEmails);
+  const senders = rowNamesLabel(row, props.ownEmails, locale);
   // A draft of its own (Drafts): whom it is to, after a red Draft label (Gmail).
   const names = row.draftTo ? (
     <>
-      <span className="row-draft-label">Draft</span> {senders}
+      <span className="row-draft-label">{t('threadList.draft')}</span> {senders}
     </>
   ) : (
     senders
   );
-  const time = formatListTime(row.lastMessageAt, Math.max(Date.now(), today));
+  const time = formatListTime(row.lastMessageAt, Math.max(Date.now(), today), locale);
   const sender = avatarAddress(row.draftTo?.length ? row.draftTo : row.participants, props.ownEmails);
   const subject = row.subject || '(no subject)';
   const isoTime = new Date(row.lastMessageAt).toISOString();
@@ -181,6 +191,7 @@ const RowContent = memo(function RowContent(props: {
 
 /** A row the window does not hold yet (fast scrolling): a quiet skeleton. */
 export const PlaceholderRow = memo(function PlaceholderRow({ index, total, layout }: { index: number; total: number; layout: ViewLayout }) {
+  const t = useT();
   return (
     <div
       role="option"
@@ -188,7 +199,7 @@ export const PlaceholderRow = memo(function PlaceholderRow({ index, total, layou
       aria-disabled={true}
       aria-posinset={index + 1}
       aria-setsize={total}
-      aria-label="Loading conversation"
+      aria-label={t('threadList.loadingConversation')}
       className={`thread-row thread-row-${layout.rowStyle} is-placeholder`}
       style={rowStyle(index, layout.rowHeight)}
     >

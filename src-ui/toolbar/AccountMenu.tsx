@@ -10,8 +10,10 @@ import { useMailActions } from '../state/actions-context';
 import { accountsAtom, inboxUnreadAtom } from '../state/atoms';
 import { LogoutDialog, type LogoutQuestion } from './LogoutDialog';
 import { useSwitchAccount } from './switch-account';
+import { useT } from '../kit/i18n';
 
 export function AccountMenu() {
+  const t = useT();
   const accounts = useAtomValue(accountsAtom) ?? [];
   const unread = useAtomValue(inboxUnreadAtom);
   const activeId = useActiveAccountId();
@@ -42,7 +44,7 @@ export function AccountMenu() {
     {
       kind: 'group',
       id: 'accounts',
-      label: 'Switch account',
+      label: t('toolbar.switchAccount'),
       items: accounts.map((account) => {
         const count = unread[account.accountId] ?? 0;
         return {
@@ -56,23 +58,23 @@ export function AccountMenu() {
       }),
     },
     { kind: 'separator', id: 'separator' },
-    { kind: 'item', id: 'add', label: 'Add another account', icon: 'plus', onSelect: () => void navigate({ to: '/login', search: { add: '1' } }) },
+    { kind: 'item', id: 'add', label: t('toolbar.addAnotherAccount'), icon: 'plus', onSelect: () => void navigate({ to: '/login', search: { add: '1' } }) },
     {
       kind: 'item',
       id: 'logout',
-      label: `Log out of ${active.emailAddress}`,
+      label: t('toolbar.logOutOf', { email: active.emailAddress }),
       icon: 'logout',
       onSelect: () => void askThenLogOut([active.accountId], active.emailAddress, logOutActive),
     },
   ];
   if (accounts.length > 1) {
     const allIds = accounts.map((account) => account.accountId);
-    entries.push({ kind: 'item', id: 'logout-all', label: 'Log out of all accounts', icon: 'logout', onSelect: () => void askThenLogOut(allIds, null, logOutAll) });
+    entries.push({ kind: 'item', id: 'logout-all', label: t('toolbar.logOutOfAll'), icon: 'logout', onSelect: () => void askThenLogOut(allIds, null, logOutAll) });
   }
 
   return (
     <>
-      <MenuButton label={`Account: ${active.emailAddress}`} className="account-button" entries={entries} menuClassName="account-menu">
+      <MenuButton label={t('toolbar.accountLabel', { email: active.emailAddress })} className="account-button" entries={entries} menuClassName="account-menu">
         <Avatar name={senderName(active)} email={active.emailAddress} hue={active.iconColor} size={32} />
       </MenuButton>
       {question && <LogoutDialog question={question} onClose={() => setQuestion(null)} />}

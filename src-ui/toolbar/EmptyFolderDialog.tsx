@@ -10,6 +10,9 @@ import { useState } from 'react';
 import { TernError } from '../../shared/errors';
 import { ConfirmFooter, ModalDialog } from '../kit/ModalDialog';
 import { useMailActions } from '../state/actions-context';
+import type { Locale } from '../../shared/preferences';
+import { format } from '../../shared/strings';
+import { errorText, useLocale, useT } from '../kit/i18n';
 
 export type EmptyRole = 'trash' | 'junk';
 
@@ -19,19 +22,21 @@ export interface EmptyTarget {
   readonly email: string;
 }
 
-const COUNT = new Intl.NumberFormat();
-const messages = (count: number) => `${COUNT.format(count)} message${count === 1 ? '' : 's'}`;
-const conversations = (count: number) => `${COUNT.format(count)} conversation${count === 1 ? '' : 's'}`;
-export const roleName = (role: EmptyRole) => (role === 'trash' ? 'Trash' : 'Spam');
+/** The folder's name: Trash or Spam. */
+export const roleName = (role: EmptyRole, locale: Locale = 'en') => format(locale, role === 'trash' ? 'folders.trash' : 'folders.junk');
 
 /** "All 34 conversations in Trash will be deleted forever." (naming the accounts when there are several). */
-export function emptyQuestion(role: EmptyRole, targets: readonly EmptyTarget[], total: number): string {
-  const where = targets.length > 1 ? `${roleName(role)} of ${targets.map((target) => target.email).join(' and ')}` : roleName(role);
-  return `${total === 1 ? 'The 1 conversation' : `All ${conversations(total)}`} in ${where} will be deleted forever. Nothing else is deleted, and this cannot be undone.`;
+export function emptyQuestion(role: EmptyRole, targets: readonly EmptyTarget[], total: number, locale: Locale = 'en'): string {
+  const folder = roleName(role, locale);
+  const where = targets.length > 1 ? format(locale, 'toolbar.folderOfAccounts', { folder, accounts: new Intl.ListFormat(locale).format(targets.map((target) => target.email)) }) : folder;
+  return format(locale, 'toolbar.emptyQuestion', { count: total, where });
 }
 
 /** `total`: the conversations the list holds (ListSnapshot.total). */
 export function EmptyFolderDialog({ role, targets, total, onClose }: { role: EmptyRole; targets: readonly EmptyTarget[]; total: number; onClose: () => void }) {
+  const t = useT();
+  const locale = useLocale();
+  const folder = roleName(role, locale);
   const actions = useMailActions();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -43,26 +48,26 @@ export function EmptyFolderDialog({ role, targets, total, onClose }: { role: Emp
     try {
       for (const target of targets) removed += await actions.emptyFolder({ accountId: target.accountId, role });
     } catch (cause) {
-      setError(TernError.from(cause).message);
+      setError(errorText(t, TernError.from(cause)));
       setBusy(false);
       return;
     }
-    actions.toast({ tone: 'info', message: `${roleName(role)} emptied: ${messages(removed)} deleted forever.` });
+    actions.toast({ tone: 'info', message: { id: 'toolbar.emptied', values: { folder, count: removed } } });
     onClose();
   };
 
   return (
-    <ModalDialog title={`Empty ${roleName(role)}?`} onClose={onClose} busy={busy} className="empty-folder-dialog">
+    <ModalDialog title={t('toolbar.emptyTitle', { folder })} onClose={onClose} busy={busy} className="empty-folder-dialog">
       <div className="modal-dialog-body">
-        <p className="modal-dialog-text">{emptyQuestion(role, targets, total)}</p>
+        <p className="modal-dialog-text">{emptyQuestion(role, targets, total, locale)}</p>
         {busy && (
           <div role="status">
-            <p className="modal-dialog-text">Deleting {conversations(total)}…</p>
+            <p className="modal-dialog-text">{t('toolbar.deletingConversations', { count: total })}</p>
             {/* Indeterminate: the mail server deletes them in one command and says nothing until done. */}
-            <progress aria-label={`Emptying ${roleName(role)}`} />
+            <progress aria-label={t('toolbar.emptying', { folder })} />
           </div>
         )}
-        <ConfirmFooter error={error} busy={busy} confirmLabel={`Empty ${roleName(role)}`} onCancel={onClose} onConfirm={() => void empty()} />
+        <ConfirmFooter error={error} busy={busy} confirmLabel={t('toolbar.emptyAction', { folder })} onCancel={onClose} onConfirm={() => void empty()} />
       </div>
     </ModalDialog>
   );

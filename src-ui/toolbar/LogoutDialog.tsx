@@ -6,12 +6,8 @@
 import { useState } from 'react';
 import { TernError } from '../../shared/errors';
 import { ConfirmFooter, ModalDialog } from '../kit/ModalDialog';
+import { errorText, useT } from '../kit/i18n';
 
-/** "2 messages you wrote are saved on this device only …" */
-export function unsentLossWarning(count: number): string {
-  const what = count === 1 ? '1 message you wrote is' : `${count} messages you wrote are`;
-  return `${what} saved on this device only: ${count === 1 ? 'it has' : 'they have'} not reached the server yet. Logging out deletes ${count === 1 ? 'it' : 'them'}.`;
-}
 
 export interface LogoutQuestion {
   /** Whom it logs out: an address, or null for every account. */
@@ -21,6 +17,7 @@ export interface LogoutQuestion {
 }
 
 export function LogoutDialog({ question, onClose }: { question: LogoutQuestion; onClose: () => void }) {
+  const t = useT();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const confirm = async () => {
@@ -29,17 +26,17 @@ export function LogoutDialog({ question, onClose }: { question: LogoutQuestion; 
     try {
       await question.logOut();
     } catch (cause) {
-      setError(TernError.from(cause).message);
+      setError(errorText(t, TernError.from(cause)));
       setBusy(false);
       return;
     }
     onClose();
   };
   return (
-    <ModalDialog title={question.email ? `Log out of ${question.email}?` : 'Log out of all accounts?'} onClose={onClose} busy={busy} className="logout-dialog">
+    <ModalDialog title={question.email ? t('toolbar.logOutOfQuestion', { email: question.email }) : t('toolbar.logOutOfAll2')} onClose={onClose} busy={busy} className="logout-dialog">
       <div className="modal-dialog-body">
-        <p className="modal-dialog-text">{unsentLossWarning(question.unsent)}</p>
-        <ConfirmFooter error={error} busy={busy} confirmLabel="Log out anyway" onCancel={onClose} onConfirm={() => void confirm()} />
+        <p className="modal-dialog-text">{t('toolbar.unsentLossWarning', { count: question.unsent })}</p>
+        <ConfirmFooter error={error} busy={busy} confirmLabel={t('toolbar.logOutAnyway')} onCancel={onClose} onConfirm={() => void confirm()} />
       </div>
     </ModalDialog>
   );

@@ -19,6 +19,7 @@ import { Icon } from '../kit/icons';
 import { useCurrentMailbox } from '../app/current-mailbox';
 import { accountsAtom } from '../state/atoms';
 import { SearchHelp } from './SearchHelp';
+import { useT } from '../kit/i18n';
 
 const mailRoute = getRouteApi('/mail');
 export const SEARCH_INPUT_ID = 'mail-search';
@@ -41,6 +42,7 @@ export function focusSearch(): void {
 }
 
 export function SearchBox() {
+  const t = useT();
   const search = mailRoute.useSearch();
   const navigate = useNavigate();
   const accounts = useAtomValue(accountsAtom) ?? [];
@@ -123,14 +125,14 @@ export function SearchBox() {
       }}
     >
       <label htmlFor={SEARCH_INPUT_ID} className="visually-hidden">
-        Search mail
+        {t('toolbar.searchMail')}
       </label>
       <Icon name="search" size={18} className="search-icon" />
       <input
         id={SEARCH_INPUT_ID}
         type="search"
         className="search-input"
-        placeholder="Search mail"
+        placeholder={t('toolbar.searchMail')}
         autoComplete="off"
         spellCheck={false}
         value={text}
@@ -148,14 +150,14 @@ export function SearchBox() {
       {accounts.length > 1 && (
         <select
           className="search-scope"
-          aria-label="Search in"
+          aria-label={t('toolbar.searchIn')}
           value={scopeValue}
           onChange={(event) => {
             setPickedScope(event.target.value);
             apply(text, event.target.value, true);
           }}
         >
-          <option value="all">All accounts</option>
+          <option value="all">{t('toolbar.allAccounts')}</option>
           {accounts.map((account) => (
             <option key={account.accountId} value={account.accountId}>
               {account.emailAddress}

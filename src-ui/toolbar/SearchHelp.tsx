@@ -6,6 +6,7 @@
  */
 import { SEARCH_OPERATORS } from '../../shared/search-syntax';
 import { MenuButton, type MenuEntry } from '../kit/Menu';
+import { useT, type MessageId } from '../kit/i18n';
 
 /** What picking an operator adds to the query: the whole of it when it takes one value only, else `name:`. */
 export function operatorInsertion(name: string): string {
@@ -14,23 +15,24 @@ export function operatorInsertion(name: string): string {
 }
 
 export function SearchHelp({ onPick }: { onPick: (insertion: string) => void }) {
+  const t = useT();
   const entries: MenuEntry[] = SEARCH_OPERATORS.map((operator) => ({
     kind: 'item',
     id: operator.name,
     label: `${operator.name}:`,
-    description: `${operator.description} · ${operator.example}`,
+    description: `${t(`toolbar.op_${operator.name}` as MessageId)} · ${operator.example}`,
     onSelect: () => onPick(operatorInsertion(operator.name)),
   }));
   return (
     <MenuButton
-      label="Search operators"
-      title="Search operators"
+      label={t('toolbar.searchOperators')}
+      title={t('toolbar.searchOperators')}
       className="search-help-button"
       menuClassName="search-help-menu"
       entries={entries}
       header={
         <p className="search-help-note">
-          Combine them: <code>from:bob is:unread</code>. A <code>-</code> in front leaves matches out: <code>-in:inbox</code>. Quotes keep words together.
+          {t('toolbar.combineThem')} <code>from:bob is:unread</code>. {t('toolbar.minusInFront')} <code>-in:inbox</code>. {t('toolbar.quotesKeepWordsTogether')}
         </p>
       }
     >

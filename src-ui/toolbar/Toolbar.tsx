@@ -9,6 +9,7 @@ import { focusListOrConversation } from '../kit/focus-list';
 import { MenuButton } from '../kit/Menu';
 import type { ThreadCommand } from '../state/mail-actions';
 import type { MoveTarget } from './move-menu';
+import { useT } from '../kit/i18n';
 
 export interface ToolbarProps {
   readonly title: string;
@@ -40,7 +41,6 @@ export interface ToolbarProps {
 
 
 /** One number formatter for the count: `Number#toLocaleString` builds one per call, which made every list change re-render this toolbar slowly. */
-const COUNT_FORMAT = new Intl.NumberFormat();
 
 function ActionButton({ label, icon, shortcut, disabled, onClick }: { label: string; icon: IconName; shortcut: string; disabled: boolean; onClick: () => void }) {
   return (
@@ -51,6 +51,7 @@ function ActionButton({ label, icon, shortcut, disabled, onClick }: { label: str
 }
 
 export function Toolbar(props: ToolbarProps) {
+  const t = useT();
   const checkbox = useRef<HTMLInputElement>(null);
   const none = props.targetCount === 0;
   const allSelected = props.loadedCount > 0 && props.selectedCount >= props.loadedCount;
@@ -61,34 +62,34 @@ export function Toolbar(props: ToolbarProps) {
   return (
     <div className="toolbar-row">
       <h1 className="mailbox-title">{props.title}</h1>
-      <div role="toolbar" aria-label="Conversation actions" className="toolbar">
-        <label className="select-all" title="Select all loaded conversations">
+      <div role="toolbar" aria-label={t('toolbar.conversationActions')} className="toolbar">
+        <label className="select-all" title={t('toolbar.selectAllLoadedConversations')}>
           <input
             ref={checkbox}
             type="checkbox"
             checked={allSelected}
             disabled={props.loadedCount === 0}
             onChange={(event) => props.onSelectAll(event.target.checked)}
-            aria-label="Select all conversations"
+            aria-label={t('toolbar.selectAllConversations')}
           />
         </label>
         <span className="toolbar-divider" aria-hidden="true" />
-        <ActionButton label="Archive" icon="archive" shortcut="e" disabled={none} onClick={() => props.onRun({ kind: 'archive' })} />
+        <ActionButton label={t('toolbar.archive')} icon="archive" shortcut="e" disabled={none} onClick={() => props.onRun({ kind: 'archive' })} />
         <ActionButton
-          label={props.deleteForever ? 'Delete forever' : 'Delete'}
+          label={props.deleteForever ? t('toolbar.deleteForever') : t('toolbar.delete')}
           icon="trash"
           shortcut="#"
           disabled={none}
           onClick={() => props.onRun({ kind: props.deleteForever ? 'delete' : 'trash' })}
         />
         {props.inSpam ? (
-          <ActionButton label="Not spam" icon="inbox" shortcut="!" disabled={none} onClick={() => props.onRun({ kind: 'notspam' })} />
+          <ActionButton label={t('toolbar.notSpam')} icon="inbox" shortcut="!" disabled={none} onClick={() => props.onRun({ kind: 'notspam' })} />
         ) : (
-          <ActionButton label="Report spam" icon="spam" shortcut="!" disabled={none} onClick={() => props.onRun({ kind: 'spam' })} />
+          <ActionButton label={t('toolbar.reportSpam')} icon="spam" shortcut="!" disabled={none} onClick={() => props.onRun({ kind: 'spam' })} />
         )}
         <MenuButton
-          label="Move to folder"
-          title="Move to folder (v)"
+          label={t('toolbar.moveToFolder')}
+          title={t('toolbar.moveToFolderV')}
           disabled={none || !props.moveFolders}
           openSignal={props.moveOpenSignal}
           returnFocusAfterSignal={focusListOrConversation}
@@ -108,14 +109,14 @@ export function Toolbar(props: ToolbarProps) {
         </MenuButton>
         <span className="toolbar-divider" aria-hidden="true" />
         <ActionButton
-          label={props.anyUnread ? 'Mark as read' : 'Mark as unread'}
+          label={props.anyUnread ? t('toolbar.markAsRead') : t('toolbar.markAsUnread')}
           icon={props.anyUnread ? 'mailOpen' : 'mail'}
           shortcut={props.anyUnread ? 'Shift+I' : 'Shift+U'}
           disabled={none}
           onClick={() => props.onRun({ kind: 'markRead', read: props.anyUnread })}
         />
         <ActionButton
-          label={props.allStarred ? 'Remove star' : 'Add star'}
+          label={props.allStarred ? t('toolbar.removeStar') : t('toolbar.addStar')}
           icon={props.allStarred ? 'starFilled' : 'star'}
           shortcut="s"
           disabled={none}
@@ -124,9 +125,9 @@ export function Toolbar(props: ToolbarProps) {
       </div>
       <p className="toolbar-count" aria-live="polite">
         {props.selectedCount > 0
-          ? `${COUNT_FORMAT.format(props.selectedCount)} selected`
+          ? t('toolbar.selected', { count: props.selectedCount })
           : props.totalKnown
-            ? `${COUNT_FORMAT.format(props.total)} conversation${props.total === 1 ? '' : 's'}`
+            ? t('toolbar.conversations', { count: props.total })
             : ''}
       </p>
       {props.empty && (

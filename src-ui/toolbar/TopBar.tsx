@@ -5,14 +5,16 @@ import { SettingsMenu } from '../settings/SettingsMenu';
 import { shortcutsOpenAtom } from '../state/atoms';
 import { AccountMenu } from './AccountMenu';
 import { SearchBox } from './SearchBox';
+import { useT } from '../kit/i18n';
 
 export function TopBar() {
+  const t = useT();
   const openShortcuts = useSetAtom(shortcutsOpenAtom);
   return (
     <header className="topbar">
       <SearchBox />
       <div className="topbar-actions">
-        <button type="button" className="icon-button" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" aria-keyshortcuts="?" onClick={() => openShortcuts(true)}>
+        <button type="button" className="icon-button" aria-label={t('toolbar.keyboardShortcuts')} title={t('toolbar.keyboardShortcuts2')} aria-keyshortcuts="?" onClick={() => openShortcuts(true)}>
           <Icon name="keyboard" size={20} />
         </button>
         <SettingsMenu />

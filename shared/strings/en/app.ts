@@ -2,4 +2,5 @@
 export const app = {
   notifications: 'Notifications',
   dismissNotification: 'Dismiss notification',
+  searchResults: 'Search results',
 };

@@ -3,10 +3,26 @@ import { app } from './app';
 import { common } from './common';
 import { errors } from './errors';
 import { login } from './login';
+import { folders } from './folders';
+import { sidebar } from './sidebar';
+import { toolbar } from './toolbar';
+import { keyboard } from './keyboard';
+import { attachments } from './attachments';
+import { conversation } from './conversation';
+import { mailHtml } from './mailHtml';
+import { threadList } from './threadList';
 
 export const en = {
   app,
   common,
   errors,
   login,
+  folders,
+  sidebar,
+  toolbar,
+  keyboard,
+  attachments,
+  conversation,
+  mailHtml,
+  threadList,
 };

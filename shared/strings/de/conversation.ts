@@ -1,0 +1,28 @@
+import type { conversation as en } from '../en/conversation';
+
+export const conversation: Record<keyof typeof en, string> = {
+  noSubject: '(kein Betreff)',
+  noSender: '(kein Absender)',
+  conversationLabel: 'Konversation: {subject}',
+  messageCount: '{count, plural, one {# Nachricht} other {# Nachrichten}}',
+  collapseAll: 'Alle einklappen',
+  expandAll: 'Alle ausklappen',
+  olderMessages: '{count, plural, one {ältere Nachricht} other {ältere Nachrichten}}',
+  reply: 'Antworten',
+  replyAll: 'Allen antworten',
+  forward: 'Weiterleiten',
+  draft: 'Entwurf',
+  unread: 'Ungelesen',
+  editDraft: 'Entwurf bearbeiten',
+  print: 'Drucken',
+  printThisMessage: 'Diese Nachricht drucken',
+  loadingMessage: 'Nachricht wird geladen',
+  theMessageCouldNot: 'Die Nachricht konnte nicht geladen werden.',
+  tryAgain: 'Erneut versuchen',
+  messageFromAt: 'Nachricht von {name}, {date}',
+  actionsFor: 'Aktionen für die Nachricht von {name}',
+  messageFrom: 'Nachricht von {name}',
+  me: 'ich',
+  toUndisclosed: 'an unbekannte Empfänger',
+  toRecipients: 'an {names}{rest, plural, =0 {} one { und # weitere Person} other { und # weitere Personen}}',
+};

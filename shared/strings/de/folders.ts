@@ -1,0 +1,14 @@
+import type { folders as en } from '../en/folders';
+
+export const folders: Record<keyof typeof en, string> = {
+  inbox: 'Posteingang',
+  flagged: 'Markiert',
+  drafts: 'Entwürfe',
+  sent: 'Gesendet',
+  archive: 'Archiv',
+  all: 'Alle Nachrichten',
+  junk: 'Spam',
+  trash: 'Papierkorb',
+  allOf:
+    '{role, select, inbox {Alle Posteingänge} flagged {Alle markierten} drafts {Alle Entwürfe} sent {Alle gesendeten} archive {Alle Archive} all {Alle Nachrichten} junk {Spam (alle Konten)} other {Papierkorb (alle Konten)}}',
+};

@@ -1,0 +1,19 @@
+import type { threadList as en } from '../en/threadList';
+
+export const threadList: Record<keyof typeof en, string> = {
+  conversations: 'Konversationen',
+  progress: '{done} von {count, plural, one {# Konversation} other {# Konversationen}}',
+  progressLabel: '{verb}: Konversationen',
+  pageSelected: 'Alle {count, plural, one {# Konversation} other {# Konversationen}} auf dieser Seite sind ausgewählt.',
+  selectAllIn: 'Alle {count, plural, one {# Konversation} other {# Konversationen}} in {folder} auswählen',
+  allSelected: 'Alle {count, plural, one {# Konversation} other {# Konversationen}} in {folder} sind ausgewählt.',
+  clearSelection: 'Auswahl aufheben',
+  draft: 'Entwurf',
+  starred: 'Markiert',
+  hasAttachments: 'Mit Anhängen',
+  savingChanges: 'Änderungen werden gespeichert',
+  inAccount: 'in {account}',
+  toNobody: 'An: (keine Empfänger)',
+  toNames: 'An: {names}',
+  loadingConversation: 'Konversation wird geladen',
+};

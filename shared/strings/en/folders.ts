@@ -1,0 +1,13 @@
+/** Names of the special folders, whatever the server calls them. */
+export const folders = {
+  inbox: 'Inbox',
+  flagged: 'Starred',
+  drafts: 'Drafts',
+  sent: 'Sent',
+  archive: 'Archive',
+  all: 'All mail',
+  junk: 'Spam',
+  trash: 'Trash',
+  allOf:
+    '{role, select, inbox {All inboxes} flagged {All starred} drafts {All drafts} sent {All sent} archive {All archive} all {All all mail} junk {All spam} other {All trash}}',
+};

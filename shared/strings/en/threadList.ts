@@ -1,0 +1,18 @@
+/** The thread list (src-ui/thread-list/): rows, select-all banner. */
+export const threadList = {
+  conversations: 'conversations',
+  progress: '{done} of {count, plural, one {# conversation} other {# conversations}}',
+  progressLabel: '{verb} conversations',
+  pageSelected: 'All {count, plural, one {# conversation} other {# conversations}} on this page are selected.',
+  selectAllIn: 'Select all {count, plural, one {# conversation} other {# conversations}} in {folder}',
+  allSelected: 'All {count, plural, one {# conversation} other {# conversations}} in {folder} are selected.',
+  clearSelection: 'Clear selection',
+  draft: 'Draft',
+  starred: 'Starred',
+  hasAttachments: 'Has attachments',
+  savingChanges: 'Saving changes',
+  inAccount: 'in {account}',
+  toNobody: 'To: (no recipients)',
+  toNames: 'To: {names}',
+  loadingConversation: 'Loading conversation',
+};
