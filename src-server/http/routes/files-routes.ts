@@ -15,7 +15,6 @@ import { formatFileSize } from '../../../shared/file-size';
 import { parseInput } from '../../actions/request-input';
 import type { GatewayContext } from '../../context';
 import { toUploadedFile, type UploadRecord } from '../../drafts/upload-store';
-import { sessionOf } from '../session-auth';
 
 const fileParams = z.object({ id: uploadIdSchema });
 /** A client's content type is kept only when it looks like one; it never decides anything here. */
@@ -72,7 +71,7 @@ export async function registerFilesRoutes(app: FastifyInstance, ctx: GatewayCont
     });
 
     scope.post('/api/files', async (request, reply): Promise<UploadResponse> => {
-      const { accountId } = sessionOf(ctx.sessions, request);
+      const { accountId } = request.session;
       if (!request.isMultipart()) throw new TernError('InvalidRequestData', { detail: { reason: 'Send the files as multipart/form-data.' } });
       const stored: UploadRecord[] = [];
       let remaining = MAX_MESSAGE_BYTES;
@@ -109,7 +108,7 @@ export async function registerFilesRoutes(app: FastifyInstance, ctx: GatewayCont
     });
 
     scope.delete('/api/files/:id', async (request, reply) => {
-      const { accountId } = sessionOf(ctx.sessions, request);
+      const { accountId } = request.session;
       if (!(await uploads.remove(accountId, parseInput(fileParams, request.params).id))) throw new TernError('FileNotFound');
       return reply.code(204).send();
     });
