@@ -19,7 +19,7 @@ import type { MailActions } from '../state/mail-actions';
 import { accountsAtom, foldersAtom, openThreadAtom, ownEmailsByAccountAtom, trustedSendersAtom, visibleListAtom } from '../state/atoms';
 import { folderDisplayName } from '../sidebar/folder-order';
 import { indexOfKey, rowAt } from '../thread-list/list-patch';
-import { formatFullTime } from '../thread-list/row-format';
+import { formatFullTime } from '../kit/date-format';
 import { Avatar } from '../kit/Avatar';
 import { EmptyPane } from './EmptyPane';
 import { Icon } from '../kit/icons';
