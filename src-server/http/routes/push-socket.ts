@@ -59,7 +59,7 @@ export async function registerPushSocket(app: FastifyInstance, ctx: GatewayConte
   ctx.sessions.on('ended', onSessionEnded);
   app.addHook('onClose', async () => void ctx.sessions.off('ended', onSessionEnded));
 
-  app.get('/ae/ws/create', { websocket: true, preValidation: refuseForeignOrigin }, (socket, request) => {
+  app.get('/ae/ws/create', { websocket: true, preValidation: refuseForeignOrigin, config: { auth: 'public' } }, (socket, request) => {
     let session: Session;
     try {
       session = ctx.sessions.verify(querySchema.parse(request.query).st);

@@ -16,12 +16,14 @@ import { createAccountsFeed } from './accounts-feed';
 import { createCommandFeed } from './command-feed';
 import type { FeedContext, Store } from './feed-context';
 import { createMailboxCounts } from './mailbox-counts';
+import { createOpenThreadFeed, type ThreadToOpen } from './open-thread-feed';
 import { createSyncFeed } from './sync-feed';
 import { createSettingsFeed } from './settings-feed';
 import { createThreadListFeed } from './thread-list-feed';
 import { createToastFeed } from './toasts';
 
 export { MAILBOX_REFRESH_DELAY_MS } from './mailbox-counts';
+export type { ThreadToOpen } from './open-thread-feed';
 export { scopeKeyOf } from './thread-list-feed';
 export { MAX_ERROR_TOASTS, TOAST_MS, withToast } from './toasts';
 
@@ -40,6 +42,8 @@ export interface WorkerBridge {
   moveThreadListWindow(window: ListWindow): void;
   /** Ends the list of a scope if it is still the one shown. */
   closeThreadList(scope: ListScope): void;
+  /** Watches the open conversation (openThreadAtom); null closes it. */
+  openThread(thread: ThreadToOpen | null): void;
   /** Asks folders and counts again, soon (debounced). */
   refreshMailboxes(accountIds?: readonly string[]): void;
   /**
@@ -83,6 +87,7 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store; boo
   const commands = createCommandFeed(context, { counts, toasts });
   const accounts = createAccountsFeed(context, { counts, commands, toasts });
   const threadList = createThreadListFeed(context, { counts, toasts });
+  const openThread = createOpenThreadFeed(context);
   const onSyncStatus = createSyncFeed(context, counts);
   const settings = createSettingsFeed(context, params.bootStorage);
 
@@ -133,6 +138,7 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store; boo
       timers.clear();
       threadList.stop();
       settings.stop();
+      openThread.stop();
       for (const kind of Object.keys(subscriptions) as (keyof typeof subscriptions)[]) {
         const id = subscriptions[kind];
         if (id) unsubscribe(kind, id);
@@ -149,6 +155,7 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store; boo
     openThreadList: threadList.openThreadList,
     moveThreadListWindow: threadList.moveThreadListWindow,
     closeThreadList: threadList.closeThreadList,
+    openThread: openThread.openThread,
     refreshMailboxes: counts.refreshMailboxes,
     adjustInboxUnread: counts.adjustInboxUnread,
     trackCommand: commands.trackCommand,

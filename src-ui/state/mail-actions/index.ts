@@ -12,7 +12,7 @@ import type { ComposerInitial } from '../../composer/compose-initial';
 import type { ViewMode } from '../../settings/view-mode';
 import type { ThemeChoice } from '../../theme/theme';
 import { composerAtom, type Toast } from '../atoms';
-import type { WorkerBridge } from '../engine-feeds';
+import type { ThreadToOpen, WorkerBridge } from '../engine-feeds';
 import type { Store } from '../engine-feeds/feed-context';
 import type { UiEngine } from '../engine-port';
 import type { LanguageChoice, PreferencePatch } from '../../../shared/preferences';
@@ -29,6 +29,8 @@ export interface MailActions extends AccountActions, ThreadCommandActions, Messa
   openThreadList(scope: ListScope, window: ListWindow): Promise<void>;
   moveThreadListWindow(window: ListWindow): void;
   closeThreadList(scope: ListScope): void;
+  /** The reading pane's thread, live (openThreadAtom); null when none is open. */
+  openThread(thread: ThreadToOpen | null): void;
   /**
    * A folder change from the sidebar (create, rename, move, delete); resolves once the
    * sidebar has it. Throws the catalogue's TernError (FolderAlreadyExist …) for the dialog.
@@ -76,6 +78,7 @@ export function createMailActions(params: {
     openThreadList: (scope, window) => bridge.openThreadList(scope, window),
     moveThreadListWindow: (window) => bridge.moveThreadListWindow(window),
     closeThreadList: (scope) => bridge.closeThreadList(scope),
+    openThread: (thread) => bridge.openThread(thread),
     async changeFolder(change) {
       let result: FolderChangeResult;
       try {
