@@ -228,4 +228,6 @@ export interface WorkerApi {
   readonly commands: Service<MailCommandService>;
   /** Folder create, rename, move, delete, and emptying Trash or Spam. */
   readonly folders: Service<FolderCommandService>;
+  /** Each account's preferences and plan: read, watched, changed (offline too). */
+  readonly settings: Service<SettingsService>;
 }

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { AccountStore } from './accounts/account-store';
+import { AnalyticsStore } from './analytics/analytics-store';
 import { SessionStore } from './accounts/session-store';
 import { discoverServers, rememberDiscoveries } from './auth/discovery';
 import { checkImapLogin } from './auth/imap-check';
@@ -13,17 +14,31 @@ import { LeanFetch } from './imap/lean-fetch';
 import { DeltaReader, mailSources } from './mirror/delta-reader';
 import { Materializer } from './mirror/materialize';
 import { MirrorManager } from './mirror/mirror-manager';
+import { UploadIntake } from './drafts/upload-intake';
 import { MirrorStore } from './mirror/mirror-store';
 import { createMailWrites, type MailWrites } from './outbox/mail-writes';
 import type { OutboxOptions } from './outbox/outbox-worker';
 import { PlanService } from './plans/plan-service';
 import { PreferenceService } from './preferences/preference-service';
 import { PushHub } from './push/push-hub';
+import { AttachmentPreviews } from './reading/attachment-previews';
+import { BodyCache } from './reading/body-cache';
+import { FolderQueries } from './reading/folder-queries';
+import { FolderRehomer } from './reading/folder-rehome';
+import { FolderService } from './reading/folder-service';
+import { MessageService } from './reading/message-service';
+import { Spool } from './reading/spool';
+import { ThreadQueries } from './reading/thread-queries';
+import { BackgroundIndexer } from './search/background-indexer';
+import { SearchService } from './search/search-service';
 import type { SmtpConnector } from './smtp/smtp-connector';
 import { openDatabase, type Db } from './store/database';
 import { TransactionLog } from './store/transaction-log';
 
-/** The gateway's services, built once and passed to every route module (no globals). */
+/**
+ * The gateway's services, each built once here and passed to every route module (no
+ * globals; a route file builds nothing). A new feature adds its service here.
+ */
 export interface GatewayContext {
   readonly config: GatewayConfig;
   readonly db: Db;
@@ -38,6 +53,24 @@ export interface GatewayContext {
   readonly mirrors: MirrorManager;
   /** What changes mail: bulk actions, drafts, uploads, send and the outbox worker. */
   readonly mailWrites: MailWrites;
+  /** Folder lists from the mirror. */
+  readonly folders: FolderQueries;
+  /** Creating, renaming, moving and trashing folders (on the server, then the mirror). */
+  readonly folderCommands: FolderService;
+  /** Thread pages, counts and details from the mirror. */
+  readonly threads: ThreadQueries;
+  /** Bodies, attachments and original sources, fetched over IMAP on demand. */
+  readonly messages: MessageService;
+  /** Signed links that open one attachment, sandboxed. */
+  readonly previews: AttachmentPreviews;
+  /** Search over the mirror, and the server where the mirror cannot know. */
+  readonly search: SearchService;
+  /** Indexes mirrored mail for search in the background while the app runs. */
+  readonly searchIndexer: BackgroundIndexer;
+  /** The files of an upload request, all or nothing, into the account's uploads. */
+  readonly uploadIntake: UploadIntake;
+  /** Analytics events from the worker's queues. */
+  readonly analytics: AnalyticsStore;
   /** Answers GET /api/delta: the log after a cursor, each object in its current state. */
   readonly delta: DeltaReader;
   /** Account plans and the entitlement check of every gated route. */
@@ -91,11 +124,28 @@ export function createContext(config: GatewayConfig, overrides: ContextOverrides
     leanFetch: new LeanFetch({ onInactive: (error) => report('IMAP', error) }),
   });
   const materializer = new Materializer(db);
+  const folders = new FolderQueries(db, materializer);
+  const threads = new ThreadQueries(db);
+  const messages = new MessageService({ materializer, folders, mirrors, cache: new BodyCache(db), spool: new Spool(join(config.dataDir, 'spool')) });
+  const search = new SearchService({ db, folders, threads, mirrors });
   const plans = new PlanService({ db, txlog, push });
   const preferences = new PreferenceService({ db, txlog, push, plans });
   const delta = new DeltaReader({
     txlog,
     sources: { ...mailSources(materializer), preferences: (accountId) => preferences.get(accountId), plan: (accountId) => plans.planOf(accountId) },
+  });
+  const mailWrites = createMailWrites({
+    db,
+    dataDir: config.dataDir,
+    accounts,
+    txlog,
+    push,
+    mirrors,
+    materializer,
+    smtp: overrides.smtp,
+    sendWaitMs: overrides.sendWaitMs,
+    outbox: overrides.outbox,
+    onError: (accountId, error) => report(`mail writes${accountId === null ? '' : ` of account ${accountId}`}`, error),
   });
   return {
     config,
@@ -109,19 +159,16 @@ export function createContext(config: GatewayConfig, overrides: ContextOverrides
     delta,
     plans,
     preferences,
-    mailWrites: createMailWrites({
-      db,
-      dataDir: config.dataDir,
-      accounts,
-      txlog,
-      push,
-      mirrors,
-      materializer,
-      smtp: overrides.smtp,
-      sendWaitMs: overrides.sendWaitMs,
-      outbox: overrides.outbox,
-      onError: (accountId, error) => report(`mail writes${accountId === null ? '' : ` of account ${accountId}`}`, error),
-    }),
+    folders,
+    folderCommands: new FolderService({ folders, mirrors, rehomer: new FolderRehomer({ db, txlog, push }) }),
+    threads,
+    messages,
+    previews: new AttachmentPreviews({ messages }),
+    search,
+    searchIndexer: new BackgroundIndexer({ search, onError: (error) => report('search index', error) }),
+    analytics: new AnalyticsStore(db),
+    mailWrites,
+    uploadIntake: new UploadIntake({ uploads: mailWrites.uploads }),
     login: new LoginService({
       accounts,
       sessions,

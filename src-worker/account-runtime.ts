@@ -44,6 +44,8 @@ export interface AccountRuntimeDeps {
   /** ClearClientCache from the gateway: empty the account's database. */
   readonly clearCache: () => Promise<void>;
   readonly log?: (type: LogType, message: string) => void;
+  /** A delta page carried the account's preferences or plan (already stored): the settings service tells the tabs. */
+  readonly onSettingsChanged?: () => void;
 }
 
 export interface AccountRuntime {
@@ -83,6 +85,7 @@ export function createAccountRuntime(deps: AccountRuntimeDeps): AccountRuntime {
     onPage: async (page) => {
       deps.changes.emit({ accountId, threadIds: page.threadIds, foldersChanged: page.foldersChanged, messages: page.messages });
       for (const status of page.finished) deps.statuses.publish(status);
+      if (page.settingsChanged) deps.onSettingsChanged?.();
       await deps.saveCursor(page.state).catch((error: unknown) => deps.log?.('Error', `saving the cursor of ${accountId}: ${String(error)}`));
     },
     onState: deps.onSyncState,

@@ -1,6 +1,6 @@
 import { proxy } from 'comlink';
 import { systemClock, type Clock } from '../shared/clock';
-import type { AnalyticsService, WorkerApi } from '../shared/worker-api';
+import type { AnalyticsService, SettingsService, WorkerApi } from '../shared/worker-api';
 import { ACCOUNTS_DATABASE, ACCOUNTS_SCHEMA } from './accounts/accounts-database';
 import { AccountRepository } from './accounts/account-repository';
 import { ACCOUNTS_CHANNEL, EngineAccounts } from './accounts/account-service';
@@ -20,6 +20,11 @@ import { Logger, type StorageEstimate } from './log/logger';
 import { createMailEngine } from './mail-engine';
 import { readUnsentWork } from './outbox/unsent-work';
 import { createSessionService } from './session-service';
+import { GatewayClient } from './api/gateway-client';
+import { createRequestIds } from './api/request-id';
+import { createSettingsGateway } from './settings/settings-gateway';
+import { EngineSettings } from './settings/settings-service';
+import { TernError } from '../shared/errors';
 import { MAIL_CHANNEL } from './boundary/mail-relay';
 import { globalOnlineSignal } from './net/online-status';
 import type { ConnectSocket } from './sync/push-socket';
@@ -136,6 +141,9 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     writerElected: writer.elected,
     relay: { channel: openChannel(MAIL_CHANNEL), engineId },
     firstScreenWaitMs: deps.firstScreenWaitMs ?? FIRST_SCREEN_WAIT_MS,
+    // Preferences and plan: loaded when an account's runtime starts, pushed when delta brings them.
+    onAccountStarted: (accountId) => void settings.load(accountId),
+    onSettingsChanged: () => settings.changed(),
     clock,
     log: (type, message) => logger.log(type, message),
     // 401 InvalidToken from the sync, the websocket, a command or a read: log the account out
@@ -143,10 +151,36 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     onSessionEnded: ({ accountId, token }) =>
       void accounts.sessionEnded({ accountId, token }).catch((error: unknown) => logger.log('Error', `logging out ${accountId}: ${String(error)}`)),
   });
+  let settingsRequestIds: Promise<ReturnType<typeof createRequestIds>> | null = null;
+  const settings = new EngineSettings({
+    accountIds: async () => (await repository.list()).map((account) => account.accountId),
+    open: (accountId) => databases.open(accountId),
+    gateway: async (accountId) => {
+      const account = await repository.get(accountId);
+      if (!account) throw new TernError('AccountNotFound', { detail: { accountId } });
+      settingsRequestIds ??= (deviceId ??= repository.deviceId()).then((installationId) => createRequestIds({ installationId, now: () => clock.now() }));
+      const requestId = await settingsRequestIds;
+      return createSettingsGateway(
+        new GatewayClient({
+          fetch: fetcher,
+          session: () => ({ api: account.api, token: account.token }),
+          requestId,
+          clock,
+          onSessionEnded: () => void accounts.sessionEnded({ accountId, token: account.token }).catch(() => undefined),
+        }),
+      );
+    },
+    online: mail.online,
+    clock,
+    log: (type, message) => logger.log(type, message),
+  });
   // Analytics reads its stored queues: after the first screen, like the sync.
   void Promise.all([writer.elected, mail.startup.opened]).then(() => analytics.start());
   // Every change of the stored accounts (start-up, login, logout, cache clear) re-plans the account runtimes.
-  void accounts.watch(() => void mail.syncAccounts().catch((error: unknown) => logger.log('Error', `mail sync: ${String(error)}`)));
+  void accounts.watch(() => {
+    void mail.syncAccounts().catch((error: unknown) => logger.log('Error', `mail sync: ${String(error)}`));
+    settings.changed(); // an account added or gone: the tabs' settings lists follow
+  });
 
   // Analytics has engine-internal methods too (setAccounts, start); only the contract's cross.
   const analyticsApi: AnalyticsService = { track: (params) => analytics.track(params), flush: () => analytics.flush() };
@@ -160,5 +194,12 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     mail: proxy(withQueryEvents(mail.queries, analytics, usageError)),
     commands: proxy(withCommandEvents(mail.commands, analytics, usageError)),
     folders: proxy(mail.folders),
+    // The contract's four methods only: load/changed are the engine's own.
+    settings: proxy<SettingsService>({
+      list: () => settings.list(),
+      update: (params) => settings.update(params),
+      watch: (onChange) => settings.watch(onChange),
+      unwatch: (params) => settings.unwatch(params),
+    }),
   };
 }

@@ -60,13 +60,19 @@ export interface MailEngineDeps {
    * it, so a late answer for a session a new login replaced can be told apart.
    */
   readonly onSessionEnded?: (params: { accountId: string; token: string; error: TernError }) => void;
-  /** Talks to the other engines of this browser (dedicated workers): sync/mail-relay.ts. */
+  /** Talks to the other engines of this browser (dedicated workers): boundary/mail-relay.ts. */
   readonly relay?: { readonly channel: BroadcastPort; readonly engineId: string };
   /**
    * How long sync start-up and the search index build wait for the first thread list to
    * be answered (queries/startup-gate.ts); 0 (the default) waits for nothing.
    */
   readonly firstScreenWaitMs?: number;
+  /**
+   * An account's runtime started (engine start, sign-in, new token): the settings service
+   * loads its preferences and plan. Then again whenever a delta page carried them.
+   */
+  readonly onAccountStarted?: (accountId: string) => void;
+  readonly onSettingsChanged?: (accountId: string) => void;
 }
 
 export interface MailEngine {
@@ -196,8 +202,10 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
         changes.emit({ accountId, threadIds: [], foldersChanged: true, everything: true });
       },
       ...(deps.log ? { log: deps.log } : {}),
+      onSettingsChanged: () => deps.onSettingsChanged?.(accountId),
     });
     runtimes.set(accountId, runtime);
+    deps.onAccountStarted?.(accountId);
     await runtime.start();
     // The first search must not wait for the index to be read from IndexedDB: build it now,
     // after the first sync (during a cold backfill every page would make it re-read threads).

@@ -130,4 +130,11 @@ export class LoginService {
   private report(message: string, error: unknown): void {
     (this.deps.reportError ?? ((text, err) => console.error(text, err instanceof Error ? err.message : err)))(message, error);
   }
+
+  /** The account a live session belongs to (GET /api/session); InvalidToken if it is gone. */
+  sessionAccount(accountId: number): { mailId: string; email: string } {
+    const account = this.deps.accounts.get(accountId);
+    if (!account) throw new TernError('InvalidToken');
+    return { mailId: String(account.id), email: account.email };
+  }
 }

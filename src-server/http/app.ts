@@ -1,5 +1,4 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import { APP_VERSION } from '../../shared/app-info';
 import type { GatewayConfig } from '../config';
 import type { GatewayContext } from '../context';
 import { chmodSync, createWriteStream } from 'node:fs';
@@ -7,20 +6,8 @@ import { join } from 'node:path';
 import { registerApiLog, type ApiLogLine } from './api-log';
 import { frameworkErrorReply, registerErrorReplies } from './errors';
 import { requestLogOptions, type RequestLogOptions } from './request-log';
-import { registerAnalyticsRoutes } from './routes/analytics-routes';
-import { registerAuthRoutes } from './routes/auth-routes';
-import { registerDeltaRoutes } from './routes/delta-routes';
-import { registerDraftRoutes } from './routes/drafts-routes';
-import { registerFilesRoutes } from './routes/files-routes';
-import { registerFolderRoutes } from './routes/folder-routes';
-import { registerMailActionRoutes } from './routes/mail-actions-routes';
-import { registerMessageRoutes } from './routes/message-routes';
-import { registerPlanRoutes } from './routes/plan-routes';
-import { registerPreferenceRoutes } from './routes/preference-routes';
-import { registerPushSocket } from './routes/push-socket';
-import { registerSearchRoutes } from './routes/search-routes';
-import { registerSendRoutes } from './routes/send-routes';
-import { registerThreadRoutes } from './routes/thread-routes';
+import { registerRouteGuards } from './route-guards';
+import { ROUTES, type RouteModule } from './routes';
 import { registerStaticShell } from './static-shell';
 
 /** TERN_TRUST_PROXY as Fastify takes it (a hop count as the function proxy-addr would make of it). */
@@ -34,6 +21,8 @@ export interface AppOptions {
   readonly apiLog?: (line: ApiLogLine) => void;
   /** The operator's log (one line per request, errors with their stacks); none when absent. */
   readonly log?: RequestLogOptions;
+  /** The route files to serve (default: ROUTES, every route of the gateway). */
+  readonly routes?: readonly RouteModule[];
 }
 
 /**
@@ -52,27 +41,21 @@ export async function createApp(ctx: GatewayContext, options: AppOptions = {}): 
     registerApiLog(app, (line) => file.write(`${JSON.stringify({ at: new Date().toISOString(), ...line })}\n`));
     app.addHook('onClose', async () => void file.end());
   }
-  app.get('/api/health', async () => ({ ok: true, version: APP_VERSION }));
-  registerAuthRoutes(app, ctx);
-  registerAnalyticsRoutes(app, ctx);
-  registerDeltaRoutes(app, ctx);
-  registerFolderRoutes(app, ctx);
-  registerThreadRoutes(app, ctx);
-  registerMessageRoutes(app, ctx);
-  registerSearchRoutes(app, ctx);
-  registerMailActionRoutes(app, ctx);
-  registerDraftRoutes(app, ctx);
-  registerSendRoutes(app, ctx);
-  registerPreferenceRoutes(app, ctx);
-  registerPlanRoutes(app, ctx);
-  await registerFilesRoutes(app, ctx);
-  await registerPushSocket(app, ctx);
+  // The API in one scope: its guard resolves each request's session and checks the plan as the
+  // route's config asks. The static shell and the not-found reply stay outside, needing neither.
+  await app.register(async (api) => {
+    registerRouteGuards(api, ctx);
+    for (const register of options.routes ?? ROUTES) await register(api, ctx);
+  });
   // Mirrors run while the gateway does: resumed for accounts with live sessions, logged out on close.
   app.addHook('onReady', async () => ctx.mirrors.startActive());
   app.addHook('onClose', async () => ctx.mirrors.stopAll());
   // The outbox sends what a previous run left as soon as the gateway is up.
   app.addHook('onReady', async () => ctx.mailWrites.start());
   app.addHook('onClose', async () => ctx.mailWrites.stop());
+  // Mirrored mail becomes searchable in the background, so a search rarely has to index first.
+  app.addHook('onReady', async () => ctx.searchIndexer.start());
+  app.addHook('onClose', async () => ctx.searchIndexer.stop());
   await registerStaticShell(app, ctx.config.publicDir);
   return app;
 }

@@ -21,7 +21,7 @@ import { accountsAtom, composerAtom, draftStatusAtom, ownEmailsByAccountAtom } f
 import type { MailActions } from '../state/mail-actions';
 import { appUpdatedMessage, isChunkLoadError } from './chunk-errors';
 import { dockClassName, isAnswer, revealLastMessage } from './composer-dock';
-import { openerOf, restoreComposerFocus } from './composer-focus';
+import { openerOf, restoreComposerFocus } from '../kit/composer-focus';
 import { useT } from '../kit/i18n';
 import { errorPhrase } from '../../shared/strings';
 

@@ -1,11 +1,12 @@
 /**
  * Where an open thread shows (beside, below or instead of the list, as the view says).
- * It loads the thread through the command functions, marks it read, and hands it to the
+ * It opens the thread through the command functions — the engine then pushes it again
+ * whenever it changes (openThreadAtom), so the pane never re-reads it — marks it read, and hands it to the
  * conversation view (src-ui/conversation, loaded lazily), wiring its callbacks to the
  * command functions. While that chunk loads, a plain summary of the messages stands in.
  */
 import { atom, useAtomValue, useStore } from 'jotai';
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef } from 'react';
 import { TernError } from '../../shared/errors';
 import type { AttachmentSummary } from '../../shared/api/mail';
 import { withoutBidiControls } from '../../shared/bidi-controls';
@@ -15,10 +16,10 @@ import { RecentCache } from '../conversation/recent-cache';
 import { dispatchMailEvent, MAIL_EVENTS } from '../keyboard/mail-events';
 import { useMailActions } from '../state/actions-context';
 import type { MailActions } from '../state/mail-actions';
-import { accountsAtom, foldersAtom, ownEmailsByAccountAtom, trustedSendersAtom, visibleListAtom } from '../state/atoms';
+import { accountsAtom, foldersAtom, openThreadAtom, ownEmailsByAccountAtom, trustedSendersAtom, visibleListAtom } from '../state/atoms';
 import { folderDisplayName } from '../sidebar/folder-order';
 import { indexOfKey, rowAt } from '../thread-list/list-patch';
-import { formatFullTime } from '../thread-list/row-format';
+import { formatFullTime } from '../kit/date-format';
 import { Avatar } from '../kit/Avatar';
 import { EmptyPane } from './EmptyPane';
 import { Icon } from '../kit/icons';
@@ -33,7 +34,7 @@ const ConversationView = lazy(() => import('../conversation'));
 
 type Loaded = { readonly key: string; readonly thread: ThreadView | null; readonly error: string | null };
 
-/** What of a row, when it changes, means the open thread must be read again (a new message, a flag, a move). */
+/** What of a row, when it changes, means a thread kept in the cache below is not the thread now (a new message, a flag, a move). */
 const rowVersion = (row: ThreadRow | undefined) => (row ? `${row.messageCount}:${row.unreadCount}:${row.starred}:${row.lastMessageAt}:${row.folderIds.join(',')}` : '');
 
 /**
@@ -146,47 +147,47 @@ export function ReadingPane({ threadKey, onClose, showBack }: { threadKey: strin
     [threadKey],
   );
   const version = useAtomValue(versionAtom);
-  const [loaded, setLoaded] = useState<Loaded | null>(null);
   const markedRead = useRef<string | null>(null);
+
+  // Watch the thread while it is open: the engine pushes it when anything of it changes
+  // (a new message, a flag from another tab), whether it was opened from a list, a link or a search.
+  useEffect(() => {
+    const ref = threadKey ? parseRowKey(threadKey) : null;
+    actions.openThread(threadKey && ref ? { key: threadKey, ...ref } : null);
+  }, [threadKey, actions]);
+  useEffect(() => () => actions.openThread(null), [actions]);
+  const opened = useAtomValue(openThreadAtom);
+  const live = threadKey && opened?.key === threadKey ? opened : null;
+
   const cached = threadKey && version ? cache.threads.get(threadKey) : undefined;
   const fromCache = cached && cached.version === version ? cached.thread : null;
-  // What the pane shows: this version from the cache, else the last answer for this thread (kept while a newer one loads).
+  // What the pane shows: the engine's thread, else this version from the cache while it
+  // answers, else the last thread shown for this key.
   const lastShown = useRef<Loaded | null>(null);
   const current: Loaded | null = !threadKey
     ? null
-    : fromCache
-      ? { key: threadKey, thread: fromCache, error: null }
-      : loaded?.key === threadKey
-        ? loaded
+    : live?.thread
+      ? { key: threadKey, thread: live.thread, error: null }
+      : fromCache
+        ? { key: threadKey, thread: fromCache, error: null }
         : lastShown.current?.key === threadKey
           ? lastShown.current
-          : null;
+          : live?.error
+            ? { key: threadKey, thread: null, error: live.error.message }
+            : null;
   if (current?.thread) lastShown.current = current;
-
-  // Load the thread, and again when its row changes (a new message, a flag from another tab).
   useEffect(() => {
-    const ref = threadKey ? parseRowKey(threadKey) : null;
-    if (!threadKey || !ref || fromCache) return;
-    let live = true;
-    actions.loadThread(ref).then(
-      (thread) => {
-        if (version) cache.threads.set(threadKey, { version, thread });
-        if (live) setLoaded({ key: threadKey, thread, error: null });
-      },
-      (error: unknown) => {
-        if (!live) return;
-        const tern = TernError.from(error);
-        // A thread shown and then gone (its draft sent, deleted forever here or in another
-        // tab): the pane closes quietly, as the thread's row has left the list too. Only a
-        // thread never shown (a stale link) says it could not be found.
-        if (tern.name === 'ThreadNotFound' && lastShown.current?.key === threadKey) onGone();
-        else setLoaded({ key: threadKey, thread: null, error: tern.message });
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [threadKey, version, actions, fromCache, cache, onGone]);
+    if (threadKey && version && live?.thread) cache.threads.set(threadKey, { version, thread: live.thread });
+  }, [threadKey, version, live?.thread, cache]);
+
+  // A thread shown and then gone (its draft sent, deleted forever here or in another tab):
+  // the pane closes quietly, as the thread's row has left the list too. Only a thread never
+  // shown (a stale link) says it could not be found.
+  const shownBefore = lastShown.current?.key === threadKey;
+  const goneNow = Boolean(live?.gone || (live?.error && TernError.from(live.error).name === 'ThreadNotFound' && shownBefore));
+  useEffect(() => {
+    if (goneNow) onGone();
+  }, [goneNow, onGone]);
 
   /**
    * Reads the open thread once per opening: when it opens (or its row first arrives). An

@@ -12,7 +12,7 @@ import { formatPhrase, type Message, type Phrase } from '../../shared/strings';
 import { useLocale, useT } from '../kit/i18n';
 import { useMailActions } from '../state/actions-context';
 import { toastsAtom, type Toast } from '../state/atoms';
-import { focusListOrConversation } from './focus-list';
+import { focusListOrConversation } from '../kit/focus-list';
 import { Icon } from '../kit/icons';
 import { SendNotices } from './SendNotices';
 

@@ -19,8 +19,8 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { createPortal } from 'react-dom';
 import { TernError } from '../../shared/errors';
 import type { AttachmentSummary } from '../../shared/api/mail';
-import { keepTabInside } from '../app/focus-trap';
 import { Icon } from '../kit/icons';
+import { useModalDialog } from '../kit/use-modal-dialog';
 import type { AttachmentFacts } from './attachment-facts';
 import { errorText, useT } from '../kit/i18n';
 
@@ -48,17 +48,12 @@ export function AttachmentPreview({ items, index, preview, onIndexChange, onDown
   const t = useT();
   const item = items[index] as AttachmentFacts;
   const titleId = useId();
-  const closeRef = useRef<HTMLButtonElement>(null);
-  const dialogRef = useRef<HTMLDivElement>(null);
+  const dialogRef = useRef<HTMLDialogElement>(null);
   const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
   const [newTabUrl, setNewTabUrl] = useState<string | null>(null);
 
-  // Focus moves into the dialog and back to where it was when it closes.
-  useEffect(() => {
-    const before = document.activeElement as HTMLElement | null;
-    closeRef.current?.focus();
-    return () => before?.focus?.();
-  }, []);
+  // A native modal dialog: the page behind is inert; the focus goes to Close, and back to where it was when it closes.
+  useModalDialog(dialogRef, (dialog) => dialog.querySelector<HTMLElement>('.tern-preview-close'));
 
   const { attachment } = item;
   useEffect(() => {
@@ -91,11 +86,11 @@ export function AttachmentPreview({ items, index, preview, onIndexChange, onDown
 
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'Escape') {
+      event.preventDefault();
       event.stopPropagation();
       onClose();
     } else if (event.key === 'ArrowRight' && !(event.target instanceof HTMLMediaElement)) go(1);
     else if (event.key === 'ArrowLeft' && !(event.target instanceof HTMLMediaElement)) go(-1);
-    else keepTabInside(event, dialogRef.current, 'button, [href], video, audio, iframe, [tabindex]:not([tabindex="-1"])');
   };
 
   const content = () => {
@@ -116,8 +111,21 @@ export function AttachmentPreview({ items, index, preview, onIndexChange, onDown
   };
 
   return createPortal(
-    <div className="tern-preview-backdrop" onMouseDown={(event) => event.target === event.currentTarget && onClose()}>
-      <div ref={dialogRef} className="tern-preview" role="dialog" aria-modal="true" aria-labelledby={titleId} onKeyDown={onKeyDown}>
+    // The dialog element is the whole viewport (the dimmed backdrop around the viewer's box): a press on it outside the box closes.
+    <dialog
+      ref={dialogRef}
+      className="tern-preview-backdrop"
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby={titleId}
+      onMouseDown={(event) => event.target === event.currentTarget && onClose()}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+      onKeyDown={onKeyDown}
+    >
+      <div className="tern-preview">
         <header className="tern-preview-header">
           <h2 id={titleId} className="tern-preview-title" title={item.name}>
             <bdi>{item.name}</bdi>
@@ -145,13 +153,13 @@ export function AttachmentPreview({ items, index, preview, onIndexChange, onDown
           <button type="button" className="tern-button" onClick={() => onDownload(item)}>
             <Icon name="download" /> {t('attachments.download')}
           </button>
-          <button ref={closeRef} type="button" className="tern-icon-button" aria-label={t('attachments.closePreview')} onClick={onClose}>
+          <button type="button" className="tern-icon-button tern-preview-close" aria-label={t('attachments.closePreview')} onClick={onClose}>
             <Icon name="close" />
           </button>
         </header>
         <div className={`tern-preview-body tern-preview-body-${item.preview ?? 'none'}`}>{content()}</div>
       </div>
-    </div>,
+    </dialog>,
     document.body,
   );
 }

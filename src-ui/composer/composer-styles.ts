@@ -1,5 +1,5 @@
 /** The composer's styles (see conversation/base-styles.ts for why they are strings). */
-import { BASE_CSS } from '../conversation/base-styles';
+import { BASE_CSS } from '../kit/base-styles';
 
 export const COMPOSER_CSS = `${BASE_CSS}
 .tern-composer {

@@ -10,7 +10,8 @@ import { MailBody } from '../mail-html/MailBody';
 import { Avatar } from '../kit/Avatar';
 import { Icon } from '../kit/icons';
 import { printDocument, printInFrame } from './print-message';
-import { displayName, formatFullDate, formatMessageDate, recipientSummary, senderLine } from './message-format';
+import { formatFullDate, formatMessageDate } from '../kit/date-format';
+import { displayName, recipientSummary, senderLine } from './message-format';
 import { errorText, useLocale, useT } from '../kit/i18n';
 
 export interface MessageItemProps {

@@ -1,5 +1,5 @@
 /** The reading view's styles (see base-styles.ts for why they are strings). */
-import { BASE_CSS } from './base-styles';
+import { BASE_CSS } from '../kit/base-styles';
 
 export const CONVERSATION_CSS = `${BASE_CSS}
 .tern-conversation { display: flex; flex-direction: column; gap: 0; max-width: 980px; margin: 0 auto; padding: 20px 24px 32px; }

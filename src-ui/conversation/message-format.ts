@@ -1,9 +1,8 @@
-/** How a message header reads: names, recipients and dates. */
+/** How a message header reads: names and recipients (its dates are kit/date-format.ts). */
 import type { Locale } from '../../shared/locales';
 import { format } from '../../shared/strings';
 import type { Address } from '../../shared/api/mail';
 import { sameAddress } from '../../shared/address-equivalence';
-import { dateFormat } from '../thread-list/date-format-cache';
 import { cleanName, displayName, shortName } from '../kit/person-name';
 
 export { displayName, initials } from '../kit/person-name';
@@ -27,28 +26,6 @@ export function recipientSummary(to: readonly Address[], cc: readonly Address[],
   const names = all.slice(0, 3).map((address) => recipientName(address, own, short, locale));
   const rest = all.length - names.length;
   return format(locale, 'conversation.toRecipients', { names: names.join(', '), rest });
-}
-
-const sameDay = (a: Date, b: Date) => a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
-
-const TIME_OPTIONS: Intl.DateTimeFormatOptions = { hour: 'numeric', minute: '2-digit' };
-const DAY_OPTIONS: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'short' };
-const DAY_YEAR_OPTIONS: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'short', year: 'numeric' };
-const FULL_OPTIONS: Intl.DateTimeFormatOptions = { dateStyle: 'full', timeStyle: 'short' };
-
-/** Today: "14:05"; this year: "4 Mar, 14:05"; older: "4 Mar 2023". */
-export function formatMessageDate(epochMs: number, now: number = Date.now(), locale?: string): string {
-  const date = new Date(epochMs);
-  const today = new Date(now);
-  const time = dateFormat(locale, TIME_OPTIONS).format(date);
-  if (sameDay(date, today)) return time;
-  if (date.getFullYear() === today.getFullYear()) return `${dateFormat(locale, DAY_OPTIONS).format(date)}, ${time}`;
-  return dateFormat(locale, DAY_YEAR_OPTIONS).format(date);
-}
-
-/** The full date for tooltips: "Tuesday 4 March 2025 at 14:05". */
-export function formatFullDate(epochMs: number, locale?: string): string {
-  return dateFormat(locale, FULL_OPTIONS).format(epochMs);
 }
 
 /**

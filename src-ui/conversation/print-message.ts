@@ -11,7 +11,8 @@ import type { Address } from '../../shared/api/mail';
 import type { BodyView, MessageView } from '../../shared/worker-mail-api';
 import { buildFrameDocument } from '../mail-html/frame-document';
 import { renderMailHtml } from '../mail-html/pipeline';
-import { formatFullDate, senderLine } from './message-format';
+import { formatFullDate } from '../kit/date-format';
+import { senderLine } from './message-format';
 
 export const PRINT_FRAME_SANDBOX = 'allow-same-origin allow-modals';
 

@@ -4,10 +4,10 @@
  * and the focus goes back where it was when the dialog closes. `busy` holds it open while
  * a command it started is on its way (Escape and the close button do nothing then).
  */
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { Icon } from './icons';
 import { useT } from './i18n';
-
+import { useModalDialog } from './use-modal-dialog';
 
 export interface ModalDialogProps {
   readonly title: string;
@@ -16,29 +16,26 @@ export interface ModalDialogProps {
   readonly className?: string;
   /** A command is running: the dialog stays until it answers. */
   readonly busy?: boolean;
+  /** A click on the backdrop (outside the dialog's box) closes it too (a dialog with nothing to lose). */
+  readonly closeOnBackdrop?: boolean;
+  /** Keys the dialog handles itself before Escape (the shortcuts dialog's `?`). */
+  readonly onKeyDown?: (event: KeyboardEvent<HTMLDialogElement>) => void;
 }
 
-export function ModalDialog({ title, onClose, children, className, busy = false }: ModalDialogProps) {
+export function ModalDialog({ title, onClose, children, className, busy = false, closeOnBackdrop = false, onKeyDown }: ModalDialogProps) {
   const t = useT();
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const busyRef = useRef(busy);
   busyRef.current = busy;
-  useEffect(() => {
-    const dialog = ref.current;
-    const returnTo = document.activeElement as HTMLElement | null;
-    if (dialog && !dialog.open) {
-      // happy-dom and old engines may lack showModal: open it as a plain dialog then.
-      if (typeof dialog.showModal === 'function') dialog.showModal();
-      else dialog.setAttribute('open', '');
-    }
-    // The first field (or button) takes the focus; `autoFocus` marks a preferred one.
-    (dialog?.querySelector<HTMLElement>('[autofocus], [data-autofocus]') ?? dialog?.querySelector<HTMLElement>('input, select, button:not(.modal-dialog-close)'))?.focus();
-    return () => {
-      if (dialog?.open) dialog.close();
-      if (returnTo?.isConnected) returnTo.focus();
-    };
-  }, []);
+  // The first field (or button) takes the focus; `autoFocus` marks a preferred one; with none, the close button.
+  useModalDialog(
+    ref,
+    (dialog) =>
+      dialog.querySelector<HTMLElement>('[autofocus], [data-autofocus]') ??
+      dialog.querySelector<HTMLElement>('input, select, button:not(.modal-dialog-close)') ??
+      dialog.querySelector<HTMLElement>('.modal-dialog-close'),
+  );
   const cancel = () => {
     if (!busyRef.current) onClose();
   };
@@ -55,7 +52,16 @@ export function ModalDialog({ title, onClose, children, className, busy = false 
         event.preventDefault();
         cancel();
       }}
+      onClick={(event) => {
+        // The backdrop is the dialog element itself, clicked outside its box.
+        if (!closeOnBackdrop || event.target !== event.currentTarget) return;
+        const box = event.currentTarget.getBoundingClientRect();
+        const inside = event.clientX >= box.left && event.clientX <= box.right && event.clientY >= box.top && event.clientY <= box.bottom;
+        if (!inside) cancel();
+      }}
       onKeyDown={(event) => {
+        onKeyDown?.(event);
+        if (event.defaultPrevented) return;
         // Escape cancels here too (engines without the dialog's own cancel event).
         if (event.key === 'Escape') {
           event.preventDefault();

@@ -4,42 +4,30 @@
  * empty, the name the gateway gave at login is used, and the field says which.
  */
 import { useAtomValue } from 'jotai';
-import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { cleanDisplayName, MAX_DISPLAY_NAME_LENGTH } from '../../shared/account';
 import { TernError } from '../../shared/errors';
-import { keepTabInside } from '../app/focus-trap';
-import { Icon } from '../kit/icons';
+import { ModalDialog } from '../kit/ModalDialog';
 import { useMailActions } from '../state/actions-context';
 import { accountsAtom } from '../state/atoms';
 import { errorText, useT } from '../kit/i18n';
 
 const CSS = `
-.sender-names-dialog { width: min(520px, 100%); }
+dialog.modal-dialog.sender-names-dialog { width: min(520px, calc(100vw - 32px)); }
 .sender-names-intro { margin: 4px 0 18px; color: var(--muted); font-size: 14px; }
 .sender-names-dialog .field-label { overflow-wrap: anywhere; }
 .sender-names-actions { display: flex; justify-content: flex-end; gap: 10px; margin-top: 6px; }
 .sender-names-actions .button { height: 38px; }
 `;
 
-const FOCUSABLE = 'button:not([disabled]), input:not([disabled])';
-
 export function SenderNameDialog({ onClose }: { onClose: () => void }) {
   const t = useT();
   const accounts = useAtomValue(accountsAtom) ?? [];
   const actions = useMailActions();
-  const titleId = useId();
   const fieldId = useId();
-  const dialogRef = useRef<HTMLFormElement>(null);
   const [names, setNames] = useState<Record<string, string>>(() => Object.fromEntries(accounts.map((account) => [account.accountId, account.displayName ?? ''])));
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
-
-  // Focus goes in on opening and back where it was on closing.
-  useEffect(() => {
-    const returnTo = document.activeElement as HTMLElement | null;
-    dialogRef.current?.querySelector<HTMLInputElement>('input')?.focus();
-    return () => returnTo?.focus?.();
-  }, []);
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
@@ -57,27 +45,13 @@ export function SenderNameDialog({ onClose }: { onClose: () => void }) {
     onClose();
   };
 
-  // A modal dialog: Escape closes it, Tab stays inside.
-  const onKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
-    if (event.key === 'Escape') {
-      event.preventDefault();
-      event.stopPropagation();
-      onClose();
-    } else keepTabInside(event, dialogRef.current, FOCUSABLE);
-  };
-
   return (
-    <div className="dialog-backdrop" onClick={(event) => event.target === event.currentTarget && onClose()}>
+    // A kit ModalDialog (native <dialog>): Escape or a click outside closes it, the focus goes to the first field and back after.
+    <ModalDialog title={t('settingsMenu.senderName')} className="sender-names-dialog" closeOnBackdrop onClose={onClose}>
       <style href="tern-sender-names" precedence="tern">
         {CSS}
       </style>
-      <form ref={dialogRef} role="dialog" aria-modal="true" aria-labelledby={titleId} className="dialog sender-names-dialog" onSubmit={(event) => void save(event)} onKeyDown={onKeyDown}>
-        <div className="dialog-header">
-          <h2 id={titleId}>{t('settingsMenu.senderName')}</h2>
-          <button type="button" className="icon-button" aria-label={t('common.close')} onClick={onClose}>
-            <Icon name="close" size={18} />
-          </button>
-        </div>
+      <form onSubmit={(event) => void save(event)}>
         <p className="sender-names-intro">{t('settingsMenu.theNamePeopleSee')}</p>
         {accounts.map((account) => {
           const id = `${fieldId}-${account.accountId}`;
@@ -119,7 +93,7 @@ export function SenderNameDialog({ onClose }: { onClose: () => void }) {
           </button>
         </div>
       </form>
-    </div>
+    </ModalDialog>
   );
 }
 

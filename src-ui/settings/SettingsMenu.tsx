@@ -1,4 +1,5 @@
 /** The settings dropdown (spec §2): light, dark or system theme, the four views, and the sender name. */
+import { useNavigate } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
 import { lazy, Suspense, useState } from 'react';
 import { Icon, type IconName } from '../kit/icons';
@@ -24,6 +25,7 @@ export function SettingsMenu() {
   const view = useAtomValue(viewModeAtom);
   const actions = useMailActions();
   const [senderNamesOpen, setSenderNamesOpen] = useState(false);
+  const navigate = useNavigate();
   return (
     <>
       <MenuButton
@@ -56,6 +58,7 @@ export function SettingsMenu() {
             })),
           },
           { kind: 'separator', id: 'separator-account' },
+          { kind: 'item', id: 'all-settings', label: t('settings.allSettings'), icon: 'settings', onSelect: () => void navigate({ to: '/settings' }) },
           { kind: 'item', id: 'sender-name', label: t('settingsMenu.senderName2'), icon: 'compose', description: t('settingsMenu.theNameNextTo'), onSelect: () => setSenderNamesOpen(true) },
         ]}
       >

@@ -7,7 +7,7 @@ import { atom } from 'jotai';
 import type { PublicAccount } from '../../shared/account';
 import type { Phrase } from '../../shared/strings';
 import type { PartnerTheme } from '../../shared/partner-theme';
-import type { CommandStatus, FolderView, ListScope, ListWindow, SendNotice, SyncStatus } from '../../shared/worker-mail-api';
+import type { CommandStatus, FolderView, ListScope, ListWindow, SendNotice, SyncStatus, ThreadView } from '../../shared/worker-mail-api';
 import { resolveTheme, type ThemeChoice } from '../theme/theme';
 import { DEFAULT_VIEW_MODE, type ViewMode } from '../settings/view-mode';
 import type { HeldList } from '../thread-list/list-patch';
@@ -145,3 +145,16 @@ export const ownEmailsByAccountAtom = atom(
 
 /** Addresses of every logged-in account, lowercased. (Replies use the thread account's own, ownEmailsByAccountAtom.) */
 export const ownEmailsAtom = atom((get) => new Set((get(accountsAtom) ?? []).flatMap((account) => [account.emailAddress, ...account.aliases].map((email) => email.toLowerCase()))));
+
+/**
+ * The open conversation as the engine pushes it (engine-feeds/open-thread-feed.ts): the
+ * thread of row `key` (null until the first answer), the error that answer was, or `gone`
+ * once the engine says it is no more (deleted, emptied; the pane closes).
+ */
+export interface OpenThread {
+  readonly key: string;
+  readonly thread: ThreadView | null;
+  readonly error: Error | null;
+  readonly gone: boolean;
+}
+export const openThreadAtom = atom<OpenThread | null>(null);

@@ -1,43 +1,9 @@
-/** How a thread row reads: the time column and the senders column. */
+/** How a thread row reads: the senders column (its time column is kit/date-format.ts). */
 import type { Locale } from '../../shared/locales';
 import { format } from '../../shared/strings';
 import type { Address } from '../../shared/api/mail';
 import type { ThreadRow } from '../../shared/worker-mail-api';
 import { displayName, shortName } from '../kit/person-name';
-import { dateFormat } from './date-format-cache';
-
-const TIME_OPTIONS: Intl.DateTimeFormatOptions = { hour: 'numeric', minute: '2-digit' };
-const THIS_YEAR_OPTIONS: Intl.DateTimeFormatOptions = { month: 'short', day: 'numeric' };
-const OLDER_OPTIONS: Intl.DateTimeFormatOptions = { year: '2-digit', month: 'numeric', day: 'numeric' };
-const FULL_OPTIONS: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' };
-
-/** A day's date column ("Mar 4", "3/4/24") by locale, day and whether it is this year; rows of one day share it. */
-const dayLabels = new Map<string, string>();
-const MAX_DAY_LABELS = 5_000;
-
-/** Today: "14:05"; this year: "Mar 4"; older: "3/4/24" (in the reader's locale). */
-export function formatListTime(epochMs: number, now: number = Date.now(), locale?: string): string {
-  const date = new Date(epochMs);
-  const today = new Date(now);
-  const year = date.getFullYear();
-  const month = date.getMonth();
-  const day = date.getDate();
-  if (day === today.getDate() && month === today.getMonth() && year === today.getFullYear()) return dateFormat(locale, TIME_OPTIONS).format(date);
-  const thisYear = year === today.getFullYear();
-  const key = `${locale ?? ''}|${year}-${month}-${day}|${thisYear ? 1 : 0}`;
-  let label = dayLabels.get(key);
-  if (label === undefined) {
-    label = dateFormat(locale, thisYear ? THIS_YEAR_OPTIONS : OLDER_OPTIONS).format(date);
-    if (dayLabels.size >= MAX_DAY_LABELS) dayLabels.clear();
-    dayLabels.set(key, label);
-  }
-  return label;
-}
-
-/** The full date for the row's tooltip and accessible name. */
-export function formatFullTime(epochMs: number, locale?: string): string {
-  return dateFormat(locale, FULL_OPTIONS).format(epochMs);
-}
 
 /**
  * Who is in the thread: one sender by full name; several by short names ("John" for

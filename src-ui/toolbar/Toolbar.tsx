@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef } from 'react';
 import { folderIcon, Icon, type IconName } from '../kit/icons';
-import { focusListOrConversation } from '../app/focus-list';
+import { focusListOrConversation } from '../kit/focus-list';
 import { MenuButton } from '../kit/Menu';
 import type { ThreadCommand } from '../state/mail-actions';
 import type { MoveTarget } from './move-menu';

@@ -38,7 +38,7 @@ export interface GatewayClientDeps {
 
 export interface GatewayRequest {
   readonly type: RequestType;
-  readonly method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  readonly method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** After the API base, e.g. `/delta`. */
   readonly path: string;
   readonly query?: Readonly<Record<string, string | number | undefined>>;

@@ -25,6 +25,8 @@ export const REQUEST_TYPE_CODES = {
   search: 'SR',
   status: 'ST',
   websocket: 'WS',
+  preferences: 'PF',
+  plan: 'PL',
 } as const;
 
 export type RequestType = keyof typeof REQUEST_TYPE_CODES;

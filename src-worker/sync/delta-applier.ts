@@ -13,6 +13,10 @@ import { PendingEffects } from '../mail-store/outbox-rows';
 import { readSyncState, syncStateRow, type SyncState } from '../mail-store/sync-state';
 import type { MessageRowChanges } from '../mail-store/change-feed';
 import { MAIL_WRITE_TABLES, MailWriter } from '../mail-store/mail-writer';
+import { SETTINGS_TABLES, writePlan, writeServerPreferences } from '../mail-store/settings-rows';
+
+/** A page writes mail and, when it carries them, the account's preferences and plan. */
+const PAGE_TABLES = [...MAIL_WRITE_TABLES, ...SETTINGS_TABLES] as const;
 
 /** What one committed page changed, for live lists and command watchers. */
 export interface AppliedPage {
@@ -24,6 +28,8 @@ export interface AppliedPage {
   readonly finished: readonly CommandStatus[];
   /** Every Message row the page wrote or removed (the search index takes them as they are). */
   readonly messages: MessageRowChanges;
+  /** The page carried the account's preferences or plan (written with it): the settings service tells the tabs. */
+  readonly settingsChanged: boolean;
 }
 
 export type { SyncState };
@@ -35,17 +41,22 @@ export interface DeltaApplierDeps {
   readonly reconcile: (params: { tx: WriteTransaction<MailTable>; writer: MailWriter; cursor: number }) => Promise<CommandStatus[]>;
 }
 
-async function applyChange(writer: MailWriter, change: DeltaChange): Promise<void> {
+/** Applies one change; true when it was the account's preferences or plan rather than mail. */
+async function applyChange(tx: WriteTransaction<MailTable>, writer: MailWriter, change: DeltaChange): Promise<boolean> {
   if (change.op === 'delete') {
     if (change.object === 'folder') await writer.deleteFolder(change.objectId);
     else if (change.object === 'message') await writer.deleteMessage(change.objectId);
     else await writer.deleteThread(change.objectId);
-    return;
+    return false;
   }
   if (change.object === 'folder') await writer.putFolder(change.data);
   else if (change.object === 'message') await writer.putMessage(change.data);
   else if (change.object === 'thread') await writer.putThread(change.data);
-  // 'preferences' and 'plan' are not mail: the settings service takes them (not yet wired).
+  // Not mail: cached beside it (mail-store/settings-rows.ts), in this page's transaction, so
+  // the cursor never passes a preference change this device has not stored.
+  else if (change.object === 'preferences') return (await writeServerPreferences(tx, change.data), true);
+  else return (await writePlan(tx, change.data), true);
+  return false;
 }
 
 export class DeltaApplier {
@@ -61,18 +72,19 @@ export class DeltaApplier {
    */
   async apply(page: DeltaResponse, params: { fromCursor: number; latestKnown: number }): Promise<AppliedPage | null> {
     const { accountId } = this.deps;
-    return withWrite(await this.deps.store(), MAIL_WRITE_TABLES, async (tx) => {
+    return withWrite(await this.deps.store(), PAGE_TABLES, async (tx) => {
       const stored = await readSyncState(tx);
       if (stored.appliedTransactionId !== params.fromCursor) return null;
       const state: SyncState = { appliedTransactionId: page.cursor, cursor: Math.max(params.latestKnown, page.cursor, stored.cursor) };
       const writer = new MailWriter(tx, accountId, await PendingEffects.load(tx));
       // One batch of reads for the whole page; from then on the changes cost no waits.
       await writer.prefetch(page.changes);
-      for (const change of page.changes) await applyChange(writer, change);
+      let settingsChanged = false;
+      for (const change of page.changes) if (await applyChange(tx, writer, change)) settingsChanged = true;
       const finished = await this.deps.reconcile({ tx, writer, cursor: page.cursor });
       await writer.finish();
       tx.queuePut('JSONBlob', syncStateRow(state));
-      return { accountId, state, threadIds: [...writer.threadIds], foldersChanged: writer.foldersChanged, finished, messages: writer.messages };
+      return { accountId, state, threadIds: [...writer.threadIds], foldersChanged: writer.foldersChanged, finished, messages: writer.messages, settingsChanged };
     });
   }
 }

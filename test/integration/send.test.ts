@@ -28,6 +28,17 @@ afterAll(async () => {
 const token = () => `t${Math.random().toString(36).slice(2, 10)}`;
 const send = (session: Session, body: unknown) => fx.api<SendResult & { error?: string; detail?: Record<string, unknown> }>(session, 'POST', '/api/send', body);
 
+/**
+ * The real SMTP connector, counting what it hands to Postfix per marker: with every attempt
+ * done, one handoff is one copy, so "no second copy" needs no waiting for one that never comes.
+ */
+function countingSmtp() {
+  const real = new NodemailerSmtp();
+  const handed: string[] = [];
+  const connector: SmtpConnector = { send: (params) => (handed.push(params.raw.toString('latin1')), real.send(params)) };
+  return { connector, handoffs: (marker: string) => handed.filter((raw) => raw.includes(marker)).length };
+}
+
 /** UIDs of messages whose subject contains `marker`, as the user's own IMAP client sees them. */
 async function bySubject(client: ImapFlow, folder: string, marker: string): Promise<number[]> {
   await client.mailboxOpen(folder);
@@ -128,15 +139,18 @@ describe('sending', () => {
 
   test('the same idempotency key twice at once is one row and one delivery', async () => {
     const marker = token();
+    const smtp = countingSmtp();
+    await fx.restart({ smtp: smtp.connector, sendWaitMs: 20_000 });
     const body = { idempotencyKey: `twice-${marker}`, compose: { to: [BOB.email], subject: `Once ${marker}`, text: 'Only once.' } };
     const [a, b] = await Promise.all([send(fx.alice, body), send(fx.alice, body)]);
     expect([a.status, b.status]).toEqual([200, 200]);
+    expect([a.body.state, b.body.state]).toEqual(['sent', 'sent']); // the attempt is over: no later one
     expect(a.body.outboxId).toBe(b.body.outboxId);
     expect(a.body.messageIdHeader).toBe(b.body.messageIdHeader);
     const third = await send(fx.alice, body);
     expect(third.body.outboxId).toBe(a.body.outboxId);
     await arrival(bobImap, 'INBOX', marker);
-    await new Promise((resolve) => setTimeout(resolve, 1500)); // a second copy would be here by now
+    expect(smtp.handoffs(marker)).toBe(1); // one handoff to Postfix: no second copy is on its way
     expect(await bySubject(bobImap, 'INBOX', marker)).toHaveLength(1);
     expect(await bySubject(aliceImap, 'Sent', marker)).toHaveLength(1);
     const reused = await send(fx.alice, { ...body, compose: { ...body.compose, text: 'Something else' } });
@@ -153,12 +167,13 @@ describe('sending', () => {
     expect(first.body.state).toBe('sending');
 
     // The process "dies": the attempt never finished, nothing reached Postfix.
-    await fx.restart({ sendWaitMs: 20_000 });
+    const smtp = countingSmtp();
+    await fx.restart({ smtp: smtp.connector, sendWaitMs: 20_000 });
     await arrival(bobImap, 'INBOX', marker);
     const retry = await send(fx.alice, body); // the client retries on the new gateway with the same key
     expect(retry.body.outboxId).toBe(first.body.outboxId);
     expect(retry.body.state).toBe('sent');
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(smtp.handoffs(marker)).toBe(1); // sent once after the restart, and the retry sent nothing more
     expect(await bySubject(bobImap, 'INBOX', marker)).toHaveLength(1);
     expect(await bySubject(aliceImap, 'Sent', marker)).toHaveLength(1);
   });

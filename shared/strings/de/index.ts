@@ -15,6 +15,7 @@ import { threadList } from './threadList';
 import { composer } from './composer';
 import { settingsMenu } from './settingsMenu';
 import { shell } from './shell';
+import { settings } from './settings';
 
 export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (typeof en)[Area], string>> } = {
   app,
@@ -32,4 +33,5 @@ export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (ty
   composer,
   settingsMenu,
   shell,
+  settings,
 };

@@ -14,6 +14,7 @@ import { threadList } from './threadList';
 import { composer } from './composer';
 import { settingsMenu } from './settingsMenu';
 import { shell } from './shell';
+import { settings } from './settings';
 
 export const en = {
   app,
@@ -31,4 +32,5 @@ export const en = {
   composer,
   settingsMenu,
   shell,
+  settings,
 };

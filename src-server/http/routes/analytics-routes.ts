@@ -1,9 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ANALYTICS_HEADERS, ANALYTICS_PATHS } from '../../../shared/analytics-events';
 import { addEventsBodySchema } from '../../../shared/api/analytics';
-import { AnalyticsStore } from '../../analytics/analytics-store';
 import type { GatewayContext } from '../../context';
-import { sessionOf } from '../session-auth';
 
 /** A batch is at most 100 small events; anything near this is not ours. */
 const BODY_LIMIT = 512 * 1024;
@@ -26,14 +24,14 @@ function clientOf(request: FastifyRequest): string | null {
  * the worker does not read the body (spec §7), only the status.
  */
 export function registerAnalyticsRoutes(app: FastifyInstance, ctx: GatewayContext): void {
-  const store = new AnalyticsStore(ctx.db);
+  const store = ctx.analytics;
   app.post(`/api${ANALYTICS_PATHS.addEvents}`, { bodyLimit: BODY_LIMIT }, async (request, reply) => {
-    const session = sessionOf(ctx.sessions, request);
+    const { session } = request;
     const body = addEventsBodySchema.parse(request.body);
     store.save({ accountId: session.accountId, client: clientOf(request), events: body.events });
     return reply.code(204).send();
   });
-  app.post(`/api${ANALYTICS_PATHS.addPreAuthEvents}`, { bodyLimit: BODY_LIMIT }, async (request, reply) => {
+  app.post(`/api${ANALYTICS_PATHS.addPreAuthEvents}`, { bodyLimit: BODY_LIMIT, config: { auth: 'public' } }, async (request, reply) => {
     const body = addEventsBodySchema.parse(request.body);
     store.save({ accountId: null, client: clientOf(request), events: body.events });
     return reply.code(204).send();

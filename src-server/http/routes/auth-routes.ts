@@ -1,9 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { loginRequestSchema } from '../../../shared/api/account';
-import { TernError } from '../../../shared/errors';
-import type { LoginService } from '../../auth/login-service';
 import type { GatewayContext } from '../../context';
-import { sessionOf } from '../session-auth';
 
 /** A login body is two short strings; anything near this size is not a login. */
 const LOGIN_BODY_LIMIT = 16 * 1024;
@@ -27,16 +24,12 @@ export function apiBaseUrl(request: FastifyRequest, fallbackHost: string): strin
   return `${scheme}://${host ?? fallbackHost}/api`;
 }
 
-export interface AuthRouteDeps {
-  readonly login: LoginService;
-}
-
 /** POST /api/login, POST /api/login/check, POST /api/logout, GET /api/session. */
-export function registerAuthRoutes(app: FastifyInstance, ctx: GatewayContext, deps: Partial<AuthRouteDeps> = {}): void {
-  const login = deps.login ?? ctx.login;
+export function registerAuthRoutes(app: FastifyInstance, ctx: GatewayContext): void {
+  const { login } = ctx;
   const fallbackHost = `${ctx.config.host}:${ctx.config.port}`;
 
-  app.post('/api/login', { bodyLimit: LOGIN_BODY_LIMIT }, async (request, reply) => {
+  app.post('/api/login', { bodyLimit: LOGIN_BODY_LIMIT, config: { auth: 'public' } }, async (request, reply) => {
     // The reply carries the session token: no cache (browser, proxy, CDN) may keep it. Set
     // first, so a refusal is not cached either.
     reply.header('Cache-Control', 'no-store');
@@ -45,22 +38,20 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: GatewayContext, de
   });
 
   // The email step: whether the address's domain can be served, before the password is asked for.
-  app.post('/api/login/check', { bodyLimit: LOGIN_BODY_LIMIT }, async (request, reply) => {
+  app.post('/api/login/check', { bodyLimit: LOGIN_BODY_LIMIT, config: { auth: 'public' } }, async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
     return login.checkAddress({ email: (request.body as { email?: unknown } | null)?.email, ip: request.ip });
   });
 
   // Ends this token's session only: the same browser's other accounts stay logged in.
   app.post('/api/logout', async (request, reply) => {
-    ctx.sessions.end(sessionOf(ctx.sessions, request));
+    ctx.sessions.end(request.session);
     return reply.code(204).send();
   });
 
   // Lets the worker check a stored token without a full sync.
   app.get('/api/session', async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
-    const account = ctx.accounts.get(sessionOf(ctx.sessions, request).accountId);
-    if (!account) throw new TernError('InvalidToken');
-    return { mailId: String(account.id), email: account.email };
+    return login.sessionAccount(request.session.accountId);
   });
 }

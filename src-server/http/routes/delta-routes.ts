@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { deltaQuerySchema, type DeltaResponse } from '../../../shared/api/delta';
 import type { GatewayContext } from '../../context';
-import { sessionOf } from '../session-auth';
 
 /**
  * GET /api/delta?cursor=N&limit=M → DeltaResponse: the account's changes after its cursor,
@@ -9,7 +8,7 @@ import { sessionOf } from '../session-auth';
  */
 export function registerDeltaRoutes(app: FastifyInstance, ctx: GatewayContext): void {
   app.get('/api/delta', async (request, reply): Promise<DeltaResponse> => {
-    const session = sessionOf(ctx.sessions, request);
+    const { session } = request;
     const query = deltaQuerySchema.parse(request.query);
     reply.header('Cache-Control', 'no-store');
     return ctx.delta.read({ accountId: session.accountId, cursor: query.cursor, limit: query.limit });

@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { draftSaveSchema, MAX_RAW_MESSAGE_BYTES, objectIdSchema, type DraftSaved, type DraftView } from '../../../shared/api/compose';
 import { parseInput } from '../../actions/request-input';
 import type { GatewayContext } from '../../context';
-import { sessionOf } from '../session-auth';
 
 const draftParams = z.object({ id: objectIdSchema });
 
@@ -21,32 +20,32 @@ export function registerDraftRoutes(app: FastifyInstance, ctx: GatewayContext): 
   const bodyLimit = MAX_RAW_MESSAGE_BYTES;
 
   app.post('/api/drafts', { bodyLimit }, async (request, reply): Promise<DraftSaved> => {
-    const { accountId } = sessionOf(ctx.sessions, request);
+    const { accountId } = request.session;
     const saved = await drafts.create(accountId, parseInput(draftSaveSchema, request.body));
     reply.code(201);
     return saved;
   });
 
   app.put('/api/drafts/:id', { bodyLimit }, async (request): Promise<DraftSaved> => {
-    const { accountId } = sessionOf(ctx.sessions, request);
+    const { accountId } = request.session;
     const { id } = parseInput(draftParams, request.params);
     return drafts.update(accountId, Number(id), parseInput(draftSaveSchema, request.body));
   });
 
   app.get('/api/drafts/:id', async (request, reply): Promise<DraftView> => {
-    const { accountId } = sessionOf(ctx.sessions, request);
+    const { accountId } = request.session;
     reply.header('Cache-Control', 'no-store');
     return drafts.view(accountId, Number(parseInput(draftParams, request.params).id));
   });
 
   app.get('/api/drafts/of-message/:id', async (request, reply): Promise<DraftView> => {
-    const { accountId } = sessionOf(ctx.sessions, request);
+    const { accountId } = request.session;
     reply.header('Cache-Control', 'no-store');
     return drafts.viewOfMessage(accountId, Number(parseInput(draftParams, request.params).id));
   });
 
   app.delete('/api/drafts/:id', async (request) => {
-    const { accountId } = sessionOf(ctx.sessions, request);
+    const { accountId } = request.session;
     return drafts.remove(accountId, Number(parseInput(draftParams, request.params).id));
   });
 }

@@ -10,10 +10,6 @@ import {
   type TrashFolderResponse,
 } from '../../../shared/api/reading';
 import type { GatewayContext } from '../../context';
-import { FolderQueries } from '../../reading/folder-queries';
-import { FolderRehomer } from '../../reading/folder-rehome';
-import { FolderService } from '../../reading/folder-service';
-import { sessionOf } from '../session-auth';
 
 /**
  * GET /api/folders → { folders, separator }
@@ -24,21 +20,16 @@ import { sessionOf } from '../session-auth';
  * Commands answer once the mirror (and so the transaction log) shows the change.
  */
 export function registerFolderRoutes(app: FastifyInstance, ctx: GatewayContext): void {
-  const folders = new FolderQueries(ctx.db, ctx.materializer);
-  const service = new FolderService({
-    folders,
-    mirrors: ctx.mirrors,
-    rehomer: new FolderRehomer({ db: ctx.db, txlog: ctx.txlog, push: ctx.push }),
-  });
+  const { folders, folderCommands: service } = ctx;
 
   app.get('/api/folders', async (request, reply): Promise<FolderListResponse> => {
-    const { accountId } = sessionOf(ctx.sessions, request);
+    const { accountId } = request.session;
     reply.header('Cache-Control', 'no-store');
     return folders.list(accountId);
   });
 
   app.post('/api/folders', async (request, reply): Promise<FolderResponse> => {
-    const { accountId } = sessionOf(ctx.sessions, request);
+    const { accountId } = request.session;
     const body = createFolderRequestSchema.parse(request.body ?? {});
     const folder = await service.create(accountId, { name: body.name, parentId: body.parentId ? Number(body.parentId) : null });
     reply.code(201);
@@ -46,7 +37,7 @@ export function registerFolderRoutes(app: FastifyInstance, ctx: GatewayContext):
   });
 
   app.put('/api/folders/:id', async (request): Promise<FolderResponse> => {
-    const { accountId } = sessionOf(ctx.sessions, request);
+    const { accountId } = request.session;
     const { id } = idParamsSchema.parse(request.params);
     const body = renameFolderRequestSchema.parse(request.body ?? {});
     const folder = await service.rename(accountId, { folderId: Number(id), name: body.name });
@@ -54,14 +45,14 @@ export function registerFolderRoutes(app: FastifyInstance, ctx: GatewayContext):
   });
 
   app.post('/api/folders/move', async (request): Promise<FolderResponse> => {
-    const { accountId } = sessionOf(ctx.sessions, request);
+    const { accountId } = request.session;
     const body = moveFolderRequestSchema.parse(request.body ?? {});
     const folder = await service.move(accountId, { folderId: Number(body.folderId), parentId: body.parentId === null ? null : Number(body.parentId) });
     return { folder, latestTxnId: ctx.txlog.latest(accountId) };
   });
 
   app.post('/api/folders/trash', async (request): Promise<TrashFolderResponse> => {
-    const { accountId } = sessionOf(ctx.sessions, request);
+    const { accountId } = request.session;
     const body = trashFolderRequestSchema.parse(request.body ?? {});
     const result = await service.trash(accountId, Number(body.folderId));
     return { ...result, latestTxnId: ctx.txlog.latest(accountId) };

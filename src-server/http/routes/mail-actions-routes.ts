@@ -4,7 +4,6 @@ import { bulkActionSchema, type BulkActionResult, type EmptyFolderResult } from 
 import { objectIdSchema } from '../../../shared/api/compose';
 import { parseInput } from '../../actions/request-input';
 import type { GatewayContext } from '../../context';
-import { sessionOf } from '../session-auth';
 
 const folderParams = z.object({ id: objectIdSchema });
 
@@ -17,20 +16,20 @@ export function registerMailActionRoutes(app: FastifyInstance, ctx: GatewayConte
   const { actions } = ctx.mailWrites;
 
   app.post('/api/messages/bulk', async (request): Promise<BulkActionResult> => {
-    const { accountId } = sessionOf(ctx.sessions, request);
+    const { accountId } = request.session;
     return actions.apply(accountId, 'messages', parseInput(bulkActionSchema, request.body));
   });
 
   app.post('/api/threads/bulk', async (request): Promise<BulkActionResult> => {
-    const { accountId } = sessionOf(ctx.sessions, request);
+    const { accountId } = request.session;
     return actions.apply(accountId, 'threads', parseInput(bulkActionSchema, request.body));
   });
 
   app.post('/api/folders/:id/empty', async (request): Promise<EmptyFolderResult> => {
-    const { accountId } = sessionOf(ctx.sessions, request);
+    const { accountId } = request.session;
     return actions.emptyFolder(accountId, Number(parseInput(folderParams, request.params).id));
   });
 
-  app.post('/api/empty/trash', async (request): Promise<EmptyFolderResult> => actions.emptyRole(sessionOf(ctx.sessions, request).accountId, 'trash'));
-  app.post('/api/empty/spam', async (request): Promise<EmptyFolderResult> => actions.emptyRole(sessionOf(ctx.sessions, request).accountId, 'junk'));
+  app.post('/api/empty/trash', async (request): Promise<EmptyFolderResult> => actions.emptyRole(request.session.accountId, 'trash'));
+  app.post('/api/empty/spam', async (request): Promise<EmptyFolderResult> => actions.emptyRole(request.session.accountId, 'junk'));
 }

@@ -1,19 +1,11 @@
-import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import * as z from 'zod';
 import { bodyQuerySchema, type MessageBody } from '../../../shared/api/mail';
 import { attachmentParamsSchema, idParamsSchema, type PreviewLink } from '../../../shared/api/reading';
-import { TernError } from '../../../shared/errors';
-import { previewType } from '../../../shared/preview-rules';
 import type { GatewayContext } from '../../context';
-import { BodyCache } from '../../reading/body-cache';
 import { boundBody } from '../../reading/body-bounds';
 import { downloadHeaders, previewHeaders } from '../../reading/download-headers';
-import { FolderQueries } from '../../reading/folder-queries';
-import { MessageService, type MessageFile } from '../../reading/message-service';
-import { PreviewLinks } from '../../reading/preview-links';
-import { Spool } from '../../reading/spool';
-import { downloadSessionOf, sessionOf } from '../session-auth';
+import type { MessageFile } from '../../reading/message-service';
 
 /** Sends a file from a message with the download safety headers (DESIGN §5). */
 function sendFile(reply: FastifyReply, file: MessageFile): FastifyReply {
@@ -30,16 +22,10 @@ function sendFile(reply: FastifyReply, file: MessageFile): FastifyReply {
  * GET /api/attachment-preview/:token → the part inline, sandboxed, as its allow-listed type (no session: the token is the key)
  */
 export function registerMessageRoutes(app: FastifyInstance, ctx: GatewayContext): void {
-  const messages = new MessageService({
-    materializer: ctx.materializer,
-    folders: new FolderQueries(ctx.db, ctx.materializer),
-    mirrors: ctx.mirrors,
-    cache: new BodyCache(ctx.db),
-    spool: new Spool(join(ctx.config.dataDir, 'spool')),
-  });
+  const { messages, previews } = ctx;
 
   app.get('/api/messages/:id/body', async (request, reply): Promise<MessageBody> => {
-    const { accountId } = sessionOf(ctx.sessions, request);
+    const { accountId } = request.session;
     const { id } = idParamsSchema.parse(request.params);
     const { whole } = bodyQuerySchema.parse(request.query ?? {});
     const started = performance.now();
@@ -52,36 +38,30 @@ export function registerMessageRoutes(app: FastifyInstance, ctx: GatewayContext)
     return body;
   });
 
-  app.get('/api/messages/:id/attachments/:index', async (request, reply) => {
-    const { accountId } = downloadSessionOf(ctx.sessions, request);
+  app.get('/api/messages/:id/attachments/:index', { config: { auth: 'download' } }, async (request, reply) => {
+    const { accountId } = request.session;
     const { id, index } = attachmentParamsSchema.parse(request.params);
     return sendFile(reply, await messages.attachment(accountId, Number(id), index));
   });
 
-  app.get('/api/messages/:id/original', async (request, reply) => {
-    const { accountId } = downloadSessionOf(ctx.sessions, request);
+  app.get('/api/messages/:id/original', { config: { auth: 'download' } }, async (request, reply) => {
+    const { accountId } = request.session;
     const { id } = idParamsSchema.parse(request.params);
     return sendFile(reply, await messages.original(accountId, Number(id)));
   });
 
   // Previews (issue point 12): a link signed for one part, then the part itself, sandboxed.
-  const previews = new PreviewLinks();
   app.get('/api/messages/:id/attachments/:index/preview-link', async (request, reply): Promise<PreviewLink> => {
-    const { accountId } = sessionOf(ctx.sessions, request);
+    const { accountId } = request.session;
     const { id, index } = attachmentParamsSchema.parse(request.params);
-    const { token, expiresAt } = previews.sign({ accountId, messageId: Number(id), index });
     reply.header('Cache-Control', 'no-store');
-    return { path: `/attachment-preview/${token}`, expiresAt };
+    return previews.link({ accountId, messageId: Number(id), index });
   });
 
-  app.get('/api/attachment-preview/:token', async (request, reply) => {
+  app.get('/api/attachment-preview/:token', { config: { auth: 'public' } }, async (request, reply) => {
     const { token } = previewTokenParamsSchema.parse(request.params);
-    const { accountId, messageId, index } = previews.verify(token);
-    const file = await messages.attachment(accountId, messageId, index);
-    // Only the allow-list's types are shown (never the sender's type as-is, never HTML).
-    const type = previewType(file);
-    if (type === null) throw new TernError('InvalidOperation');
-    reply.headers(previewHeaders({ filename: file.filename, previewType: type, size: file.content.size }));
+    const { file, previewType } = await previews.open(token);
+    reply.headers(previewHeaders({ filename: file.filename, previewType, size: file.content.size }));
     return reply.send(file.content.buffer ?? file.content.stream());
   });
 }

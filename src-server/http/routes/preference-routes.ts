@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { preferencesPatchRequestSchema, type PreferencesDoc } from '../../../shared/api/preferences';
 import { parseInput } from '../../actions/request-input';
 import type { GatewayContext } from '../../context';
-import { sessionOf } from '../session-auth';
 
 /** A patch names a few short choices; anything near this is not one. */
 const BODY_LIMIT = 16 * 1024;
@@ -14,13 +13,13 @@ const BODY_LIMIT = 16 * 1024;
  */
 export function registerPreferenceRoutes(app: FastifyInstance, ctx: GatewayContext): void {
   app.get('/api/preferences', async (request, reply): Promise<PreferencesDoc> => {
-    const { accountId } = sessionOf(ctx.sessions, request);
+    const { accountId } = request.session;
     reply.header('Cache-Control', 'no-store');
     return ctx.preferences.get(accountId);
   });
 
   app.patch('/api/preferences', { bodyLimit: BODY_LIMIT }, async (request, reply): Promise<PreferencesDoc> => {
-    const { accountId } = sessionOf(ctx.sessions, request);
+    const { accountId } = request.session;
     const { values } = parseInput(preferencesPatchRequestSchema, request.body, 'InvalidRequestData');
     reply.header('Cache-Control', 'no-store');
     return ctx.preferences.patch({ accountId, patch: values });

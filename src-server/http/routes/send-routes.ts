@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { MAX_RAW_MESSAGE_BYTES, objectIdSchema, sendRequestSchema, type SendResult } from '../../../shared/api/compose';
 import { parseInput } from '../../actions/request-input';
 import type { GatewayContext } from '../../context';
-import { sessionOf } from '../session-auth';
 
 const outboxParams = z.object({ id: objectIdSchema });
 
@@ -23,27 +22,27 @@ export function registerSendRoutes(app: FastifyInstance, ctx: GatewayContext): v
   const { send } = ctx.mailWrites;
 
   app.post('/api/send', { bodyLimit: MAX_RAW_MESSAGE_BYTES }, async (request, reply): Promise<SendResult> => {
-    const { accountId } = sessionOf(ctx.sessions, request);
+    const { accountId } = request.session;
     const { status, result } = await send.send(accountId, parseInput(sendRequestSchema, request.body));
     reply.code(status);
     return result;
   });
 
   app.get('/api/outbox/:id', async (request, reply): Promise<SendResult> => {
-    const { accountId } = sessionOf(ctx.sessions, request);
+    const { accountId } = request.session;
     reply.header('Cache-Control', 'no-store');
     return send.status(accountId, Number(parseInput(outboxParams, request.params).id));
   });
 
   app.post('/api/outbox/:id/resend', async (request, reply): Promise<SendResult> => {
-    const { accountId } = sessionOf(ctx.sessions, request);
+    const { accountId } = request.session;
     const { status, result } = await send.resend(accountId, Number(parseInput(outboxParams, request.params).id));
     reply.code(status);
     return result;
   });
 
   app.post('/api/outbox/:id/dismiss', async (request, reply): Promise<SendResult> => {
-    const { accountId } = sessionOf(ctx.sessions, request);
+    const { accountId } = request.session;
     const { status, result } = await send.dismiss(accountId, Number(parseInput(outboxParams, request.params).id));
     reply.code(status);
     return result;

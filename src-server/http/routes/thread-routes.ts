@@ -8,8 +8,6 @@ import {
   type ThreadListResponse,
 } from '../../../shared/api/reading';
 import type { GatewayContext } from '../../context';
-import { ThreadQueries } from '../../reading/thread-queries';
-import { sessionOf } from '../session-auth';
 
 /**
  * GET /api/threads?folderId=&before=&limit= → { threads, nextBefore }
@@ -18,24 +16,24 @@ import { sessionOf } from '../session-auth';
  * Read from the mirror only: no IMAP round trip on these paths.
  */
 export function registerThreadRoutes(app: FastifyInstance, ctx: GatewayContext): void {
-  const threads = new ThreadQueries(ctx.db);
+  const { threads } = ctx;
 
   app.get('/api/threads', async (request, reply): Promise<ThreadListResponse> => {
-    const { accountId } = sessionOf(ctx.sessions, request);
+    const { accountId } = request.session;
     const query = threadListQuerySchema.parse(request.query);
     reply.header('Cache-Control', 'no-store');
     return threads.page({ accountId, folderId: Number(query.folderId), before: query.before, limit: query.limit });
   });
 
   app.get('/api/threads/count', async (request, reply): Promise<ThreadCountResponse> => {
-    const { accountId } = sessionOf(ctx.sessions, request);
+    const { accountId } = request.session;
     const query = threadCountQuerySchema.parse(request.query);
     reply.header('Cache-Control', 'no-store');
     return threads.count(accountId, Number(query.folderId));
   });
 
   app.get('/api/threads/:id', async (request, reply): Promise<ThreadDetailResponse> => {
-    const { accountId } = sessionOf(ctx.sessions, request);
+    const { accountId } = request.session;
     const { id } = idParamsSchema.parse(request.params);
     reply.header('Cache-Control', 'no-store');
     return threads.detail(accountId, Number(id));

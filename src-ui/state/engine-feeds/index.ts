@@ -16,12 +16,15 @@ import { createAccountsFeed } from './accounts-feed';
 import { createCommandFeed } from './command-feed';
 import type { FeedContext, Store } from './feed-context';
 import { createMailboxCounts } from './mailbox-counts';
+import { createOpenThreadFeed, type ThreadToOpen } from './open-thread-feed';
 import { createSyncFeed } from './sync-feed';
+import { createSettingsFeed } from './settings-feed';
 import { createThreadListFeed } from './thread-list-feed';
 import { createToastFeed } from './toasts';
 import type { Phrase } from '../../../shared/strings';
 
 export { MAILBOX_REFRESH_DELAY_MS } from './mailbox-counts';
+export type { ThreadToOpen } from './open-thread-feed';
 export { scopeKeyOf } from './thread-list-feed';
 export { MAX_ERROR_TOASTS, TOAST_MS, withToast } from './toasts';
 
@@ -40,6 +43,8 @@ export interface WorkerBridge {
   moveThreadListWindow(window: ListWindow): void;
   /** Ends the list of a scope if it is still the one shown. */
   closeThreadList(scope: ListScope): void;
+  /** Watches the open conversation (openThreadAtom); null closes it. */
+  openThread(thread: ThreadToOpen | null): void;
   /** Asks folders and counts again, soon (debounced). */
   refreshMailboxes(accountIds?: readonly string[]): void;
   /**
@@ -61,7 +66,7 @@ export interface WorkerBridge {
   refreshSendNotices(): Promise<void>;
 }
 
-export function createWorkerBridge(params: { engine: UiEngine; store: Store }): WorkerBridge {
+export function createWorkerBridge(params: { engine: UiEngine; store: Store; bootStorage?: Pick<Storage, 'setItem'> }): WorkerBridge {
   const { engine, store } = params;
   const timers = new Set<ReturnType<typeof setTimeout>>();
   let stopped = false;
@@ -83,7 +88,9 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
   const commands = createCommandFeed(context, { counts, toasts });
   const accounts = createAccountsFeed(context, { counts, commands, toasts });
   const threadList = createThreadListFeed(context, { counts, toasts });
+  const openThread = createOpenThreadFeed(context);
   const onSyncStatus = createSyncFeed(context, counts);
+  const settings = createSettingsFeed(context, params.bootStorage);
 
   // ── subscriptions of the whole tab ──────────────────────────────────────────
   const subscriptions: { commands: string | null; sync: string | null; accounts: string | null } = { commands: null, sync: null, accounts: null };
@@ -111,6 +118,7 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
       void subscribe('commands', engine.commands.watchCommands(commands.onCommandStatus));
       if (typeof document !== 'undefined') document.addEventListener('visibilitychange', commands.onVisibility);
       void subscribe('sync', engine.mail.watchSync(onSyncStatus));
+      void settings.start();
       try {
         // Asked by the entry already, in the handshake's round trip.
         const early = engine.startup?.accounts;
@@ -130,6 +138,8 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
       threadList.stop();
+      settings.stop();
+      openThread.stop();
       for (const kind of Object.keys(subscriptions) as (keyof typeof subscriptions)[]) {
         const id = subscriptions[kind];
         if (id) unsubscribe(kind, id);
@@ -146,6 +156,7 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
     openThreadList: threadList.openThreadList,
     moveThreadListWindow: threadList.moveThreadListWindow,
     closeThreadList: threadList.closeThreadList,
+    openThread: openThread.openThread,
     refreshMailboxes: counts.refreshMailboxes,
     adjustInboxUnread: counts.adjustInboxUnread,
     trackCommand: commands.trackCommand,

@@ -170,13 +170,12 @@ describe('discoverServers: autoconfig XML', () => {
     expect(parseAutoconfig(named, 'example.org')?.provider).toBe('Example Mail'); // the first displayShortName wins
   });
 
-  test('comments, junk and hostile shapes give null quickly', () => {
+  // No time assertion: a parser that backtracks on these shapes hangs past the test's timeout.
+  test('comments, junk and hostile shapes give null', () => {
     expect(parseAutoconfig('<html>not it</html>', 'example.org')).toBeNull();
     expect(parseAutoconfig(clientConfig('<!-- <incomingServer type="imap"><hostname>imap.example.org</hostname><port>993</port><socketType>SSL</socketType></incomingServer> -->'), 'e')).toBeNull();
-    const started = Date.now();
     expect(parseAutoconfig(`<clientConfig>${'<incomingServer type="imap">'.repeat(2000)}`, 'e')).toBeNull();
     expect(parseAutoconfig(`<clientConfig>${'<!--'.repeat(15000)}`, 'e')).toBeNull();
-    expect(Date.now() - started).toBeLessThan(500);
     expect(parseAutoconfig('x'.repeat(70 * 1024), 'e')).toBeNull();
   });
 
@@ -309,14 +308,13 @@ describe('real network lookups', () => {
     expect(isPublicAddress('2606:2800:220:1::')).toBe(true);
   });
 
-  test('without outside DNS, every lookup fails within a few seconds', async () => {
+  // Each lookup has its own limit: none hangs past the test's timeout (no stopwatch here).
+  test('without outside DNS, every lookup fails instead of hanging', async () => {
     const lookups = networkLookups();
-    const started = Date.now();
     await expect(lookups.dns.resolveMx('nowhere.invalid')).rejects.toBeTruthy();
     await expect(lookups.dns.resolveSrv('_imaps._tcp.nowhere.invalid')).rejects.toBeTruthy();
     expect(await lookups.fetchText('https://autoconfig.nowhere.invalid/mail/config-v1.1.xml')).toBeNull();
     expect(await lookups.canConnect({ host: 'imap.nowhere.invalid', port: 993 })).toBe(false);
-    expect(Date.now() - started).toBeLessThan(12_000);
   }, 15_000);
 
   test('autoconfig is only fetched over https and never from internal hosts', async () => {

@@ -1,7 +1,5 @@
 import { expect, test } from 'vitest';
-import { formatFullDate, formatMessageDate } from '../../../src-ui/conversation/message-format';
-import { dateFormat } from '../../../src-ui/thread-list/date-format-cache';
-import { formatFullTime, formatListTime } from '../../../src-ui/thread-list/row-format';
+import { dateFormat, formatFullDate, formatFullTime, formatListTime, formatMessageDate } from '../../../src-ui/kit/date-format';
 
 /** What the row and message formats wrote before the formatters were cached, for comparison. */
 function uncachedListTime(epochMs: number, now: number, locale?: string): string {

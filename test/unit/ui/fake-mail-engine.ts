@@ -121,6 +121,8 @@ export interface FakeEngine extends UiEngine {
   readonly calls: { method: string; params: unknown }[];
   /** Makes the next command of a kind fail with a catalogue error (the change is put back). */
   failNextCommand(kind: MailCommand['kind'], error: ErrorName): void;
+  /** A reply arrives in an existing thread (from another device): one more message, unread, newest. */
+  addToThread(key: string): ThreadRow;
   /** New mail arrives: the thread goes on top of its folder's lists. */
   deliver(params: { accountId: string; folderRole?: FolderView['specialUse']; subject: string; from: Address; snippet?: string }): ThreadRow;
   /** Every thread of a folder, newest first. */
@@ -715,6 +717,15 @@ export function createFakeEngine(options: FakeEngineOptions = {}): FakeEngine {
     },
     failNextCommand(kind, error) {
       failures.set(kind, error);
+    },
+    addToThread(key) {
+      const row = threads.get(key);
+      if (!row) throw new TernError('ThreadNotFound');
+      const newest = [...threads.values()].reduce((latest, known) => Math.max(latest, known.lastMessageAt), now);
+      const next: ThreadRow = { ...row, messageCount: row.messageCount + 1, unreadCount: row.unreadCount + 1, lastMessageAt: newest + 60_000 };
+      threads.set(key, next);
+      changed();
+      return next;
     },
     deliver({ accountId, folderRole = 'inbox', subject, from, snippet = 'A new message.' }) {
       const folder = specialFolder(accountId, folderRole)!;

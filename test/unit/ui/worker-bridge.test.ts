@@ -205,16 +205,23 @@ test('toasts go away by themselves, but for a failure with a button; one confirm
 });
 
 test('folders and counts are refreshed once after a burst of changes', async () => {
-  const engine = createFakeEngine();
-  const store = createStore();
-  const bridge = createWorkerBridge({ engine, store });
-  await bridge.start();
-  await vi.waitFor(() => expect(Object.keys(store.get(foldersAtom))).toHaveLength(2));
-  // Let any refresh that start-up scheduled land first, so only the burst below is counted.
-  await new Promise((resolve) => setTimeout(resolve, MAILBOX_REFRESH_DELAY_MS + 50));
-  const listFolders = vi.spyOn(engine.mail, 'listFolders');
-  for (let i = 0; i < 10; i++) bridge.refreshMailboxes(['1001']);
-  await new Promise((resolve) => setTimeout(resolve, MAILBOX_REFRESH_DELAY_MS + 50));
-  expect(listFolders).toHaveBeenCalledTimes(1);
-  bridge.stop();
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  try {
+    const engine = createFakeEngine();
+    const store = createStore();
+    const bridge = createWorkerBridge({ engine, store });
+    await bridge.start();
+    await vi.waitFor(() => expect(Object.keys(store.get(foldersAtom))).toHaveLength(2));
+    // Let any refresh that start-up scheduled land first, so only the burst below is counted.
+    await vi.advanceTimersByTimeAsync(MAILBOX_REFRESH_DELAY_MS);
+    const listFolders = vi.spyOn(engine.mail, 'listFolders');
+    for (let i = 0; i < 10; i++) bridge.refreshMailboxes(['1001']);
+    await vi.advanceTimersByTimeAsync(MAILBOX_REFRESH_DELAY_MS - 1);
+    expect(listFolders).not.toHaveBeenCalled(); // the burst waits out the delay…
+    await vi.advanceTimersByTimeAsync(MAILBOX_REFRESH_DELAY_MS * 10); // …then one refresh, and no other however long one waits
+    expect(listFolders).toHaveBeenCalledTimes(1);
+    bridge.stop();
+  } finally {
+    vi.useRealTimers();
+  }
 });

@@ -1,5 +1,5 @@
-import { expose, proxy, wrap, type Remote } from 'comlink';
-import { afterEach, beforeAll, expect, test, vi } from 'vitest';
+import { proxy } from 'comlink';
+import { beforeAll, expect, test, vi } from 'vitest';
 import type { PublicAccount } from '../../../shared/account';
 import { registerErrorTransfer } from '../../../shared/error-transfer';
 import { TernError } from '../../../shared/errors';
@@ -10,22 +10,11 @@ import { channelName, ENGINE_BUILD } from '../../../src-worker/boundary/channel-
 import { createEngine } from '../../../src-worker/engine';
 import type { BroadcastPort } from '../../../src-worker/db/account-databases';
 import { fakeBroadcastHub, fakeFetch, loginResponse } from './fakes';
+import { tabChannels } from './tab-channels';
 
 // The engine as a tab sees it: the real services over a real MessageChannel.
 beforeAll(() => registerErrorTransfer());
-const channels: MessageChannel[] = [];
-function connectTab(api: WorkerApi): Remote<WorkerApi> {
-  const channel = new MessageChannel();
-  channels.push(channel);
-  expose(api, channel.port1);
-  return wrap<WorkerApi>(channel.port2);
-}
-afterEach(() => {
-  for (const channel of channels.splice(0)) {
-    channel.port1.close();
-    channel.port2.close();
-  }
-});
+const connectTab = tabChannels();
 
 const ANN = loginResponse({ mailId: '7', email: 'ann@example.com', token: 'token-7' });
 

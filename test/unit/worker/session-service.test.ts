@@ -1,22 +1,9 @@
-import { expose, wrap } from 'comlink';
-import { afterEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { WORKER_API_VERSION, type WorkerApi } from '../../../shared/worker-api';
 import { createEngine } from '../../../src-worker/engine';
+import { tabChannels } from './tab-channels';
 
-// The real comlink boundary, in-process over a MessageChannel (STYLE.md item 16).
-const channels: MessageChannel[] = [];
-function connectTab(api: WorkerApi) {
-  const channel = new MessageChannel();
-  channels.push(channel);
-  expose(api, channel.port1);
-  return wrap<WorkerApi>(channel.port2);
-}
-afterEach(() => {
-  for (const channel of channels.splice(0)) {
-    channel.port1.close();
-    channel.port2.close();
-  }
-});
+const connectTab = tabChannels();
 
 test('tabs of the same version share one engine and are counted', async () => {
   const engine = createEngine();

@@ -8,6 +8,7 @@ import { LoginThrottle } from '../../../../src-server/auth/rate-limit';
 import { loadConfig } from '../../../../src-server/config';
 import { createContext, type GatewayContext } from '../../../../src-server/context';
 import { createApp } from '../../../../src-server/http/app';
+import type { RouteModule } from '../../../../src-server/http/routes';
 
 /** Accounts the fake IMAP check knows, by address: their one right password. */
 export const PASSWORDS: Record<string, string> = { 'alice@tern.test': 'Alice-pass-1!', 'bob@tern.test': 'Bob-pass-2!' };
@@ -27,7 +28,7 @@ export interface TestApp {
  * Logins are checked by the real LoginService and throttle; only the IMAP check is a fake
  * that knows PASSWORDS, so no mail server is needed to see what the HTTP layer does.
  */
-export async function startTestApp(options: { env?: Record<string, string>; log?: boolean; throttle?: LoginThrottle } = {}): Promise<TestApp> {
+export async function startTestApp(options: { env?: Record<string, string>; log?: boolean; throttle?: LoginThrottle; routes?: readonly RouteModule[] } = {}): Promise<TestApp> {
   const dir = await mkdtemp(join(tmpdir(), 'tern-http-'));
   await mkdir(join(dir, 'public', 'build'), { recursive: true });
   await writeFile(join(dir, 'public', 'build', 'index.html'), '<!doctype html><title>T</title>');
@@ -49,6 +50,7 @@ export async function startTestApp(options: { env?: Record<string, string>; log?
   let text = '';
   const app = await createApp(ctx, {
     apiLog: () => undefined,
+    routes: options.routes,
     ...(options.log ? { log: { level: 'info' as const, stream: { write: (line: string) => (text += line) } } } : {}),
   });
   return {

@@ -65,13 +65,24 @@ describe('push socket', () => {
     expect(client.frames[0]).toEqual({ type: 'txn', accountId: String(accountId), latestTxnId: ctx.txlog.latest(accountId) });
     for (let id = 1; id <= 20; id++) ctx.push.announce(accountId, 1000 + id);
     await until(() => client.frames.at(-1)?.latestTxnId === 1020);
-    await new Promise((resolve) => setTimeout(resolve, 120));
     // The first announcement leaves at once, the other 19 as one frame after the window.
     expect(client.frames.length).toBeLessThanOrEqual(3);
-    // Other accounts' news never reaches this socket.
+    // Other accounts' news never reaches this socket: the next frame after it is this account's own
+    // (no sleep: in-order delivery means a stray frame would arrive before this one, or be this one).
+    const framesBefore = client.frames.length;
     ctx.push.announce(accountId + 1, 5000);
-    await new Promise((resolve) => setTimeout(resolve, 80));
-    expect(client.frames.at(-1)?.latestTxnId).toBe(1020);
+    ctx.push.announce(accountId, 1021);
+    await until(() => client.frames.length > framesBefore);
+    expect(client.frames.slice(framesBefore)).toEqual([{ type: 'txn', accountId: String(accountId), latestTxnId: 1021 }]);
+    client.ws.close();
+  });
+
+  test('a change written without an announcement (another process: npm run plan) is sent at the next ping', async () => {
+    const client = connect(`?st=${ctx.sessions.create(accountId)}`);
+    await until(() => client.frames.length === 1);
+    // What the command line does: the log grows in the database, and this process's hub hears nothing.
+    const latest = ctx.txlog.append(accountId, [{ object: 'plan', objectId: accountId }]);
+    await until(() => client.frames.at(-1)?.latestTxnId === latest);
     client.ws.close();
   });
 

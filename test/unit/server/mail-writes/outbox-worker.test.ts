@@ -1,5 +1,5 @@
 import { tmpdir } from 'node:os';
-import { beforeEach, describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test, vi } from 'vitest';
 import { OutboxStore, type OutboxRow } from '../../../../src-server/outbox/outbox-store';
 import { OutboxWorker, type OutboxOptions, type SentFiling } from '../../../../src-server/outbox/outbox-worker';
 import type { SmtpConnector, SmtpOutcome, SmtpSendParams } from '../../../../src-server/smtp/smtp-connector';
@@ -328,13 +328,22 @@ describe('outbox state machine', () => {
   test('a stop during a hung attempt leaves the row `sending` for the next start', async () => {
     smtp.next = () => 'hang';
     const { row } = enqueue('k-hang');
-    const w = worker();
-    void w.runDue();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const started = Date.now();
-    await w.stop();
-    expect(Date.now() - started).toBeLessThan(1000);
-    expect(store.get(row.id)!.state).toBe('sending');
+    vi.useFakeTimers();
+    try {
+      const w = worker({ stopWaitMs: 50 });
+      void w.runDue();
+      await vi.advanceTimersByTimeAsync(5); // the fake server's latency: the attempt is now hung
+      expect(smtp.calls).toHaveLength(1);
+      let stopped = false;
+      const stopping = w.stop().then(() => (stopped = true));
+      await vi.advanceTimersByTimeAsync(49);
+      expect(stopped).toBe(false); // it waits for the attempt under way…
+      await vi.advanceTimersByTimeAsync(1);
+      await stopping; // …for stopWaitMs, then abandons it
+      expect(store.get(row.id)!.state).toBe('sending');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   test('one attempt per account at a time; accounts go side by side', async () => {

@@ -5,7 +5,7 @@
  */
 import '../support/happy-dom-node-name';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { openerOf, restoreComposerFocus, returnTarget } from '../../../../src-ui/app/composer-focus';
+import { openerOf, restoreComposerFocus, returnTarget } from '../../../../src-ui/kit/composer-focus';
 import { composeNew, type ComposerInitial } from '../../../../src-ui/composer/compose-initial';
 import { cleanup, click, key, one, typeInto } from '../support/render';
 import { advance, renderComposer } from './composer-harness';

@@ -155,8 +155,10 @@ describe('outbox: drafts and undo send', () => {
     expect(await engine.commands.undoSend({ commandId: undone.commandId })).toBe(true);
     clock.advance(2_000);
     const kept = await engine.commands.send({ accountId: '7', draftId, delayMs: 5_000 });
+    await waitFor(() => clock.pending().includes(5_000), 'the send waiting out its window');
     clock.advance(4_999);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Not yet: its timer still waits (1 ms left) and nothing went out.
+    expect(clock.pending()).toContain(1);
     expect(server.requestsTo('/api/send')).toHaveLength(0);
     clock.advance(1);
     await waitFor(() => server.sent.size === 1, 'the send');

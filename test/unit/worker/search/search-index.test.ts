@@ -167,7 +167,9 @@ describe('search index', () => {
     expect(hits.map((hit) => hit.lastAt)).toEqual([...hits.map((hit) => hit.lastAt)].sort((a, b) => b - a));
   });
 
-  test('100,000 cached messages: answers as the slow way does, within the keystroke budget (times printed)', () => {
+  // Behaviour at scale only: the time a search takes over the 100k cache is a bench figure
+  // (`npm run bench`, 8.ui-search-*-100k), not an assertion here.
+  test('100,000 cached messages: answers as the slow way does', () => {
     // A seeded mailbox: Zipf-like words, 2,000 people, threads of 1–5 messages over two years.
     let seed = 42;
     const random = () => {
@@ -216,23 +218,14 @@ describe('search index', () => {
     }
 
     const index = new SearchIndex();
-    const buildStart = performance.now();
     index.beginBulk();
     for (const m of messages) index.put(m);
     index.endBulk();
-    const buildMs = performance.now() - buildStart;
     expect(index.size).toBe(100_000);
 
-    const timed = (query: string) => {
+    const searched = (query: string) => {
       const parsed = parseSearch(query);
-      index.search(parsed, scopeOf(parsed)); // warm the JIT
-      const runs = Array.from({ length: 5 }, () => {
-        const start = performance.now();
-        const hits = index.search(parsed, scopeOf(parsed));
-        return { ms: performance.now() - start, hits };
-      });
-      const ms = runs.map((run) => run.ms).sort((a, b) => a - b)[2]!;
-      return { query, ms, hits: runs[0]!.hits };
+      return { query, hits: index.search(parsed, scopeOf(parsed)) };
     };
     const queries = [
       'invoice',
@@ -251,18 +244,11 @@ describe('search index', () => {
       `${vocabulary[4000]!} ${vocabulary[20]!}`,
       'zzzz',
     ];
-    const results = queries.map(timed);
-    // Typing a word, one keystroke at a time.
-    const keystrokes = ['q', 'qu', 'qua', 'quar', 'quart', 'quarte', 'quarter', 'quarterl', 'quarterly'].map(timed);
+    const results = queries.map(searched);
+    // The last keystrokes of a word typed one letter at a time (a prefix, then the whole word).
+    const keystrokes = ['quarterl', 'quarterly'].map(searched);
 
-    console.log(
-      [
-        `search index over ${index.size.toLocaleString('en')} messages: built in ${buildMs.toFixed(0)} ms`,
-        ...[...results, ...keystrokes].map((r) => `  ${r.ms.toFixed(2).padStart(7)} ms  ${String(r.hits.matchedMessages).padStart(4)} messages${r.hits.truncated ? '+' : ' '} ${String(r.hits.threads.length).padStart(4)} threads  ${r.query}`),
-      ].join('\n'),
-    );
-
-    for (const { query, hits } of [...results, ...keystrokes.slice(-2)]) {
+    for (const { query, hits } of [...results, ...keystrokes]) {
       const parsed = parseSearch(query);
       expect({ query, ...hits }).toEqual({ query, ...reference(messages, parsed, scopeOf(parsed).folderIds) });
     }

@@ -84,6 +84,10 @@ a.tern-button { text-decoration: none; }
   position: fixed; inset: 0; z-index: 1000; display: grid; place-items: center; padding: 24px;
   background: rgb(15 18 22 / .72); backdrop-filter: blur(2px);
 }
+/* A native modal <dialog> filling the viewport: none of the browser's dialog box, its own dim instead of ::backdrop. */
+dialog.tern-preview-backdrop { box-sizing: border-box; width: 100%; height: 100%; max-width: none; max-height: none; margin: 0; border: 0; }
+dialog.tern-preview-backdrop:not([open]) { display: none; }
+dialog.tern-preview-backdrop::backdrop { background: transparent; }
 .tern-preview {
   display: flex; flex-direction: column; width: min(1100px, 100%); height: min(860px, 100%);
   background: var(--t-bg); color: var(--t-fg); border-radius: 12px; overflow: hidden; box-shadow: 0 24px 64px rgb(0 0 0 / .35);

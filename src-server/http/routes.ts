@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import type { GatewayContext } from '../context';
+import { registerAnalyticsRoutes } from './routes/analytics-routes';
+import { registerAuthRoutes } from './routes/auth-routes';
+import { registerDeltaRoutes } from './routes/delta-routes';
+import { registerDraftRoutes } from './routes/drafts-routes';
+import { registerFilesRoutes } from './routes/files-routes';
+import { registerFolderRoutes } from './routes/folder-routes';
+import { registerHealthRoutes } from './routes/health-routes';
+import { registerMailActionRoutes } from './routes/mail-actions-routes';
+import { registerMessageRoutes } from './routes/message-routes';
+import { registerPlanRoutes } from './routes/plan-routes';
+import { registerPreferenceRoutes } from './routes/preference-routes';
+import { registerPushSocket } from './routes/push-socket';
+import { registerSearchRoutes } from './routes/search-routes';
+import { registerSendRoutes } from './routes/send-routes';
+import { registerThreadRoutes } from './routes/thread-routes';
+
+/**
+ * A route file: registers its routes on the API scope, calling the services of the context.
+ * Each route says what it needs in `config` (route-guards.ts: `auth`, `feature`); the
+ * session is then `request.session`.
+ */
+export type RouteModule = (app: FastifyInstance, ctx: GatewayContext) => void | Promise<void>;
+
+/** Every route file of the gateway, registered in this order. A new feature adds its file here. */
+export const ROUTES: readonly RouteModule[] = [
+  registerHealthRoutes,
+  registerAuthRoutes,
+  registerAnalyticsRoutes,
+  registerDeltaRoutes,
+  registerFolderRoutes,
+  registerThreadRoutes,
+  registerMessageRoutes,
+  registerSearchRoutes,
+  registerMailActionRoutes,
+  registerDraftRoutes,
+  registerSendRoutes,
+  registerPreferenceRoutes,
+  registerPlanRoutes,
+  registerFilesRoutes,
+  (app, ctx) => registerPushSocket(app, ctx),
+];

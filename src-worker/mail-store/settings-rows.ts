@@ -1,0 +1,90 @@
+/**
+ * An account's preferences and plan as this device keeps them, in the account's own mail
+ * database: the gateway's last document and the changes made here that it has not
+ * confirmed (JSONBlob `preferences`), and the plan with its features (FeatureSettings
+ * `plan`, the spec's table for what start-up reads without a round trip). One database
+ * per account, so a delta page writes them in the same transaction as its cursor.
+ */
+import { DEFAULT_PLAN, FEATURES, planResponseSchema, type PlanResponse } from '../../shared/plans';
+import { readPreferenceValues, type PreferencePatch, type PreferencesDoc, type PreferenceValues } from '../../shared/preferences';
+import type { AccountSettings } from '../../shared/worker-api';
+import type { MailTable } from '../db/mail-schema';
+import type { ReadTransaction, WriteTransaction } from '../db/store';
+
+const PREFERENCES_KEY = 'preferences';
+const PLAN_KEY = 'plan';
+
+/** The tables a settings write touches. */
+export const SETTINGS_TABLES = ['JSONBlob', 'FeatureSettings'] as const satisfies readonly MailTable[];
+
+export interface CachedPreferences {
+  /** The gateway's last word (null before the first answer: defaults at revision 0). */
+  readonly doc: PreferencesDoc | null;
+  /** Changed here, not confirmed by the gateway yet: laid over `doc`, sent by the preference sender. */
+  readonly pending: PreferencePatch | null;
+}
+
+export async function readCachedPreferences(tx: ReadTransaction<MailTable>): Promise<CachedPreferences> {
+  const row = (await tx.get('JSONBlob', PREFERENCES_KEY)) as { doc?: PreferencesDoc | null; pending?: PreferencePatch | null } | undefined;
+  return { doc: row?.doc ?? null, pending: row?.pending && Object.keys(row.pending).length > 0 ? row.pending : null };
+}
+
+async function writeCached(tx: WriteTransaction<MailTable>, cached: CachedPreferences): Promise<void> {
+  await tx.put('JSONBlob', { id: PREFERENCES_KEY, doc: cached.doc, pending: cached.pending });
+}
+
+/**
+ * The gateway's document (a GET, a PATCH's answer or a delta upsert). An older revision
+ * than the one kept is ignored (a slow GET answering after a delta); what is pending here
+ * stays laid over it until the gateway confirms or refuses it.
+ */
+export async function writeServerPreferences(tx: WriteTransaction<MailTable>, doc: PreferencesDoc): Promise<boolean> {
+  const cached = await readCachedPreferences(tx);
+  if (cached.doc && cached.doc.revision > doc.revision) return false;
+  await writeCached(tx, { ...cached, doc });
+  return true;
+}
+
+/** A change made on this device: merged into what is pending (the newest choice per key wins). */
+export async function addPending(tx: WriteTransaction<MailTable>, patch: PreferencePatch): Promise<void> {
+  const cached = await readCachedPreferences(tx);
+  await writeCached(tx, { ...cached, pending: { ...cached.pending, ...patch } });
+}
+
+/**
+ * Takes `sent` off what is pending: the keys whose pending value is still the one sent
+ * (confirmed, or refused and so reverted). A key changed again meanwhile stays pending.
+ */
+export async function settlePending(tx: WriteTransaction<MailTable>, sent: PreferencePatch): Promise<void> {
+  const cached = await readCachedPreferences(tx);
+  if (!cached.pending) return;
+  const rest: Record<string, unknown> = { ...cached.pending };
+  for (const [key, value] of Object.entries(sent)) if (rest[key] === value) delete rest[key];
+  await writeCached(tx, { ...cached, pending: Object.keys(rest).length > 0 ? (rest as PreferencePatch) : null });
+}
+
+/** Every feature: the default plan's, until the gateway says otherwise (the gateway still refuses what the plan lacks). */
+const DEFAULT_PLAN_RESPONSE: PlanResponse = { plan: DEFAULT_PLAN, features: [...FEATURES] };
+
+export async function readCachedPlan(tx: ReadTransaction<MailTable>): Promise<PlanResponse> {
+  const row = await tx.get('FeatureSettings', PLAN_KEY);
+  const parsed = planResponseSchema.safeParse(row);
+  return parsed.success ? parsed.data : DEFAULT_PLAN_RESPONSE;
+}
+
+export async function writePlan(tx: WriteTransaction<MailTable>, plan: PlanResponse): Promise<void> {
+  await tx.put('FeatureSettings', { id: PLAN_KEY, plan: plan.plan, features: [...plan.features] });
+}
+
+/** What the tabs see: the values made whole, pending changes laid over the gateway's. */
+export function toAccountSettings(accountId: string, cached: CachedPreferences, plan: PlanResponse): AccountSettings {
+  const preferences: PreferenceValues = readPreferenceValues({ ...cached.doc?.values, ...cached.pending });
+  return {
+    accountId,
+    preferences,
+    revision: cached.doc?.revision ?? 0,
+    unsynced: cached.pending !== null,
+    plan: plan.plan,
+    features: plan.features,
+  };
+}

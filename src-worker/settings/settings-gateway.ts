@@ -1,0 +1,19 @@
+/** The gateway's preference and plan routes (shared/api/preferences.ts), for one account. */
+import { planResponseSchema, preferencesDocSchema, type PlanResponse, type PreferencesDoc } from '../../shared/api/preferences';
+import type { PreferencePatch } from '../../shared/preferences';
+import type { GatewayClient } from '../api/gateway-client';
+
+export interface SettingsGateway {
+  preferences(): Promise<PreferencesDoc>;
+  /** PATCH: a set of choices, so repeating it is harmless (the HTTP client may retry). */
+  patchPreferences(values: PreferencePatch): Promise<PreferencesDoc>;
+  plan(): Promise<PlanResponse>;
+}
+
+export function createSettingsGateway(client: GatewayClient): SettingsGateway {
+  return {
+    preferences: () => client.json({ type: 'preferences', path: '/preferences' }, preferencesDocSchema),
+    patchPreferences: (values) => client.json({ type: 'preferences', method: 'PATCH', path: '/preferences', json: { values } }, preferencesDocSchema),
+    plan: () => client.json({ type: 'plan', path: '/plan' }, planResponseSchema),
+  };
+}

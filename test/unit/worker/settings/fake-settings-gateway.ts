@@ -1,0 +1,46 @@
+/**
+ * The gateway's preference and plan routes for the settings tests, in memory, with the real
+ * routes' rules: PATCH merges, bumps the revision and answers the whole document; a key whose
+ * feature the plan lacks is FeatureNotInPlan 402; `offline` makes every call fail as a
+ * network failure does in the HTTP client.
+ */
+import { TernError } from '../../../../shared/errors';
+import { FEATURES, type Plan, type PlanResponse } from '../../../../shared/plans';
+import { DEFAULT_PREFERENCES, PREFERENCE_FEATURES, type PreferenceKey, type PreferencePatch, type PreferencesDoc } from '../../../../shared/preferences';
+import type { SettingsGateway } from '../../../../src-worker/settings/settings-gateway';
+
+export class FakeSettingsGateway implements SettingsGateway {
+  doc: PreferencesDoc = { revision: 0, values: { ...DEFAULT_PREFERENCES }, updatedAt: 0 };
+  planName: Plan = 'paid';
+  offline = false;
+  readonly patches: PreferencePatch[] = [];
+
+  private get features() {
+    return this.planName === 'paid' ? [...FEATURES] : [];
+  }
+
+  private reach() {
+    if (this.offline) throw new TernError('OperationFailed', { detail: { network: true } });
+  }
+
+  async preferences(): Promise<PreferencesDoc> {
+    this.reach();
+    return structuredClone(this.doc);
+  }
+
+  async plan(): Promise<PlanResponse> {
+    this.reach();
+    return { plan: this.planName, features: this.features };
+  }
+
+  async patchPreferences(values: PreferencePatch): Promise<PreferencesDoc> {
+    this.reach();
+    this.patches.push(values);
+    for (const key of Object.keys(values) as PreferenceKey[]) {
+      const feature = PREFERENCE_FEATURES[key];
+      if (feature && !this.features.includes(feature)) throw new TernError('FeatureNotInPlan', { detail: { feature } });
+    }
+    this.doc = { revision: this.doc.revision + 1, values: { ...this.doc.values, ...values }, updatedAt: this.doc.updatedAt + 1 };
+    return structuredClone(this.doc);
+  }
+}
