@@ -18,12 +18,12 @@ import { useMailActions } from '../state/actions-context';
 import type { MailActions } from '../state/mail-actions';
 import { accountsAtom, foldersAtom, openThreadAtom, ownEmailsByAccountAtom, trustedSendersAtom, visibleListAtom } from '../state/atoms';
 import { folderDisplayName } from '../sidebar/folder-order';
-import { indexOfKey, rowAt } from '../thread-list/list-patch';
+import { indexOfKey, rowAt } from '../state/thread-list/list-patch';
 import { formatFullTime } from '../kit/date-format';
 import { Avatar } from '../kit/Avatar';
 import { EmptyPane } from './EmptyPane';
 import { Icon } from '../kit/icons';
-import { parseRowKey } from './list-scope';
+import { parseRowKey } from '../state/thread-list/row-key';
 import { editDraft } from './open-draft';
 import { PartBoundary } from './RouteError';
 

@@ -11,8 +11,8 @@ import type { ThreadRow } from '../../shared/worker-mail-api';
 import type { ViewLayout } from '../settings/view-mode';
 import { useMailActions } from '../state/actions-context';
 import { accountsAtom, cursorAtom, ownEmailsByAccountAtom, selectionAnchorAtom, selectionAtom, visibleListAtom, type ThreadListState } from '../state/atoms';
-import { indexOfKey, listDisplay, rowAt, type HeldList } from './list-patch';
-import { selectOnly, selectRange, toggleRow } from './selection';
+import { indexOfKey, listDisplay, rowAt, type HeldList } from '../state/thread-list/list-patch';
+import { selectOnly, selectRange, toggleRow } from '../state/thread-list/selection';
 import { PlaceholderRow, rowElementId, ThreadRowView, type RowPart } from './ThreadRowView';
 import { needsWindowMove, renderedRange, sameRange, scrollTopToShow, windowAround } from './virtual-window';
 
