@@ -6,7 +6,7 @@ import { avatarAddress, sendersLabel } from '../../../src-ui/thread-list/row-for
 import { listScopeFor, searchAccountIds } from '../../../src-ui/app/list-scope';
 import { parseRowKey } from '../../../src-ui/state/thread-list/row-key';
 import { loginSearchSchema, mailSearchSchema, parseSearchString, stringifySearchObject } from '../../../src-ui/app/search-params';
-import { folderDisplayName, orderFolders } from '../../../src-ui/sidebar/folder-order';
+import { folderDisplayName, orderFolders } from '../../../src-ui/state/folder-order';
 import type { FolderView } from '../../../shared/worker-mail-api';
 
 const row = (accountId: string, threadId: string) => ({ key: `${accountId}:${threadId}`, accountId, threadId }) as ThreadRow;
