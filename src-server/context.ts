@@ -14,6 +14,7 @@ import { LeanFetch } from './imap/lean-fetch';
 import { DeltaReader, mailSources } from './mirror/delta-reader';
 import { Materializer } from './mirror/materialize';
 import { MirrorManager } from './mirror/mirror-manager';
+import { UploadIntake } from './drafts/upload-intake';
 import { MirrorStore } from './mirror/mirror-store';
 import { createMailWrites, type MailWrites } from './outbox/mail-writes';
 import type { OutboxOptions } from './outbox/outbox-worker';
@@ -66,6 +67,8 @@ export interface GatewayContext {
   readonly search: SearchService;
   /** Indexes mirrored mail for search in the background while the app runs. */
   readonly searchIndexer: BackgroundIndexer;
+  /** The files of an upload request, all or nothing, into the account's uploads. */
+  readonly uploadIntake: UploadIntake;
   /** Analytics events from the worker's queues. */
   readonly analytics: AnalyticsStore;
   /** Answers GET /api/delta: the log after a cursor, each object in its current state. */
@@ -131,6 +134,19 @@ export function createContext(config: GatewayConfig, overrides: ContextOverrides
     txlog,
     sources: { ...mailSources(materializer), preferences: (accountId) => preferences.get(accountId), plan: (accountId) => plans.planOf(accountId) },
   });
+  const mailWrites = createMailWrites({
+    db,
+    dataDir: config.dataDir,
+    accounts,
+    txlog,
+    push,
+    mirrors,
+    materializer,
+    smtp: overrides.smtp,
+    sendWaitMs: overrides.sendWaitMs,
+    outbox: overrides.outbox,
+    onError: (accountId, error) => report(`mail writes${accountId === null ? '' : ` of account ${accountId}`}`, error),
+  });
   return {
     config,
     db,
@@ -151,19 +167,8 @@ export function createContext(config: GatewayConfig, overrides: ContextOverrides
     search,
     searchIndexer: new BackgroundIndexer({ search, onError: (error) => report('search index', error) }),
     analytics: new AnalyticsStore(db),
-    mailWrites: createMailWrites({
-      db,
-      dataDir: config.dataDir,
-      accounts,
-      txlog,
-      push,
-      mirrors,
-      materializer,
-      smtp: overrides.smtp,
-      sendWaitMs: overrides.sendWaitMs,
-      outbox: overrides.outbox,
-      onError: (accountId, error) => report(`mail writes${accountId === null ? '' : ` of account ${accountId}`}`, error),
-    }),
+    mailWrites,
+    uploadIntake: new UploadIntake({ uploads: mailWrites.uploads }),
     login: new LoginService({
       accounts,
       sessions,

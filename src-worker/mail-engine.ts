@@ -60,7 +60,7 @@ export interface MailEngineDeps {
    * it, so a late answer for a session a new login replaced can be told apart.
    */
   readonly onSessionEnded?: (params: { accountId: string; token: string; error: TernError }) => void;
-  /** Talks to the other engines of this browser (dedicated workers): sync/mail-relay.ts. */
+  /** Talks to the other engines of this browser (dedicated workers): boundary/mail-relay.ts. */
   readonly relay?: { readonly channel: BroadcastPort; readonly engineId: string };
   /**
    * How long sync start-up and the search index build wait for the first thread list to

@@ -3,7 +3,7 @@
  * per tab, outside React, so StrictMode's double effects never subscribe twice.
  */
 import { RouterProvider, type RouterHistory } from '@tanstack/react-router';
-import { Provider as JotaiProvider } from 'jotai';
+import { Provider as JotaiProvider, useAtomValue } from 'jotai';
 import type { Locale } from '../../shared/preferences';
 import { LocaleProvider } from '../kit/i18n';
 import { ActionsProvider } from '../state/actions-context';
@@ -13,6 +13,7 @@ import type { PreferenceEnvironment } from '../state/preferences';
 import type { EngineConnection } from '../engine/connect-engine';
 import { loginNeeded } from '../engine/first-screen';
 import { accountsAtom } from '../state/atoms';
+import { localeAtom } from '../state/settings-atoms';
 import { createAppRouter, type AppRouter } from './routes';
 
 export interface MailApp {
@@ -49,15 +50,21 @@ export function createMailApp(
   function MailApp() {
     return (
       <JotaiProvider store={state.store}>
-        <LocaleProvider locale={options.locale}>
+        <AppLocale fixed={options.locale}>
           <ActionsProvider actions={state.actions}>
             <RouterProvider router={router} />
           </ActionsProvider>
-        </LocaleProvider>
+        </AppLocale>
       </JotaiProvider>
     );
   }
   return { MailApp, state, router, loadFirstScreen };
+}
+
+/** The language of the primary account's preferences (its boot cache first); `fixed` (tests) wins. */
+function AppLocale({ fixed, children }: { fixed: Locale | undefined; children: React.ReactNode }) {
+  const chosen = useAtomValue(localeAtom);
+  return <LocaleProvider locale={fixed ?? chosen}>{children}</LocaleProvider>;
 }
 
 /** The app on the shared engine this tab connected to. */

@@ -4,7 +4,7 @@
  */
 import { Outlet, useRouterState } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { brand } from '../brand';
 import { loginNeeded } from '../engine/first-screen';
 import { Shell } from '../shell/Shell';
@@ -12,6 +12,19 @@ import { accountsAtom, partnerThemeAtom, resolvedThemeAtom } from '../state/atom
 import { applyTheme } from '../theme/theme';
 import { RedirectToLogin } from '../kit/Redirect';
 import { Toasts } from './Toasts';
+import { paywallAtom } from '../state/settings-atoms';
+
+// Loaded when a gated feature is first asked for without it in the plan.
+const PaywallDialog = lazy(() => import('../settings/PaywallDialog'));
+
+function Paywall() {
+  const paywall = useAtomValue(paywallAtom);
+  return paywall ? (
+    <Suspense fallback={null}>
+      <PaywallDialog />
+    </Suspense>
+  ) : null;
+}
 
 function useDocumentTheme() {
   const theme = useAtomValue(resolvedThemeAtom);
@@ -34,6 +47,7 @@ export function RootLayout() {
     <>
       <Outlet />
       <Toasts />
+      <Paywall />
     </>
   );
 }

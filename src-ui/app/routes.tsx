@@ -6,6 +6,8 @@
  *   /login?add=1                    login, or add another account
  *   /mail/unified/$role?q&in&thread the same special folder of every account
  *   /mail/$accountId/$folderId?…    one folder of one account
+ *   /settings                       the Settings screen: its pages (a list alone on a phone)
+ *   /settings/$page                 one page (settings/pages.ts), each its own lazy chunk
  *
  * A screen whose chunk is gone after a deploy says "has been updated, reload" (chunk-errors.ts).
  */
@@ -15,6 +17,7 @@ import {
   createRoute,
   createRouter,
   lazyRouteComponent,
+  notFound,
   redirect,
   type RouterHistory,
 } from '@tanstack/react-router';
@@ -22,6 +25,7 @@ import { importChunk } from './chunk-errors';
 import { RootLayout } from './RootLayout';
 import { NotFound } from './NotFound';
 import { RouteError } from './RouteError';
+import { builtSettingsPage } from '../settings/pages';
 import { loginSearchSchema, mailSearchSchema, parseSearchString, stringifySearchObject } from './search-params';
 
 const rootRoute = createRootRoute({ component: RootLayout, notFoundComponent: NotFound });
@@ -60,10 +64,36 @@ const folderRoute = createRoute({
   component: lazyRouteComponent(importChunk(() => import('./MailboxRoutes')), 'FolderMailbox'),
 });
 
+const settingsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'settings',
+  component: lazyRouteComponent(importChunk(() => import('../settings/SettingsLayout')), 'SettingsLayout'),
+});
+
+const settingsIndexRoute = createRoute({
+  getParentRoute: () => settingsRoute,
+  path: '/',
+  component: lazyRouteComponent(importChunk(() => import('../settings/SettingsLayout')), 'SettingsHome'),
+});
+
+// Each page is its own chunk (settings/pages.ts), loaded before the page shows; a page not
+// built yet, or a mistyped one, is not found.
+const settingsPageRoute = createRoute({
+  getParentRoute: () => settingsRoute,
+  path: '$page',
+  loader: async ({ params }) => {
+    const page = builtSettingsPage(params.page);
+    if (!page) throw notFound();
+    await importChunk(page.load)();
+  },
+  component: lazyRouteComponent(importChunk(() => import('../settings/SettingsLayout')), 'SettingsPageView'),
+});
+
 export const routeTree = rootRoute.addChildren([
   indexRoute,
   loginRoute,
   mailRoute.addChildren([mailIndexRoute, unifiedRoute, folderRoute]),
+  settingsRoute.addChildren([settingsIndexRoute, settingsPageRoute]),
 ]);
 
 export function createAppRouter(history: RouterHistory = createBrowserHistory()) {

@@ -36,6 +36,7 @@ import { useDraftTruth } from './use-draft-truth';
 import { useFileDropGuard } from './use-file-drop-guard';
 import { useComposerAutosave } from './use-composer-autosave';
 import { useFileDropZone } from './use-file-drop-zone';
+import { useSpellCheck } from '../state/use-feature';
 
 export { DEFAULT_AUTOSAVE_DELAY_MS, DEFAULT_UNDO_DELAY_MS, type ComposerAccount, type ComposerProps } from './composer-props';
 
@@ -57,6 +58,7 @@ export function Composer(props: ComposerProps) {
   const statusId = useId();
 
   const [accountId, setAccountId] = useState(initial.accountId);
+  const spellCheck = useSpellCheck(accountId);
   const [to, setTo] = useState<RecipientChip[]>(() => toChips(initial.to));
   const [cc, setCc] = useState<RecipientChip[]>(() => toChips(initial.cc));
   const [bcc, setBcc] = useState<RecipientChip[]>(() => toChips(initial.bcc));
@@ -398,6 +400,7 @@ export function Composer(props: ComposerProps) {
           setBodyVersion((version) => version + 1);
         }}
         onPasteFiles={(pasted) => uploads.addFiles(pasted)}
+        spellCheck={spellCheck}
       />
 
       <UploadList uploads={uploads} />

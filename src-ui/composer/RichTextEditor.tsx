@@ -30,6 +30,8 @@ export interface RichTextEditorProps {
   readonly onPasteFiles?: (files: File[]) => void;
   readonly handleRef?: Ref<RichTextEditorHandle>;
   readonly label?: string;
+  /** The browser checks spelling as you type (the account's preference and plan; on by default). */
+  readonly spellCheck?: boolean;
 }
 
 type Format = 'bold' | 'italic' | 'underline' | 'insertUnorderedList' | 'insertOrderedList';
@@ -228,7 +230,7 @@ export function RichTextEditor(props: RichTextEditorProps) {
         aria-multiline="true"
         aria-label={props.label ?? 'Message body'}
         tabIndex={0}
-        spellCheck
+        spellCheck={props.spellCheck ?? true}
         onInput={props.onInput}
         onKeyDown={onEditorKeyDown}
         onKeyUp={() => {

@@ -1,8 +1,10 @@
 /** The settings dropdown (spec §2): light, dark or system theme, the four views, and the sender name. */
+import { useNavigate } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
 import { lazy, Suspense, useState } from 'react';
 import { Icon, type IconName } from '../kit/icons';
 import { MenuButton } from '../kit/Menu';
+import { useT } from '../kit/i18n';
 import { useMailActions } from '../state/actions-context';
 import { themeChoiceAtom, viewModeAtom } from '../state/atoms';
 import { THEME_CHOICES, type ThemeChoice } from '../theme/theme';
@@ -22,6 +24,8 @@ export function SettingsMenu() {
   const view = useAtomValue(viewModeAtom);
   const actions = useMailActions();
   const [senderNamesOpen, setSenderNamesOpen] = useState(false);
+  const navigate = useNavigate();
+  const t = useT();
   return (
     <>
       <MenuButton
@@ -54,6 +58,7 @@ export function SettingsMenu() {
             })),
           },
           { kind: 'separator', id: 'separator-account' },
+          { kind: 'item', id: 'all-settings', label: t('settings.allSettings'), icon: 'settings', onSelect: () => void navigate({ to: '/settings' }) },
           { kind: 'item', id: 'sender-name', label: 'Sender name…', icon: 'compose', description: 'The name next to your address in mail you send', onSelect: () => setSenderNamesOpen(true) },
         ]}
       >

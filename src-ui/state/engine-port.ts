@@ -7,7 +7,7 @@
  * command functions of mail-actions.ts (STYLE item 13).
  */
 import { proxy, type Remote } from 'comlink';
-import type { AccountService, AccountsState, AddAccountParams, AddAccountResult, WorkerApi } from '../../shared/worker-api';
+import type { AccountService, AccountsState, AddAccountParams, AddAccountResult, SettingsService, WorkerApi } from '../../shared/worker-api';
 import type { FolderCommandService, MailCommandService, MailQueryService } from '../../shared/worker-mail-api';
 import type { EarlyList } from '../engine/first-screen';
 
@@ -29,6 +29,8 @@ export interface UiEngine {
   readonly commands: MailCommandService;
   /** Folder changes and emptying Trash or Spam. */
   readonly folders: FolderCommandService;
+  /** Each account's preferences and plan (absent in fakes that do not need them). */
+  readonly settings?: SettingsService;
   /**
    * Answers the entry asked for before the app loaded (engine/connect-engine.ts): the
    * bridge takes them instead of asking again. Absent in tests and fakes.
@@ -94,6 +96,12 @@ export function engineFromWorker(worker: Remote<WorkerApi>, version: string, sta
     folders: {
       changeFolder: (params) => worker.folders.changeFolder(params),
       emptyFolder: (params) => worker.folders.emptyFolder(params),
+    },
+    settings: {
+      list: () => worker.settings.list(),
+      update: (params) => worker.settings.update(params),
+      watch: (onChange) => worker.settings.watch(proxy(onChange)),
+      unwatch: (params) => worker.settings.unwatch(params),
     },
   };
 }

@@ -3,7 +3,7 @@
  * (src-server/mirror/materialize.ts `toThreadSummary`): the engine needs the same numbers
  * when it shows a thread with local changes on top, or the row would jump when the
  * gateway's version arrives. One exception: `hasAttachments` is the paperclip rule, which
- * sync/mail-writer.ts also lays over the gateway's own summaries.
+ * mail-store/mail-writer.ts also lays over the gateway's own summaries.
  */
 import { anyShowsPaperclip } from '../../shared/attachment-rules';
 import type { Address, MessageMeta, ThreadSummary } from '../../shared/api/mail';

@@ -19,6 +19,8 @@ import os from 'node:os';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { CHROMIUM_PATH } from '../e2e/chromium';
+import { ensureDebianPackages } from '../harness/system-packages';
 import { buildForBench, removeBenchBuild } from './lib/bench-build';
 import { BenchEnv } from './lib/bench-env';
 import { closeBrowser, launchedVersion } from './lib/browser';
@@ -94,6 +96,10 @@ async function main(): Promise<void> {
   const load: Record<string, [number, number]> = {};
   const load1 = () => Math.round((os.loadavg()[0] ?? 0) * 10) / 10;
   log(`machine load (1-minute average) at the start: ${load1()} on ${os.cpus().length} cores`);
+  // The browser scenarios need Debian's Chromium; like `npm test`, the bench installs it (as root) on a fresh machine.
+  if (options.chosen.some((scenario) => uiScenarios.includes(scenario))) {
+    await ensureDebianPackages([{ name: 'chromium', binary: CHROMIUM_PATH }], log);
+  }
   await buildForBench(log);
   if (interrupted) await new Promise(() => undefined);
   log('starting Dovecot and Postfix on free ports…');

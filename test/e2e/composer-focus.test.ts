@@ -186,13 +186,17 @@ describe('composer focus, invalid recipients and Discard', () => {
     await restored.getByRole('list', { name: 'To recipients' }).getByRole('button', { name: `Remove ${bob.email}` }).waitFor();
     await screenshot(page, 'composer-focus-5-invalid-after-reload');
 
+    // The page's record of its calls to the engine (src-ui/engine/rpc-stats.ts) says whether a send was asked for.
+    const callsBefore = (await page.evaluate('globalThis.__ternEngineStats.seq')) as number;
     await restored.getByRole('button', { name: 'Send' }).click();
     await restored.locator('.tern-field-error').getByText('This email address is not valid.', { exact: false }).waitFor();
     await expect.poll(async () => (await focused()).label).toBe('Edit bob@kite, invalid address');
     await screenshot(page, 'composer-focus-5-send-refused');
-    // Still a composer, no undo window; and nothing reaches Bob.
+    // Still a composer, no undo window; and nothing reaches Bob: the engine was never asked to
+    // send (so no later delivery can come; no waiting to see that none does).
     await expect(page.getByRole('status').getByRole('button', { name: 'Undo' }).count()).resolves.toBe(0);
-    await page.waitForTimeout(7_000);
+    const calls = (await page.evaluate(`globalThis.__ternEngineStats.entries(${callsBefore})`)) as { method: string }[];
+    expect(calls.map((call) => call.method).filter((method) => method === 'commands.send' || method === 'commands.sendAgain')).toEqual([]);
     expect((await imapOf(bob, 'INBOX')).some((message) => message.subject === INVALID_SUBJECT)).toBe(false);
     await restored.getByRole('button', { name: 'Discard draft' }).click();
     await restored.waitFor({ state: 'detached' });

@@ -15,6 +15,8 @@ declare module 'vitest' {
     baseUrl: string;
     /** The demo behind that gateway: logins, mail-server ports, probe subjects, the tracker. */
     demo: DemoFacts;
+    /** The gateway's data dir (its SQLite store): for `npm run plan -- --data-dir` in the settings flows. */
+    gatewayDataDir: string;
   }
 }
 
@@ -76,6 +78,7 @@ export default async function setup(project: TestProject) {
   console.log(`[e2e] demo (mail servers, seeded accounts, gateway) ready in ${Math.round(performance.now() - started)} ms at ${baseUrl}`);
   project.provide('baseUrl', baseUrl);
   project.provide('demo', demo.facts);
+  project.provide('gatewayDataDir', join(dataDir, 'gateway'));
   return async () => {
     // The gateway first (and wait for it), so it does not see its mail servers vanish under it.
     const exited = new Promise((resolve) => (gateway.exitCode !== null ? resolve(null) : gateway.once('exit', resolve)));

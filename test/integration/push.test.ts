@@ -31,7 +31,8 @@ function open(token: string | null, origin?: string): Socket {
 }
 
 describe('push websocket', () => {
-  test('new mail over SMTP is announced within a second and is then in delta', async () => {
+  // How fast is a bench figure (npm run bench: 5.new-mail-ws-frame, 5.new-mail-delta), not an assertion here.
+  test('new mail over SMTP is announced on the socket and is then in delta', async () => {
     const replica = new ClientReplica();
     await replica.catchUp(fx);
     const socket = open(fx.token, fx.baseUrl);
@@ -49,7 +50,6 @@ describe('push websocket', () => {
     console.log(`[push] SMTP accepted → txn frame ${frameMs} ms; → message in delta ${deltaMs} ms`);
     expect(arrived).toMatchObject({ unread: true, snippet: 'Is this here yet?', from: [{ name: 'Carol', email: 'carol@example.com' }] });
     expect(replica.cursor).toBeGreaterThanOrEqual(frame.frame.latestTxnId);
-    expect(frameMs).toBeLessThan(5000);
     socket.ws.close();
   });
 

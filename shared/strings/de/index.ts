@@ -12,6 +12,7 @@ import { attachments } from './attachments';
 import { conversation } from './conversation';
 import { mailHtml } from './mailHtml';
 import { threadList } from './threadList';
+import { settings } from './settings';
 
 export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (typeof en)[Area], string>> } = {
   app,
@@ -26,4 +27,5 @@ export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (ty
   conversation,
   mailHtml,
   threadList,
+  settings,
 };

@@ -11,6 +11,7 @@ import { attachments } from './attachments';
 import { conversation } from './conversation';
 import { mailHtml } from './mailHtml';
 import { threadList } from './threadList';
+import { settings } from './settings';
 
 export const en = {
   app,
@@ -25,4 +26,5 @@ export const en = {
   conversation,
   mailHtml,
   threadList,
+  settings,
 };

@@ -18,6 +18,7 @@ import type { FeedContext, Store } from './feed-context';
 import { createMailboxCounts } from './mailbox-counts';
 import { createOpenThreadFeed, type ThreadToOpen } from './open-thread-feed';
 import { createSyncFeed } from './sync-feed';
+import { createSettingsFeed } from './settings-feed';
 import { createThreadListFeed } from './thread-list-feed';
 import { createToastFeed } from './toasts';
 
@@ -64,7 +65,7 @@ export interface WorkerBridge {
   refreshSendNotices(): Promise<void>;
 }
 
-export function createWorkerBridge(params: { engine: UiEngine; store: Store }): WorkerBridge {
+export function createWorkerBridge(params: { engine: UiEngine; store: Store; bootStorage?: Pick<Storage, 'setItem'> }): WorkerBridge {
   const { engine, store } = params;
   const timers = new Set<ReturnType<typeof setTimeout>>();
   let stopped = false;
@@ -88,6 +89,7 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
   const threadList = createThreadListFeed(context, { counts, toasts });
   const openThread = createOpenThreadFeed(context);
   const onSyncStatus = createSyncFeed(context, counts);
+  const settings = createSettingsFeed(context, params.bootStorage);
 
   // ── subscriptions of the whole tab ──────────────────────────────────────────
   const subscriptions: { commands: string | null; sync: string | null; accounts: string | null } = { commands: null, sync: null, accounts: null };
@@ -115,6 +117,7 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
       void subscribe('commands', engine.commands.watchCommands(commands.onCommandStatus));
       if (typeof document !== 'undefined') document.addEventListener('visibilitychange', commands.onVisibility);
       void subscribe('sync', engine.mail.watchSync(onSyncStatus));
+      void settings.start();
       try {
         // Asked by the entry already, in the handshake's round trip.
         const early = engine.startup?.accounts;
@@ -134,6 +137,7 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store }): 
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
       threadList.stop();
+      settings.stop();
       openThread.stop();
       for (const kind of Object.keys(subscriptions) as (keyof typeof subscriptions)[]) {
         const id = subscriptions[kind];

@@ -15,7 +15,8 @@ import { composerAtom, type Toast } from '../atoms';
 import type { ThreadToOpen, WorkerBridge } from '../engine-feeds';
 import type { Store } from '../engine-feeds/feed-context';
 import type { UiEngine } from '../engine-port';
-import type { Preferences } from '../preferences';
+import type { LanguageChoice, PreferencePatch } from '../../../shared/preferences';
+import type { RoamingPreferences } from '../roaming-preferences';
 import { createAccountActions, type AccountActions } from './account-actions';
 import { createMessageActions, type MessageActions } from './message-actions';
 import { createThreadCommands, type ThreadCommandActions } from './thread-commands';
@@ -53,9 +54,19 @@ export interface MailActions extends AccountActions, ThreadCommandActions, Messa
   setTheme(choice: ThemeChoice): void;
   setViewMode(mode: ViewMode): void;
   setListWidth(width: number): void;
+  /** The app's language (the primary account's preference, roaming like the theme). */
+  setLanguage(choice: LanguageChoice): void;
+  /** Changes one account's preferences (Settings); rejects with FeatureNotInPlan when its plan lacks a key's feature. */
+  updatePreferences(accountId: string, values: PreferencePatch): Promise<void>;
 }
 
-export function createMailActions(params: { engine: UiEngine; store: Store; bridge: WorkerBridge; preferences: Preferences }): MailActions {
+export function createMailActions(params: {
+  engine: UiEngine;
+  store: Store;
+  bridge: WorkerBridge;
+  preferences: RoamingPreferences;
+  updatePreferences: (accountId: string, values: PreferencePatch) => Promise<void>;
+}): MailActions {
   const { engine, store, bridge, preferences } = params;
   let composerOpenings = 0;
 
@@ -102,5 +113,7 @@ export function createMailActions(params: { engine: UiEngine; store: Store; brid
     setTheme: (choice) => preferences.setTheme(choice),
     setViewMode: (mode) => preferences.setViewMode(mode),
     setListWidth: (width) => preferences.setListWidth(width),
+    setLanguage: (choice) => preferences.setLanguage(choice),
+    updatePreferences: params.updatePreferences,
   };
 }

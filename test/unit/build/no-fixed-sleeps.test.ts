@@ -39,7 +39,6 @@ const ALLOWED: Record<string, { max: number; why: string }> = {
   // Still sleeping to see that nothing more happens: to be replaced by an event (issue 21 §10).
   'thread-list.test.tsx': { max: 1, why: 'TODO: lets jsdom run a frame (40 ms) after a scroll before the window moves' },
   'app-updated.test.tsx': { max: 2, why: 'TODO: lets a lazy chunk’s rejected import reach the error boundary (20 ms)' },
-  'first-sync-counts.test.tsx': { max: 2, why: 'TODO: a count not yet complete is shown as absent 20–50 ms after start' },
   'action-toasts.test.tsx': { max: 1, why: 'TODO: a withdrawn confirmation does not come back 50 ms later' },
   'first-screen-login.test.tsx': { max: 1, why: 'TODO: after logging out, nothing navigates back to a mailbox within 50 ms' },
   'engine.test.ts': { max: 1, why: 'TODO: a non-writer engine sends no analytics within 20 ms of a flush (the engine has no event for "kept")' },
@@ -48,7 +47,6 @@ const ALLOWED: Record<string, { max: number; why: string }> = {
   'startup-gate.test.ts': { max: 1, why: 'TODO: a restarted engine starts no sync for 50 ms while the first screen is pending' },
   'mirror.test.ts': { max: 1, why: 'keeps the IMAP server down 1.5 s so the mirror sees the outage (a duration under test, not a proof of absence)' },
   'actions-feedback.test.ts': { max: 1, why: 'TODO (e2e): nothing more appears 500 ms later' },
-  'composer-focus.test.ts': { max: 1, why: 'TODO (e2e): waits out the 7 s autosave period' },
   'first-screen.test.ts': { max: 1, why: 'TODO (e2e): a late navigation back to a mailbox would show within 500 ms' },
   'mail-drafts.test.ts': { max: 2, why: 'TODO (e2e): waits out the autosave period' },
   'mail-flows.test.ts': { max: 1, why: 'TODO (e2e): 300 ms for nothing more to happen' },

@@ -9,22 +9,26 @@ import { afterEach, expect, test, vi } from 'vitest';
 import { inboxUnreadAtom } from '../../../src-ui/state/atoms';
 import { createWorkerBridge } from '../../../src-ui/state/engine-feeds';
 import { createFakeEngine } from './fake-mail-engine';
-import { renderApp, unmountAll, waitFor } from './render-app';
+import { renderApp, step, unmountAll, waitFor } from './render-app';
 
 afterEach(unmountAll);
 
 test('bridge: an account whose counts are not complete has no inbox count until they are', async () => {
   const engine = createFakeEngine();
   let answer = { inboxUnread: 28, complete: false };
-  engine.mail.counts = async ({ accountIds }) => accountIds.map((accountId) => ({ accountId, ...answer }));
+  let asked = 0;
+  engine.mail.counts = async ({ accountIds }) => (asked++, accountIds.map((accountId) => ({ accountId, ...answer })));
   const store = createStore();
+  // Every value the inbox count takes, so that "never 28" needs no waiting.
+  const shown: (number | undefined)[] = [];
+  store.sub(inboxUnreadAtom, () => void shown.push(store.get(inboxUnreadAtom)['1001']));
   const bridge = createWorkerBridge({ engine, store });
   await bridge.start();
-  await new Promise((resolve) => setTimeout(resolve, 20));
-  expect(store.get(inboxUnreadAtom)['1001']).toBeUndefined();
+  await vi.waitFor(() => expect(asked).toBeGreaterThan(0));
   answer = { inboxUnread: 59, complete: true };
-  bridge.refreshMailboxes(['1001']);
+  bridge.refreshMailboxes(['1001']); // debounced: the incomplete answer is taken first
   await vi.waitFor(() => expect(store.get(inboxUnreadAtom)['1001']).toBe(59), { timeout: 2000 });
+  expect(shown).not.toContain(28);
   bridge.stop();
 });
 
@@ -38,9 +42,19 @@ async function render(firstSync: boolean) {
     const counts = engine.mail.counts.bind(engine.mail);
     engine.mail.counts = async (params) => (await counts(params)).map((count) => ({ ...count, complete: false }));
   }
+  // The counts answered, then one settle: the same wait shows the counts when they are known,
+  // so the first case is the proof that it is long enough for the second.
+  let answered = 0;
+  const counts = engine.mail.counts.bind(engine.mail);
+  engine.mail.counts = async (params) => {
+    const answer = await counts(params);
+    answered++;
+    return answer;
+  };
   const view = await renderApp({ engine, path: '/mail/1001/1001' });
   await waitFor(() => expect(view.container.querySelectorAll('#thread-list [role="option"]').length).toBeGreaterThan(3));
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  await waitFor(() => expect(answered).toBeGreaterThan(0));
+  await step(() => undefined);
   return { toolbarCount: view.container.querySelector('.toolbar-count')?.textContent ?? '', sidebarCounts: view.container.querySelectorAll('nav .nav-count').length };
 }
 

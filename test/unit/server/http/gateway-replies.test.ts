@@ -73,6 +73,19 @@ describe('"too large" says what was too large', () => {
     expect(body.detail).toMatchObject({ filename: 'holiday.mov', limitBytes: 25 * 1024 * 1024 });
   });
 
+  test('a refused file closes the connection (the rest of the body is unread); a request without files does not', async () => {
+    const refused = await gateway.app.inject({ method: 'POST', url: '/api/files', ...multipart('setup.exe', 10) });
+    expect([refused.statusCode, (refused.json() as { error: string }).error, refused.headers.connection]).toEqual([400, 'FileExtensionNotAllowed', 'close']);
+    const boundary = 'tern-test-boundary';
+    const none = await gateway.app.inject({
+      method: 'POST',
+      url: '/api/files',
+      headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: `--${boundary}\r\nContent-Disposition: form-data; name="note"\r\n\r\nhello\r\n--${boundary}--\r\n`,
+    });
+    expect([none.statusCode, (none.json() as { error: string }).error, none.headers.connection]).toEqual([400, 'InvalidParameter', 'keep-alive']);
+  });
+
   test('an empty attachment is named', async () => {
     const response = await gateway.app.inject({ method: 'POST', url: '/api/files', ...multipart('notes.txt', 0) });
     expect(response.json()).toMatchObject({ error: 'InvalidFileSize', description: '“notes.txt” is empty.', detail: { filename: 'notes.txt', reason: 'empty' } });

@@ -15,7 +15,8 @@ async function openedByUrl(pick: 'first' | 'last' = 'last') {
   const candidates = engine.threadsOf('1001', 'inbox').filter((row) => row.unreadCount === 0 && row.messageCount >= 2);
   const target = pick === 'last' ? candidates.at(-1)! : candidates[0]!;
   const view = await renderApp({ engine, path: `/mail/1001/1001?thread=${encodeURIComponent(target.key)}` });
-  await waitFor(() => expect(messagesOf(view.container)).toHaveLength(target.messageCount));
+  // The first render loads the app's lazy chunks: on a loaded machine that alone can pass the default 3 s.
+  await waitFor(() => expect(messagesOf(view.container)).toHaveLength(target.messageCount), 10_000);
   return { engine, view, target };
 }
 

@@ -1,0 +1,65 @@
+/**
+ * Every preference group of the spec as a Settings page, in the order the Settings screen
+ * lists them, and whether it is built. Only built pages are shown and routed; a feature issue
+ * builds its page by giving it a `load` (one lazy chunk per page, app/routes.tsx) — nothing
+ * else. Small on purpose: the router imports it, the pages themselves load when opened.
+ */
+import type { ComponentType } from 'react';
+import type { Feature } from '../../shared/plans';
+import type { MessageId } from '../kit/i18n';
+
+export interface SettingsPage {
+  /** The address: /settings/<id>. */
+  readonly id: string;
+  readonly title: MessageId;
+  /** The plan's feature the page's controls need (the page shows the paywall without it). */
+  readonly feature?: Feature;
+  /** The page's chunk (its default export); absent while the page is not built. */
+  readonly load?: () => Promise<{ default: ComponentType }>;
+}
+
+export const SETTINGS_PAGES: readonly SettingsPage[] = [
+  { id: 'general', title: 'settings.pageGeneral', load: () => import('./general/GeneralPage') },
+  { id: 'identity', title: 'settings.pageIdentity', load: () => import('./identity/IdentityPage') },
+  { id: 'signatures', title: 'settings.pageSignatures' },
+  { id: 'email-alias', title: 'settings.pageEmailAlias', feature: 'emailAlias' },
+  { id: 'priority', title: 'settings.pagePriority' },
+  { id: 'forwarding', title: 'settings.pageForwarding' },
+  { id: 'notifications', title: 'settings.pageNotifications' },
+  { id: 'allow-block', title: 'settings.pageAllowBlock', feature: 'allowBlockLists' },
+  { id: 'manage-senders', title: 'settings.pageManageSenders' },
+  { id: 'auto-reply', title: 'settings.pageAutoReply' },
+  { id: 'business-auto-reply', title: 'settings.pageBusinessAutoReply', feature: 'businessAutoReply' },
+  { id: 'auto-clean', title: 'settings.pageAutoClean', feature: 'autoClean' },
+  { id: 'spell-checker', title: 'settings.pageSpellChecker', feature: 'spellChecker', load: () => import('./spell-checker/SpellCheckerPage') },
+  { id: 'rules', title: 'settings.pageRules' },
+  { id: 'email-actions', title: 'settings.pageEmailActions' },
+  { id: 'tracking', title: 'settings.pageTracking' },
+  { id: 'labels', title: 'settings.pageLabels', feature: 'labels' },
+  { id: 'contacts', title: 'settings.pageContacts' },
+  { id: 'plan', title: 'settings.pagePlan', load: () => import('./plan/PlanPage') },
+];
+
+export type BuiltSettingsPage = SettingsPage & Required<Pick<SettingsPage, 'load'>>;
+
+/** The pages shown and routed. */
+export const BUILT_SETTINGS_PAGES: readonly BuiltSettingsPage[] = SETTINGS_PAGES.filter((page): page is BuiltSettingsPage => page.load !== undefined);
+
+export function builtSettingsPage(id: string): BuiltSettingsPage | undefined {
+  return BUILT_SETTINGS_PAGES.find((page) => page.id === id);
+}
+
+/** The catalogue name of each feature (the paywall and the Plan page say it). */
+export const FEATURE_NAMES: Readonly<Record<Feature, MessageId>> = {
+  emailAlias: 'settings.featureEmailAlias',
+  autoClean: 'settings.featureAutoClean',
+  spellChecker: 'settings.featureSpellChecker',
+  allowBlockLists: 'settings.featureAllowBlockLists',
+  labels: 'settings.featureLabels',
+  templates: 'settings.featureTemplates',
+  contactGroups: 'settings.featureContactGroups',
+  campaigns: 'settings.featureCampaigns',
+  insertHtml: 'settings.featureInsertHtml',
+  bookingLink: 'settings.featureBookingLink',
+  businessAutoReply: 'settings.featureBusinessAutoReply',
+};

@@ -1,0 +1,57 @@
+/**
+ * The engine's SettingsService in memory, for the UI tests: every account's settings, a
+ * plan per account, `update` refusing FeatureNotInPlan as the engine does, and `fromElsewhere`
+ * standing for a change that arrives through delta (another browser of the account).
+ */
+import { TernError } from '../../../../shared/errors';
+import { FEATURES, type Plan } from '../../../../shared/plans';
+import { DEFAULT_PREFERENCES, PREFERENCE_FEATURES, type PreferenceKey, type PreferencePatch } from '../../../../shared/preferences';
+import type { AccountSettings, SettingsService } from '../../../../shared/worker-api';
+
+export class FakeSettings implements SettingsService {
+  private readonly settings = new Map<string, AccountSettings>();
+  private readonly watchers = new Map<string, (settings: readonly AccountSettings[]) => void>();
+  readonly updates: { accountId: string; values: PreferencePatch }[] = [];
+
+  constructor(accounts: Readonly<Record<string, { plan?: Plan; values?: PreferencePatch; revision?: number }>>) {
+    for (const [accountId, { plan = 'paid', values = {}, revision = 0 }] of Object.entries(accounts)) {
+      this.settings.set(accountId, { accountId, preferences: { ...DEFAULT_PREFERENCES, ...values }, revision, unsynced: false, plan, features: plan === 'paid' ? [...FEATURES] : [] });
+    }
+  }
+
+  async list() {
+    return [...this.settings.values()];
+  }
+
+  async update({ accountId, values }: { accountId: string; values: PreferencePatch }) {
+    const current = this.settings.get(accountId);
+    if (!current) throw new TernError('AccountNotFound');
+    for (const key of Object.keys(values) as PreferenceKey[]) {
+      const feature = PREFERENCE_FEATURES[key];
+      if (feature && !current.features.includes(feature)) throw new TernError('FeatureNotInPlan', { detail: { feature } });
+    }
+    this.updates.push({ accountId, values });
+    return this.fromElsewhere(accountId, values);
+  }
+
+  /** A change made on another device, arriving as the engine's push. */
+  fromElsewhere(accountId: string, values: PreferencePatch): AccountSettings {
+    const current = this.settings.get(accountId)!;
+    const next = { ...current, preferences: { ...current.preferences, ...values }, revision: current.revision + 1 };
+    this.settings.set(accountId, next);
+    const list = [...this.settings.values()];
+    for (const watcher of this.watchers.values()) watcher(list);
+    return next;
+  }
+
+  async watch(onChange: (settings: readonly AccountSettings[]) => void) {
+    const subscriptionId = String(this.watchers.size + 1);
+    this.watchers.set(subscriptionId, onChange);
+    queueMicrotask(() => onChange([...this.settings.values()]));
+    return { subscriptionId };
+  }
+
+  async unwatch({ subscriptionId }: { subscriptionId: string }) {
+    this.watchers.delete(subscriptionId);
+  }
+}
