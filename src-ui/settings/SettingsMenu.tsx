@@ -7,7 +7,7 @@ import { MenuButton } from '../kit/Menu';
 import { useMailActions } from '../state/actions-context';
 import { themeChoiceAtom, viewModeAtom } from '../state/atoms';
 import { THEME_CHOICES, type ThemeChoice } from '../theme/theme';
-import { VIEW_MODE_INFO, VIEW_MODES } from './view-mode';
+import { VIEW_MODE_INFO, VIEW_MODES } from '../state/view-mode';
 import { useT, type MessageId } from '../kit/i18n';
 
 // Loaded when asked for: most sessions never open it.

@@ -6,7 +6,7 @@
  */
 import { useAtomValue } from 'jotai';
 import { allInScopeSelectedAtom, scopeRunAtom, selectionAtom, visibleListAtom } from '../state/atoms';
-import { selectAllState } from './scope-selection';
+import { selectAllState } from '../state/thread-list/scope-selection';
 import { formatPhrase } from '../../shared/strings';
 import { useLocale, useT } from '../kit/i18n';
 
