@@ -1,14 +1,14 @@
-import { formatPhrase, type Phrase } from '../../../shared/strings';
 import { createStore } from 'jotai';
 import { afterEach, expect, test, vi } from 'vitest';
-import type { CommandStatus, ListPatch, ListSnapshot, ListWindow, ThreadRow } from '../../../shared/worker-mail-api';
-import { accountsAtom, foldersAtom, inboxUnreadAtom, partnerThemeAtom, threadListAtom, toastsAtom } from '../../../src-ui/state/atoms';
-import { createWorkerBridge, MAILBOX_REFRESH_DELAY_MS } from '../../../src-ui/state/engine-feeds';
-import { createFakeEngine, DEMO_LOGINS } from './fake-mail-engine';
+import { formatPhrase, type Phrase } from '../../../../../shared/strings';
+import type { CommandStatus, ListPatch, ListSnapshot, ListWindow, ThreadRow } from '../../../../../shared/worker-mail-api';
+import { accountsAtom, foldersAtom, inboxUnreadAtom, partnerThemeAtom, threadListAtom, toastsAtom } from '../../../../../src-ui/state/atoms';
+import { createWorkerBridge, MAILBOX_REFRESH_DELAY_MS } from '../../../../../src-ui/state/engine-feeds';
+import { createFakeEngine, DEMO_LOGINS } from '../../fake-mail-engine';
+import { threadRow } from '../../support/thread-rows';
 
 /** A toast's text as an English reader sees it (toasts carry catalogue messages, formatted by the UI). */
 const english = (phrase: Phrase | undefined) => (phrase === undefined ? undefined : formatPhrase('en', phrase));
-import { threadRow } from './support/thread-rows';
 
 afterEach(() => vi.useRealTimers());
 
@@ -47,7 +47,7 @@ test('an engine without accounts (or failing) leaves the tab logged out instead 
 
 test('account pushes from other tabs replace the list and drop a removed account’s data', async () => {
   const engine = createFakeEngine();
-  let push!: (accounts: readonly import('../../../shared/account').PublicAccount[]) => void;
+  let push!: (accounts: readonly import('../../../../../shared/account').PublicAccount[]) => void;
   engine.accounts.watch = async (onChange) => {
     push = onChange;
     return { subscriptionId: 'w' };
