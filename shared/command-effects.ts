@@ -1,7 +1,7 @@
 /**
  * What a command does to a row: the one rule set the engine's optimistic write
  * (src-worker/outbox/action-store.ts, mail-store/mail-writer.ts) and the tab's overlay
- * (src-ui/thread-list/local-edits.ts) both follow, by the gateway's own rules
+ * (src-ui/state/thread-list/local-edits.ts) both follow, by the gateway's own rules
  * (src-server/actions/action-plan.ts, Gmail's): the optimistic change must be the change
  * the gateway will make, or the row would flip when the confirmation arrives. Unlike the
  * gateway this never refuses: a folder it does not know is the gateway's to judge, and

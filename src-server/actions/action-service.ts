@@ -91,9 +91,11 @@ export class ActionService {
   private async empty(accountId: number, folder: FolderRef): Promise<EmptyFolderResult> {
     const { access, txlog } = this.deps;
     const removed = await access.withFolder(accountId, folder.path, async (client, mailbox) => {
-      if (mailbox.exists === 0) return 0;
+      // Counted before the delete: imapflow (2.10) counts the EXPUNGEs down on this same object.
+      const count = mailbox.exists;
+      if (count === 0) return 0;
       if (!(await client.messageDelete('1:*', { uid: true }))) throw new TernError('OperationFailed');
-      return mailbox.exists;
+      return count;
     });
     await access.settle(accountId, [folder.path]);
     return { removed, latestTxnId: txlog.latest(accountId) };

@@ -1,8 +1,8 @@
 /**
  * `npm run plan -- [--email <address>] [--plan paid|free] [--data-dir <dir>]`: the operator's
  * (and tester's) switch of an account's plan, run beside a live gateway (SQLite allows a
- * second writer process; the change is a transaction-log entry, so open tabs learn it at
- * their next delta). Without --plan it lists plans. Exit 0 done, 2 a usage error.
+ * second writer process; the change is a transaction-log entry, which the gateway's push
+ * socket finds at its next ping, so open tabs learn it within about 25 s). Without --plan it lists plans. Exit 0 done, 2 a usage error.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -88,7 +88,7 @@ function run({ argv, env, out }: PlanCommandIo): void {
     if (holders.length > 1) throw new UsageError(`${email} has an account in ${holders.map((holder) => holder.dir).join(' and ')}: say which with --data-dir.`);
     const [{ plans, account, dir }] = holders as [(typeof holders)[number]];
     if (!plan) return out(describe(email, plans.planOf(account.accountId)));
-    out(`${describe(email, plans.setPlan(account.accountId, plan))} (in ${dir}; open tabs learn it at their next sync)`);
+    out(`${describe(email, plans.setPlan(account.accountId, plan))} (in ${dir}; open tabs learn it within about 25 s)`);
   } finally {
     for (const { db } of opened) db.close();
   }

@@ -29,7 +29,7 @@ export interface ImapResponse {
 /**
  * Reads one untagged FETCH response — `* <seq> FETCH (…)` as imapflow's stream hands it
  * on: the line with its `{n}` literal markers, and the literals apart — into the same
- * parsed form imapflow's own parser (2.1.2) gives, in one pass over the bytes.
+ * parsed form imapflow's own parser (2.10.2, as 2.1.2) gives, in one pass over the bytes.
  *
  * Why: imapflow's tokenizer walks the line as a string one character at a time, grows
  * every token by string concatenation and builds a node tree it then copies; for the

@@ -58,10 +58,10 @@ function responseReaderOf(client: ImapFlow): ResponseHandler | null {
 
 /**
  * A UID FETCH whose untagged responses skip imapflow's response pipeline: the mirror's
- * cold sync reads tens of thousands of messages, and for each one imapflow (2.1.2)
- * re-serialises the whole parsed response into a log line even when logging is off, then
- * re-serialises every item name again to find out what it is — in a profile that is
- * about as much CPU as parsing the wire itself. Here each response is parsed by
+ * cold sync reads tens of thousands of messages, and for each one imapflow tokenizes the
+ * line character by character (fetch-parser.ts says why that costs) and re-serialises
+ * every item name to find out what it is; 2.1.2 also re-serialised the whole response
+ * into a log line even with logging off (2.10 no longer does). Here each response is parsed by
  * fetch-parser.ts (imapflow's own parser where that one does not read it) and its items
  * are read by name, with imapflow's own envelope and BODYSTRUCTURE readers, so a message
  * comes out as `client.fetch` would give it.
@@ -160,7 +160,7 @@ function textOf(value: Attribute | undefined): string | undefined {
 }
 
 /**
- * The items of one untagged FETCH response, as imapflow's formatMessageResponse (2.1.2)
+ * The items of one untagged FETCH response, as imapflow's formatMessageResponse (2.10.2)
  * reads them, for the items the mirror asks for; null for a response without the marker
  * item or UID, or with an item this reader does not know how to read (imapflow reads it then).
  * Like imapflow, a UID at or past UIDNEXT and a higher MODSEQ update the mailbox state.

@@ -39,8 +39,9 @@ export class PlanService {
 
   /**
    * Sets the account's plan and writes a 'plan' entry to its transaction log in the same
-   * SQLite transaction, so every device learns it at its next delta (and at once where a
-   * push hub is at hand; the command line, another process, has none).
+   * SQLite transaction, so every device gets it through delta: at once where a push hub is
+   * at hand; from the command line (another process, no hub) when the gateway's push socket
+   * next reads the log (at each ping).
    */
   setPlan(accountId: number, plan: Plan): PlanResponse {
     const { db, txlog } = this.deps;

@@ -15,7 +15,7 @@ import type { MessageView } from '../../shared/worker-mail-api';
 import type { ComposerInitial } from '../composer/compose-initial';
 import { composerInitialOfDraft } from '../composer/draft-initial';
 import { newDraftId, readOpenComposers, tabStorage, writeOpenComposers, type OpenComposer } from '../composer/open-composers';
-import { MAIL_EVENTS, type MailEventDetail } from '../keyboard/mail-events';
+import { MAIL_EVENTS, type MailEventDetail } from '../kit/mail-events';
 import { useMailActions } from '../state/actions-context';
 import { accountsAtom, composerAtom, draftStatusAtom, ownEmailsByAccountAtom } from '../state/atoms';
 import type { MailActions } from '../state/mail-actions';

@@ -6,8 +6,8 @@ import { brand } from '../brand';
 import { ShortcutsDialog } from '../keyboard/ShortcutsDialog';
 import { Sidebar } from '../sidebar/Sidebar';
 import { inboxUnreadAtom, viewModeAtom } from '../state/atoms';
-import { TopBar } from '../toolbar/TopBar';
-import { useActiveAccountId } from './current-mailbox';
+import { TopBar } from './TopBar';
+import { useActiveAccountId } from '../state/current-mailbox';
 import { ComposerHost } from './ComposerHost';
 import { SyncBanner } from './SyncBanner';
 

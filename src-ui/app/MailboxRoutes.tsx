@@ -3,12 +3,12 @@ import { getRouteApi } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
 import { useMemo } from 'react';
 import { useLocale, useT } from '../kit/i18n';
-import { folderDisplayName } from '../sidebar/folder-order';
+import { folderDisplayName } from '../state/folder-order';
 import { accountsAtom, foldersAtom } from '../state/atoms';
 import { listScopeFor } from './list-scope';
 import { MailboxView } from './MailboxView';
 import { NotFound } from './NotFound';
-import { RedirectToInbox } from './Redirect';
+import { RedirectToInbox } from '../kit/Redirect';
 import { unifiedRoleSchema } from './search-params';
 
 const mailRoute = getRouteApi('/mail');

@@ -5,7 +5,7 @@
  */
 import { useAtomValue } from 'jotai';
 import { useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent, type RefObject } from 'react';
-import { arrangementFor, clampListWidth, LIST_WIDTH_STEP, listWidthBounds, type PaneArrangement } from '../settings/pane-width';
+import { arrangementFor, clampListWidth, LIST_WIDTH_STEP, listWidthBounds, type PaneArrangement } from '../state/pane-width';
 import { useMailActions } from '../state/actions-context';
 import { listWidthAtom } from '../state/atoms';
 

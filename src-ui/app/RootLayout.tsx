@@ -10,7 +10,7 @@ import { loginNeeded } from '../engine/first-screen';
 import { Shell } from '../shell/Shell';
 import { accountsAtom, partnerThemeAtom, resolvedThemeAtom } from '../state/atoms';
 import { applyTheme } from '../theme/theme';
-import { RedirectToLogin } from './Redirect';
+import { RedirectToLogin } from '../kit/Redirect';
 import { Toasts } from './Toasts';
 import { paywallAtom } from '../state/settings-atoms';
 

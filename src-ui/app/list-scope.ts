@@ -17,10 +17,3 @@ export function listScopeFor(mailbox: MailboxAddress, search: MailSearch, accoun
   if (mailbox.kind === 'unified') return { kind: 'unified', accountIds, role: mailbox.role };
   return { kind: 'folder', accountId: mailbox.accountId, folderId: mailbox.folderId };
 }
-
-/** Row keys are `${accountId}:${threadId}`; account ids never hold a colon. */
-export function parseRowKey(key: string): { accountId: string; threadId: string } | null {
-  const at = key.indexOf(':');
-  if (at <= 0 || at === key.length - 1) return null;
-  return { accountId: key.slice(0, at), threadId: key.slice(at + 1) };
-}

@@ -17,7 +17,7 @@
 import { useStore } from 'jotai';
 import { useCallback, useEffect } from 'react';
 import { cursorAtom, visibleListAtom } from '../state/atoms';
-import { indexOfKey, rowAt, type HeldList } from '../thread-list/list-patch';
+import { indexOfKey, rowAt, type HeldList } from '../state/thread-list/list-patch';
 
 /** The thread to open when `removed` (which holds the open one) leave the list; null when none is left or loaded. */
 export function nextOpenAfterRemoval(held: HeldList | null, openKey: string, removed: ReadonlySet<string>): string | null {

@@ -11,45 +11,10 @@ import type { BodyView, DraftInput, MessageView } from '../../shared/worker-mail
 import { sanitizeMailHtml } from '../mail-html/sanitize-html';
 import { scopeMailStyles } from '../mail-html/scope-styles';
 
-export type ComposeMode = 'new' | 'reply' | 'replyAll' | 'forward';
+// What a composer opens with is state (the open composer's atom holds it): declared in state/, used here.
+import type { ComposeMode, ComposerInitial, UploadedAttachment } from '../state/composer-initial';
 
-/** An attachment already stored by the gateway (uploaded earlier, or restored with a draft). */
-export interface UploadedAttachment {
-  readonly attachmentId: string;
-  readonly fileName: string;
-  readonly size: number;
-}
-
-/** An attachment the composer still has to upload when it opens (a forwarded message's parts). */
-export interface PendingAttachment {
-  readonly fileName: string;
-  readonly size: number;
-  readonly contentType: string;
-  /** Fetches the bytes (through the worker). */
-  readonly load: () => Promise<Blob>;
-}
-
-export interface ComposerInitial {
-  readonly mode: ComposeMode;
-  /** The sending account (From); one of the composer's `accounts`. */
-  readonly accountId: string;
-  /** Set when reopening a saved draft (it survives a reload: the worker keeps it). */
-  readonly draftId?: string;
-  readonly to: readonly Address[];
-  readonly cc: readonly Address[];
-  readonly bcc: readonly Address[];
-  readonly subject: string;
-  /** Body HTML; untrusted (it may quote a hostile mail): the composer sanitises it. */
-  readonly html: string;
-  /** `MessageView.id` of the message replied to (the gateway sets In-Reply-To and References). */
-  readonly inReplyToMessageId?: string;
-  readonly attachments?: readonly UploadedAttachment[];
-  readonly pendingAttachments?: readonly PendingAttachment[];
-  /** The draft's revision as opened (DraftEdit.revision): its first save names it, so a newer one is not overwritten. */
-  readonly revision?: number;
-  /** Back after its send failed: the catalogue's sentence and, for SendFailed, the mail server's own reply. */
-  readonly sendFailure?: { readonly message: string; readonly detail?: string };
-}
+export type { ComposeMode, ComposerInitial, PendingAttachment, UploadedAttachment } from '../state/composer-initial';
 
 const displayName = (address: Address) => address.name.trim() || address.email;
 const formatAddress = (address: Address) => (address.name.trim() ? `${address.name.trim()} <${address.email}>` : address.email);

@@ -4,7 +4,7 @@ import type { AttachmentSummary } from '../../shared/api/mail';
 import { TernError } from '../../shared/errors';
 import { showsPaperclip } from '../../shared/attachment-rules';
 import type { BodyView, MessageView } from '../../shared/worker-mail-api';
-import { AttachmentList } from '../attachments/AttachmentList';
+import { AttachmentList } from '../attachments';
 import { composeFromMailto, type ComposerInitial } from '../composer/compose-initial';
 import { MailBody } from '../mail-html/MailBody';
 import { Avatar } from '../kit/Avatar';

@@ -11,7 +11,7 @@
  * not use.
  */
 import type { ListPatch, ListScope, ListSnapshot, ListWindow } from '../../shared/worker-mail-api';
-import { FIRST_WINDOW_ROWS } from '../thread-list/virtual-window';
+import { FIRST_WINDOW_ROWS } from '../kit/virtual-window';
 
 /** localStorage key of the account ids the unified lists of the last visit named (primary first). */
 export const ACCOUNT_IDS_KEY = 'tern.accountIds';

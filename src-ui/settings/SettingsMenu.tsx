@@ -8,7 +8,7 @@ import { useT } from '../kit/i18n';
 import { useMailActions } from '../state/actions-context';
 import { themeChoiceAtom, viewModeAtom } from '../state/atoms';
 import { THEME_CHOICES, type ThemeChoice } from '../theme/theme';
-import { VIEW_MODE_INFO, VIEW_MODES } from './view-mode';
+import { VIEW_MODE_INFO, VIEW_MODES } from '../state/view-mode';
 
 // Loaded when asked for: most sessions never open it.
 const SenderNameDialog = lazy(() => import('./SenderNameDialog'));

@@ -10,7 +10,7 @@ import type { FolderView } from '../../shared/worker-mail-api';
 import { ConfirmFooter, ModalDialog } from '../kit/ModalDialog';
 import { useMailActions } from '../state/actions-context';
 import { deleteReach, inTrash } from './folder-choices';
-import { folderDisplayName } from './folder-order';
+import { folderDisplayName } from '../state/folder-order';
 import { errorText, useLocale, useT } from '../kit/i18n';
 
 

@@ -15,7 +15,7 @@ import type { FolderChange, FolderView } from '../../shared/worker-mail-api';
 import { ModalDialog } from '../kit/ModalDialog';
 import { useMailActions } from '../state/actions-context';
 import { nameProblemText, parentChoices, parentOf, refusalField } from './folder-choices';
-import { folderDisplayName } from './folder-order';
+import { folderDisplayName } from '../state/folder-order';
 import { errorText, useLocale, useT } from '../kit/i18n';
 
 export type FolderDialogMode = { readonly kind: 'create'; readonly parent: FolderView | null } | { readonly kind: 'rename' | 'move'; readonly folder: FolderView };

@@ -19,14 +19,14 @@ import { senderName, type PublicAccount } from '../../shared/account';
 import type { FolderView } from '../../shared/worker-mail-api';
 import { brand } from '../brand';
 import { Avatar } from '../kit/Avatar';
-import { useActiveAccountId, useCurrentMailbox, type CurrentMailbox } from '../app/current-mailbox';
+import { useActiveAccountId, useCurrentMailbox, type CurrentMailbox } from '../state/current-mailbox';
 import { folderIcon, Icon } from '../kit/icons';
 import { MenuButton } from '../kit/Menu';
-import { dispatchMailEvent, MAIL_EVENTS } from '../keyboard/mail-events';
+import { dispatchMailEvent, MAIL_EVENTS } from '../kit/mail-events';
 import { accountsAtom, foldersAtom, inboxUnreadAtom } from '../state/atoms';
 import { DeleteFolderDialog } from './DeleteFolderDialog';
 import { FolderDialog, type FolderDialogMode } from './FolderDialog';
-import { orderFolders, visibleFolders, type VisibleFolder } from './folder-order';
+import { orderFolders, visibleFolders, type VisibleFolder } from '../state/folder-order';
 import { useRovingTree } from './use-roving-tree';
 import { useLocale, useT } from '../kit/i18n';
 

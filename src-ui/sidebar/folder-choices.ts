@@ -8,7 +8,7 @@ import { folderNameProblem, folderNameReasonText } from '../../shared/folder-nam
 import type { Locale } from '../../shared/preferences';
 import { format } from '../../shared/strings';
 import type { FolderView } from '../../shared/worker-mail-api';
-import { orderFolders, type SidebarFolder } from './folder-order';
+import { orderFolders, type SidebarFolder } from '../state/folder-order';
 
 /** Under (or at) `ancestor`'s path, by the account's separator. */
 const within = (path: string, ancestor: string, separator: string) => path === ancestor || path.startsWith(ancestor + separator);

@@ -9,11 +9,11 @@ import type { Phrase } from '../../shared/strings';
 import type { PartnerTheme } from '../../shared/partner-theme';
 import type { CommandStatus, FolderView, ListScope, ListWindow, SendNotice, SyncStatus, ThreadView } from '../../shared/worker-mail-api';
 import { resolveTheme, type ThemeChoice } from '../theme/theme';
-import { DEFAULT_VIEW_MODE, type ViewMode } from '../settings/view-mode';
-import type { HeldList } from '../thread-list/list-patch';
-import { NO_EDITS, withLocalEdits, type LocalEdits } from '../thread-list/local-edits';
-import type { ComposerInitial } from '../composer/compose-initial';
-import { EMPTY_SELECTION, type Selection } from '../thread-list/selection';
+import { DEFAULT_VIEW_MODE, type ViewMode } from './view-mode';
+import type { HeldList } from './thread-list/list-patch';
+import { NO_EDITS, withLocalEdits, type LocalEdits } from './thread-list/local-edits';
+import type { ComposerInitial } from './composer-initial';
+import { EMPTY_SELECTION, type Selection } from './thread-list/selection';
 
 /** The engine's app version (from the handshake). */
 export const engineVersionAtom = atom('');

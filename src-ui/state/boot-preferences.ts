@@ -6,7 +6,7 @@
  */
 import { LANGUAGE_CHOICES, type LanguageChoice, type ThemeChoice, type ViewMode } from '../../shared/preferences';
 import { THEME_STORAGE_KEY } from '../theme/theme';
-import { VIEW_STORAGE_KEY } from '../settings/view-mode';
+import { VIEW_STORAGE_KEY } from './view-mode';
 
 export const LANGUAGE_STORAGE_KEY = 'tern.language';
 

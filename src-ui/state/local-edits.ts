@@ -1,12 +1,12 @@
 /**
- * Keeps this tab's optimistic row edits (thread-list/local-edits.ts) for as long as the
+ * Keeps this tab's optimistic row edits (state/thread-list/local-edits.ts) for as long as the
  * worker's list does not show them itself: an edit goes once the engine has accepted
  * its command and a list from the worker shows the change, at once when the engine
  * refused the command, when the list shown is replaced, or after SETTLE_TIMEOUT_MS
  * whatever happened (then the worker's list is the truth, as it always is in the end).
  */
 import type { createStore } from 'jotai';
-import { editShown, NO_EDITS, type LocalEdits, type RowEdit } from '../thread-list/local-edits';
+import { editShown, NO_EDITS, type LocalEdits, type RowEdit } from './thread-list/local-edits';
 import { localEditsAtom, threadListAtom } from './atoms';
 
 type Store = ReturnType<typeof createStore>;

@@ -5,8 +5,8 @@
  */
 import type { createStore } from 'jotai';
 import { parseThemeChoice, readThemeChoice, THEME_STORAGE_KEY, type ThemeChoice } from '../theme/theme';
-import { parseViewMode, readViewMode, VIEW_STORAGE_KEY, type ViewMode } from '../settings/view-mode';
-import { LIST_WIDTH_STORAGE_KEY, parseListWidth, readListWidth } from '../settings/pane-width';
+import { parseViewMode, readViewMode, VIEW_STORAGE_KEY, type ViewMode } from './view-mode';
+import { LIST_WIDTH_STORAGE_KEY, parseListWidth, readListWidth } from './pane-width';
 import { listWidthAtom, systemDarkAtom, themeChoiceAtom, trustedSendersAtom, viewModeAtom } from './atoms';
 
 /** localStorage key of the senders whose remote images always show. */

@@ -9,7 +9,7 @@
 import type { createStore } from 'jotai';
 import { TernError } from '../../shared/errors';
 import type { ListScope, MailCommand, ScopeCommand } from '../../shared/worker-mail-api';
-import type { RowEdit } from '../thread-list/local-edits';
+import type { RowEdit } from './thread-list/local-edits';
 import { allInScopeAtom, scopeRunAtom, selectionAnchorAtom, selectionAtom, threadListAtom } from './atoms';
 import type { UiEngine } from './engine-port';
 import type { LocalEditsKeeper } from './local-edits';

@@ -6,7 +6,7 @@
  */
 import { useAtomValue } from 'jotai';
 import { allInScopeSelectedAtom, scopeRunAtom, selectionAtom, visibleListAtom } from '../state/atoms';
-import { selectAllState } from './scope-selection';
+import { selectAllState } from '../state/thread-list/scope-selection';
 import { useT } from '../kit/i18n';
 
 export function SelectAllBanner(props: { folderName: string; onSelectScope: () => void; onClear: () => void }) {

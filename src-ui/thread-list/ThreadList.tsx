@@ -8,13 +8,13 @@ import { useAtomValue, useStore } from 'jotai';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import type { ThreadRow } from '../../shared/worker-mail-api';
-import type { ViewLayout } from '../settings/view-mode';
+import type { ViewLayout } from '../state/view-mode';
 import { useMailActions } from '../state/actions-context';
 import { accountsAtom, cursorAtom, ownEmailsByAccountAtom, selectionAnchorAtom, selectionAtom, visibleListAtom, type ThreadListState } from '../state/atoms';
-import { indexOfKey, listDisplay, rowAt, type HeldList } from './list-patch';
-import { selectOnly, selectRange, toggleRow } from './selection';
+import { indexOfKey, listDisplay, rowAt, type HeldList } from '../state/thread-list/list-patch';
+import { selectOnly, selectRange, toggleRow } from '../state/thread-list/selection';
 import { PlaceholderRow, rowElementId, ThreadRowView, type RowPart } from './ThreadRowView';
-import { needsWindowMove, renderedRange, sameRange, scrollTopToShow, windowAround } from './virtual-window';
+import { needsWindowMove, renderedRange, sameRange, scrollTopToShow, windowAround } from '../kit/virtual-window';
 
 export interface ThreadListProps {
   /** The listbox's accessible name, e.g. "Inbox". */

@@ -6,7 +6,7 @@ import { memo, useMemo, type MouseEvent } from 'react';
 import type { ThreadRow } from '../../shared/worker-mail-api';
 import { Avatar } from '../kit/Avatar';
 import { Icon } from '../kit/icons';
-import type { ViewLayout } from '../settings/view-mode';
+import type { ViewLayout } from '../state/view-mode';
 import { formatFullTime, formatListTime } from '../kit/date-format';
 import { avatarAddress, rowNamesLabel } from './row-format';
 import type { Locale } from '../../shared/preferences';

@@ -4,12 +4,12 @@ import { useAtomValue } from 'jotai';
 import { useState } from 'react';
 import { senderName } from '../../shared/account';
 import { Avatar } from '../kit/Avatar';
-import { useActiveAccountId } from '../app/current-mailbox';
+import { useActiveAccountId } from '../state/current-mailbox';
 import { MenuButton, type MenuEntry } from '../kit/Menu';
 import { useMailActions } from '../state/actions-context';
 import { accountsAtom, inboxUnreadAtom } from '../state/atoms';
 import { LogoutDialog, type LogoutQuestion } from './LogoutDialog';
-import { useSwitchAccount } from './switch-account';
+import { useSwitchAccount } from '../state/switch-account';
 import { useT } from '../kit/i18n';
 
 export function AccountMenu() {

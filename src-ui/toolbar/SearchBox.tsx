@@ -16,7 +16,7 @@ import { useAtomValue } from 'jotai';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { describeSearchProblem, searchProblemOf } from '../../shared/search-syntax';
 import { Icon } from '../kit/icons';
-import { useCurrentMailbox } from '../app/current-mailbox';
+import { useCurrentMailbox } from '../state/current-mailbox';
 import { accountsAtom } from '../state/atoms';
 import { SearchHelp } from './SearchHelp';
 import { useT } from '../kit/i18n';

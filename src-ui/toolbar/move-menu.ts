@@ -10,7 +10,7 @@
  * have is not offered: there would be nowhere to put the others' conversations.
  */
 import type { FolderView } from '../../shared/worker-mail-api';
-import { orderFolders, type SidebarFolder } from '../sidebar/folder-order';
+import { orderFolders, type SidebarFolder } from '../state/folder-order';
 
 const NOT_TARGETS = new Set<FolderView['specialUse']>(['drafts', 'sent', 'all', 'flagged']);
 

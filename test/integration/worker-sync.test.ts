@@ -19,7 +19,7 @@ import { lazyStore } from '../../src-worker/db/lazy-store';
 import { withRead } from '../../src-worker/db/store';
 import { createMailEngine, type MailEngine } from '../../src-worker/mail-engine';
 import type { WebSocketLike } from '../../src-worker/sync/push-socket';
-import { applyListPatch, heldFromSnapshot, type HeldList } from '../../src-ui/thread-list/list-patch';
+import { applyListPatch, heldFromSnapshot, type HeldList } from '../../src-ui/state/thread-list/list-patch';
 import { eventually } from './support/gateway-fixture';
 import { ALICE, BOB, countIn, startWritesFixture, type WritesFixture } from './support/mail-writes-fixture';
 

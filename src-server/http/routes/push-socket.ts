@@ -34,7 +34,8 @@ export function isAllowedOrigin(params: { origin: string | undefined; host: stri
 /**
  * The push websocket at `/ae/ws/create?st=<session token>` (spec §2). It only says
  * "account X has transactions up to N" (`PushFrame`); the worker then calls delta. Sent:
- * one frame on open, then one per PushHub announcement (coalesced). Closed with
+ * one frame on open, then one per PushHub announcement (coalesced), and one when a ping
+ * finds the log grown without an announcement (another process wrote it). Closed with
  * PUSH_CLOSE_CODES.invalidToken for a missing or dead token, loggedOut when that session
  * logs out; a foreign Origin is refused before the upgrade (HTTP 403).
  */
@@ -111,6 +112,9 @@ function servePush(params: { socket: WebSocket; session: Session; ctx: GatewayCo
     }
     answered = false;
     socket.ping();
+    // A change written by another process (the operator's `npm run plan`, another node) was
+    // announced to nobody here: the log itself says so, read once per ping.
+    onAnnounce(ctx.txlog.latest(session.accountId));
   }, params.pingIntervalMs);
   socket.on('pong', () => (answered = true));
 

@@ -12,7 +12,7 @@ import { browserLocale, useT, type MessageId } from '../../kit/i18n';
 import { useMailActions } from '../../state/actions-context';
 import { listWidthAtom, themeChoiceAtom, viewModeAtom } from '../../state/atoms';
 import { languageChoiceAtom } from '../../state/settings-atoms';
-import { LIST_WIDTH_STEP, MIN_LIST_WIDTH } from '../pane-width';
+import { LIST_WIDTH_STEP, MIN_LIST_WIDTH } from '../../state/pane-width';
 import { useAccountsWithSettings } from '../settings-hooks';
 
 const THEMES: Record<ThemeChoice, { label: MessageId; icon: IconName }> = {

@@ -4,7 +4,7 @@
  */
 import { TernError } from '../../../shared/errors';
 import type { ListPatch, ListScope, ListWindow } from '../../../shared/worker-mail-api';
-import { applyListPatch, heldFromSnapshot } from '../../thread-list/list-patch';
+import { applyListPatch, heldFromSnapshot } from '../thread-list/list-patch';
 import { IDLE_THREAD_LIST, threadListAtom } from '../atoms';
 import type { FeedContext } from './feed-context';
 import type { MailboxCounts } from './mailbox-counts';

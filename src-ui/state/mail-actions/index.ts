@@ -8,8 +8,8 @@
  */
 import { TernError } from '../../../shared/errors';
 import type { FolderChange, FolderChangeResult, ListScope, ListWindow } from '../../../shared/worker-mail-api';
-import type { ComposerInitial } from '../../composer/compose-initial';
-import type { ViewMode } from '../../settings/view-mode';
+import type { ComposerInitial } from '../composer-initial';
+import type { ViewMode } from '../view-mode';
 import type { ThemeChoice } from '../../theme/theme';
 import { composerAtom, type Toast } from '../atoms';
 import type { ThreadToOpen, WorkerBridge } from '../engine-feeds';

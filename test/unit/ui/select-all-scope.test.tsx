@@ -6,9 +6,9 @@
  */
 import { afterEach, expect, test } from 'vitest';
 import type { ThreadRow } from '../../../shared/worker-mail-api';
-import type { HeldList } from '../../../src-ui/thread-list/list-patch';
-import { selectAllState } from '../../../src-ui/thread-list/scope-selection';
-import { EMPTY_SELECTION, selectRange } from '../../../src-ui/thread-list/selection';
+import type { HeldList } from '../../../src-ui/state/thread-list/list-patch';
+import { selectAllState } from '../../../src-ui/state/thread-list/scope-selection';
+import { EMPTY_SELECTION, selectRange } from '../../../src-ui/state/thread-list/selection';
 import { createFakeEngine } from './fake-mail-engine';
 import { byRole, click, press, renderApp, unmountAll, waitFor } from './render-app';
 

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, expect, test } from 'vitest';
-import { MAIL_EVENTS } from '../../../src-ui/keyboard/mail-events';
+import { MAIL_EVENTS } from '../../../src-ui/kit/mail-events';
 import { createFakeEngine } from './fake-mail-engine';
 import { byRole, click, press, renderApp, step, typeInto, unmountAll, waitFor } from './render-app';
 

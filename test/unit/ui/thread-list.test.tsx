@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { act } from 'react';
 import { afterEach, expect, test, vi } from 'vitest';
-import { FIRST_WINDOW_ROWS } from '../../../src-ui/thread-list/virtual-window';
+import { FIRST_WINDOW_ROWS } from '../../../src-ui/kit/virtual-window';
 import { createFakeEngine, DEMO_LOGINS, type FakeEngine } from './fake-mail-engine';
 import { click, renderApp, unmountAll, waitFor } from './render-app';
 

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import { focusAfterRemoval, nextOpenAfterRemoval } from '../../../src-ui/app/thread-focus';
-import type { HeldList } from '../../../src-ui/thread-list/list-patch';
+import type { HeldList } from '../../../src-ui/state/thread-list/list-patch';
 import type { ThreadRow } from '../../../shared/worker-mail-api';
 import { createFakeEngine } from './fake-mail-engine';
 import { byRole, click, memoryStorage, press, renderApp, unmountAll, waitFor } from './render-app';

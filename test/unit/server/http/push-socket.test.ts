@@ -77,6 +77,15 @@ describe('push socket', () => {
     client.ws.close();
   });
 
+  test('a change written without an announcement (another process: npm run plan) is sent at the next ping', async () => {
+    const client = connect(`?st=${ctx.sessions.create(accountId)}`);
+    await until(() => client.frames.length === 1);
+    // What the command line does: the log grows in the database, and this process's hub hears nothing.
+    const latest = ctx.txlog.append(accountId, [{ object: 'plan', objectId: accountId }]);
+    await until(() => client.frames.at(-1)?.latestTxnId === latest);
+    client.ws.close();
+  });
+
   test('a missing or unknown token is closed with the invalid-token code and the catalogue name', async () => {
     expect(await connect('').closed).toEqual({ code: PUSH_CLOSE_CODES.invalidToken, reason: 'TokenParamMissing' });
     expect(await connect('?st=not-a-session').closed).toEqual({ code: PUSH_CLOSE_CODES.invalidToken, reason: 'InvalidToken' });

@@ -1,7 +1,7 @@
 /** The sidebar tree's keys (WAI-ARIA tree view): moves without a DOM, and which folders show. */
 import { describe, expect, test } from 'vitest';
 import type { FolderView } from '../../../../shared/worker-mail-api';
-import { orderFolders, visibleFolders } from '../../../../src-ui/sidebar/folder-order';
+import { orderFolders, visibleFolders } from '../../../../src-ui/state/folder-order';
 import { treeKeyMove, type TreeItemFacts } from '../../../../src-ui/sidebar/roving-tree';
 
 // All inboxes, account A (open) with Inbox, Projects (open) › 2026, Travel; account B (closed).

@@ -35,7 +35,7 @@ async function setup(options: { hold?: boolean } = {}) {
   const engine = await profile.engine({ fetch });
   engines.push(engine);
   await waitFor(() => engine.runtime(server.accountId), 'the runtime');
-  return { server, profile, engine, uploads, release: () => release?.() };
+  return { server, profile, engine, uploads, release: () => release?.(), inFlight: () => release !== null };
 }
 
 describe('attachment uploads', () => {
@@ -51,10 +51,10 @@ describe('attachment uploads', () => {
   });
 
   test('an upload in flight can be cancelled by its id; it rejects and stores nothing', async () => {
-    const { engine, uploads } = await setup({ hold: true });
+    const { engine, uploads, inFlight } = await setup({ hold: true });
     const pending = engine.commands.uploadAttachment({ accountId: '7', file: new Blob(['x'.repeat(1000)]), fileName: 'big.bin', uploadId: UPLOAD_ID }, () => undefined);
     const outcome = pending.catch((error: unknown) => error);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await waitFor(() => inFlight(), 'the upload reaching the gateway');
     await expect(engine.commands.cancelUpload({ uploadId: UPLOAD_ID })).resolves.toBe(true);
     const error = await outcome;
     expect(error).toBeInstanceOf(TernError);

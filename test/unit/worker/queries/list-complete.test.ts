@@ -5,7 +5,7 @@
  */
 import { afterEach, expect, test } from 'vitest';
 import type { ListPatch } from '../../../../shared/worker-mail-api';
-import { applyListPatch, heldFromSnapshot, listDisplay } from '../../../../src-ui/thread-list/list-patch';
+import { applyListPatch, heldFromSnapshot, listDisplay } from '../../../../src-ui/state/thread-list/list-patch';
 import { FakeMailServer } from '../fake-mail-server';
 import { Profile, waitFor } from '../mail-test-kit';
 

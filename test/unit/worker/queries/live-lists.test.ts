@@ -1,7 +1,7 @@
 import { expose, proxy, wrap } from 'comlink';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { ListPatch, MailQueryService } from '../../../../shared/worker-mail-api';
-import { applyListPatch, heldFromSnapshot } from '../../../../src-ui/thread-list/list-patch';
+import { applyListPatch, heldFromSnapshot } from '../../../../src-ui/state/thread-list/list-patch';
 import { FakeMailServer } from '../fake-mail-server';
 import { Profile, waitFor } from '../mail-test-kit';
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import type { ListPatch, ListScope, ThreadRow } from '../../../../shared/worker-mail-api';
-import { applyListPatch, heldFromSnapshot } from '../../../../src-ui/thread-list/list-patch';
+import { applyListPatch, heldFromSnapshot } from '../../../../src-ui/state/thread-list/list-patch';
 import { FakeMailServer } from '../fake-mail-server';
 import { Profile, waitFor } from '../mail-test-kit';
 

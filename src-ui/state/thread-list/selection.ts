@@ -2,7 +2,7 @@
  * Selection of thread-list rows (click, shift-click, ctrl-click, `x`). A selection keeps
  * the account and thread of every row so it survives the row scrolling out of the window.
  */
-import type { ThreadRow } from '../../shared/worker-mail-api';
+import type { ThreadRow } from '../../../shared/worker-mail-api';
 
 export interface ThreadRef {
   readonly key: string;

@@ -6,8 +6,8 @@
  * the list renders, never written into them: the worker's patches keep addressing the
  * list the worker knows, whatever the tab shows meanwhile.
  */
-import { rowShowsEffect, rowWithEffect } from '../../shared/command-effects';
-import type { ThreadRow } from '../../shared/worker-mail-api';
+import { rowShowsEffect, rowWithEffect } from '../../../shared/command-effects';
+import type { ThreadRow } from '../../../shared/worker-mail-api';
 import type { HeldList } from './list-patch';
 
 /** What the tab shows for a row until the worker's list agrees. */

@@ -3,7 +3,7 @@
  * holds more, the mailbox offers the whole list; chosen, commands go to the engine by
  * scope (runOnScope) instead of by thread. Pure: what the banner shows.
  */
-import type { ListScope } from '../../shared/worker-mail-api';
+import type { ListScope } from '../../../shared/worker-mail-api';
 import type { HeldList } from './list-patch';
 import type { Selection } from './selection';
 

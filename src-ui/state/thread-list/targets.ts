@@ -4,8 +4,8 @@
  * buttons: the checked rows, else the open thread — a button never acts on a row the
  * pointer did not choose.
  */
-import type { ThreadRow } from '../../shared/worker-mail-api';
-import { parseRowKey } from '../app/list-scope';
+import type { ThreadRow } from '../../../shared/worker-mail-api';
+import { parseRowKey } from './row-key';
 import { indexOfKey, rowAt, type HeldList } from './list-patch';
 import { refOf, type Selection, type ThreadRef } from './selection';
 

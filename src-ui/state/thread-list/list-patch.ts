@@ -3,7 +3,7 @@
  * change it. Rows that did not change keep their object identity, so memoised row
  * components skip them (structured clone gives every pushed row a new object).
  */
-import type { ListPatch, ListSnapshot, ThreadRow } from '../../shared/worker-mail-api';
+import type { ListPatch, ListSnapshot, ThreadRow } from '../../../shared/worker-mail-api';
 
 export interface HeldList {
   readonly subscriptionId: string;

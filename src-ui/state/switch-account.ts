@@ -2,7 +2,7 @@
 import { useNavigate } from '@tanstack/react-router';
 import { useStore } from 'jotai';
 import { useCallback } from 'react';
-import { foldersAtom } from '../state/atoms';
+import { foldersAtom } from './atoms';
 
 export function useSwitchAccount(): (accountId: string) => void {
   const navigate = useNavigate();

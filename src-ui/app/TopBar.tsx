@@ -3,8 +3,8 @@ import { useSetAtom } from 'jotai';
 import { Icon } from '../kit/icons';
 import { SettingsMenu } from '../settings/SettingsMenu';
 import { shortcutsOpenAtom } from '../state/atoms';
-import { AccountMenu } from './AccountMenu';
-import { SearchBox } from './SearchBox';
+import { AccountMenu } from '../toolbar/AccountMenu';
+import { SearchBox } from '../toolbar/SearchBox';
 import { useT } from '../kit/i18n';
 
 export function TopBar() {

@@ -1,7 +1,7 @@
 /** Which mailbox the address shows, and the account that commands without a thread act for. */
 import { useParams } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
-import { accountsAtom } from '../state/atoms';
+import { accountsAtom } from './atoms';
 
 export type CurrentMailbox =
   | { readonly kind: 'unified'; readonly role: string }
