@@ -188,7 +188,7 @@ export function gatewayColdSync(size: '10k' | '100k', runs: number): Scenario {
       );
       ctx.progress('the same FETCH through imapflow…');
       const parser = await repeat(ctx, 'imapflow', ctx.quick ? 2 : size === '10k' ? 7 : 3, () => imapflowFetch(ctx, dataset));
-      ctx.record(figure.parser, { '1': parser }, 'imapflow 2.1.2 iterating the FETCH and dropping each message: the ceiling for any gateway built on it.');
+      ctx.record(figure.parser, { '1': parser }, 'imapflow (the installed version) iterating the FETCH and dropping each message: the ceiling for any gateway built on it.');
 
       if (size === '10k') {
         ctx.progress('warm-up cold sync (not counted)…');
