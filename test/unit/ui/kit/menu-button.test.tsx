@@ -6,8 +6,8 @@
 import { act, useState } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, expect, test } from 'vitest';
-import { MenuButton, type MenuEntry } from '../../../src-ui/kit/Menu';
-import { press } from './render-app';
+import { MenuButton, type MenuEntry } from '../../../../src-ui/kit/Menu';
+import { press } from '../render-app';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 

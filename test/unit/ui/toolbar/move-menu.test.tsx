@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 /** The "Move to" menu: no Drafts, Sent (nor the folder shown); Escape in the menu `v` opened gives the list its focus back. */
 import { afterEach, expect, test } from 'vitest';
-import { createFakeEngine } from './fake-mail-engine';
-import { byRole, press, renderApp, unmountAll, waitFor } from './render-app';
+import { createFakeEngine } from '../fake-mail-engine';
+import { byRole, press, renderApp, unmountAll, waitFor } from '../render-app';
 
 afterEach(unmountAll);
 

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { expect, test } from 'vitest';
-import { isTypingTarget, shortcutFor, SHORTCUTS, type KeyPress } from '../../../src-ui/keyboard/shortcuts';
+import { isTypingTarget, shortcutFor, SHORTCUTS, type KeyPress } from '../../../../src-ui/keyboard/shortcuts';
 
 const key = (k: string, mods: Partial<KeyPress> = {}): KeyPress => ({ key: k, shiftKey: false, ctrlKey: false, metaKey: false, altKey: false, ...mods });
 

@@ -1,10 +1,10 @@
 import { createStore } from 'jotai';
 import { afterEach, expect, test, vi } from 'vitest';
-import type { CommandStatus, ListPatch, ListSnapshot, ListWindow, ThreadRow } from '../../../shared/worker-mail-api';
-import { accountsAtom, foldersAtom, inboxUnreadAtom, partnerThemeAtom, threadListAtom, toastsAtom } from '../../../src-ui/state/atoms';
-import { createWorkerBridge, MAILBOX_REFRESH_DELAY_MS } from '../../../src-ui/state/engine-feeds';
-import { createFakeEngine, DEMO_LOGINS } from './fake-mail-engine';
-import { threadRow } from './support/thread-rows';
+import type { CommandStatus, ListPatch, ListSnapshot, ListWindow, ThreadRow } from '../../../../../shared/worker-mail-api';
+import { accountsAtom, foldersAtom, inboxUnreadAtom, partnerThemeAtom, threadListAtom, toastsAtom } from '../../../../../src-ui/state/atoms';
+import { createWorkerBridge, MAILBOX_REFRESH_DELAY_MS } from '../../../../../src-ui/state/engine-feeds';
+import { createFakeEngine, DEMO_LOGINS } from '../../fake-mail-engine';
+import { threadRow } from '../../support/thread-rows';
 
 afterEach(() => vi.useRealTimers());
 
@@ -43,7 +43,7 @@ test('an engine without accounts (or failing) leaves the tab logged out instead 
 
 test('account pushes from other tabs replace the list and drop a removed account’s data', async () => {
   const engine = createFakeEngine();
-  let push!: (accounts: readonly import('../../../shared/account').PublicAccount[]) => void;
+  let push!: (accounts: readonly import('../../../../../shared/account').PublicAccount[]) => void;
   engine.accounts.watch = async (onChange) => {
     push = onChange;
     return { subscriptionId: 'w' };

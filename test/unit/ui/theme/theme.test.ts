@@ -1,11 +1,11 @@
 // @vitest-environment happy-dom
 import { createStore } from 'jotai';
 import { expect, test } from 'vitest';
-import { resolvedThemeAtom, systemDarkAtom, themeChoiceAtom, viewModeAtom } from '../../../src-ui/state/atoms';
-import { createPreferences } from '../../../src-ui/state/preferences';
-import { applyTheme, parseThemeChoice, readThemeChoice, resolveTheme } from '../../../src-ui/theme/theme';
-import { parseViewMode, VIEW_MODE_INFO } from '../../../src-ui/state/view-mode';
-import { memoryStorage } from './render-app';
+import { resolvedThemeAtom, systemDarkAtom, themeChoiceAtom, viewModeAtom } from '../../../../src-ui/state/atoms';
+import { createPreferences } from '../../../../src-ui/state/preferences';
+import { applyTheme, parseThemeChoice, readThemeChoice, resolveTheme } from '../../../../src-ui/theme/theme';
+import { parseViewMode, VIEW_MODE_INFO } from '../../../../src-ui/state/view-mode';
+import { memoryStorage } from '../render-app';
 
 test('system by default; light and dark override the system', () => {
   expect(parseThemeChoice(null)).toBe('system');

@@ -5,10 +5,10 @@
  */
 import { createStore } from 'jotai';
 import { afterEach, expect, test, vi } from 'vitest';
-import type { AccountCounts, CommandStatus } from '../../../shared/worker-mail-api';
-import { inboxUnreadAtom } from '../../../src-ui/state/atoms';
-import { createWorkerBridge } from '../../../src-ui/state/engine-feeds';
-import { createFakeEngine } from './fake-mail-engine';
+import type { AccountCounts, CommandStatus } from '../../../../../shared/worker-mail-api';
+import { inboxUnreadAtom } from '../../../../../src-ui/state/atoms';
+import { createWorkerBridge } from '../../../../../src-ui/state/engine-feeds';
+import { createFakeEngine } from '../../fake-mail-engine';
 
 afterEach(() => vi.useRealTimers());
 

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
-import { LOGIN_STEPS, isLoginStep } from '../../../shared/login-steps';
-import { fieldOfStep, initialLoginState, loginReducer, type LoginEvent, type LoginState } from '../../../src-ui/login/login-machine';
+import { LOGIN_STEPS, isLoginStep } from '../../../../shared/login-steps';
+import { fieldOfStep, initialLoginState, loginReducer, type LoginEvent, type LoginState } from '../../../../src-ui/login/login-machine';
 
 const run = (events: LoginEvent[], start: LoginState = initialLoginState()) => events.reduce(loginReducer, start);
 

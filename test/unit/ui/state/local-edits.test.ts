@@ -1,11 +1,11 @@
 import { createStore } from 'jotai';
 import { afterEach, expect, test, vi } from 'vitest';
-import type { ThreadRow } from '../../../shared/worker-mail-api';
-import { localEditsAtom, threadListAtom, visibleListAtom, type ThreadListState } from '../../../src-ui/state/atoms';
-import { createLocalEditsKeeper } from '../../../src-ui/state/local-edits';
-import type { HeldList } from '../../../src-ui/state/thread-list/list-patch';
-import { editShown, NO_EDITS, withLocalEdits } from '../../../src-ui/state/thread-list/local-edits';
-import { threadRow } from './support/thread-rows';
+import type { ThreadRow } from '../../../../shared/worker-mail-api';
+import { localEditsAtom, threadListAtom, visibleListAtom, type ThreadListState } from '../../../../src-ui/state/atoms';
+import { createLocalEditsKeeper } from '../../../../src-ui/state/local-edits';
+import type { HeldList } from '../../../../src-ui/state/thread-list/list-patch';
+import { editShown, NO_EDITS, withLocalEdits } from '../../../../src-ui/state/thread-list/local-edits';
+import { threadRow } from '../support/thread-rows';
 
 afterEach(() => vi.useRealTimers());
 

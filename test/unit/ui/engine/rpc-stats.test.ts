@@ -1,6 +1,6 @@
 import { expose, proxy, wrap } from 'comlink';
 import { afterEach, expect, test } from 'vitest';
-import { engineStats, measureCallbacks, measuredEndpoint, messageWeight, type RpcStats } from '../../../src-ui/engine/rpc-stats';
+import { engineStats, measureCallbacks, measuredEndpoint, messageWeight, type RpcStats } from '../../../../src-ui/engine/rpc-stats';
 
 const channels: MessageChannel[] = [];
 afterEach(() => channels.splice(0).forEach((channel) => (channel.port1.close(), channel.port2.close())));

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { MAX_DOM_ROWS, needsWindowMove, renderedRange, ROW_BLOCK, sameRange, scrollTopToShow, windowAround } from '../../../src-ui/kit/virtual-window';
+import { MAX_DOM_ROWS, needsWindowMove, renderedRange, ROW_BLOCK, sameRange, scrollTopToShow, windowAround } from '../../../../src-ui/kit/virtual-window';
 
 const facts = { rowHeight: 40, viewportHeight: 800, total: 100_000, block: 1 };
 

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, expect, test } from 'vitest';
-import { createFakeEngine, DEMO_LOGINS } from './fake-mail-engine';
-import { byRole, click, renderApp, step, typeInto, unmountAll, waitFor } from './render-app';
+import { createFakeEngine, DEMO_LOGINS } from '../fake-mail-engine';
+import { byRole, click, renderApp, step, typeInto, unmountAll, waitFor } from '../render-app';
 
 afterEach(unmountAll);
 

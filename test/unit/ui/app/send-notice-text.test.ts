@@ -1,7 +1,7 @@
 /** What a send notice says: the message by its subject, what happened, the catalogue's sentence and the mail server's reply. */
 import { expect, test } from 'vitest';
-import type { SendNotice } from '../../../shared/worker-mail-api';
-import { sendNoticeText } from '../../../src-ui/app/send-notice-text';
+import type { SendNotice } from '../../../../shared/worker-mail-api';
+import { sendNoticeText } from '../../../../src-ui/app/send-notice-text';
 
 const notice = (over: Partial<SendNotice>): SendNotice => ({ noticeId: 'n-1', accountId: '7', kind: 'notSent', draftId: 'd-1', subject: 'Plans', at: 1, ...over });
 

@@ -1,13 +1,13 @@
 import { createStore } from 'jotai';
 import { expect, test, vi } from 'vitest';
-import type { PublicAccount } from '../../../shared/account';
-import { formatPhrase } from '../../../shared/strings';
-import type { EndedSession } from '../../../shared/worker-api';
-import { composeNew } from '../../../src-ui/composer/compose-initial';
-import { accountsAtom, composerAtom, toastsAtom } from '../../../src-ui/state/atoms';
-import { endedSessionsAtom, restoredDraftsMessage, sessionEndedMessage } from '../../../src-ui/state/ended-sessions';
-import { createWorkerBridge } from '../../../src-ui/state/engine-feeds';
-import { createFakeEngine } from './fake-mail-engine';
+import type { PublicAccount } from '../../../../../shared/account';
+import { formatPhrase } from '../../../../../shared/strings';
+import type { EndedSession } from '../../../../../shared/worker-api';
+import { composeNew } from '../../../../../src-ui/composer/compose-initial';
+import { accountsAtom, composerAtom, toastsAtom } from '../../../../../src-ui/state/atoms';
+import { endedSessionsAtom, restoredDraftsMessage, sessionEndedMessage } from '../../../../../src-ui/state/ended-sessions';
+import { createWorkerBridge } from '../../../../../src-ui/state/engine-feeds';
+import { createFakeEngine } from '../../fake-mail-engine';
 
 /** A tab's bridge on a fake engine with two accounts; `push` is the engine's account-list push, `ended` what it says ended. */
 async function startedBridge() {

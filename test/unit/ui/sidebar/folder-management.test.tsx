@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 import { afterEach, expect, test } from 'vitest';
-import type { FolderChange } from '../../../shared/worker-mail-api';
-import { createFakeEngine } from './fake-mail-engine';
-import { accessibleName, byRole, click, press, renderApp, typeInto, unmountAll, waitFor } from './render-app';
+import type { FolderChange } from '../../../../shared/worker-mail-api';
+import { createFakeEngine } from '../fake-mail-engine';
+import { accessibleName, byRole, click, press, renderApp, typeInto, unmountAll, waitFor } from '../render-app';
 
 afterEach(unmountAll);
 

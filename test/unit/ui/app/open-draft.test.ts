@@ -4,10 +4,10 @@
  * outside Drafts, or a "draft" row whose message is no draft opens its thread instead.
  */
 import { expect, test } from 'vitest';
-import type { DraftEdit, MessageView, ThreadView } from '../../../shared/worker-mail-api';
-import { isLoneDraftRow, openDraftRow } from '../../../src-ui/app/open-draft';
-import type { ComposerInitial } from '../../../src-ui/composer/compose-initial';
-import type { MailActions } from '../../../src-ui/state/mail-actions';
+import type { DraftEdit, MessageView, ThreadView } from '../../../../shared/worker-mail-api';
+import { isLoneDraftRow, openDraftRow } from '../../../../src-ui/app/open-draft';
+import type { ComposerInitial } from '../../../../src-ui/composer/compose-initial';
+import type { MailActions } from '../../../../src-ui/state/mail-actions';
 
 const message = (draft: boolean) => ({ id: '7', accountId: 'a1', threadId: 't1', draft }) as MessageView;
 const saved: DraftEdit = { accountId: 'a1', draftId: '7', to: [{ name: 'Bob', email: 'bob@kite.test' }], cc: [], bcc: [], subject: 'Plans', html: '<p>Hi Bob</p>', attachments: [] };

@@ -1,9 +1,9 @@
 // @vitest-environment happy-dom
 import { afterEach, expect, test } from 'vitest';
-import type { ListScope } from '../../../shared/worker-mail-api';
-import { SEARCH_PROBLEM_DELAY_MS } from '../../../src-ui/toolbar/SearchBox';
-import { createFakeEngine } from './fake-mail-engine';
-import { accessibleName, byRole, click, press, renderApp, step, typeInto, unmountAll, waitFor } from './render-app';
+import type { ListScope } from '../../../../shared/worker-mail-api';
+import { SEARCH_PROBLEM_DELAY_MS } from '../../../../src-ui/toolbar/SearchBox';
+import { createFakeEngine } from '../fake-mail-engine';
+import { accessibleName, byRole, click, press, renderApp, step, typeInto, unmountAll, waitFor } from '../render-app';
 
 afterEach(unmountAll);
 

@@ -5,9 +5,9 @@
  */
 import { createStore } from 'jotai';
 import { expect, test, vi } from 'vitest';
-import { sendNoticesAtom } from '../../../src-ui/state/atoms';
-import { createWorkerBridge } from '../../../src-ui/state/engine-feeds';
-import { createFakeEngine } from './fake-mail-engine';
+import { sendNoticesAtom } from '../../../../../src-ui/state/atoms';
+import { createWorkerBridge } from '../../../../../src-ui/state/engine-feeds';
+import { createFakeEngine } from '../../fake-mail-engine';
 
 test('the notices are read at start, and again when the tab comes into view', async () => {
   const engine = createFakeEngine({ loggedIn: ['alice@tern.test'] });

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { dateFormat, formatFullDate, formatFullTime, formatListTime, formatMessageDate } from '../../../src-ui/kit/date-format';
+import { dateFormat, formatFullDate, formatFullTime, formatListTime, formatMessageDate } from '../../../../src-ui/kit/date-format';
 
 /** What the row and message formats wrote before the formatters were cached, for comparison. */
 function uncachedListTime(epochMs: number, now: number, locale?: string): string {

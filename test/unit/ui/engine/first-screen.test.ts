@@ -1,12 +1,12 @@
 // @vitest-environment happy-dom
 import { createStore } from 'jotai';
 import { afterEach, expect, test } from 'vitest';
-import type { ListPatch } from '../../../shared/worker-mail-api';
-import { listScopeFor } from '../../../src-ui/app/list-scope';
-import { ACCOUNT_IDS_KEY, FIRST_WINDOW, firstScreenScope, rememberAccountIds, requestEarlyList } from '../../../src-ui/engine/first-screen';
-import { threadListAtom } from '../../../src-ui/state/atoms';
-import { createWorkerBridge, scopeKeyOf } from '../../../src-ui/state/engine-feeds';
-import { createFakeEngine, type FakeEngine } from './fake-mail-engine';
+import type { ListPatch } from '../../../../shared/worker-mail-api';
+import { listScopeFor } from '../../../../src-ui/app/list-scope';
+import { ACCOUNT_IDS_KEY, FIRST_WINDOW, firstScreenScope, rememberAccountIds, requestEarlyList } from '../../../../src-ui/engine/first-screen';
+import { threadListAtom } from '../../../../src-ui/state/atoms';
+import { createWorkerBridge, scopeKeyOf } from '../../../../src-ui/state/engine-feeds';
+import { createFakeEngine, type FakeEngine } from '../fake-mail-engine';
 
 afterEach(() => localStorage.clear());
 

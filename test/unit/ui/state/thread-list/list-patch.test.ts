@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
-import type { ThreadRow } from '../../../shared/worker-mail-api';
-import { applyListPatch, heldFromSnapshot, indexOfKey, rowAt, sameRow } from '../../../src-ui/state/thread-list/list-patch';
+import type { ThreadRow } from '../../../../../shared/worker-mail-api';
+import { applyListPatch, heldFromSnapshot, indexOfKey, rowAt, sameRow } from '../../../../../src-ui/state/thread-list/list-patch';
 
 const row = (n: number, changes: Partial<ThreadRow> = {}): ThreadRow => ({
   key: `1:${n}`,

@@ -3,10 +3,10 @@
  * checked rows, else the cursor's row, else the open thread; buttons never the cursor.
  */
 import { expect, test } from 'vitest';
-import type { ThreadRow } from '../../../shared/worker-mail-api';
-import type { HeldList } from '../../../src-ui/state/thread-list/list-patch';
-import { selectOnly, EMPTY_SELECTION } from '../../../src-ui/state/thread-list/selection';
-import { resolveTargets, type TargetFacts } from '../../../src-ui/state/thread-list/targets';
+import type { ThreadRow } from '../../../../../shared/worker-mail-api';
+import type { HeldList } from '../../../../../src-ui/state/thread-list/list-patch';
+import { selectOnly, EMPTY_SELECTION } from '../../../../../src-ui/state/thread-list/selection';
+import { resolveTargets, type TargetFacts } from '../../../../../src-ui/state/thread-list/targets';
 
 const row = (i: number) => ({ key: `1:t${i}`, accountId: '1', threadId: `t${i}` }) as ThreadRow;
 /** Rows 10–29 of a 100-thread list. */

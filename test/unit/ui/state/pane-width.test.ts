@@ -1,10 +1,10 @@
 // @vitest-environment happy-dom
 import { createStore } from 'jotai';
 import { expect, test } from 'vitest';
-import { arrangementFor, clampListWidth, defaultListWidth, listWidthBounds, MIN_LIST_WIDTH, MIN_PANE_WIDTH, parseListWidth, readListWidth } from '../../../src-ui/state/pane-width';
-import { listWidthAtom } from '../../../src-ui/state/atoms';
-import { createPreferences } from '../../../src-ui/state/preferences';
-import { memoryStorage } from './render-app';
+import { arrangementFor, clampListWidth, defaultListWidth, listWidthBounds, MIN_LIST_WIDTH, MIN_PANE_WIDTH, parseListWidth, readListWidth } from '../../../../src-ui/state/pane-width';
+import { listWidthAtom } from '../../../../src-ui/state/atoms';
+import { createPreferences } from '../../../../src-ui/state/preferences';
+import { memoryStorage } from '../render-app';
 
 test('side by side only when the list and the pane both get their minimum', () => {
   expect(arrangementFor(MIN_LIST_WIDTH + MIN_PANE_WIDTH)).toBe('side');

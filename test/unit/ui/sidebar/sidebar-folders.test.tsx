@@ -5,8 +5,8 @@
  * nothing under its name, as if it had no folders at all.
  */
 import { afterEach, expect, test } from 'vitest';
-import { createFakeEngine } from './fake-mail-engine';
-import { byRole, renderApp, step, unmountAll, waitFor } from './render-app';
+import { createFakeEngine } from '../fake-mail-engine';
+import { byRole, renderApp, step, unmountAll, waitFor } from '../render-app';
 
 afterEach(unmountAll);
 

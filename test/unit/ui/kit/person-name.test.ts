@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
-import { cleanName, displayName, naturalName, shortName } from '../../../src-ui/kit/person-name';
-import { sendersLabel } from '../../../src-ui/thread-list/row-format';
-import { initials, recipientSummary, senderLine } from '../../../src-ui/conversation/message-format';
+import { cleanName, displayName, naturalName, shortName } from '../../../../src-ui/kit/person-name';
+import { sendersLabel } from '../../../../src-ui/thread-list/row-format';
+import { initials, recipientSummary, senderLine } from '../../../../src-ui/conversation/message-format';
 
 const SHORT_NAMES: readonly (readonly [name: string, email: string, short: string])[] = [
   ['Smith, John', 'john.smith@contoso.example.com', 'John'],
