@@ -25,7 +25,7 @@ import { importChunk } from './chunk-errors';
 import { RootLayout } from './RootLayout';
 import { NotFound } from './NotFound';
 import { RouteError } from './RouteError';
-import { builtSettingsPage } from '../settings/pages';
+import { builtSettingsPage, loadSettingsPage } from '../settings/pages';
 import { loginSearchSchema, mailSearchSchema, parseSearchString, stringifySearchObject } from './search-params';
 
 const rootRoute = createRootRoute({ component: RootLayout, notFoundComponent: NotFound });
@@ -84,7 +84,7 @@ const settingsPageRoute = createRoute({
   loader: async ({ params }) => {
     const page = builtSettingsPage(params.page);
     if (!page) throw notFound();
-    await importChunk(page.load)();
+    await importChunk(() => loadSettingsPage(page))();
   },
   component: lazyRouteComponent(importChunk(() => import('../settings/SettingsLayout')), 'SettingsPageView'),
 });

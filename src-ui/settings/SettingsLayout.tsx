@@ -8,7 +8,7 @@ import { Link, Outlet, useNavigate, useParams } from '@tanstack/react-router';
 import { lazy, Suspense, useEffect, useMemo, useRef, type ComponentType, type KeyboardEvent, type LazyExoticComponent } from 'react';
 import { Icon } from '../kit/icons';
 import { useT } from '../kit/i18n';
-import { BUILT_SETTINGS_PAGES, builtSettingsPage } from './pages';
+import { BUILT_SETTINGS_PAGES, builtSettingsPage, loadedSettingsPage } from './pages';
 import { SettingsNav } from './SettingsNav';
 
 export function SettingsLayout() {
@@ -59,7 +59,8 @@ export function SettingsPageView() {
   const t = useT();
   const { page: id } = useParams({ from: '/settings/$page' });
   const page = builtSettingsPage(id) ?? BUILT_SETTINGS_PAGES[0]!;
-  const Page = useMemo(() => pageComponent(page.id, page.load), [page]);
+  // Loaded by the route's loader already (no flash of an empty page); lazily only if not.
+  const Page = useMemo(() => loadedSettingsPage(page.id) ?? pageComponent(page.id, page.load), [page]);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     // On a phone the list that had the focus is gone: the page's heading takes it.

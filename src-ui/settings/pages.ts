@@ -49,6 +49,18 @@ export function builtSettingsPage(id: string): BuiltSettingsPage | undefined {
   return BUILT_SETTINGS_PAGES.find((page) => page.id === id);
 }
 
+const loadedPages = new Map<string, ComponentType>();
+
+/** Loads a page's chunk (the route's loader) and keeps its component, so showing it never suspends. */
+export async function loadSettingsPage(page: BuiltSettingsPage): Promise<void> {
+  if (!loadedPages.has(page.id)) loadedPages.set(page.id, (await page.load()).default);
+}
+
+/** The page's component once loaded. */
+export function loadedSettingsPage(id: string): ComponentType | undefined {
+  return loadedPages.get(id);
+}
+
 /** The catalogue name of each feature (the paywall and the Plan page say it). */
 export const FEATURE_NAMES: Readonly<Record<Feature, MessageId>> = {
   emailAlias: 'settings.featureEmailAlias',
