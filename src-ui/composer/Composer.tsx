@@ -36,7 +36,7 @@ import { useDraftTruth } from './use-draft-truth';
 import { useFileDropGuard } from './use-file-drop-guard';
 import { useComposerAutosave } from './use-composer-autosave';
 import { useFileDropZone } from './use-file-drop-zone';
-import { useT } from '../kit/i18n';
+import { errorText, useT, type MessageId } from '../kit/i18n';
 import { useSpellCheck } from '../state/use-feature';
 
 export { DEFAULT_AUTOSAVE_DELAY_MS, DEFAULT_UNDO_DELAY_MS, type ComposerAccount, type ComposerProps } from './composer-props';
@@ -48,7 +48,7 @@ type Phase =
   | { readonly kind: 'undoing' }
   | { readonly kind: 'sent' };
 
-const TITLES: Record<ComposerInitial['mode'], string> = { new: 'New message', reply: 'Reply', replyAll: 'Reply all', forward: 'Forward' };
+const TITLES: Record<ComposerInitial['mode'], MessageId> = { new: 'composer.titleNew', reply: 'composer.titleReply', replyAll: 'composer.titleReplyAll', forward: 'composer.titleForward' };
 
 const toChips = (addresses: readonly Address[]) => addresses.map(chipFromAddress);
 
@@ -74,7 +74,7 @@ export function Composer(props: ComposerProps) {
   const [phase, setPhase] = useState<Phase>({ kind: 'editing' });
   // Back after a failed send: why, in the catalogue's words and the mail server's own.
   const [notice, setNotice] = useState<ComposerNoticeText | null>(() =>
-    initial.sendFailure ? { kind: 'error', text: `The message was not sent. ${initial.sendFailure.message}`, ...(initial.sendFailure.detail ? { detail: initial.sendFailure.detail } : {}) } : null,
+    initial.sendFailure ? { kind: 'error', text: t('composer.noticeNotSent', { reason: initial.sendFailure.message }), ...(initial.sendFailure.detail ? { detail: initial.sendFailure.detail } : {}) } : null,
   );
   /** The save whose gateway outcome the indicator waits for. */
   const lastSave = useRef<string | undefined>(undefined);
@@ -232,7 +232,7 @@ export function Composer(props: ComposerProps) {
     commitPending();
     const withPending = (chips: RecipientChip[], text: string) => (text.trim() ? addChips(chips, parseRecipients(text)) : chips);
     const all = [...withPending(to, pending.to), ...withPending(cc, pending.cc), ...withPending(bcc, pending.bcc)];
-    const problem = sendProblem(all, attachments);
+    const problem = sendProblem(all, attachments, t);
     if (problem) {
       setNotice({ kind: 'error', text: problem.text });
       if (problem.kind === 'noRecipient') toInput.current?.focus();
@@ -253,7 +253,7 @@ export function Composer(props: ComposerProps) {
     } catch (cause) {
       if (!mounted.current) return;
       setPhase({ kind: 'editing' });
-      setNotice({ kind: 'error', text: `The message was not sent. ${TernError.from(cause).message}` });
+      setNotice({ kind: 'error', text: t('composer.noticeNotSent', { reason: errorText(t, TernError.from(cause)) }) });
     }
   };
 
@@ -289,7 +289,7 @@ export function Composer(props: ComposerProps) {
     if (!mounted.current) return;
     if (stopped) {
       setPhase({ kind: 'editing' });
-      setNotice({ kind: 'info', text: 'Sending undone. Your message is back in the composer.' });
+      setNotice({ kind: 'info', text: t('composer.noticeSendUndone') });
       refocusAfterUndo.current = true;
     } else {
       setPhase({ kind: 'sent' });
@@ -301,7 +301,7 @@ export function Composer(props: ComposerProps) {
     if (phase.kind !== 'editing') return;
     // Closing would stop them (nothing could attach them any more): the person decides.
     if (attachments.some((item) => item.status === 'uploading')) {
-      setNotice({ kind: 'error', text: 'Attachments are still uploading. Wait for them, or cancel them, before closing.' });
+      setNotice({ kind: 'error', text: t('composer.noticeUploadingOnClose') });
       return;
     }
     const draft = worthSaving(snapshot(true));
@@ -311,7 +311,7 @@ export function Composer(props: ComposerProps) {
         if (autosave.conflict) await autosave.flush(() => draft).catch(() => autosave.keepBoth());
         else await autosave.flush(() => draft);
       } catch (cause) {
-        setNotice({ kind: 'error', text: `The draft could not be saved. ${TernError.from(cause).message}` });
+        setNotice({ kind: 'error', text: t('composer.noticeDraftNotSaved', { reason: errorText(t, TernError.from(cause)) }) });
         return;
       }
     }
@@ -349,7 +349,7 @@ export function Composer(props: ComposerProps) {
 
   const { dragging, handlers: dropHandlers } = useFileDropZone((files) => uploads.addFiles(files));
 
-  const title = subject.trim() || TITLES[initial.mode];
+  const title = subject.trim() || t(TITLES[initial.mode]);
 
   if (phase.kind === 'undoable' || phase.kind === 'undoing' || phase.kind === 'sent') {
     return <SendToast phase={phase.kind} undoDelayMs={undoDelayMs} undoButton={undoButton} onUndo={() => void undo()} />;

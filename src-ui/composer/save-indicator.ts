@@ -6,6 +6,7 @@
  * recording a save is not "Saved": that used to show while every save to the gateway failed.
  */
 import type { CommandStatus } from '../../shared/worker-mail-api';
+import type { Translate } from '../kit/i18n';
 import { CONFLICT_ERRORS, type DraftConflict, type SaveStatus } from './draft-autosave';
 
 export type SaveIndicator =
@@ -17,22 +18,23 @@ export type SaveIndicator =
   | { readonly kind: 'failed'; readonly reason: string };
 
 /** The words shown, and the accessible text (with the reason). */
-export function indicatorText(indicator: SaveIndicator): { readonly text: string; readonly full: string } {
+export function indicatorText(indicator: SaveIndicator, t: Translate): { readonly text: string; readonly full: string } {
   switch (indicator.kind) {
     case 'none':
       return { text: '', full: '' };
     case 'saving':
-      return { text: 'Saving…', full: 'Saving…' };
+      return { text: t('composer.indicatorSaving'), full: t('composer.indicatorSaving') };
     case 'saved':
-      return { text: 'Saved', full: 'Saved' };
+      return { text: t('composer.indicatorSaved'), full: t('composer.indicatorSaved') };
     case 'local':
-      return { text: 'Saved on this device only', full: `Draft saved on this device only, not on the server yet: ${indicator.reason}` };
+      return { text: t('composer.indicatorLocal'), full: t('composer.indicatorLocalFull', { reason: indicator.reason }) };
     case 'conflict':
-      return indicator.conflict.reason === 'sent'
-        ? { text: 'Conflict', full: 'Conflict: this draft was sent from another tab or window.' }
-        : { text: 'Conflict', full: 'Conflict: this draft was changed in another tab or window.' };
+      return {
+        text: t('composer.indicatorConflict'),
+        full: t(indicator.conflict.reason === 'sent' ? 'composer.indicatorConflictSent' : 'composer.indicatorConflictChanged'),
+      };
     case 'failed':
-      return { text: 'Not saved', full: `Draft not saved: ${indicator.reason}` };
+      return { text: t('composer.indicatorNotSaved'), full: t('composer.draftNotSaved', { reason: indicator.reason }) };
   }
 }
 

@@ -5,6 +5,7 @@
  */
 import { useEffect, useState, type RefObject } from 'react';
 import { TernError } from '../../shared/errors';
+import { errorText, useT } from '../kit/i18n';
 import type { CommandStatus } from '../../shared/worker-mail-api';
 import type { DraftAutosave, DraftConflict, SaveStatus } from './draft-autosave';
 import { conflictOf, saveIndicatorOf, type SaveIndicator } from './save-indicator';
@@ -33,6 +34,7 @@ export function useDraftTruth(params: {
   readonly onNotice: (notice: { kind: 'error' | 'info'; text: string }) => void;
 }): DraftTruth {
   const { autosave, mounted, onUseOtherVersion } = params;
+  const t = useT();
   const [resolving, setResolving] = useState(false);
   const engineStatus = autosave.draftId ? params.draftStatuses?.[autosave.draftId] : undefined;
   useEffect(() => {
@@ -45,8 +47,8 @@ export function useDraftTruth(params: {
     setResolving(true);
     autosave
       .keepBoth()
-      .then(() => mounted.current && params.onNotice({ kind: 'info', text: 'Your version is kept as a separate draft; the other one stays as it was.' }))
-      .catch((cause: unknown) => mounted.current && params.onNotice({ kind: 'error', text: `The draft could not be saved. ${TernError.from(cause).message}` }))
+      .then(() => mounted.current && params.onNotice({ kind: 'info', text: t('composer.noticeKeptSeparately') }))
+      .catch((cause: unknown) => mounted.current && params.onNotice({ kind: 'error', text: t('composer.noticeDraftNotSaved', { reason: errorText(t, TernError.from(cause)) }) }))
       .finally(() => mounted.current && setResolving(false));
   };
   const useOther = onUseOtherVersion

@@ -98,7 +98,7 @@ export function MessageItem(props: MessageItemProps) {
     setPrinting(true);
     try {
       const shown = body.state === 'ready' ? body.body : await loadBody(message.id);
-      printInFrame(printDocument(message, shown, { allowRemote: allowThisMessage || props.senderTrusted, ...(locale ? { locale } : {}) }));
+      printInFrame(printDocument(message, shown, { allowRemote: allowThisMessage || props.senderTrusted, t, ...(locale ? { locale } : {}) }), t('conversation.print'));
     } catch (cause) {
       setBody({ state: 'failed', message: errorText(t, TernError.from(cause)) });
     } finally {

@@ -12,6 +12,7 @@ import type { BodyView, MessageView } from '../../shared/worker-mail-api';
 import { buildFrameDocument } from '../mail-html/frame-document';
 import { renderMailHtml } from '../mail-html/pipeline';
 import { formatFullDate } from '../kit/date-format';
+import type { Translate } from '../kit/i18n';
 import { senderLine } from './message-format';
 
 export const PRINT_FRAME_SANDBOX = 'allow-same-origin allow-modals';
@@ -29,7 +30,7 @@ html, body { overflow: visible !important; height: auto !important; }
 const list = (addresses: readonly Address[]) => addresses.map(senderLine).join(', ');
 
 /** The whole document the print frame shows: the message's header, then its body as the reading view renders it. */
-export function printDocument(message: MessageView, body: BodyView, options: { allowRemote: boolean; locale?: string }): string {
+export function printDocument(message: MessageView, body: BodyView, options: { allowRemote: boolean; t: Translate; locale?: string }): string {
   const safe = body.html
     ? renderMailHtml({ html: body.html, inlineImages: body.inlineImages, allowRemote: options.allowRemote }).srcdoc
     : plainTextDocument(body.text ?? '');
@@ -38,13 +39,14 @@ export function printDocument(message: MessageView, body: BodyView, options: { a
   const header = doc.createElement('header');
   header.className = 'tern-print-header';
   const subject = doc.createElement('h1');
-  subject.textContent = message.subject || '(no subject)';
+  const { t } = options;
+  subject.textContent = message.subject || t('conversation.noSubject');
   const table = doc.createElement('table');
   const rows: [string, string][] = [
-    ['From', list(message.from)],
-    ['To', list(message.to)],
-    ...(message.cc.length > 0 ? [['Cc', list(message.cc)] as [string, string]] : []),
-    ['Date', formatFullDate(message.date, options.locale)],
+    [t('composer.from'), list(message.from)],
+    [t('composer.to'), list(message.to)],
+    ...(message.cc.length > 0 ? [[t('composer.cc'), list(message.cc)] as [string, string]] : []),
+    [t('conversation.printDate'), formatFullDate(message.date, options.locale)],
   ];
   for (const [label, value] of rows) {
     const row = table.insertRow();
@@ -60,7 +62,7 @@ export function printDocument(message: MessageView, body: BodyView, options: { a
   const style = doc.createElement('style');
   style.textContent = PRINT_CSS;
   doc.head.append(style);
-  doc.title = message.subject || '(no subject)';
+  doc.title = message.subject || t('conversation.noSubject');
   return `<!DOCTYPE html>${doc.documentElement.outerHTML}`;
 }
 
@@ -79,14 +81,14 @@ function plainTextDocument(text: string): string {
  * Prints `srcdoc` from a hidden sandboxed frame, then removes it. The frame is left in the
  * page until the print dialog closes (`afterprint`), so the print has a document to print.
  */
-export function printInFrame(srcdoc: string, owner: Document = document): HTMLIFrameElement {
+export function printInFrame(srcdoc: string, title: string, owner: Document = document): HTMLIFrameElement {
   owner.querySelectorAll('iframe[data-tern-print]').forEach((frame) => frame.remove());
   const frame = owner.createElement('iframe');
   frame.setAttribute('sandbox', PRINT_FRAME_SANDBOX);
   frame.setAttribute('data-tern-print', '');
   frame.setAttribute('aria-hidden', 'true');
   frame.tabIndex = -1;
-  frame.title = 'Print';
+  frame.title = title;
   // Off screen but laid out at a page's width (a 0×0 frame would print a squeezed body).
   frame.style.cssText = 'position:fixed;left:-10000px;top:0;width:800px;height:600px;border:0;visibility:hidden';
   frame.addEventListener(

@@ -134,7 +134,7 @@ const RowContent = memo(function RowContent(props: {
   );
   const time = formatListTime(row.lastMessageAt, Math.max(Date.now(), today), locale);
   const sender = avatarAddress(row.draftTo?.length ? row.draftTo : row.participants, props.ownEmails);
-  const subject = row.subject || '(no subject)';
+  const subject = row.subject || t('conversation.noSubject');
   const isoTime = new Date(row.lastMessageAt).toISOString();
   const icons = (
     <span className="row-icons">

@@ -14,12 +14,13 @@
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { describeSearchProblem, searchProblemOf } from '../../shared/search-syntax';
+import { searchProblemOf } from '../../shared/search-syntax';
 import { Icon } from '../kit/icons';
 import { useCurrentMailbox } from '../state/current-mailbox';
 import { accountsAtom } from '../state/atoms';
 import { SearchHelp } from './SearchHelp';
-import { useT } from '../kit/i18n';
+import { useLocale, useT } from '../kit/i18n';
+import { searchProblemText } from './search-problem-text';
 
 const mailRoute = getRouteApi('/mail');
 export const SEARCH_INPUT_ID = 'mail-search';
@@ -43,6 +44,7 @@ export function focusSearch(): void {
 
 export function SearchBox() {
   const t = useT();
+  const locale = useLocale();
   const search = mailRoute.useSearch();
   const navigate = useNavigate();
   const accounts = useAtomValue(accountsAtom) ?? [];
@@ -60,7 +62,7 @@ export function SearchBox() {
     const timer = setTimeout(() => setSettled(text), SEARCH_PROBLEM_DELAY_MS);
     return () => clearTimeout(timer);
   }, [text]);
-  const shownProblem = problem && settled === text ? describeSearchProblem(problem) : null;
+  const shownProblem = problem && settled === text ? searchProblemText(problem, t, locale) : null;
   /** Queries this box put in the address since it last took one from there, and the latest. */
   const sent = useRef({ all: new Set<string>(), latest: search.q ?? '' });
 

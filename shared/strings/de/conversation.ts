@@ -1,6 +1,7 @@
 import type { conversation as en } from '../en/conversation';
 
 export const conversation: Record<keyof typeof en, string> = {
+  printDate: 'Datum',
   noSubject: '(kein Betreff)',
   noSender: '(kein Absender)',
   conversationLabel: 'Konversation: {subject}',

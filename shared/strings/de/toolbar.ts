@@ -1,6 +1,11 @@
 import type { toolbar as en } from '../en/toolbar';
 
 export const toolbar: Record<keyof typeof en, string> = {
+  searchUnknownOperator: '„{operator}:“ ist kein Suchoperator. {operators} verwenden oder den Text in Anführungszeichen setzen, um danach zu suchen.',
+  searchUnclosedQuoteAfter: 'Das Anführungszeichen nach „{operator}:“ ist nicht geschlossen. Das schließende " ergänzen.',
+  searchUnclosedQuote: 'Ein Anführungszeichen ist nicht geschlossen. Das schließende " ergänzen.',
+  searchBadValue: '„{operator}:{value}“ ist ungültig: {operator}: erwartet {takes}.',
+  searchTakesDate: 'ein Datum wie {example}',
   switchAccount: 'Konto wechseln',
   addAnotherAccount: 'Weiteres Konto hinzufügen',
   logOutOf: 'Von {email} abmelden',

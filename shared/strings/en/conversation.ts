@@ -1,5 +1,6 @@
 /** The open conversation (src-ui/conversation/). */
 export const conversation = {
+  printDate: 'Date',
   noSubject: '(no subject)',
   noSender: '(no sender)',
   conversationLabel: 'Conversation: {subject}',

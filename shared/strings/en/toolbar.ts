@@ -1,5 +1,10 @@
 /** The toolbar and top bar (src-ui/toolbar/): actions, search, account menu, their dialogs. */
 export const toolbar = {
+  searchUnknownOperator: '“{operator}:” is not a search operator. Use {operators}, or put the text in quotes to search for it.',
+  searchUnclosedQuoteAfter: 'The quote after “{operator}:” is not closed. Add the closing ".',
+  searchUnclosedQuote: 'A quote is not closed. Add the closing ".',
+  searchBadValue: '“{operator}:{value}” is not valid: {operator}: takes {takes}.',
+  searchTakesDate: 'a date such as {example}',
   switchAccount: 'Switch account',
   addAnotherAccount: 'Add another account',
   logOutOf: 'Log out of {email}',

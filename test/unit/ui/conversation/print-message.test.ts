@@ -6,6 +6,10 @@ import type { BodyView, MessageView } from '../../../../shared/worker-mail-api';
 import { PRINT_FRAME_SANDBOX, printDocument, printInFrame } from '../../../../src-ui/conversation/print-message';
 import { grantsScripts } from '../../../../src-ui/mail-html/frame-sandbox';
 import { renderMailHtml } from '../../../../src-ui/mail-html/pipeline';
+import { format } from '../../../../shared/strings';
+import type { Translate } from '../../../../src-ui/kit/i18n';
+
+const t: Translate = (id, values) => format('en', id, values);
 
 afterEach(() => document.querySelectorAll('iframe').forEach((frame) => frame.remove()));
 
@@ -35,7 +39,7 @@ function parse(srcdoc: string) {
 
 test('the print document has the header (Subject, From, To, Cc, Date) above the sanitised body, and nothing that runs', () => {
   const hostile = '<p onclick="steal()">Numbers inside</p><script>steal()</script><img src="x" onerror="steal()"><a href="javascript:steal()">link</a>';
-  const doc = parse(printDocument(message, body(hostile), { allowRemote: false, locale: 'en-GB' }));
+  const doc = parse(printDocument(message, body(hostile), { allowRemote: false, t, locale: 'en-GB' }));
   const header = doc.querySelector('.tern-print-header')!;
   expect(header.querySelector('h1')?.textContent).toBe('Quarterly <plans> & numbers');
   const rows = [...header.querySelectorAll('tr')].map((row) => [row.querySelector('th')?.textContent, row.querySelector('td')?.textContent]);
@@ -59,15 +63,15 @@ test('the print document has the header (Subject, From, To, Cc, Date) above the 
 });
 
 test('a plain-text body prints as text, never as markup', () => {
-  const doc = parse(printDocument(message, body(null, 'Hi <b>Alice</b>,\nsee you'), { allowRemote: false }));
+  const doc = parse(printDocument(message, body(null, 'Hi <b>Alice</b>,\nsee you'), { allowRemote: false, t }));
   expect(doc.querySelector('b')).toBeNull();
   expect(doc.querySelector('pre')?.textContent).toBe('Hi <b>Alice</b>,\nsee you');
   expect(doc.head.firstElementChild?.getAttribute('http-equiv')).toBe('Content-Security-Policy');
 });
 
 test('the print frame is sandboxed without scripts, holds the document, and replaces an earlier one', () => {
-  const first = printInFrame('<!DOCTYPE html><p>one</p>');
-  const frame = printInFrame('<!DOCTYPE html><p>two</p>');
+  const first = printInFrame('<!DOCTYPE html><p>one</p>', 'Print');
+  const frame = printInFrame('<!DOCTYPE html><p>two</p>', 'Print');
   expect(first.isConnected).toBe(false);
   expect(frame.getAttribute('sandbox')).toBe(PRINT_FRAME_SANDBOX);
   expect(grantsScripts(frame.getAttribute('sandbox')!)).toBe(false);

@@ -30,6 +30,7 @@ const VISIBLE_NAMES = new Set([
   'heading',
   'confirmLabel',
   'emptyText',
+  'text',
 ]);
 
 /** Letters with a meaning in the UI that are not words to translate: search syntax shown as code. */
