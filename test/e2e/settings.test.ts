@@ -150,7 +150,8 @@ describe('plans and gates', () => {
       }
     }
     await tab.page.emulateMedia({ colorScheme: 'light' });
-    expect(await tab.page.getByRole('switch', { name: /Check spelling as I type/ }).isChecked()).toBe(true);
+    // Off, as the composer is without the feature; the click changed nothing.
+    expect(await tab.page.getByRole('switch', { name: /Check spelling as I type/ }).isChecked()).toBe(false);
     await paywall.getByRole('link', { name: 'See your plan' }).click();
     await tab.page.getByRole('heading', { name: 'Plan', level: 2 }).waitFor();
     expect(tab.errors).toEqual([]);

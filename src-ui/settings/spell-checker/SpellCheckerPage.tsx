@@ -19,7 +19,8 @@ function SpellCheckSwitch({ account, settings }: { account: PublicAccount; setti
   const id = useId();
   const { allowed, requestPaywall } = useFeature('spellChecker', account.accountId);
   const [error, setError] = useState<string | null>(null);
-  const checked = settings?.preferences.spellCheck ?? true;
+  // What the composer does (useSpellCheck): off while the plan lacks the feature, whatever was chosen before.
+  const checked = allowed && (settings?.preferences.spellCheck ?? true);
   const change = async (next: boolean) => {
     setError(null);
     if (!allowed) return requestPaywall();

@@ -119,11 +119,13 @@ test('a free account: the spell checker switch shows the paywall, changes nothin
   const settings = new FakeSettings({ '1001': { plan: 'free' }, '1002': {} });
   const view = await renderApp({ engine: engineWith(settings), path: '/settings/spell-checker' });
   const switches = await spellSwitches(view.container);
+  // Off, as the composer is without the feature (the stored choice is on).
+  expect(switches[0]!.checked).toBe(false);
   await click(switches[0]);
   const paywall = await waitFor(() => byRole(view.container, 'dialog', 'Spell checker'));
   expect(paywall.textContent).toContain('Spell checker is not included in your plan.');
   expect(settings.updates).toEqual([]);
-  expect(switches[0]!.checked).toBe(true);
+  expect(switches[0]!.checked).toBe(false);
   await click(byRole(paywall, 'link', 'See your plan'));
   await waitFor(() => expect(view.pathname()).toBe('/settings/plan'));
   await waitFor(() => expect(view.container.querySelector('[role="dialog"]')).toBeNull());
