@@ -50,6 +50,17 @@ export class MailPage {
     return this.page.getByRole('menu', { name: 'Settings' });
   }
 
+  /**
+   * Picks a theme or a view in the Settings menu, as a person would. Since issue 21 these roam
+   * with the account's preferences, so a value planted in localStorage (only the boot cache)
+   * would be overruled by the engine's.
+   */
+  async chooseInSettings(item: RegExp): Promise<void> {
+    const menu = await this.openSettings();
+    await menu.getByRole('menuitemradio', { name: item }).click();
+    await menu.waitFor({ state: 'detached' });
+  }
+
   /** Logs in through the login screen (email first, then password). */
   async login(email: string, password: string): Promise<void> {
     await this.page.getByLabel('Email address').fill(email);

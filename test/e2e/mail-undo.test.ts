@@ -196,7 +196,7 @@ describe('undo and focus after actions on the demo setup', () => {
     const probe = subject('H');
     for (const view of ['conversation', 'single'] as const) {
       if (view === 'single') {
-        await page.evaluate(() => localStorage.setItem('tern.view', 'single'));
+        await tab.mail.chooseInSettings(/^Single thread/);
         await page.reload();
         await openFolder(page, alice.email, 'Inbox');
       }
@@ -214,7 +214,7 @@ describe('undo and focus after actions on the demo setup', () => {
       await expect.poll(focused).toMatchObject({ list: true, cursor: id });
       if (view === 'single') await screenshot(page, 'undo-4-esc-back-to-row-single');
     }
-    await page.evaluate(() => localStorage.setItem('tern.view', 'conversation'));
+    await tab.mail.chooseInSettings(/^Conversation/);
     expect(tab.errors).toEqual([]);
   });
 

@@ -212,7 +212,7 @@ describe('remote images shown in a narrow pane', () => {
   });
 
   test('3. split view (the conversation below the list) at 1280: shown pictures at their own size, nothing cut off', async () => {
-    await page.evaluate(() => localStorage.setItem('tern.view', 'split'));
+    await tab.mail.chooseInSettings(/^Split/);
     await page.reload();
     await tab.mail.waitForRows();
     const conversation = await openThread(page, FIRST, 30_000);
@@ -220,7 +220,7 @@ describe('remote images shown in a narrow pane', () => {
     const facts = await expectShownAndFitting(frameOf(conversation), 'show images, split view 1280');
     expect(facts.zoom).toBe(1);
     await screenshot(page, 'reading-images-3-split-view');
-    await page.evaluate(() => localStorage.setItem('tern.view', 'conversation'));
+    await tab.mail.chooseInSettings(/^Conversation/);
   });
 });
 
@@ -235,7 +235,12 @@ describe('dark theme', () => {
     });
 
   test('4. a mail without colours of its own reads in the dark colours; a newsletter keeps its light card', async () => {
-    await page.evaluate(() => localStorage.setItem('tern.theme', 'dark'));
+    const chooseTheme = async (name: 'Dark' | 'Light') => {
+      await tab.mail.chooseInSettings(new RegExp(`^${name}`));
+      await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(name.toLowerCase());
+    };
+    // The theme roams with the account's preferences (issue 21): chosen in the app, not planted in localStorage.
+    await chooseTheme('Dark');
     await page.reload();
     await tab.mail.waitForRows();
     let conversation = await openThread(page, SIMPLE, 30_000);
@@ -257,7 +262,7 @@ describe('dark theme', () => {
     await screenshot(page, 'reading-images-4-dark-newsletter');
 
     // Back in the light theme, the same mail is dark text again.
-    await page.evaluate(() => localStorage.setItem('tern.theme', 'light'));
+    await chooseTheme('Light');
     await page.reload();
     await tab.mail.waitForRows();
     conversation = await openThread(page, SIMPLE, 30_000);

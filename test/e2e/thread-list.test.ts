@@ -143,7 +143,7 @@ describe('the thread list on the demo setup', () => {
     await page.emulateMedia({ colorScheme: 'light' });
 
     // The one-line views (split here): the newest row's sender shows whole.
-    await page.evaluate(() => localStorage.setItem('tern.view', 'split'));
+    await mail.chooseInSettings(/^Split/);
     await page.reload();
     const longRow = rowWith(page, literal(bulkSubject(BULK_COUNT - 1)));
     await longRow.waitFor();
@@ -152,7 +152,7 @@ describe('the thread list on the demo setup', () => {
     expect(await senders.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
     expect((await senders.boundingBox())!.width).toBeGreaterThanOrEqual(150);
     await screenshot(page, 'thread-list-split-senders');
-    await page.evaluate(() => localStorage.setItem('tern.view', 'conversation'));
+    await mail.chooseInSettings(/^Conversation/);
     await page.reload();
     await mail.waitForRows();
     expect(tab.errors).toEqual([]);
