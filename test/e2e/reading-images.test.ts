@@ -267,6 +267,8 @@ describe('dark theme', () => {
     await tab.mail.waitForRows();
     conversation = await openThread(page, SIMPLE, 30_000);
     await expect.poll(async () => (await frameColours(conversation.locator('iframe[title="Message from Bob Kim"]'))).text).toBe('rgb(31, 35, 40)');
+    // The choice roams with alice's preferences: leave her on the system theme the other files expect.
+    await tab.mail.chooseInSettings(/^System/);
     expect(tab.errors.filter((error) => !/404|Failed to load resource/.test(error))).toEqual([]);
   });
 });
