@@ -4,7 +4,7 @@
  * languages decide, as the preference 'auto' does.
  */
 import { createContext, Fragment, useContext, useEffect, useMemo, type ReactNode } from 'react';
-import { isErrorName } from '../../shared/errors';
+import { ERROR_CATALOGUE, isErrorName } from '../../shared/errors';
 import { resolveLocale, type Locale } from '../../shared/locales';
 import { format, type MessageId, type MessageValues } from '../../shared/strings';
 
@@ -38,9 +38,15 @@ export function useT(): Translate {
   return useMemo(() => (id: MessageId, values?: MessageValues) => format(locale, id, values), [locale]);
 }
 
-/** An error's description in the current locale (`errors.<Name>`); one not in the catalogue keeps its own message. */
+/**
+ * An error's description in the current locale (`errors.<Name>`). An error that carries words
+ * of its own (the gateway's description naming the file, the operator, the server's reply) keeps
+ * them: they say more than the catalogue's general sentence. Neither in the catalogue: its message.
+ */
 export function errorText(t: Translate, error: { readonly name: string; readonly message?: string }): string {
-  return isErrorName(error.name) ? t(`errors.${error.name}`) : (error.message ?? '');
+  if (!isErrorName(error.name)) return error.message ?? '';
+  const own = error.message?.trim();
+  return own && own !== ERROR_CATALOGUE[error.name].description ? own : t(`errors.${error.name}`);
 }
 
 /**
