@@ -98,6 +98,12 @@ const configSchema = z.object({
   TERN_PUBLIC_DIR: z.string().min(1).default(join(repoRoot, 'public')),
   TERN_SECRET_KEY: z.string().min(1).optional(),
   TERN_DATABASE_FILE: z.string().min(1).default('tern.sqlite'),
+  TERN_DATABASE_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((text) => (text ? text : undefined))
+    .refine((text) => text === undefined || /^postgres(ql)?:\/\/./.test(text), 'must be a postgres:// URL (unset: SQLite in the data dir)'),
   TERN_MAIL_DOMAINS: mailDomainsSchema.optional(),
   TERN_IMAP_HOST: z.string().min(1).optional(),
   TERN_IMAP_PORT: portSchema.optional(),
@@ -130,6 +136,8 @@ export interface GatewayConfig {
   readonly secretKey: string | undefined;
   /** SQLite file name inside dataDir (`:memory:` for tests). */
   readonly databaseFile: string;
+  /** TERN_DATABASE_URL: a PostgreSQL database instead of SQLite (DESIGN §7); undefined means SQLite. */
+  readonly databaseUrl: string | undefined;
   /** Mail servers of the domains this gateway knows (TERN_MAIL_DOMAINS), keyed by lowercased domain. */
   readonly mailDomains: ReadonlyMap<string, DomainServers>;
   /** TERN_IMAP_* / TERN_SMTP_*: fields that override every domain's servers when set. */
@@ -162,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     publicDir: resolve(value.TERN_PUBLIC_DIR),
     secretKey: value.TERN_SECRET_KEY,
     databaseFile: value.TERN_DATABASE_FILE,
+    databaseUrl: value.TERN_DATABASE_URL,
     mailDomains: value.TERN_MAIL_DOMAINS ?? new Map(),
     serverOverrides: {
       imap: definedOnly({ host: value.TERN_IMAP_HOST, port: value.TERN_IMAP_PORT, security: value.TERN_IMAP_SECURITY }),

@@ -32,7 +32,10 @@ import { ThreadQueries } from './reading/thread-queries';
 import { BackgroundIndexer } from './search/background-indexer';
 import { SearchService } from './search/search-service';
 import type { SmtpConnector } from './smtp/smtp-connector';
-import { openDatabase, type Db } from './store/database';
+import type { Db } from './store/database';
+import { openStore } from './store/open-store';
+import type { SqlStore } from './store/sql';
+import { SqliteStore } from './store/sqlite-store';
 import { TransactionLog } from './store/transaction-log';
 
 /**
@@ -41,6 +44,12 @@ import { TransactionLog } from './store/transaction-log';
  */
 export interface GatewayContext {
   readonly config: GatewayConfig;
+  /** The database, SQLite or PostgreSQL (store/sql.ts); closed by `closeContext`. */
+  readonly store: SqlStore;
+  /**
+   * The same SQLite connection, synchronously, for the stores not yet moved onto `store`
+   * (issue 12 point 1 moves them one domain at a time; this goes with the last of them).
+   */
   readonly db: Db;
   readonly accounts: AccountStore;
   readonly sessions: SessionStore;
@@ -97,9 +106,14 @@ export interface ContextOverrides {
 /** Errors outside a request, when no reporter is given: their message on stderr. */
 const warnOnStderr = (message: string, error: unknown) => console.warn(`${message}: ${error instanceof Error ? error.message : String(error)}`);
 
-export function createContext(config: GatewayConfig, overrides: ContextOverrides = {}): GatewayContext {
+export async function createContext(config: GatewayConfig, overrides: ContextOverrides = {}): Promise<GatewayContext> {
   const report = overrides.reportError ?? warnOnStderr;
-  const db = openDatabase(config.dataDir, config.databaseFile);
+  const store = await openStore(config);
+  if (!(store instanceof SqliteStore)) {
+    await store.close();
+    throw new Error('TERN_DATABASE_URL: the gateway cannot run on PostgreSQL yet (its stores are moving onto it: issue 12). Unset it to use SQLite.');
+  }
+  const db = store.db;
   // Refuse to start rather than run with a key that cannot open the stored passwords.
   let secrets: SecretBox;
   let accounts: AccountStore;
@@ -108,7 +122,7 @@ export function createContext(config: GatewayConfig, overrides: ContextOverrides
     accounts = new AccountStore(db, secrets);
     assertKeyOpensStore({ db, box: secrets, databasePath: join(config.dataDir, config.databaseFile), open: (id) => accounts.password(id) });
   } catch (error) {
-    db.close();
+    await store.close();
     throw error;
   }
   const sessions = new SessionStore(db);
@@ -149,6 +163,7 @@ export function createContext(config: GatewayConfig, overrides: ContextOverrides
   });
   return {
     config,
+    store,
     db,
     accounts,
     sessions,
@@ -179,4 +194,9 @@ export function createContext(config: GatewayConfig, overrides: ContextOverrides
       reportError: report,
     }),
   };
+}
+
+/** Closes what the context opened (the database); the HTTP server and mirrors are stopped first. */
+export async function closeContext(ctx: GatewayContext): Promise<void> {
+  await ctx.store.close();
 }

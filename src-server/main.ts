@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
 import { loadConfig } from './config';
-import { createContext } from './context';
+import { closeContext, createContext } from './context';
 import { createApp } from './http/app';
 
 // The gateway process: read the environment, serve, and close cleanly on a signal.
@@ -10,7 +10,7 @@ async function main(): Promise<void> {
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   // Errors outside requests (mirrors, outbox) go to the same log once it exists; start-up ones to stderr.
   let log: FastifyBaseLogger | undefined;
-  const ctx = createContext(config, {
+  const ctx = await createContext(config, {
     reportError: (message, error) => (log ? log.error({ err: error }, message) : console.error(message, error)),
   });
   const app = await createApp(ctx, { log: { level: config.logLevel } });
@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   console.log(`Tern gateway listening on ${address}`);
   const stop = (signal: string) => {
     console.log(`Tern gateway stopping (${signal})`);
-    app.close().finally(() => ctx.db.close()).then(
+    app.close().finally(() => closeContext(ctx)).then(
       () => process.exit(0),
       () => process.exit(1),
     );

@@ -10,10 +10,10 @@
  */
 import type { ServerSettings } from '../../src-server/accounts/account-store';
 import { loadConfig } from '../../src-server/config';
-import { createContext } from '../../src-server/context';
+import { closeContext, createContext } from '../../src-server/context';
 import type { DemoAccount } from './demo-accounts';
 
-export function registerDemoPeople(params: {
+export async function registerDemoPeople(params: {
   /** The gateway's data dir (TERN_DATA_DIR), before the gateway starts. */
   readonly dataDir: string;
   readonly accounts: readonly DemoAccount[];
@@ -21,13 +21,13 @@ export function registerDemoPeople(params: {
   readonly smtp: ServerSettings;
   /** The environment the gateway will get (TERN_SECRET_KEY, TERN_DATABASE_FILE …), so both open the same store with the same key. */
   readonly env?: NodeJS.ProcessEnv;
-}): void {
-  const ctx = createContext(loadConfig({ ...params.env, TERN_DATA_DIR: params.dataDir }));
+}): Promise<void> {
+  const ctx = await createContext(loadConfig({ ...params.env, TERN_DATA_DIR: params.dataDir }));
   try {
     for (const account of params.accounts) {
       ctx.accounts.save({ email: account.email, name: account.name, imap: params.imap, smtp: params.smtp, password: account.password });
     }
   } finally {
-    ctx.db.close();
+    await closeContext(ctx);
   }
 }

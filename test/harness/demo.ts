@@ -109,7 +109,7 @@ async function main(): Promise<void> {
     await rm(gatewayDir, { recursive: true, force: true });
     // The demo's people send as their full names, not "Alice" guessed from the address.
     const server = { host: servers.host, security: 'none' as const };
-    registerDemoPeople({ dataDir: gatewayDir, accounts: DEMO_ACCOUNTS, imap: { ...server, port: servers.ports.imap }, smtp: { ...server, port: servers.ports.smtp }, env: process.env });
+    await registerDemoPeople({ dataDir: gatewayDir, accounts: DEMO_ACCOUNTS, imap: { ...server, port: servers.ports.imap }, smtp: { ...server, port: servers.ports.smtp }, env: process.env });
     // The gateway's request log (JSON lines on its stdout) goes to a file: the terminal keeps the
     // demo's own lines readable. Its stderr (a start-up refusal) still shows here.
     const gatewayLog = join(dataDir, 'gateway.log');

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../../src-server/config';
-import { createContext } from '../../src-server/context';
+import { closeContext, createContext } from '../../src-server/context';
 import { findFreePorts } from '../harness/ports';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -82,12 +82,12 @@ const stopIfListening = (stdout: string) => (listeningUrl(stdout) ? Promise.reso
  */
 async function dataDirWithAccount(name: string, env: Record<string, string> = {}): Promise<string> {
   const dataDir = join(dir, name);
-  const ctx = createContext(loadConfig({ TERN_DATA_DIR: dataDir, ...env }));
+  const ctx = await createContext(loadConfig({ TERN_DATA_DIR: dataDir, ...env }));
   const [closedPort] = await findFreePorts(1);
   const server = { host: '127.0.0.1', port: closedPort!, security: 'none' as const };
   const account = ctx.accounts.save({ email: 'alice@tern.test', name: 'Alice', imap: server, smtp: server, password: 'Alice-pass-1!' });
   ctx.sessions.create(account.id);
-  ctx.db.close();
+  await closeContext(ctx);
   return dataDir;
 }
 

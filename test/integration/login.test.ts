@@ -9,7 +9,7 @@ import { loginResponseSchema, type LoginResponse } from '../../shared/api/accoun
 import { discoverServers, type DiscoveryDeps } from '../../src-server/auth/discovery';
 import { networkLookups } from '../../src-server/auth/network-lookups';
 import { loadConfig } from '../../src-server/config';
-import { createContext, type GatewayContext } from '../../src-server/context';
+import { closeContext, createContext, type GatewayContext } from '../../src-server/context';
 import { createApp } from '../../src-server/http/app';
 import { startMailServers, type MailServers, type MailUser } from '../harness/mail-servers';
 import { imapServerUnderTest } from './support/imap-server-choice';
@@ -49,14 +49,14 @@ beforeAll(async () => {
     TERN_MAIL_DOMAINS: JSON.stringify(domains),
   });
   await mkdir(gatewayDir, { recursive: true, mode: 0o700 });
-  ctx = createContext(config);
+  ctx = await createContext(config);
   app = await createApp(ctx);
   origin = await app.listen({ host: '127.0.0.1', port: 0 });
 });
 
 afterAll(async () => {
   await app?.close();
-  ctx?.db.close();
+  await (ctx && closeContext(ctx));
   await servers?.stop();
   for (const dir of [scratch, mailDir]) if (dir) await rm(dir, { recursive: true, force: true });
 });

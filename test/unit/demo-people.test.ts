@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { loadConfig } from '../../src-server/config';
-import { createContext } from '../../src-server/context';
+import { closeContext, createContext } from '../../src-server/context';
 import { LoginService } from '../../src-server/auth/login-service';
 import { LoginThrottle } from '../../src-server/auth/rate-limit';
 import { DEMO_ACCOUNTS } from '../harness/demo-accounts';
@@ -17,10 +17,10 @@ test('a login to the demo gateway names the account with the person’s full nam
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tern-demo-people-'));
   dirs.push(dataDir);
   const server = { host: '127.0.0.1', port: 1143, security: 'none' as const };
-  registerDemoPeople({ dataDir, accounts: DEMO_ACCOUNTS, imap: server, smtp: { ...server, port: 2525 }, env: {} });
+  await registerDemoPeople({ dataDir, accounts: DEMO_ACCOUNTS, imap: server, smtp: { ...server, port: 2525 }, env: {} });
 
   // The gateway as it starts afterwards: the same store and key.
-  const ctx = createContext(loadConfig({ TERN_DATA_DIR: dataDir }));
+  const ctx = await createContext(loadConfig({ TERN_DATA_DIR: dataDir }));
   try {
     const login = new LoginService({
       accounts: ctx.accounts,
@@ -35,6 +35,6 @@ test('a login to the demo gateway names the account with the person’s full nam
     // The stored password is the demo's, sealed under the gateway's key.
     expect(ctx.accounts.password(Number(response.mailId))).toBe(alice.password);
   } finally {
-    ctx.db.close();
+    await closeContext(ctx);
   }
 });

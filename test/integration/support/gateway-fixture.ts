@@ -10,7 +10,7 @@ import { createTransport, type SendMailOptions } from 'nodemailer';
 import { deltaResponseSchema, type DeltaChange, type DeltaResponse } from '../../../shared/api/delta';
 import type { Folder, MessageMeta, ThreadSummary } from '../../../shared/api/mail';
 import { loadConfig } from '../../../src-server/config';
-import { createContext, type GatewayContext } from '../../../src-server/context';
+import { closeContext, createContext, type GatewayContext } from '../../../src-server/context';
 import { createApp } from '../../../src-server/http/app';
 import type { AccountMirror } from '../../../src-server/mirror/account-mirror';
 import { startMailServers, type ImapServerKind, type MailServers } from '../../harness/mail-servers';
@@ -77,7 +77,7 @@ async function startGateway(options: FixtureOptions, root: string, servers: Mail
     TERN_PUBLIC_DIR: publicDir,
     ...options.env,
   });
-  const ctx = createContext(config);
+  const ctx = await createContext(config);
   const server = { host: servers.host, port: servers.ports.imap, security: 'none' as const };
   const account = ctx.accounts.save({ email: OWNER.email, name: OWNER.name, imap: server, smtp: { ...server, port: servers.ports.smtp }, password: PASSWORD });
   const token = ctx.sessions.create(account.id);
@@ -116,7 +116,7 @@ async function startGateway(options: FixtureOptions, root: string, servers: Mail
     },
     async close() {
       await app.close();
-      ctx.db.close();
+      await closeContext(ctx);
       await servers.stop();
       await rm(root, { recursive: true, force: true });
     },

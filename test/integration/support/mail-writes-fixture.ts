@@ -11,7 +11,7 @@ import { ImapFlow, type FetchMessageObject, type FetchQueryObject } from 'imapfl
 import { deltaResponseSchema, type DeltaResponse } from '../../../shared/api/delta';
 import { loginResponseSchema } from '../../../shared/api/account';
 import { loadConfig, type GatewayConfig } from '../../../src-server/config';
-import { createContext, type ContextOverrides, type GatewayContext } from '../../../src-server/context';
+import { closeContext, createContext, type ContextOverrides, type GatewayContext } from '../../../src-server/context';
 import { createApp } from '../../../src-server/http/app';
 import { startMailServers, type ImapServerKind, type MailServers, type MailUser } from '../../harness/mail-servers';
 import { seedHarnessMailbox } from '../../harness/seed/seed-harness';
@@ -80,7 +80,7 @@ export async function startWritesFixture(options: { name: string; count: number;
 }
 
 async function listen(config: GatewayConfig, overrides: ContextOverrides) {
-  const ctx = createContext(config, overrides);
+  const ctx = await createContext(config, overrides);
   const app = await createApp(ctx);
   const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
   return { ctx, app, baseUrl };
@@ -138,12 +138,12 @@ async function build(params: { root: string; servers: MailServers; seeded: SeedS
     },
     async restart(overrides = {}) {
       await gateway.app.close();
-      gateway.ctx.db.close();
+      await closeContext(gateway.ctx);
       gateway = await listen(config, overrides);
     },
     async close() {
       await gateway.app.close();
-      gateway.ctx.db.close();
+      await closeContext(gateway.ctx);
       await servers.stop();
       await rm(params.root, { recursive: true, force: true });
     },

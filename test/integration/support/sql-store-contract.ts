@@ -13,10 +13,9 @@ export interface StoreUnderTest {
   version(store: SqlStore): Promise<number>;
 }
 
-export function describeSqlStoreContract(name: string, engine: () => StoreUnderTest) {
-  describe(`SqlStore contract: ${name}`, () => {
+export function describeSqlStoreContract(under: StoreUnderTest) {
+  describe('the SqlStore contract', () => {
     let store: SqlStore;
-    const under = engine();
     beforeEach(async () => {
       store = await under.open();
       await store.run('CREATE TABLE contract_items (id BIGINT PRIMARY KEY, label TEXT NOT NULL, at BIGINT NOT NULL, data BYTEA)'.replace('BYTEA', store.dialect === 'sqlite' ? 'BLOB' : 'BYTEA'));

@@ -17,7 +17,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'tern-apilog-'));
   await mkdir(join(dir, 'public', 'build'), { recursive: true });
   await writeFile(join(dir, 'public', 'build', 'index.html'), '<!doctype html>');
-  const ctx = createContext(loadConfig({ TERN_PUBLIC_DIR: join(dir, 'public'), TERN_DATA_DIR: join(dir, 'data'), TERN_DATABASE_FILE: ':memory:' }));
+  const ctx = await createContext(loadConfig({ TERN_PUBLIC_DIR: join(dir, 'public'), TERN_DATA_DIR: join(dir, 'data'), TERN_DATABASE_FILE: ':memory:' }));
   app = await createApp(ctx, { apiLog: (line) => lines.push(line) });
 });
 afterAll(async () => {

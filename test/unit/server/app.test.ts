@@ -15,7 +15,7 @@ beforeAll(async () => {
   await writeFile(join(publicDir, 'build', 'index.html'), '<!doctype html><title>T</title>');
   await writeFile(join(publicDir, 'build', 'app-ABCDEFGH.js'), 'console.log(1)');
   await writeFile(join(publicDir, 'index.html'), '{{title}}');
-  app = await createApp(createContext(loadConfig({ TERN_PUBLIC_DIR: publicDir, TERN_DATA_DIR: join(publicDir, 'data'), TERN_DATABASE_FILE: ':memory:' })));
+  app = await createApp(await createContext(loadConfig({ TERN_PUBLIC_DIR: publicDir, TERN_DATA_DIR: join(publicDir, 'data'), TERN_DATABASE_FILE: ':memory:' })));
 });
 afterAll(async () => {
   await app.close();

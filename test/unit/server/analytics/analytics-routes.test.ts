@@ -18,7 +18,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'tern-analytics-'));
   await mkdir(join(dir, 'public', 'build'), { recursive: true });
   await writeFile(join(dir, 'public', 'build', 'index.html'), '<!doctype html>');
-  ctx = createContext(loadConfig({ TERN_PUBLIC_DIR: join(dir, 'public'), TERN_DATA_DIR: join(dir, 'data'), TERN_DATABASE_FILE: ':memory:' }));
+  ctx = await createContext(loadConfig({ TERN_PUBLIC_DIR: join(dir, 'public'), TERN_DATA_DIR: join(dir, 'data'), TERN_DATABASE_FILE: ':memory:' }));
   app = await createApp(ctx);
   const account = ctx.accounts.save({
     email: 'ana@tern.test',

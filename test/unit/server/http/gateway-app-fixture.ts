@@ -6,7 +6,7 @@ import { ImapCheckError } from '../../../../src-server/auth/imap-check';
 import { LoginService } from '../../../../src-server/auth/login-service';
 import { LoginThrottle } from '../../../../src-server/auth/rate-limit';
 import { loadConfig } from '../../../../src-server/config';
-import { createContext, type GatewayContext } from '../../../../src-server/context';
+import { closeContext, createContext, type GatewayContext } from '../../../../src-server/context';
 import { createApp } from '../../../../src-server/http/app';
 import type { RouteModule } from '../../../../src-server/http/routes';
 
@@ -33,7 +33,7 @@ export async function startTestApp(options: { env?: Record<string, string>; log?
   await mkdir(join(dir, 'public', 'build'), { recursive: true });
   await writeFile(join(dir, 'public', 'build', 'index.html'), '<!doctype html><title>T</title>');
   const config = loadConfig({ TERN_PUBLIC_DIR: join(dir, 'public'), TERN_DATA_DIR: join(dir, 'data'), TERN_DATABASE_FILE: ':memory:', ...options.env });
-  const base = createContext(config);
+  const base = await createContext(config);
   const imap = { host: '127.0.0.1', port: 1, security: 'none' as const };
   const login = new LoginService({
     accounts: base.accounts,
@@ -65,7 +65,7 @@ export async function startTestApp(options: { env?: Record<string, string>; log?
     logText: () => text,
     close: async () => {
       await app.close();
-      base.db.close();
+      await closeContext(base);
       await rm(dir, { recursive: true, force: true });
     },
   };

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { PUSH_CLOSE_CODES, pushFrameSchema, type PushFrame } from '../../../../shared/api/delta';
 import { loadConfig } from '../../../../src-server/config';
-import { createContext, type GatewayContext } from '../../../../src-server/context';
+import { closeContext, createContext, type GatewayContext } from '../../../../src-server/context';
 import { registerErrorReplies } from '../../../../src-server/http/errors';
 import { registerPushSocket } from '../../../../src-server/http/routes/push-socket';
 
@@ -18,7 +18,7 @@ let accountId: number;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'tern-push-'));
-  ctx = createContext(loadConfig({ TERN_DATA_DIR: dir, TERN_DATABASE_FILE: ':memory:' }));
+  ctx = await createContext(loadConfig({ TERN_DATA_DIR: dir, TERN_DATABASE_FILE: ':memory:' }));
   const server = { host: '127.0.0.1', port: 1, security: 'none' as const };
   accountId = ctx.accounts.save({ email: 'alice@tern.test', name: 'Alice', imap: server, smtp: server, password: 'x' }).id;
   app = Fastify();
@@ -30,7 +30,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app.close();
-  ctx.db.close();
+  await closeContext(ctx);
   await rm(dir, { recursive: true, force: true });
 });
 
