@@ -62,8 +62,8 @@ export class SearchService {
     const parsed = parseSearch(q);
     // Terms without a word ("!!!", "--") match nothing and narrow nothing: dropped, so a query of them alone finds nothing.
     const search: ParsedSearch = { ...parsed, terms: parsed.terms.filter((term) => ftsTerm(term) !== null) };
-    if (folderId !== null) this.deps.threads.assertFolder(accountId, folderId);
-    const scope = searchScope(this.deps.folders.rows(accountId), { inValues: search.folders, folderId });
+    if (folderId !== null) await this.deps.threads.assertFolder(accountId, folderId);
+    const scope = searchScope(await this.deps.folders.rows(accountId), { inValues: search.folders, folderId });
     if (isEmptySearch(search) || scope.length === 0) return { threads: [], matchedMessages: 0, truncated: false, complete: true, pendingOnServer: 0 };
 
     const local = this.local.run({ accountId, search, folderIds: scope.map((row) => row.id), limit: SEARCH_MATCH_LIMIT + 1 });
@@ -81,7 +81,7 @@ export class SearchService {
     const ordered = [...hits.values()].sort((a, b) => b.receivedAt - a.receivedAt || b.id - a.id);
     const matched = ordered.slice(0, SEARCH_MATCH_LIMIT);
     return {
-      threads: this.threadsOf(accountId, matched).slice(0, limit),
+      threads: (await this.threadsOf(accountId, matched)).slice(0, limit),
       matchedMessages: matched.length,
       truncated: ordered.length > SEARCH_MATCH_LIMIT,
       complete: server.complete,
@@ -125,8 +125,8 @@ export class SearchService {
   }
 
   /** The matched messages' threads, newest first by their last message. */
-  private threadsOf(accountId: number, hits: readonly MessageHit[]): ThreadSummary[] {
+  private async threadsOf(accountId: number, hits: readonly MessageHit[]): Promise<ThreadSummary[]> {
     const threadIds = [...new Set(hits.map((hit) => hit.threadId))];
-    return this.deps.threads.summaries(accountId, threadIds).sort((a, b) => b.lastMessageAt - a.lastMessageAt || Number(b.id) - Number(a.id));
+    return (await this.deps.threads.summaries(accountId, threadIds)).sort((a, b) => b.lastMessageAt - a.lastMessageAt || Number(b.id) - Number(a.id));
   }
 }
