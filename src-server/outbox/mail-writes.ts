@@ -15,6 +15,7 @@ import type { MirrorManager } from '../mirror/mirror-manager';
 import type { PushHub } from '../push/push-hub';
 import { NodemailerSmtp, type SmtpConnector } from '../smtp/smtp-connector';
 import type { Db } from '../store/database';
+import type { SqlStore } from '../store/sql';
 import type { TransactionLog } from '../store/transaction-log';
 import { OutboxStore } from './outbox-store';
 import { OutboxWorker, type OutboxOptions } from './outbox-worker';
@@ -29,6 +30,7 @@ const DRAFT_RECOVERY_INTERVAL_MS = 5 * 60 * 1000;
 
 export interface MailWritesDeps {
   readonly db: Db;
+  readonly store: SqlStore;
   readonly dataDir: string;
   readonly accounts: AccountStore;
   readonly txlog: TransactionLog;
@@ -59,9 +61,9 @@ export interface MailWrites {
 }
 
 export function createMailWrites(deps: MailWritesDeps): MailWrites {
-  const { db, accounts, txlog, mirrors, materializer } = deps;
+  const { db, store, accounts, txlog, mirrors, materializer } = deps;
   const report = (accountId: number | null, error: unknown) => deps.onError?.(accountId, error);
-  const roles = new FolderRoles(db);
+  const roles = new FolderRoles(store);
   const access = new MailboxAccess({ accounts, mirrors, onError: report });
   const uploads = new UploadStore({ db, dir: join(deps.dataDir, 'uploads') });
   const draftStore = new DraftStore(db);
@@ -80,7 +82,7 @@ export function createMailWrites(deps: MailWritesDeps): MailWrites {
     options: deps.outbox,
   });
   const send = new SendService({ db, store: outboxStore, worker: outbox, drafts, draftStore, assembler, parents, accounts, txlog, waitMs: deps.sendWaitMs });
-  const actions = new ActionService({ targets: new ActionTargets(db), roles, access, rehomer: new MoveRehomer({ db, txlog, push: deps.push }), txlog });
+  const actions = new ActionService({ targets: new ActionTargets(store), roles, access, rehomer: new MoveRehomer({ store, txlog, push: deps.push }), txlog });
 
   let sweepTimer: NodeJS.Timeout | null = null;
   let recoveryTimer: NodeJS.Timeout | null = null;
