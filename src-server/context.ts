@@ -149,7 +149,6 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     sources: { ...mailSources(materializer), preferences: (accountId) => preferences.get(accountId), plan: (accountId) => plans.planOf(accountId) },
   });
   const mailWrites = createMailWrites({
-    db,
     store,
     dataDir: config.dataDir,
     accounts,
