@@ -13,7 +13,10 @@ export const READING_FOLDERS: FolderListing[] = [
 
 type RecordFields = Omit<Parameters<typeof record>[0], 'uid'>;
 
-/** An in-memory mirror with the reading folders, a way to add messages, and the reading queries on top. */
+/**
+ * An in-memory mirror with the reading folders, a way to add messages, and the reading queries on top.
+ * `sql` is the SqlStore on the same database (mirror-fixture), for the stores that moved onto it (issue 12).
+ */
 export async function readingFixture() {
   const fx = mirrorFixture();
   await fx.store.syncFolderList(fx.accountId, READING_FOLDERS);

@@ -70,7 +70,7 @@ describe('the full-text index follows the mirror', () => {
     const fx = await setup();
     const id = await fx.add('INBOX', { subject: 'Notes', snippet: 'short' });
     expect(fx.find('zanzibar')).toEqual([]);
-    new BodyCache(fx.db).put({ accountId: fx.accountId, messageId: id, body: { messageId: String(id), html: null, text: 'x', attachments: [], headers: {} }, searchText: 'deep in the text: zanzibar' });
+    await new BodyCache(fx.sql).put({ accountId: fx.accountId, messageId: id, body: { messageId: String(id), html: null, text: 'x', attachments: [], headers: {} }, searchText: 'deep in the text: zanzibar' });
     expect(fx.find('zanzibar')).toEqual([id]);
   });
 
@@ -82,7 +82,7 @@ describe('the full-text index follows the mirror', () => {
     expect(fx.local.indexer.flush(3)).toBe(4);
     expect(fx.local.indexer.flush(3)).toBe(1);
     expect(fx.local.indexer.flush(3)).toBe(0);
-    new BodyCache(fx.db).put({ accountId: fx.accountId, messageId: ids[0]!, body: { messageId: String(ids[0]), html: null, text: 'x', attachments: [], headers: {} }, searchText: 'kumquat' });
+    await new BodyCache(fx.sql).put({ accountId: fx.accountId, messageId: ids[0]!, body: { messageId: String(ids[0]), html: null, text: 'x', attachments: [], headers: {} }, searchText: 'kumquat' });
     fx.db.prepare("UPDATE messages SET snippet = 'changed' WHERE id = ?").run(ids[0]);
     expect(fx.find('kumquat changed')).toEqual([ids[0]]);
   });
