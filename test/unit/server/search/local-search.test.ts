@@ -11,8 +11,7 @@ import { readingFixture } from '../reading/reading-fixture';
 
 function setup() {
   const fx = readingFixture();
-  // The search's store on the fixture's connection (the mirror fixture still writes through `db`).
-  const local = new LocalSearch(new SqliteStore(fx.db, ':memory:'));
+  const local = new LocalSearch(fx.sql);
   const all = [fx.folder('INBOX'), fx.folder('Sent'), fx.folder('Projects')];
   const find = async (q: string, folderIds = all) => (await local.run({ accountId: fx.accountId, search: parseSearch(q), folderIds, limit: 100 })).map((hit) => hit.id);
   return { ...fx, local, find };
@@ -72,7 +71,7 @@ describe('the full-text index follows the mirror', () => {
     const fx = setup();
     const id = fx.add('INBOX', { subject: 'Notes', snippet: 'short' });
     expect(await fx.find('zanzibar')).toEqual([]);
-    new BodyCache(fx.db).put({ accountId: fx.accountId, messageId: id, body: { messageId: String(id), html: null, text: 'x', attachments: [], headers: {} }, searchText: 'deep in the text: zanzibar' });
+    await new BodyCache(fx.sql).put({ accountId: fx.accountId, messageId: id, body: { messageId: String(id), html: null, text: 'x', attachments: [], headers: {} }, searchText: 'deep in the text: zanzibar' });
     expect(await fx.find('zanzibar')).toEqual([id]);
   });
 
@@ -83,7 +82,7 @@ describe('the full-text index follows the mirror', () => {
     expect(await fx.local.indexer.flush(3)).toBe(4);
     expect(await fx.local.indexer.flush(3)).toBe(1);
     expect(await fx.local.indexer.flush(3)).toBe(0);
-    new BodyCache(fx.db).put({ accountId: fx.accountId, messageId: ids[0]!, body: { messageId: String(ids[0]), html: null, text: 'x', attachments: [], headers: {} }, searchText: 'kumquat' });
+    await new BodyCache(fx.sql).put({ accountId: fx.accountId, messageId: ids[0]!, body: { messageId: String(ids[0]), html: null, text: 'x', attachments: [], headers: {} }, searchText: 'kumquat' });
     fx.db.prepare("UPDATE messages SET snippet = 'changed' WHERE id = ?").run(ids[0]);
     expect(await fx.find('kumquat changed')).toEqual([ids[0]]);
   });

@@ -2,7 +2,6 @@ import type { ImapFlow, MailboxObject, SearchObject } from 'imapflow';
 import { describe, expect, test } from 'vitest';
 import type { MirrorManager } from '../../../../src-server/mirror/mirror-manager';
 import { SearchService } from '../../../../src-server/search/search-service';
-import { SqliteStore } from '../../../../src-server/store/sqlite-store';
 import { days } from '../mirror/mirror-fixture';
 import { readingFixture } from '../reading/reading-fixture';
 
@@ -37,7 +36,7 @@ function setup(server: FakeServer) {
     },
   };
   const service = new SearchService({
-    store: new SqliteStore(fx.db, ':memory:'),
+    store: fx.sql,
     folders: fx.folders,
     threads: fx.threads,
     mirrors: { get: () => mirror } as unknown as MirrorManager,
