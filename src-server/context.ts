@@ -149,6 +149,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     sources: { ...mailSources(materializer), preferences: (accountId) => preferences.get(accountId), plan: (accountId) => plans.planOf(accountId) },
   });
   const mailWrites = createMailWrites({
+    store,
     db,
     dataDir: config.dataDir,
     accounts,

@@ -50,7 +50,7 @@ export class SentFiler implements SentFiling {
     if (answeredIn) touched.push(answeredIn);
 
     if (row.draftId !== null) {
-      const draft = draftStore.get(accountId, row.draftId);
+      const draft = await draftStore.get(accountId, row.draftId);
       if (draft && draft.state !== 'deleted') {
         const draftsPath = draft.folderPath ?? roles.pathOf(accountId, 'drafts');
         // Without a Sent copy the draft's copy is the only one the mailbox has of what was sent: it stays.
@@ -58,7 +58,7 @@ export class SentFiler implements SentFiling {
           await this.deps.drafts.deleteCopies(accountId, draftsPath, draft.messageIdHeader);
           touched.push(draftsPath);
         }
-        draftStore.transition(draft.id, ['open', 'sending'], 'sent');
+        await draftStore.transition(draft.id, ['open', 'sending'], 'sent');
       }
     }
     await this.deps.uploads.release(accountId, row.uploadIds);
