@@ -140,7 +140,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
   const materializer = new Materializer(db);
   const folders = new FolderQueries(db, materializer);
   const threads = new ThreadQueries(db);
-  const messages = new MessageService({ materializer, folders, mirrors, cache: new BodyCache(db), spool: new Spool(join(config.dataDir, 'spool')) });
+  const messages = new MessageService({ materializer, folders, mirrors, cache: new BodyCache(store), spool: new Spool(join(config.dataDir, 'spool')) });
   const search = new SearchService({ db, folders, threads, mirrors });
   const plans = new PlanService({ db, txlog, push });
   const preferences = new PreferenceService({ db, txlog, push, plans });
@@ -150,7 +150,6 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
   });
   const mailWrites = createMailWrites({
     store,
-    db,
     dataDir: config.dataDir,
     accounts,
     txlog,
@@ -176,7 +175,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     plans,
     preferences,
     folders,
-    folderCommands: new FolderService({ folders, mirrors, rehomer: new FolderRehomer({ db, txlog, push }) }),
+    folderCommands: new FolderService({ folders, mirrors, rehomer: new FolderRehomer({ store, txlog, push }) }),
     threads,
     messages,
     previews: new AttachmentPreviews({ messages }),

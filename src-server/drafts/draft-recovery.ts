@@ -52,7 +52,7 @@ export class DraftRecovery {
       const draft = await store.get(accountId, draftId);
       if (!draft || draft.savingSince === null) return; // a save finished meanwhile
       if (draft.state === 'sent') return store.endSave(draft.id);
-      const path = draft.folderPath ?? roles.pathOf(accountId, 'drafts');
+      const path = draft.folderPath ?? (await roles.pathOf(accountId, 'drafts'));
       const keep = await access.withFolder(accountId, path, async (client) => {
         const found = await uidsWithMessageId(client, draft.messageIdHeader);
         let keepUid: number | null = null;

@@ -72,7 +72,7 @@ export class DraftService {
     const fields = assembler.fieldsOf(accountId, body);
     const parent = await this.parentOf(accountId, body, null);
     const messageIdHeader = newMessageIdHeader(this.deps.accounts.get(accountId)!.email);
-    const path = roles.pathOf(accountId, 'drafts');
+    const path = await roles.pathOf(accountId, 'drafts');
     const raw = await this.render({ accountId, fields, parent, attachmentIds: body.attachmentIds, messageIdHeader });
     let draft: DraftRecord;
     try {
@@ -106,7 +106,7 @@ export class DraftService {
       if (body.version !== current.version) throw new TernError('InvalidDraftVersion', { detail: { currentVersion: current.version } });
       const fields = assembler.fieldsOf(accountId, body);
       const parent = await this.parentOf(accountId, body, current);
-      const path = roles.pathOf(accountId, 'drafts');
+      const path = await roles.pathOf(accountId, 'drafts');
       const raw = await this.render({ accountId, fields, parent, attachmentIds: body.attachmentIds, messageIdHeader: current.messageIdHeader });
       // The copy this save replaces, recorded before the APPEND (awaited: on disk before the APPEND
       // starts): a crash from here on leaves two copies (or one the record does not name), which
@@ -138,7 +138,7 @@ export class DraftService {
   async remove(accountId: number, draftId: number): Promise<{ latestTxnId: number }> {
     return this.locks.run(draftId, async () => {
       const draft = await this.editable(accountId, draftId);
-      const path = draft.folderPath ?? this.deps.roles.pathOf(accountId, 'drafts');
+      const path = draft.folderPath ?? (await this.deps.roles.pathOf(accountId, 'drafts'));
       await this.deleteCopies(accountId, path, draft.messageIdHeader);
       if (!(await this.deps.store.transition(draft.id, ['open'], 'deleted'))) await this.editable(accountId, draftId);
       await this.deps.access.settle(accountId, [path]);

@@ -14,7 +14,6 @@ import type { Materializer } from '../mirror/materialize';
 import type { MirrorManager } from '../mirror/mirror-manager';
 import type { PushHub } from '../push/push-hub';
 import { NodemailerSmtp, type SmtpConnector } from '../smtp/smtp-connector';
-import type { Db } from '../store/database';
 import type { SqlStore } from '../store/sql';
 import type { TransactionLog } from '../store/transaction-log';
 import { OutboxStore } from './outbox-store';
@@ -29,10 +28,8 @@ const UPLOAD_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 const DRAFT_RECOVERY_INTERVAL_MS = 5 * 60 * 1000;
 
 export interface MailWritesDeps {
-  /** Drafts, uploads and the outbox. */
+  /** Drafts, uploads, the outbox and the actions' stores. */
   readonly store: SqlStore;
-  /** The same SQLite connection, for the actions' stores not yet on `store` (issue 12). */
-  readonly db: Db;
   readonly dataDir: string;
   readonly accounts: AccountStore;
   readonly txlog: TransactionLog;
@@ -63,9 +60,9 @@ export interface MailWrites {
 }
 
 export function createMailWrites(deps: MailWritesDeps): MailWrites {
-  const { store, db, accounts, txlog, mirrors, materializer } = deps;
+  const { store, accounts, txlog, mirrors, materializer } = deps;
   const report = (accountId: number | null, error: unknown) => deps.onError?.(accountId, error);
-  const roles = new FolderRoles(db);
+  const roles = new FolderRoles(store);
   const access = new MailboxAccess({ accounts, mirrors, onError: report });
   const uploads = new UploadStore({ store, dir: join(deps.dataDir, 'uploads') });
   const draftStore = new DraftStore(store);
@@ -86,7 +83,7 @@ export function createMailWrites(deps: MailWritesDeps): MailWrites {
     options: deps.outbox,
   });
   const send = new SendService({ sql: store, store: outboxStore, worker: outbox, drafts, draftStore, assembler, parents, accounts, txlog, waitMs: deps.sendWaitMs });
-  const actions = new ActionService({ targets: new ActionTargets(db), roles, access, rehomer: new MoveRehomer({ db, txlog, push: deps.push }), txlog });
+  const actions = new ActionService({ targets: new ActionTargets(store), roles, access, rehomer: new MoveRehomer({ store, txlog, push: deps.push }), txlog });
 
   let sweepTimer: NodeJS.Timeout | null = null;
   let recoveryTimer: NodeJS.Timeout | null = null;
