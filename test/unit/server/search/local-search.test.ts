@@ -66,22 +66,22 @@ describe('the full-text index follows the mirror', () => {
     expect(fx.local.indexer.backlog()).toBe(0);
   });
 
-  test('body words enter the index when a body is cached, and stay searchable', () => {
+  test('body words enter the index when a body is cached, and stay searchable', async () => {
     const fx = setup();
     const id = fx.add('INBOX', { subject: 'Notes', snippet: 'short' });
     expect(fx.find('zanzibar')).toEqual([]);
-    new BodyCache(fx.db).put({ accountId: fx.accountId, messageId: id, body: { messageId: String(id), html: null, text: 'x', attachments: [], headers: {} }, searchText: 'deep in the text: zanzibar' });
+    await new BodyCache(fx.sql).put({ accountId: fx.accountId, messageId: id, body: { messageId: String(id), html: null, text: 'x', attachments: [], headers: {} }, searchText: 'deep in the text: zanzibar' });
     expect(fx.find('zanzibar')).toEqual([id]);
   });
 
-  test('the indexer works through a backlog in bounded batches; body words survive a re-index', () => {
+  test('the indexer works through a backlog in bounded batches; body words survive a re-index', async () => {
     const fx = setup();
     const ids = Array.from({ length: 7 }, (_, i) => fx.add('INBOX', { subject: `batch ${i}` }));
     expect(fx.local.indexer.backlog()).toBe(7);
     expect(fx.local.indexer.flush(3)).toBe(4);
     expect(fx.local.indexer.flush(3)).toBe(1);
     expect(fx.local.indexer.flush(3)).toBe(0);
-    new BodyCache(fx.db).put({ accountId: fx.accountId, messageId: ids[0]!, body: { messageId: String(ids[0]), html: null, text: 'x', attachments: [], headers: {} }, searchText: 'kumquat' });
+    await new BodyCache(fx.sql).put({ accountId: fx.accountId, messageId: ids[0]!, body: { messageId: String(ids[0]), html: null, text: 'x', attachments: [], headers: {} }, searchText: 'kumquat' });
     fx.db.prepare("UPDATE messages SET snippet = 'changed' WHERE id = ?").run(ids[0]);
     expect(fx.find('kumquat changed')).toEqual([ids[0]]);
   });
