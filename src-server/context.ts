@@ -146,8 +146,8 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
   const materializer = new Materializer(db);
   const folders = new FolderQueries(db, materializer);
   const threads = new ThreadQueries(db);
-  const messages = new MessageService({ materializer, folders, mirrors, cache: new BodyCache(db), spool: new Spool(join(config.dataDir, 'spool')) });
-  const search = new SearchService({ db, folders, threads, mirrors });
+  const messages = new MessageService({ materializer, folders, mirrors, cache: new BodyCache(store), spool: new Spool(join(config.dataDir, 'spool')) });
+  const search = new SearchService({ store, folders, threads, mirrors });
   const plans = new PlanService({ db, txlog, push });
   const preferences = new PreferenceService({ db, txlog, push, plans });
   const delta = new DeltaReader({
@@ -155,7 +155,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     sources: { ...mailSources(materializer), preferences: (accountId) => preferences.get(accountId), plan: (accountId) => plans.planOf(accountId) },
   });
   const mailWrites = createMailWrites({
-    db,
+    store,
     dataDir: config.dataDir,
     accounts,
     txlog,
@@ -182,7 +182,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     plans,
     preferences,
     folders,
-    folderCommands: new FolderService({ folders, mirrors, rehomer: new FolderRehomer({ db, txlog, push }) }),
+    folderCommands: new FolderService({ folders, mirrors, rehomer: new FolderRehomer({ store, txlog, push }) }),
     threads,
     messages,
     previews: new AttachmentPreviews({ messages }),

@@ -49,7 +49,7 @@ export class MessageAssembler {
   async assemble(params: AssembleParams): Promise<Assembled> {
     const account = this.deps.accounts.get(params.accountId);
     if (!account) throw new TernError('AccountNotFound');
-    const uploads = this.deps.uploads.owned(params.accountId, params.attachmentIds);
+    const uploads = await this.deps.uploads.owned(params.accountId, params.attachmentIds);
     const { fields } = params;
     const contentBytes =
       uploads.reduce((sum, upload) => sum + upload.size, 0) + Buffer.byteLength(fields.html ?? '') + Buffer.byteLength(fields.text ?? '');

@@ -171,6 +171,21 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     document   tsvector NOT NULL
   );
   CREATE INDEX messages_fts_document ON messages_fts USING GIN (document);
+  -- The document of one message from its columns' words (cut, folded and lowercased by
+  -- search/fts-writer-postgres.ts): one weight per column, A subject, B sender, C recipients,
+  -- D snippet and body, for from:/to:/subject:. A position is left empty between columns
+  -- (the '_' lexeme, deleted again) so a phrase cannot run from one column into the next,
+  -- as FTS5's phrases cannot.
+  CREATE FUNCTION tern_fts_document(subject TEXT, sender TEXT, recipients TEXT, snippet TEXT, body TEXT) RETURNS tsvector
+    LANGUAGE sql IMMUTABLE AS $$
+    SELECT ts_delete(
+      setweight(to_tsvector('simple', subject), 'A') || '_:1'::tsvector ||
+      setweight(to_tsvector('simple', sender), 'B') || '_:1'::tsvector ||
+      setweight(to_tsvector('simple', recipients), 'C') || '_:1'::tsvector ||
+      setweight(to_tsvector('simple', snippet), 'D') || '_:1'::tsvector ||
+      setweight(to_tsvector('simple', body), 'D'),
+      '_')
+  $$;
   CREATE TABLE message_bodies (
     message_id BIGINT PRIMARY KEY REFERENCES messages(id) ON DELETE CASCADE,
     account_id BIGINT NOT NULL,
@@ -206,6 +221,9 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   CREATE TABLE fts_pending (message_id BIGINT PRIMARY KEY);
   CREATE TABLE fts_gone (message_id BIGINT PRIMARY KEY);
   INSERT INTO fts_pending (message_id) SELECT id FROM messages;
+  -- Queueing a message already queued updates its row rather than leaving it: the row stays
+  -- locked until this transaction ends, so an indexer on another connection (SKIP LOCKED)
+  -- cannot take it and index the message from the row as it was before this change.
   CREATE FUNCTION messages_fts_queue() RETURNS trigger LANGUAGE plpgsql AS $$
   BEGIN
     IF TG_OP = 'DELETE' THEN
@@ -213,13 +231,24 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
       INSERT INTO fts_gone (message_id) VALUES (OLD.id) ON CONFLICT DO NOTHING;
       RETURN OLD;
     END IF;
-    INSERT INTO fts_pending (message_id) VALUES (NEW.id) ON CONFLICT DO NOTHING;
+    INSERT INTO fts_pending (message_id) VALUES (NEW.id)
+      ON CONFLICT (message_id) DO UPDATE SET message_id = excluded.message_id;
+    RETURN NEW;
+  END $$;
+  CREATE FUNCTION message_body_words_queue() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    INSERT INTO fts_pending (message_id) VALUES (NEW.message_id)
+      ON CONFLICT (message_id) DO UPDATE SET message_id = excluded.message_id;
     RETURN NEW;
   END $$;
   CREATE TRIGGER messages_fts_queue_insert AFTER INSERT ON messages FOR EACH ROW EXECUTE FUNCTION messages_fts_queue();
   CREATE TRIGGER messages_fts_queue_update AFTER UPDATE OF subject, from_json, to_json, cc_json, snippet ON messages
     FOR EACH ROW EXECUTE FUNCTION messages_fts_queue();
   CREATE TRIGGER messages_fts_queue_delete AFTER DELETE ON messages FOR EACH ROW EXECUTE FUNCTION messages_fts_queue();
+  -- Body words arrive when a body is read (reading/body-cache.ts, which queues the message
+  -- itself too): queued here as well, with the same lock, for the same reason.
+  CREATE TRIGGER message_body_words_queue AFTER INSERT OR UPDATE ON message_body_words
+    FOR EACH ROW EXECUTE FUNCTION message_body_words_queue();
   `,
   /* 7: sending and drafts exactly once — the outbox's commit point and Sent copy, draft saves under way */ `
   ALTER TABLE outbox ADD COLUMN committed_at BIGINT;

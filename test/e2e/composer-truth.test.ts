@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import type { E2eLogin } from './demo-setup';
 import { launchChromium, screenshot } from './chromium';
 import { composerForm } from './mail-page';
-import { eventually, imapMessages, literal, logIn, newDemoContext, openFolder, rowWith, watch, type Watched } from './demo-session';
+import { eventually, imapMessages, literal, logIn, newDemoContext, openFolder, outboxRows, rowWith, watch, type Watched } from './demo-session';
 import type { Browser } from 'playwright-core';
 import { findFreePorts } from '../harness/ports';
 import { workerNetwork, type WorkerNetwork } from './worker-network';
@@ -160,7 +160,9 @@ describe('one draft in two tabs', () => {
 
     // After the undo window the gateway answers SendFailed: the composer opens again by itself.
     const back = composerForm(a, REFUSED_SUBJECT);
-    await back.waitFor({ timeout: 40_000 });
+    await back.waitFor({ timeout: 40_000 }).catch(async (error: Error) => {
+      throw new Error(`${error.message}\nThe engine's outbox then:\n${await outboxRows(a)}`);
+    });
     const why = back.getByRole('alert').filter({ hasText: 'The message was not sent.' });
     await why.waitFor();
     await expect(why.textContent()).resolves.toContain('Message could not be sent: the details are invalid or the mail server is unreachable.');

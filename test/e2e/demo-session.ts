@@ -203,3 +203,39 @@ export async function imapMessages(host: string, port: number, login: E2eLogin, 
     await client.logout().catch(() => undefined);
   }
 }
+
+/**
+ * What the engine still owes the gateway, read from the page's origin (the engine's
+ * IndexedDB is the origin's): each outbox row's kind, status, attempts and waits. A test
+ * that times out waiting for a command's outcome adds it to its error, so a failure on CI
+ * says what the queue was doing.
+ */
+export async function outboxRows(page: Page): Promise<string> {
+  return page
+    .evaluate(async (table) => {
+      const lines: string[] = [];
+      for (const { name } of await indexedDB.databases()) {
+        if (!name) continue;
+        const db = await new Promise<IDBDatabase>((resolve, reject) => {
+          const request = indexedDB.open(name);
+          request.onsuccess = () => resolve(request.result);
+          request.onerror = () => reject(request.error);
+        });
+        if (db.objectStoreNames.contains(table)) {
+          const rows = await new Promise<Record<string, unknown>[]>((resolve, reject) => {
+            const request = db.transaction(table).objectStore(table).getAll();
+            request.onsuccess = () => resolve(request.result as Record<string, unknown>[]);
+            request.onerror = () => reject(request.error);
+          });
+          const now = Date.now();
+          for (const row of rows) {
+            const wait = (at: unknown) => (typeof at === 'number' ? `${Math.round((at - now) / 1000)} s` : '-');
+            lines.push(`${name}: ${String(row.kind)} ${String(row.status)} attempts=${String(row.attempts)} draft=${String(row.draft_id)} send_at=${wait(row.send_at)} retry_at=${wait(row.retry_at)}`);
+          }
+        }
+        db.close();
+      }
+      return lines.length > 0 ? lines.join('\n') : '(empty)';
+    }, 'ProviderSyncbackRequest')
+    .catch((error: unknown) => `(could not read: ${String(error)})`);
+}

@@ -107,7 +107,7 @@ describe('drafts', () => {
     const again = await api('POST', '/api/send', { idempotencyKey: `draft-send-again-${created.body.id}`, draftId: created.body.id });
     expect([again.status, again.body.error]).toEqual([410, 'DraftAlreadySent']);
     // Sent, the upload is released.
-    expect(fx.ctx.mailWrites.uploads.existing(fx.alice.accountId, [attachmentId])).toEqual([]);
+    expect(await fx.ctx.mailWrites.uploads.existing(fx.alice.accountId, [attachmentId])).toEqual([]);
   });
 
   test('the From name a draft carries (the account’s display name, set in the engine) is the sent message’s; a line break cannot add a header', async () => {
@@ -364,14 +364,14 @@ describe('draft saves cut off after their APPEND', () => {
 
   test('what a kill before the APPEND leaves: an open draft with no copy is APPENDed from SQLite; a deleted one’s leftover copy goes', async () => {
     const marker = `cb${Math.random().toString(36).slice(2, 9)}`;
-    const store = new DraftStore(fx.ctx.db);
+    const store = new DraftStore(fx.ctx.store);
     const fieldsOf = (subject: string) => ({ from: null, to: [{ name: 'Bob', email: BOB.email }], cc: [], bcc: [], subject, html: null, text: `${subject} body`, attachmentIds: [] });
     const parent = { parentId: null, inReplyTo: null, references: [] };
     // As a create leaves it when killed between recording the draft and its APPEND:
-    const unsaved = store.insert({ accountId: fx.alice.accountId, clientId: `local-${marker}`, messageIdHeader: `<${marker}-a@tern.test>`, folderPath: 'Drafts', uid: null, fields: fieldsOf(`Before append ${marker}`), parent, attachmentIds: [], saving: true });
+    const unsaved = await store.insert({ accountId: fx.alice.accountId, clientId: `local-${marker}`, messageIdHeader: `<${marker}-a@tern.test>`, folderPath: 'Drafts', uid: null, fields: fieldsOf(`Before append ${marker}`), parent, attachmentIds: [], saving: true });
     // A draft deleted while its save was under way, one copy left on the server:
-    const deleted = store.insert({ accountId: fx.alice.accountId, clientId: null, messageIdHeader: `<${marker}-d@tern.test>`, folderPath: 'Drafts', uid: null, fields: fieldsOf(`Deleted ${marker}`), parent, attachmentIds: [], saving: true });
-    store.transition(deleted.id, ['open'], 'deleted');
+    const deleted = await store.insert({ accountId: fx.alice.accountId, clientId: null, messageIdHeader: `<${marker}-d@tern.test>`, folderPath: 'Drafts', uid: null, fields: fieldsOf(`Deleted ${marker}`), parent, attachmentIds: [], saving: true });
+    await store.transition(deleted.id, ['open'], 'deleted');
     await imap.append('Drafts', Buffer.from(`Message-ID: <${marker}-d@tern.test>\r\nSubject: Deleted ${marker}\r\n\r\nleft over\r\n`), ['\\Draft']);
 
     await fx.restart({ sendWaitMs: 20_000 });

@@ -242,7 +242,7 @@ describe('exactly once around the final "."', () => {
     expect([again.status, again.body.error, again.body.detail.state]).toEqual([404, 'InvalidOperation', 'sent']);
   });
 
-  test('NodemailerSmtp records its commit point before the "." reaches Postfix; a commit that cannot be recorded sends no "." and nothing arrives', async () => {
+  test('NodemailerSmtp awaits its commit point before the "." reaches Postfix; a commit that cannot be recorded sends no "." and nothing arrives', async () => {
     const smtp = new NodemailerSmtp();
     const account = { email: ALICE.email, smtp: { host: fx.servers.host, port: proxy.port, security: 'none' as const } };
     const message = (marker: string) => ({
@@ -259,13 +259,18 @@ describe('exactly once around the final "."', () => {
       proxy.release('deliver');
     });
     const first = token();
-    const outcome = await smtp.send({ ...message(first), onCommit: () => (committed = true) });
+    // A commit point written over the network (PostgreSQL) takes a while: the "." waits for it.
+    const slowCommit = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      committed = true;
+    };
+    const outcome = await smtp.send({ ...message(first), onCommit: slowCommit });
     expect(committedWhenTheDotArrived).toBe(true);
     expect(outcome).toMatchObject({ accepted: [BOB.email], rejected: [] });
     expect(outcome.response).toMatch(/^250 /);
 
     const refused = token();
-    await expect(smtp.send({ ...message(refused), onCommit: () => { throw new Error('the outbox is closed'); } })).rejects.toThrow(/the outbox is closed/);
+    await expect(smtp.send({ ...message(refused), onCommit: async () => { throw new Error('the outbox is closed'); } })).rejects.toThrow(/the outbox is closed/);
     const control = token();
     await smtp.send(message(control));
     await arrival(bobImap, 'INBOX', control);
