@@ -67,7 +67,7 @@ export class LoginService {
     const now = this.deps.now ?? Date.now;
     const started = now();
     const { email, password } = loginRequestSchema.parse({ email: params.email, password: params.password });
-    const attempt = this.deps.throttle.begin({ email, ip: params.ip });
+    const attempt = await this.deps.throttle.begin({ email, ip: params.ip });
     let servers: DiscoveredServers | undefined;
     let checked: ImapCheckResult;
     try {
@@ -77,11 +77,11 @@ export class LoginService {
       const failure = loginFailure(error, servers);
       if (!failure) this.report('login failed unexpectedly', error);
       const aboutPassword = failure?.name === 'AuthenticationError';
-      this.deps.throttle.failed(attempt, { countsForAddress: aboutPassword });
+      await this.deps.throttle.failed(attempt, { countsForAddress: aboutPassword });
       if (aboutPassword) await sleep(Math.max(0, started + (this.deps.minFailureMs ?? MIN_FAILURE_MS) - now()));
       throw failure ?? new TernError('InternalServerError');
     }
-    this.deps.throttle.succeeded(attempt);
+    await this.deps.throttle.succeeded(attempt);
 
     const known = await this.deps.accounts.byEmail(email);
     const account = await this.deps.accounts.save({
@@ -117,7 +117,7 @@ export class LoginService {
    */
   async checkAddress(params: { email: unknown; ip: string }): Promise<CheckAddressResponse> {
     const { email } = checkAddressRequestSchema.parse({ email: params.email });
-    this.deps.throttle.lookup({ ip: params.ip });
+    await this.deps.throttle.lookup({ ip: params.ip });
     try {
       return { provider: (await this.deps.discover(email)).provider };
     } catch (error) {

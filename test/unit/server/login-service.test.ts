@@ -9,7 +9,7 @@ import { SessionStore } from '../../../src-server/accounts/session-store';
 import type { DiscoveredServers } from '../../../src-server/auth/discovery';
 import { checkImapLogin, ImapCheckError, type ImapFailureKind } from '../../../src-server/auth/imap-check';
 import { LoginService, nameFromAddress, type LoginServiceDeps } from '../../../src-server/auth/login-service';
-import { LoginThrottle } from '../../../src-server/auth/rate-limit';
+import { MemoryLoginThrottle } from '../../../src-server/auth/rate-limit';
 import { SecretBox } from '../../../src-server/crypto/secret-box';
 import { openStore } from '../../../src-server/store/open-store';
 import type { SqlStore } from '../../../src-server/store/sql';
@@ -38,7 +38,7 @@ function service(overrides: Partial<LoginServiceDeps> = {}) {
   const deps = {
     accounts,
     sessions,
-    throttle: new LoginThrottle(),
+    throttle: new MemoryLoginThrottle(),
     discover: vi.fn(async () => servers()),
     checkImap: vi.fn(async (params: { user: string; password: string }) => {
       if (params.user === 'alice@tern.test' && params.password === 'right-Pass-1') return { folderSeparator: '.' };
@@ -127,7 +127,7 @@ describe('LoginService', () => {
   });
 
   test('discovery errors pass through and do not count against the address', async () => {
-    const throttle = new LoginThrottle({ addressLimit: 2, ipLimit: 100 });
+    const throttle = new MemoryLoginThrottle({ addressLimit: 2, ipLimit: 100 });
     const { login } = service({ throttle, discover: async () => Promise.reject(new TernError('MXNotFound')) });
     for (let i = 0; i < 5; i++) expect((await failureOf(login.login(attempt('x@nowhere.invalid', 'p')))).name).toBe('MXNotFound');
   });
