@@ -120,14 +120,14 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
   let secrets: SecretBox;
   let accounts: AccountStore;
   try {
-    secrets = SecretBox.load({ dataDir: config.dataDir, envKey: config.secretKey, sealedSecrets: sealedSecretCount(db) });
-    accounts = new AccountStore(db, secrets);
-    assertKeyOpensStore({ db, box: secrets, databasePath: join(config.dataDir, config.databaseFile), open: (id) => accounts.password(id) });
+    secrets = SecretBox.load({ dataDir: config.dataDir, envKey: config.secretKey, sealedSecrets: await sealedSecretCount(store) });
+    accounts = new AccountStore(store, secrets);
+    await assertKeyOpensStore({ store, box: secrets, databasePath: store.location, open: (id) => accounts.password(id) });
   } catch (error) {
     await store.close();
     throw error;
   }
-  const sessions = new SessionStore(db);
+  const sessions = new SessionStore(store);
   const discovery = { domains: config.mailDomains, overrides: config.serverOverrides, ...networkLookups() };
   const txlog = new TransactionLog(db);
   const shared = await openSharedState({ redisUrl: config.redisUrl, latest: (accountId) => txlog.latest(accountId), onError: (error) => report('Redis', error) }).catch(async (error: unknown) => {
@@ -188,7 +188,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     previews: new AttachmentPreviews({ messages }),
     search,
     searchIndexer: new BackgroundIndexer({ search, onError: (error) => report('search index', error) }),
-    analytics: new AnalyticsStore(db),
+    analytics: new AnalyticsStore(store),
     mailWrites,
     uploadIntake: new UploadIntake({ uploads: mailWrites.uploads }),
     login: new LoginService({
@@ -197,7 +197,9 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
       throttle: shared.throttle,
       discover: rememberDiscoveries((email) => discoverServers(email, discovery)),
       checkImap: checkImapLogin,
-      onLogin: (accountId) => void mirrors.onLogin(accountId),
+      onLogin: async (accountId) => {
+        await mirrors.onLogin(accountId);
+      },
       reportError: report,
     }),
   };

@@ -83,15 +83,15 @@ export class LoginService {
     }
     await this.deps.throttle.succeeded(attempt);
 
-    const known = this.deps.accounts.byEmail(email);
-    const account = this.deps.accounts.save({
+    const known = await this.deps.accounts.byEmail(email);
+    const account = await this.deps.accounts.save({
       email,
       name: known?.name || nameFromAddress(email),
       imap: servers.imap,
       smtp: servers.smtp,
       password,
     });
-    const token = this.deps.sessions.create(account.id);
+    const token = await this.deps.sessions.create(account.id);
     try {
       await this.deps.onLogin?.(account.id);
     } catch (error) {
@@ -132,8 +132,8 @@ export class LoginService {
   }
 
   /** The account a live session belongs to (GET /api/session); InvalidToken if it is gone. */
-  sessionAccount(accountId: number): { mailId: string; email: string } {
-    const account = this.deps.accounts.get(accountId);
+  async sessionAccount(accountId: number): Promise<{ mailId: string; email: string }> {
+    const account = await this.deps.accounts.get(accountId);
     if (!account) throw new TernError('InvalidToken');
     return { mailId: String(account.id), email: account.email };
   }

@@ -83,7 +83,7 @@ describe('sending', () => {
     expect(await uidsByMessageId(aliceImap, 'Sent', id)).toHaveLength(1);
     const delivered = await bobImap.fetchOne(String((await uidsByMessageId(bobImap, 'INBOX', id))[0]), { source: true }, { uid: true });
     const source = delivered ? delivered.source!.toString() : '';
-    expect(source).toContain(`From: ${fx.ctx.accounts.get(fx.alice.accountId)!.name} <alice@tern.test>\r\n`);
+    expect(source).toContain(`From: ${(await fx.ctx.accounts.get(fx.alice.accountId))!.name} <alice@tern.test>\r\n`);
     expect(source).toContain('multipart/alternative'); // the text part was made from the HTML
 
     const sentFolder = fx.ctx.materializer.folders(fx.alice.accountId).find((folder) => folder.specialUse === 'sent')!;

@@ -33,7 +33,7 @@ test('a login to the demo gateway names the account with the person’s full nam
     const response = await login.login({ email: alice.email, password: alice.password, ip: '127.0.0.1', baseUrl: 'http://127.0.0.1:8080/api' });
     expect(response.name).toBe('Alice Tern');
     // The stored password is the demo's, sealed under the gateway's key.
-    expect(ctx.accounts.password(Number(response.mailId))).toBe(alice.password);
+    expect(await ctx.accounts.password(Number(response.mailId))).toBe(alice.password);
   } finally {
     await closeContext(ctx);
   }
