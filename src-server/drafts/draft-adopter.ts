@@ -62,14 +62,14 @@ export class DraftAdopter {
       messageIdHeader,
       folderPath,
       uid,
-      fields: this.fieldsOf(accountId, parsed),
+      fields: await this.fieldsOf(accountId, parsed),
       parent: await this.parentOf(accountId, parsed),
       attachmentIds,
     });
   }
 
-  private fieldsOf(accountId: number, parsed: ParsedMail): DraftFields {
-    const own = this.deps.accounts.get(accountId)?.email.toLowerCase();
+  private async fieldsOf(accountId: number, parsed: ParsedMail): Promise<DraftFields> {
+    const own = (await this.deps.accounts.get(accountId))?.email.toLowerCase();
     const from = recipientsOf(parsed.from).find((address) => address.email.toLowerCase() === own) ?? null;
     return {
       from,

@@ -69,9 +69,9 @@ export class DraftService {
   async create(accountId: number, body: DraftSave): Promise<DraftSaved> {
     const { store, assembler, access, roles } = this.deps;
     await this.refuseRepeat(accountId, body.clientId);
-    const fields = assembler.fieldsOf(accountId, body);
+    const fields = await assembler.fieldsOf(accountId, body);
     const parent = await this.parentOf(accountId, body, null);
-    const messageIdHeader = newMessageIdHeader(this.deps.accounts.get(accountId)!.email);
+    const messageIdHeader = newMessageIdHeader((await this.deps.accounts.get(accountId))!.email);
     const path = await roles.pathOf(accountId, 'drafts');
     const raw = await this.render({ accountId, fields, parent, attachmentIds: body.attachmentIds, messageIdHeader });
     let draft: DraftRecord;
@@ -104,7 +104,7 @@ export class DraftService {
       const { store, assembler, access, roles } = this.deps;
       const current = await this.editable(accountId, draftId);
       if (body.version !== current.version) throw new TernError('InvalidDraftVersion', { detail: { currentVersion: current.version } });
-      const fields = assembler.fieldsOf(accountId, body);
+      const fields = await assembler.fieldsOf(accountId, body);
       const parent = await this.parentOf(accountId, body, current);
       const path = await roles.pathOf(accountId, 'drafts');
       const raw = await this.render({ accountId, fields, parent, attachmentIds: body.attachmentIds, messageIdHeader: current.messageIdHeader });
@@ -182,7 +182,7 @@ export class DraftService {
       const known = (row.messageIdHeader === null ? undefined : await store.byMessageIdHeader(accountId, row.messageIdHeader)) ?? (await store.atCopy(accountId, row.path, row.uid));
       if (known && known.state !== 'deleted') return this.view(accountId, (await this.editable(accountId, known.id)).id);
       if (!hasFlag(JSON.parse(row.flags) as string[], '\\Draft')) throw new TernError('DraftDoesNotExist');
-      const messageIdHeader = row.messageIdHeader ?? newMessageIdHeader(this.deps.accounts.get(accountId)!.email);
+      const messageIdHeader = row.messageIdHeader ?? newMessageIdHeader((await this.deps.accounts.get(accountId))!.email);
       const adopted = await this.adopter.adopt({ accountId, folderPath: row.path, uid: row.uid, messageIdHeader });
       return this.view(accountId, adopted.id);
     });

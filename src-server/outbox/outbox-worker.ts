@@ -202,9 +202,9 @@ export class OutboxWorker extends EventEmitter<WorkerEvents> {
     };
     let failure: SmtpFailure;
     try {
-      const account = accounts.get(row.accountId);
+      const account = await accounts.get(row.accountId);
       if (!account) throw Object.assign(new Error('The account no longer exists.'), { code: 'EAUTH' });
-      const outcome = await smtp.send({ account, password: accounts.password(row.accountId), envelope: row.envelope, raw: row.raw, onCommit });
+      const outcome = await smtp.send({ account, password: await accounts.password(row.accountId), envelope: row.envelope, raw: row.raw, onCommit });
       // Recorded even while stopping: a closed store throws, and the next start finds the row committed.
       if (!(await this.record(() => store.markAccepted(row.id, outcome)))) return false;
       return true;

@@ -57,7 +57,7 @@ export class SendService {
     const source = await this.contentOf(accountId, request);
     const recipients = [...new Set([...source.fields.to, ...source.fields.cc, ...source.fields.bcc].map((recipient) => recipient.email))];
     if (recipients.length === 0) throw new TernError('InvalidParameter', { detail: [{ path: 'to', message: 'Add at least one recipient.' }] });
-    const account = this.deps.accounts.get(accountId);
+    const account = await this.deps.accounts.get(accountId);
     if (!account) throw new TernError('AccountNotFound');
     const messageIdHeader = newMessageIdHeader(account.email);
     const { message, uploads } = await this.deps.assembler.assemble({ accountId, ...source, messageIdHeader, date: new Date() });
@@ -145,7 +145,7 @@ export class SendService {
       return { draftId: draft.id, draftVersion: draft.version, fields: draft.fields, parent: draft, attachmentIds: draft.attachmentIds };
     }
     const compose = request.compose!;
-    const fields = this.deps.assembler.fieldsOf(accountId, compose);
+    const fields = await this.deps.assembler.fieldsOf(accountId, compose);
     const parentId = compose.inReplyTo === undefined ? null : Number(compose.inReplyTo);
     const parent = await this.deps.parents.resolve({ accountId, parentId, fallbackReferences: compose.references ?? [] });
     return { draftId: null, draftVersion: 0, fields, parent, attachmentIds: compose.attachmentIds };

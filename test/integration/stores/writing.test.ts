@@ -286,7 +286,7 @@ describeOnEngines('Writing stores', (engine) => {
   /** The draft and send services over these stores; what they need beyond the database is stubbed. */
   function services() {
     const account: AccountRecord = { id: alice, email: 'alice@tern.test', name: 'Alice', imap: { host: 'h', port: 1, security: 'none' }, smtp: { host: 'h', port: 2, security: 'none' }, latestTxnId: 0 };
-    const accounts = { get: (id: number) => (id === alice ? account : undefined) };
+    const accounts = { get: async (id: number) => (id === alice ? account : undefined) };
     const assembler = new MessageAssembler({ accounts, uploads });
     const txlog = { latest: () => 0 } as unknown as TransactionLog;
     const source = { value: Buffer.alloc(0) };

@@ -84,7 +84,7 @@ function worker(options: Partial<OutboxOptions> = {}) {
     store,
     smtp,
     filing,
-    accounts: { get: (id) => ({ id, email: `${id}@tern.test`, name: '', imap: { host: 'h', port: 1, security: 'none' }, smtp: { host: 'h', port: 2, security: 'none' }, latestTxnId: 0 }), password: () => 'pw' },
+    accounts: { get: async (id) => ({ id, email: `${id}@tern.test`, name: '', imap: { host: 'h', port: 1, security: 'none' }, smtp: { host: 'h', port: 2, security: 'none' }, latestTxnId: 0 }), password: async () => 'pw' },
     onFailed: (row) => void failedRows.push(row.id),
     now: () => clock,
     options: { retryDelaysMs: [5_000, 30_000], maxAttempts: 3, stopWaitMs: 50, ...options },
