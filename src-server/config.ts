@@ -90,6 +90,17 @@ const trustProxySchema = z
     return items;
   });
 
+/** TERN_REDIS_URL: the Redis that gateway nodes share (DESIGN §7); unset or empty means one node, state in memory. */
+const redisUrlSchema = z
+  .string()
+  .trim()
+  .optional()
+  .transform((text) => (text ? text : undefined))
+  .refine(
+    (text) => text === undefined || (URL.canParse(text) && /^rediss?:$/.test(new URL(text).protocol) && new URL(text).hostname !== ''),
+    'must be a redis:// (or rediss:// for TLS) URL like redis://127.0.0.1:6379 (unset: one node, its state in memory)',
+  );
+
 /** Every setting the gateway reads from its environment (documented in the README). */
 const configSchema = z.object({
   TERN_HOST: z.string().min(1).default('127.0.0.1'),
@@ -104,6 +115,7 @@ const configSchema = z.object({
     .optional()
     .transform((text) => (text ? text : undefined))
     .refine((text) => text === undefined || /^postgres(ql)?:\/\/./.test(text), 'must be a postgres:// URL (unset: SQLite in the data dir)'),
+  TERN_REDIS_URL: redisUrlSchema,
   TERN_MAIL_DOMAINS: mailDomainsSchema.optional(),
   TERN_IMAP_HOST: z.string().min(1).optional(),
   TERN_IMAP_PORT: portSchema.optional(),
@@ -138,6 +150,8 @@ export interface GatewayConfig {
   readonly databaseFile: string;
   /** TERN_DATABASE_URL: a PostgreSQL database instead of SQLite (DESIGN §7); undefined means SQLite. */
   readonly databaseUrl: string | undefined;
+  /** TERN_REDIS_URL: where gateway nodes share push announcements and login counters; undefined means one node, in memory. */
+  readonly redisUrl: string | undefined;
   /** Mail servers of the domains this gateway knows (TERN_MAIL_DOMAINS), keyed by lowercased domain. */
   readonly mailDomains: ReadonlyMap<string, DomainServers>;
   /** TERN_IMAP_* / TERN_SMTP_*: fields that override every domain's servers when set. */
@@ -171,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     secretKey: value.TERN_SECRET_KEY,
     databaseFile: value.TERN_DATABASE_FILE,
     databaseUrl: value.TERN_DATABASE_URL,
+    redisUrl: value.TERN_REDIS_URL,
     mailDomains: value.TERN_MAIL_DOMAINS ?? new Map(),
     serverOverrides: {
       imap: definedOnly({ host: value.TERN_IMAP_HOST, port: value.TERN_IMAP_PORT, security: value.TERN_IMAP_SECURITY }),

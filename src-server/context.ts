@@ -6,7 +6,6 @@ import { discoverServers, rememberDiscoveries } from './auth/discovery';
 import { checkImapLogin } from './auth/imap-check';
 import { LoginService } from './auth/login-service';
 import { networkLookups } from './auth/network-lookups';
-import { LoginThrottle } from './auth/rate-limit';
 import type { GatewayConfig } from './config';
 import { assertKeyOpensStore, sealedSecretCount } from './crypto/key-check';
 import { SecretBox } from './crypto/secret-box';
@@ -20,7 +19,7 @@ import { createMailWrites, type MailWrites } from './outbox/mail-writes';
 import type { OutboxOptions } from './outbox/outbox-worker';
 import { PlanService } from './plans/plan-service';
 import { PreferenceService } from './preferences/preference-service';
-import { PushHub } from './push/push-hub';
+import type { PushHub } from './push/push-hub';
 import { AttachmentPreviews } from './reading/attachment-previews';
 import { BodyCache } from './reading/body-cache';
 import { FolderQueries } from './reading/folder-queries';
@@ -31,6 +30,7 @@ import { Spool } from './reading/spool';
 import { ThreadQueries } from './reading/thread-queries';
 import { BackgroundIndexer } from './search/background-indexer';
 import { SearchService } from './search/search-service';
+import { openSharedState, type SharedState } from './shared-state/open-shared-state';
 import type { SmtpConnector } from './smtp/smtp-connector';
 import type { Db } from './store/database';
 import { openStore } from './store/open-store';
@@ -55,6 +55,8 @@ export interface GatewayContext {
   readonly sessions: SessionStore;
   readonly txlog: TransactionLog;
   readonly push: PushHub;
+  /** What crosses gateway nodes (push announcements, login counters): Redis with TERN_REDIS_URL, else memory. */
+  readonly shared: SharedState;
   readonly login: LoginService;
   /** Reads mirror rows as the shared Folder / MessageMeta / ThreadSummary shapes. */
   readonly materializer: Materializer;
@@ -118,17 +120,21 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
   let secrets: SecretBox;
   let accounts: AccountStore;
   try {
-    secrets = SecretBox.load({ dataDir: config.dataDir, envKey: config.secretKey, sealedSecrets: sealedSecretCount(db) });
-    accounts = new AccountStore(db, secrets);
-    assertKeyOpensStore({ db, box: secrets, databasePath: join(config.dataDir, config.databaseFile), open: (id) => accounts.password(id) });
+    secrets = SecretBox.load({ dataDir: config.dataDir, envKey: config.secretKey, sealedSecrets: await sealedSecretCount(store) });
+    accounts = new AccountStore(store, secrets);
+    await assertKeyOpensStore({ store, box: secrets, databasePath: store.location, open: (id) => accounts.password(id) });
   } catch (error) {
     await store.close();
     throw error;
   }
-  const sessions = new SessionStore(db);
+  const sessions = new SessionStore(store);
   const discovery = { domains: config.mailDomains, overrides: config.serverOverrides, ...networkLookups() };
   const txlog = new TransactionLog(db);
-  const push = new PushHub();
+  const shared = await openSharedState({ redisUrl: config.redisUrl, latest: (accountId) => txlog.latest(accountId), onError: (error) => report('Redis', error) }).catch(async (error: unknown) => {
+    await store.close();
+    throw error;
+  });
+  const push = shared.push;
   const mirrors = new MirrorManager({
     accounts,
     sessions,
@@ -140,8 +146,8 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
   const materializer = new Materializer(db);
   const folders = new FolderQueries(db, materializer);
   const threads = new ThreadQueries(db);
-  const messages = new MessageService({ materializer, folders, mirrors, cache: new BodyCache(db), spool: new Spool(join(config.dataDir, 'spool')) });
-  const search = new SearchService({ db, folders, threads, mirrors });
+  const messages = new MessageService({ materializer, folders, mirrors, cache: new BodyCache(store), spool: new Spool(join(config.dataDir, 'spool')) });
+  const search = new SearchService({ store, folders, threads, mirrors });
   const plans = new PlanService({ db, txlog, push });
   const preferences = new PreferenceService({ db, txlog, push, plans });
   const delta = new DeltaReader({
@@ -149,7 +155,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     sources: { ...mailSources(materializer), preferences: (accountId) => preferences.get(accountId), plan: (accountId) => plans.planOf(accountId) },
   });
   const mailWrites = createMailWrites({
-    db,
+    store,
     dataDir: config.dataDir,
     accounts,
     txlog,
@@ -169,34 +175,38 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     sessions,
     txlog,
     push,
+    shared,
     materializer,
     mirrors,
     delta,
     plans,
     preferences,
     folders,
-    folderCommands: new FolderService({ folders, mirrors, rehomer: new FolderRehomer({ db, txlog, push }) }),
+    folderCommands: new FolderService({ folders, mirrors, rehomer: new FolderRehomer({ store, txlog, push }) }),
     threads,
     messages,
     previews: new AttachmentPreviews({ messages }),
     search,
     searchIndexer: new BackgroundIndexer({ search, onError: (error) => report('search index', error) }),
-    analytics: new AnalyticsStore(db),
+    analytics: new AnalyticsStore(store),
     mailWrites,
     uploadIntake: new UploadIntake({ uploads: mailWrites.uploads }),
     login: new LoginService({
       accounts,
       sessions,
-      throttle: new LoginThrottle(),
+      throttle: shared.throttle,
       discover: rememberDiscoveries((email) => discoverServers(email, discovery)),
       checkImap: checkImapLogin,
-      onLogin: (accountId) => void mirrors.onLogin(accountId),
+      onLogin: async (accountId) => {
+        await mirrors.onLogin(accountId);
+      },
       reportError: report,
     }),
   };
 }
 
-/** Closes what the context opened (the database); the HTTP server and mirrors are stopped first. */
+/** Closes what the context opened (Redis, the database); the HTTP server and mirrors are stopped first. */
 export async function closeContext(ctx: GatewayContext): Promise<void> {
+  await ctx.shared.close();
   await ctx.store.close();
 }

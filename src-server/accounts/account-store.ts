@@ -1,5 +1,5 @@
 import type { SecretBox } from '../crypto/secret-box';
-import type { Db } from '../store/database';
+import type { SqlStore } from '../store/sql';
 
 export type Security = 'tls' | 'starttls' | 'none';
 
@@ -41,54 +41,59 @@ const toRecord = (row: AccountRow): AccountRecord => ({
   latestTxnId: row.latest_txn_id,
 });
 
+const COLUMNS = 'id, email, name, imap_host, imap_port, imap_security, smtp_host, smtp_port, smtp_security, latest_txn_id';
+
+/**
+ * A new account's row, or the known one's settings refreshed, in one statement (two logins
+ * of a new address at once find one row on either engine). A new row holds an empty secret
+ * until the next statement seals the password: sealing needs the row's id.
+ */
+const UPSERT = `INSERT INTO accounts (email, name, imap_host, imap_port, imap_security, smtp_host, smtp_port, smtp_security, secret, created_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT (email) DO UPDATE SET name = excluded.name, imap_host = excluded.imap_host, imap_port = excluded.imap_port,
+    imap_security = excluded.imap_security, smtp_host = excluded.smtp_host, smtp_port = excluded.smtp_port, smtp_security = excluded.smtp_security
+  RETURNING id`;
+const SEAL = 'UPDATE accounts SET secret = ? WHERE id = ?';
+const BY_ID = `SELECT ${COLUMNS} FROM accounts WHERE id = ?`;
+const BY_EMAIL = `SELECT ${COLUMNS} FROM accounts WHERE email = ?`;
+const ALL = `SELECT ${COLUMNS} FROM accounts ORDER BY id`;
+const SECRET = 'SELECT secret FROM accounts WHERE id = ?';
+
 /** Accounts the gateway serves; their passwords are sealed with the SecretBox, never stored plain. */
 export class AccountStore {
   constructor(
-    private readonly db: Db,
+    private readonly store: SqlStore,
     private readonly secrets: SecretBox,
   ) {}
 
   /** Creates the account or refreshes its settings and password (a login with a new password). */
-  save(params: { email: string; name: string; imap: ServerSettings; smtp: ServerSettings; password: string }): AccountRecord {
-    return this.db.transaction(() => {
-      const existing = this.byEmail(params.email);
-      const id =
-        existing?.id ??
-        Number(
-          this.db
-            .prepare(
-              `INSERT INTO accounts (email, name, imap_host, imap_port, imap_security, smtp_host, smtp_port, smtp_security, secret, created_at)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, x'', ?)`,
-            )
-            .run(params.email, params.name, params.imap.host, params.imap.port, params.imap.security, params.smtp.host, params.smtp.port, params.smtp.security, Date.now())
-            .lastInsertRowid,
-        );
-      this.db
-        .prepare(
-          `UPDATE accounts SET name = ?, imap_host = ?, imap_port = ?, imap_security = ?, smtp_host = ?, smtp_port = ?, smtp_security = ?, secret = ? WHERE id = ?`,
-        )
-        .run(params.name, params.imap.host, params.imap.port, params.imap.security, params.smtp.host, params.smtp.port, params.smtp.security, this.secrets.seal(params.password, `account:${id}`), id);
-      return this.get(id)!;
-    })();
+  save(params: { email: string; name: string; imap: ServerSettings; smtp: ServerSettings; password: string }): Promise<AccountRecord> {
+    return this.store.transaction(async (tx) => {
+      const { imap, smtp } = params;
+      const row = await tx.get<{ id: number }>(UPSERT, [params.email, params.name, imap.host, imap.port, imap.security, smtp.host, smtp.port, smtp.security, Buffer.alloc(0), Date.now()]);
+      const id = row!.id;
+      await tx.run(SEAL, [this.secrets.seal(params.password, `account:${id}`), id]);
+      return (await this.get(id))!;
+    });
   }
 
-  get(id: number): AccountRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM accounts WHERE id = ?').get(id) as AccountRow | undefined;
+  async get(id: number): Promise<AccountRecord | undefined> {
+    const row = await this.store.get<AccountRow>(BY_ID, [id]);
     return row && toRecord(row);
   }
 
-  byEmail(email: string): AccountRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM accounts WHERE email = ?').get(email) as AccountRow | undefined;
+  async byEmail(email: string): Promise<AccountRecord | undefined> {
+    const row = await this.store.get<AccountRow>(BY_EMAIL, [email]);
     return row && toRecord(row);
   }
 
-  all(): AccountRecord[] {
-    return (this.db.prepare('SELECT * FROM accounts ORDER BY id').all() as AccountRow[]).map(toRecord);
+  async all(): Promise<AccountRecord[]> {
+    return (await this.store.all<AccountRow>(ALL)).map(toRecord);
   }
 
   /** The account's mail password, decrypted only for the moment a connection needs it. */
-  password(id: number): string {
-    const row = this.db.prepare('SELECT secret FROM accounts WHERE id = ?').get(id) as { secret: Buffer } | undefined;
+  async password(id: number): Promise<string> {
+    const row = await this.store.get<{ secret: Buffer }>(SECRET, [id]);
     if (!row) throw new Error(`No account ${id}`);
     return this.secrets.open(row.secret, `account:${id}`);
   }

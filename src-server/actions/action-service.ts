@@ -43,8 +43,8 @@ export class ActionService {
   async apply(accountId: number, scope: 'messages' | 'threads', body: BulkAction): Promise<BulkActionResult> {
     const { targets, roles, access, txlog } = this.deps;
     const ids = body.ids.map(Number);
-    const messages = scope === 'messages' ? targets.messages(accountId, ids) : targets.threads(accountId, ids);
-    const folders = roles.folders(accountId);
+    const messages = scope === 'messages' ? await targets.messages(accountId, ids) : await targets.threads(accountId, ids);
+    const folders = await roles.folders(accountId);
     const byId = new Map(folders.map((folder) => [folder.id, folder]));
     let targetFolderId: number | undefined;
     if (body.folderId !== undefined) {
@@ -73,7 +73,7 @@ export class ActionService {
 
   /** POST /api/folders/:id/empty: permanently removes everything in Trash or Junk (nowhere else). */
   async emptyFolder(accountId: number, folderId: number): Promise<EmptyFolderResult> {
-    const folders = this.deps.roles.folders(accountId);
+    const folders = await this.deps.roles.folders(accountId);
     const folder = folders.find((candidate) => candidate.id === folderId);
     if (!folder) throw new TernError('FolderNotFound');
     const role = planFolders(folders).roleOf(folder.id);
@@ -83,7 +83,7 @@ export class ActionService {
 
   /** POST /api/empty/trash and /api/empty/spam. */
   async emptyRole(accountId: number, role: 'trash' | 'junk'): Promise<EmptyFolderResult> {
-    const folder = this.deps.roles.role(accountId, role);
+    const folder = await this.deps.roles.role(accountId, role);
     if (!folder) throw new TernError('FolderNotFound', { detail: { role } });
     return this.empty(accountId, folder);
   }
@@ -122,7 +122,7 @@ export class ActionService {
         ok(result);
         // COPYUID (UIDPLUS) names each message's new UID: keep its id. Without it the mirror re-adds it.
         if (result && result.uidMap && result.uidValidity !== undefined) {
-          this.deps.rehomer.rehome({ accountId, fromFolderId: source.id, toFolderId: destination.id, uidValidity: Number(result.uidValidity), uidMap: result.uidMap });
+          await this.deps.rehomer.rehome({ accountId, fromFolderId: source.id, toFolderId: destination.id, uidValidity: Number(result.uidValidity), uidMap: result.uidMap });
         }
       }
     }

@@ -1,5 +1,5 @@
 import type { SpecialUse } from '../../shared/api/mail';
-import type { Db } from '../store/database';
+import type { SqlStore } from '../store/sql';
 
 /** A mirrored folder as actions need it. */
 export interface FolderRef {
@@ -25,31 +25,27 @@ const CONVENTIONAL_NAMES: Record<FolderRole, readonly string[]> = {
  * usual names. Read-only on the mirror's `folders` table.
  */
 export class FolderRoles {
-  private readonly list;
+  constructor(private readonly store: SqlStore) {}
 
-  constructor(db: Db) {
-    this.list = db.prepare<[number]>('SELECT id, path, special_use AS specialUse FROM folders WHERE account_id = ? ORDER BY id');
+  async folders(accountId: number): Promise<FolderRef[]> {
+    return this.store.all<FolderRef>('SELECT id, path, special_use AS "specialUse" FROM folders WHERE account_id = ? ORDER BY id', [accountId]);
   }
 
-  folders(accountId: number): FolderRef[] {
-    return this.list.all(accountId) as FolderRef[];
+  async byId(accountId: number, folderId: number): Promise<FolderRef | undefined> {
+    return (await this.folders(accountId)).find((folder) => folder.id === folderId);
   }
 
-  byId(accountId: number, folderId: number): FolderRef | undefined {
-    return this.folders(accountId).find((folder) => folder.id === folderId);
+  async byPath(accountId: number, path: string): Promise<FolderRef | undefined> {
+    return (await this.folders(accountId)).find((folder) => folder.path === path);
   }
 
-  byPath(accountId: number, path: string): FolderRef | undefined {
-    return this.folders(accountId).find((folder) => folder.path === path);
-  }
-
-  role(accountId: number, role: FolderRole): FolderRef | undefined {
-    return roleIn(this.folders(accountId), role);
+  async role(accountId: number, role: FolderRole): Promise<FolderRef | undefined> {
+    return roleIn(await this.folders(accountId), role);
   }
 
   /** The folder's path, or its conventional name when the mirror has not listed one (yet). */
-  pathOf(accountId: number, role: FolderRole): string {
-    return this.role(accountId, role)?.path ?? CONVENTIONAL_NAMES[role][0]!;
+  async pathOf(accountId: number, role: FolderRole): Promise<string> {
+    return (await this.role(accountId, role))?.path ?? CONVENTIONAL_NAMES[role][0]!;
   }
 }
 

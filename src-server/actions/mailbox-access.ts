@@ -21,9 +21,9 @@ export class MailboxAccess {
   async withFolder<T>(accountId: number, path: string, fn: (client: ImapFlow, mailbox: MailboxObject) => Promise<T>): Promise<T> {
     const mirror = this.deps.mirrors.get(accountId);
     if (mirror) return mirror.withMailbox(path, fn);
-    const account = this.deps.accounts.get(accountId);
+    const account = await this.deps.accounts.get(accountId);
     if (!account) throw new Error(`No account ${accountId}`);
-    const client = createImapClient({ account, password: this.deps.accounts.password(accountId), purpose: 'sync' });
+    const client = createImapClient({ account, password: await this.deps.accounts.password(accountId), purpose: 'sync' });
     await client.connect();
     try {
       return await fn(client, await client.mailboxOpen(path));

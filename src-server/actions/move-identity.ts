@@ -1,5 +1,5 @@
 import type { PushHub } from '../push/push-hub';
-import type { Db } from '../store/database';
+import type { SqlStore } from '../store/sql';
 import type { TransactionLog } from '../store/transaction-log';
 
 export interface RehomeParams {
@@ -11,6 +11,10 @@ export interface RehomeParams {
   /** Source UID → destination UID, from COPYUID. */
   readonly uidMap: ReadonlyMap<number, number>;
 }
+
+const FOLDER = 'SELECT uidvalidity FROM folders WHERE account_id = ? AND id = ?';
+const BY_UID = 'SELECT id, thread_id AS "threadId" FROM messages WHERE folder_id = ? AND uid = ?';
+const MOVE = 'UPDATE messages SET folder_id = ?, uid = ?, modseq = NULL WHERE id = ?';
 
 /**
  * Keeps a moved message's id (and so the client's row, selection and open reader) across
@@ -24,40 +28,32 @@ export interface RehomeParams {
  * and belongs there (`MirrorStore.applyMove`) once the mirror's owner takes it in.
  */
 export class MoveRehomer {
-  private readonly stmt;
-
-  constructor(private readonly deps: { db: Db; txlog: TransactionLog; push: PushHub }) {
-    const { db } = deps;
-    this.stmt = {
-      folder: db.prepare<[number, number]>('SELECT uidvalidity FROM folders WHERE account_id = ? AND id = ?'),
-      byUid: db.prepare<[number, number]>('SELECT id, thread_id AS threadId FROM messages WHERE folder_id = ? AND uid = ?'),
-      move: db.prepare<[number, number, number]>('UPDATE messages SET folder_id = ?, uid = ?, modseq = NULL WHERE id = ?'),
-    };
-  }
+  constructor(private readonly deps: { store: SqlStore; txlog: Pick<TransactionLog, 'append'>; push: PushHub }) {}
 
   /** Returns the ids of the messages re-pointed (none when the destination's mirror is of another UIDVALIDITY). */
-  rehome(params: RehomeParams): number[] {
+  async rehome(params: RehomeParams): Promise<number[]> {
     const { accountId, fromFolderId, toFolderId } = params;
+    const { store, txlog } = this.deps;
     const moved: number[] = [];
-    const latest = this.deps.db.transaction(() => {
-      const destination = this.stmt.folder.get(accountId, toFolderId) as { uidvalidity: number | null } | undefined;
-      if (!this.stmt.folder.get(accountId, fromFolderId) || destination?.uidvalidity !== params.uidValidity) return null;
+    const latest = await store.transaction(async (tx) => {
+      const destination = await tx.get<{ uidvalidity: number | null }>(FOLDER, [accountId, toFolderId]);
+      if (!(await tx.get(FOLDER, [accountId, fromFolderId])) || destination?.uidvalidity !== params.uidValidity) return null;
       const threads = new Set<number>();
       for (const [fromUid, toUid] of params.uidMap) {
-        const row = this.stmt.byUid.get(fromFolderId, fromUid) as { id: number; threadId: number } | undefined;
-        if (!row || this.stmt.byUid.get(toFolderId, toUid)) continue;
-        this.stmt.move.run(toFolderId, toUid, row.id);
+        const row = await tx.get<{ id: number; threadId: number }>(BY_UID, [fromFolderId, fromUid]);
+        if (!row || (await tx.get(BY_UID, [toFolderId, toUid]))) continue;
+        await tx.run(MOVE, [toFolderId, toUid, row.id]);
         moved.push(row.id);
         threads.add(row.threadId);
       }
       if (moved.length === 0) return null;
-      return this.deps.txlog.append(accountId, [
+      return txlog.append(accountId, [
         ...moved.map((objectId) => ({ object: 'message' as const, objectId })),
         ...[...threads].map((objectId) => ({ object: 'thread' as const, objectId })),
         { object: 'folder', objectId: fromFolderId },
         { object: 'folder', objectId: toFolderId },
       ]);
-    })();
+    });
     if (latest !== null) this.deps.push.announce(accountId, latest);
     return moved;
   }

@@ -67,7 +67,7 @@ export class LoginService {
     const now = this.deps.now ?? Date.now;
     const started = now();
     const { email, password } = loginRequestSchema.parse({ email: params.email, password: params.password });
-    const attempt = this.deps.throttle.begin({ email, ip: params.ip });
+    const attempt = await this.deps.throttle.begin({ email, ip: params.ip });
     let servers: DiscoveredServers | undefined;
     let checked: ImapCheckResult;
     try {
@@ -77,21 +77,21 @@ export class LoginService {
       const failure = loginFailure(error, servers);
       if (!failure) this.report('login failed unexpectedly', error);
       const aboutPassword = failure?.name === 'AuthenticationError';
-      this.deps.throttle.failed(attempt, { countsForAddress: aboutPassword });
+      await this.deps.throttle.failed(attempt, { countsForAddress: aboutPassword });
       if (aboutPassword) await sleep(Math.max(0, started + (this.deps.minFailureMs ?? MIN_FAILURE_MS) - now()));
       throw failure ?? new TernError('InternalServerError');
     }
-    this.deps.throttle.succeeded(attempt);
+    await this.deps.throttle.succeeded(attempt);
 
-    const known = this.deps.accounts.byEmail(email);
-    const account = this.deps.accounts.save({
+    const known = await this.deps.accounts.byEmail(email);
+    const account = await this.deps.accounts.save({
       email,
       name: known?.name || nameFromAddress(email),
       imap: servers.imap,
       smtp: servers.smtp,
       password,
     });
-    const token = this.deps.sessions.create(account.id);
+    const token = await this.deps.sessions.create(account.id);
     try {
       await this.deps.onLogin?.(account.id);
     } catch (error) {
@@ -117,7 +117,7 @@ export class LoginService {
    */
   async checkAddress(params: { email: unknown; ip: string }): Promise<CheckAddressResponse> {
     const { email } = checkAddressRequestSchema.parse({ email: params.email });
-    this.deps.throttle.lookup({ ip: params.ip });
+    await this.deps.throttle.lookup({ ip: params.ip });
     try {
       return { provider: (await this.deps.discover(email)).provider };
     } catch (error) {
@@ -132,8 +132,8 @@ export class LoginService {
   }
 
   /** The account a live session belongs to (GET /api/session); InvalidToken if it is gone. */
-  sessionAccount(accountId: number): { mailId: string; email: string } {
-    const account = this.deps.accounts.get(accountId);
+  async sessionAccount(accountId: number): Promise<{ mailId: string; email: string }> {
+    const account = await this.deps.accounts.get(accountId);
     if (!account) throw new TernError('InvalidToken');
     return { mailId: String(account.id), email: account.email };
   }

@@ -147,7 +147,51 @@ export interface LoginAttempt {
   readonly stamps: { readonly pair: number; readonly address: number; readonly ip: number; readonly slowLane: number | undefined };
 }
 
-const pairKey = (ip: string, address: string) => `${ip} ${address}`;
+export const pairKey = (ip: string, address: string) => `${ip} ${address}`;
+
+/** Overrides of the limits (tests use small windows and a clock of their own). */
+export interface ThrottleParams {
+  readonly now?: () => number;
+  readonly pairLimit?: number;
+  readonly addressLimit?: number;
+  readonly ipLimit?: number;
+  readonly lookupLimit?: number;
+  readonly windowMs?: number;
+}
+
+/** Every limit and window of the throttle, defaults filled in. */
+export interface ThrottleLimits {
+  readonly now: () => number;
+  readonly pairLimit: number;
+  readonly addressLimit: number;
+  readonly ipLimit: number;
+  readonly lookupLimit: number;
+  readonly windowMs: number;
+  /** The slow lane's window: one attempt per this long (the IP budget's average rate). */
+  readonly slowLaneMs: number;
+  /** Stamps a window keeps past its limit (see SlidingWindow). */
+  readonly inFlightSlack: number;
+}
+
+export function throttleLimits(params: ThrottleParams = {}): ThrottleLimits {
+  const windowMs = params.windowMs ?? FAILURE_WINDOW_MS;
+  const ipLimit = params.ipLimit ?? IP_FAILURE_LIMIT;
+  return {
+    now: params.now ?? Date.now,
+    pairLimit: params.pairLimit ?? PAIR_FAILURE_LIMIT,
+    addressLimit: params.addressLimit ?? ADDRESS_FAILURE_LIMIT,
+    ipLimit,
+    lookupLimit: params.lookupLimit ?? IP_LOOKUP_LIMIT,
+    windowMs,
+    slowLaneMs: windowMs / ipLimit,
+    inFlightSlack: IN_FLIGHT_SLACK,
+  };
+}
+
+/** The refusal of every limit: the same error whichever node counted. */
+export function tooManyRequests(waitMs: number): TernError {
+  return new TernError('TooManyRequests', { detail: { retryAfterSeconds: Math.ceil(waitMs / 1000) } });
+}
 
 /**
  * The login rate limit of DESIGN §5, per address and per IP, keyed so that nobody's
@@ -159,10 +203,28 @@ const pairKey = (ip: string, address: string) => `${ip} ${address}`;
  *   go one per IP_SLOW_LANE_MS (spraying one password over many addresses stays slow).
  * An attempt is counted when it starts, so a burst of parallel guesses is limited like a
  * sequence of them; a successful login takes its own counts back (successes never count),
- * clears the pair's failures and makes the pair known. Counters live in this process (one
- * node; DESIGN §7 moves them to Redis for several).
+ * clears the pair's failures and makes the pair known.
+ *
+ * Two implementations with the same limits and errors: MemoryLoginThrottle (one node) and
+ * RedisLoginThrottle (counters every node shares, with TERN_REDIS_URL: DESIGN §7). The
+ * memory one answers synchronously, hence the `| Promise` (callers await either).
  */
-export class LoginThrottle {
+export interface LoginThrottle {
+  /** Counts an address check from `ip`, or throws `TooManyRequests` (without counting) past the limit. */
+  lookup(params: { ip: string }): void | Promise<void>;
+  /** Counts an attempt, or throws `TooManyRequests` (without counting) when a limit is reached. */
+  begin(params: { email: string; ip: string }): LoginAttempt | Promise<LoginAttempt>;
+  /** The attempt logged in: its counts are taken back and the (IP, address) pair becomes known. */
+  succeeded(attempt: LoginAttempt): void | Promise<void>;
+  /**
+   * A failure that says nothing about the password (e.g. an unknown domain) still costs the
+   * IP one attempt, but not the address.
+   */
+  failed(attempt: LoginAttempt, params: { countsForAddress: boolean }): void | Promise<void>;
+}
+
+/** The LoginThrottle of one node: counters in this process. */
+export class MemoryLoginThrottle implements LoginThrottle {
   private readonly byPair: SlidingWindow;
   private readonly byAddress: SlidingWindow;
   private readonly byIp: SlidingWindow;
@@ -172,27 +234,24 @@ export class LoginThrottle {
   private readonly knownPairs = new Map<string, number>();
   private readonly now: () => number;
 
-  constructor(params: { now?: () => number; pairLimit?: number; addressLimit?: number; ipLimit?: number; lookupLimit?: number; windowMs?: number } = {}) {
-    this.now = params.now ?? Date.now;
-    const now = this.now;
-    const windowMs = params.windowMs ?? FAILURE_WINDOW_MS;
-    const ipLimit = params.ipLimit ?? IP_FAILURE_LIMIT;
-    this.byPair = new SlidingWindow({ limit: params.pairLimit ?? PAIR_FAILURE_LIMIT, windowMs, now });
-    this.byAddress = new SlidingWindow({ limit: params.addressLimit ?? ADDRESS_FAILURE_LIMIT, windowMs, now });
-    this.byIp = new SlidingWindow({ limit: ipLimit, windowMs, now });
-    this.slowLane = new SlidingWindow({ limit: 1, windowMs: windowMs / ipLimit, now });
-    this.lookups = new SlidingWindow({ limit: params.lookupLimit ?? IP_LOOKUP_LIMIT, windowMs, now });
+  constructor(params: ThrottleParams = {}) {
+    const limits = throttleLimits(params);
+    const { now, windowMs } = limits;
+    this.now = now;
+    this.byPair = new SlidingWindow({ limit: limits.pairLimit, windowMs, now });
+    this.byAddress = new SlidingWindow({ limit: limits.addressLimit, windowMs, now });
+    this.byIp = new SlidingWindow({ limit: limits.ipLimit, windowMs, now });
+    this.slowLane = new SlidingWindow({ limit: 1, windowMs: limits.slowLaneMs, now });
+    this.lookups = new SlidingWindow({ limit: limits.lookupLimit, windowMs, now });
   }
 
-  /** Counts an address check from `ip`, or throws `TooManyRequests` (without counting) past the limit. */
   lookup(params: { ip: string }): void {
     const ip = ipKeyOf(params.ip);
     const wait = this.lookups.retryAfterMs(ip);
-    if (wait > 0) throw new TernError('TooManyRequests', { detail: { retryAfterSeconds: Math.ceil(wait / 1000) } });
+    if (wait > 0) throw tooManyRequests(wait);
     this.lookups.add(ip);
   }
 
-  /** Counts an attempt, or throws `TooManyRequests` (without counting) when a limit is reached. */
   begin(params: { email: string; ip: string }): LoginAttempt {
     const address = throttleKeyOf(params.email);
     const ip = ipKeyOf(params.ip);
@@ -204,7 +263,7 @@ export class LoginThrottle {
       known ? 0 : this.byAddress.retryAfterMs(address),
       slowed ? this.slowLane.retryAfterMs(ip) : 0,
     );
-    if (wait > 0) throw new TernError('TooManyRequests', { detail: { retryAfterSeconds: Math.ceil(wait / 1000) } });
+    if (wait > 0) throw tooManyRequests(wait);
     return {
       address,
       ip,
@@ -231,10 +290,6 @@ export class LoginThrottle {
     }
   }
 
-  /**
-   * A failure that says nothing about the password (e.g. an unknown domain) still costs the
-   * IP one attempt, but not the address.
-   */
   failed(attempt: LoginAttempt, params: { countsForAddress: boolean }): void {
     if (params.countsForAddress) return;
     this.byPair.remove(pairKey(attempt.ip, attempt.address), attempt.stamps.pair);

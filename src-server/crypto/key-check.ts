@@ -1,12 +1,12 @@
-import type { Db } from '../store/database';
+import type { SqlExecutor } from '../store/sql';
 import type { SecretBox } from './secret-box';
 
 /** Account rows whose mail password is sealed (a row being created holds an empty secret for a moment). */
 const SEALED = "FROM accounts WHERE length(secret) > 0";
 
 /** How many sealed secrets the store holds: with any, a missing key must not be replaced by a new one. */
-export function sealedSecretCount(db: Db): number {
-  return (db.prepare(`SELECT count(*) AS n ${SEALED}`).get() as { n: number }).n;
+export async function sealedSecretCount(store: SqlExecutor): Promise<number> {
+  return (await store.get<{ n: number }>(`SELECT count(*) AS n ${SEALED}`))!.n;
 }
 
 /**
@@ -15,11 +15,11 @@ export function sealedSecretCount(db: Db): number {
  * context stays its business). A wrong key would otherwise let the gateway start and then
  * fail every mailbox connection forever; here it stops with a message saying what to do.
  */
-export function assertKeyOpensStore(params: { db: Db; box: SecretBox; databasePath: string; open: (accountId: number) => unknown }): void {
-  const sample = params.db.prepare(`SELECT id ${SEALED} ORDER BY id LIMIT 1`).get() as { id: number } | undefined;
+export async function assertKeyOpensStore(params: { store: SqlExecutor; box: SecretBox; databasePath: string; open: (accountId: number) => Promise<unknown> }): Promise<void> {
+  const sample = await params.store.get<{ id: number }>(`SELECT id ${SEALED} ORDER BY id LIMIT 1`);
   if (!sample) return;
   try {
-    params.open(sample.id);
+    await params.open(sample.id);
   } catch {
     throw new Error(
       [

@@ -4,13 +4,14 @@ import { MAX_ATTACHMENT_BYTES, sanitizeFileName, type Recipient } from '../../sh
 import { TernError } from '../../shared/errors';
 import type { AccountStore } from '../accounts/account-store';
 import type { MailboxAccess } from '../actions/mailbox-access';
-import type { Db } from '../store/database';
+import type { SqlStore } from '../store/sql';
 import type { DraftFields, DraftParent, DraftRecord, DraftStore } from './draft-store';
 import { trimReferences } from './parent-resolver';
 import type { UploadStore } from './upload-store';
 
 export interface DraftAdopterDeps {
-  readonly db: Db;
+  /** The mirror's messages, to find a replied-to message by its Message-ID. */
+  readonly sql: SqlStore;
   readonly store: DraftStore;
   readonly accounts: Pick<AccountStore, 'get'>;
   readonly access: Pick<MailboxAccess, 'withFolder'>;
@@ -34,6 +35,8 @@ const recipientsOf = (value: AddressObject | AddressObject[] | undefined): Recip
 
 const idsIn = (value: string | string[] | undefined): string[] => ([] as string[]).concat(value ?? []).flatMap((text) => text.match(/<[^<>\s]+>/g) ?? []);
 
+const PARENT_BY_HEADER = 'SELECT id FROM messages WHERE account_id = ? AND message_id_header = ? ORDER BY id LIMIT 1';
+
 /**
  * A draft another mail program left in Drafts (or one whose record is gone) becomes one of
  * ours the first time the person opens it: its recipients, Bcc included, subject, body and
@@ -41,11 +44,7 @@ const idsIn = (value: string | string[] | undefined): string[] => ([] as string[
  * server, and the record keeps its Message-ID, so the first save replaces that copy.
  */
 export class DraftAdopter {
-  private readonly parentByHeader;
-
-  constructor(private readonly deps: DraftAdopterDeps) {
-    this.parentByHeader = deps.db.prepare<[number, string]>('SELECT id FROM messages WHERE account_id = ? AND message_id_header = ? ORDER BY id LIMIT 1');
-  }
+  constructor(private readonly deps: DraftAdopterDeps) {}
 
   async adopt(message: DraftMessage): Promise<DraftRecord> {
     const { accountId, folderPath, uid, messageIdHeader } = message;
@@ -63,14 +62,14 @@ export class DraftAdopter {
       messageIdHeader,
       folderPath,
       uid,
-      fields: this.fieldsOf(accountId, parsed),
-      parent: this.parentOf(accountId, parsed),
+      fields: await this.fieldsOf(accountId, parsed),
+      parent: await this.parentOf(accountId, parsed),
       attachmentIds,
     });
   }
 
-  private fieldsOf(accountId: number, parsed: ParsedMail): DraftFields {
-    const own = this.deps.accounts.get(accountId)?.email.toLowerCase();
+  private async fieldsOf(accountId: number, parsed: ParsedMail): Promise<DraftFields> {
+    const own = (await this.deps.accounts.get(accountId))?.email.toLowerCase();
     const from = recipientsOf(parsed.from).find((address) => address.email.toLowerCase() === own) ?? null;
     return {
       from,
@@ -84,9 +83,9 @@ export class DraftAdopter {
   }
 
   /** Threading headers as the message has them; the parent found by its Message-ID when it is mirrored. */
-  private parentOf(accountId: number, parsed: ParsedMail): DraftParent {
+  private async parentOf(accountId: number, parsed: ParsedMail): Promise<DraftParent> {
     const inReplyTo = idsIn(parsed.inReplyTo)[0] ?? null;
-    const parent = inReplyTo ? (this.parentByHeader.get(accountId, inReplyTo) as { id: number } | undefined) : undefined;
+    const parent = inReplyTo ? await this.deps.sql.get<{ id: number }>(PARENT_BY_HEADER, [accountId, inReplyTo]) : undefined;
     return { parentId: parent?.id ?? null, inReplyTo, references: trimReferences(idsIn(parsed.references)) };
   }
 

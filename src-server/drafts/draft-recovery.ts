@@ -35,7 +35,7 @@ export class DraftRecovery {
   /** Every unfinished save; one that cannot be resolved now (IMAP down) stays for the next pass. */
   async recoverAll(onError: (accountId: number, error: unknown) => void): Promise<number> {
     let resolved = 0;
-    for (const draft of this.deps.store.savesUnderWay()) {
+    for (const draft of await this.deps.store.savesUnderWay()) {
       try {
         await this.recover(draft.accountId, draft.id);
         resolved++;
@@ -49,10 +49,10 @@ export class DraftRecovery {
   async recover(accountId: number, draftId: number): Promise<void> {
     await this.deps.locks.run(draftId, async () => {
       const { store, roles, access } = this.deps;
-      const draft = store.get(accountId, draftId);
+      const draft = await store.get(accountId, draftId);
       if (!draft || draft.savingSince === null) return; // a save finished meanwhile
       if (draft.state === 'sent') return store.endSave(draft.id);
-      const path = draft.folderPath ?? roles.pathOf(accountId, 'drafts');
+      const path = draft.folderPath ?? (await roles.pathOf(accountId, 'drafts'));
       const keep = await access.withFolder(accountId, path, async (client) => {
         const found = await uidsWithMessageId(client, draft.messageIdHeader);
         let keepUid: number | null = null;
@@ -66,7 +66,7 @@ export class DraftRecovery {
         await deleteByMessageId(client, draft.messageIdHeader, keepUid, draft.supersededUid === null ? [] : [draft.supersededUid]);
         return keepUid;
       });
-      store.endSave(draft.id, draft.state === 'deleted' ? undefined : keep);
+      await store.endSave(draft.id, draft.state === 'deleted' ? undefined : keep);
       await access.settle(accountId, [path]);
     });
   }

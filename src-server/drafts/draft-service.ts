@@ -5,7 +5,7 @@ import type { FolderRoles } from '../actions/folder-roles';
 import type { MailboxAccess } from '../actions/mailbox-access';
 import { hasFlag } from '../imap/imap-flags';
 import { newMessageIdHeader } from '../smtp/mime-builder';
-import type { Db } from '../store/database';
+import type { SqlStore } from '../store/sql';
 import type { TransactionLog } from '../store/transaction-log';
 import { DraftAdopter } from './draft-adopter';
 import { DraftRecovery } from './draft-recovery';
@@ -17,7 +17,8 @@ import type { ParentResolver } from './parent-resolver';
 import { toUploadedFile, type UploadStore } from './upload-store';
 
 export interface DraftServiceDeps {
-  readonly db: Db;
+  /** The mirror's messages, to name a draft's copy by its message id. */
+  readonly sql: SqlStore;
   readonly store: DraftStore;
   readonly accounts: Pick<AccountStore, 'get'>;
   readonly assembler: MessageAssembler;
@@ -29,10 +30,13 @@ export interface DraftServiceDeps {
 }
 
 const DRAFT_FLAGS = ['\\Draft', '\\Seen'];
+const MIRRORED_ID = 'SELECT m.id FROM messages m JOIN folders f ON f.id = m.folder_id WHERE m.account_id = ? AND f.path = ? AND m.uid = ?';
+const MIRRORED_MESSAGE = `SELECT m.uid, m.flags, m.message_id_header AS "messageIdHeader", f.path FROM messages m JOIN folders f ON f.id = m.folder_id
+  WHERE m.account_id = ? AND m.id = ?`;
 
 /**
  * Drafts live in the account's Drafts folder (APPEND with \Draft \Seen, the previous
- * version deleted), so every mail program sees them, and in SQLite, which holds the
+ * version deleted), so every mail program sees them, and in the gateway's database, which holds the
  * version counter that turns a save over a newer one into InvalidDraftVersion. Every
  * version keeps the draft's own Message-ID, so all copies — also ones a crash between
  * APPEND and delete left behind — are found and removed by it.
@@ -41,19 +45,11 @@ export class DraftService {
   private readonly locks = new KeyedLock<number>();
   /** Opening a message as a draft, one at a time per message: a double click adopts it once. */
   private readonly openings = new KeyedLock<number>();
-  private readonly mirroredId;
-  private readonly mirroredMessage;
   private readonly adopter: DraftAdopter;
   private readonly recovery: DraftRecovery;
 
   constructor(private readonly deps: DraftServiceDeps) {
-    this.mirroredId = deps.db.prepare<[number, string, number]>(
-      'SELECT m.id FROM messages m JOIN folders f ON f.id = m.folder_id WHERE m.account_id = ? AND f.path = ? AND m.uid = ?',
-    );
-    this.mirroredMessage = deps.db.prepare<[number, number]>(
-      'SELECT m.uid, m.flags, m.message_id_header AS messageIdHeader, f.path FROM messages m JOIN folders f ON f.id = m.folder_id WHERE m.account_id = ? AND m.id = ?',
-    );
-    this.adopter = new DraftAdopter({ db: deps.db, store: deps.store, accounts: deps.accounts, access: deps.access, uploads: deps.uploads });
+    this.adopter = new DraftAdopter({ sql: deps.sql, store: deps.store, accounts: deps.accounts, access: deps.access, uploads: deps.uploads });
     this.recovery = new DraftRecovery({
       store: deps.store,
       roles: deps.roles,
@@ -72,63 +68,65 @@ export class DraftService {
    */
   async create(accountId: number, body: DraftSave): Promise<DraftSaved> {
     const { store, assembler, access, roles } = this.deps;
-    this.refuseRepeat(accountId, body.clientId);
-    const fields = assembler.fieldsOf(accountId, body);
+    await this.refuseRepeat(accountId, body.clientId);
+    const fields = await assembler.fieldsOf(accountId, body);
     const parent = await this.parentOf(accountId, body, null);
-    const messageIdHeader = newMessageIdHeader(this.deps.accounts.get(accountId)!.email);
-    const path = roles.pathOf(accountId, 'drafts');
+    const messageIdHeader = newMessageIdHeader((await this.deps.accounts.get(accountId))!.email);
+    const path = await roles.pathOf(accountId, 'drafts');
     const raw = await this.render({ accountId, fields, parent, attachmentIds: body.attachmentIds, messageIdHeader });
     let draft: DraftRecord;
     try {
-      draft = store.insert({ accountId, clientId: body.clientId ?? null, messageIdHeader, folderPath: path, uid: null, fields, parent, attachmentIds: body.attachmentIds, saving: true });
+      draft = await store.insert({ accountId, clientId: body.clientId ?? null, messageIdHeader, folderPath: path, uid: null, fields, parent, attachmentIds: body.attachmentIds, saving: true });
     } catch (error) {
-      this.refuseRepeat(accountId, body.clientId); // a create racing its own retry: the first one stands
+      await this.refuseRepeat(accountId, body.clientId); // a create racing its own retry: the first one stands
       throw error;
     }
-    // Taken at once (before any await): a save of this draft by its client's retry waits for the APPEND.
+    // Taken at once (no await between the insert's end and here, so no other request of this process
+    // runs in between): a save of this draft by its client's retry waits for the APPEND.
     return this.locks.run(draft.id, async () => {
       try {
         const uid = await access.withFolder(accountId, path, (client) => appendMessage({ client, path, raw, flags: DRAFT_FLAGS, messageIdHeader })).catch((error: unknown) => {
           throw refusedAppendError(error, path);
         });
-        store.endSave(draft.id, uid);
+        await store.endSave(draft.id, uid);
       } catch (error) {
         // Without a client id nobody can come back for this draft: it goes (its copy, if the APPEND
         // landed after all, by the recovery). With one, the retry finds it and saves over it.
-        if (body.clientId === undefined) store.transition(draft.id, ['open'], 'deleted');
+        if (body.clientId === undefined) await store.transition(draft.id, ['open'], 'deleted');
         throw error;
       }
-      return this.saved(store.get(accountId, draft.id)!, path);
+      return this.saved((await store.get(accountId, draft.id))!, path);
     });
   }
 
   async update(accountId: number, draftId: number, body: DraftSave): Promise<DraftSaved> {
     return this.locks.run(draftId, async () => {
       const { store, assembler, access, roles } = this.deps;
-      const current = this.editable(accountId, draftId);
+      const current = await this.editable(accountId, draftId);
       if (body.version !== current.version) throw new TernError('InvalidDraftVersion', { detail: { currentVersion: current.version } });
-      const fields = assembler.fieldsOf(accountId, body);
+      const fields = await assembler.fieldsOf(accountId, body);
       const parent = await this.parentOf(accountId, body, current);
-      const path = roles.pathOf(accountId, 'drafts');
+      const path = await roles.pathOf(accountId, 'drafts');
       const raw = await this.render({ accountId, fields, parent, attachmentIds: body.attachmentIds, messageIdHeader: current.messageIdHeader });
-      // The copy this save replaces, recorded before the APPEND: a crash from here on leaves two
-      // copies (or one the record does not name), which DraftRecovery resolves to one.
+      // The copy this save replaces, recorded before the APPEND (awaited: on disk before the APPEND
+      // starts): a crash from here on leaves two copies (or one the record does not name), which
+      // DraftRecovery resolves to one.
       const previousUid = current.folderPath === path ? current.uid : null;
-      store.beginSave(draftId, previousUid);
+      await store.beginSave(draftId, previousUid);
       const draft = await access.withFolder(accountId, path, async (client) => {
         const uid = await appendMessage({ client, path, raw, flags: DRAFT_FLAGS, messageIdHeader: current.messageIdHeader }).catch((error: unknown) => {
           throw refusedAppendError(error, path);
         });
-        const updated = store.update({ accountId, id: draftId, expectedVersion: body.version, folderPath: path, uid, fields, parent, attachmentIds: body.attachmentIds });
+        const updated = await store.update({ accountId, id: draftId, expectedVersion: body.version, folderPath: path, uid, fields, parent, attachmentIds: body.attachmentIds });
         if (!updated) {
           // Saved or sent elsewhere between the check and now (another gateway node): undo our copy.
           if (uid !== null) await client.messageDelete(String(uid), { uid: true });
-          this.editable(accountId, draftId);
-          throw new TernError('InvalidDraftVersion', { detail: { currentVersion: store.get(accountId, draftId)?.version } });
+          await this.editable(accountId, draftId);
+          throw new TernError('InvalidDraftVersion', { detail: { currentVersion: (await store.get(accountId, draftId))?.version } });
         }
         // The previous copy by its UID too: an adopted draft's may lack our Message-ID.
         await deleteByMessageId(client, current.messageIdHeader, uid, previousUid === null ? [] : [previousUid]);
-        store.endSave(draftId);
+        await store.endSave(draftId);
         return updated;
       });
       if (current.folderPath && current.folderPath !== path) await this.deleteCopies(accountId, current.folderPath, current.messageIdHeader);
@@ -139,19 +137,19 @@ export class DraftService {
   /** DELETE /api/drafts/:id: the Drafts copies first, so a failure leaves the draft whole. */
   async remove(accountId: number, draftId: number): Promise<{ latestTxnId: number }> {
     return this.locks.run(draftId, async () => {
-      const draft = this.editable(accountId, draftId);
-      const path = draft.folderPath ?? this.deps.roles.pathOf(accountId, 'drafts');
+      const draft = await this.editable(accountId, draftId);
+      const path = draft.folderPath ?? (await this.deps.roles.pathOf(accountId, 'drafts'));
       await this.deleteCopies(accountId, path, draft.messageIdHeader);
-      if (!this.deps.store.transition(draft.id, ['open'], 'deleted')) this.editable(accountId, draftId);
+      if (!(await this.deps.store.transition(draft.id, ['open'], 'deleted'))) await this.editable(accountId, draftId);
       await this.deps.access.settle(accountId, [path]);
       return { latestTxnId: this.deps.txlog.latest(accountId) };
     });
   }
 
-  view(accountId: number, draftId: number): DraftView {
-    const draft = this.deps.store.get(accountId, draftId);
+  async view(accountId: number, draftId: number): Promise<DraftView> {
+    const draft = await this.deps.store.get(accountId, draftId);
     if (!draft || draft.state === 'deleted') throw new TernError('DraftDoesNotExist');
-    const messageId = draft.folderPath && draft.uid !== null ? this.mirroredMessageId(accountId, draft.folderPath, draft.uid) : null;
+    const messageId = draft.folderPath && draft.uid !== null ? await this.mirroredMessageId(accountId, draft.folderPath, draft.uid) : null;
     return {
       id: String(draft.id),
       version: draft.version,
@@ -164,7 +162,7 @@ export class DraftService {
       html: draft.fields.html,
       text: draft.fields.text,
       inReplyTo: draft.parentId === null ? null : String(draft.parentId),
-      attachments: this.deps.uploads.existing(accountId, draft.attachmentIds).map(toUploadedFile),
+      attachments: (await this.deps.uploads.existing(accountId, draft.attachmentIds)).map(toUploadedFile),
       messageId,
       updatedAt: draft.updatedAt,
     };
@@ -178,13 +176,13 @@ export class DraftService {
    */
   async viewOfMessage(accountId: number, messageId: number): Promise<DraftView> {
     return this.openings.run(messageId, async () => {
-      const row = this.mirroredMessage.get(accountId, messageId) as { uid: number; flags: string; messageIdHeader: string | null; path: string } | undefined;
+      const row = await this.deps.sql.get<{ uid: number; flags: string; messageIdHeader: string | null; path: string }>(MIRRORED_MESSAGE, [accountId, messageId]);
       if (!row) throw new TernError('MessageNotFound', { detail: { messageId: String(messageId) } });
       const { store } = this.deps;
-      const known = (row.messageIdHeader === null ? undefined : store.byMessageIdHeader(accountId, row.messageIdHeader)) ?? store.atCopy(accountId, row.path, row.uid);
-      if (known && known.state !== 'deleted') return this.view(accountId, this.editable(accountId, known.id).id);
+      const known = (row.messageIdHeader === null ? undefined : await store.byMessageIdHeader(accountId, row.messageIdHeader)) ?? (await store.atCopy(accountId, row.path, row.uid));
+      if (known && known.state !== 'deleted') return this.view(accountId, (await this.editable(accountId, known.id)).id);
       if (!hasFlag(JSON.parse(row.flags) as string[], '\\Draft')) throw new TernError('DraftDoesNotExist');
-      const messageIdHeader = row.messageIdHeader ?? newMessageIdHeader(this.deps.accounts.get(accountId)!.email);
+      const messageIdHeader = row.messageIdHeader ?? newMessageIdHeader((await this.deps.accounts.get(accountId))!.email);
       const adopted = await this.adopter.adopt({ accountId, folderPath: row.path, uid: row.uid, messageIdHeader });
       return this.view(accountId, adopted.id);
     });
@@ -201,15 +199,15 @@ export class DraftService {
   }
 
   /** The draft if it can still be changed; otherwise the catalogue error saying why not. */
-  editable(accountId: number, draftId: number): DraftRecord {
-    const draft = this.deps.store.get(accountId, draftId);
+  async editable(accountId: number, draftId: number): Promise<DraftRecord> {
+    const draft = await this.deps.store.get(accountId, draftId);
     if (!draft || draft.state === 'deleted') throw new TernError('DraftDoesNotExist');
     if (draft.state !== 'open') throw new TernError('DraftAlreadySent');
     return draft;
   }
 
-  private refuseRepeat(accountId: number, clientId: string | undefined): void {
-    const existing = clientId === undefined ? undefined : this.deps.store.byClientId(accountId, clientId);
+  private async refuseRepeat(accountId: number, clientId: string | undefined): Promise<void> {
+    const existing = clientId === undefined ? undefined : await this.deps.store.byClientId(accountId, clientId);
     if (existing) throw new TernError('DraftAlreadyCreated', { detail: { id: String(existing.id), version: existing.version } });
   }
 
@@ -230,14 +228,14 @@ export class DraftService {
     return {
       id: String(draft.id),
       version: draft.version,
-      messageId: draft.uid === null ? null : this.mirroredMessageId(draft.accountId, path, draft.uid),
+      messageId: draft.uid === null ? null : await this.mirroredMessageId(draft.accountId, path, draft.uid),
       messageIdHeader: draft.messageIdHeader,
       latestTxnId: this.deps.txlog.latest(draft.accountId),
     };
   }
 
-  private mirroredMessageId(accountId: number, path: string, uid: number): string | null {
-    const row = this.mirroredId.get(accountId, path, uid) as { id: number } | undefined;
+  private async mirroredMessageId(accountId: number, path: string, uid: number): Promise<string | null> {
+    const row = await this.deps.sql.get<{ id: number }>(MIRRORED_ID, [accountId, path, uid]);
     return row ? String(row.id) : null;
   }
 }

@@ -1,5 +1,5 @@
 import type { Recipient } from '../../shared/api/compose';
-import type { Db } from '../store/database';
+import type { SqlStore } from '../store/sql';
 
 export type DraftState = 'open' | 'sending' | 'sent' | 'deleted';
 
@@ -65,6 +65,27 @@ export interface DraftWrite {
   readonly attachmentIds: readonly string[];
 }
 
+const COLUMNS = `id, account_id, client_id, version, state, message_id_header, folder_path, uid, fields_json, parent_id, in_reply_to_header,
+  references_json, updated_at, saving_since, superseded_uid`;
+const BY_ID = `SELECT ${COLUMNS} FROM drafts WHERE account_id = ? AND id = ?`;
+const BY_CLIENT_ID = `SELECT ${COLUMNS} FROM drafts WHERE account_id = ? AND client_id = ?`;
+const BY_MESSAGE_ID_HEADER = `SELECT ${COLUMNS} FROM drafts WHERE account_id = ? AND message_id_header = ? ORDER BY id DESC LIMIT 1`;
+const AT_COPY = `SELECT ${COLUMNS} FROM drafts WHERE account_id = ? AND folder_path = ? AND uid = ? ORDER BY id DESC LIMIT 1`;
+const SAVES_UNDER_WAY = `SELECT ${COLUMNS} FROM drafts WHERE saving_since IS NOT NULL ORDER BY id`;
+const INSERT = `INSERT INTO drafts (account_id, client_id, version, state, message_id_header, folder_path, uid, fields_json,
+    parent_id, in_reply_to_header, references_json, created_at, updated_at, saving_since)
+  VALUES (?, ?, 1, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  RETURNING id`;
+const UPDATE = `UPDATE drafts SET version = version + 1, folder_path = ?, uid = ?, fields_json = ?, parent_id = ?, in_reply_to_header = ?,
+    references_json = ?, updated_at = ?
+  WHERE account_id = ? AND id = ? AND version = ? AND state = 'open'`;
+const BEGIN_SAVE = 'UPDATE drafts SET saving_since = ?, superseded_uid = ? WHERE id = ?';
+const END_SAVE = 'UPDATE drafts SET saving_since = NULL, superseded_uid = NULL WHERE id = ?';
+const END_SAVE_AT = 'UPDATE drafts SET uid = ?, saving_since = NULL, superseded_uid = NULL WHERE id = ?';
+const ATTACHMENTS = 'SELECT upload_id FROM draft_attachments WHERE draft_id = ? ORDER BY position';
+const CLEAR_ATTACHMENTS = 'DELETE FROM draft_attachments WHERE draft_id = ?';
+const ADD_ATTACHMENT = 'INSERT INTO draft_attachments (draft_id, upload_id, position) VALUES (?, ?, ?)';
+
 /**
  * Drafts' durable side: the version counter, the state, and what was typed (so nothing is
  * lost if IMAP is unreachable or a version is overwritten). The text itself also lives in
@@ -72,111 +93,93 @@ export interface DraftWrite {
  */
 export class DraftStore {
   constructor(
-    private readonly db: Db,
+    private readonly store: SqlStore,
     private readonly now: () => number = Date.now,
   ) {}
 
-  get(accountId: number, id: number): DraftRecord | undefined {
-    const row = this.db.prepare<[number, number]>('SELECT * FROM drafts WHERE account_id = ? AND id = ?').get(accountId, id) as DraftRow | undefined;
-    return row && this.toRecord(row);
+  async get(accountId: number, id: number): Promise<DraftRecord | undefined> {
+    return this.record(await this.store.get<DraftRow>(BY_ID, [accountId, id]));
   }
 
-  byClientId(accountId: number, clientId: string): DraftRecord | undefined {
-    const row = this.db.prepare<[number, string]>('SELECT * FROM drafts WHERE account_id = ? AND client_id = ?').get(accountId, clientId) as DraftRow | undefined;
-    return row && this.toRecord(row);
+  async byClientId(accountId: number, clientId: string): Promise<DraftRecord | undefined> {
+    return this.record(await this.store.get<DraftRow>(BY_CLIENT_ID, [accountId, clientId]));
   }
 
   /** The newest draft saved with this Message-ID (every version of a draft keeps it). */
-  byMessageIdHeader(accountId: number, messageIdHeader: string): DraftRecord | undefined {
-    const row = this.db
-      .prepare<[number, string]>('SELECT * FROM drafts WHERE account_id = ? AND message_id_header = ? ORDER BY id DESC LIMIT 1')
-      .get(accountId, messageIdHeader) as DraftRow | undefined;
-    return row && this.toRecord(row);
+  async byMessageIdHeader(accountId: number, messageIdHeader: string): Promise<DraftRecord | undefined> {
+    return this.record(await this.store.get<DraftRow>(BY_MESSAGE_ID_HEADER, [accountId, messageIdHeader]));
   }
 
   /** The draft whose current copy is this message (found when the copy has no Message-ID of ours). */
-  atCopy(accountId: number, folderPath: string, uid: number): DraftRecord | undefined {
-    const row = this.db
-      .prepare<[number, string, number]>('SELECT * FROM drafts WHERE account_id = ? AND folder_path = ? AND uid = ? ORDER BY id DESC LIMIT 1')
-      .get(accountId, folderPath, uid) as DraftRow | undefined;
-    return row && this.toRecord(row);
-  }
-
-  /** A new draft at version 1; `saving`: its copy is about to be APPENDed (see `beginSave`). */
-  insert(params: { accountId: number; clientId: string | null; messageIdHeader: string; saving?: boolean } & DraftWrite): DraftRecord {
-    return this.db.transaction(() => {
-      const now = this.now();
-      const id = Number(
-        this.db
-          .prepare(
-            `INSERT INTO drafts (account_id, client_id, version, state, message_id_header, folder_path, uid, fields_json,
-               parent_id, in_reply_to_header, references_json, created_at, updated_at, saving_since)
-             VALUES (?, ?, 1, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          )
-          .run(params.accountId, params.clientId, params.messageIdHeader, params.folderPath, params.uid, JSON.stringify(params.fields),
-            params.parent.parentId, params.parent.inReplyTo, JSON.stringify(params.parent.references), now, now,
-            params.saving ? now : null).lastInsertRowid,
-      );
-      this.setAttachments(id, params.attachmentIds);
-      return this.get(params.accountId, id)!;
-    })();
-  }
-
-  /** The next version, only if the draft is still open at `expectedVersion`; null otherwise (someone saved or sent meanwhile). */
-  update(params: { accountId: number; id: number; expectedVersion: number } & DraftWrite): DraftRecord | null {
-    return this.db.transaction(() => {
-      const changed = this.db
-        .prepare(
-          `UPDATE drafts SET version = version + 1, folder_path = ?, uid = ?, fields_json = ?, parent_id = ?, in_reply_to_header = ?,
-             references_json = ?, updated_at = ?
-           WHERE account_id = ? AND id = ? AND version = ? AND state = 'open'`,
-        )
-        .run(params.folderPath, params.uid, JSON.stringify(params.fields), params.parent.parentId, params.parent.inReplyTo,
-          JSON.stringify(params.parent.references), this.now(), params.accountId, params.id, params.expectedVersion).changes;
-      if (changed === 0) return null;
-      this.setAttachments(params.id, params.attachmentIds);
-      return this.get(params.accountId, params.id)!;
-    })();
+  async atCopy(accountId: number, folderPath: string, uid: number): Promise<DraftRecord | undefined> {
+    return this.record(await this.store.get<DraftRow>(AT_COPY, [accountId, folderPath, uid]));
   }
 
   /**
-   * Recorded before a save's APPEND: until `endSave`, the Drafts folder may hold the old copy,
-   * the new one or both, and a restart resolves them (DraftRecovery).
+   * A new draft at version 1; `saving`: its copy is about to be APPENDed (see `beginSave`).
+   * A client id the account already used throws (UNIQUE), and nothing is kept.
    */
-  beginSave(id: number, supersededUid: number | null): void {
-    this.db.prepare<[number, number | null, number]>('UPDATE drafts SET saving_since = ?, superseded_uid = ? WHERE id = ?').run(this.now(), supersededUid, id);
+  async insert(params: { accountId: number; clientId: string | null; messageIdHeader: string; saving?: boolean } & DraftWrite): Promise<DraftRecord> {
+    return this.store.transaction(async (tx) => {
+      const now = this.now();
+      const row = await tx.get<{ id: number }>(INSERT, [params.accountId, params.clientId, params.messageIdHeader, params.folderPath, params.uid,
+        JSON.stringify(params.fields), params.parent.parentId, params.parent.inReplyTo, JSON.stringify(params.parent.references), now, now,
+        params.saving ? now : null]);
+      await this.setAttachments(row!.id, params.attachmentIds);
+      return (await this.get(params.accountId, row!.id))!;
+    });
+  }
+
+  /** The next version, only if the draft is still open at `expectedVersion`; null otherwise (someone saved or sent meanwhile). */
+  async update(params: { accountId: number; id: number; expectedVersion: number } & DraftWrite): Promise<DraftRecord | null> {
+    return this.store.transaction(async (tx) => {
+      const { changes } = await tx.run(UPDATE, [params.folderPath, params.uid, JSON.stringify(params.fields), params.parent.parentId,
+        params.parent.inReplyTo, JSON.stringify(params.parent.references), this.now(), params.accountId, params.id, params.expectedVersion]);
+      if (changes === 0) return null;
+      await this.setAttachments(params.id, params.attachmentIds);
+      return (await this.get(params.accountId, params.id))!;
+    });
+  }
+
+  /**
+   * Recorded before a save's APPEND (the caller awaits it before the APPEND starts): until
+   * `endSave`, the Drafts folder may hold the old copy, the new one or both, and a restart
+   * resolves them (DraftRecovery).
+   */
+  async beginSave(id: number, supersededUid: number | null): Promise<void> {
+    await this.store.run(BEGIN_SAVE, [this.now(), supersededUid, id]);
   }
 
   /** The save's copies are one again; `uid` (when given) is the copy that stays. */
-  endSave(id: number, uid?: number | null): void {
-    if (uid === undefined) this.db.prepare<[number]>('UPDATE drafts SET saving_since = NULL, superseded_uid = NULL WHERE id = ?').run(id);
-    else this.db.prepare<[number | null, number]>('UPDATE drafts SET uid = ?, saving_since = NULL, superseded_uid = NULL WHERE id = ?').run(uid, id);
+  async endSave(id: number, uid?: number | null): Promise<void> {
+    if (uid === undefined) await this.store.run(END_SAVE, [id]);
+    else await this.store.run(END_SAVE_AT, [uid, id]);
   }
 
   /** Drafts whose last IMAP write did not finish (a crash, or IMAP failing mid-way). */
-  savesUnderWay(): DraftRecord[] {
-    const rows = this.db.prepare('SELECT * FROM drafts WHERE saving_since IS NOT NULL ORDER BY id').all() as DraftRow[];
-    return rows.map((row) => this.toRecord(row));
+  async savesUnderWay(): Promise<DraftRecord[]> {
+    const rows = await this.store.all<DraftRow>(SAVES_UNDER_WAY);
+    return Promise.all(rows.map((row) => this.toRecord(row)));
   }
 
   /** Moves a draft between states; false when it was not in one of `from`. */
-  transition(id: number, from: readonly DraftState[], to: DraftState): boolean {
-    const placeholders = from.map(() => '?').join(',');
-    return (
-      this.db.prepare(`UPDATE drafts SET state = ?, updated_at = ? WHERE id = ? AND state IN (${placeholders})`).run(to, this.now(), id, ...from).changes > 0
-    );
+  async transition(id: number, from: readonly DraftState[], to: DraftState): Promise<boolean> {
+    const placeholders = from.map(() => '?').join(', ');
+    const { changes } = await this.store.run(`UPDATE drafts SET state = ?, updated_at = ? WHERE id = ? AND state IN (${placeholders})`, [to, this.now(), id, ...from]);
+    return changes > 0;
   }
 
-  private setAttachments(draftId: number, uploadIds: readonly string[]): void {
-    this.db.prepare<[number]>('DELETE FROM draft_attachments WHERE draft_id = ?').run(draftId);
-    const insert = this.db.prepare<[number, string, number]>('INSERT INTO draft_attachments (draft_id, upload_id, position) VALUES (?, ?, ?)');
-    [...new Set(uploadIds)].forEach((uploadId, position) => insert.run(draftId, uploadId, position));
+  private async setAttachments(draftId: number, uploadIds: readonly string[]): Promise<void> {
+    await this.store.run(CLEAR_ATTACHMENTS, [draftId]);
+    for (const [position, uploadId] of [...new Set(uploadIds)].entries()) await this.store.run(ADD_ATTACHMENT, [draftId, uploadId, position]);
   }
 
-  private toRecord(row: DraftRow): DraftRecord {
-    const attachmentIds = (
-      this.db.prepare<[number]>('SELECT upload_id FROM draft_attachments WHERE draft_id = ? ORDER BY position').raw().all(row.id) as [string][]
-    ).map(([id]) => id);
+  private async record(row: DraftRow | undefined): Promise<DraftRecord | undefined> {
+    return row && this.toRecord(row);
+  }
+
+  private async toRecord(row: DraftRow): Promise<DraftRecord> {
+    const attachmentIds = (await this.store.all<{ upload_id: string }>(ATTACHMENTS, [row.id])).map((attachment) => attachment.upload_id);
     return {
       id: row.id,
       accountId: row.account_id,

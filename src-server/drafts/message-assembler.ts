@@ -29,8 +29,8 @@ export class MessageAssembler {
   constructor(private readonly deps: { accounts: Pick<AccountStore, 'get'>; uploads: UploadStore }) {}
 
   /** Validated compose fields → what a draft keeps. */
-  fieldsOf(accountId: number, compose: ComposeFields): DraftFields {
-    const account = this.deps.accounts.get(accountId);
+  async fieldsOf(accountId: number, compose: ComposeFields): Promise<DraftFields> {
+    const account = await this.deps.accounts.get(accountId);
     if (!account) throw new TernError('AccountNotFound');
     if (compose.from && compose.from.email !== account.email) {
       throw new TernError('InvalidParameter', { detail: [{ path: 'from', message: 'Mail can only be sent from the account’s own address.' }] });
@@ -47,9 +47,9 @@ export class MessageAssembler {
   }
 
   async assemble(params: AssembleParams): Promise<Assembled> {
-    const account = this.deps.accounts.get(params.accountId);
+    const account = await this.deps.accounts.get(params.accountId);
     if (!account) throw new TernError('AccountNotFound');
-    const uploads = this.deps.uploads.owned(params.accountId, params.attachmentIds);
+    const uploads = await this.deps.uploads.owned(params.accountId, params.attachmentIds);
     const { fields } = params;
     const contentBytes =
       uploads.reduce((sum, upload) => sum + upload.size, 0) + Buffer.byteLength(fields.html ?? '') + Buffer.byteLength(fields.text ?? '');

@@ -41,7 +41,7 @@ export class ParentResolver {
     if (parentId === null) return { parentId: null, inReplyTo: null, references: trimReferences(params.fallbackReferences ?? []) };
     const row = this.deps.materializer.messageRow(accountId, parentId);
     if (!row) throw new TernError('ParentMessageNotFound', { detail: { inReplyTo: String(parentId) } });
-    const folder = this.deps.roles.byId(accountId, row.folder_id);
+    const folder = await this.deps.roles.byId(accountId, row.folder_id);
     let ancestors: string[] = [];
     if (folder) {
       ancestors = await this.deps.access

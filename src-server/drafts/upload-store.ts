@@ -6,7 +6,7 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { MAX_ATTACHMENT_BYTES, type UploadedFile } from '../../shared/api/compose';
 import { TernError } from '../../shared/errors';
-import type { Db } from '../store/database';
+import type { SqlStore } from '../store/sql';
 
 export interface UploadRecord {
   readonly id: string;
@@ -18,7 +18,7 @@ export interface UploadRecord {
 }
 
 export interface UploadStoreDeps {
-  readonly db: Db;
+  readonly store: SqlStore;
   /** `<dataDir>/uploads`: one private directory per account below it. */
   readonly dir: string;
   readonly now?: () => number;
@@ -31,10 +31,15 @@ export const toUploadedFile = (record: UploadRecord): UploadedFile => ({
   contentType: record.contentType,
 });
 
-const SELECT = 'SELECT id, account_id AS accountId, filename, content_type AS contentType, size, created_at AS createdAt FROM uploads';
+const SELECT = 'SELECT id, account_id AS "accountId", filename, content_type AS "contentType", size, created_at AS "createdAt" FROM uploads';
 /** Uploads a draft still needs are kept, whatever their age. */
 const UNREFERENCED = `NOT EXISTS (SELECT 1 FROM draft_attachments a JOIN drafts d ON d.id = a.draft_id
   WHERE a.upload_id = uploads.id AND d.state IN ('open', 'sending'))`;
+const INSERT = 'INSERT INTO uploads (id, account_id, filename, content_type, size, created_at) VALUES (?, ?, ?, ?, ?, ?)';
+const OWN = `${SELECT} WHERE id = ? AND account_id = ?`;
+const OWN_UNREFERENCED = `${SELECT} WHERE id = ? AND account_id = ? AND ${UNREFERENCED}`;
+const STALE = `${SELECT} WHERE created_at < ? AND ${UNREFERENCED}`;
+const DELETE = 'DELETE FROM uploads WHERE id = ?';
 
 /** Counts bytes through a stream and stops it past `limit` (the per-file and per-request budget). */
 function byteLimit(limit: number, counted: { bytes: number }): Transform {
@@ -80,28 +85,27 @@ export class UploadStore {
       throw error;
     }
     const record: UploadRecord = { id, accountId: params.accountId, filename: params.filename, contentType: params.contentType, size: counted.bytes, createdAt: this.now() };
-    this.deps.db
-      .prepare('INSERT INTO uploads (id, account_id, filename, content_type, size, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(record.id, record.accountId, record.filename, record.contentType, record.size, record.createdAt);
+    await this.deps.store.run(INSERT, [record.id, record.accountId, record.filename, record.contentType, record.size, record.createdAt]);
     return record;
   }
 
   /** The account's uploads by id, in the order asked; FileNotFound names any that is missing or not the account's. */
-  owned(accountId: number, ids: readonly string[]): UploadRecord[] {
-    const records = this.lookup(accountId, ids);
+  async owned(accountId: number, ids: readonly string[]): Promise<UploadRecord[]> {
+    const records = await this.lookup(accountId, ids);
     const missing = records.filter((entry) => !entry.record).map((entry) => entry.id);
     if (missing.length > 0) throw new TernError('FileNotFound', { detail: { missing } });
     return records.map((entry) => entry.record!);
   }
 
   /** The ones of `ids` that still exist and are the account's. */
-  existing(accountId: number, ids: readonly string[]): UploadRecord[] {
-    return this.lookup(accountId, ids).flatMap((entry) => (entry.record ? [entry.record] : []));
+  async existing(accountId: number, ids: readonly string[]): Promise<UploadRecord[]> {
+    return (await this.lookup(accountId, ids)).flatMap((entry) => (entry.record ? [entry.record] : []));
   }
 
-  private lookup(accountId: number, ids: readonly string[]): { id: string; record: UploadRecord | undefined }[] {
-    const statement = this.deps.db.prepare<[string, number]>(`${SELECT} WHERE id = ? AND account_id = ?`);
-    return [...new Set(ids)].map((id) => ({ id, record: statement.get(id, accountId) as UploadRecord | undefined }));
+  private async lookup(accountId: number, ids: readonly string[]): Promise<{ id: string; record: UploadRecord | undefined }[]> {
+    const found: { id: string; record: UploadRecord | undefined }[] = [];
+    for (const id of new Set(ids)) found.push({ id, record: await this.deps.store.get<UploadRecord>(OWN, [id, accountId]) });
+    return found;
   }
 
   async read(record: UploadRecord): Promise<Buffer> {
@@ -114,7 +118,7 @@ export class UploadStore {
 
   /** DELETE /api/files/:id: the person took the file off the message. */
   async remove(accountId: number, id: string): Promise<boolean> {
-    const record = this.deps.db.prepare<[string, number]>(`${SELECT} WHERE id = ? AND account_id = ?`).get(id, accountId) as UploadRecord | undefined;
+    const record = await this.deps.store.get<UploadRecord>(OWN, [id, accountId]);
     if (!record) return false;
     await this.drop([record]);
     return true;
@@ -122,13 +126,17 @@ export class UploadStore {
 
   /** After a send: the message's uploads, unless a draft still holds one (a forward of the same file). */
   async release(accountId: number, ids: readonly string[]): Promise<void> {
-    const statement = this.deps.db.prepare<[string, number]>(`${SELECT} WHERE id = ? AND account_id = ? AND ${UNREFERENCED}`);
-    await this.drop(ids.map((id) => statement.get(id, accountId) as UploadRecord | undefined).filter((record) => record !== undefined));
+    const releasable: UploadRecord[] = [];
+    for (const id of ids) {
+      const record = await this.deps.store.get<UploadRecord>(OWN_UNREFERENCED, [id, accountId]);
+      if (record) releasable.push(record);
+    }
+    await this.drop(releasable);
   }
 
   /** Uploads older than `maxAgeMs` that no open draft holds; returns how many went. */
   async sweep(maxAgeMs: number): Promise<number> {
-    const stale = this.deps.db.prepare<[number]>(`${SELECT} WHERE created_at < ? AND ${UNREFERENCED}`).all(this.now() - maxAgeMs) as UploadRecord[];
+    const stale = await this.deps.store.all<UploadRecord>(STALE, [this.now() - maxAgeMs]);
     await this.drop(stale);
     return stale.length;
   }
@@ -138,9 +146,8 @@ export class UploadStore {
   }
 
   private async drop(records: readonly UploadRecord[]): Promise<void> {
-    const statement = this.deps.db.prepare<[string]>('DELETE FROM uploads WHERE id = ?');
     for (const record of records) {
-      statement.run(record.id);
+      await this.deps.store.run(DELETE, [record.id]);
       await unlink(this.pathOf(record)).catch(() => undefined);
     }
   }

@@ -36,9 +36,9 @@ function bearerToken(request: FastifyRequest): string | undefined {
   return typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
 }
 
-function resolveSession(sessions: SessionStore, request: FastifyRequest, auth: Exclude<RouteAuth, 'public'>): Session {
+async function resolveSession(sessions: SessionStore, request: FastifyRequest, auth: Exclude<RouteAuth, 'public'>): Promise<Session> {
   try {
-    return sessions.verify(bearerToken(request));
+    return await sessions.verify(bearerToken(request));
   } catch (error) {
     if (auth === 'download' && error instanceof TernError && error.name === 'TokenParamMissing') throw new TernError('UNAUTHENTICATED');
     throw error;
@@ -62,7 +62,7 @@ export function registerRouteGuards(app: FastifyInstance, deps: { sessions: Sess
   app.addHook('preHandler', async (request) => {
     const { auth = 'session', feature } = request.routeOptions.config;
     if (auth === 'public') return;
-    request.resolvedSession = resolveSession(deps.sessions, request, auth);
-    if (feature) deps.plans.require(request.resolvedSession.accountId, feature);
+    request.resolvedSession = await resolveSession(deps.sessions, request, auth);
+    if (feature) await deps.plans.require(request.resolvedSession.accountId, feature);
   });
 }

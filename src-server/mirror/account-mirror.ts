@@ -28,8 +28,8 @@ export interface MirrorProgress {
 export interface AccountMirrorDeps {
   readonly accountId: number;
   readonly store: MirrorStore;
-  /** A fresh, unconnected client with the account's current password. */
-  readonly createClient: (purpose: ImapPurpose) => ImapFlow;
+  /** A fresh, unconnected client with the account's current password (read from the store). */
+  readonly createClient: (purpose: ImapPurpose) => ImapFlow | Promise<ImapFlow>;
   readonly options?: Partial<MirrorOptions>;
   /** The FETCH fast path (one per gateway, see MirrorManager); a mirror of its own by default. */
   readonly leanFetch?: LeanFetch;
@@ -202,7 +202,7 @@ export class AccountMirror extends EventEmitter<MirrorEvents> {
 
   private async session(): Promise<void> {
     this.setState('connecting');
-    const client = this.deps.createClient('sync');
+    const client = await this.deps.createClient('sync');
     const closed = new Promise<void>((resolve) => client.once('close', resolve));
     client.on('expunge', (event) => {
       this.vanished.record(event);

@@ -4,7 +4,7 @@ import { proveAlive, withinDeadline } from './liveness';
 
 export interface IdleWatcherDeps {
   /** A fresh, unconnected client for the account's second connection. */
-  readonly createClient: () => ImapFlow;
+  readonly createClient: () => ImapFlow | Promise<ImapFlow>;
   /** Something happened in INBOX (new mail, an expunge, a flag change) or the watch (re)started. */
   readonly onChange: (reason: 'exists' | 'expunge' | 'flags' | 'connected') => void;
   readonly backoff: Backoff;
@@ -59,7 +59,7 @@ export class IdleWatcher {
 
   /** One connection's life: connect, select INBOX, let imapflow IDLE, return when it closes. */
   private async watchOnce(signal: AbortSignal): Promise<void> {
-    const client = (this.client = this.deps.createClient());
+    const client = (this.client = await this.deps.createClient());
     const closed = new Promise<void>((resolve) => client.once('close', resolve));
     try {
       await client.connect();

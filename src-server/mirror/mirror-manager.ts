@@ -25,8 +25,11 @@ export interface MirrorManagerDeps {
 export class MirrorManager {
   private readonly mirrors = new Map<number, AccountMirror>();
   private closed = false;
-  private readonly onSessionEnded = (session: { accountId: number }) => {
-    if (!this.deps.sessions.activeAccountIds().includes(session.accountId)) void this.stop(session.accountId);
+  private readonly onSessionEnded = ({ accountId }: { accountId: number }) => {
+    const stopUnlessLive = async () => {
+      if (!(await this.deps.sessions.activeAccountIds()).includes(accountId)) await this.stop(accountId);
+    };
+    stopUnlessLive().catch((error: unknown) => this.deps.onError?.(accountId, error));
   };
 
   /** The FETCH fast path of every mirror: `leanFetch.status` says whether it serves the FETCHes. */
@@ -43,22 +46,23 @@ export class MirrorManager {
   }
 
   /** Starts mirrors for every account that has a live session (gateway start). */
-  startActive(): void {
-    for (const accountId of this.deps.sessions.activeAccountIds()) this.onLogin(accountId);
+  async startActive(): Promise<void> {
+    for (const accountId of await this.deps.sessions.activeAccountIds()) await this.onLogin(accountId);
   }
 
   /**
    * A successful login: start the account's mirror, or — if it runs — make it reconnect
    * now rather than after its backoff (the login may carry a changed password).
    */
-  onLogin(accountId: number): AccountMirror {
+  async onLogin(accountId: number): Promise<AccountMirror> {
+    if (!this.mirrors.has(accountId) && !(await this.deps.accounts.get(accountId))) throw new Error(`No account ${accountId}`);
+    // From here on synchronous: two logins at once find the one mirror the first started.
     const running = this.mirrors.get(accountId);
     if (running) {
       running.wake();
       return running;
     }
     if (this.closed) throw new Error('The mirror manager is closed');
-    if (!this.deps.accounts.get(accountId)) throw new Error(`No account ${accountId}`);
     const mirror = new AccountMirror({
       accountId,
       store: this.deps.store,
@@ -91,9 +95,9 @@ export class MirrorManager {
   }
 
   /** The account is read at every connect, so a changed password or server applies on reconnect. */
-  private createClient(accountId: number, purpose: ImapPurpose) {
-    const account = this.deps.accounts.get(accountId);
+  private async createClient(accountId: number, purpose: ImapPurpose) {
+    const account = await this.deps.accounts.get(accountId);
     if (!account) throw new Error(`No account ${accountId}`);
-    return createImapClient({ account, password: this.deps.accounts.password(accountId), purpose });
+    return createImapClient({ account, password: await this.deps.accounts.password(accountId), purpose });
   }
 }

@@ -14,7 +14,7 @@ import type { Materializer } from '../mirror/materialize';
 import type { MirrorManager } from '../mirror/mirror-manager';
 import type { PushHub } from '../push/push-hub';
 import { NodemailerSmtp, type SmtpConnector } from '../smtp/smtp-connector';
-import type { Db } from '../store/database';
+import type { SqlStore } from '../store/sql';
 import type { TransactionLog } from '../store/transaction-log';
 import { OutboxStore } from './outbox-store';
 import { OutboxWorker, type OutboxOptions } from './outbox-worker';
@@ -28,7 +28,8 @@ const UPLOAD_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 const DRAFT_RECOVERY_INTERVAL_MS = 5 * 60 * 1000;
 
 export interface MailWritesDeps {
-  readonly db: Db;
+  /** Drafts, uploads, the outbox and the actions' stores. */
+  readonly store: SqlStore;
   readonly dataDir: string;
   readonly accounts: AccountStore;
   readonly txlog: TransactionLog;
@@ -59,28 +60,30 @@ export interface MailWrites {
 }
 
 export function createMailWrites(deps: MailWritesDeps): MailWrites {
-  const { db, accounts, txlog, mirrors, materializer } = deps;
+  const { store, accounts, txlog, mirrors, materializer } = deps;
   const report = (accountId: number | null, error: unknown) => deps.onError?.(accountId, error);
-  const roles = new FolderRoles(db);
+  const roles = new FolderRoles(store);
   const access = new MailboxAccess({ accounts, mirrors, onError: report });
-  const uploads = new UploadStore({ db, dir: join(deps.dataDir, 'uploads') });
-  const draftStore = new DraftStore(db);
+  const uploads = new UploadStore({ store, dir: join(deps.dataDir, 'uploads') });
+  const draftStore = new DraftStore(store);
   const assembler = new MessageAssembler({ accounts, uploads });
   const parents = new ParentResolver({ materializer, roles, access });
-  const drafts = new DraftService({ db, store: draftStore, accounts, assembler, parents, uploads, roles, access, txlog });
-  const outboxStore = new OutboxStore(db);
+  const drafts = new DraftService({ sql: store, store: draftStore, accounts, assembler, parents, uploads, roles, access, txlog });
+  const outboxStore = new OutboxStore(store);
   const outbox = new OutboxWorker({
     store: outboxStore,
     smtp: deps.smtp ?? new NodemailerSmtp(),
     accounts,
     filing: new SentFiler({ access, roles, drafts, draftStore, uploads, materializer, onError: report }),
     // The message did not leave: its draft is editable again, so the person can fix and resend.
-    onFailed: (row) => row.draftId !== null && draftStore.transition(row.draftId, ['sending'], 'open'),
+    onFailed: async (row) => {
+      if (row.draftId !== null) await draftStore.transition(row.draftId, ['sending'], 'open');
+    },
     onError: (error) => report(null, error),
     options: deps.outbox,
   });
-  const send = new SendService({ db, store: outboxStore, worker: outbox, drafts, draftStore, assembler, parents, accounts, txlog, waitMs: deps.sendWaitMs });
-  const actions = new ActionService({ targets: new ActionTargets(db), roles, access, rehomer: new MoveRehomer({ db, txlog, push: deps.push }), txlog });
+  const send = new SendService({ sql: store, store: outboxStore, worker: outbox, drafts, draftStore, assembler, parents, accounts, txlog, waitMs: deps.sendWaitMs });
+  const actions = new ActionService({ targets: new ActionTargets(store), roles, access, rehomer: new MoveRehomer({ store, txlog, push: deps.push }), txlog });
 
   let sweepTimer: NodeJS.Timeout | null = null;
   let recoveryTimer: NodeJS.Timeout | null = null;

@@ -1,7 +1,7 @@
 import type { OutboxState, SendResult } from '../../shared/api/compose';
 import type { SmtpEnvelope, SmtpOutcome } from '../smtp/smtp-connector';
 import type { SmtpFailure } from '../smtp/smtp-errors';
-import type { Db } from '../store/database';
+import type { SqlStore, SqlValue } from '../store/sql';
 
 export interface OutboxRow {
   readonly id: number;
@@ -83,6 +83,20 @@ const toRow = (row: Row): OutboxRow => ({
   createdAt: row.created_at,
 });
 
+const COLUMNS = `id, account_id, idempotency_key, request_hash, draft_id, parent_id, message_id_header, envelope_json, raw, sent_copy,
+  upload_ids_json, state, attempts, filing_attempts, next_attempt_at, smtp_json, last_error, error_json, committed_at, sent_copy_state, created_at`;
+const ENQUEUE = `INSERT INTO outbox (account_id, idempotency_key, request_hash, draft_id, parent_id, message_id_header, envelope_json, raw,
+    sent_copy, upload_ids_json, state, next_attempt_at, created_at, updated_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?)
+  ON CONFLICT (account_id, idempotency_key) DO NOTHING`;
+const BY_ID = `SELECT ${COLUMNS} FROM outbox WHERE id = ?`;
+const BY_KEY = `SELECT ${COLUMNS} FROM outbox WHERE account_id = ? AND idempotency_key = ?`;
+const DUE = `SELECT ${COLUMNS} FROM outbox WHERE state IN ('queued', 'accepted') AND next_attempt_at <= ? ORDER BY id LIMIT ?`;
+const NEXT_DUE_AT = `SELECT MIN(next_attempt_at) AS "at" FROM outbox WHERE state IN ('queued', 'accepted')`;
+const IN_SENDING = `SELECT ${COLUMNS} FROM outbox WHERE state = 'sending' ORDER BY id`;
+/** What a sent row keeps of its message once Sent holds it: nothing (`raw` is NOT NULL). */
+const NO_BYTES = Buffer.alloc(0);
+
 /**
  * The outbox: a message is written here, whole and with its Message-ID, before SMTP is
  * tried, and each step is a guarded state change (`UPDATE … WHERE state = …`), so two
@@ -98,92 +112,79 @@ const toRow = (row: Row): OutboxRow => ({
  */
 export class OutboxStore {
   constructor(
-    private readonly db: Db,
+    private readonly store: SqlStore,
     private readonly now: () => number = Date.now,
   ) {}
 
   /** Stores a message; with a key already used by the account, returns that row instead (created: false). */
-  enqueue(params: NewOutboxRow): { row: OutboxRow; created: boolean } {
+  async enqueue(params: NewOutboxRow): Promise<{ row: OutboxRow; created: boolean }> {
     const now = this.now();
-    const result = this.db
-      .prepare(
-        `INSERT INTO outbox (account_id, idempotency_key, request_hash, draft_id, parent_id, message_id_header, envelope_json, raw,
-           sent_copy, upload_ids_json, state, next_attempt_at, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?)
-         ON CONFLICT (account_id, idempotency_key) DO NOTHING`,
-      )
-      .run(params.accountId, params.idempotencyKey, params.requestHash, params.draftId, params.parentId, params.messageIdHeader,
-        JSON.stringify(params.envelope), params.raw, params.sentCopy, JSON.stringify(params.uploadIds), now, now, now);
-    return { row: this.byKey(params.accountId, params.idempotencyKey)!, created: result.changes > 0 };
+    const result = await this.store.run(ENQUEUE, [params.accountId, params.idempotencyKey, params.requestHash, params.draftId, params.parentId,
+      params.messageIdHeader, JSON.stringify(params.envelope), params.raw, params.sentCopy, JSON.stringify(params.uploadIds), now, now, now]);
+    return { row: (await this.byKey(params.accountId, params.idempotencyKey))!, created: result.changes > 0 };
   }
 
-  get(id: number): OutboxRow | undefined {
-    const row = this.db.prepare<[number]>('SELECT * FROM outbox WHERE id = ?').get(id) as Row | undefined;
+  async get(id: number): Promise<OutboxRow | undefined> {
+    const row = await this.store.get<Row>(BY_ID, [id]);
     return row && toRow(row);
   }
 
-  byKey(accountId: number, idempotencyKey: string): OutboxRow | undefined {
-    const row = this.db.prepare<[number, string]>('SELECT * FROM outbox WHERE account_id = ? AND idempotency_key = ?').get(accountId, idempotencyKey) as
-      | Row
-      | undefined;
+  async byKey(accountId: number, idempotencyKey: string): Promise<OutboxRow | undefined> {
+    const row = await this.store.get<Row>(BY_KEY, [accountId, idempotencyKey]);
     return row && toRow(row);
   }
 
   /** Rows with work to do now: to send, or sent and still to file. Oldest first. */
-  due(limit: number): OutboxRow[] {
-    return (
-      this.db
-        .prepare<[number, number]>(`SELECT * FROM outbox WHERE state IN ('queued', 'accepted') AND next_attempt_at <= ? ORDER BY id LIMIT ?`)
-        .all(this.now(), limit) as Row[]
-    ).map(toRow);
+  async due(limit: number): Promise<OutboxRow[]> {
+    return (await this.store.all<Row>(DUE, [this.now(), limit])).map(toRow);
   }
 
   /** When the next retry falls due (null: nothing waiting). */
-  nextDueAt(): number | null {
-    const row = this.db.prepare(`SELECT MIN(next_attempt_at) AS at FROM outbox WHERE state IN ('queued', 'accepted')`).get() as { at: number | null };
-    return row.at;
+  async nextDueAt(): Promise<number | null> {
+    return (await this.store.get<{ at: number | null }>(NEXT_DUE_AT))?.at ?? null;
   }
 
   /** Rows left `sending`: an attempt was under way when a gateway stopped. */
-  inSending(): OutboxRow[] {
-    return (this.db.prepare(`SELECT * FROM outbox WHERE state = 'sending' ORDER BY id`).all() as Row[]).map(toRow);
+  async inSending(): Promise<OutboxRow[]> {
+    return (await this.store.all<Row>(IN_SENDING)).map(toRow);
   }
 
   /** queued → sending, counting the attempt; false if another worker took it. */
-  claim(id: number): boolean {
+  claim(id: number): Promise<boolean> {
     return this.change(id, ['queued'], `state = 'sending', attempts = attempts + 1`, []);
   }
 
   /**
    * The attempt is about to write its final ".": from now on the server may take the message at
-   * any moment. Synchronous (better-sqlite3), so it is on disk before the dot leaves.
+   * any moment. The caller awaits it before the dot leaves (the SMTP connector waits for its
+   * onCommit), so the commit point is in the database first.
    */
-  markCommitting(id: number): boolean {
+  markCommitting(id: number): Promise<boolean> {
     return this.change(id, ['sending'], `committed_at = ?`, [this.now()]);
   }
 
   /** sending → accepted: the marker that SMTP took the message; from here on it is never sent again. */
-  markAccepted(id: number, outcome: SmtpOutcome): boolean {
+  markAccepted(id: number, outcome: SmtpOutcome): Promise<boolean> {
     return this.change(id, ['sending'], `state = 'accepted', smtp_json = ?, last_error = NULL, next_attempt_at = ?`, [JSON.stringify(outcome), this.now()]);
   }
 
   /** sending → queued: try again at `at` (the server refused it, or the attempt ended before its final "."). */
-  requeue(id: number, reason: string, at: number): boolean {
+  requeue(id: number, reason: string, at: number): Promise<boolean> {
     return this.change(id, ['sending'], `state = 'queued', committed_at = NULL, last_error = ?, next_attempt_at = ?`, [reason, at]);
   }
 
   /** sending → unknown: the final "." went out and no reply came back; never sent again on its own. */
-  markUnknown(id: number, reason: string): boolean {
+  markUnknown(id: number, reason: string): Promise<boolean> {
     return this.change(id, ['sending'], `state = 'unknown', last_error = ?`, [reason]);
   }
 
   /** unknown → queued: the person checked and asks to send it again. */
-  resend(id: number): boolean {
+  resend(id: number): Promise<boolean> {
     return this.change(id, ['unknown'], `state = 'queued', committed_at = NULL, last_error = NULL, next_attempt_at = ?`, [this.now()]);
   }
 
   /** unknown → accepted: the person says it arrived; it is filed in Sent like any sent message. */
-  confirmSent(id: number): boolean {
+  confirmSent(id: number): Promise<boolean> {
     return this.change(id, ['unknown'], `state = 'accepted', smtp_json = ?, last_error = NULL, next_attempt_at = ?`, [
       JSON.stringify({ response: 'confirmed as sent by the person', accepted: [], rejected: [] }),
       this.now(),
@@ -191,36 +192,36 @@ export class OutboxStore {
   }
 
   /** sending → failed, for good. */
-  markFailed(id: number, failure: SmtpFailure): boolean {
+  markFailed(id: number, failure: SmtpFailure): Promise<boolean> {
     return this.change(id, ['sending'], `state = 'failed', last_error = ?, error_json = ?`, [failure.reason, JSON.stringify(failure)]);
   }
 
   /** accepted stays accepted: filing failed, try it again at `at` (SMTP is not repeated). */
-  deferFiling(id: number, reason: string, at: number): boolean {
+  deferFiling(id: number, reason: string, at: number): Promise<boolean> {
     return this.change(id, ['accepted'], `filing_attempts = filing_attempts + 1, last_error = ?, next_attempt_at = ?`, [reason, at]);
   }
 
   /** The copy in Sent is there (filed by us or found); the rest of filing may still be retried. */
-  markCopyFiled(id: number): boolean {
+  markCopyFiled(id: number): Promise<boolean> {
     return this.change(id, ['accepted'], `sent_copy_state = 'filed'`, []);
   }
 
   /** accepted → sent with its copy in Sent. The raw copies are dropped: the message now lives in Sent. */
-  markSent(id: number, note: string | null = null): boolean {
-    return this.change(id, ['accepted'], `state = 'sent', sent_copy_state = 'filed', last_error = ?, raw = x'', sent_copy = NULL`, [note]);
+  markSent(id: number, note: string | null = null): Promise<boolean> {
+    return this.change(id, ['accepted'], `state = 'sent', sent_copy_state = 'filed', last_error = ?, raw = ?, sent_copy = NULL`, [note, NO_BYTES]);
   }
 
   /**
    * accepted → sent without a Sent copy: every filing attempt failed. The reason is kept for the
    * person, and so is the message (raw), the only copy the mailbox would otherwise lack.
    */
-  markSentWithoutCopy(id: number, reason: string): boolean {
+  markSentWithoutCopy(id: number, reason: string): Promise<boolean> {
     return this.change(id, ['accepted'], `state = 'sent', sent_copy_state = 'failed', last_error = ?`, [reason]);
   }
 
-  private change(id: number, from: readonly OutboxState[], set: string, values: readonly unknown[]): boolean {
-    const states = from.map(() => '?').join(',');
-    const sql = `UPDATE outbox SET ${set}, updated_at = ? WHERE id = ? AND state IN (${states})`;
-    return this.db.prepare(sql).run(...values, this.now(), id, ...from).changes > 0;
+  private async change(id: number, from: readonly OutboxState[], set: string, values: readonly SqlValue[]): Promise<boolean> {
+    const states = from.map(() => '?').join(', ');
+    const { changes } = await this.store.run(`UPDATE outbox SET ${set}, updated_at = ? WHERE id = ? AND state IN (${states})`, [...values, this.now(), id, ...from]);
+    return changes > 0;
   }
 }

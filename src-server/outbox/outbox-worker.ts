@@ -43,8 +43,8 @@ export interface OutboxWorkerDeps {
   readonly smtp: SmtpConnector;
   readonly accounts: Pick<AccountStore, 'get' | 'password'>;
   readonly filing: SentFiling;
-  /** A send failed for good (e.g. put its draft back to editable). */
-  readonly onFailed?: (row: OutboxRow) => void;
+  /** A send failed for good (e.g. put its draft back to editable); awaited before the attempt ends. */
+  readonly onFailed?: (row: OutboxRow) => void | Promise<void>;
   readonly onError?: (error: unknown) => void;
   readonly options?: Partial<OutboxOptions>;
   readonly now?: () => number;
@@ -113,7 +113,7 @@ export class OutboxWorker extends EventEmitter<WorkerEvents> {
   async runDue(): Promise<void> {
     await this.recoverOrphans();
     const started: Promise<void>[] = [];
-    for (const row of this.deps.store.due(100)) {
+    for (const row of await this.deps.store.due(100)) {
       if (this.stopped) break;
       if (this.inFlight.has(row.id) || this.busyAccounts.has(row.accountId)) continue;
       this.busyAccounts.add(row.accountId);
@@ -144,23 +144,31 @@ export class OutboxWorker extends EventEmitter<WorkerEvents> {
     // Attempts run on by themselves; each kicks the loop when it ends.
     this.runDue().catch((error: unknown) => this.deps.onError?.(error));
     // Rows due now are being started, or wait for their account's attempt, which kicks when it ends.
-    const next = this.deps.store.nextDueAt();
-    const now = this.now();
-    const wait = next === null || next <= now ? this.options.idleCheckMs : Math.min(this.options.idleCheckMs, next - now);
-    if (!this.timer) this.schedule(wait);
+    this.deps.store.nextDueAt().then(
+      (next) => {
+        const now = this.now();
+        const wait = next === null || next <= now ? this.options.idleCheckMs : Math.min(this.options.idleCheckMs, next - now);
+        if (!this.timer) this.schedule(wait);
+      },
+      (error: unknown) => {
+        if (this.stopped) return; // the store closed under a stopping gateway
+        this.deps.onError?.(error);
+        if (!this.timer) this.schedule(this.options.idleCheckMs);
+      },
+    );
   }
 
   /** `sending` rows this process is not working on: an attempt died with a gateway. */
   private async recoverOrphans(): Promise<void> {
-    for (const row of this.deps.store.inSending()) {
+    for (const row of await this.deps.store.inSending()) {
       if (this.inFlight.has(row.id) || this.recovered.has(row.id)) continue;
       this.recovered.add(row.id);
       try {
         // Died before the final ".": the server threw the unfinished message away (no IMAP needed to know).
-        if (row.committedAt === null) this.deps.store.requeue(row.id, 'interrupted by a gateway restart', this.now());
+        if (row.committedAt === null) await this.deps.store.requeue(row.id, 'interrupted by a gateway restart', this.now());
         // Found in Sent: the server took it (and filed it) before we could record that. Do not send again.
-        else if (await this.deps.filing.isInSent(row)) this.deps.store.markAccepted(row.id, { response: 'found in Sent after a restart', accepted: [], rejected: [] });
-        else this.deps.store.markUnknown(row.id, UNKNOWN_AFTER_RESTART);
+        else if (await this.deps.filing.isInSent(row)) await this.deps.store.markAccepted(row.id, { response: 'found in Sent after a restart', accepted: [], rejected: [] });
+        else await this.deps.store.markUnknown(row.id, UNKNOWN_AFTER_RESTART);
       } catch (error) {
         // Cannot look now (IMAP down): leave it `sending` and look again on the next pass.
         this.recovered.delete(row.id);
@@ -174,7 +182,7 @@ export class OutboxWorker extends EventEmitter<WorkerEvents> {
     let row: OutboxRow | undefined = initial;
     if (row.state === 'queued') {
       if (!(await this.attempt(row))) return;
-      row = this.deps.store.get(row.id);
+      row = await this.deps.store.get(row.id);
     }
     if (row?.state === 'accepted') await this.fileSent(row);
   }
@@ -182,36 +190,38 @@ export class OutboxWorker extends EventEmitter<WorkerEvents> {
   /** One SMTP attempt; true when the server accepted the message. */
   private async attempt(row: OutboxRow): Promise<boolean> {
     const { store, smtp, accounts } = this.deps;
-    if (!store.claim(row.id)) return false;
+    if (!(await store.claim(row.id))) return false;
     this.emit('changed', row.id);
     const attempt = row.attempts + 1;
     let committed = false;
-    const onCommit = () => {
-      if (!store.markCommitting(row.id)) throw new Error('The outbox row is no longer being sent.');
+    // The SMTP connector awaits this before it writes the final ".": the commit point is in the
+    // database before the server can take the message (a crash after it reads as `unknown`).
+    const onCommit = async () => {
+      if (!(await store.markCommitting(row.id))) throw new Error('The outbox row is no longer being sent.');
       committed = true;
     };
     let failure: SmtpFailure;
     try {
-      const account = accounts.get(row.accountId);
+      const account = await accounts.get(row.accountId);
       if (!account) throw Object.assign(new Error('The account no longer exists.'), { code: 'EAUTH' });
-      const outcome = await smtp.send({ account, password: accounts.password(row.accountId), envelope: row.envelope, raw: row.raw, onCommit });
+      const outcome = await smtp.send({ account, password: await accounts.password(row.accountId), envelope: row.envelope, raw: row.raw, onCommit });
       // Recorded even while stopping: a closed store throws, and the next start finds the row committed.
-      if (!this.record(() => store.markAccepted(row.id, outcome))) return false;
+      if (!(await this.record(() => store.markAccepted(row.id, outcome)))) return false;
       return true;
     } catch (error) {
       failure = classifySmtpError(error);
     }
     // No reply after the final ".": the server may have the message. Sending it again could deliver it twice.
     if (committed && failure.responseCode === null) {
-      this.record(() => store.markUnknown(row.id, `${UNKNOWN_NO_REPLY} (${failure.reason})`));
+      await this.record(() => store.markUnknown(row.id, `${UNKNOWN_NO_REPLY} (${failure.reason})`));
       return false;
     }
     if (this.stopped) return false;
     if (failure.permanent || attempt >= this.options.maxAttempts) {
-      store.markFailed(row.id, failure);
-      this.deps.onFailed?.(row);
+      await store.markFailed(row.id, failure);
+      await this.deps.onFailed?.(row);
     } else {
-      store.requeue(row.id, failure.reason, this.now() + this.delayAfter(attempt));
+      await store.requeue(row.id, failure.reason, this.now() + this.delayAfter(attempt));
     }
     return false;
   }
@@ -222,30 +232,30 @@ export class OutboxWorker extends EventEmitter<WorkerEvents> {
     try {
       if (!copyFiled) {
         await filing.fileCopy(row);
-        copyFiled = store.markCopyFiled(row.id);
+        copyFiled = await store.markCopyFiled(row.id);
       }
       await filing.finish(row, true);
-      store.markSent(row.id);
+      await store.markSent(row.id);
     } catch (error) {
       if (this.stopped) return;
       const reason = filingReason(error);
       if (row.filingAttempts + 1 < this.options.maxFilingAttempts) {
-        store.deferFiling(row.id, reason, this.now() + this.delayAfter(row.filingAttempts + 1));
+        await store.deferFiling(row.id, reason, this.now() + this.delayAfter(row.filingAttempts + 1));
       } else if (copyFiled) {
         // In Sent; only a later step (e.g. removing the draft's copy) kept failing.
-        store.markSent(row.id, `filed in Sent, but: ${reason}`);
+        await store.markSent(row.id, `filed in Sent, but: ${reason}`);
       } else {
         // The message is out but Sent lacks it: said so (sentCopy 'failed'), never marked filed.
-        store.markSentWithoutCopy(row.id, `not filed in Sent: ${reason}`);
+        await store.markSentWithoutCopy(row.id, `not filed in Sent: ${reason}`);
         await filing.finish(row, false).catch((finishError: unknown) => this.deps.onError?.(finishError));
       }
     }
   }
 
   /** A state write that may meet a store already closed by a stopping gateway; false when it did not happen. */
-  private record(write: () => boolean): boolean {
+  private async record(write: () => Promise<boolean>): Promise<boolean> {
     try {
-      return write();
+      return await write();
     } catch (error) {
       if (!this.stopped) throw error;
       return false;

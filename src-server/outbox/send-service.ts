@@ -7,13 +7,14 @@ import type { DraftFields, DraftParent, DraftStore } from '../drafts/draft-store
 import type { MessageAssembler } from '../drafts/message-assembler';
 import type { ParentResolver } from '../drafts/parent-resolver';
 import { newMessageIdHeader } from '../smtp/mime-builder';
-import type { Db } from '../store/database';
+import type { SqlStore } from '../store/sql';
 import type { TransactionLog } from '../store/transaction-log';
 import type { OutboxRow, OutboxStore } from './outbox-store';
 import type { OutboxWorker } from './outbox-worker';
 
 export interface SendServiceDeps {
-  readonly db: Db;
+  /** The database, for the one transaction that stores a send (outbox row and draft state together). */
+  readonly sql: SqlStore;
   readonly store: OutboxStore;
   readonly worker: Pick<OutboxWorker, 'kick' | 'on' | 'off'>;
   readonly drafts: Pick<DraftService, 'editable'>;
@@ -47,29 +48,35 @@ export class SendService {
   }
 
   async send(accountId: number, request: SendRequest): Promise<{ status: 200 | 202; result: SendResult }> {
-    const { store, db, draftStore } = this.deps;
+    const { store, sql, draftStore } = this.deps;
     const { idempotencyKey, ...content } = request;
     const requestHash = createHash('sha256').update(JSON.stringify(content)).digest('hex');
-    const earlier = store.byKey(accountId, idempotencyKey);
+    const earlier = await store.byKey(accountId, idempotencyKey);
     if (earlier) return this.repeat(earlier, requestHash);
 
     const source = await this.contentOf(accountId, request);
     const recipients = [...new Set([...source.fields.to, ...source.fields.cc, ...source.fields.bcc].map((recipient) => recipient.email))];
     if (recipients.length === 0) throw new TernError('InvalidParameter', { detail: [{ path: 'to', message: 'Add at least one recipient.' }] });
-    const account = this.deps.accounts.get(accountId);
+    const account = await this.deps.accounts.get(accountId);
     if (!account) throw new TernError('AccountNotFound');
     const messageIdHeader = newMessageIdHeader(account.email);
     const { message, uploads } = await this.deps.assembler.assemble({ accountId, ...source, messageIdHeader, date: new Date() });
     const raw = await this.deps.assembler.raw(message, { keepBcc: false });
     const sentCopy = message.bcc.length > 0 ? await this.deps.assembler.raw(message, { keepBcc: true }) : null;
 
-    const { row, created } = db.transaction(() => {
-      const racing = store.byKey(accountId, idempotencyKey);
+    const { row, created } = await sql.transaction(async () => {
+      const racing = await store.byKey(accountId, idempotencyKey);
       if (racing) return { row: racing, created: false };
       if (source.draftId !== null) {
-        const draft = draftStore.get(accountId, source.draftId);
+        const draft = await draftStore.get(accountId, source.draftId);
         if (draft?.state === 'open' && draft.version !== source.draftVersion) throw new TernError('InvalidDraftVersion', { detail: { currentVersion: draft.version } });
-        if (!draftStore.transition(source.draftId, ['open'], 'sending')) this.deps.drafts.editable(accountId, source.draftId);
+        if (!(await draftStore.transition(source.draftId, ['open'], 'sending'))) {
+          // On PostgreSQL a send with the same key may have committed while this one waited for the
+          // draft's row: the same send, answered as a repeat (SQLite runs one transaction at a time).
+          const committed = await store.byKey(accountId, idempotencyKey);
+          if (committed) return { row: committed, created: false };
+          await this.deps.drafts.editable(accountId, source.draftId);
+        }
       }
       return store.enqueue({
         accountId,
@@ -83,7 +90,7 @@ export class SendService {
         sentCopy,
         uploadIds: uploads.map((upload) => upload.id),
       });
-    })();
+    });
     if (!created) return this.repeat(row, requestHash);
     this.deps.worker.kick();
     return this.answer(await this.outcome(row.id), requestHash);
@@ -96,8 +103,8 @@ export class SendService {
   }
 
   /** GET /api/outbox/:id: where a send stands (a failure is a state here, not an error). */
-  status(accountId: number, outboxId: number): SendResult {
-    return this.resultOf(this.own(accountId, outboxId));
+  async status(accountId: number, outboxId: number): Promise<SendResult> {
+    return this.resultOf(await this.own(accountId, outboxId));
   }
 
   /**
@@ -105,8 +112,8 @@ export class SendService {
    * (`unknown`) and wants it sent again; answered like POST /api/send.
    */
   async resend(accountId: number, outboxId: number): Promise<{ status: 200 | 202; result: SendResult }> {
-    const row = this.own(accountId, outboxId);
-    if (!this.deps.store.resend(row.id)) throw notUnknown(row);
+    const row = await this.own(accountId, outboxId);
+    if (!(await this.deps.store.resend(row.id))) throw notUnknown(row);
     this.deps.worker.kick();
     // The row is `queued` with its earlier attempts counted: the outcome is that of a new attempt.
     return this.answer(await this.outcome(row.id, (now) => now.attempts > row.attempts && settled(now)), row.requestHash);
@@ -117,28 +124,28 @@ export class SendService {
    * (`unknown`) did arrive; it is filed in Sent (its draft removed) like any sent message.
    */
   async dismiss(accountId: number, outboxId: number): Promise<{ status: 200 | 202; result: SendResult }> {
-    const row = this.own(accountId, outboxId);
-    if (!this.deps.store.confirmSent(row.id)) throw notUnknown(row);
+    const row = await this.own(accountId, outboxId);
+    if (!(await this.deps.store.confirmSent(row.id))) throw notUnknown(row);
     this.deps.worker.kick();
     return this.answer(await this.outcome(row.id), row.requestHash);
   }
 
-  private own(accountId: number, outboxId: number): OutboxRow {
-    const row = this.deps.store.get(outboxId);
+  private async own(accountId: number, outboxId: number): Promise<OutboxRow> {
+    const row = await this.deps.store.get(outboxId);
     if (!row || row.accountId !== accountId) throw new TernError('MessageNotFound', { detail: { outboxId: String(outboxId) } });
     return row;
   }
 
   private async contentOf(accountId: number, request: SendRequest): Promise<{ draftId: number | null; draftVersion: number; fields: DraftFields; parent: DraftParent; attachmentIds: readonly string[] }> {
     if (request.draftId !== undefined) {
-      const draft = this.deps.drafts.editable(accountId, Number(request.draftId));
+      const draft = await this.deps.drafts.editable(accountId, Number(request.draftId));
       if (request.draftVersion !== undefined && request.draftVersion !== draft.version) {
         throw new TernError('InvalidDraftVersion', { detail: { currentVersion: draft.version } });
       }
       return { draftId: draft.id, draftVersion: draft.version, fields: draft.fields, parent: draft, attachmentIds: draft.attachmentIds };
     }
     const compose = request.compose!;
-    const fields = this.deps.assembler.fieldsOf(accountId, compose);
+    const fields = await this.deps.assembler.fieldsOf(accountId, compose);
     const parentId = compose.inReplyTo === undefined ? null : Number(compose.inReplyTo);
     const parent = await this.deps.parents.resolve({ accountId, parentId, fallbackReferences: compose.references ?? [] });
     return { draftId: null, draftVersion: 0, fields, parent, attachmentIds: compose.attachmentIds };
@@ -175,21 +182,40 @@ export class SendService {
     };
   }
 
-  /** Waits for the worker to settle the row, or for `waitMs`. */
+  /** Waits for the worker to settle the row, or for `waitMs`; the row as it then is. */
   private outcome(id: number, ready: (row: OutboxRow) => boolean = settled): Promise<OutboxRow> {
     const { store, worker } = this.deps;
-    return new Promise((resolve) => {
-      const finish = () => {
+    return new Promise((resolve, reject) => {
+      let done = false;
+      let timedOut = false;
+      const end = () => {
+        done = true;
         clearTimeout(timer);
         worker.off('changed', onChange);
-        resolve(store.get(id)!);
       };
+      // Each look reads the row anew; the first that finds it ready (or any after the wait) answers.
+      const look = () =>
+        void store.get(id).then(
+          (row) => {
+            if (done || !(timedOut || ready(row!))) return;
+            end();
+            resolve(row!);
+          },
+          (error: unknown) => {
+            if (done) return;
+            end();
+            reject(error);
+          },
+        );
       const onChange = (changedId: number) => {
-        if (changedId === id && ready(store.get(id)!)) finish();
+        if (changedId === id) look();
       };
-      const timer = setTimeout(finish, this.waitMs);
+      const timer = setTimeout(() => {
+        timedOut = true;
+        look();
+      }, this.waitMs);
       worker.on('changed', onChange);
-      if (ready(store.get(id)!)) finish();
+      look();
     });
   }
 }

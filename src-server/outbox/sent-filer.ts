@@ -28,12 +28,12 @@ export class SentFiler implements SentFiling {
   constructor(private readonly deps: SentFilerDeps) {}
 
   async isInSent(row: OutboxRow): Promise<boolean> {
-    const path = this.deps.roles.pathOf(row.accountId, 'sent');
+    const path = await this.deps.roles.pathOf(row.accountId, 'sent');
     return this.deps.access.withFolder(row.accountId, path, async (client) => (await uidsWithMessageId(client, row.messageIdHeader)).length > 0);
   }
 
   async fileCopy(row: OutboxRow): Promise<void> {
-    const sentPath = this.deps.roles.pathOf(row.accountId, 'sent');
+    const sentPath = await this.deps.roles.pathOf(row.accountId, 'sent');
     await this.deps.access.withFolder(row.accountId, sentPath, async (client) => {
       if ((await uidsWithMessageId(client, row.messageIdHeader)).length > 0) return;
       // The Sent copy keeps the Bcc header (sentCopy) when there was one: the sender may see whom they hid.
@@ -44,21 +44,21 @@ export class SentFiler implements SentFiling {
   async finish(row: OutboxRow, withCopy: boolean): Promise<void> {
     const { access, roles, draftStore } = this.deps;
     const accountId = row.accountId;
-    const touched: string[] = withCopy ? [roles.pathOf(accountId, 'sent')] : [];
+    const touched: string[] = withCopy ? [await roles.pathOf(accountId, 'sent')] : [];
 
     const answeredIn = await this.flagParentAnswered(row);
     if (answeredIn) touched.push(answeredIn);
 
     if (row.draftId !== null) {
-      const draft = draftStore.get(accountId, row.draftId);
+      const draft = await draftStore.get(accountId, row.draftId);
       if (draft && draft.state !== 'deleted') {
-        const draftsPath = draft.folderPath ?? roles.pathOf(accountId, 'drafts');
+        const draftsPath = draft.folderPath ?? (await roles.pathOf(accountId, 'drafts'));
         // Without a Sent copy the draft's copy is the only one the mailbox has of what was sent: it stays.
         if (withCopy) {
           await this.deps.drafts.deleteCopies(accountId, draftsPath, draft.messageIdHeader);
           touched.push(draftsPath);
         }
-        draftStore.transition(draft.id, ['open', 'sending'], 'sent');
+        await draftStore.transition(draft.id, ['open', 'sending'], 'sent');
       }
     }
     await this.deps.uploads.release(accountId, row.uploadIds);
@@ -69,7 +69,7 @@ export class SentFiler implements SentFiling {
   private async flagParentAnswered(row: OutboxRow): Promise<string | null> {
     if (row.parentId === null) return null;
     const parent = this.deps.materializer.messageRow(row.accountId, row.parentId);
-    const folder = parent && this.deps.roles.byId(row.accountId, parent.folder_id);
+    const folder = parent && (await this.deps.roles.byId(row.accountId, parent.folder_id));
     if (!parent || !folder) return null;
     try {
       await this.deps.access.withFolder(row.accountId, folder.path, (client) => client.messageFlagsAdd(String(parent.uid), ['\\Answered'], { uid: true }));

@@ -1,5 +1,5 @@
 import type { PushHub } from '../push/push-hub';
-import type { Db } from '../store/database';
+import type { SqlStore } from '../store/sql';
 import type { TransactionLog } from '../store/transaction-log';
 import type { FolderRow } from '../mirror/mirror-rows';
 import { isWithin } from './folder-name';
@@ -11,6 +11,9 @@ export interface FolderRehomeParams {
   readonly toPath: string;
   readonly separator: string;
 }
+
+const ROWS = 'SELECT id, path, name, parent_path FROM folders WHERE account_id = ? ORDER BY id';
+const UPDATE = 'UPDATE folders SET path = ?, name = ?, parent_path = ? WHERE id = ?';
 
 /**
  * Keeps folder ids across a RENAME (rename, move, delete-to-Trash). The mirror keys
@@ -26,22 +29,14 @@ export interface FolderRehomeParams {
  * (`MirrorStore.renameFolder`) once the mirror's owner takes it in.
  */
 export class FolderRehomer {
-  private readonly stmt;
-
-  constructor(private readonly deps: { db: Db; txlog: TransactionLog; push: PushHub }) {
-    const { db } = deps;
-    this.stmt = {
-      rows: db.prepare<[number]>('SELECT * FROM folders WHERE account_id = ?'),
-      update: db.prepare<[string, string, string | null, number]>('UPDATE folders SET path = ?, name = ?, parent_path = ? WHERE id = ?'),
-    };
-  }
+  constructor(private readonly deps: { store: SqlStore; txlog: Pick<TransactionLog, 'append'>; push: PushHub }) {}
 
   /** Returns the ids of the folders re-pointed. */
-  rename({ accountId, fromPath, toPath, separator }: FolderRehomeParams): number[] {
+  async rename({ accountId, fromPath, toPath, separator }: FolderRehomeParams): Promise<number[]> {
     if (fromPath === toPath) return [];
     const moved: number[] = [];
-    const latest = this.deps.db.transaction(() => {
-      const rows = this.stmt.rows.all(accountId) as FolderRow[];
+    const latest = await this.deps.store.transaction(async (tx) => {
+      const rows = await tx.all<Pick<FolderRow, 'id' | 'path' | 'name' | 'parent_path'>>(ROWS, [accountId]);
       // Something already mirrored at the destination (a sweep got there first): leave it to the sweep.
       if (rows.some((row) => isWithin(row.path, toPath, separator))) return null;
       for (const row of rows) {
@@ -51,11 +46,11 @@ export class FolderRehomer {
         const cut = path.lastIndexOf(separator);
         const name = isRoot ? (cut === -1 ? path : path.slice(cut + separator.length)) : row.name;
         const parentPath = isRoot ? (cut === -1 ? null : path.slice(0, cut)) : toPath + (row.parent_path ?? '').slice(fromPath.length);
-        this.stmt.update.run(path, name, parentPath, row.id);
+        await tx.run(UPDATE, [path, name, parentPath, row.id]);
         moved.push(row.id);
       }
       return moved.length > 0 ? this.deps.txlog.append(accountId, moved.map((objectId) => ({ object: 'folder' as const, objectId }))) : null;
-    })();
+    });
     if (latest !== null) this.deps.push.announce(accountId, latest);
     return moved;
   }

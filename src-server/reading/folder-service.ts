@@ -103,7 +103,7 @@ export class FolderService {
       const renamed = await client.mailboxRename(row.path, path);
       if (!renamed) throw new TernError('ImapConnectionLost');
       newPath = renamed.newPath || path;
-      this.deps.rehomer.rename({ accountId, fromPath: row.path, toPath: newPath, separator: row.delimiter });
+      await this.deps.rehomer.rename({ accountId, fromPath: row.path, toPath: newPath, separator: row.delimiter });
     });
     return newPath;
   }

@@ -41,7 +41,7 @@ export class MessageService {
   constructor(private readonly deps: MessageServiceDeps) {}
 
   async body(accountId: number, messageId: number): Promise<{ body: MessageBody; cached: boolean }> {
-    const cached = this.deps.cache.get(accountId, messageId);
+    const cached = await this.deps.cache.get(accountId, messageId);
     if (cached) {
       // A body cached before the mirror kept exact sizes still corrects its row (a read when they agree).
       this.keepExactSizes(accountId, messageId, cached);
@@ -93,7 +93,7 @@ export class MessageService {
       parsed = await parseMessageBody(source.stream(), { messageId: String(messageId), stored });
     }
     const { body, searchText } = parsed;
-    this.deps.cache.put({ accountId, messageId, body, searchText });
+    await this.deps.cache.put({ accountId, messageId, body, searchText });
     this.keepExactSizes(accountId, messageId, body);
     return body;
   }

@@ -8,19 +8,27 @@ const INDEX_INTERVAL_MS = 1000;
  */
 export class BackgroundIndexer {
   private timer: NodeJS.Timeout | null = null;
+  private running = false;
 
   constructor(private readonly deps: { search: SearchService; onError: (error: unknown) => void; intervalMs?: number }) {}
 
   start(): void {
     if (this.timer) return;
-    this.timer = setInterval(() => {
-      try {
-        this.deps.search.indexSome();
-      } catch (error) {
-        this.deps.onError(error);
-      }
-    }, this.deps.intervalMs ?? INDEX_INTERVAL_MS);
+    this.timer = setInterval(() => void this.pass(), this.deps.intervalMs ?? INDEX_INTERVAL_MS);
     this.timer.unref();
+  }
+
+  /** One batch, unless the last one is still under way (a slow database must not pile them up). */
+  private async pass(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      await this.deps.search.indexSome();
+    } catch (error) {
+      this.deps.onError(error);
+    } finally {
+      this.running = false;
+    }
   }
 
   stop(): void {

@@ -1,68 +1,61 @@
-import { foldForSearch } from '../../shared/search-fold';
-import type { Db } from '../store/database';
-
-/**
- * SQL name of shared/search-fold.ts: every indexed column goes through it (and ftsTerm folds
- * the query the same way), so "malgorzata" finds "Małgorzata"; unicode61's remove_diacritics
- * alone leaves ł, ø, æ, ß … as they are.
- */
-const FOLD = 'tern_search_fold';
-
-/** "name email" words of an address list (JSON as the mirror stores it). */
-const people = (column: string) =>
-  `(SELECT COALESCE(group_concat(json_extract(a.value, '$.name') || ' ' || json_extract(a.value, '$.email'), ' '), '') FROM json_each(${column}) a)`;
+import type { SqlStore } from '../store/sql';
+import { SqliteStore } from '../store/sqlite-store';
+import { PostgresFtsWriter } from './fts-writer-postgres';
+import { SqliteFtsWriter } from './fts-writer-sqlite';
 
 /** Messages indexed per transaction in the background: bounded so a big backlog never blocks the event loop for long. */
 export const BACKGROUND_BATCH = 5000;
 
+/** How one engine keeps its full-text index; the queue logic around it is FtsIndexer's. */
+export interface FtsWriter {
+  /** Most messages of each queue one transaction takes (PostgreSQL binds every id). */
+  readonly batch: number;
+  /** Takes up to `limit` ids off fts_gone (messages deleted since), for this transaction alone. */
+  claimGone(limit: number): Promise<number[]>;
+  /** Takes up to `limit` ids off fts_pending (messages new or changed since), for this transaction alone. */
+  claimPending(limit: number): Promise<number[]>;
+  /** Drops the index entries of these messages (none is fine). */
+  drop(ids: readonly number[]): Promise<void>;
+  /** Indexes these messages from their rows and body words; an id without a message is skipped. */
+  index(ids: readonly number[]): Promise<void>;
+}
+
 /**
  * Brings the full-text index up to date with the queues the triggers on `messages` fill
  * (migration "search"): entries of deleted messages are dropped, new and changed messages
- * are (re)indexed from their row and the body words read so far. One statement per step
- * keeps FTS5 writing in bulk, which is what makes this cheaper than indexing row by row.
+ * are (re)indexed from their row and the body words read so far, in bulk per transaction,
+ * which is what makes this cheaper than indexing row by row. SQLite keeps FTS5; PostgreSQL
+ * a tsvector document (the one place the indexer branches on the engine is here).
  */
 export class FtsIndexer {
-  private readonly stmt;
-  private readonly flushBatch;
+  private readonly writer: FtsWriter;
 
-  constructor(db: Db) {
-    db.function(FOLD, { deterministic: true }, (text: unknown) => (typeof text === 'string' ? foldForSearch(text) : text));
-    this.stmt = {
-      gone: db.prepare<[number]>('SELECT message_id FROM fts_gone LIMIT ?').pluck(),
-      dropIndexed: db.prepare<[string]>('DELETE FROM messages_fts WHERE rowid IN (SELECT value FROM json_each(?))'),
-      dropGone: db.prepare<[string]>('DELETE FROM fts_gone WHERE message_id IN (SELECT value FROM json_each(?))'),
-      pending: db.prepare<[number]>('SELECT message_id FROM fts_pending ORDER BY message_id LIMIT ?').pluck(),
-      index: db.prepare<[string]>(
-        `INSERT INTO messages_fts (rowid, subject, sender, recipients, snippet, body)
-         SELECT m.id, ${FOLD}(m.subject), ${FOLD}(${people('m.from_json')}),
-           ${FOLD}(${people('m.to_json')} || ' ' || ${people('m.cc_json')}),
-           ${FOLD}(m.snippet), ${FOLD}(COALESCE(w.words, ''))
-         FROM messages m LEFT JOIN message_body_words w ON w.message_id = m.id
-         WHERE m.id IN (SELECT value FROM json_each(?))`,
-      ),
-      dropPending: db.prepare<[string]>('DELETE FROM fts_pending WHERE message_id IN (SELECT value FROM json_each(?))'),
-      backlog: db.prepare('SELECT (SELECT COUNT(*) FROM fts_pending) + (SELECT COUNT(*) FROM fts_gone) AS n').pluck(),
-    };
-    this.flushBatch = db.transaction((limit: number) => {
-      const gone = JSON.stringify(this.stmt.gone.all(limit));
-      this.stmt.dropIndexed.run(gone);
-      this.stmt.dropGone.run(gone);
-      const pending = JSON.stringify(this.stmt.pending.all(limit));
-      // A changed message's old entry goes first; for a new one this finds nothing.
-      this.stmt.dropIndexed.run(pending);
-      this.stmt.index.run(pending);
-      this.stmt.dropPending.run(pending);
-    });
+  constructor(private readonly store: SqlStore) {
+    this.writer = store instanceof SqliteStore ? new SqliteFtsWriter(store) : new PostgresFtsWriter(store);
   }
 
   /** Applies at most `limit` queued messages of each kind; returns how many are still queued. */
-  flush(limit = Number.MAX_SAFE_INTEGER): number {
-    if (this.backlog() === 0) return 0;
-    this.flushBatch(Math.min(limit, Number.MAX_SAFE_INTEGER));
+  async flush(limit = Number.MAX_SAFE_INTEGER): Promise<number> {
+    if ((await this.backlog()) === 0) return 0;
+    for (let left = limit; left > 0; ) {
+      const take = Math.min(left, this.writer.batch);
+      const taken = await this.store.transaction(async () => {
+        const gone = await this.writer.claimGone(take);
+        await this.writer.drop(gone);
+        const pending = await this.writer.claimPending(take);
+        // A changed message's old entry goes first; for a new one this finds nothing.
+        await this.writer.drop(pending);
+        await this.writer.index(pending);
+        return Math.max(gone.length, pending.length);
+      });
+      if (taken < take) break;
+      left -= take;
+    }
     return this.backlog();
   }
 
-  backlog(): number {
-    return this.stmt.backlog.get() as number;
+  async backlog(): Promise<number> {
+    const row = await this.store.get<{ n: number }>('SELECT (SELECT COUNT(*) FROM fts_pending) + (SELECT COUNT(*) FROM fts_gone) AS n');
+    return row?.n ?? 0;
   }
 }

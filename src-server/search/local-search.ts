@@ -1,10 +1,9 @@
-import { PAPERCLIP_MIN_INLINE_BYTES } from '../../shared/attachment-rules';
-import type { Statement } from 'better-sqlite3';
 import { TernError } from '../../shared/errors';
-import type { Db } from '../store/database';
-import { ftsMatch } from './fts-query';
+import type { SqlStore, SqlValue } from '../store/sql';
 import { FtsIndexer } from './fts-indexer';
+import { searchSql, type SearchSql } from './fts-sql';
 import type { ParsedSearch } from './search-query';
+import { placeholders } from './sql-lists';
 
 /** A matching message, as much as ordering and grouping need. */
 export interface MessageHit {
@@ -22,80 +21,49 @@ export interface LocalSearchParams {
   readonly limit: number;
 }
 
+/** A MessageHit's columns of the messages row `m`. */
+export const HIT_COLUMNS = 'm.id, m.thread_id AS "threadId", m.folder_id AS "folderId", m.received_at AS "receivedAt"';
+
 /**
- * Searches the mirror: the FTS5 index (migration "search") for words, plain columns for
- * the rest. The SQL is assembled from fixed fragments chosen by which operators are
- * present; every value the person typed is a bound parameter, and the FTS expression
- * comes from ftsMatch, which quotes every word. Statements are cached per shape.
+ * Searches the mirror: the full-text index (migration "search") for words, plain columns
+ * for the rest. The SQL is assembled from fixed fragments chosen by which operators are
+ * present (the engine's own ones from fts-sql.ts); every value the person typed is a bound
+ * parameter, and the full-text expression comes from fts-query.ts, which quotes every word.
  */
 export class LocalSearch {
-  private readonly statements = new Map<string, Statement>();
-  private readonly byIds;
   readonly indexer: FtsIndexer;
+  private readonly sql: SearchSql;
 
-  constructor(private readonly db: Db) {
-    this.indexer = new FtsIndexer(db);
-    this.byIds = db.prepare<[number, string]>(
-      'SELECT id, thread_id AS threadId, folder_id AS folderId, received_at AS receivedAt FROM messages WHERE account_id = ? AND id IN (SELECT value FROM json_each(?))',
-    );
+  constructor(private readonly store: SqlStore) {
+    this.indexer = new FtsIndexer(store);
+    this.sql = searchSql(store.dialect);
   }
 
   /** Matches newest first, at most `limit` (ask one more to learn whether there are more). */
-  run({ accountId, search, folderIds, limit }: LocalSearchParams): MessageHit[] {
-    const match = ftsMatch(search.terms);
+  async run({ accountId, search, folderIds, limit }: LocalSearchParams): Promise<MessageHit[]> {
+    if (folderIds.length === 0) return [];
+    const match = this.sql.match(search.terms);
     // What was mirrored since the last flush is searchable now, not after the next background pass.
-    if (match !== null) this.indexer.flush();
-    const where = ['m.account_id = @account', 'm.folder_id IN (SELECT value FROM json_each(@folders))'];
-    const params: Record<string, unknown> = { account: accountId, folders: JSON.stringify(folderIds), limit };
-    if (match !== null) {
-      where.push('m.id IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH @match)');
-      params.match = match;
-    }
-    if (search.unread !== null) {
-      where.push('m.unseen = @unseen');
-      params.unseen = search.unread ? 1 : 0;
-    }
-    if (search.starred !== null) {
-      where.push(`${search.starred ? '' : 'NOT '}EXISTS (SELECT 1 FROM json_each(m.flags) WHERE value = @flagged)`);
-      params.flagged = '\\Flagged';
-    }
-    // has:attachment means what the paperclip means (spec §5): a part with no contentId, or over 12 KB.
-    if (search.hasAttachment) {
-      where.push(
-        "EXISTS (SELECT 1 FROM json_each(m.attachments_json) a WHERE json_extract(a.value, '$.contentId') IS NULL OR json_extract(a.value, '$.size') > @paperclipBytes)",
-      );
-      params.paperclipBytes = PAPERCLIP_MIN_INLINE_BYTES;
-    }
-    if (search.after !== null) {
-      where.push('m.received_at >= @after');
-      params.after = search.after;
-    }
-    if (search.before !== null) {
-      where.push('m.received_at < @before');
-      params.before = search.before;
-    }
-    const sql = `SELECT m.id, m.thread_id AS threadId, m.folder_id AS folderId, m.received_at AS receivedAt FROM messages m
-      WHERE ${where.join(' AND ')} ORDER BY m.received_at DESC, m.id DESC LIMIT @limit`;
+    if (match !== null) await this.indexer.flush();
+    const where = ['m.account_id = ?', `m.folder_id IN (${placeholders(folderIds.length)})`];
+    const params: SqlValue[] = [accountId, ...folderIds];
+    const add = (condition: { sql: string; params: readonly SqlValue[] }) => {
+      where.push(condition.sql);
+      params.push(...condition.params);
+    };
+    if (match !== null) add(match);
+    if (search.unread !== null) add({ sql: 'm.unseen = ?', params: [search.unread ? 1 : 0] });
+    if (search.starred !== null) add(this.sql.starred(search.starred));
+    if (search.hasAttachment) add(this.sql.hasAttachment());
+    if (search.after !== null) add({ sql: 'm.received_at >= ?', params: [search.after] });
+    if (search.before !== null) add({ sql: 'm.received_at < ?', params: [search.before] });
+    const sql = `SELECT ${HIT_COLUMNS} FROM messages m WHERE ${where.join(' AND ')} ORDER BY m.received_at DESC, m.id DESC LIMIT ?`;
     try {
-      return this.statement(sql).all(params) as MessageHit[];
+      return await this.store.all<MessageHit>(sql, [...params, limit]);
     } catch (error) {
-      // ftsMatch writes only quoted words, so this is not expected; still, never a 500 for a query.
-      if (error instanceof Error && /fts5|MATCH/i.test(error.message)) throw new TernError('InvalidParameter', { detail: { field: 'q' } });
+      // fts-query.ts writes only quoted words, so this is not expected; still, never a 500 for a query.
+      if (error instanceof Error && this.sql.isMatchError(error)) throw new TernError('InvalidParameter', { detail: { field: 'q' } });
       throw error;
     }
-  }
-
-  /** The hits for message ids found another way (the server-side search). */
-  hitsFor(accountId: number, ids: readonly number[]): MessageHit[] {
-    return ids.length === 0 ? [] : (this.byIds.all(accountId, JSON.stringify(ids)) as MessageHit[]);
-  }
-
-  private statement(sql: string): Statement {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
   }
 }

@@ -4,17 +4,18 @@ import type { MirrorManager } from '../mirror/mirror-manager';
 import type { FolderRow } from '../mirror/mirror-rows';
 import type { FolderQueries } from '../reading/folder-queries';
 import type { ThreadQueries } from '../reading/thread-queries';
-import type { Db } from '../store/database';
+import type { SqlStore } from '../store/sql';
 import { ftsTerm } from './fts-query';
 import { imapCriteria } from './imap-criteria';
 import { BACKGROUND_BATCH } from './fts-indexer';
 import { LocalSearch, type MessageHit } from './local-search';
+import { MessageLookup } from './message-lookup';
 import { isEmptySearch, parseSearch, type ParsedSearch } from './search-query';
 import { searchScope } from './search-scope';
 import { ServerSearch, unmirroredRange, type ServerSearchResult, type ServerSearchTarget } from './server-search';
 
 export interface SearchServiceDeps {
-  readonly db: Db;
+  readonly store: SqlStore;
   readonly folders: FolderQueries;
   readonly threads: ThreadQueries;
   readonly mirrors: MirrorManager;
@@ -47,14 +48,16 @@ const NOTHING: ServerSearchResult = { messageIds: [], pending: 0, complete: true
 export class SearchService {
   private readonly local: LocalSearch;
   private readonly server: ServerSearch;
+  private readonly lookup: MessageLookup;
 
   constructor(private readonly deps: SearchServiceDeps) {
-    this.local = new LocalSearch(deps.db);
-    this.server = new ServerSearch(deps.db);
+    this.local = new LocalSearch(deps.store);
+    this.lookup = new MessageLookup(deps.store);
+    this.server = new ServerSearch(this.lookup);
   }
 
   /** One background pass of the indexer (a bounded batch); returns what is still queued. */
-  indexSome(): number {
+  indexSome(): Promise<number> {
     return this.local.indexer.flush(BACKGROUND_BATCH);
   }
 
@@ -62,11 +65,11 @@ export class SearchService {
     const parsed = parseSearch(q);
     // Terms without a word ("!!!", "--") match nothing and narrow nothing: dropped, so a query of them alone finds nothing.
     const search: ParsedSearch = { ...parsed, terms: parsed.terms.filter((term) => ftsTerm(term) !== null) };
-    if (folderId !== null) this.deps.threads.assertFolder(accountId, folderId);
-    const scope = searchScope(this.deps.folders.rows(accountId), { inValues: search.folders, folderId });
+    if (folderId !== null) await this.deps.threads.assertFolder(accountId, folderId);
+    const scope = searchScope(await this.deps.folders.rows(accountId), { inValues: search.folders, folderId });
     if (isEmptySearch(search) || scope.length === 0) return { threads: [], matchedMessages: 0, truncated: false, complete: true, pendingOnServer: 0 };
 
-    const local = this.local.run({ accountId, search, folderIds: scope.map((row) => row.id), limit: SEARCH_MATCH_LIMIT + 1 });
+    const local = await this.local.run({ accountId, search, folderIds: scope.map((row) => row.id), limit: SEARCH_MATCH_LIMIT + 1 });
     const mirror = this.deps.mirrors.get(accountId);
     const targets = this.serverTargets({ search, scope, localEmpty: local.length === 0, mirrorComplete: mirror?.progress.fullyMirroredMs != null });
     const server = targets.length > 0 ? await this.askServer(accountId, search, targets) : NOTHING;
@@ -74,14 +77,14 @@ export class SearchService {
     const hits = new Map<number, MessageHit>(local.map((hit) => [hit.id, hit]));
     const scopeIds = new Set(scope.map((row) => row.id));
     const extra = server.messageIds.filter((id) => !hits.has(id));
-    for (const hit of this.local.hitsFor(accountId, extra)) {
+    for (const hit of await this.lookup.hits(accountId, extra)) {
       // A Message-ID lookup may land in a folder outside the scope (e.g. the copy in Trash).
       if (scopeIds.has(hit.folderId)) hits.set(hit.id, hit);
     }
     const ordered = [...hits.values()].sort((a, b) => b.receivedAt - a.receivedAt || b.id - a.id);
     const matched = ordered.slice(0, SEARCH_MATCH_LIMIT);
     return {
-      threads: this.threadsOf(accountId, matched).slice(0, limit),
+      threads: (await this.threadsOf(accountId, matched)).slice(0, limit),
       matchedMessages: matched.length,
       truncated: ordered.length > SEARCH_MATCH_LIMIT,
       complete: server.complete,
@@ -125,8 +128,8 @@ export class SearchService {
   }
 
   /** The matched messages' threads, newest first by their last message. */
-  private threadsOf(accountId: number, hits: readonly MessageHit[]): ThreadSummary[] {
+  private async threadsOf(accountId: number, hits: readonly MessageHit[]): Promise<ThreadSummary[]> {
     const threadIds = [...new Set(hits.map((hit) => hit.threadId))];
-    return this.deps.threads.summaries(accountId, threadIds).sort((a, b) => b.lastMessageAt - a.lastMessageAt || Number(b.id) - Number(a.id));
+    return (await this.deps.threads.summaries(accountId, threadIds)).sort((a, b) => b.lastMessageAt - a.lastMessageAt || Number(b.id) - Number(a.id));
   }
 }

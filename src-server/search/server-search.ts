@@ -3,7 +3,7 @@ import { compactUidSet } from '../imap/uid-set';
 import { messageIdsIn } from '../mirror/threading';
 import type { AccountMirror } from '../mirror/account-mirror';
 import type { FolderRow } from '../mirror/mirror-rows';
-import type { Db } from '../store/database';
+import type { MessageLookup } from './message-lookup';
 
 /** One folder to ask, and which of its UIDs (null: all of them). */
 export interface ServerSearchTarget {
@@ -46,16 +46,10 @@ export function unmirroredRange(folder: FolderRow): string | null | undefined {
  * Archive, the same mail in All Mail) still shows. The rest is counted as pending.
  */
 export class ServerSearch {
-  private readonly stmt;
   /** The search under way per account: a newer one (the next keystroke) supersedes it. */
   private readonly current = new Map<number, AbortController>();
 
-  constructor(db: Db) {
-    this.stmt = {
-      byUids: db.prepare<[number, string]>('SELECT id, uid FROM messages WHERE folder_id = ? AND uid IN (SELECT value FROM json_each(?))'),
-      byMessageId: db.prepare<[number, string]>('SELECT id FROM messages WHERE account_id = ? AND message_id_header = ?'),
-    };
-  }
+  constructor(private readonly lookup: MessageLookup) {}
 
   async run(params: ServerSearchParams): Promise<ServerSearchResult> {
     const found = new Set<number>();
@@ -107,7 +101,7 @@ export class ServerSearch {
     if (!Array.isArray(uids) || uids.length === 0) return { ids: [], pending: 0 };
     const ids: number[] = [];
     const mirrored = new Set<number>();
-    for (const row of this.stmt.byUids.all(target.folder.id, JSON.stringify(uids)) as { id: number; uid: number }[]) {
+    for (const row of await this.lookup.byUids(target.folder.id, uids)) {
       ids.push(row.id);
       mirrored.add(row.uid);
     }
@@ -118,9 +112,9 @@ export class ServerSearch {
     if (toMap.length > 0) {
       for await (const message of client.fetch(compactUidSet(toMap), { uid: true, envelope: true }, { uid: true })) {
         const header = messageIdsIn(message.envelope?.messageId)[0];
-        const rows = header ? (this.stmt.byMessageId.all(params.accountId, header) as { id: number }[]) : [];
-        if (rows.length === 0) pending++;
-        for (const row of rows) ids.push(row.id);
+        const copies = header ? await this.lookup.byMessageId(params.accountId, header) : [];
+        if (copies.length === 0) pending++;
+        ids.push(...copies);
       }
     }
     return { ids, pending };

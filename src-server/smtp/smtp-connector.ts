@@ -24,11 +24,12 @@ export interface SmtpSendParams {
   /** The finished message, sent byte for byte (its Message-ID is already fixed). */
   readonly raw: Buffer;
   /**
-   * Called synchronously just before the final "." of DATA is written: up to here a dropped
+   * Called just before the final "." of DATA is written, and awaited: the dot leaves only once
+   * it has resolved (the outbox's commit point is then in its database). Up to here a dropped
    * connection means the server discarded the message; after it, the server may have taken it.
-   * If it throws, the dot is not written and the attempt fails.
+   * If it throws or rejects, the dot is not written and the attempt fails.
    */
-  readonly onCommit?: () => void;
+  readonly onCommit?: () => void | Promise<void>;
 }
 
 /** How mail leaves the gateway. The outbox only knows this interface; tests bring their own. */
@@ -80,7 +81,7 @@ export class NodemailerSmtp implements SmtpConnector {
       const transmit = () => {
         // nodemailer has no public socket: its private one is only read, to wait until the body has
         // left it; without it the commit point is merely written a little before it need be.
-        const body = committingBody(raw, () => onCommit?.(), () => (connection as unknown as { _socket?: Writable })._socket);
+        const body = committingBody(raw, async () => onCommit?.(), () => (connection as unknown as { _socket?: Writable })._socket);
         connection.send({ from: envelope.from, to: [...envelope.to] }, body, (error, info) => {
           if (error) return finish(error);
           finish(null, { response: String(info.response ?? ''), accepted: flat(info.accepted), rejected: flat(info.rejected) });
@@ -100,17 +101,20 @@ const flat = (list: unknown[] | undefined) => (list ?? []).map((entry) => (typeo
 /**
  * The message as a stream whose `pipe` nodemailer calls with its data stream (which dot-stuffs
  * and, when ended, appends the final "."). The body goes in first; when it has left for the
- * socket, `onCommit` runs synchronously, then the data stream is ended. If `onCommit` throws
- * (the outbox cannot record the commit point) the dot is never written and the attempt fails.
+ * socket, `onCommit` runs and is awaited, then the data stream is ended: the commit point is
+ * written before the dot leaves. If it rejects (the outbox cannot record the commit point) the
+ * dot is never written and the attempt fails.
  */
-function committingBody(raw: Buffer, onCommit: () => void, socketOf: () => Writable | undefined): Readable {
+function committingBody(raw: Buffer, onCommit: () => Promise<void>, socketOf: () => Writable | undefined): Readable {
   const body = new Readable({ read() {} });
   body.pipe = <T extends NodeJS.WritableStream>(destination: T): T => {
     const data = destination as unknown as Transform;
     data.write(raw);
     flushed(data, socketOf()).then(
-      () => {
-        onCommit();
+      async () => {
+        await onCommit();
+        // The connection may have gone while the commit point was written: then no dot either.
+        if (data.destroyed) throw new Error('The connection to the mail server was lost while sending the message.');
         data.end();
       },
     ).catch((error: unknown) => body.emit('error', error));

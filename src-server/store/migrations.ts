@@ -289,4 +289,33 @@ export const MIGRATIONS: readonly string[] = [
     updated_at INTEGER NOT NULL
   );
   `,
+  /* 11: one IMAP owner per account and jobs that survive (issue 12 points 3 and 4; src-server/cluster, src-server/jobs) */ `
+  -- Who runs each account's IMAP mirror (cluster/account-leases.ts). The row stays after a release
+  -- or a takeover, so the fencing token only grows; no foreign key, so a lease never blocks (or is
+  -- lost with) an account's deletion, and a row costs a few bytes.
+  CREATE TABLE account_leases (
+    account_id INTEGER PRIMARY KEY,
+    holder     TEXT NOT NULL,              -- the node (process) holding it, or the last one that did
+    token      INTEGER NOT NULL,           -- the fencing token: +1 on every acquire
+    expires_at INTEGER NOT NULL            -- epoch ms; live while now < expires_at; 0 once released
+  );
+  -- Work that must happen later or survive a crash (jobs/job-queue.ts).
+  CREATE TABLE jobs (
+    id            INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused: a late worker's id cannot meet another job
+    kind          TEXT NOT NULL,
+    payload       TEXT NOT NULL,           -- JSON
+    dedupe_key    TEXT,                    -- at most one queued or running job per (kind, key)
+    state         TEXT NOT NULL,           -- 'queued' | 'running' | 'done' | 'dead'
+    run_at        INTEGER NOT NULL,        -- due (epoch ms); after a failure, the retry's time
+    attempts      INTEGER NOT NULL DEFAULT 0,  -- claims so far; the claim's fencing number while running
+    max_attempts  INTEGER NOT NULL,
+    claimed_by    TEXT,                    -- the worker of the last claim
+    locked_until  INTEGER,                 -- while running: when the claim lapses and another worker may take it
+    last_error    TEXT,
+    created_at    INTEGER NOT NULL,
+    updated_at    INTEGER NOT NULL
+  );
+  CREATE INDEX jobs_due ON jobs(state, run_at);
+  CREATE UNIQUE INDEX jobs_dedupe ON jobs(kind, dedupe_key) WHERE state IN ('queued', 'running');
+  `,
 ];

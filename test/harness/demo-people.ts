@@ -25,7 +25,7 @@ export async function registerDemoPeople(params: {
   const ctx = await createContext(loadConfig({ ...params.env, TERN_DATA_DIR: params.dataDir }));
   try {
     for (const account of params.accounts) {
-      ctx.accounts.save({ email: account.email, name: account.name, imap: params.imap, smtp: params.smtp, password: account.password });
+      await ctx.accounts.save({ email: account.email, name: account.name, imap: params.imap, smtp: params.smtp, password: account.password });
     }
   } finally {
     await closeContext(ctx);

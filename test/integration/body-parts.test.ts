@@ -18,9 +18,9 @@ beforeAll(async () => {
   // The account's connections go through the proxy from now on: a mirror reads the account at each connect.
   proxy = await startSilentProxy({ host: fx.servers.host, port: fx.servers.ports.imap });
   const imap = { host: '127.0.0.1', port: proxy.port, security: 'none' as const };
-  fx.ctx.accounts.save({ email: OWNER.email, name: OWNER.name, imap, smtp: { host: fx.servers.host, port: fx.servers.ports.smtp, security: 'none' }, password: PASSWORD });
+  await fx.ctx.accounts.save({ email: OWNER.email, name: OWNER.name, imap, smtp: { host: fx.servers.host, port: fx.servers.ports.smtp, security: 'none' }, password: PASSWORD });
   await fx.ctx.mirrors.stop(fx.accountId);
-  await fx.ctx.mirrors.onLogin(fx.accountId).whenFullyMirrored;
+  await (await fx.ctx.mirrors.onLogin(fx.accountId)).whenFullyMirrored;
 });
 afterAll(async () => {
   await fx?.close();

@@ -107,7 +107,7 @@ describe('drafts', () => {
     const again = await api('POST', '/api/send', { idempotencyKey: `draft-send-again-${created.body.id}`, draftId: created.body.id });
     expect([again.status, again.body.error]).toEqual([410, 'DraftAlreadySent']);
     // Sent, the upload is released.
-    expect(fx.ctx.mailWrites.uploads.existing(fx.alice.accountId, [attachmentId])).toEqual([]);
+    expect(await fx.ctx.mailWrites.uploads.existing(fx.alice.accountId, [attachmentId])).toEqual([]);
   });
 
   test('the From name a draft carries (the account’s display name, set in the engine) is the sent message’s; a line break cannot add a header', async () => {
@@ -136,8 +136,8 @@ describe('drafts', () => {
   });
 
   test('a reply draft threads with its parent in the mirror', async () => {
-    const parent = fx.ctx.db.prepare(`SELECT m.id, m.thread_id AS threadId FROM messages m JOIN folders f ON f.id = m.folder_id
-      WHERE m.account_id = ? AND f.path = 'INBOX' AND m.message_id_header IS NOT NULL LIMIT 1`).get(fx.alice.accountId) as { id: number; threadId: number };
+    const parent = (await fx.ctx.store.get<{ id: number; threadId: number }>(`SELECT m.id, m.thread_id AS "threadId" FROM messages m JOIN folders f ON f.id = m.folder_id
+      WHERE m.account_id = ? AND f.path = 'INBOX' AND m.message_id_header IS NOT NULL LIMIT 1`, [fx.alice.accountId]))!;
     const saved = await api<DraftSaved>('POST', '/api/drafts', { version: 0, ...fields('Re: something', { inReplyTo: String(parent.id) }) });
     expect(saved.status).toBe(201);
     const draft = await eventually(() => fx.ctx.materializer.message(fx.alice.accountId, Number(saved.body.messageId)) ?? undefined, 5000, 'draft mirrored');
@@ -151,10 +151,7 @@ describe('reopening a draft from its message in Drafts (GET /api/drafts/of-messa
     await fx.ctx.mirrors.get(fx.alice.accountId)!.resyncNow('Drafts');
     const [column, value] = 'header' in where ? ['m.message_id_header', where.header] : ['m.uid', where.uid];
     const row = await eventually(
-      () =>
-        fx.ctx.db
-          .prepare(`SELECT m.id FROM messages m JOIN folders f ON f.id = m.folder_id WHERE m.account_id = ? AND f.path = 'Drafts' AND ${column} = ?`)
-          .get(fx.alice.accountId, value) as { id: number } | undefined,
+      () => fx.ctx.store.get<{ id: number }>(`SELECT m.id FROM messages m JOIN folders f ON f.id = m.folder_id WHERE m.account_id = ? AND f.path = 'Drafts' AND ${column} = ?`, [fx.alice.accountId, value]),
       5000,
       'the draft mirrored',
     );
@@ -177,7 +174,7 @@ describe('reopening a draft from its message in Drafts (GET /api/drafts/of-messa
     const second = await api<DraftView>('GET', `/api/drafts/of-message/${updated.body.messageId}`);
     expect(second.body).toMatchObject({ id: created.body.id, version: 2, subject: 'Reopen me, v2', bcc: [{ email: 'carol@kite.test' }] });
 
-    const inbox = fx.ctx.db.prepare(`SELECT m.id FROM messages m JOIN folders f ON f.id = m.folder_id WHERE m.account_id = ? AND f.path = 'INBOX' LIMIT 1`).get(fx.alice.accountId) as { id: number };
+    const inbox = (await fx.ctx.store.get<{ id: number }>(`SELECT m.id FROM messages m JOIN folders f ON f.id = m.folder_id WHERE m.account_id = ? AND f.path = 'INBOX' LIMIT 1`, [fx.alice.accountId]))!;
     const notDraft = await api('GET', `/api/drafts/of-message/${inbox.id}`);
     expect([notDraft.status, notDraft.body.error]).toEqual([404, 'DraftDoesNotExist']);
     const bobs = await fx.api<ErrorBody>(fx.bob, 'GET', `/api/drafts/of-message/${updated.body.messageId}`);
@@ -189,8 +186,8 @@ describe('reopening a draft from its message in Drafts (GET /api/drafts/of-messa
   });
 
   test('a draft another mail program saved is adopted — Bcc, body, parent, attachment — and its first save replaces that copy', async () => {
-    const parent = fx.ctx.db.prepare(`SELECT m.id, m.message_id_header AS header FROM messages m JOIN folders f ON f.id = m.folder_id
-      WHERE m.account_id = ? AND f.path = 'INBOX' AND m.message_id_header IS NOT NULL LIMIT 1`).get(fx.alice.accountId) as { id: number; header: string };
+    const parent = (await fx.ctx.store.get<{ id: number; header: string }>(`SELECT m.id, m.message_id_header AS header FROM messages m JOIN folders f ON f.id = m.folder_id
+      WHERE m.account_id = ? AND f.path = 'INBOX' AND m.message_id_header IS NOT NULL LIMIT 1`, [fx.alice.accountId]))!;
     const header = '<foreign-draft-1@thunderbird.test>';
     const raw = [
       `From: Alice Tern <${ALICE.email}>`,
@@ -291,7 +288,7 @@ describe('uploads', () => {
     ]);
     expect([together.status, together.body.error]).toEqual([403, 'InvalidFileSize']);
     // All or nothing: the first of the two is not left behind.
-    const count = fx.ctx.db.prepare("SELECT COUNT(*) AS n FROM uploads WHERE filename IN ('a.bin', 'b.bin')").get() as { n: number };
+    const count = (await fx.ctx.store.get<{ n: number }>("SELECT COUNT(*) AS n FROM uploads WHERE filename IN ('a.bin', 'b.bin')"))!;
     expect(count.n).toBe(0);
   });
 
@@ -320,9 +317,9 @@ describe('uploads', () => {
 // what follows. The gateway is then restarted on the same data dir, as after a crash.
 describe('draft saves cut off after their APPEND', () => {
   let proxy: FaultProxy;
-  const imapPort = (port: number) => fx.ctx.db.prepare('UPDATE accounts SET imap_port = ? WHERE id = ?').run(port, fx.alice.accountId);
+  const imapPort = (port: number) => fx.ctx.store.run('UPDATE accounts SET imap_port = ? WHERE id = ?', [port, fx.alice.accountId]);
   const saveUnderWay = (where: string, value: string | number) =>
-    (fx.ctx.db.prepare(`SELECT id, saving_since AS savingSince FROM drafts WHERE ${where} = ?`).get(value) as { id: number; savingSince: number | null } | undefined);
+    fx.ctx.store.get<{ id: number; savingSince: number | null }>(`SELECT id, saving_since AS "savingSince" FROM drafts WHERE ${where} = ?`, [value]);
   /** Drafts copies whose subject has the marker, as alice's own IMAP client sees them. */
   async function copiesBySubject(marker: string) {
     await imap.mailboxOpen('Drafts');
@@ -334,11 +331,11 @@ describe('draft saves cut off after their APPEND', () => {
 
   beforeAll(async () => {
     proxy = await startFaultProxy({ host: fx.servers.host, port: fx.servers.ports.imap });
-    imapPort(proxy.port);
+    await imapPort(proxy.port);
     await fx.restart({ sendWaitMs: 20_000 });
   });
   afterAll(async () => {
-    imapPort(fx.servers.ports.imap);
+    await imapPort(fx.servers.ports.imap);
     await fx.restart({ sendWaitMs: 20_000 });
     await proxy?.close();
   });
@@ -351,11 +348,11 @@ describe('draft saves cut off after their APPEND', () => {
     await cut;
     expect(first.status).toBeGreaterThanOrEqual(500);
     await fx.restart({ sendWaitMs: 20_000 });
-    await eventually(() => saveUnderWay('client_id', clientId)?.savingSince === null, 15_000, 'the unfinished create put right');
+    await eventually(async () => (await saveUnderWay('client_id', clientId))?.savingSince === null, 15_000, 'the unfinished create put right');
     expect(await copiesBySubject(marker)).toEqual([`Crash create ${marker}`]);
 
     const retry = await api('POST', '/api/drafts', { version: 0, clientId, ...fields(`Crash create ${marker}`) });
-    const id = String(saveUnderWay('client_id', clientId)!.id);
+    const id = String((await saveUnderWay('client_id', clientId))!.id);
     expect([retry.status, retry.body.error, retry.body.detail]).toEqual([409, 'DraftAlreadyCreated', { id, version: 1 }]);
     const saved = await api<DraftSaved>('PUT', `/api/drafts/${id}`, { version: 1, ...fields(`Crash create ${marker} v2`) });
     expect([saved.status, saved.body.version]).toEqual([200, 2]);
@@ -364,18 +361,18 @@ describe('draft saves cut off after their APPEND', () => {
 
   test('what a kill before the APPEND leaves: an open draft with no copy is APPENDed from SQLite; a deleted one’s leftover copy goes', async () => {
     const marker = `cb${Math.random().toString(36).slice(2, 9)}`;
-    const store = new DraftStore(fx.ctx.db);
+    const store = new DraftStore(fx.ctx.store);
     const fieldsOf = (subject: string) => ({ from: null, to: [{ name: 'Bob', email: BOB.email }], cc: [], bcc: [], subject, html: null, text: `${subject} body`, attachmentIds: [] });
     const parent = { parentId: null, inReplyTo: null, references: [] };
     // As a create leaves it when killed between recording the draft and its APPEND:
-    const unsaved = store.insert({ accountId: fx.alice.accountId, clientId: `local-${marker}`, messageIdHeader: `<${marker}-a@tern.test>`, folderPath: 'Drafts', uid: null, fields: fieldsOf(`Before append ${marker}`), parent, attachmentIds: [], saving: true });
+    const unsaved = await store.insert({ accountId: fx.alice.accountId, clientId: `local-${marker}`, messageIdHeader: `<${marker}-a@tern.test>`, folderPath: 'Drafts', uid: null, fields: fieldsOf(`Before append ${marker}`), parent, attachmentIds: [], saving: true });
     // A draft deleted while its save was under way, one copy left on the server:
-    const deleted = store.insert({ accountId: fx.alice.accountId, clientId: null, messageIdHeader: `<${marker}-d@tern.test>`, folderPath: 'Drafts', uid: null, fields: fieldsOf(`Deleted ${marker}`), parent, attachmentIds: [], saving: true });
-    store.transition(deleted.id, ['open'], 'deleted');
+    const deleted = await store.insert({ accountId: fx.alice.accountId, clientId: null, messageIdHeader: `<${marker}-d@tern.test>`, folderPath: 'Drafts', uid: null, fields: fieldsOf(`Deleted ${marker}`), parent, attachmentIds: [], saving: true });
+    await store.transition(deleted.id, ['open'], 'deleted');
     await imap.append('Drafts', Buffer.from(`Message-ID: <${marker}-d@tern.test>\r\nSubject: Deleted ${marker}\r\n\r\nleft over\r\n`), ['\\Draft']);
 
     await fx.restart({ sendWaitMs: 20_000 });
-    await eventually(() => saveUnderWay('id', unsaved.id)?.savingSince === null && saveUnderWay('id', deleted.id)?.savingSince === null, 15_000, 'both saves put right');
+    await eventually(async () => (await saveUnderWay('id', unsaved.id))?.savingSince === null && (await saveUnderWay('id', deleted.id))?.savingSince === null, 15_000, 'both saves put right');
     expect(await copiesBySubject(marker)).toEqual([`Before append ${marker}`]);
     const view = await api<DraftView>('GET', `/api/drafts/${unsaved.id}`);
     expect(view.body.messageId).not.toBeNull(); // the recorded copy is the mirrored one
@@ -390,7 +387,7 @@ describe('draft saves cut off after their APPEND', () => {
     await cut;
     expect(update.status).toBeGreaterThanOrEqual(500);
     await fx.restart({ sendWaitMs: 20_000 });
-    await eventually(() => saveUnderWay('id', Number(created.body.id))?.savingSince === null, 15_000, 'the unfinished update put right');
+    await eventually(async () => (await saveUnderWay('id', Number(created.body.id)))?.savingSince === null, 15_000, 'the unfinished update put right');
     expect(await copiesBySubject(marker)).toEqual([`Crash update ${marker} v1`]);
     expect(await draftCopies(created.body.messageIdHeader)).toHaveLength(1);
 

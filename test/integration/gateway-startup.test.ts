@@ -85,8 +85,8 @@ async function dataDirWithAccount(name: string, env: Record<string, string> = {}
   const ctx = await createContext(loadConfig({ TERN_DATA_DIR: dataDir, ...env }));
   const [closedPort] = await findFreePorts(1);
   const server = { host: '127.0.0.1', port: closedPort!, security: 'none' as const };
-  const account = ctx.accounts.save({ email: 'alice@tern.test', name: 'Alice', imap: server, smtp: server, password: 'Alice-pass-1!' });
-  ctx.sessions.create(account.id);
+  const account = await ctx.accounts.save({ email: 'alice@tern.test', name: 'Alice', imap: server, smtp: server, password: 'Alice-pass-1!' });
+  await ctx.sessions.create(account.id);
   await closeContext(ctx);
   return dataDir;
 }

@@ -60,10 +60,10 @@ describe('push websocket', () => {
   });
 
   test('logging out closes the socket of that session', async () => {
-    const token = fx.ctx.sessions.create(fx.accountId);
+    const token = await fx.ctx.sessions.create(fx.accountId);
     const socket = open(token);
     await eventually(() => socket.frames.length === 1, 5000, 'the open frame');
-    fx.ctx.sessions.end(fx.ctx.sessions.verify(token));
+    await fx.ctx.sessions.end(await fx.ctx.sessions.verify(token));
     expect(await socket.closed).toEqual({ code: PUSH_CLOSE_CODES.loggedOut, reason: 'LoggedOut' });
   });
 });

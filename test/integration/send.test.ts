@@ -57,9 +57,10 @@ async function arrival(client: ImapFlow, folder: string, marker: string, timeout
 }
 
 const mirroredId = (accountId: number, messageIdHeader: string) =>
-  fx.ctx.db.prepare('SELECT id, thread_id AS threadId, folder_id AS folderId FROM messages WHERE account_id = ? AND message_id_header = ?').get(accountId, messageIdHeader) as
-    | { id: number; threadId: number; folderId: number }
-    | undefined;
+  fx.ctx.store.get<{ id: number; threadId: number; folderId: number }>(
+    'SELECT id, thread_id AS "threadId", folder_id AS "folderId" FROM messages WHERE account_id = ? AND message_id_header = ?',
+    [accountId, messageIdHeader],
+  );
 
 describe('sending', () => {
   test('alice → bob arrives in bob’s INBOX, one copy in alice’s Sent, and the Sent copy is in the delta', async () => {
@@ -82,7 +83,7 @@ describe('sending', () => {
     expect(await uidsByMessageId(aliceImap, 'Sent', id)).toHaveLength(1);
     const delivered = await bobImap.fetchOne(String((await uidsByMessageId(bobImap, 'INBOX', id))[0]), { source: true }, { uid: true });
     const source = delivered ? delivered.source!.toString() : '';
-    expect(source).toContain(`From: ${fx.ctx.accounts.get(fx.alice.accountId)!.name} <alice@tern.test>\r\n`);
+    expect(source).toContain(`From: ${(await fx.ctx.accounts.get(fx.alice.accountId))!.name} <alice@tern.test>\r\n`);
     expect(source).toContain('multipart/alternative'); // the text part was made from the HTML
 
     const sentFolder = fx.ctx.materializer.folders(fx.alice.accountId).find((folder) => folder.specialUse === 'sent')!;
@@ -199,14 +200,14 @@ describe('sending', () => {
 describe('exactly once around the final "."', () => {
   let proxy: FaultProxy;
   const statusOf = async (outboxId: string) => (await fx.api<SendResult>(fx.alice, 'GET', `/api/outbox/${outboxId}`)).body;
-  const smtpPort = (port: number) => fx.ctx.db.prepare('UPDATE accounts SET smtp_port = ? WHERE id = ?').run(port, fx.alice.accountId);
+  const smtpPort = (port: number) => fx.ctx.store.run('UPDATE accounts SET smtp_port = ? WHERE id = ?', [port, fx.alice.accountId]);
 
   beforeAll(async () => {
     proxy = await startFaultProxy({ host: fx.servers.host, port: fx.servers.ports.smtp });
-    smtpPort(proxy.port);
+    await smtpPort(proxy.port);
   });
   afterAll(async () => {
-    smtpPort(fx.servers.ports.smtp);
+    await smtpPort(fx.servers.ports.smtp);
     await proxy?.close();
   });
 
@@ -242,7 +243,7 @@ describe('exactly once around the final "."', () => {
     expect([again.status, again.body.error, again.body.detail.state]).toEqual([404, 'InvalidOperation', 'sent']);
   });
 
-  test('NodemailerSmtp records its commit point before the "." reaches Postfix; a commit that cannot be recorded sends no "." and nothing arrives', async () => {
+  test('NodemailerSmtp awaits its commit point before the "." reaches Postfix; a commit that cannot be recorded sends no "." and nothing arrives', async () => {
     const smtp = new NodemailerSmtp();
     const account = { email: ALICE.email, smtp: { host: fx.servers.host, port: proxy.port, security: 'none' as const } };
     const message = (marker: string) => ({
@@ -259,13 +260,18 @@ describe('exactly once around the final "."', () => {
       proxy.release('deliver');
     });
     const first = token();
-    const outcome = await smtp.send({ ...message(first), onCommit: () => (committed = true) });
+    // A commit point written over the network (PostgreSQL) takes a while: the "." waits for it.
+    const slowCommit = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      committed = true;
+    };
+    const outcome = await smtp.send({ ...message(first), onCommit: slowCommit });
     expect(committedWhenTheDotArrived).toBe(true);
     expect(outcome).toMatchObject({ accepted: [BOB.email], rejected: [] });
     expect(outcome.response).toMatch(/^250 /);
 
     const refused = token();
-    await expect(smtp.send({ ...message(refused), onCommit: () => { throw new Error('the outbox is closed'); } })).rejects.toThrow(/the outbox is closed/);
+    await expect(smtp.send({ ...message(refused), onCommit: async () => { throw new Error('the outbox is closed'); } })).rejects.toThrow(/the outbox is closed/);
     const control = token();
     await smtp.send(message(control));
     await arrival(bobImap, 'INBOX', control);
@@ -295,14 +301,14 @@ describe('exactly once around the final "."', () => {
 // out, but its Sent copy cannot be stored. It is retried, then said so — never marked filed.
 describe('a Sent copy that cannot be filed', () => {
   let proxy: FaultProxy;
-  const imapPort = (port: number) => fx.ctx.db.prepare('UPDATE accounts SET imap_port = ? WHERE id = ?').run(port, fx.alice.accountId);
+  const imapPort = (port: number) => fx.ctx.store.run('UPDATE accounts SET imap_port = ? WHERE id = ?', [port, fx.alice.accountId]);
 
   beforeAll(async () => {
     proxy = await startFaultProxy({ host: fx.servers.host, port: fx.servers.ports.imap });
-    imapPort(proxy.port);
+    await imapPort(proxy.port);
   });
   afterAll(async () => {
-    imapPort(fx.servers.ports.imap);
+    await imapPort(fx.servers.ports.imap);
     await fx.restart({ sendWaitMs: 20_000 });
     await proxy?.close();
   });

@@ -5,7 +5,7 @@ import { afterEach, expect, test } from 'vitest';
 import { loadConfig } from '../../src-server/config';
 import { closeContext, createContext } from '../../src-server/context';
 import { LoginService } from '../../src-server/auth/login-service';
-import { LoginThrottle } from '../../src-server/auth/rate-limit';
+import { MemoryLoginThrottle } from '../../src-server/auth/rate-limit';
 import { DEMO_ACCOUNTS } from '../harness/demo-accounts';
 import { registerDemoPeople } from '../harness/demo-people';
 
@@ -25,7 +25,7 @@ test('a login to the demo gateway names the account with the person’s full nam
     const login = new LoginService({
       accounts: ctx.accounts,
       sessions: ctx.sessions,
-      throttle: new LoginThrottle(),
+      throttle: new MemoryLoginThrottle(),
       discover: async () => ({ imap: server, smtp: { ...server, port: 2525 }, provider: 'tern.test', source: 'config' }),
       checkImap: async () => ({ folderSeparator: '/' }),
     });
@@ -33,7 +33,7 @@ test('a login to the demo gateway names the account with the person’s full nam
     const response = await login.login({ email: alice.email, password: alice.password, ip: '127.0.0.1', baseUrl: 'http://127.0.0.1:8080/api' });
     expect(response.name).toBe('Alice Tern');
     // The stored password is the demo's, sealed under the gateway's key.
-    expect(ctx.accounts.password(Number(response.mailId))).toBe(alice.password);
+    expect(await ctx.accounts.password(Number(response.mailId))).toBe(alice.password);
   } finally {
     await closeContext(ctx);
   }

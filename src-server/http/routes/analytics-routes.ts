@@ -28,12 +28,12 @@ export function registerAnalyticsRoutes(app: FastifyInstance, ctx: GatewayContex
   app.post(`/api${ANALYTICS_PATHS.addEvents}`, { bodyLimit: BODY_LIMIT }, async (request, reply) => {
     const { session } = request;
     const body = addEventsBodySchema.parse(request.body);
-    store.save({ accountId: session.accountId, client: clientOf(request), events: body.events });
+    await store.save({ accountId: session.accountId, client: clientOf(request), events: body.events });
     return reply.code(204).send();
   });
   app.post(`/api${ANALYTICS_PATHS.addPreAuthEvents}`, { bodyLimit: BODY_LIMIT, config: { auth: 'public' } }, async (request, reply) => {
     const body = addEventsBodySchema.parse(request.body);
-    store.save({ accountId: null, client: clientOf(request), events: body.events });
+    await store.save({ accountId: null, client: clientOf(request), events: body.events });
     return reply.code(204).send();
   });
 }

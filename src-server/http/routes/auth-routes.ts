@@ -45,7 +45,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: GatewayContext): v
 
   // Ends this token's session only: the same browser's other accounts stay logged in.
   app.post('/api/logout', async (request, reply) => {
-    ctx.sessions.end(request.session);
+    await ctx.sessions.end(request.session);
     return reply.code(204).send();
   });
 

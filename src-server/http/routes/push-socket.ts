@@ -60,14 +60,16 @@ export async function registerPushSocket(app: FastifyInstance, ctx: GatewayConte
   ctx.sessions.on('ended', onSessionEnded);
   app.addHook('onClose', async () => void ctx.sessions.off('ended', onSessionEnded));
 
-  app.get('/ae/ws/create', { websocket: true, preValidation: refuseForeignOrigin, config: { auth: 'public' } }, (socket, request) => {
+  app.get('/ae/ws/create', { websocket: true, preValidation: refuseForeignOrigin, config: { auth: 'public' } }, async (socket, request) => {
     let session: Session;
     try {
-      session = ctx.sessions.verify(querySchema.parse(request.query).st);
+      session = await ctx.sessions.verify(querySchema.parse(request.query).st);
     } catch (error) {
       socket.close(PUSH_CLOSE_CODES.invalidToken, error instanceof TernError ? error.name : 'InvalidToken');
       return;
     }
+    // Closed while its token was being looked up: nothing to serve, nothing that would clean up.
+    if (socket.readyState !== socket.OPEN) return;
     const sockets = socketsOf.get(session.tokenHash) ?? new Set();
     socketsOf.set(session.tokenHash, sockets.add(socket));
     socket.once('close', () => {

@@ -79,8 +79,8 @@ async function startGateway(options: FixtureOptions, root: string, servers: Mail
   });
   const ctx = await createContext(config);
   const server = { host: servers.host, port: servers.ports.imap, security: 'none' as const };
-  const account = ctx.accounts.save({ email: OWNER.email, name: OWNER.name, imap: server, smtp: { ...server, port: servers.ports.smtp }, password: PASSWORD });
-  const token = ctx.sessions.create(account.id);
+  const account = await ctx.accounts.save({ email: OWNER.email, name: OWNER.name, imap: server, smtp: { ...server, port: servers.ports.smtp }, password: PASSWORD });
+  const token = await ctx.sessions.create(account.id);
   const app = await createApp(ctx);
   // Listening makes the app ready, and ready starts the mirrors of accounts with live sessions.
   const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });

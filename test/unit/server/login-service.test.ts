@@ -9,26 +9,27 @@ import { SessionStore } from '../../../src-server/accounts/session-store';
 import type { DiscoveredServers } from '../../../src-server/auth/discovery';
 import { checkImapLogin, ImapCheckError, type ImapFailureKind } from '../../../src-server/auth/imap-check';
 import { LoginService, nameFromAddress, type LoginServiceDeps } from '../../../src-server/auth/login-service';
-import { LoginThrottle } from '../../../src-server/auth/rate-limit';
+import { MemoryLoginThrottle } from '../../../src-server/auth/rate-limit';
 import { SecretBox } from '../../../src-server/crypto/secret-box';
-import { openDatabase, type Db } from '../../../src-server/store/database';
+import { openStore } from '../../../src-server/store/open-store';
+import type { SqlStore } from '../../../src-server/store/sql';
 
 const imap: ServerSettings = { host: 'imap.tern.test', port: 993, security: 'tls' };
 const smtp: ServerSettings = { host: 'smtp.tern.test', port: 465, security: 'tls' };
 const servers = (source: DiscoveredServers['source'] = 'config'): DiscoveredServers => ({ imap, smtp, provider: 'imap.tern.test', source });
 
 let dataDir: string;
-let db: Db;
+let store: SqlStore;
 let accounts: AccountStore;
 let sessions: SessionStore;
 beforeEach(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'tern-login-'));
-  db = openDatabase(dataDir, ':memory:');
-  accounts = new AccountStore(db, SecretBox.load({ dataDir }));
-  sessions = new SessionStore(db);
+  store = await openStore({ dataDir, databaseFile: ':memory:' });
+  accounts = new AccountStore(store, SecretBox.load({ dataDir }));
+  sessions = new SessionStore(store);
 });
 afterEach(async () => {
-  db.close();
+  await store.close();
   await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -37,7 +38,7 @@ function service(overrides: Partial<LoginServiceDeps> = {}) {
   const deps = {
     accounts,
     sessions,
-    throttle: new LoginThrottle(),
+    throttle: new MemoryLoginThrottle(),
     discover: vi.fn(async () => servers()),
     checkImap: vi.fn(async (params: { user: string; password: string }) => {
       if (params.user === 'alice@tern.test' && params.password === 'right-Pass-1') return { folderSeparator: '.' };
@@ -63,7 +64,7 @@ describe('LoginService', () => {
   test('a good login stores the account, opens a session and calls onLogin', async () => {
     const { deps, login } = service();
     const reply = await login.login(attempt('  Alice@Tern.TEST ', 'right-Pass-1'));
-    const account = accounts.byEmail('alice@tern.test')!;
+    const account = (await accounts.byEmail('alice@tern.test'))!;
     expect(reply).toEqual({
       mailId: String(account.id),
       email: 'alice@tern.test',
@@ -75,8 +76,8 @@ describe('LoginService', () => {
       aliases: [],
       mailProperties: { folderSeparator: '.' },
     });
-    expect(sessions.verify(reply.token).accountId).toBe(account.id);
-    expect(accounts.password(account.id)).toBe('right-Pass-1');
+    expect((await sessions.verify(reply.token)).accountId).toBe(account.id);
+    expect(await accounts.password(account.id)).toBe('right-Pass-1');
     expect(deps.onLogin).toHaveBeenCalledWith(account.id);
     expect(deps.checkImap).toHaveBeenCalledWith({ server: imap, user: 'alice@tern.test', password: 'right-Pass-1' });
   });
@@ -84,7 +85,7 @@ describe('LoginService', () => {
   test('a second login gets a new token and keeps the name the account already has', async () => {
     const { login } = service();
     const first = await login.login(attempt('alice@tern.test', 'right-Pass-1'));
-    accounts.save({ email: 'alice@tern.test', name: 'Alice Tern', imap, smtp, password: 'right-Pass-1' });
+    await accounts.save({ email: 'alice@tern.test', name: 'Alice Tern', imap, smtp, password: 'right-Pass-1' });
     const second = await login.login(attempt('alice@tern.test', 'right-Pass-1'));
     expect(second.token).not.toBe(first.token);
     expect(second.mailId).toBe(first.mailId);
@@ -98,7 +99,7 @@ describe('LoginService', () => {
     expect(wrong.toReply()).toEqual({ error: 'AuthenticationError', description: 'Incorrect Email or Password' });
     expect(unknown.toReply()).toEqual(wrong.toReply());
     expect(wrong.status).toBe(401);
-    expect(accounts.all()).toEqual([]);
+    expect(await accounts.all()).toEqual([]);
   });
 
   // A lower bound on real time cannot fail from a slow machine (timers never fire early), so
@@ -126,7 +127,7 @@ describe('LoginService', () => {
   });
 
   test('discovery errors pass through and do not count against the address', async () => {
-    const throttle = new LoginThrottle({ addressLimit: 2, ipLimit: 100 });
+    const throttle = new MemoryLoginThrottle({ addressLimit: 2, ipLimit: 100 });
     const { login } = service({ throttle, discover: async () => Promise.reject(new TernError('MXNotFound')) });
     for (let i = 0; i < 5; i++) expect((await failureOf(login.login(attempt('x@nowhere.invalid', 'p')))).name).toBe('MXNotFound');
   });
@@ -149,7 +150,7 @@ describe('LoginService', () => {
   test('a failing onLogin hook does not undo the login', async () => {
     const { deps, login } = service({ onLogin: vi.fn(async () => Promise.reject(new Error('mirror down'))) });
     const reply = await login.login(attempt('alice@tern.test', 'right-Pass-1'));
-    expect(sessions.verify(reply.token)).toBeTruthy();
+    expect(await sessions.verify(reply.token)).toBeTruthy();
     expect(deps.reportError).toHaveBeenCalledWith(expect.stringContaining('onLogin'), expect.any(Error));
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { FAILURE_WINDOW_MS, IP_SLOW_LANE_MS, ipKeyOf, LoginThrottle, SlidingWindow, throttleKeyOf } from '../../../src-server/auth/rate-limit';
+import { FAILURE_WINDOW_MS, IP_SLOW_LANE_MS, ipKeyOf, MemoryLoginThrottle, SlidingWindow, throttleKeyOf } from '../../../src-server/auth/rate-limit';
 import { TernError } from '../../../shared/errors';
 
 function clock(start = 1_000_000) {
@@ -8,7 +8,7 @@ function clock(start = 1_000_000) {
 }
 
 /** Runs `n` failed attempts (wrong password) from one place. */
-function fail(throttle: LoginThrottle, n: number, who: { email: string; ip: string }) {
+function fail(throttle: MemoryLoginThrottle, n: number, who: { email: string; ip: string }) {
   for (let i = 0; i < n; i++) throttle.failed(throttle.begin(who), { countsForAddress: true });
 }
 
@@ -49,12 +49,12 @@ describe('SlidingWindow', () => {
   });
 });
 
-describe('LoginThrottle', () => {
+describe('MemoryLoginThrottle', () => {
   const who = { email: 'alice@tern.test', ip: '198.51.100.7' };
 
   test('the 11th failure for an address is refused with TooManyRequests (429), until the window passes', () => {
     const time = clock();
-    const throttle = new LoginThrottle({ now: time.now });
+    const throttle = new MemoryLoginThrottle({ now: time.now });
     fail(throttle, 10, who);
     const error = refusal(() => throttle.begin(who));
     expect(error).toBeInstanceOf(TernError);
@@ -68,7 +68,7 @@ describe('LoginThrottle', () => {
   });
 
   test('one address with +suffix and other case shares the allowance', () => {
-    const throttle = new LoginThrottle({ now: clock().now });
+    const throttle = new MemoryLoginThrottle({ now: clock().now });
     expect(throttleKeyOf('Alice+News@Tern.test')).toBe('alice@tern.test');
     fail(throttle, 10, { email: 'alice+1@tern.test', ip: '198.51.100.1' });
     expect(() => throttle.begin({ email: 'ALICE@tern.test', ip: '198.51.100.2' })).toThrow(/Too many attempts/);
@@ -76,7 +76,7 @@ describe('LoginThrottle', () => {
 
   test('per IP: past 30 failures that IP goes one attempt per 30 s; other IPs are not slowed', () => {
     const time = clock();
-    const throttle = new LoginThrottle({ now: time.now });
+    const throttle = new MemoryLoginThrottle({ now: time.now });
     const sprayer = '198.51.100.9';
     for (let i = 0; i < 30; i++) fail(throttle, 1, { email: `user${i}@tern.test`, ip: sprayer });
     fail(throttle, 1, { email: 'user30@tern.test', ip: sprayer }); // the slow lane's one attempt
@@ -90,7 +90,7 @@ describe('LoginThrottle', () => {
 
   test('behind one NAT, a guesser’s 30+ failures do not refuse a colleague’s right password', () => {
     const time = clock();
-    const throttle = new LoginThrottle({ now: time.now });
+    const throttle = new MemoryLoginThrottle({ now: time.now });
     const office = '192.0.2.50';
     throttle.succeeded(throttle.begin({ email: 'bob@tern.test', ip: office })); // Bob logged in from the office before
     for (let i = 0; i < 30; i++) fail(throttle, 1, { email: `user${i}@tern.test`, ip: office });
@@ -104,7 +104,7 @@ describe('LoginThrottle', () => {
   });
 
   test('per address from many IPs: past 10 failures only IPs that logged into it before may try it', () => {
-    const throttle = new LoginThrottle({ now: clock().now });
+    const throttle = new MemoryLoginThrottle({ now: clock().now });
     const home = '198.51.100.77';
     throttle.succeeded(throttle.begin({ email: 'alice@tern.test', ip: home }));
     for (let i = 0; i < 10; i++) fail(throttle, 1, { email: 'alice@tern.test', ip: `203.0.113.${i}` });
@@ -113,7 +113,7 @@ describe('LoginThrottle', () => {
   });
 
   test('per (IP, address): 10 failures stop that IP trying that address, even one it logged into before', () => {
-    const throttle = new LoginThrottle({ now: clock().now });
+    const throttle = new MemoryLoginThrottle({ now: clock().now });
     throttle.succeeded(throttle.begin(who));
     fail(throttle, 10, who);
     expect(refusal(() => throttle.begin(who)).name).toBe('TooManyRequests');
@@ -130,18 +130,18 @@ describe('LoginThrottle', () => {
     expect(ipKeyOf('64:ff9b::198.51.100.7')).toBe('64:ff9b:0:0::/64');
     expect(ipKeyOf('198.51.100.7')).toBe('198.51.100.7');
 
-    const throttle = new LoginThrottle({ now: clock().now });
+    const throttle = new MemoryLoginThrottle({ now: clock().now });
     for (let i = 0; i < 31; i++) fail(throttle, 1, { email: `user${i}@tern.test`, ip: `2001:db8:1:2::${(i + 1).toString(16)}` });
     expect(() => throttle.begin({ email: 'user99@tern.test', ip: '2001:db8:1:2:ffff:ffff:ffff:fffe' })).toThrow(/Too many attempts/);
     expect(() => throttle.begin({ email: 'user99@tern.test', ip: '2001:db8:1:3::1' })).not.toThrow();
-    const pairs = new LoginThrottle({ now: clock().now, pairLimit: 3, addressLimit: 100 });
+    const pairs = new MemoryLoginThrottle({ now: clock().now, pairLimit: 3, addressLimit: 100 });
     fail(pairs, 3, { email: 'alice@tern.test', ip: '::ffff:203.0.113.5' });
     expect(() => pairs.begin({ email: 'alice@tern.test', ip: '203.0.113.5' })).toThrow(/Too many attempts/);
     expect(() => pairs.begin({ email: 'alice@tern.test', ip: '203.0.113.6' })).not.toThrow();
   });
 
   test('successful logins do not count and clear the address', () => {
-    const throttle = new LoginThrottle({ now: clock().now });
+    const throttle = new MemoryLoginThrottle({ now: clock().now });
     for (let i = 0; i < 50; i++) throttle.succeeded(throttle.begin(who));
     fail(throttle, 9, who);
     throttle.succeeded(throttle.begin(who));
@@ -150,13 +150,13 @@ describe('LoginThrottle', () => {
   });
 
   test('failures that are not about the password cost the IP, not the address', () => {
-    const throttle = new LoginThrottle({ now: clock().now, ipLimit: 100 });
+    const throttle = new MemoryLoginThrottle({ now: clock().now, ipLimit: 100 });
     for (let i = 0; i < 20; i++) throttle.failed(throttle.begin(who), { countsForAddress: false });
     expect(() => throttle.begin(who)).not.toThrow();
   });
 
   test('attempts in flight count: a parallel burst is limited like a sequence', () => {
-    const throttle = new LoginThrottle({ now: clock().now });
+    const throttle = new MemoryLoginThrottle({ now: clock().now });
     const started = [];
     for (let i = 0; i < 10; i++) started.push(throttle.begin(who));
     expect(() => throttle.begin(who)).toThrow(/Too many attempts/);
@@ -166,7 +166,7 @@ describe('LoginThrottle', () => {
 describe('address checks (the email step)', () => {
   test('one IP may check only so many addresses per window; others are not affected, and the window slides', () => {
     const time = clock();
-    const throttle = new LoginThrottle({ now: time.now, lookupLimit: 3 });
+    const throttle = new MemoryLoginThrottle({ now: time.now, lookupLimit: 3 });
     for (let i = 0; i < 3; i++) throttle.lookup({ ip: '203.0.113.7' });
     const error = refusal(() => throttle.lookup({ ip: '203.0.113.7' }));
     expect(error.name).toBe('TooManyRequests');
@@ -177,7 +177,7 @@ describe('address checks (the email step)', () => {
   });
 
   test('address checks and login failures are counted apart', () => {
-    const throttle = new LoginThrottle({ now: clock().now, lookupLimit: 2 });
+    const throttle = new MemoryLoginThrottle({ now: clock().now, lookupLimit: 2 });
     throttle.lookup({ ip: '203.0.113.7' });
     throttle.lookup({ ip: '203.0.113.7' });
     expect(() => throttle.begin({ email: 'alice@tern.test', ip: '203.0.113.7' })).not.toThrow();

@@ -21,7 +21,7 @@ const config = (env: Record<string, string> = {}) => loadConfig({ TERN_DATA_DIR:
 /** A data dir as a previous run leaves it: a store with one account whose password is sealed. */
 async function storeWithOneAccount(env: Record<string, string> = {}): Promise<void> {
   const ctx = await createContext(config(env));
-  ctx.accounts.save({ email: 'alice@tern.test', name: 'Alice', imap: server, smtp: server, password: 'Alice-pass-1!' });
+  await ctx.accounts.save({ email: 'alice@tern.test', name: 'Alice', imap: server, smtp: server, password: 'Alice-pass-1!' });
   await closeContext(ctx);
 }
 
@@ -49,7 +49,7 @@ describe('start-up key check', () => {
   test('the right key starts, and an empty store still gets a fresh key file', async () => {
     await storeWithOneAccount();
     const ctx = await createContext(config());
-    expect(ctx.accounts.password(ctx.accounts.all()[0]!.id)).toBe('Alice-pass-1!');
+    expect(await ctx.accounts.password((await ctx.accounts.all())[0]!.id)).toBe('Alice-pass-1!');
     await closeContext(ctx);
   });
 });
@@ -62,7 +62,7 @@ describe('file modes', () => {
     const previous = process.umask(0o022);
     try {
       const ctx = await createContext(loadConfig({ TERN_DATA_DIR: existing }));
-      ctx.accounts.save({ email: 'alice@tern.test', name: 'Alice', imap: server, smtp: server, password: 'Alice-pass-1!' });
+      await ctx.accounts.save({ email: 'alice@tern.test', name: 'Alice', imap: server, smtp: server, password: 'Alice-pass-1!' });
       for (const file of ['tern.sqlite', 'tern.sqlite-wal', 'tern.sqlite-shm', 'secret.key']) {
         expect([file, (await stat(join(existing, file))).mode & 0o777]).toEqual([file, 0o600]);
       }

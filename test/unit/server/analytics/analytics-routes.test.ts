@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { AnalyticsStore } from '../../../../src-server/analytics/analytics-store';
 import { loadConfig } from '../../../../src-server/config';
 import { createContext, type GatewayContext } from '../../../../src-server/context';
 import { createApp } from '../../../../src-server/http/app';
@@ -20,7 +19,7 @@ beforeAll(async () => {
   await writeFile(join(dir, 'public', 'build', 'index.html'), '<!doctype html>');
   ctx = await createContext(loadConfig({ TERN_PUBLIC_DIR: join(dir, 'public'), TERN_DATA_DIR: join(dir, 'data'), TERN_DATABASE_FILE: ':memory:' }));
   app = await createApp(ctx);
-  const account = ctx.accounts.save({
+  const account = await ctx.accounts.save({
     email: 'ana@tern.test',
     name: 'Ana',
     imap: { host: '127.0.0.1', port: 1, security: 'none' },
@@ -28,7 +27,7 @@ beforeAll(async () => {
     password: 'pw',
   });
   accountId = account.id;
-  token = ctx.sessions.create(account.id);
+  token = await ctx.sessions.create(account.id);
 });
 afterAll(async () => {
   await app.close();
@@ -62,7 +61,7 @@ test('addEvents stores a logged-in batch once, even when the batch is retried', 
     app.inject({ method: 'POST', url: '/api/analytics/addEvents', headers: { authorization: `Bearer ${token}`, 'x-tern-client': '{"client":"web_mail"}' }, payload: body([event('e1'), event('e2')]) });
   expect((await send()).statusCode).toBe(204);
   expect((await send()).statusCode).toBe(204);
-  expect(new AnalyticsStore(ctx.db).list(accountId).map((row) => row.eventId)).toEqual(['e1', 'e2']);
+  expect((await ctx.analytics.list(accountId)).map((row) => row.eventId)).toEqual(['e1', 'e2']);
 });
 
 test('addEvents without a live session is InvalidToken, which logs the worker out', async () => {
@@ -74,7 +73,7 @@ test('addEvents without a live session is InvalidToken, which logs the worker ou
 test('addPreAuthEvents needs no token and keeps the entity id', async () => {
   const response = await app.inject({ method: 'POST', url: '/api/analytics/addPreAuthEvents', payload: body([{ ...event('p1', 'login_page_viewed'), entityId: 'device-9' }]) });
   expect(response.statusCode, response.body).toBe(204);
-  expect(new AnalyticsStore(ctx.db).list(null)).toEqual([{ eventName: 'login_page_viewed', eventId: 'p1', entityId: 'device-9' }]);
+  expect(await ctx.analytics.list(null)).toEqual([{ eventName: 'login_page_viewed', eventId: 'p1', entityId: 'device-9' }]);
 });
 
 test('unknown event names, oversized batches and wrong products are refused whole', async () => {
@@ -83,5 +82,5 @@ test('unknown event names, oversized batches and wrong products are refused whol
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ error: 'InvalidRequestData' });
   }
-  expect(new AnalyticsStore(ctx.db).list(null).map((row) => row.eventId)).toEqual(['p1']);
+  expect((await ctx.analytics.list(null)).map((row) => row.eventId)).toEqual(['p1']);
 });

@@ -20,7 +20,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'tern-push-'));
   ctx = await createContext(loadConfig({ TERN_DATA_DIR: dir, TERN_DATABASE_FILE: ':memory:' }));
   const server = { host: '127.0.0.1', port: 1, security: 'none' as const };
-  accountId = ctx.accounts.save({ email: 'alice@tern.test', name: 'Alice', imap: server, smtp: server, password: 'x' }).id;
+  accountId = (await ctx.accounts.save({ email: 'alice@tern.test', name: 'Alice', imap: server, smtp: server, password: 'x' })).id;
   app = Fastify();
   registerErrorReplies(app);
   await registerPushSocket(app, ctx, { pingIntervalMs: 100, coalesceMs: 50 });
@@ -59,7 +59,7 @@ const until = async (check: () => boolean, ms = 2000) => {
 
 describe('push socket', () => {
   test('says the latest id on open, then coalesces a burst into few frames ending with the newest', async () => {
-    const token = ctx.sessions.create(accountId);
+    const token = await ctx.sessions.create(accountId);
     const client = connect(`?st=${token}`);
     await until(() => client.frames.length === 1);
     expect(client.frames[0]).toEqual({ type: 'txn', accountId: String(accountId), latestTxnId: ctx.txlog.latest(accountId) });
@@ -78,7 +78,7 @@ describe('push socket', () => {
   });
 
   test('a change written without an announcement (another process: npm run plan) is sent at the next ping', async () => {
-    const client = connect(`?st=${ctx.sessions.create(accountId)}`);
+    const client = connect(`?st=${await ctx.sessions.create(accountId)}`);
     await until(() => client.frames.length === 1);
     // What the command line does: the log grows in the database, and this process's hub hears nothing.
     const latest = ctx.txlog.append(accountId, [{ object: 'plan', objectId: accountId }]);
@@ -92,27 +92,27 @@ describe('push socket', () => {
   });
 
   test('a foreign Origin is refused before the upgrade; the gateway own origin is not', async () => {
-    const foreign = connect(`?st=${ctx.sessions.create(accountId)}`, { origin: 'https://evil.example' });
+    const foreign = connect(`?st=${await ctx.sessions.create(accountId)}`, { origin: 'https://evil.example' });
     const status = await new Promise<number | undefined>((resolve) => foreign.ws.on('unexpected-response', (_request, response) => resolve(response.statusCode)));
     expect(status).toBe(403);
-    const own = connect(`?st=${ctx.sessions.create(accountId)}`, { origin: url.replace('ws', 'http').replace('/ae/ws/create', '') });
+    const own = connect(`?st=${await ctx.sessions.create(accountId)}`, { origin: url.replace('ws', 'http').replace('/ae/ws/create', '') });
     await until(() => own.frames.length === 1);
     own.ws.close();
   });
 
   test('logging out closes that session socket only', async () => {
-    const token = ctx.sessions.create(accountId);
-    const other = connect(`?st=${ctx.sessions.create(accountId)}`);
+    const token = await ctx.sessions.create(accountId);
+    const other = connect(`?st=${await ctx.sessions.create(accountId)}`);
     const client = connect(`?st=${token}`);
     await until(() => client.frames.length === 1 && other.frames.length === 1);
-    ctx.sessions.end(ctx.sessions.verify(token));
+    await ctx.sessions.end(await ctx.sessions.verify(token));
     expect(await client.closed).toEqual({ code: PUSH_CLOSE_CODES.loggedOut, reason: 'LoggedOut' });
     expect(other.ws.readyState).toBe(WebSocket.OPEN);
     other.ws.close();
   });
 
   test('a client that stops answering pings is dropped', async () => {
-    const client = connect(`?st=${ctx.sessions.create(accountId)}`, { autoPong: false });
+    const client = connect(`?st=${await ctx.sessions.create(accountId)}`, { autoPong: false });
     await until(() => client.frames.length === 1);
     const { code } = await client.closed;
     expect(code).toBe(1006); // terminated, no close frame

@@ -58,7 +58,7 @@ describe('the session guard', () => {
 
   test('a live token reaches the handler as request.session', async () => {
     const response = await gateway.app.inject({ url: '/api/test/labels', headers: { authorization: `Bearer ${token}` } });
-    expect(response.json()).toEqual({ accountId: gateway.ctx.sessions.verify(token).accountId });
+    expect(response.json()).toEqual({ accountId: (await gateway.ctx.sessions.verify(token)).accountId });
   });
 
   test('a public route that reads request.session fails as a bug (500), never as some session', async () => {
@@ -70,7 +70,7 @@ describe('the session guard', () => {
 describe('the feature guard (config.feature)', () => {
   test('free: FeatureNotInPlan 402 naming the feature; paid: through', async () => {
     const headers = { authorization: `Bearer ${token}` };
-    const accountId = gateway.ctx.sessions.verify(token).accountId;
+    const accountId = (await gateway.ctx.sessions.verify(token)).accountId;
     gateway.ctx.plans.setPlan(accountId, 'free');
     const refused = await gateway.app.inject({ url: '/api/test/labels', headers });
     expect(refused.statusCode).toBe(402);

@@ -4,10 +4,11 @@ import { OutboxStore, type OutboxRow } from '../../../../src-server/outbox/outbo
 import { OutboxWorker, type OutboxOptions, type SentFiling } from '../../../../src-server/outbox/outbox-worker';
 import type { SmtpConnector, SmtpOutcome, SmtpSendParams } from '../../../../src-server/smtp/smtp-connector';
 import { openDatabase, type Db } from '../../../../src-server/store/database';
+import { SqliteStore } from '../../../../src-server/store/sqlite-store';
 
 /**
  * An SMTP connector of our own: accepts, refuses or never answers, as each test says; `drop`
- * writes the final "." (onCommit) and then loses the connection before any reply, and an
+ * writes the final "." (after awaiting onCommit) and then loses the connection before any reply, and an
  * Error with `afterDot` is the server's refusal of the finished message.
  */
 class FakeSmtp implements SmtpConnector {
@@ -25,7 +26,7 @@ class FakeSmtp implements SmtpConnector {
       await new Promise((resolve) => setTimeout(resolve, 5));
       if (behaviour === 'hang') await new Promise(() => undefined);
       if (behaviour instanceof Error && !(behaviour as { afterDot?: boolean }).afterDot) throw behaviour;
-      params.onCommit?.();
+      await params.onCommit?.(); // as the real connector: the "." waits for the commit point
       if (behaviour === 'drop') throw Object.assign(new Error('Connection closed unexpectedly'), { code: 'ECONNECTION' });
       if (behaviour instanceof Error) throw behaviour;
       return { response: '250 2.0.0 Ok: queued as ABC', accepted: [...params.envelope.to], rejected: [] };
@@ -83,8 +84,8 @@ function worker(options: Partial<OutboxOptions> = {}) {
     store,
     smtp,
     filing,
-    accounts: { get: (id) => ({ id, email: `${id}@tern.test`, name: '', imap: { host: 'h', port: 1, security: 'none' }, smtp: { host: 'h', port: 2, security: 'none' }, latestTxnId: 0 }), password: () => 'pw' },
-    onFailed: (row) => failedRows.push(row.id),
+    accounts: { get: async (id) => ({ id, email: `${id}@tern.test`, name: '', imap: { host: 'h', port: 1, security: 'none' }, smtp: { host: 'h', port: 2, security: 'none' }, latestTxnId: 0 }), password: async () => 'pw' },
+    onFailed: (row) => void failedRows.push(row.id),
     now: () => clock,
     options: { retryDelaysMs: [5_000, 30_000], maxAttempts: 3, stopWaitMs: 50, ...options },
   });
@@ -109,7 +110,7 @@ beforeEach(() => {
   clock = 1_000_000;
   smtp = new FakeSmtp();
   filing = new FakeFiling();
-  store = new OutboxStore(db, () => clock);
+  store = new OutboxStore(new SqliteStore(db, ':memory:'), () => clock);
   alice = addAccount('alice@tern.test');
   bob = addAccount('bob@kite.test');
   failedRows.length = 0;
@@ -117,16 +118,17 @@ beforeEach(() => {
 
 describe('outbox state machine', () => {
   test('queued → sending → accepted → sent: one SMTP call with the stored bytes, one Sent copy', async () => {
-    const { row } = enqueue('k-happy');
+    const { row } = await enqueue('k-happy');
     const w = worker();
     const states: string[] = [];
-    w.on('changed', (id) => states.push(store.get(id)!.state));
+    // The store reads at once (SQLite, no transaction open): the state as the event found it.
+    w.on('changed', (id) => void store.get(id).then((row) => states.push(row!.state)));
     await w.runDue();
     expect(smtp.calls).toHaveLength(1);
     expect(smtp.calls[0]!.raw.toString()).toContain('<k-happy@tern.test>');
     expect(smtp.calls[0]!.envelope.to).toEqual(['bob@kite.test']);
-    expect(store.get(row.id)).toMatchObject({ state: 'sent', attempts: 1 });
-    expect(store.get(row.id)!.smtp?.response).toContain('250');
+    expect(await store.get(row.id)).toMatchObject({ state: 'sent', attempts: 1 });
+    expect((await store.get(row.id))!.smtp?.response).toContain('250');
     expect(filing.filed).toEqual([row.id]);
     expect(states[0]).toBe('sending');
     await w.runDue();
@@ -134,25 +136,25 @@ describe('outbox state machine', () => {
   });
 
   test('the same idempotency key is the same row, sent once', async () => {
-    const first = enqueue('k-same');
-    const second = enqueue('k-same');
+    const first = await enqueue('k-same');
+    const second = await enqueue('k-same');
     expect(first.created).toBe(true);
     expect(second.created).toBe(false);
     expect(second.row.id).toBe(first.row.id);
     await worker().runDue();
     expect(smtp.calls).toHaveLength(1);
-    expect(enqueue('k-same').row.state).toBe('sent');
+    expect((await enqueue('k-same')).row.state).toBe('sent');
   });
 
   test('a 5xx refusal fails at once with the server’s reason; no retry', async () => {
     smtp.next = () => smtpError(550, '550 5.1.1 <nobody@kite.test>: Recipient address rejected: User unknown');
-    const { row } = enqueue('k-550');
+    const { row } = await enqueue('k-550');
     const w = worker();
     await w.runDue();
     clock += 3_600_000;
     await w.runDue();
     expect(smtp.calls).toHaveLength(1);
-    const failed = store.get(row.id)!;
+    const failed = (await store.get(row.id))!;
     expect(failed.state).toBe('failed');
     expect(failed.failure).toMatchObject({ permanent: true, responseCode: 550 });
     expect(failed.failure!.reason).toContain('User unknown');
@@ -162,88 +164,88 @@ describe('outbox state machine', () => {
 
   test('a transient failure is retried after its delay, then succeeds', async () => {
     smtp.next = (call) => (call === 1 ? Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:25'), { code: 'ESOCKET' }) : 'accept');
-    const { row } = enqueue('k-retry');
+    const { row } = await enqueue('k-retry');
     const w = worker();
     await w.runDue();
-    expect(store.get(row.id)).toMatchObject({ state: 'queued', attempts: 1, nextAttemptAt: clock + 5_000, lastError: 'connect ECONNREFUSED 127.0.0.1:25' });
+    expect(await store.get(row.id)).toMatchObject({ state: 'queued', attempts: 1, nextAttemptAt: clock + 5_000, lastError: 'connect ECONNREFUSED 127.0.0.1:25' });
     await w.runDue();
     expect(smtp.calls).toHaveLength(1); // not due yet
     clock += 5_000;
     await w.runDue();
     expect(smtp.calls).toHaveLength(2);
-    expect(store.get(row.id)!.state).toBe('sent');
+    expect((await store.get(row.id))!.state).toBe('sent');
   });
 
   test('transient failures end in failed after maxAttempts', async () => {
     smtp.next = () => smtpError(421, '421 4.3.2 Service shutting down', 'EPROTOCOL');
-    const { row } = enqueue('k-421');
+    const { row } = await enqueue('k-421');
     const w = worker();
     for (let i = 0; i < 5; i++) {
       await w.runDue();
       clock += 60_000;
     }
     expect(smtp.calls).toHaveLength(3);
-    expect(store.get(row.id)).toMatchObject({ state: 'failed', attempts: 3 });
+    expect(await store.get(row.id)).toMatchObject({ state: 'failed', attempts: 3 });
   });
 
   test('crash before SMTP: a row left `sending` and not in Sent is sent once by the next gateway', async () => {
-    const { row } = enqueue('k-crash');
-    store.claim(row.id); // the first gateway claimed it and died before SMTP answered
+    const { row } = await enqueue('k-crash');
+    await store.claim(row.id); // the first gateway claimed it and died before SMTP answered
     const next = worker();
     await next.runDue(); // recovery requeues it
     await next.runDue();
     expect(smtp.calls).toHaveLength(1);
-    expect(store.get(row.id)).toMatchObject({ state: 'sent', attempts: 2 });
+    expect(await store.get(row.id)).toMatchObject({ state: 'sent', attempts: 2 });
     await next.runDue();
     expect(smtp.calls).toHaveLength(1);
   });
 
   test('crash after SMTP, server filed it in Sent: found there, never sent again', async () => {
-    const { row } = enqueue('k-in-sent');
-    store.claim(row.id);
-    store.markCommitting(row.id);
+    const { row } = await enqueue('k-in-sent');
+    await store.claim(row.id);
+    await store.markCommitting(row.id);
     filing.inSent.add(row.messageIdHeader);
     const next = worker();
     await next.runDue();
     await next.runDue();
     expect(smtp.calls).toHaveLength(0);
-    expect(store.get(row.id)!.state).toBe('sent');
+    expect((await store.get(row.id))!.state).toBe('sent');
   });
 
   test('crash after the accepted marker: only the filing is done', async () => {
-    const { row } = enqueue('k-marker');
-    store.claim(row.id);
-    store.markAccepted(row.id, { response: '250 ok', accepted: ['bob@kite.test'], rejected: [] });
+    const { row } = await enqueue('k-marker');
+    await store.claim(row.id);
+    await store.markAccepted(row.id, { response: '250 ok', accepted: ['bob@kite.test'], rejected: [] });
     await worker().runDue();
     expect(smtp.calls).toHaveLength(0);
     expect(filing.filed).toEqual([row.id]);
-    expect(store.get(row.id)!.state).toBe('sent');
+    expect((await store.get(row.id))!.state).toBe('sent');
   });
 
   test('a failing Sent copy is retried without sending again', async () => {
     filing.failuresLeft = 2;
-    const { row } = enqueue('k-filing');
+    const { row } = await enqueue('k-filing');
     const w = worker();
     await w.runDue();
-    expect(store.get(row.id)).toMatchObject({ state: 'accepted', filingAttempts: 1 });
+    expect(await store.get(row.id)).toMatchObject({ state: 'accepted', filingAttempts: 1 });
     clock += 5_000;
     await w.runDue();
     clock += 30_000;
     await w.runDue();
     expect(smtp.calls).toHaveLength(1);
-    expect(store.get(row.id)).toMatchObject({ state: 'sent', sentCopyState: 'filed' });
+    expect(await store.get(row.id)).toMatchObject({ state: 'sent', sentCopyState: 'filed' });
   });
 
   test('a Sent copy that fails every retry is not marked filed: sent, sentCopyState failed, the reason kept, the draft copy kept', async () => {
     filing.failuresLeft = 99;
-    const { row } = enqueue('k-nofile');
+    const { row } = await enqueue('k-nofile');
     const w = worker({ maxFilingAttempts: 3, retryDelaysMs: [1_000] });
     for (let i = 0; i < 4; i++) {
       await w.runDue();
       clock += 1_000;
     }
     expect(smtp.calls).toHaveLength(1);
-    const done = store.get(row.id)!;
+    const done = (await store.get(row.id))!;
     expect(done).toMatchObject({ state: 'sent', sentCopyState: 'failed', filingAttempts: 2 });
     expect(done.lastError).toContain('OVERQUOTA');
     expect(done.raw.length).toBeGreaterThan(0); // the message is kept: Sent lacks it
@@ -251,17 +253,17 @@ describe('outbox state machine', () => {
   });
 
   test('crash after the final "." and before the reply, not in Sent: unknown, never sent again on its own', async () => {
-    const { row } = enqueue('k-after-dot');
-    store.claim(row.id);
-    store.markCommitting(row.id); // the first gateway wrote its dot and died waiting for the 250
+    const { row } = await enqueue('k-after-dot');
+    await store.claim(row.id);
+    await store.markCommitting(row.id); // the first gateway wrote its dot and died waiting for the 250
     const next = worker();
     for (let i = 0; i < 3; i++) {
       await next.runDue();
       clock += 3_600_000;
     }
     expect(smtp.calls).toHaveLength(0);
-    expect(store.get(row.id)).toMatchObject({ state: 'unknown' });
-    expect(store.get(row.id)!.lastError).toMatch(/may have been sent/);
+    expect(await store.get(row.id)).toMatchObject({ state: 'unknown' });
+    expect((await store.get(row.id))!.lastError).toMatch(/may have been sent/);
     expect(filing.filed).toEqual([]);
   });
 
@@ -269,65 +271,65 @@ describe('outbox state machine', () => {
     filing.isInSent = async () => {
       throw new Error('IMAP connection refused');
     };
-    const before = enqueue('k-before-dot').row;
-    const after = enqueue('k-after-dot-down', bob).row;
-    store.claim(before.id);
-    store.claim(after.id);
-    store.markCommitting(after.id);
+    const before = (await enqueue('k-before-dot')).row;
+    const after = (await enqueue('k-after-dot-down', bob)).row;
+    await store.claim(before.id);
+    await store.claim(after.id);
+    await store.markCommitting(after.id);
     const next = worker();
     await next.runDue();
     await next.runDue();
     expect(smtp.calls.map((call) => call.raw.toString().match(/<(k-[a-z-]+)@/)![1])).toEqual(['k-before-dot']);
-    expect(store.get(after.id)!.state).toBe('sending');
+    expect((await store.get(after.id))!.state).toBe('sending');
     filing.isInSent = async () => false;
     await next.runDue();
-    expect(store.get(after.id)!.state).toBe('unknown');
+    expect((await store.get(after.id))!.state).toBe('unknown');
     expect(smtp.calls).toHaveLength(1);
   });
 
   test('a connection lost after the final "." is unknown, not retried; the person may send it again', async () => {
     smtp.next = (call) => (call === 1 ? 'drop' : 'accept');
-    const { row } = enqueue('k-drop');
+    const { row } = await enqueue('k-drop');
     const w = worker();
     await w.runDue();
     clock += 3_600_000;
     await w.runDue();
     expect(smtp.calls).toHaveLength(1);
-    expect(store.get(row.id)).toMatchObject({ state: 'unknown', attempts: 1 });
-    expect(store.resend(row.id)).toBe(true);
+    expect(await store.get(row.id)).toMatchObject({ state: 'unknown', attempts: 1 });
+    expect(await store.resend(row.id)).toBe(true);
     await w.runDue();
     expect(smtp.calls).toHaveLength(2);
-    expect(store.get(row.id)).toMatchObject({ state: 'sent', committedAt: clock });
-    expect(store.resend(row.id)).toBe(false); // only an unknown message
+    expect(await store.get(row.id)).toMatchObject({ state: 'sent', committedAt: clock });
+    expect(await store.resend(row.id)).toBe(false); // only an unknown message
   });
 
   test('the person confirms an unknown message arrived: filed in Sent, never sent again', async () => {
     smtp.next = () => 'drop';
-    const { row } = enqueue('k-confirm');
+    const { row } = await enqueue('k-confirm');
     const w = worker();
     await w.runDue();
-    expect(store.confirmSent(row.id)).toBe(true);
+    expect(await store.confirmSent(row.id)).toBe(true);
     await w.runDue();
     expect(smtp.calls).toHaveLength(1);
-    expect(store.get(row.id)).toMatchObject({ state: 'sent', sentCopyState: 'filed' });
+    expect(await store.get(row.id)).toMatchObject({ state: 'sent', sentCopyState: 'filed' });
     expect(filing.filed).toEqual([row.id]);
   });
 
   test('a refusal of the finished message (a reply after the ".") is retried as before: the server said no', async () => {
     smtp.next = (call) => (call === 1 ? Object.assign(smtpError(451, '451 4.3.0 Temporary lookup failure', 'EMESSAGE'), { afterDot: true }) : 'accept');
-    const { row } = enqueue('k-451-dot');
+    const { row } = await enqueue('k-451-dot');
     const w = worker();
     await w.runDue();
-    expect(store.get(row.id)).toMatchObject({ state: 'queued', committedAt: null });
+    expect(await store.get(row.id)).toMatchObject({ state: 'queued', committedAt: null });
     clock += 5_000;
     await w.runDue();
     expect(smtp.calls).toHaveLength(2);
-    expect(store.get(row.id)!.state).toBe('sent');
+    expect((await store.get(row.id))!.state).toBe('sent');
   });
 
   test('a stop during a hung attempt leaves the row `sending` for the next start', async () => {
     smtp.next = () => 'hang';
-    const { row } = enqueue('k-hang');
+    const { row } = await enqueue('k-hang');
     vi.useFakeTimers();
     try {
       const w = worker({ stopWaitMs: 50 });
@@ -340,16 +342,16 @@ describe('outbox state machine', () => {
       expect(stopped).toBe(false); // it waits for the attempt under way…
       await vi.advanceTimersByTimeAsync(1);
       await stopping; // …for stopWaitMs, then abandons it
-      expect(store.get(row.id)!.state).toBe('sending');
+      expect((await store.get(row.id))!.state).toBe('sending');
     } finally {
       vi.useRealTimers();
     }
   });
 
   test('one attempt per account at a time; accounts go side by side', async () => {
-    enqueue('k-a1');
-    enqueue('k-a2');
-    enqueue('k-b1', bob);
+    await enqueue('k-a1');
+    await enqueue('k-a2');
+    await enqueue('k-b1', bob);
     const w = worker();
     await w.runDue();
     expect(smtp.calls.map((call) => call.raw.toString().match(/<(k-[a-z0-9]+)@/)![1])).toEqual(['k-a1', 'k-b1']);

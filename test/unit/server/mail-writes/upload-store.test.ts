@@ -7,6 +7,7 @@ import { MAX_ATTACHMENT_BYTES } from '../../../../shared/api/compose';
 import { TernError } from '../../../../shared/errors';
 import { UploadStore } from '../../../../src-server/drafts/upload-store';
 import { openDatabase, type Db } from '../../../../src-server/store/database';
+import { SqliteStore } from '../../../../src-server/store/sqlite-store';
 
 let dir: string;
 let db: Db;
@@ -32,7 +33,7 @@ beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'tern-uploads-'));
   db = openDatabase(dir, ':memory:');
   clock = 10_000_000;
-  uploads = new UploadStore({ db, dir: join(dir, 'uploads'), now: () => clock });
+  uploads = new UploadStore({ store: new SqliteStore(db, ':memory:'), dir: join(dir, 'uploads'), now: () => clock });
   accountId = Number(
     db
       .prepare(
@@ -68,8 +69,8 @@ describe('upload limits', () => {
 
   test('uploads belong to their account', async () => {
     const mine = await receive(10);
-    expect(uploads.owned(accountId, [mine.id])).toHaveLength(1);
-    expect(() => uploads.owned(accountId + 1, [mine.id])).toThrow(expect.objectContaining({ name: 'FileNotFound' }));
+    expect(await uploads.owned(accountId, [mine.id])).toHaveLength(1);
+    await expect(uploads.owned(accountId + 1, [mine.id])).rejects.toThrow(expect.objectContaining({ name: 'FileNotFound' }));
   });
 
   test('the 24 h sweep removes old uploads but keeps those an open draft holds', async () => {
@@ -85,7 +86,7 @@ describe('upload limits', () => {
     expect(await uploads.sweep(24 * 3_600_000)).toBe(0);
     clock += 2 * 3_600_000;
     expect(await uploads.sweep(24 * 3_600_000)).toBe(1);
-    expect(uploads.existing(accountId, [loose.id, held.id]).map((upload) => upload.id)).toEqual([held.id]);
+    expect((await uploads.existing(accountId, [loose.id, held.id])).map((upload) => upload.id)).toEqual([held.id]);
     expect(await readdir(join(dir, 'uploads', String(accountId)))).toEqual([held.id]);
   });
 });

@@ -25,7 +25,7 @@ beforeAll(async () => {
   const login = await gateway.app.inject({ method: 'POST', url: '/api/login', payload: { email: 'alice@tern.test', password: 'Alice-pass-1!' } });
   const token = (login.json() as { token: string }).token;
   headers = { authorization: `Bearer ${token}` };
-  accountId = gateway.ctx.sessions.verify(token).accountId;
+  accountId = (await gateway.ctx.sessions.verify(token)).accountId;
 });
 afterAll(async () => gateway.close());
 

@@ -16,7 +16,7 @@ async function signIn(email: 'alice@tern.test' | 'bob@tern.test') {
   const login = await gateway.app.inject({ method: 'POST', url: '/api/login', payload: { email, password } });
   expect(login.statusCode).toBe(200);
   const headers = { authorization: `Bearer ${(login.json() as { token: string }).token}` };
-  const accountId = gateway.ctx.sessions.verify(headers.authorization.slice(7)).accountId;
+  const accountId = (await gateway.ctx.sessions.verify(headers.authorization.slice(7))).accountId;
   return {
     accountId,
     headers,

@@ -49,7 +49,7 @@ function setup() {
     },
   };
   const mirrors = { get: () => mirror } as unknown as MirrorManager;
-  const service = new FolderService({ folders: fx.folders, mirrors, rehomer: new FolderRehomer({ db: fx.db, txlog: fx.txlog, push: fx.push }) });
+  const service = new FolderService({ folders: fx.folders, mirrors, rehomer: new FolderRehomer({ store: fx.sql, txlog: fx.txlog, push: fx.push }) });
   return { ...fx, service, commands, paths };
 }
 

@@ -1,6 +1,7 @@
 import type { FolderListing } from '../../../../src-server/mirror/mirror-store';
 import { FolderQueries } from '../../../../src-server/reading/folder-queries';
 import { ThreadQueries } from '../../../../src-server/reading/thread-queries';
+import { SqliteStore } from '../../../../src-server/store/sqlite-store';
 import { mirrorFixture, noState, record } from '../mirror/mirror-fixture';
 
 export const READING_FOLDERS: FolderListing[] = [
@@ -13,7 +14,10 @@ export const READING_FOLDERS: FolderListing[] = [
 
 type RecordFields = Omit<Parameters<typeof record>[0], 'uid'>;
 
-/** An in-memory mirror with the reading folders, a way to add messages, and the reading queries on top. */
+/**
+ * An in-memory mirror with the reading folders, a way to add messages, and the reading queries on top.
+ * `sql` is the same database as the SqlStore the moved stores take (issue 12).
+ */
 export function readingFixture() {
   const fx = mirrorFixture();
   fx.store.syncFolderList(fx.accountId, READING_FOLDERS);
@@ -32,6 +36,7 @@ export function readingFixture() {
   const threadOf = (messageId: number) => (fx.db.prepare('SELECT thread_id AS id FROM messages WHERE id = ?').get(messageId) as { id: number }).id;
   return {
     ...fx,
+    sql: new SqliteStore(fx.db, ':memory:'),
     folder,
     add,
     threadOf,

@@ -5,55 +5,56 @@ import { FtsIndexer } from '../../../../src-server/search/fts-indexer';
 import { LocalSearch } from '../../../../src-server/search/local-search';
 import { parseSearch } from '../../../../src-server/search/search-query';
 import { MIGRATIONS } from '../../../../src-server/store/migrations';
+import { SqliteStore } from '../../../../src-server/store/sqlite-store';
 import { days } from '../mirror/mirror-fixture';
 import { readingFixture } from '../reading/reading-fixture';
 
 function setup() {
   const fx = readingFixture();
-  const local = new LocalSearch(fx.db);
+  const local = new LocalSearch(fx.sql);
   const all = [fx.folder('INBOX'), fx.folder('Sent'), fx.folder('Projects')];
-  const find = (q: string, folderIds = all) => local.run({ accountId: fx.accountId, search: parseSearch(q), folderIds, limit: 100 }).map((hit) => hit.id);
+  const find = async (q: string, folderIds = all) => (await local.run({ accountId: fx.accountId, search: parseSearch(q), folderIds, limit: 100 })).map((hit) => hit.id);
   return { ...fx, local, find };
 }
 
 describe('the full-text index follows the mirror', () => {
-  test('new messages are found by subject, sender, recipients and snippet words, with prefixes and diacritics folded', () => {
+  test('new messages are found by subject, sender, recipients and snippet words, with prefixes and diacritics folded', async () => {
     const fx = setup();
     const a = fx.add('INBOX', { subject: 'Quarterly budget review', from: [{ name: 'Jürgen Groß', email: 'juergen@alpen.example' }], snippet: 'Let us meet on Thursday' });
     const b = fx.add('Sent', { subject: 'Lunch', from: [{ name: 'Alice', email: 'alice@tern.test' }], to: [{ name: 'Bob', email: 'bob@example.com' }], cc: [{ name: 'Carol', email: 'carol@example.com' }], snippet: 'Pizza?' });
-    expect(fx.find('quarterly')).toEqual([a]);
-    expect(fx.find('budg rev')).toEqual([a]);
-    expect(fx.find('jurgen')).toEqual([a]);
-    expect(fx.find('from:juergen@alpen.example')).toEqual([a]);
-    expect(fx.find('thursday')).toEqual([a]);
-    expect(fx.find('to:carol')).toEqual([b]);
-    expect(fx.find('to:bob@example.com')).toEqual([b]);
-    expect(fx.find('from:bob')).toEqual([]);
-    expect(fx.find('subject:pizza')).toEqual([]);
-    expect(fx.find('"meet on thursday"')).toEqual([a]);
-    expect(fx.find('"thursday on meet"')).toEqual([]);
+    expect(await fx.find('quarterly')).toEqual([a]);
+    expect(await fx.find('budg rev')).toEqual([a]);
+    expect(await fx.find('jurgen')).toEqual([a]);
+    expect(await fx.find('from:juergen@alpen.example')).toEqual([a]);
+    expect(await fx.find('thursday')).toEqual([a]);
+    expect(await fx.find('to:carol')).toEqual([b]);
+    expect(await fx.find('to:bob@example.com')).toEqual([b]);
+    expect(await fx.find('from:bob')).toEqual([]);
+    expect(await fx.find('subject:pizza')).toEqual([]);
+    expect(await fx.find('"meet on thursday"')).toEqual([a]);
+    expect(await fx.find('"thursday on meet"')).toEqual([]);
   });
 
-  test('letters without a decomposition fold in the index and the query: malgorzata finds Małgorzata', () => {
+  test('letters without a decomposition fold in the index and the query: malgorzata finds Małgorzata', async () => {
     const fx = setup();
     const a = fx.add('INBOX', { subject: 'Spotkanie w Łodzi', from: [{ name: 'Małgorzata Wiśniewska', email: 'm.wisniewska@wisla.test' }], snippet: 'Søren, Straße, Æsir' });
     fx.add('INBOX', { subject: 'Other', from: [{ name: 'Bob', email: 'bob@example.com' }], snippet: 'nothing' });
-    expect(fx.find('malgorzata')).toEqual([a]);
-    expect(fx.find('Małgorzata')).toEqual([a]);
-    expect(fx.find('from:malg')).toEqual([a]);
-    expect(fx.find('subject:lodzi')).toEqual([a]);
-    expect(fx.find('soren strasse aesir')).toEqual([a]);
-    expect(fx.find('"Straße"')).toEqual([a]);
+    expect(await fx.find('malgorzata')).toEqual([a]);
+    expect(await fx.find('Małgorzata')).toEqual([a]);
+    expect(await fx.find('from:malg')).toEqual([a]);
+    expect(await fx.find('subject:lodzi')).toEqual([a]);
+    expect(await fx.find('soren strasse aesir')).toEqual([a]);
+    expect(await fx.find('"Straße"')).toEqual([a]);
   });
 
-  test('a changed snippet is re-indexed, a flag change costs nothing, a deleted message leaves the index', () => {
+  test('a changed snippet is re-indexed, a flag change costs nothing, a deleted message leaves the index', async () => {
     const fx = setup();
     const id = fx.add('INBOX', { subject: 'Hello', snippet: 'first words' });
     fx.db.prepare("UPDATE messages SET snippet = 'second words' WHERE id = ?").run(id);
-    expect(fx.find('first')).toEqual([]);
-    expect(fx.find('second')).toEqual([id]);
+    expect(await fx.find('first')).toEqual([]);
+    expect(await fx.find('second')).toEqual([id]);
     fx.db.prepare(`UPDATE messages SET flags = '["\\Seen"]', unseen = 0 WHERE id = ?`).run(id);
-    expect(fx.find('second')).toEqual([id]);
+    expect(await fx.find('second')).toEqual([id]);
     fx.store.applyFolderBatch(fx.accountId, {
       folderId: fx.folder('INBOX'),
       added: [],
@@ -61,32 +62,32 @@ describe('the full-text index follows the mirror', () => {
       removedUids: [(fx.db.prepare('SELECT uid FROM messages WHERE id = ?').get(id) as { uid: number }).uid],
       state: { uidvalidity: 1, uidnext: 1000, highestModseq: null, backfilledTo: 0 },
     });
-    expect(fx.find('second')).toEqual([]);
+    expect(await fx.find('second')).toEqual([]);
     expect((fx.db.prepare('SELECT COUNT(*) AS n FROM messages_fts').get() as { n: number }).n).toBe(0);
-    expect(fx.local.indexer.backlog()).toBe(0);
+    expect(await fx.local.indexer.backlog()).toBe(0);
   });
 
-  test('body words enter the index when a body is cached, and stay searchable', () => {
+  test('body words enter the index when a body is cached, and stay searchable', async () => {
     const fx = setup();
     const id = fx.add('INBOX', { subject: 'Notes', snippet: 'short' });
-    expect(fx.find('zanzibar')).toEqual([]);
-    new BodyCache(fx.db).put({ accountId: fx.accountId, messageId: id, body: { messageId: String(id), html: null, text: 'x', attachments: [], headers: {} }, searchText: 'deep in the text: zanzibar' });
-    expect(fx.find('zanzibar')).toEqual([id]);
+    expect(await fx.find('zanzibar')).toEqual([]);
+    await new BodyCache(fx.sql).put({ accountId: fx.accountId, messageId: id, body: { messageId: String(id), html: null, text: 'x', attachments: [], headers: {} }, searchText: 'deep in the text: zanzibar' });
+    expect(await fx.find('zanzibar')).toEqual([id]);
   });
 
-  test('the indexer works through a backlog in bounded batches; body words survive a re-index', () => {
+  test('the indexer works through a backlog in bounded batches; body words survive a re-index', async () => {
     const fx = setup();
     const ids = Array.from({ length: 7 }, (_, i) => fx.add('INBOX', { subject: `batch ${i}` }));
-    expect(fx.local.indexer.backlog()).toBe(7);
-    expect(fx.local.indexer.flush(3)).toBe(4);
-    expect(fx.local.indexer.flush(3)).toBe(1);
-    expect(fx.local.indexer.flush(3)).toBe(0);
-    new BodyCache(fx.db).put({ accountId: fx.accountId, messageId: ids[0]!, body: { messageId: String(ids[0]), html: null, text: 'x', attachments: [], headers: {} }, searchText: 'kumquat' });
+    expect(await fx.local.indexer.backlog()).toBe(7);
+    expect(await fx.local.indexer.flush(3)).toBe(4);
+    expect(await fx.local.indexer.flush(3)).toBe(1);
+    expect(await fx.local.indexer.flush(3)).toBe(0);
+    await new BodyCache(fx.sql).put({ accountId: fx.accountId, messageId: ids[0]!, body: { messageId: String(ids[0]), html: null, text: 'x', attachments: [], headers: {} }, searchText: 'kumquat' });
     fx.db.prepare("UPDATE messages SET snippet = 'changed' WHERE id = ?").run(ids[0]);
-    expect(fx.find('kumquat changed')).toEqual([ids[0]]);
+    expect(await fx.find('kumquat changed')).toEqual([ids[0]]);
   });
 
-  test('operators filter by flags, attachments, dates and folders; newest first', () => {
+  test('operators filter by flags, attachments, dates and folders; newest first', async () => {
     const fx = setup();
     const unread = fx.add('INBOX', { subject: 'one', date: days(1) });
     const starred = fx.add('INBOX', { subject: 'two', date: days(2), flags: ['\\Flagged', '\\Seen'] });
@@ -96,26 +97,26 @@ describe('the full-text index follows the mirror', () => {
       flags: ['\\Seen'],
       attachments: [{ index: 0, filename: 'a.pdf', size: 10, contentType: 'application/pdf', contentId: null, part: '2', encoding: 'base64' }],
     });
-    expect(fx.find('is:unread')).toEqual([unread]);
-    expect(fx.find('is:read')).toEqual([attached, starred]);
-    expect(fx.find('is:starred')).toEqual([starred]);
-    expect(fx.find('is:unstarred')).toEqual([attached, unread]);
-    expect(fx.find('has:attachment')).toEqual([attached]);
+    expect(await fx.find('is:unread')).toEqual([unread]);
+    expect(await fx.find('is:read')).toEqual([attached, starred]);
+    expect(await fx.find('is:starred')).toEqual([starred]);
+    expect(await fx.find('is:unstarred')).toEqual([attached, unread]);
+    expect(await fx.find('has:attachment')).toEqual([attached]);
     // days(1) is 2026-10-02 09:00 UTC: after: takes its whole day, before: stops at its start.
-    expect(fx.find('after:2026-10-03')).toEqual([attached, starred]);
-    expect(fx.find('before:2026-10-04')).toEqual([starred, unread]);
-    expect(fx.find('after:2026-10-03 before:2026-10-04')).toEqual([starred]);
-    expect(fx.find('is:read', [fx.folder('INBOX')])).toEqual([starred]);
+    expect(await fx.find('after:2026-10-03')).toEqual([attached, starred]);
+    expect(await fx.find('before:2026-10-04')).toEqual([starred, unread]);
+    expect(await fx.find('after:2026-10-03 before:2026-10-04')).toEqual([starred]);
+    expect(await fx.find('is:read', [fx.folder('INBOX')])).toEqual([starred]);
   });
 
-  test('matches are capped at the limit, newest first', () => {
+  test('matches are capped at the limit, newest first', async () => {
     const fx = setup();
     const ids = Array.from({ length: 12 }, (_, i) => fx.add('INBOX', { subject: `report ${i}`, date: days(i) }));
-    const hits = fx.local.run({ accountId: fx.accountId, search: parseSearch('report'), folderIds: [fx.folder('INBOX')], limit: 5 });
+    const hits = await fx.local.run({ accountId: fx.accountId, search: parseSearch('report'), folderIds: [fx.folder('INBOX')], limit: 5 });
     expect(hits.map((hit) => hit.id)).toEqual(ids.slice(-5).reverse());
   });
 
-  test('the migrations index messages mirrored before them, and keep body words indexed by the first index', () => {
+  test('the migrations index messages mirrored before them, and keep body words indexed by the first index', async () => {
     const db = new Database(':memory:');
     const firstIndex = MIGRATIONS.findIndex((sql) => sql.includes('CREATE VIRTUAL TABLE messages_fts'));
     const secondIndex = MIGRATIONS.findIndex((sql) => sql.includes('CREATE TABLE fts_pending'));
@@ -133,7 +134,7 @@ describe('the full-text index follows the mirror', () => {
     insert(2, 'Middle mail');
     db.exec(`UPDATE messages_fts SET body = 'kumquat' WHERE rowid = 2`);
     for (const sql of MIGRATIONS.slice(secondIndex)) db.exec(sql);
-    expect(new FtsIndexer(db).flush()).toBe(0);
+    expect(await new FtsIndexer(new SqliteStore(db, ':memory:')).flush()).toBe(0);
     const match = (expression: string) => db.prepare('SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rowid').all(expression);
     expect(match('sender : "ann x org"')).toEqual([{ rowid: 1 }, { rowid: 2 }]);
     expect(match('recipients : "cc"')).toEqual([{ rowid: 1 }, { rowid: 2 }]);

@@ -36,7 +36,7 @@ function setup(server: FakeServer) {
     },
   };
   const service = new SearchService({
-    db: fx.db,
+    store: fx.sql,
     folders: fx.folders,
     threads: fx.threads,
     mirrors: { get: () => mirror } as unknown as MirrorManager,

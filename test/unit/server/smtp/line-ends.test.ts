@@ -73,7 +73,7 @@ describe('built messages have no bare line end', () => {
   });
 
   test('MessageAssembler.raw, which drafts and the outbox append and send, is CRLF too', async () => {
-    const assembler = new MessageAssembler({ accounts: { get: () => undefined }, uploads: {} as UploadStore });
+    const assembler = new MessageAssembler({ accounts: { get: async () => undefined }, uploads: {} as UploadStore });
     for (const keepBcc of [false, true]) {
       const raw = await assembler.raw(outgoing(BODIES.mixed, `<p>${BODIES.lf}</p>`), { keepBcc });
       expect(hasBareLineEnd(raw)).toBe(false);
