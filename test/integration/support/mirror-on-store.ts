@@ -28,8 +28,15 @@ export class StoreTransactionLog {
       accountId,
     ]);
     if (!row) throw new Error(`No account ${accountId}`);
-    let id = row.latest - changes.length;
-    for (const change of changes) await this.store.run('INSERT INTO txlog (account_id, id, object, object_id) VALUES (?, ?, ?, ?)', [accountId, ++id, change.object, change.objectId]);
+    // Many rows per statement: a mirror batch logs hundreds of changes, a round trip each would dominate on PostgreSQL.
+    const first = row.latest - changes.length + 1;
+    for (let start = 0; start < changes.length; start += 200) {
+      const slice = changes.slice(start, start + 200);
+      await this.store.run(
+        `INSERT INTO txlog (account_id, id, object, object_id) VALUES ${slice.map(() => '(?, ?, ?, ?)').join(', ')}`,
+        slice.flatMap((change, i) => [accountId, first + start + i, change.object, change.objectId]),
+      );
+    }
     return row.latest;
   }
 
