@@ -138,19 +138,20 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
   const mirrors = new MirrorManager({
     accounts,
     sessions,
-    store: new MirrorStore({ db, txlog, push }),
+    store: new MirrorStore({ store, txlog, push }),
     options: { sweepIntervalMs: config.mirrorSweepMs },
     onError: (accountId, error) => report(`mirror of account ${accountId}`, error),
     leanFetch: new LeanFetch({ onInactive: (error) => report('IMAP', error) }),
   });
-  const materializer = new Materializer(db);
-  const folders = new FolderQueries(db, materializer);
-  const threads = new ThreadQueries(db);
+  const materializer = new Materializer(store);
+  const folders = new FolderQueries(store, materializer);
+  const threads = new ThreadQueries(store);
   const messages = new MessageService({ materializer, folders, mirrors, cache: new BodyCache(store), spool: new Spool(join(config.dataDir, 'spool')) });
   const search = new SearchService({ store, folders, threads, mirrors });
   const plans = new PlanService({ db, txlog, push });
   const preferences = new PreferenceService({ db, txlog, push, plans });
   const delta = new DeltaReader({
+    store,
     txlog,
     sources: { ...mailSources(materializer), preferences: (accountId) => preferences.get(accountId), plan: (accountId) => plans.planOf(accountId) },
   });

@@ -4,12 +4,12 @@
  * each "node" has its own pool on the same database, as separate gateway processes would;
  * SQLite has one node, so its workers share the one store. Time is an injected clock.
  */
-import { afterEach, beforeEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { AccountLeases, StaleLeaseError } from '../../../src-server/cluster/account-leases';
 import { JobQueue } from '../../../src-server/jobs/job-queue';
 import { JobWorker, PermanentJobError, type JobHandler } from '../../../src-server/jobs/job-worker';
-import { PostgresStore } from '../../../src-server/store/postgres-store';
 import type { SqlStore } from '../../../src-server/store/sql';
+import { useClusterNodes } from '../support/cluster-nodes';
 import { describeOnEngines } from '../support/engines';
 
 const TTL = 10_000;
@@ -21,30 +21,11 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
 }
 
 describeOnEngines('Account leases and jobs', (engine) => {
-  let store: SqlStore;
-  let opened: SqlStore[] = [];
-  let now = 0;
-  const clock = () => now;
+  const nodes = useClusterNodes(engine);
 
-  beforeEach(async () => {
-    store = await engine.open();
-    now = 1_800_000_000_000;
-  });
-  afterEach(async () => {
-    await Promise.all(opened.map((other) => other.close()));
-    opened = [];
-    await store.close();
-  });
-
-  /** The stores of `count` nodes: new pools on the same PostgreSQL database (the harness's URL has no password); SQLite's one store. */
-  const nodeStores = (count: number): SqlStore[] =>
-    Array.from({ length: count }, () => {
-      if (store.dialect === 'sqlite') return store;
-      const other = PostgresStore.connect(store.location, { max: 3 });
-      opened.push(other);
-      return other;
-    });
-  const leasesOf = (stores: SqlStore[]) => stores.map((node) => new AccountLeases({ store: node, now: clock }));
+  /** The stores of `count` nodes (the first is the test's own store). */
+  const nodeStores = (count: number): SqlStore[] => Array.from({ length: count }, (_, i) => (i === 0 ? nodes.store : nodes.nodeStore()));
+  const leasesOf = (stores: SqlStore[]) => stores.map((node) => new AccountLeases({ store: node, now: nodes.clock }));
 
   test('two nodes race for each account: exactly one gets a token, and the loser cannot renew it', async () => {
     const [a, b] = leasesOf(nodeStores(2));
@@ -61,13 +42,13 @@ describeOnEngines('Account leases and jobs', (engine) => {
   test('a renewed lease stays; once expired another node takes over with a larger token and the old one is refused', async () => {
     const [a, b] = leasesOf(nodeStores(2));
     const first = (await a!.acquire(7, 'node-a', TTL))!;
-    now += TTL - 1_000;
+    nodes.now += TTL - 1_000;
     expect(await a!.renew(7, 'node-a', first, TTL)).toBe(true);
-    now += TTL - 1; // past the first expiry, inside the renewed one
+    nodes.now += TTL - 1; // past the first expiry, inside the renewed one
     expect(await b!.acquire(7, 'node-b', TTL)).toBeNull();
     await a!.check(7, first);
 
-    now += 1; // the holder died: no renewal came
+    nodes.now += 1; // the holder died: no renewal came
     const second = await b!.acquire(7, 'node-b', TTL);
     expect(second).toBeGreaterThan(first);
     expect(await a!.renew(7, 'node-a', first, TTL)).toBe(false);
@@ -84,9 +65,9 @@ describeOnEngines('Account leases and jobs', (engine) => {
   });
 
   test('an expired lease refuses writes even before anyone takes it over; no lease at all refuses them too', async () => {
-    const [a] = leasesOf([store]);
+    const [a] = leasesOf([nodes.store]);
     const token = (await a!.acquire(3, 'node-a', TTL))!;
-    now += TTL;
+    nodes.now += TTL;
     await expect(a!.check(3, token)).rejects.toThrow('the lease expired 0 ms ago');
     expect(await a!.renew(3, 'node-a', token, TTL)).toBe(false);
     expect(await a!.current(3)).toBeNull();
@@ -107,11 +88,11 @@ describeOnEngines('Account leases and jobs', (engine) => {
       await tx.run("INSERT INTO jobs (kind, payload, state, run_at, max_attempts, created_at, updated_at) VALUES ('mirror-write', '{}', 'done', 0, 1, 0, 0)");
     });
     await checked.promise;
-    now += TTL; // the lease expires while the write is under way
+    nodes.now += TTL; // the lease expires while the write is under way
     const takeover = b!.acquire(9, 'node-b', TTL).then((next) => (order.push('takeover'), next));
     // On PostgreSQL the takeover's statement must be waiting on the row lock before the write goes on
     // (without the lock it would not wait: then it ends first, and the order below says so).
-    if (store.dialect === 'postgres') await waitForLockWait(store, takeover);
+    if (nodes.store.dialect === 'postgres') await waitForLockWait(nodes.store, takeover);
     proceed.resolve();
     await write.then(() => order.push('write'));
     expect(await takeover).toBe(token + 1);
@@ -119,7 +100,7 @@ describeOnEngines('Account leases and jobs', (engine) => {
   });
 
   test('50 jobs claimed by 4 concurrent workers run exactly once each', async () => {
-    await enqueueCounted(new JobQueue({ store, now: clock }), 50);
+    await enqueueCounted(new JobQueue({ store: nodes.store, now: nodes.clock }), 50);
     const runs = new Map<number, number>();
     const ranOn = new Set<string>();
     // The first four jobs wait for each other: every worker holds one at the same moment.
@@ -135,21 +116,21 @@ describeOnEngines('Account leases and jobs', (engine) => {
         await together.promise;
       };
     const workers = nodeStores(4).map(
-      (node, i) => new JobWorker({ queue: new JobQueue({ store: node, now: clock }), name: `node-${i}`, handlers: { counted: handler(`node-${i}`) }, options: { concurrency: 1, lockMs: 60_000 } }),
+      (node, i) => new JobWorker({ queue: new JobQueue({ store: node, now: nodes.clock }), name: `node-${i}`, handlers: { counted: handler(`node-${i}`) }, options: { concurrency: 1, lockMs: 60_000 } }),
     );
     await Promise.all(workers.map(async (worker) => { while ((await worker.runDue()) > 0); }));
 
     expect([...runs.keys()].sort((x, y) => x - y)).toEqual(Array.from({ length: 50 }, (_, n) => n));
     expect([...runs.values()].every((count) => count === 1)).toBe(true);
     expect(ranOn.size).toBe(4);
-    const states = await store.all<{ state: string; n: number }>('SELECT state, COUNT(*) AS n FROM jobs GROUP BY state');
+    const states = await nodes.store.all<{ state: string; n: number }>('SELECT state, COUNT(*) AS n FROM jobs GROUP BY state');
     expect(states).toEqual([{ state: 'done', n: 50 }]);
   });
 
   test("a job whose worker died is run again by another once the claim lapses; the dead worker's late report is refused", async () => {
     const [storeA, storeB] = nodeStores(2);
-    const queueA = new JobQueue({ store: storeA!, now: clock });
-    const id = await queueA.enqueue('counted', { n: 1 }, now);
+    const queueA = new JobQueue({ store: storeA!, now: nodes.clock });
+    const id = await queueA.enqueue('counted', { n: 1 }, nodes.now);
     const [claimed] = await queueA.claim({ worker: 'node-a', kinds: ['counted'], limit: 5, lockMs: 30_000 });
     expect(claimed).toMatchObject({ id, attempt: 1, payload: { n: 1 } });
 
@@ -160,10 +141,10 @@ describeOnEngines('Account leases and jobs', (engine) => {
       // node-a wakes up while node-b runs the job: its outcome must not land on node-b's claim.
       lateReports.push(await queueA.complete(claimed!), await queueA.fail(claimed!, 'too late'), await queueA.extend(claimed!, 30_000));
     };
-    const workerB = new JobWorker({ queue: new JobQueue({ store: storeB!, now: clock }), name: 'node-b', handlers: { counted: rerun }, options: { lockMs: 30_000 } });
-    now += 29_999;
+    const workerB = new JobWorker({ queue: new JobQueue({ store: storeB!, now: nodes.clock }), name: 'node-b', handlers: { counted: rerun }, options: { lockMs: 30_000 } });
+    nodes.now += 29_999;
     expect(await workerB.runDue()).toBe(0);
-    now += 1;
+    nodes.now += 1;
     expect(await workerB.runDue()).toBe(1);
     expect(attempts).toEqual([2]);
     expect(lateReports).toEqual([false, 'lost', false]);
@@ -171,37 +152,37 @@ describeOnEngines('Account leases and jobs', (engine) => {
   });
 
   test('a failing job is retried after its backoff, then dead after its last attempt; a lapsed last attempt is dead too', async () => {
-    const queue = new JobQueue({ store, now: clock, policies: { flaky: { maxAttempts: 3, firstDelayMs: 1_000, factor: 2, maxDelayMs: 60_000 } } });
+    const queue = new JobQueue({ store: nodes.store, now: nodes.clock, policies: { flaky: { maxAttempts: 3, firstDelayMs: 1_000, factor: 2, maxDelayMs: 60_000 } } });
     const attempts: number[] = [];
     const worker = new JobWorker({ queue, name: 'node-a', handlers: { flaky: async (_, { job }) => { attempts.push(job.attempt); throw new Error(`refused ${job.attempt}`); } } });
-    const id = await queue.enqueue('flaky', null, now);
+    const id = await queue.enqueue('flaky', null, nodes.now);
 
     expect(await worker.runDue()).toBe(1);
-    expect(await queue.get(id)).toMatchObject({ state: 'queued', runAt: now + 1_000, attempts: 1, lastError: 'refused 1' });
-    now += 999;
+    expect(await queue.get(id)).toMatchObject({ state: 'queued', runAt: nodes.now + 1_000, attempts: 1, lastError: 'refused 1' });
+    nodes.now += 999;
     expect(await worker.runDue()).toBe(0);
-    now += 1;
+    nodes.now += 1;
     expect(await worker.runDue()).toBe(1);
-    expect(await queue.get(id)).toMatchObject({ state: 'queued', runAt: now + 2_000, attempts: 2 });
-    now += 2_000;
+    expect(await queue.get(id)).toMatchObject({ state: 'queued', runAt: nodes.now + 2_000, attempts: 2 });
+    nodes.now += 2_000;
     expect(await worker.runDue()).toBe(1);
     expect(await queue.get(id)).toMatchObject({ state: 'dead', attempts: 3, lastError: 'refused 3' });
-    now += 24 * 3_600_000;
+    nodes.now += 24 * 3_600_000;
     expect(await worker.runDue()).toBe(0);
     expect(attempts).toEqual([1, 2, 3]);
 
     // A worker that dies during the last attempt: the job is dead, not run a fourth time.
-    const lapsed = await queue.enqueue('flaky', null, now);
+    const lapsed = await queue.enqueue('flaky', null, nodes.now);
     for (let attempt = 1; attempt <= 3; attempt++) {
       await queue.claim({ worker: 'doomed', kinds: ['flaky'], limit: 1, lockMs: 1_000 });
-      now += 1_000;
+      nodes.now += 1_000;
     }
     expect(await worker.runDue()).toBe(0);
     expect(await queue.get(lapsed)).toMatchObject({ state: 'dead', attempts: 3, lastError: 'Its worker stopped (its claim lapsed) during the last attempt.' });
   });
 
   test('a permanent failure is dead at once; a job that fails once then succeeds is done', async () => {
-    const queue = new JobQueue({ store, now: clock });
+    const queue = new JobQueue({ store: nodes.store, now: nodes.clock });
     let calls = 0;
     const worker = new JobWorker({
       queue,
@@ -211,35 +192,56 @@ describeOnEngines('Account leases and jobs', (engine) => {
         flaky: async () => { if (++calls === 1) throw new Error('421 try later'); },
       },
     });
-    const refused = await queue.enqueue('refused', { to: 'x@example.com' }, now);
-    const flaky = await queue.enqueue('flaky', {}, now);
+    const refused = await queue.enqueue('refused', { to: 'x@example.com' }, nodes.now);
+    const flaky = await queue.enqueue('flaky', {}, nodes.now);
     expect(await worker.runDue()).toBe(2);
     expect(await queue.get(refused)).toMatchObject({ state: 'dead', attempts: 1, lastError: '550 no such user' });
-    now = (await queue.get(flaky))!.runAt;
+    nodes.now = (await queue.get(flaky))!.runAt;
     expect(await worker.runDue()).toBe(1);
     expect(await queue.get(flaky)).toMatchObject({ state: 'done', attempts: 2, lastError: null });
   });
 
+  test('a started worker runs a job enqueued on its node when kicked, and stop waits for the job under way', async () => {
+    const queue = new JobQueue({ store: nodes.store, now: nodes.clock });
+    const began = deferred();
+    const finish = deferred();
+    let ended = false;
+    const worker = new JobWorker({
+      queue,
+      name: 'node-a',
+      handlers: { counted: async () => { began.resolve(); await finish.promise; ended = true; } },
+      options: { idleCheckMs: 60_000 },
+    });
+    worker.start();
+    const id = await queue.enqueue('counted', { n: 1 }, nodes.now);
+    worker.kick();
+    await began.promise;
+    const stopped = worker.stop().then(() => ended);
+    finish.resolve();
+    expect(await stopped).toBe(true);
+    expect(await queue.get(id)).toMatchObject({ state: 'done', claimedBy: 'node-a' });
+  });
+
   test('a dedupe key keeps one pending job per kind and key; a queued job can be cancelled, a running one not', async () => {
-    const queue = new JobQueue({ store, now: clock });
-    const first = await queue.enqueue('reminder', { thread: 1 }, now + 5_000, 'reminder:1');
-    expect(await queue.enqueue('reminder', { thread: 1 }, now + 9_000, 'reminder:1')).toBe(first);
-    const other = await queue.enqueue('snooze', { thread: 1 }, now, 'reminder:1');
+    const queue = new JobQueue({ store: nodes.store, now: nodes.clock });
+    const first = await queue.enqueue('reminder', { thread: 1 }, nodes.now + 5_000, 'reminder:1');
+    expect(await queue.enqueue('reminder', { thread: 1 }, nodes.now + 9_000, 'reminder:1')).toBe(first);
+    const other = await queue.enqueue('snooze', { thread: 1 }, nodes.now, 'reminder:1');
     expect(other).not.toBe(first);
-    expect(await queue.nextDueAt(['reminder'])).toBe(now + 5_000);
+    expect(await queue.nextDueAt(['reminder'])).toBe(nodes.now + 5_000);
 
     const [running] = await queue.claim({ worker: 'node-a', kinds: ['snooze'], limit: 1, lockMs: 1_000 });
-    expect(await queue.enqueue('snooze', { thread: 1 }, now, 'reminder:1')).toBe(other);
+    expect(await queue.enqueue('snooze', { thread: 1 }, nodes.now, 'reminder:1')).toBe(other);
     expect(await queue.cancel(other)).toBe(false);
     expect(await queue.complete(running!)).toBe(true);
-    const again = await queue.enqueue('snooze', { thread: 1 }, now, 'reminder:1');
+    const again = await queue.enqueue('snooze', { thread: 1 }, nodes.now, 'reminder:1');
     expect(again).toBeGreaterThan(other);
 
     expect(await queue.cancel(first)).toBe(true);
     expect(await queue.get(first)).toBeUndefined();
     expect(await queue.nextDueAt(['reminder'])).toBeNull();
-    now += 1;
-    expect(await queue.deleteDone(now)).toBe(1);
+    nodes.now += 1;
+    expect(await queue.deleteDone(nodes.now)).toBe(1);
     expect(await queue.get(other)).toBeUndefined();
   });
 });

@@ -193,6 +193,33 @@ describeOnEngines('search', (engine) => {
     expect(await find('batch')).toEqual(ids.slice(1, 6).reverse());
   });
 
+  // Only PostgreSQL has a second connection: on SQLite the indexer waits for the writer's transaction.
+  test.runIf(engine.dialect === 'postgres')('a message changed while another connection indexes is indexed as it was changed', async () => {
+    const id = await add({ subject: 'old words' });
+    let updated!: () => void;
+    let release!: () => void;
+    const didUpdate = new Promise<void>((resolve) => (updated = resolve));
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // A mirror write, still open while the indexer runs on another pooled connection.
+    const writer = store.transaction(async (tx) => {
+      await tx.run('UPDATE messages SET subject = ? WHERE id = ?', ['new words', id]);
+      updated();
+      await held;
+    });
+    await didUpdate;
+    let backlog: number;
+    try {
+      backlog = await local.indexer.flush();
+    } finally {
+      release();
+      await writer;
+    }
+    // The queue row the writer's trigger touched was locked: that pass left it rather than index the old subject.
+    expect(backlog).toBe(1);
+    expect(await find('new')).toEqual([id]);
+    expect(await find('old')).toEqual([]);
+  });
+
   test('flags, attachments, dates and folders filter; the limit keeps the newest', async () => {
     const unread = await add({ subject: 'one', day: 1 });
     const starred = await add({ subject: 'two', day: 2, flags: ['\\Flagged', '\\Seen'] });

@@ -1,0 +1,100 @@
+import type { AccountLeases } from './account-leases';
+
+export interface LeaseKeeperDeps {
+  readonly leases: AccountLeases;
+  /** This node's holder name: unique per process (a restarted node is a new holder). */
+  readonly holder: string;
+  /** A lease's time to live; the keeper renews every third of it, so two renewals may fail before it lapses. */
+  readonly ttlMs: number;
+  /** The accounts this node should run if free (every account, or the node's share). */
+  readonly wanted: () => Promise<readonly number[]>;
+  /** The node now owns the account: start its mirror, writing under `token`. */
+  readonly onGained: (accountId: number, token: number) => void;
+  /** The node no longer owns it (lost, expired, released): stop its mirror at once. */
+  readonly onLost: (accountId: number, token: number) => void;
+  /** At most this many accounts held at once (a node's share); unlimited when absent. */
+  readonly maxHeld?: number;
+  readonly onError?: (error: unknown) => void;
+}
+
+/**
+ * Keeps this node's account leases (DESIGN §7 "one IMAP owner per account"): each `tick`
+ * renews what it holds, tells `onLost` about any it could not renew, gives up the ones no
+ * longer wanted, and acquires wanted accounts that are free or whose holder died. The
+ * mirror starts an account on `onGained` and stops it on `onLost`; its writes carry the
+ * token and are checked (AccountLeases.check), so a stop that comes late still writes
+ * nothing. `start` ticks every ttl/3 on a timer; tests call `tick` with their own clock.
+ *
+ * Not wired in yet: the mirror's store is being rewritten (issue 12), and spreading
+ * accounts evenly over nodes (a node joining takes none until others give some up) needs
+ * a choice of `wanted`/`maxHeld` the wiring will make.
+ */
+export class LeaseKeeper {
+  private readonly held = new Map<number, number>();
+  private timer: NodeJS.Timeout | null = null;
+  private ticking: Promise<void> | null = null;
+
+  constructor(private readonly deps: LeaseKeeperDeps) {}
+
+  /** The accounts held and their tokens (for routing and the status page). */
+  holdings(): ReadonlyMap<number, number> {
+    return this.held;
+  }
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.tick().catch((error: unknown) => this.deps.onError?.(error)), Math.max(1, Math.floor(this.deps.ttlMs / 3)));
+    this.timer.unref();
+    void this.tick().catch((error: unknown) => this.deps.onError?.(error));
+  }
+
+  /** Stops ticking and releases every lease, so other nodes take the accounts at once rather than after the ttl. */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.ticking?.catch(() => undefined);
+    for (const [accountId, token] of [...this.held]) {
+      this.held.delete(accountId);
+      this.deps.onLost(accountId, token);
+      await this.deps.leases.release(accountId, this.deps.holder, token).catch((error: unknown) => this.deps.onError?.(error));
+    }
+  }
+
+  /** One round: renew, give up, acquire. One at a time: a tick asked for during another waits for it. */
+  async tick(): Promise<void> {
+    while (this.ticking) await this.ticking.catch(() => undefined);
+    this.ticking = this.round();
+    try {
+      await this.ticking;
+    } finally {
+      this.ticking = null;
+    }
+  }
+
+  private async round(): Promise<void> {
+    const { leases, holder, ttlMs } = this.deps;
+    for (const [accountId, token] of [...this.held]) {
+      if (await leases.renew(accountId, holder, token, ttlMs)) continue;
+      this.held.delete(accountId);
+      this.deps.onLost(accountId, token);
+    }
+    const wanted = new Set(await this.deps.wanted());
+    for (const [accountId, token] of [...this.held]) {
+      if (wanted.has(accountId)) continue;
+      this.held.delete(accountId);
+      this.deps.onLost(accountId, token);
+      await leases.release(accountId, holder, token);
+    }
+    const room = (this.deps.maxHeld ?? Infinity) - this.held.size;
+    const free = [...wanted].filter((accountId) => !this.held.has(accountId));
+    let gained = 0;
+    for (const accountId of free) {
+      if (gained >= room) break;
+      const token = await leases.acquire(accountId, holder, ttlMs);
+      if (token === null) continue;
+      this.held.set(accountId, token);
+      gained++;
+      this.deps.onGained(accountId, token);
+    }
+  }
+}

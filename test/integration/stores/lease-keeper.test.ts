@@ -1,0 +1,74 @@
+/**
+ * LeaseKeeper (cluster/lease-keeper.ts) on both engines: nodes sharing accounts through their
+ * leases, driven tick by tick with an injected clock. On PostgreSQL each node has its own
+ * pool on the same database; SQLite's nodes share its one store.
+ */
+import { expect, test } from 'vitest';
+import { AccountLeases } from '../../../src-server/cluster/account-leases';
+import { LeaseKeeper } from '../../../src-server/cluster/lease-keeper';
+import { useClusterNodes } from '../support/cluster-nodes';
+import { describeOnEngines } from '../support/engines';
+
+const TTL = 9_000;
+
+describeOnEngines('LeaseKeeper', (engine) => {
+  const nodes = useClusterNodes(engine);
+
+  /** A node: its keeper, and what it was told (gained/lost, with tokens). */
+  const node = (holder: string, wanted: number[], maxHeld?: number) => {
+    const events: string[] = [];
+    const keeper = new LeaseKeeper({
+      leases: new AccountLeases({ store: nodes.nodeStore(), now: nodes.clock }),
+      holder,
+      ttlMs: TTL,
+      wanted: async () => wanted,
+      onGained: (accountId, token) => events.push(`+${accountId}@${token}`),
+      onLost: (accountId, token) => events.push(`-${accountId}@${token}`),
+      ...(maxHeld === undefined ? {} : { maxHeld }),
+    });
+    return { keeper, events, wanted };
+  };
+
+  test('one node takes the free accounts; when it stops renewing, another takes them over with larger tokens and the first is told it lost them', async () => {
+    const a = node('node-a', [1, 2, 3]);
+    const b = node('node-b', [1, 2, 3]);
+    await a.keeper.tick();
+    await b.keeper.tick();
+    expect(a.events).toEqual(['+1@1', '+2@1', '+3@1']);
+    expect(b.events).toEqual([]);
+
+    nodes.now += TTL / 3;
+    await a.keeper.tick(); // renewed: live until now + TTL
+    nodes.now += TTL - 1;
+    await b.keeper.tick();
+    expect(b.events).toEqual([]);
+
+    nodes.now += 1; // node-a died after its last renewal
+    await b.keeper.tick();
+    expect(b.events).toEqual(['+1@2', '+2@2', '+3@2']);
+    await a.keeper.tick();
+    expect(a.events.slice(3)).toEqual(['-1@1', '-2@1', '-3@1']);
+    expect([...a.keeper.holdings()]).toEqual([]);
+    expect([...b.keeper.holdings()]).toEqual([[1, 2], [2, 2], [3, 2]]);
+  });
+
+  test('a node holds at most its share; an account it no longer wants, or all of them when it stops, go to another at once', async () => {
+    const a = node('node-a', [1, 2, 3], 2);
+    const b = node('node-b', [1, 2, 3]);
+    await a.keeper.tick();
+    await b.keeper.tick();
+    expect(a.events).toEqual(['+1@1', '+2@1']);
+    expect(b.events).toEqual(['+3@1']);
+
+    a.wanted.splice(0, 1); // account 1 is no longer node-a's
+    await a.keeper.tick();
+    expect(a.events.slice(2)).toEqual(['-1@1']);
+    await b.keeper.tick();
+    expect(b.events.slice(1)).toEqual(['+1@2']);
+
+    await b.keeper.stop();
+    expect(b.events.slice(2).sort()).toEqual(['-1@2', '-3@1']);
+    await a.keeper.tick();
+    expect(a.events.slice(3)).toEqual(['+3@2']);
+  });
+});
