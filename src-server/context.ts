@@ -130,7 +130,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
   const sessions = new SessionStore(store);
   const discovery = { domains: config.mailDomains, overrides: config.serverOverrides, ...networkLookups() };
   const txlog = new TransactionLog(db);
-  const shared = await openSharedState({ redisUrl: config.redisUrl, latest: (accountId) => txlog.latest(accountId), onError: (error) => report('Redis', error) }).catch(async (error: unknown) => {
+  const shared = await openSharedState({ redisUrl: config.redisUrl, sessions, latest: (accountId) => txlog.latest(accountId), onError: (error) => report('Redis', error) }).catch(async (error: unknown) => {
     await store.close();
     throw error;
   });

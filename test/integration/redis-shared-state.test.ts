@@ -3,13 +3,16 @@
  * two "nodes" in this process, each with its own SharedState and Redis connections, as two
  * gateways behind a balancer would have.
  */
+import { EventEmitter } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TernError } from '../../shared/errors';
+import type { Session } from '../../src-server/accounts/session-store';
 import { openSharedState, type SharedState } from '../../src-server/shared-state/open-shared-state';
+import type { SessionEvents } from '../../src-server/shared-state/session-end-relay';
 import { findFreePorts } from '../harness/ports';
 import { startRedis, type RedisServer } from '../harness/redis-server';
 
@@ -46,8 +49,10 @@ const nodes: Array<{ shared: SharedState; errors: Heard<unknown> }> = [];
 
 async function startNode() {
   const errors = new Heard<unknown>();
-  const shared = await openSharedState({ redisUrl: redis.url, latest: (accountId) => latest.get(accountId) ?? 0, onError: errors.add });
-  const node = { shared, errors };
+  /** This node's SessionStore events (only 'ended' is relayed). */
+  const sessions: SessionEvents = new EventEmitter();
+  const shared = await openSharedState({ redisUrl: redis.url, sessions, latest: (accountId) => latest.get(accountId) ?? 0, onError: errors.add });
+  const node = { shared, errors, sessions };
   nodes.push(node);
   return node;
 }
@@ -126,6 +131,27 @@ describe('push across nodes', () => {
   });
 });
 
+describe('logouts across nodes', () => {
+  test('a session ended on node A ends on node B (its sockets there close), once, and is not sent back', async () => {
+    const [a, b] = [await startNode(), await startNode()];
+    const endedOnA = new Heard<string>();
+    const endedOnB = new Heard<string>();
+    a.sessions.on('ended', (session: Session) => endedOnA.add(session.tokenHash));
+    b.sessions.on('ended', (session: Session) => endedOnB.add(session.tokenHash));
+    await subscribed('tern:session-ended', nodes.length);
+
+    a.sessions.emit('ended', { accountId: 1, tokenHash: 'first' });
+    await endedOnB.until((hash) => hash === 'first', 'B ends the first session');
+    // In Redis's order: were B to send the first back, A would get it before B's second.
+    b.sessions.emit('ended', { accountId: 1, tokenHash: 'second' });
+    await endedOnA.until((hash) => hash === 'second', 'A ends the second session');
+    a.sessions.emit('ended', { accountId: 2, tokenHash: 'third' });
+    await endedOnB.until((hash) => hash === 'third', 'B ends the third session');
+    expect(endedOnA.values).toEqual(['first', 'second', 'third']);
+    expect(endedOnB.values).toEqual(['first', 'second', 'third']);
+  });
+});
+
 describe('login throttle across nodes', () => {
   test('failures counted on node A refuse the same address on node B after the limit, with the same error', async () => {
     const [a, b] = [await startNode(), await startNode()];
@@ -154,22 +180,23 @@ describe('login throttle across nodes', () => {
 });
 
 /**
- * Resolves once Redis has confirmed `count` subscriptions to `accountId`'s channel (PUBSUB
+ * Resolves once Redis has confirmed `count` subscriptions to a channel, an account's by its id (PUBSUB
  * NUMSUB): a listener added a moment ago may still be on its way to Redis.
  */
-async function subscribed(accountId: number, count: number): Promise<void> {
+async function subscribed(accountOrChannel: number | string, count: number): Promise<void> {
+  const channel = typeof accountOrChannel === 'number' ? `tern:push:${accountOrChannel}` : accountOrChannel;
   const deadline = Date.now() + WAIT_MS;
   for (;;) {
-    const [, subscribers] = (await probe.pubsub('NUMSUB', `tern:push:${accountId}`)) as [string, number];
+    const [, subscribers] = (await probe.pubsub('NUMSUB', channel)) as [string, number];
     if (Number(subscribers) >= count) return;
-    if (Date.now() > deadline) throw new Error(`account ${accountId}: ${String(subscribers)} of ${count} subscriptions after ${WAIT_MS} ms`);
+    if (Date.now() > deadline) throw new Error(`${channel}: ${String(subscribers)} of ${count} subscriptions after ${WAIT_MS} ms`);
   }
 }
 
 describe('starting without a reachable Redis', () => {
   test('a TERN_REDIS_URL nobody answers stops the start with a sentence naming it (and no password)', async () => {
     const [port] = await findFreePorts(1);
-    const attempt = openSharedState({ redisUrl: `redis://:hunter2@127.0.0.1:${port}`, latest: () => 0, onError: () => undefined });
+    const attempt = openSharedState({ redisUrl: `redis://:hunter2@127.0.0.1:${port}`, sessions: new EventEmitter(), latest: () => 0, onError: () => undefined });
     await expect(attempt).rejects.toThrow(new RegExp(`^TERN_REDIS_URL: cannot reach Redis at redis://127\\.0\\.0\\.1:${port} \\(.*ECONNREFUSED`));
     await expect(attempt).rejects.not.toThrow(/hunter2/);
   });
