@@ -148,8 +148,8 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
   const threads = new ThreadQueries(store);
   const messages = new MessageService({ materializer, folders, mirrors, cache: new BodyCache(store), spool: new Spool(join(config.dataDir, 'spool')) });
   const search = new SearchService({ store, folders, threads, mirrors });
-  const plans = new PlanService({ db, txlog, push });
-  const preferences = new PreferenceService({ db, txlog, push, plans });
+  const plans = new PlanService({ store, txlog, push });
+  const preferences = new PreferenceService({ store, txlog, push, plans });
   const delta = new DeltaReader({
     store,
     txlog,
