@@ -39,7 +39,7 @@ export class ParentResolver {
   async resolve(params: { accountId: number; parentId: number | null; fallbackReferences?: readonly string[] }): Promise<DraftParent> {
     const { accountId, parentId } = params;
     if (parentId === null) return { parentId: null, inReplyTo: null, references: trimReferences(params.fallbackReferences ?? []) };
-    const row = this.deps.materializer.messageRow(accountId, parentId);
+    const row = await this.deps.materializer.messageRow(accountId, parentId);
     if (!row) throw new TernError('ParentMessageNotFound', { detail: { inReplyTo: String(parentId) } });
     const folder = await this.deps.roles.byId(accountId, row.folder_id);
     let ancestors: string[] = [];

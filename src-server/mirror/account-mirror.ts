@@ -203,6 +203,7 @@ export class AccountMirror extends EventEmitter<MirrorEvents> {
   private async session(): Promise<void> {
     this.setState('connecting');
     const client = await this.deps.createClient('sync');
+    if (this.stopSignal.signal.aborted) return; // stopped while the account was read: connect nowhere
     const closed = new Promise<void>((resolve) => client.once('close', resolve));
     client.on('expunge', (event) => {
       this.vanished.record(event);
@@ -236,7 +237,9 @@ export class AccountMirror extends EventEmitter<MirrorEvents> {
     while (open && !this.stopSignal.signal.aborted) {
       const task = this.scheduler.take();
       if (!task) {
-        this.noteIdle();
+        await this.noteIdle();
+        // A stop or a closed connection while noteIdle read the store found no waiter to wake.
+        if (!open || this.stopSignal.signal.aborted) break;
         await this.scheduler.whenWork();
         continue;
       }
@@ -285,7 +288,7 @@ export class AccountMirror extends EventEmitter<MirrorEvents> {
 
   private async syncStep(client: ImapFlow, path: string): Promise<void> {
     const { store, accountId } = this.deps;
-    const folder = store.folderByPath(accountId, path);
+    const folder = await store.folderByPath(accountId, path);
     if (!folder || !this.selectable.has(folder.path)) return;
     const cold = folder.uidvalidity === null && folder.path === 'INBOX';
     const pageSize = cold ? this.options.firstPageSize : this.options.pageSize;
@@ -306,7 +309,7 @@ export class AccountMirror extends EventEmitter<MirrorEvents> {
     this.sweeps++;
     // Without CONDSTORE, STATUS cannot show flag changes: every few sweeps, every folder re-reads its flags.
     const recheckAll = !client.enabled.has('CONDSTORE') && this.sweeps % FLAG_RECHECK_SWEEPS === 0;
-    const changed = recheckAll ? store.folders(accountId).filter((row) => result.selectable.has(row.path)) : result.changed;
+    const changed = recheckAll ? (await store.folders(accountId)).filter((row) => result.selectable.has(row.path)) : result.changed;
     this.lastSweepChanged = changed.map((row) => row.path);
     for (const row of changed) {
       if ((this.coolingDown.get(row.path) ?? 0) > Date.now()) continue;
@@ -326,10 +329,10 @@ export class AccountMirror extends EventEmitter<MirrorEvents> {
   }
 
   /** Nothing left to do: the first time every folder is complete, the cold sync is over. */
-  private noteIdle(): void {
+  private async noteIdle(): Promise<void> {
     this.setState('ready');
     if (this.progress.fullyMirroredMs !== null) return;
-    const folders = this.deps.store.folders(this.accountId).filter((row) => this.selectable.has(row.path));
+    const folders = (await this.deps.store.folders(this.accountId)).filter((row) => this.selectable.has(row.path));
     if (folders.length === 0 || folders.some((row) => row.backfilled_to !== 0)) return;
     this.progress.fullyMirroredMs = Math.round(performance.now() - this.startedAt);
     this.emit('progress', { ...this.progress });

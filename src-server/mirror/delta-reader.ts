@@ -1,6 +1,7 @@
 import type { DeltaChange, DeltaResponse } from '../../shared/api/delta';
 import { TernError } from '../../shared/errors';
-import type { TransactionLog, TxEntry, TxObject } from '../store/transaction-log';
+import type { SqlStore } from '../store/sql';
+import type { TxEntry, TxObject } from '../store/transaction-log';
 import type { Materializer } from './materialize';
 
 export interface DeltaReadParams {
@@ -20,15 +21,24 @@ type MailObject = Extract<DeltaChange, { op: 'delete' }>['object'];
  * reader here (context.ts builds them); the mail objects come from the materializer.
  */
 export type DeltaSources = {
-  readonly [O in Upsert['object']]: (accountId: number, objectId: number) => Extract<Upsert, { object: O }>['data'] | undefined;
+  readonly [O in Upsert['object']]: (accountId: number, objectId: number) => Promise<Extract<Upsert, { object: O }>['data'] | undefined> | Extract<Upsert, { object: O }>['data'] | undefined;
 };
+
+/**
+ * The log as delta reads it. Synchronous today (store/transaction-log.ts on the SQLite
+ * connection), async once it moves onto the store: awaited either way.
+ */
+export interface DeltaLog {
+  latest(accountId: number): number | Promise<number>;
+  read(accountId: number, cursor: number, limit: number): { entries: TxEntry[]; hasMore: boolean } | Promise<{ entries: TxEntry[]; hasMore: boolean }>;
+}
 
 /** The readers of the mail objects, for a DeltaSources (the account's own documents come from their services). */
 export function mailSources(materializer: Materializer): Pick<DeltaSources, MailObject> {
   return {
-    folder: (accountId, id) => materializer.folder(accountId, id) ?? undefined,
-    message: (accountId, id) => materializer.message(accountId, id) ?? undefined,
-    thread: (accountId, id) => materializer.thread(accountId, id) ?? undefined,
+    folder: async (accountId, id) => (await materializer.folder(accountId, id)) ?? undefined,
+    message: async (accountId, id) => (await materializer.message(accountId, id)) ?? undefined,
+    thread: async (accountId, id) => (await materializer.thread(accountId, id)) ?? undefined,
   };
 }
 
@@ -37,30 +47,38 @@ const MAIL_OBJECTS: ReadonlySet<TxObject> = new Set<MailObject>(['folder', 'mess
 /**
  * Answers `delta`: the log entries after a cursor, each object in its current state.
  * Several entries for one object in a page become one change at the position of the last;
- * an object that no longer exists becomes a delete. Reads are synchronous on the same
- * connection the mirror writes through, so a page never sees half a mirror transaction.
+ * an object that no longer exists becomes a delete. A page is read in one transaction of
+ * the store the mirror writes through: on SQLite no mirror transaction is open meanwhile
+ * (the log, still read synchronously on the same connection, would see its uncommitted
+ * rows), so a page never sees half a mirror transaction.
  */
 export class DeltaReader {
-  constructor(private readonly deps: { txlog: TransactionLog; sources: DeltaSources }) {}
+  constructor(private readonly deps: { store: SqlStore; txlog: DeltaLog; sources: DeltaSources }) {}
 
-  read({ accountId, cursor, limit }: DeltaReadParams): DeltaResponse {
-    const latest = this.deps.txlog.latest(accountId);
-    // A cursor from the future means the client's cache belongs to another store (reset, restore).
-    if (cursor > latest) throw new TernError('ClearClientCache');
-    const { entries, hasMore } = this.deps.txlog.read(accountId, cursor, limit);
-    const last = new Map<string, TxEntry>();
-    for (const entry of entries) {
-      const key = `${entry.object}:${entry.objectId}`;
-      last.delete(key); // re-insert so the Map keeps the order of last occurrences
-      last.set(key, entry);
-    }
-    const changes = [...last.values()].flatMap((entry) => this.change(accountId, entry) ?? []);
-    return { changes, cursor: entries.at(-1)?.txnId ?? cursor, hasMore };
+  read({ accountId, cursor, limit }: DeltaReadParams): Promise<DeltaResponse> {
+    return this.deps.store.transaction(async () => {
+      const latest = await this.deps.txlog.latest(accountId);
+      // A cursor from the future means the client's cache belongs to another store (reset, restore).
+      if (cursor > latest) throw new TernError('ClearClientCache');
+      const { entries, hasMore } = await this.deps.txlog.read(accountId, cursor, limit);
+      const last = new Map<string, TxEntry>();
+      for (const entry of entries) {
+        const key = `${entry.object}:${entry.objectId}`;
+        last.delete(key); // re-insert so the Map keeps the order of last occurrences
+        last.set(key, entry);
+      }
+      const changes: DeltaChange[] = [];
+      for (const entry of last.values()) {
+        const change = await this.change(accountId, entry);
+        if (change) changes.push(change);
+      }
+      return { changes, cursor: entries.at(-1)?.txnId ?? cursor, hasMore };
+    });
   }
 
-  private change(accountId: number, { txnId, object, objectId }: TxEntry): DeltaChange | undefined {
-    const read = this.deps.sources[object] as (accountId: number, objectId: number) => Upsert['data'] | undefined;
-    const data = read(accountId, objectId);
+  private async change(accountId: number, { txnId, object, objectId }: TxEntry): Promise<DeltaChange | undefined> {
+    const read = this.deps.sources[object] as (accountId: number, objectId: number) => Promise<Upsert['data'] | undefined> | Upsert['data'] | undefined;
+    const data = await read(accountId, objectId);
     if (data !== undefined) return { txnId, op: 'upsert', object, data } as Upsert;
     // Only mail objects go away; an account's own document always has a state.
     return MAIL_OBJECTS.has(object) ? { txnId, op: 'delete', object: object as MailObject, objectId: String(objectId) } : undefined;

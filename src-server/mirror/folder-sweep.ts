@@ -56,7 +56,7 @@ export function statusDiffers(row: FolderRow, status: StatusObject, mirroredCoun
 export async function sweepFolders(params: { client: ImapFlow; store: MirrorStore; accountId: number }): Promise<SweepResult> {
   const { client, store, accountId } = params;
   const entries = await client.list({ statusQuery: { messages: true, uidNext: true, uidValidity: true, highestModseq: true } });
-  const rows = store.syncFolderList(accountId, folderListings(entries));
+  const rows = await store.syncFolderList(accountId, folderListings(entries));
   const byPath = new Map(entries.map((entry) => [entry.path, entry]));
   const selectable = new Set(entries.filter(isSelectable).map((entry) => entry.path));
   const changed: FolderRow[] = [];
@@ -65,7 +65,7 @@ export async function sweepFolders(params: { client: ImapFlow; store: MirrorStor
     if (!selectable.has(row.path)) continue;
     const status = byPath.get(row.path)?.status;
     // A folder whose STATUS failed is checked by selecting it.
-    if (!status || 'error' in status || statusDiffers(row, status, store.messageCount(row.id))) changed.push(row);
+    if (!status || 'error' in status || statusDiffers(row, status, await store.messageCount(row.id))) changed.push(row);
     else if (row.backfilled_to !== 0) backfilling.push(row);
   }
   return { selectable, changed, backfilling };

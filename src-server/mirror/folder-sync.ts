@@ -118,16 +118,16 @@ export async function syncFolder(params: FolderSyncParams): Promise<FolderSyncRe
   let folder = params.folder;
   let rebuilt = false;
   if (folder.uidvalidity !== null && folder.uidvalidity !== uidValidity) {
-    store.resetFolder(accountId, folder.id);
+    await store.resetFolder(accountId, folder.id);
     vanished.take(path); // UIDs of the old generation mean nothing now
-    folder = store.folder(accountId, folder.id) ?? folder;
+    folder = (await store.folder(accountId, folder.id)) ?? folder;
     rebuilt = true;
   }
   const known = folder.uidvalidity !== null;
   const modseq = !mailbox.noModseq && mailbox.highestModseq !== undefined ? mailbox.highestModseq : null;
   // Ascending, like the server's list below: both are compared by walking them, not through Sets (a big folder's backfill
   // runs this every step, and Sets of every UID were most of its garbage).
-  const mirrored = store.mirroredUids(folder.id);
+  const mirrored = await store.mirroredUids(folder.id);
   const isMirrored = (uid: number) => includesUid(mirrored, uid);
   const removed = new Set<number>();
   const flagUpdates: FolderBatch['flagUpdates'][number][] = [];
@@ -161,7 +161,7 @@ export async function syncFolder(params: FolderSyncParams): Promise<FolderSyncRe
   const page = missing.slice(0, params.pageSize);
   const added = await fetchMessages(client, page, params.leanFetch);
   const more = missing.length > page.length;
-  store.applyFolderBatch(accountId, {
+  await store.applyFolderBatch(accountId, {
     folderId: folder.id,
     added,
     flagUpdates,

@@ -2,9 +2,9 @@ import { anyShowsPaperclip } from '../../shared/attachment-rules';
 import type { Address, AttachmentSummary, Folder, MessageMeta, SpecialUse, ThreadSummary } from '../../shared/api/mail';
 import { draftRecipients, draftToField } from '../../shared/draft-recipients';
 import { hasFlag } from '../imap/imap-flags';
-import type { Db } from '../store/database';
+import type { SqlExecutor } from '../store/sql';
 import type { StoredAttachment } from './attachments';
-import type { FolderRow, MessageRow } from './mirror-rows';
+import { FOLDER_COLUMNS, MESSAGE_COLUMNS, type FolderRow, type MessageRow } from './mirror-rows';
 
 /** Mirror rows → the shared wire shapes. Used by delta and by every route that reads mail. */
 
@@ -95,52 +95,55 @@ export function specialUseOf(path: string, flag: string | undefined): SpecialUse
   return name ? (known[name] ?? null) : null;
 }
 
+/** The materializer's statements (both engines; see store/sql.ts). */
+const SQL = {
+  folder: `SELECT ${FOLDER_COLUMNS} FROM folders WHERE account_id = ? AND id = ?`,
+  folders: `SELECT ${FOLDER_COLUMNS} FROM folders WHERE account_id = ? ORDER BY id`,
+  parent: 'SELECT id FROM folders WHERE account_id = ? AND path = ?',
+  // SUM of a BIGINT is a NUMERIC on PostgreSQL (a string through pg): cast back to a number.
+  counts: 'SELECT COUNT(*) AS total, CAST(COALESCE(SUM(unseen), 0) AS BIGINT) AS unread FROM messages WHERE folder_id = ?',
+  message: `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE account_id = ? AND id = ?`,
+  thread: 'SELECT id FROM threads WHERE account_id = ? AND id = ?',
+  threadMessages: `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE account_id = ? AND thread_id = ?`,
+} as const;
+
 /**
  * Reads mirror objects by id, in their current state, always scoped to the account.
  * Null means the object no longer exists (a delta then reports a delete).
  */
 export class Materializer {
-  private readonly stmt;
+  constructor(private readonly store: SqlExecutor) {}
 
-  constructor(db: Db) {
-    this.stmt = {
-      folder: db.prepare<[number, number]>('SELECT * FROM folders WHERE account_id = ? AND id = ?'),
-      folders: db.prepare<[number]>('SELECT * FROM folders WHERE account_id = ? ORDER BY id'),
-      parent: db.prepare<[number, string]>('SELECT id FROM folders WHERE account_id = ? AND path = ?'),
-      counts: db.prepare<[number]>('SELECT COUNT(*) AS total, COALESCE(SUM(unseen), 0) AS unread FROM messages WHERE folder_id = ?'),
-      message: db.prepare<[number, number]>('SELECT * FROM messages WHERE account_id = ? AND id = ?'),
-      thread: db.prepare<[number, number]>('SELECT id FROM threads WHERE account_id = ? AND id = ?'),
-      threadMessages: db.prepare<[number, number]>('SELECT * FROM messages WHERE account_id = ? AND thread_id = ?'),
-    };
-  }
-
-  folder(accountId: number, folderId: number): Folder | null {
-    const row = this.stmt.folder.get(accountId, folderId) as FolderRow | undefined;
+  async folder(accountId: number, folderId: number): Promise<Folder | null> {
+    const row = await this.store.get<FolderRow>(SQL.folder, [accountId, folderId]);
     return row ? this.folderOf(row) : null;
   }
 
-  folders(accountId: number): Folder[] {
-    return (this.stmt.folders.all(accountId) as FolderRow[]).map((row) => this.folderOf(row));
+  async folders(accountId: number): Promise<Folder[]> {
+    const rows = await this.store.all<FolderRow>(SQL.folders, [accountId]);
+    const folders: Folder[] = [];
+    for (const row of rows) folders.push(await this.folderOf(row));
+    return folders;
   }
 
-  message(accountId: number, messageId: number): MessageMeta | null {
-    const row = this.messageRow(accountId, messageId);
+  async message(accountId: number, messageId: number): Promise<MessageMeta | null> {
+    const row = await this.messageRow(accountId, messageId);
     return row ? toMessageMeta(row) : null;
   }
 
   /** The raw row (UID, folder, stored attachments) for routes that go back to IMAP. */
-  messageRow(accountId: number, messageId: number): MessageRow | undefined {
-    return this.stmt.message.get(accountId, messageId) as MessageRow | undefined;
+  messageRow(accountId: number, messageId: number): Promise<MessageRow | undefined> {
+    return this.store.get<MessageRow>(SQL.message, [accountId, messageId]);
   }
 
-  thread(accountId: number, threadId: number): ThreadSummary | null {
-    if (!this.stmt.thread.get(accountId, threadId)) return null;
-    return toThreadSummary(threadId, this.stmt.threadMessages.all(accountId, threadId) as MessageRow[]);
+  async thread(accountId: number, threadId: number): Promise<ThreadSummary | null> {
+    if (!(await this.store.get(SQL.thread, [accountId, threadId]))) return null;
+    return toThreadSummary(threadId, await this.store.all<MessageRow>(SQL.threadMessages, [accountId, threadId]));
   }
 
-  private folderOf(row: FolderRow): Folder {
-    const counts = this.stmt.counts.get(row.id) as { total: number; unread: number };
-    const parent = row.parent_path ? (this.stmt.parent.get(row.account_id, row.parent_path) as { id: number } | undefined) : undefined;
+  private async folderOf(row: FolderRow): Promise<Folder> {
+    const counts = (await this.store.get<{ total: number; unread: number }>(SQL.counts, [row.id]))!;
+    const parent = row.parent_path ? await this.store.get<{ id: number }>(SQL.parent, [row.account_id, row.parent_path]) : undefined;
     return toFolder(row, counts, parent?.id ?? null);
   }
 }

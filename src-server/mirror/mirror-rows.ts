@@ -41,3 +41,10 @@ export interface MessageRow {
   /** Where the body text is (mirror/body-parts.ts); null for rows mirrored before it was kept. */
   readonly body_parts: string | null;
 }
+
+/** The columns of a FolderRow, for a SELECT (named: `SELECT *` may order them differently on each engine). */
+export const FOLDER_COLUMNS = 'id, account_id, path, name, parent_path, delimiter, special_use, uidvalidity, uidnext, highest_modseq, backfilled_to';
+
+/** The columns of a MessageRow, for a SELECT. */
+export const MESSAGE_COLUMNS =
+  'id, account_id, folder_id, uid, thread_id, message_id_header, in_reply_to, subject, from_json, to_json, cc_json, reply_to_json, date, received_at, flags, size, attachments_json, snippet, modseq, unseen, body_parts';

@@ -1,19 +1,13 @@
 import type { SpecialUse } from '../../shared/api/mail';
 import { hasFlag } from '../imap/imap-flags';
 import type { PushHub } from '../push/push-hub';
-import type { Db } from '../store/database';
+import type { SqlExecutor, SqlStore } from '../store/sql';
 import type { TransactionLog } from '../store/transaction-log';
 import { encodeBodyParts } from './body-parts';
 import { ChangeSet } from './change-set';
 import type { MessageRecord } from './message-record';
-import type { FolderRow } from './mirror-rows';
+import { FOLDER_COLUMNS, type FolderRow } from './mirror-rows';
 import { ThreadResolver } from './threading';
-
-/** messages columns in the order of the insert: account, folder, uid, thread, ids, subject, people (JSON), dates, flags, size, attachments, snippet, modseq, unseen, body parts. */
-type InsertMessageParams = [
-  number, number, number, number, string | null, string | null, string, string, string, string, string,
-  number, number, string, number, string, string, string | null, number, string,
-];
 
 /** A folder as LIST reports it. */
 export interface FolderListing {
@@ -54,102 +48,100 @@ export interface MoveParams {
 }
 
 export interface MirrorStoreDeps {
-  readonly db: Db;
-  readonly txlog: TransactionLog;
+  readonly store: SqlStore;
+  /**
+   * Where each commit's changes are logged, inside its transaction. Its `append` may still be
+   * synchronous (store/transaction-log.ts on the SQLite connection, until it moves onto the
+   * store) or already async: it is awaited either way.
+   */
+  readonly txlog: { append(...args: Parameters<TransactionLog['append']>): number | Promise<number> };
   readonly push: PushHub;
 }
 
+/** The mirror's statements (both engines; see store/sql.ts). */
+const SQL = {
+  folders: `SELECT ${FOLDER_COLUMNS} FROM folders WHERE account_id = ? ORDER BY id`,
+  folderById: `SELECT ${FOLDER_COLUMNS} FROM folders WHERE account_id = ? AND id = ?`,
+  insertFolder: 'INSERT INTO folders (account_id, path, name, parent_path, delimiter, special_use) VALUES (?, ?, ?, ?, ?, ?) RETURNING id',
+  updateFolder: 'UPDATE folders SET name = ?, parent_path = ?, delimiter = ?, special_use = ? WHERE id = ?',
+  deleteFolder: 'DELETE FROM folders WHERE id = ?',
+  folderState: 'UPDATE folders SET uidvalidity = ?, uidnext = ?, highest_modseq = ?, backfilled_to = ? WHERE id = ?',
+  uids: 'SELECT uid FROM messages WHERE folder_id = ? ORDER BY uid',
+  count: 'SELECT COUNT(*) AS n FROM messages WHERE folder_id = ?',
+  messagesOfFolder: 'SELECT id, thread_id FROM messages WHERE folder_id = ?',
+  messageByUid: 'SELECT id, thread_id, flags, unseen FROM messages WHERE folder_id = ? AND uid = ?',
+  deleteMessage: 'DELETE FROM messages WHERE id = ?',
+  moveMessage: 'UPDATE messages SET folder_id = ?, uid = ?, modseq = NULL WHERE id = ?',
+  deleteFolderMessages: 'DELETE FROM messages WHERE folder_id = ?',
+  updateFlags: 'UPDATE messages SET flags = ?, unseen = ?, modseq = ? WHERE id = ?',
+  attachmentsOf: 'SELECT attachments_json FROM messages WHERE account_id = ? AND id = ?',
+  updateAttachments: 'UPDATE messages SET attachments_json = ? WHERE id = ?',
+  // Positional parameters: binding 19 named ones per message costs more than the insert's own work in the profile.
+  // RETURNING gives the new row's id, and no row when the message was mirrored already.
+  insertMessage: `INSERT INTO messages (account_id, folder_id, uid, thread_id, message_id_header, in_reply_to, subject, from_json, to_json,
+      cc_json, reply_to_json, date, received_at, flags, size, attachments_json, snippet, modseq, unseen, body_parts)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (folder_id, uid) DO NOTHING RETURNING id`,
+  threadSpan: `UPDATE threads SET
+      first_at = COALESCE((SELECT MIN(date) FROM messages WHERE thread_id = ?), first_at),
+      last_at = COALESCE((SELECT MAX(date) FROM messages WHERE thread_id = ?), last_at)
+    WHERE id = ? AND account_id = ?`,
+} as const;
+
+type MessageRef = { id: number; thread_id: number };
+
 /**
- * Every write of the IMAP mirror. Each call is one SQLite transaction that also appends a
- * log row for each folder, message and thread it touched, and announces the new latest
- * transaction id after commit — so the log, the mirror and the websockets never disagree.
+ * Every write of the IMAP mirror. Each call is one transaction that also appends a log row
+ * for each folder, message and thread it touched, and announces the new latest transaction
+ * id after commit — so the log, the mirror and the websockets never disagree.
  */
 export class MirrorStore {
-  private readonly db: Db;
-  private readonly threads: ThreadResolver;
-  private readonly stmt;
+  private readonly store: SqlStore;
+  private readonly threads = new ThreadResolver();
 
   constructor(private readonly deps: MirrorStoreDeps) {
-    const db = (this.db = deps.db);
-    this.threads = new ThreadResolver(db);
-    this.stmt = {
-      folders: db.prepare<[number]>('SELECT * FROM folders WHERE account_id = ? ORDER BY id'),
-      folderById: db.prepare<[number, number]>('SELECT * FROM folders WHERE account_id = ? AND id = ?'),
-      insertFolder: db.prepare<[number, string, string, string | null, string, string | null]>(
-        'INSERT INTO folders (account_id, path, name, parent_path, delimiter, special_use) VALUES (?, ?, ?, ?, ?, ?)',
-      ),
-      updateFolder: db.prepare<[string, string | null, string, string | null, number]>(
-        'UPDATE folders SET name = ?, parent_path = ?, delimiter = ?, special_use = ? WHERE id = ?',
-      ),
-      deleteFolder: db.prepare<[number]>('DELETE FROM folders WHERE id = ?'),
-      folderState: db.prepare<[number | null, number | null, string | null, number | null, number]>(
-        'UPDATE folders SET uidvalidity = ?, uidnext = ?, highest_modseq = ?, backfilled_to = ? WHERE id = ?',
-      ),
-      uids: db.prepare<[number]>('SELECT uid FROM messages WHERE folder_id = ? ORDER BY uid'),
-      count: db.prepare<[number]>('SELECT COUNT(*) AS n FROM messages WHERE folder_id = ?'),
-      messagesOfFolder: db.prepare<[number]>('SELECT id, thread_id FROM messages WHERE folder_id = ?'),
-      messageByUid: db.prepare<[number, number]>('SELECT id, thread_id, flags, unseen FROM messages WHERE folder_id = ? AND uid = ?'),
-      deleteMessage: db.prepare<[number]>('DELETE FROM messages WHERE id = ?'),
-      moveMessage: db.prepare<[number, number, number]>('UPDATE messages SET folder_id = ?, uid = ?, modseq = NULL WHERE id = ?'),
-      deleteFolderMessages: db.prepare<[number]>('DELETE FROM messages WHERE folder_id = ?'),
-      updateFlags: db.prepare<[string, number, string | null, number]>('UPDATE messages SET flags = ?, unseen = ?, modseq = ? WHERE id = ?'),
-      attachmentsOf: db.prepare<[number, number]>('SELECT attachments_json FROM messages WHERE account_id = ? AND id = ?').pluck(),
-      updateAttachments: db.prepare<[string, number]>('UPDATE messages SET attachments_json = ? WHERE id = ?'),
-      // Positional parameters: binding 19 named ones per message costs more than the insert's own work in the profile.
-      insertMessage: db.prepare<InsertMessageParams>(
-        `INSERT INTO messages (account_id, folder_id, uid, thread_id, message_id_header, in_reply_to, subject, from_json, to_json,
-           cc_json, reply_to_json, date, received_at, flags, size, attachments_json, snippet, modseq, unseen, body_parts)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (folder_id, uid) DO NOTHING`,
-      ),
-      threadSpan: db.prepare<[{ thread: number; account: number }]>(
-        `UPDATE threads SET
-           first_at = COALESCE((SELECT MIN(date) FROM messages WHERE thread_id = @thread), first_at),
-           last_at = COALESCE((SELECT MAX(date) FROM messages WHERE thread_id = @thread), last_at)
-         WHERE id = @thread AND account_id = @account`,
-      ),
-    };
+    this.store = deps.store;
   }
 
-  folders(accountId: number): FolderRow[] {
-    return this.stmt.folders.all(accountId) as FolderRow[];
+  folders(accountId: number): Promise<FolderRow[]> {
+    return this.store.all<FolderRow>(SQL.folders, [accountId]);
   }
 
-  folder(accountId: number, folderId: number): FolderRow | undefined {
-    return this.stmt.folderById.get(accountId, folderId) as FolderRow | undefined;
+  folder(accountId: number, folderId: number): Promise<FolderRow | undefined> {
+    return this.store.get<FolderRow>(SQL.folderById, [accountId, folderId]);
   }
 
-  folderByPath(accountId: number, path: string): FolderRow | undefined {
-    return this.folders(accountId).find((folder) => folder.path === path);
+  async folderByPath(accountId: number, path: string): Promise<FolderRow | undefined> {
+    return (await this.folders(accountId)).find((folder) => folder.path === path);
   }
 
   /** UIDs mirrored in a folder, ascending. */
-  mirroredUids(folderId: number): number[] {
-    return (this.stmt.uids.raw().all(folderId) as [number][]).map(([uid]) => uid);
+  async mirroredUids(folderId: number): Promise<number[]> {
+    return (await this.store.all<{ uid: number }>(SQL.uids, [folderId])).map((row) => row.uid);
   }
 
-  messageCount(folderId: number): number {
-    return (this.stmt.count.get(folderId) as { n: number }).n;
+  async messageCount(folderId: number): Promise<number> {
+    return (await this.store.get<{ n: number }>(SQL.count, [folderId]))!.n;
   }
 
   /** Brings the folder list in line with LIST: new folders added, changed ones updated, vanished ones deleted with their messages. */
-  syncFolderList(accountId: number, listings: readonly FolderListing[]): FolderRow[] {
-    this.commit(accountId, (changes) => {
-      const existing = new Map(this.folders(accountId).map((row) => [row.path, row]));
+  async syncFolderList(accountId: number, listings: readonly FolderListing[]): Promise<FolderRow[]> {
+    await this.commit(accountId, async (tx, changes) => {
+      const existing = new Map((await tx.all<FolderRow>(SQL.folders, [accountId])).map((row) => [row.path, row]));
       for (const listing of listings) {
         const row = existing.get(listing.path);
         existing.delete(listing.path);
         if (!row) {
-          const id = this.stmt.insertFolder.run(accountId, listing.path, listing.name, listing.parentPath, listing.delimiter, listing.specialUse).lastInsertRowid;
-          changes.folder(Number(id));
+          const inserted = await tx.get<{ id: number }>(SQL.insertFolder, [accountId, listing.path, listing.name, listing.parentPath, listing.delimiter, listing.specialUse]);
+          changes.folder(inserted!.id);
         } else if (row.name !== listing.name || row.parent_path !== listing.parentPath || row.delimiter !== listing.delimiter || row.special_use !== listing.specialUse) {
-          this.stmt.updateFolder.run(listing.name, listing.parentPath, listing.delimiter, listing.specialUse, row.id);
+          await tx.run(SQL.updateFolder, [listing.name, listing.parentPath, listing.delimiter, listing.specialUse, row.id]);
           changes.folder(row.id);
         }
       }
       for (const gone of existing.values()) {
-        this.dropMessages(gone.id, changes);
-        this.stmt.deleteFolder.run(gone.id);
+        await this.dropMessages(tx, gone.id, changes);
+        await tx.run(SQL.deleteFolder, [gone.id]);
         changes.folder(gone.id);
       }
     });
@@ -157,34 +149,34 @@ export class MirrorStore {
   }
 
   /** One sync step of a folder: removals, flag changes, new messages (threaded) and the folder's new sync state. */
-  applyFolderBatch(accountId: number, batch: FolderBatch): void {
-    this.commit(accountId, (changes) => {
+  async applyFolderBatch(accountId: number, batch: FolderBatch): Promise<void> {
+    await this.commit(accountId, async (tx, changes) => {
       // A folder's first step makes it "mirrored" (Folder.mirrored): clients hear it even when it holds nothing.
-      let folderChanged = (this.folder(accountId, batch.folderId)?.uidvalidity ?? null) === null;
+      let folderChanged = ((await tx.get<FolderRow>(SQL.folderById, [accountId, batch.folderId]))?.uidvalidity ?? null) === null;
       for (const uid of batch.removedUids) {
-        const row = this.stmt.messageByUid.get(batch.folderId, uid) as { id: number; thread_id: number } | undefined;
+        const row = await tx.get<MessageRef>(SQL.messageByUid, [batch.folderId, uid]);
         if (!row) continue;
-        this.stmt.deleteMessage.run(row.id);
+        await tx.run(SQL.deleteMessage, [row.id]);
         changes.message(row.id);
         changes.thread(row.thread_id);
         changes.shrunkThreads.add(row.thread_id);
         folderChanged = true;
       }
       for (const update of batch.flagUpdates) {
-        const row = this.stmt.messageByUid.get(batch.folderId, update.uid) as { id: number; thread_id: number; flags: string; unseen: number } | undefined;
+        const row = await tx.get<MessageRef & { flags: string; unseen: number }>(SQL.messageByUid, [batch.folderId, update.uid]);
         const flags = JSON.stringify([...update.flags].sort());
         if (!row || row.flags === flags) continue;
         const unseen = hasFlag(update.flags, '\\Seen') ? 0 : 1;
-        this.stmt.updateFlags.run(flags, unseen, update.modseq, row.id);
+        await tx.run(SQL.updateFlags, [flags, unseen, update.modseq, row.id]);
         changes.message(row.id);
         changes.thread(row.thread_id);
         if (unseen !== row.unseen) folderChanged = true;
       }
       for (const record of batch.added) {
-        if (this.insertMessage(accountId, batch.folderId, record, changes)) folderChanged = true;
+        if (await this.insertMessage(tx, accountId, batch.folderId, record, changes)) folderChanged = true;
       }
       const { state } = batch;
-      this.stmt.folderState.run(state.uidvalidity, state.uidnext, state.highestModseq, state.backfilledTo, batch.folderId);
+      await tx.run(SQL.folderState, [state.uidvalidity, state.uidnext, state.highestModseq, state.backfilledTo, batch.folderId]);
       if (folderChanged) changes.folder(batch.folderId);
     });
   }
@@ -196,15 +188,15 @@ export class MirrorStore {
    * longer has the old UIDs, the destination's finds the new ones mirrored. Returns the ids
    * re-pointed; none when the destination's mirror is of another UIDVALIDITY.
    */
-  applyMove(params: MoveParams): number[] {
+  async applyMove(params: MoveParams): Promise<number[]> {
     const moved: number[] = [];
-    const destination = this.folder(params.accountId, params.toFolderId);
-    if (!this.folder(params.accountId, params.fromFolderId) || destination?.uidvalidity !== params.uidValidity) return moved;
-    this.commit(params.accountId, (changes) => {
+    const destination = await this.folder(params.accountId, params.toFolderId);
+    if (!(await this.folder(params.accountId, params.fromFolderId)) || destination?.uidvalidity !== params.uidValidity) return moved;
+    await this.commit(params.accountId, async (tx, changes) => {
       for (const [fromUid, toUid] of params.uidMap) {
-        const row = this.stmt.messageByUid.get(params.fromFolderId, fromUid) as { id: number; thread_id: number } | undefined;
-        if (!row || this.stmt.messageByUid.get(params.toFolderId, toUid)) continue;
-        this.stmt.moveMessage.run(params.toFolderId, toUid, row.id);
+        const row = await tx.get<MessageRef>(SQL.messageByUid, [params.fromFolderId, fromUid]);
+        if (!row || (await tx.get(SQL.messageByUid, [params.toFolderId, toUid]))) continue;
+        await tx.run(SQL.moveMessage, [params.toFolderId, toUid, row.id]);
         moved.push(row.id);
         changes.message(row.id);
         changes.thread(row.thread_id);
@@ -217,10 +209,10 @@ export class MirrorStore {
   }
 
   /** Drops a folder's mirror (its UIDVALIDITY changed): every message is logged deleted, the sync state starts over. */
-  resetFolder(accountId: number, folderId: number): void {
-    this.commit(accountId, (changes) => {
-      this.dropMessages(folderId, changes);
-      this.stmt.folderState.run(null, null, null, null, folderId);
+  async resetFolder(accountId: number, folderId: number): Promise<void> {
+    await this.commit(accountId, async (tx, changes) => {
+      await this.dropMessages(tx, folderId, changes);
+      await tx.run(SQL.folderState, [null, null, null, null, folderId]);
       changes.folder(folderId);
     });
   }
@@ -231,20 +223,20 @@ export class MirrorStore {
    * is 1–2 bytes off for most base64 parts. Logged as a message change, so every client shows
    * the exact size from then on; nothing is written when the sizes are already exact.
    */
-  exactAttachmentSizes(accountId: number, messageId: number, sizes: ReadonlyMap<number, number>): void {
-    const json = this.stmt.attachmentsOf.get(accountId, messageId) as string | undefined;
-    if (json === undefined) return;
-    const stored = JSON.parse(json) as { index: number; size: number }[];
+  async exactAttachmentSizes(accountId: number, messageId: number, sizes: ReadonlyMap<number, number>): Promise<void> {
+    const row = await this.store.get<{ attachments_json: string }>(SQL.attachmentsOf, [accountId, messageId]);
+    if (row === undefined) return;
+    const stored = JSON.parse(row.attachments_json) as { index: number; size: number }[];
     if (stored.every((attachment) => (sizes.get(attachment.index) ?? attachment.size) === attachment.size)) return;
     const exact = stored.map((attachment) => ({ ...attachment, size: sizes.get(attachment.index) ?? attachment.size }));
-    this.commit(accountId, (changes) => {
-      this.stmt.updateAttachments.run(JSON.stringify(exact), messageId);
+    await this.commit(accountId, async (tx, changes) => {
+      await tx.run(SQL.updateAttachments, [JSON.stringify(exact), messageId]);
       changes.message(messageId);
     });
   }
 
-  private insertMessage(accountId: number, folderId: number, record: MessageRecord, changes: ChangeSet): boolean {
-    const assignment = this.threads.assign({
+  private async insertMessage(tx: SqlExecutor, accountId: number, folderId: number, record: MessageRecord, changes: ChangeSet): Promise<boolean> {
+    const assignment = await this.threads.assign(tx, {
       accountId,
       messageIdHeader: record.messageIdHeader,
       inReplyTo: record.inReplyTo,
@@ -252,7 +244,7 @@ export class MirrorStore {
       subject: record.subject,
       date: record.date,
     });
-    const result = this.stmt.insertMessage.run(
+    const inserted = await tx.get<{ id: number }>(SQL.insertMessage, [
       accountId,
       folderId,
       record.uid,
@@ -273,33 +265,37 @@ export class MirrorStore {
       record.modseq,
       hasFlag(record.flags, '\\Seen') ? 0 : 1,
       encodeBodyParts(record.bodyParts),
-    );
+    ]);
     changes.thread(assignment.threadId);
     for (const merged of assignment.mergedThreadIds) changes.thread(merged);
     for (const moved of assignment.movedMessageIds) changes.message(moved);
-    if (result.changes === 0) return false;
-    changes.message(Number(result.lastInsertRowid));
+    if (!inserted) return false;
+    changes.message(inserted.id);
     return true;
   }
 
-  private dropMessages(folderId: number, changes: ChangeSet): void {
-    for (const row of this.stmt.messagesOfFolder.all(folderId) as { id: number; thread_id: number }[]) {
+  private async dropMessages(tx: SqlExecutor, folderId: number, changes: ChangeSet): Promise<void> {
+    for (const row of await tx.all<MessageRef>(SQL.messagesOfFolder, [folderId])) {
       changes.message(row.id);
       changes.thread(row.thread_id);
       changes.shrunkThreads.add(row.thread_id);
     }
-    this.stmt.deleteFolderMessages.run(folderId);
+    await tx.run(SQL.deleteFolderMessages, [folderId]);
   }
 
-  /** Runs `work` and the log append in one transaction, then tells the websockets. */
-  private commit(accountId: number, work: (changes: ChangeSet) => void): void {
+  /**
+   * Runs `work` and the log append in one transaction, then tells the websockets. The store
+   * runs one transaction at a time per connection and the log's append bumps the account's
+   * row first, so two writers of one account never interleave their log ids.
+   */
+  private async commit(accountId: number, work: (tx: SqlExecutor, changes: ChangeSet) => Promise<void>): Promise<void> {
     const changes = new ChangeSet();
-    const latest = this.db.transaction(() => {
-      work(changes);
+    const latest = await this.store.transaction(async (tx) => {
+      await work(tx, changes);
       // Emptied threads keep their row (and id) so a message moving back rejoins the same thread.
-      for (const threadId of changes.shrunkThreads) this.stmt.threadSpan.run({ thread: threadId, account: accountId });
+      for (const threadId of changes.shrunkThreads) await tx.run(SQL.threadSpan, [threadId, threadId, threadId, accountId]);
       return this.deps.txlog.append(accountId, changes.entries());
-    })();
+    });
     if (changes.size > 0) this.deps.push.announce(accountId, latest);
   }
 }

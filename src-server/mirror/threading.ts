@@ -1,4 +1,4 @@
-import type { Db } from '../store/database';
+import type { SqlExecutor } from '../store/sql';
 import { subjectKey } from './subject-key';
 
 /** How far apart a header-less reply and its conversation may be for the subject fallback. */
@@ -51,48 +51,32 @@ export function messageIdsIn(value: string | null | undefined): string[] {
  * Messages without any reference header fall back to the subject: a reply ("Re:", "AW:"…)
  * joins a thread with the same normalised subject active within 30 days of it; a root
  * message joins only a thread made of such header-less replies that started within 30
- * days after it. Must run inside the caller's transaction.
+ * days after it.
  */
+/** The resolver's statements (both engines; see store/sql.ts). */
+const SQL = {
+  // A ref whose thread row is gone (left behind by a deleted account whose id was reused) reads as unknown and is re-pointed.
+  refLookup: `SELECT t.id, t.first_at, t.last_at, t.awaits_root FROM thread_refs r JOIN threads t ON t.id = r.thread_id
+    WHERE r.account_id = ? AND r.message_id_header = ?`,
+  refInsert: `INSERT INTO thread_refs (account_id, message_id_header, thread_id) VALUES (?, ?, ?)
+    ON CONFLICT (account_id, message_id_header) DO UPDATE SET thread_id = excluded.thread_id`,
+  replyBySubject: `SELECT id, first_at, last_at, awaits_root FROM threads WHERE account_id = ? AND subject_key = ? AND first_at <= ? AND last_at >= ?
+    ORDER BY ABS(last_at - ?) LIMIT 1`,
+  rootBySubject: 'SELECT id, first_at, last_at, awaits_root FROM threads WHERE account_id = ? AND subject_key = ? AND awaits_root = 1 AND first_at >= ? AND first_at <= ?',
+  insertThread: 'INSERT INTO threads (account_id, subject_key, first_at, last_at, awaits_root) VALUES (?, ?, ?, ?, ?) RETURNING id',
+  updateThread: 'UPDATE threads SET first_at = ?, last_at = ?, awaits_root = ? WHERE id = ?',
+  messagesOfThread: 'SELECT id FROM messages WHERE thread_id = ?',
+  moveMessages: 'UPDATE messages SET thread_id = ? WHERE thread_id = ?',
+  moveRefs: 'UPDATE thread_refs SET thread_id = ? WHERE account_id = ? AND thread_id = ?',
+  deleteThread: 'DELETE FROM threads WHERE id = ?',
+} as const;
+
 export class ThreadResolver {
-  private readonly refLookup;
-  private readonly refInsert;
-  private readonly replyBySubject;
-  private readonly rootBySubject;
-  private readonly insertThread;
-  private readonly updateThread;
-  private readonly messagesOfThread;
-  private readonly moveMessages;
-  private readonly moveRefs;
-  private readonly deleteThread;
-
-  constructor(db: Db) {
-    // A ref whose thread row is gone (left behind by a deleted account whose id was reused) reads as unknown and is re-pointed.
-    this.refLookup = db.prepare<[number, string]>(
-      `SELECT t.id, t.first_at, t.last_at, t.awaits_root FROM thread_refs r JOIN threads t ON t.id = r.thread_id
-       WHERE r.account_id = ? AND r.message_id_header = ?`,
-    );
-    this.refInsert = db.prepare<[number, string, number]>(
-      `INSERT INTO thread_refs (account_id, message_id_header, thread_id) VALUES (?, ?, ?)
-       ON CONFLICT (account_id, message_id_header) DO UPDATE SET thread_id = excluded.thread_id`,
-    );
-    this.replyBySubject = db.prepare<[number, string, number, number, number]>(
-      `SELECT id, first_at, last_at, awaits_root FROM threads WHERE account_id = ? AND subject_key = ? AND first_at <= ? AND last_at >= ?
-       ORDER BY ABS(last_at - ?) LIMIT 1`,
-    );
-    this.rootBySubject = db.prepare<[number, string, number, number]>(
-      'SELECT id, first_at, last_at, awaits_root FROM threads WHERE account_id = ? AND subject_key = ? AND awaits_root = 1 AND first_at >= ? AND first_at <= ?',
-    );
-    this.insertThread = db.prepare<[number, string, number, number, number]>(
-      'INSERT INTO threads (account_id, subject_key, first_at, last_at, awaits_root) VALUES (?, ?, ?, ?, ?)',
-    );
-    this.updateThread = db.prepare<[number, number, number, number]>('UPDATE threads SET first_at = ?, last_at = ?, awaits_root = ? WHERE id = ?');
-    this.messagesOfThread = db.prepare<[number]>('SELECT id FROM messages WHERE thread_id = ?');
-    this.moveMessages = db.prepare<[number, number]>('UPDATE messages SET thread_id = ? WHERE thread_id = ?');
-    this.moveRefs = db.prepare<[number, number, number]>('UPDATE thread_refs SET thread_id = ? WHERE account_id = ? AND thread_id = ?');
-    this.deleteThread = db.prepare<[number]>('DELETE FROM threads WHERE id = ?');
-  }
-
-  assign(input: ThreadInput): ThreadAssignment {
+  /**
+   * Threads `input`'s message, on `db`: the caller's open transaction (the resolver keeps no
+   * connection of its own, so its statements land in the transaction that inserts the message).
+   */
+  async assign(db: SqlExecutor, input: ThreadInput): Promise<ThreadAssignment> {
     const { accountId, date } = input;
     const parentIds = [...input.references, ...messageIdsIn(input.inReplyTo)];
     const ids = [...new Set([...messageIdsIn(input.messageIdHeader), ...parentIds])];
@@ -100,7 +84,7 @@ export class ThreadResolver {
     const candidates = new Map<number, ThreadRow>();
     const unknownIds: string[] = [];
     for (const id of ids) {
-      const row = this.refLookup.get(accountId, id) as ThreadRow | undefined;
+      const row = await db.get<ThreadRow>(SQL.refLookup, [accountId, id]);
       if (row) candidates.set(row.id, row);
       else unknownIds.push(id);
     }
@@ -108,10 +92,10 @@ export class ThreadResolver {
     const headerless = parentIds.length === 0;
     if (headerless && subject.key) {
       if (subject.isReply) {
-        const row = this.replyBySubject.get(accountId, subject.key, date + SUBJECT_WINDOW_MS, date - SUBJECT_WINDOW_MS, date) as ThreadRow | undefined;
+        const row = await db.get<ThreadRow>(SQL.replyBySubject, [accountId, subject.key, date + SUBJECT_WINDOW_MS, date - SUBJECT_WINDOW_MS, date]);
         if (row) candidates.set(row.id, row);
       } else {
-        for (const row of this.rootBySubject.all(accountId, subject.key, date, date + SUBJECT_WINDOW_MS) as ThreadRow[]) candidates.set(row.id, row);
+        for (const row of await db.all<ThreadRow>(SQL.rootBySubject, [accountId, subject.key, date, date + SUBJECT_WINDOW_MS])) candidates.set(row.id, row);
       }
     }
     // A thread waits for its root only while it holds nothing but header-less replies.
@@ -121,7 +105,7 @@ export class ThreadResolver {
     const moved: number[] = [];
     let threadId: number;
     if (candidates.size === 0) {
-      threadId = Number(this.insertThread.run(accountId, subject.key, date, date, awaitsRoot).lastInsertRowid);
+      threadId = (await db.get<{ id: number }>(SQL.insertThread, [accountId, subject.key, date, date, awaitsRoot]))!.id;
     } else {
       const [target, ...others] = [...candidates.values()].sort((a, b) => a.id - b.id) as [ThreadRow, ...ThreadRow[]];
       threadId = target.id;
@@ -129,11 +113,11 @@ export class ThreadResolver {
       let lastAt = Math.max(target.last_at, date);
       let waits = target.awaits_root && awaitsRoot;
       for (const other of others) {
-        for (const row of this.messagesOfThread.all(other.id) as { id: number }[]) moved.push(row.id);
-        this.moveMessages.run(target.id, other.id);
+        for (const row of await db.all<{ id: number }>(SQL.messagesOfThread, [other.id])) moved.push(row.id);
+        await db.run(SQL.moveMessages, [target.id, other.id]);
         // The other thread's refs follow it, so its ids need no entry of their own below.
-        this.moveRefs.run(target.id, accountId, other.id);
-        this.deleteThread.run(other.id);
+        await db.run(SQL.moveRefs, [target.id, accountId, other.id]);
+        await db.run(SQL.deleteThread, [other.id]);
         firstAt = Math.min(firstAt, other.first_at);
         lastAt = Math.max(lastAt, other.last_at);
         waits = waits && other.awaits_root;
@@ -141,10 +125,10 @@ export class ThreadResolver {
       }
       // Most messages land inside their thread's span: nothing to write then.
       if (firstAt !== target.first_at || lastAt !== target.last_at || (waits ? 1 : 0) !== target.awaits_root) {
-        this.updateThread.run(firstAt, lastAt, waits ? 1 : 0, target.id);
+        await db.run(SQL.updateThread, [firstAt, lastAt, waits ? 1 : 0, target.id]);
       }
     }
-    for (const id of unknownIds) this.refInsert.run(accountId, id, threadId);
+    for (const id of unknownIds) await db.run(SQL.refInsert, [accountId, id, threadId]);
     return { threadId, mergedThreadIds: merged, movedMessageIds: moved };
   }
 }

@@ -68,7 +68,7 @@ export class SentFiler implements SentFiling {
   /** Best effort: the parent may have been deleted meanwhile, which must not hold the send up. */
   private async flagParentAnswered(row: OutboxRow): Promise<string | null> {
     if (row.parentId === null) return null;
-    const parent = this.deps.materializer.messageRow(row.accountId, row.parentId);
+    const parent = await this.deps.materializer.messageRow(row.accountId, row.parentId);
     const folder = parent && (await this.deps.roles.byId(row.accountId, parent.folder_id));
     if (!parent || !folder) return null;
     try {

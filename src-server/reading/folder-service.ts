@@ -30,11 +30,11 @@ export class FolderService {
 
   async create(accountId: number, params: { name: string; parentId: number | null }): Promise<Folder> {
     const { folders } = this.deps;
-    const separator = folders.separator(accountId);
+    const separator = await folders.separator(accountId);
     const name = validFolderName(params.name, separator);
-    const parent = params.parentId === null ? null : folders.row(accountId, params.parentId);
+    const parent = params.parentId === null ? null : await folders.row(accountId, params.parentId);
     const path = childPath(parent?.path ?? null, name, parent?.delimiter || separator);
-    if (folders.byPath(accountId, path)) throw new TernError('FolderAlreadyExist');
+    if (await folders.byPath(accountId, path)) throw new TernError('FolderAlreadyExist');
     await this.command(accountId, async (client) => {
       const created = await client.mailboxCreate(path);
       if (!created) throw new TernError('ImapConnectionLost');
@@ -46,25 +46,25 @@ export class FolderService {
   /** A new name in the same parent. */
   async rename(accountId: number, params: { folderId: number; name: string }): Promise<Folder> {
     const { folders } = this.deps;
-    const row = this.changeable(accountId, params.folderId);
+    const row = await this.changeable(accountId, params.folderId);
     const name = validFolderName(params.name, row.delimiter);
     const path = childPath(row.parent_path, name, row.delimiter);
     if (path === row.path) return folders.folder(accountId, row.id);
-    if (folders.byPath(accountId, path)) throw new TernError('FolderAlreadyExist');
+    if (await folders.byPath(accountId, path)) throw new TernError('FolderAlreadyExist');
     return this.mirrored(accountId, await this.renameOnServer(accountId, row, path));
   }
 
   /** Under another parent (null: the top level), keeping its name. */
   async move(accountId: number, params: { folderId: number; parentId: number | null }): Promise<Folder> {
     const { folders } = this.deps;
-    const row = this.changeable(accountId, params.folderId);
-    const parent = params.parentId === null ? null : folders.row(accountId, params.parentId, 'TargetFolderNotExists');
+    const row = await this.changeable(accountId, params.folderId);
+    const parent = params.parentId === null ? null : await folders.row(accountId, params.parentId, 'TargetFolderNotExists');
     if (parent && isWithin(parent.path, row.path, row.delimiter)) {
       throw new TernError('InvalidParameter', { detail: { field: 'parentId', reason: 'a folder cannot move into itself' } });
     }
     const path = childPath(parent?.path ?? null, row.name, parent?.delimiter || row.delimiter);
     if (path === row.path) return folders.folder(accountId, row.id);
-    if (folders.byPath(accountId, path)) throw new TernError('FolderAlreadyExist');
+    if (await folders.byPath(accountId, path)) throw new TernError('FolderAlreadyExist');
     return this.mirrored(accountId, await this.renameOnServer(accountId, row, path));
   }
 
@@ -75,24 +75,24 @@ export class FolderService {
    */
   async trash(accountId: number, folderId: number): Promise<Omit<TrashFolderResponse, 'latestTxnId'>> {
     const { folders } = this.deps;
-    const row = this.changeable(accountId, folderId);
-    const trash = folders.special(accountId, 'trash');
+    const row = await this.changeable(accountId, folderId);
+    const trash = await folders.special(accountId, 'trash');
     if (!trash || isWithin(row.path, trash.path, trash.delimiter)) {
       // Deepest first: servers refuse to delete a folder that still has children.
-      const doomed = folders.subtree(accountId, row).sort((a, b) => b.path.length - a.path.length);
+      const doomed = (await folders.subtree(accountId, row)).sort((a, b) => b.path.length - a.path.length);
       await this.command(accountId, async (client) => {
         for (const folder of doomed) await client.mailboxDelete(folder.path);
       });
       return { deleted: true, folder: null };
     }
-    const path = this.freeTrashPath(accountId, trash, row.name);
-    return { deleted: false, folder: this.mirrored(accountId, await this.renameOnServer(accountId, row, path)) };
+    const path = await this.freeTrashPath(accountId, trash, row.name);
+    return { deleted: false, folder: await this.mirrored(accountId, await this.renameOnServer(accountId, row, path)) };
   }
 
   /** A folder a user may rename, move or delete: it exists, is not special and holds no special folder. */
-  private changeable(accountId: number, folderId: number): FolderRow {
-    const row = this.deps.folders.row(accountId, folderId);
-    if (this.deps.folders.subtree(accountId, row).some(isSpecial)) throw new TernError('SpecialFolder');
+  private async changeable(accountId: number, folderId: number): Promise<FolderRow> {
+    const row = await this.deps.folders.row(accountId, folderId);
+    if ((await this.deps.folders.subtree(accountId, row)).some(isSpecial)) throw new TernError('SpecialFolder');
     return row;
   }
 
@@ -108,10 +108,10 @@ export class FolderService {
     return newPath;
   }
 
-  private freeTrashPath(accountId: number, trash: FolderRow, name: string): string {
+  private async freeTrashPath(accountId: number, trash: FolderRow, name: string): Promise<string> {
     for (let n = 1; n <= MAX_TRASH_SUFFIX; n++) {
       const candidate = childPath(trash.path, n === 1 ? name : `${name} ${n}`, trash.delimiter);
-      if (!this.deps.folders.byPath(accountId, candidate)) return candidate;
+      if (!(await this.deps.folders.byPath(accountId, candidate))) return candidate;
     }
     throw new TernError('FolderAlreadyExist');
   }
@@ -136,8 +136,8 @@ export class FolderService {
   }
 
   /** The folder at `path` after the resync; missing means the server did not do what it said. */
-  private mirrored(accountId: number, path: string): Folder {
-    const row = this.deps.folders.rows(accountId).find((candidate) => samePath(candidate.path, path));
+  private async mirrored(accountId: number, path: string): Promise<Folder> {
+    const row = (await this.deps.folders.rows(accountId)).find((candidate) => samePath(candidate.path, path));
     if (!row) throw new TernError('OperationFailed');
     return this.deps.folders.folder(accountId, row.id);
   }

@@ -44,7 +44,7 @@ export class MessageService {
     const cached = await this.deps.cache.get(accountId, messageId);
     if (cached) {
       // A body cached before the mirror kept exact sizes still corrects its row (a read when they agree).
-      this.keepExactSizes(accountId, messageId, cached);
+      await this.keepExactSizes(accountId, messageId, cached);
       return { body: cached, cached: true };
     }
     const key = `${accountId}:${messageId}`;
@@ -58,7 +58,7 @@ export class MessageService {
 
   /** Attachment `index` of the message (as listed in its metadata and body), decoded. */
   async attachment(accountId: number, messageId: number, index: number): Promise<MessageFile> {
-    const row = this.row(accountId, messageId);
+    const row = await this.row(accountId, messageId);
     const stored = storedAttachmentsOf(row)[index];
     if (!stored) throw new TernError('FileNotFound', { detail: { messageId: String(messageId), index } });
     const content = await this.download(accountId, row, stored.part, 'FileNotFound');
@@ -67,13 +67,13 @@ export class MessageService {
 
   /** The message exactly as the server holds it. */
   async original(accountId: number, messageId: number): Promise<MessageFile> {
-    const row = this.row(accountId, messageId);
+    const row = await this.row(accountId, messageId);
     const content = await this.download(accountId, row, undefined, 'MessageNotFound');
     return { filename: `${row.subject.trim() || 'message'}.eml`, contentType: 'message/rfc822', content };
   }
 
   private async fetchBody(accountId: number, messageId: number): Promise<MessageBody> {
-    const row = this.row(accountId, messageId);
+    const row = await this.row(accountId, messageId);
     const parts = decodeBodyParts(row.body_parts);
     const stored = storedAttachmentsOf(row);
     let parsed: ParsedBody;
@@ -94,17 +94,17 @@ export class MessageService {
     }
     const { body, searchText } = parsed;
     await this.deps.cache.put({ accountId, messageId, body, searchText });
-    this.keepExactSizes(accountId, messageId, body);
+    await this.keepExactSizes(accountId, messageId, body);
     return body;
   }
 
   /** The parse measured the attachments: their exact sizes replace the mirror's estimate for every client. */
-  private keepExactSizes(accountId: number, messageId: number, body: MessageBody): void {
-    this.deps.mirrors.store.exactAttachmentSizes(accountId, messageId, new Map(body.attachments.map((attachment) => [attachment.index, attachment.size])));
+  private keepExactSizes(accountId: number, messageId: number, body: MessageBody): Promise<void> {
+    return this.deps.mirrors.store.exactAttachmentSizes(accountId, messageId, new Map(body.attachments.map((attachment) => [attachment.index, attachment.size])));
   }
 
-  private row(accountId: number, messageId: number): MessageRow {
-    const row = this.deps.materializer.messageRow(accountId, messageId);
+  private async row(accountId: number, messageId: number): Promise<MessageRow> {
+    const row = await this.deps.materializer.messageRow(accountId, messageId);
     if (!row) throw new TernError('MessageNotFound', { detail: { messageId: String(messageId) } });
     return row;
   }
@@ -126,7 +126,7 @@ export class MessageService {
   private async onServer<T>(accountId: number, row: MessageRow, gone: ErrorName, fn: (client: ImapFlow) => Promise<T>): Promise<T> {
     let folder;
     try {
-      folder = this.deps.folders.row(accountId, row.folder_id);
+      folder = await this.deps.folders.row(accountId, row.folder_id);
     } catch {
       throw new TernError(gone);
     }

@@ -3,8 +3,9 @@ import { MemoryLoginThrottle, type LoginThrottle } from '../auth/rate-limit';
 import { RedisLoginThrottle } from '../auth/redis-login-throttle';
 import { PushHub } from '../push/push-hub';
 import { RedisPushBus } from '../push/redis-push-bus';
+import { SessionEndRelay, type SessionEvents } from './session-end-relay';
 
-/** What the gateway nodes share (DESIGN §7): in this process alone, or in Redis. */
+/** What the gateway nodes share (DESIGN §7): in this process alone, or in Redis (with logouts, relayed). */
 export interface SharedState {
   /** "Account X has transactions up to N", to this node's websockets and, with Redis, every node's. */
   readonly push: PushHub;
@@ -17,6 +18,8 @@ export interface SharedState {
 export interface SharedStateParams {
   /** TERN_REDIS_URL; undefined: one node, everything in memory as before Redis. */
   readonly redisUrl: string | undefined;
+  /** The sessions' 'ended' event (SessionStore): with Redis, a logout on any node is emitted on every node. */
+  readonly sessions: SessionEvents;
   /** The account's newest transaction id in the database (TransactionLog.latest), re-read after a Redis reconnect. */
   readonly latest: (accountId: number) => number | Promise<number>;
   /** Where Redis trouble at run time goes: the first error of each outage, not one per retry. */
@@ -74,10 +77,12 @@ export async function openSharedState(params: SharedStateParams): Promise<Shared
     throw error;
   }
   const push = new PushHub(new RedisPushBus({ publisher: commands, subscriber, latest: params.latest, onError: params.onError }));
+  const logouts = new SessionEndRelay({ sessions: params.sessions, publisher: commands, subscriber, onError: params.onError });
   return {
     push,
     throttle: new RedisLoginThrottle(commands),
     async close() {
+      logouts.close();
       await push.close();
       commands.disconnect();
     },

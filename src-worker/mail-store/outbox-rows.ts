@@ -26,8 +26,14 @@ interface OutboxBase extends StoredRow {
   readonly status: OutboxStatus;
   /** Sent to the gateway with every attempt, so a repeat is recognised. */
   readonly idempotency_key: string;
+  /** Tries so far (counted as each starts). */
   readonly attempts: number;
   readonly created_at: number;
+  /**
+   * Epoch ms before which it is not tried again, its lane waiting (outbox-lanes.ts): the
+   * backoff after a server error, doubling with `attempts`. Absent when not backing off.
+   */
+  readonly backoff_until?: number;
 }
 
 export interface ActionRow extends OutboxBase {
@@ -48,7 +54,7 @@ export interface DraftRow extends OutboxBase {
   readonly from?: { readonly name: string; readonly email: string };
   /**
    * Epoch ms before which it is not tried again: a save the gateway kept failing is parked,
-   * not dropped (the text stays on this device), and does not hold up other drafts' commands.
+   * not dropped (the text stays on this device); its lane (its draft's send or discard) waits.
    */
   readonly retry_at?: number;
 }

@@ -60,7 +60,6 @@ export function composeFieldsOf(draft: DraftInput, from?: DraftRow['from']): Com
   };
 }
 
-/** A newer text of a parked save (outbox-sender.ts) is tried at once: the gateway may be back. */
 /**
  * The draft without the link a refusal names as gone — its parent message
  * (ParentMessageNotFound) or its uploaded files (FileNotFound; the gateway does not say
@@ -75,7 +74,8 @@ export function withoutStaleLinks(draft: DraftInput, error: TernError): DraftInp
   return null;
 }
 
-const unparked = ({ retry_at: _parked, ...row }: DraftRow): DraftRow => row;
+/** A newer text of a parked or backing-off save is tried at once: the gateway may be back. */
+const unparked = ({ retry_at: _parked, backoff_until: _backingOff, ...row }: DraftRow): DraftRow => row;
 
 /** Records a save; a save of the same draft still waiting to leave is replaced instead. Returns the row. */
 export async function recordDraftSave(

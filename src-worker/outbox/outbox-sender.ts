@@ -1,6 +1,8 @@
 /**
- * Sends one account's recorded commands to the gateway, oldest first, one at a time (a
- * later command on the same thread must not overtake an earlier one). Survives a killed
+ * Sends one account's recorded commands to the gateway, oldest first, one at a time, in
+ * lanes (outbox-lanes.ts): a command the gateway fails with a server error waits out its
+ * backoff holding up only its own lane (its draft's later rows, or later actions), while
+ * the network being gone stops the whole pass. Survives a killed
  * worker: rows are re-read from the database at every start, and a row found "sending"
  * is sent again with the same idempotency key, which the gateway's actions tolerate
  * (they are idempotent "set" changes; send and draft creation deduplicate by key).
@@ -25,13 +27,14 @@ import type { CommandStatusFeed } from './command-status-feed';
 import { markSending as markDraftSending } from './draft-revisions';
 import { recordDraftSave, withoutStaleLinks, writeDraftLink } from './draft-store';
 import { readHeld, writeHeld } from './held-recipients';
-import { liveRows, OUTBOX_TABLE, PendingEffects, type ActionRow, type DiscardRow, type DraftRow, type OutboxRow, type SendRow } from '../mail-store/outbox-rows';
+import { OUTBOX_TABLE, PendingEffects, type ActionRow, type DiscardRow, type DraftRow, type OutboxRow, type SendRow } from '../mail-store/outbox-rows';
+import { laneRows } from './outbox-lanes';
 import { createRowRequests, type SendOutcome } from './row-requests';
 import { createFollowUps, nextDelay, writeFollowUp } from './send-follow-up';
 import { errorOf, writeSendNotice } from './send-notices';
 
 /** Server errors (not the network) tolerated this many times before a command is given up. */
-const MAX_SERVER_ATTEMPTS = 8;
+export const MAX_SERVER_ATTEMPTS = 8;
 /** A draft save that failed that often is parked this long between tries, never dropped. */
 export const PARKED_SAVE_RETRY_MS = 5 * 60_000;
 
@@ -62,7 +65,8 @@ export interface OutboxSender {
   stop(): void;
 }
 
-type Outcome = 'next' | 'retry';
+/** After a try: the row is settled and its lane goes on (`next`); it is still owed and its lane waits (`blocked`); or the pass ends (`stop`: the network is gone or the session ended, every row would fail alike). */
+type Outcome = 'next' | 'blocked' | 'stop';
 
 /** A gateway that refused a save because the draft changed since the version this engine sent, or was sent meanwhile (another device). */
 const STALE_DRAFT_ERRORS: ReadonlySet<string> = new Set(['InvalidDraftVersion', 'InvalidUpdateDraft', 'DraftAlreadySent']);
@@ -88,6 +92,7 @@ export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
   let stopped = false;
   let running: Promise<void> | null = null;
   let again = false;
+  /** Passes stopped in a row by the network or storage (server errors back off per row instead). */
   let failures = 0;
   let timer: unknown = null;
   let timerAt = Number.POSITIVE_INFINITY;
@@ -118,20 +123,22 @@ export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
     stopped: () => stopped,
   });
 
-  /** Marks the row as handed to the network; null when it is gone (undone) or already sent. */
+  /** Marks the row as handed to the network (its backoff, if any, is over); null when it is gone (undone) or already sent. */
   const markSending = (id: string) =>
     write(async (tx) => {
       const row = (await tx.get(OUTBOX_TABLE, id)) as OutboxRow | undefined;
       if (!row || row.status === 'sent') return null;
-      const next = { ...row, status: 'sending', attempts: row.attempts + 1 } as OutboxRow;
+      const { backoff_until: _over, ...rest } = row;
+      const next = { ...rest, status: 'sending', attempts: row.attempts + 1 } as OutboxRow;
       await tx.put(OUTBOX_TABLE, next);
       return next;
     });
 
-  const setStatus = (id: string, status: 'pending') =>
+  /** Back to pending; with `backoffUntil`, not tried again before then. */
+  const setPending = (id: string, backoffUntil?: number) =>
     write(async (tx) => {
       const current = (await tx.get(OUTBOX_TABLE, id)) as OutboxRow | undefined;
-      if (current) await tx.put(OUTBOX_TABLE, { ...current, status });
+      if (current) await tx.put(OUTBOX_TABLE, { ...current, status: 'pending', ...(backoffUntil !== undefined ? { backoff_until: backoffUntil } : {}) });
     });
 
   /**
@@ -253,9 +260,9 @@ export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
       }
       if (endsSession(tern)) {
         // Not the command's fault: the logout that follows keeps its draft's text for the next sign-in.
-        await setStatus(row.id, 'pending');
+        await setPending(row.id);
         deps.onSessionEnded?.(tern);
-        return 'retry';
+        return 'stop';
       }
       const network = isNetworkError(error);
       if (row.kind === 'saveDraft' && STALE_DRAFT_ERRORS.has(tern.name)) {
@@ -265,16 +272,24 @@ export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
       if (!isRetryable(error) || (!network && row.attempts >= MAX_SERVER_ATTEMPTS)) {
         if (row.kind === 'saveDraft') {
           // A draft's text is never dropped: saved without a link the gateway no longer knows, or kept here.
+          // Either way it is still owed: its draft's send or discard waits for it.
           if (!(await saveWithoutStaleLinks(row, tern))) await park(row, tern);
-          return 'next';
+          return 'blocked';
         }
         await finish(row, 'failed', tern);
         return 'next';
       }
-      await setStatus(row.id, 'pending');
+      // A server error: only this row waits, for a delay doubling with its own tries, so rows
+      // of other lanes succeeding meanwhile do not make it hammer the gateway.
+      const backoffUntil = network ? undefined : clock.now() + backoffDelay(row.attempts, SYNC_BACKOFF, deps.random);
+      await setPending(row.id, backoffUntil);
       // Still owed, but not on the gateway yet: a draft's composer says "saved on this device only", and why.
       if (row.kind !== 'action') deps.statuses.publish(statusOf(row, 'pending', tern));
-      if (network && !(await deps.online.isOnline({ force: true }))) {
+      if (backoffUntil !== undefined) {
+        wakeAt(backoffUntil);
+        return 'blocked';
+      }
+      if (!(await deps.online.isOnline({ force: true }))) {
         stopOnlineWait ??= deps.online.subscribe((online) => {
           if (!online) return;
           stopOnlineWait?.();
@@ -285,7 +300,7 @@ export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
         failures++;
         wakeAt(clock.now() + backoffDelay(failures, SYNC_BACKOFF, deps.random));
       }
-      return 'retry';
+      return 'stop';
     }
   };
 
@@ -325,25 +340,29 @@ export function createOutboxSender(deps: OutboxSenderDeps): OutboxSender {
   };
 
   const drain = async () => {
-    const rows = await withRead(await deps.store(), [OUTBOX_TABLE], liveRows);
-    /** Drafts whose save is parked: their send or discard waits for it (it would send an older text). */
-    const parked = new Set<string>();
-    for (const row of rows) {
+    const rows = await withRead(await deps.store(), [OUTBOX_TABLE, 'JSONBlob'], laneRows);
+    /** Lanes held this pass by a row still owed: their later rows wait (a send would send an older text). */
+    const blocked = new Set<string>();
+    for (const { row, lane } of rows) {
       if (stopped) return;
       if (row.status === 'sent') continue; // waiting for its transaction in delta
-      if (row.kind === 'saveDraft' && row.retry_at !== undefined && row.retry_at > clock.now()) {
-        parked.add(row.draft_id);
-        wakeAt(row.retry_at);
+      if (blocked.has(lane)) continue;
+      // Backing off after server errors, or a parked save.
+      const waitUntil = Math.max(row.backoff_until ?? 0, row.kind === 'saveDraft' ? (row.retry_at ?? 0) : 0);
+      if (waitUntil > clock.now()) {
+        blocked.add(lane);
+        wakeAt(waitUntil);
         continue;
       }
-      if (row.kind !== 'action' && parked.has(row.draft_id)) continue;
       // Held in its undo window; later commands do not wait for it.
       if (row.kind === 'send' && row.send_at > clock.now()) {
         wakeAt(row.send_at);
         continue;
       }
-      if ((await attempt(row)) === 'retry') return;
-      failures = 0;
+      const outcome = await attempt(row);
+      if (outcome === 'stop') return;
+      if (outcome === 'blocked') blocked.add(lane);
+      else failures = 0;
     }
     await followUps.run();
   };

@@ -230,7 +230,7 @@ export async function outboxRows(page: Page): Promise<string> {
           const now = Date.now();
           for (const row of rows) {
             const wait = (at: unknown) => (typeof at === 'number' ? `${Math.round((at - now) / 1000)} s` : '-');
-            lines.push(`${name}: ${String(row.kind)} ${String(row.status)} attempts=${String(row.attempts)} draft=${String(row.draft_id)} send_at=${wait(row.send_at)} retry_at=${wait(row.retry_at)}`);
+            lines.push(`${name}: ${String(row.kind)} ${String(row.status)} attempts=${String(row.attempts)} draft=${String(row.draft_id)} send_at=${wait(row.send_at)} retry_at=${wait(row.retry_at)} backoff_until=${wait(row.backoff_until)}`);
           }
         }
         db.close();

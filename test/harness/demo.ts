@@ -2,16 +2,19 @@
  * `npm run demo`: local Dovecot + Postfix with two seeded demo accounts, and the gateway
  * serving the built UI. Ctrl-C stops everything it started.
  *
+ * `npm run demo -- --cluster` runs the scale-out path instead (DESIGN §7, test/harness/
+ * cluster.ts): PostgreSQL, Redis, three gateway nodes and HAProxy in front, one URL.
+ *
  * Ports come from TERN_PORT (gateway, 8080), TERN_IMAP_PORT (1143), TERN_SMTP_PORT (2525),
  * TERN_LMTP_PORT (2424) and TERN_SIEVE_PORT (4190). `npm run demo -- --imap=cyrus` runs
  * Cyrus IMAP instead of Dovecot (test/harness/cyrus-server.ts), to try Tern on a second server.
  */
-import { spawn } from 'node:child_process';
-import { openSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { startCluster, type Cluster } from './cluster';
 import { DEMO_ACCOUNTS } from './demo-accounts';
 import { registerDemoPeople } from './demo-people';
+import { spawnGateway, waitForHealth, type GatewayProcess } from './gateway-process';
 import { IMAP_SERVER_KINDS, startMailServers, type ImapServerKind, type MailServers } from './mail-servers';
 import { assertPortFree } from './ports';
 import { seedHarnessMailbox } from './seed/seed-harness';
@@ -27,20 +30,6 @@ function portFromEnv(name: string, fallback: number): number {
     throw new Error(`${name}=${raw} is not a TCP port (1–65535).`);
   }
   return port;
-}
-
-async function waitForGateway(url: string, exited: () => boolean): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    if (exited()) throw new Error('The gateway exited during start-up (its output is above).');
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`The gateway did not answer at ${url} within 20 s.`);
 }
 
 function localDomainTable(servers: MailServers) {
@@ -60,9 +49,13 @@ function imapServerFromArgs(): ImapServerKind {
   return kind;
 }
 
+/** Gateway nodes of `--cluster`. */
+const CLUSTER_NODES = 3;
+
 async function main(): Promise<void> {
   const gatewayPort = portFromEnv('TERN_PORT', 8080);
   const imapServer = imapServerFromArgs();
+  const cluster = process.argv.includes('--cluster');
   const ports = {
     imap: portFromEnv('TERN_IMAP_PORT', 1143),
     smtp: portFromEnv('TERN_SMTP_PORT', 2525),
@@ -80,13 +73,15 @@ async function main(): Promise<void> {
     users: DEMO_ACCOUNTS.map(({ email, password }) => ({ email, password })),
     log: (line) => console.log(`  ${line}`),
   });
-  let gateway: ReturnType<typeof spawn> | undefined;
+  let gateway: GatewayProcess | undefined;
+  let nodes: Cluster | undefined;
   let stopping = false;
   const stopAll = async (code: number) => {
     if (stopping) return;
     stopping = true;
     console.log('\nStopping the demo…');
-    gateway?.kill('SIGTERM');
+    gateway?.child.kill('SIGTERM');
+    await nodes?.stop();
     await servers.stop();
     process.exit(code);
   };
@@ -105,41 +100,55 @@ async function main(): Promise<void> {
       console.log(`Seeded ${summary.messages} messages in ${summary.threads} threads for ${account.email} (${summary.ms} ms).`);
     }
 
-    const gatewayDir = join(dataDir, 'gateway');
-    await rm(gatewayDir, { recursive: true, force: true });
     // The demo's people send as their full names, not "Alice" guessed from the address.
     const server = { host: servers.host, security: 'none' as const };
-    await registerDemoPeople({ dataDir: gatewayDir, accounts: DEMO_ACCOUNTS, imap: { ...server, port: servers.ports.imap }, smtp: { ...server, port: servers.ports.smtp }, env: process.env });
-    // The gateway's request log (JSON lines on its stdout) goes to a file: the terminal keeps the
-    // demo's own lines readable. Its stderr (a start-up refusal) still shows here.
-    const gatewayLog = join(dataDir, 'gateway.log');
-    const logFd = openSync(gatewayLog, 'w', 0o600);
-    gateway = spawn(process.execPath, [join(root, 'dist', 'server', 'gateway.mjs')], {
-      cwd: root,
-      // The IPC channel lets the gateway notice if this process is killed (see src-server/main.ts).
-      stdio: ['ignore', logFd, 'inherit', 'ipc'],
-      env: {
-        ...process.env,
-        TERN_PORT: String(gatewayPort),
-        TERN_DATA_DIR: gatewayDir,
-        // The login discovery table: both demo domains live on the local servers.
-        TERN_MAIL_DOMAINS: JSON.stringify(localDomainTable(servers)),
-      },
-    });
-    gateway.once('exit', (code) => {
-      if (!stopping) {
-        console.error(`The gateway stopped unexpectedly (exit ${code}).`);
-        void stopAll(1);
+    const registerPeople = (env: NodeJS.ProcessEnv) =>
+      registerDemoPeople({ dataDir: env.TERN_DATA_DIR!, accounts: DEMO_ACCOUNTS, imap: { ...server, port: servers.ports.imap }, smtp: { ...server, port: servers.ports.smtp }, env });
+    // The login discovery table: both demo domains live on the local servers.
+    const mailDomains = JSON.stringify(localDomainTable(servers));
+    // The gateways' request logs (JSON lines on their stdout) go to files: the terminal keeps the
+    // demo's own lines readable. Their stderr (a start-up refusal) still shows here.
+    let logs: string;
+    let url: string;
+    if (cluster) {
+      nodes = await startCluster({
+        dir: join(dataDir, 'cluster'),
+        port: gatewayPort,
+        nodeCount: CLUSTER_NODES,
+        env: { ...process.env, TERN_MAIL_DOMAINS: mailDomains },
+        prepare: registerPeople,
+        log: (line) => console.log(`  ${line}`),
+      });
+      url = nodes.url;
+      logs = `${join(dataDir, 'cluster')}/node<N>.log`;
+      console.log(`\nCluster: HAProxy at ${url} in front of ${nodes.nodes().map((node) => `${node.name} (port ${node.port}, pid ${node.gateway.child.pid})`).join(', ')}.`);
+      console.log(`PostgreSQL ${nodes.databaseUrl}, Redis ${nodes.redisUrl}. Kill a node by its pid to see another take over.`);
+      for (const node of nodes.nodes()) {
+        void node.gateway.exited.then((code) => !stopping && console.error(`${node.name} (pid ${node.gateway.child.pid}) stopped (exit ${code}); the balancer sends its requests to the others.`));
       }
-    });
-    const url = `http://127.0.0.1:${gatewayPort}`;
-    await waitForGateway(url, () => gateway?.exitCode !== null);
+    } else {
+      const gatewayDir = join(dataDir, 'gateway');
+      await rm(gatewayDir, { recursive: true, force: true });
+      const env = { ...process.env, TERN_DATA_DIR: gatewayDir, TERN_MAIL_DOMAINS: mailDomains };
+      await registerPeople(env);
+      logs = join(dataDir, 'gateway.log');
+      await rm(logs, { force: true });
+      gateway = spawnGateway({ port: gatewayPort, env, logFile: logs });
+      void gateway.exited.then((code) => {
+        if (!stopping) {
+          console.error(`The gateway stopped unexpectedly (exit ${code}).`);
+          void stopAll(1);
+        }
+      });
+      await waitForHealth(gateway);
+      url = gateway.url;
+    }
 
     console.log(`\nTern Mail demo is running at ${url}\n`);
     console.log('Demo logins:');
     for (const account of DEMO_ACCOUNTS) console.log(`  ${account.email.padEnd(18)} password ${account.password}`);
     console.log(`\nMail servers on 127.0.0.1: IMAP ${servers.ports.imap}, SMTP ${servers.ports.smtp}, ManageSieve ${servers.ports.sieve}.`);
-    console.log(`Gateway log (one JSON line per request): ${gatewayLog}`);
+    console.log(`Gateway log (one JSON line per request): ${logs}`);
     console.log('Press Ctrl-C to stop.');
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);

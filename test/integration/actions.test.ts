@@ -17,7 +17,7 @@ beforeAll(async () => {
   fx = await startWritesFixture({ name: 'actions', count: 300 });
   await fx.ctx.mirrors.get(fx.alice.accountId)!.whenFullyMirrored;
   imap = await fx.imap(ALICE);
-  folders = new Map(fx.ctx.materializer.folders(fx.alice.accountId).map((folder) => [folder.path, folder]));
+  folders = new Map((await fx.ctx.materializer.folders(fx.alice.accountId)).map((folder) => [folder.path, folder]));
 });
 afterAll(async () => {
   await imap?.logout().catch(() => undefined);
@@ -26,15 +26,15 @@ afterAll(async () => {
 
 type Reply = BulkActionResult & { error?: string; detail?: { missing?: string[] } };
 const bulk = (scope: 'messages' | 'threads', body: unknown) => fx.api<Reply>(fx.alice, 'POST', `/api/${scope}/bulk`, body);
-const meta = (id: string | number) => fx.ctx.materializer.message(fx.alice.accountId, Number(id))!;
+const meta = async (id: string | number) => (await fx.ctx.materializer.message(fx.alice.accountId, Number(id)))!;
 const folderId = (path: string) => folders.get(path)!.id;
 
 /** Mirrored messages of a folder with a Message-ID, optionally filtered. */
-function messagesIn(path: string, where = '1 = 1'): MessageMeta[] {
+async function messagesIn(path: string, where = '1 = 1'): Promise<MessageMeta[]> {
   const rows = fx.ctx.db
     .prepare(`SELECT m.id FROM messages m JOIN folders f ON f.id = m.folder_id WHERE m.account_id = ? AND f.path = ? AND m.message_id_header IS NOT NULL AND ${where} ORDER BY m.id`)
     .all(fx.alice.accountId, path) as { id: number }[];
-  return rows.map((row) => meta(row.id));
+  return Promise.all(rows.map((row) => meta(row.id)));
 }
 
 /** Where a message is on the server, and its flags there: what another mail program sees. */
@@ -67,7 +67,7 @@ const upserted = (changes: DeltaChange[], id: string) => {
 
 describe('message actions', () => {
   test('read, unread, star, unstar change the server’s flags and arrive in the delta', async () => {
-    const targets = messagesIn('INBOX', 'm.unseen = 1').slice(0, 3);
+    const targets = (await messagesIn('INBOX', 'm.unseen = 1')).slice(0, 3);
     expect(targets).toHaveLength(3);
     const ids = targets.map((message) => message.id);
     const steps: [string, (m: MessageMeta) => boolean, (flags: string[]) => boolean][] = [
@@ -89,7 +89,7 @@ describe('message actions', () => {
   });
 
   test('move keeps the message’s id; archive, spam, notspam and trash land where they should', async () => {
-    const [target] = messagesIn('INBOX');
+    const [target] = await messagesIn('INBOX');
     const header = target!.messageIdHeader!;
     const route: [Record<string, unknown>, string][] = [
       [{ action: 'move', folderId: folderId('Projects') }, 'Projects'],
@@ -111,10 +111,10 @@ describe('message actions', () => {
   });
 
   test('delete of a message outside Trash moves it to Trash instead', async () => {
-    const [target] = messagesIn('Archive');
+    const [target] = await messagesIn('Archive');
     await act('messages', { ids: [target!.id], action: 'delete' });
     expect((await onServer(target!.messageIdHeader!)).map((copy) => copy.folder)).toEqual(['Trash']);
-    expect(meta(target!.id).folderId).toBe(folderId('Trash'));
+    expect((await meta(target!.id)).folderId).toBe(folderId('Trash'));
   });
 });
 
@@ -127,11 +127,11 @@ describe('thread actions', () => {
     if (!row) throw new Error(`The seeded mailbox has no thread across ${paths.join(' and ')}`);
     return row.id;
   }
-  const members = (threadId: number) => fx.ctx.materializer.thread(fx.alice.accountId, threadId)!.messageIds.map(meta);
+  const members = async (threadId: number) => Promise.all((await fx.ctx.materializer.thread(fx.alice.accountId, threadId))!.messageIds.map(meta));
 
   test('archive takes the INBOX messages and leaves your replies in Sent', async () => {
     const threadId = threadAcross(['INBOX', 'Sent']);
-    const before = members(threadId);
+    const before = await members(threadId);
     const { changes } = await act('threads', { ids: [String(threadId)], action: 'archive' });
     for (const message of before) {
       const expected = message.folderId === folderId('INBOX') ? 'Archive' : [...folders.values()].find((f) => f.id === message.folderId)!.path;
@@ -143,7 +143,7 @@ describe('thread actions', () => {
 
   test('trash takes the whole conversation, your replies included', async () => {
     const threadId = threadAcross(['INBOX', 'Sent']);
-    const before = members(threadId).filter((message) => !message.draft);
+    const before = (await members(threadId)).filter((message) => !message.draft);
     await act('threads', { ids: [String(threadId)], action: 'trash' });
     for (const message of before) expect((await onServer(message.messageIdHeader!)).map((copy) => copy.folder)).toEqual(['Trash']);
   });
@@ -151,16 +151,16 @@ describe('thread actions', () => {
   test('read marks every message of the thread read on the server', async () => {
     const threadId = threadAcross(['INBOX']);
     await act('threads', { ids: [String(threadId)], action: 'read' });
-    for (const message of members(threadId)) {
+    for (const message of await members(threadId)) {
       for (const copy of await onServer(message.messageIdHeader!)) expect(copy.flags).toContain('\\Seen');
-      expect(meta(message.id).unread).toBe(false);
+      expect((await meta(message.id)).unread).toBe(false);
     }
   });
 });
 
 describe('refusals', () => {
   test('unknown ids, folders and actions are catalogue errors, and nothing is applied', async () => {
-    const [known] = messagesIn('INBOX', 'm.unseen = 1');
+    const [known] = await messagesIn('INBOX', 'm.unseen = 1');
     const missing = await bulk('messages', { ids: [known!.id, '987654321'], action: 'read' });
     expect([missing.status, missing.body.error, missing.body.detail?.missing]).toEqual([404, 'MessageNotFound', ['987654321']]);
     expect((await onServer(known!.messageIdHeader!))[0]!.flags).not.toContain('\\Seen');
@@ -187,7 +187,7 @@ describe('refusals', () => {
 
 describe('emptying', () => {
   test('Trash empties on the server and in the delta; INBOX cannot be emptied', async () => {
-    const trashed = messagesIn('Trash');
+    const trashed = await messagesIn('Trash');
     expect(trashed.length).toBeGreaterThan(0);
     const cursor = fx.ctx.txlog.latest(fx.alice.accountId);
     const reply = await fx.api<EmptyFolderResult>(fx.alice, 'POST', '/api/empty/trash');
@@ -217,10 +217,10 @@ describe('emptying', () => {
   });
 
   test('Junk empties through its folder id', async () => {
-    const junk = messagesIn('Junk');
+    const junk = await messagesIn('Junk');
     const reply = await fx.api<EmptyFolderResult>(fx.alice, 'POST', `/api/folders/${folderId('Junk')}/empty`);
     expect(reply.body.removed).toBe(junk.length);
     expect(await countIn(imap, 'Junk')).toBe(0);
-    expect(fx.ctx.materializer.folder(fx.alice.accountId, Number(folderId('Junk')))!.total).toBe(0);
+    expect((await fx.ctx.materializer.folder(fx.alice.accountId, Number(folderId('Junk'))))!.total).toBe(0);
   });
 });

@@ -34,7 +34,7 @@ afterAll(async () => {
 async function startMirror(options: Partial<MirrorOptions>): Promise<AccountMirror> {
   const started = new AccountMirror({
     accountId: fx.accountId,
-    store: new MirrorStore({ db: fx.ctx.db, txlog: fx.ctx.txlog, push: fx.ctx.push }),
+    store: new MirrorStore({ store: fx.ctx.store, txlog: fx.ctx.txlog, push: fx.ctx.push }),
     createClient: (purpose) =>
       createImapClient({ account: { email: OWNER.email, imap: { host: '127.0.0.1', port: proxy.port, security: 'none' } }, password: PASSWORD, purpose }),
     options: { backoffBaseMs: 100, backoffCapMs: 500, ...options },
@@ -93,7 +93,7 @@ describe('connections that die silently', () => {
       const errors: unknown[] = [];
       const slow = new AccountMirror({
         accountId: fx.accountId,
-        store: new MirrorStore({ db: fx.ctx.db, txlog: fx.ctx.txlog, push: fx.ctx.push }),
+        store: new MirrorStore({ store: fx.ctx.store, txlog: fx.ctx.txlog, push: fx.ctx.push }),
         createClient: (purpose) =>
           createImapClient({ account: { email: OWNER.email, imap: { host: '127.0.0.1', port: proxy.port, security: 'none' } }, password: PASSWORD, purpose }),
         // Each server answer takes 400 ms: a 250 ms deadline cuts the first sweep, 500 ms still the LIST with its STATUS, 1 s lets it through.

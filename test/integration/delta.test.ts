@@ -32,8 +32,8 @@ describe('delta over HTTP', () => {
     expect(early.folders).toEqual(late.folders);
     expect(late.messages.size).toBe(fx.seeded.messages);
     // And both are what the store says now.
-    for (const id of [...late.messages.keys()].slice(0, 50)) expect(late.messages.get(id)).toEqual(fx.ctx.materializer.message(fx.accountId, Number(id)));
-    for (const id of [...late.threads.keys()].slice(0, 50)) expect(late.threads.get(id)).toEqual(fx.ctx.materializer.thread(fx.accountId, Number(id)));
+    for (const id of [...late.messages.keys()].slice(0, 50)) expect(late.messages.get(id)).toEqual(await fx.ctx.materializer.message(fx.accountId, Number(id)));
+    for (const id of [...late.threads.keys()].slice(0, 50)) expect(late.threads.get(id)).toEqual(await fx.ctx.materializer.thread(fx.accountId, Number(id)));
   });
 
   test('pages honour limit and hasMore, and the cursor is the last txnId of the page', async () => {
@@ -50,19 +50,19 @@ describe('delta over HTTP', () => {
     await replica.catchUp(fx);
     const target = replica.messagesIn('INBOX').find((message) => !message.starred)!;
     const victim = replica.messagesIn('INBOX').find((message) => message.id !== target.id)!;
-    const uidOf = (id: string) => String(fx.ctx.materializer.messageRow(fx.accountId, Number(id))!.uid);
+    const uidOf = async (id: string) => String((await fx.ctx.materializer.messageRow(fx.accountId, Number(id)))!.uid);
     const cursor = replica.cursor;
     const client = await fx.otherClient();
     try {
       await client.mailboxOpen('INBOX');
       for (const flip of [true, false, true]) {
         const before = fx.ctx.txlog.latest(fx.accountId);
-        if (flip) await client.messageFlagsAdd(uidOf(target.id), ['\\Flagged'], { uid: true });
-        else await client.messageFlagsRemove(uidOf(target.id), ['\\Flagged'], { uid: true });
+        if (flip) await client.messageFlagsAdd(await uidOf(target.id), ['\\Flagged'], { uid: true });
+        else await client.messageFlagsRemove(await uidOf(target.id), ['\\Flagged'], { uid: true });
         await eventually(() => fx.ctx.txlog.latest(fx.accountId) > before, 5000, 'the flip in the log');
       }
-      await client.messageDelete(uidOf(victim.id), { uid: true });
-      await eventually(() => !fx.ctx.materializer.message(fx.accountId, Number(victim.id)), 5000, 'the delete mirrored');
+      await client.messageDelete(await uidOf(victim.id), { uid: true });
+      await eventually(async () => !(await fx.ctx.materializer.message(fx.accountId, Number(victim.id))), 5000, 'the delete mirrored');
     } finally {
       await client.logout();
     }

@@ -140,7 +140,7 @@ describe('drafts', () => {
       WHERE m.account_id = ? AND f.path = 'INBOX' AND m.message_id_header IS NOT NULL LIMIT 1`, [fx.alice.accountId]))!;
     const saved = await api<DraftSaved>('POST', '/api/drafts', { version: 0, ...fields('Re: something', { inReplyTo: String(parent.id) }) });
     expect(saved.status).toBe(201);
-    const draft = await eventually(() => fx.ctx.materializer.message(fx.alice.accountId, Number(saved.body.messageId)) ?? undefined, 5000, 'draft mirrored');
+    const draft = await eventually(async () => (await fx.ctx.materializer.message(fx.alice.accountId, Number(saved.body.messageId))) ?? undefined, 5000, 'draft mirrored');
     expect(draft.threadId).toBe(String(parent.threadId));
   });
 });

@@ -13,6 +13,7 @@ import { MirrorStore } from '../../src-server/mirror/mirror-store';
 import { VanishedLog } from '../../src-server/mirror/vanished-log';
 import { PushHub } from '../../src-server/push/push-hub';
 import { openDatabase, type Db } from '../../src-server/store/database';
+import { SqliteStore } from '../../src-server/store/sqlite-store';
 import { TransactionLog } from '../../src-server/store/transaction-log';
 import { startMailServers, type MailServers } from '../harness/mail-servers';
 import { seedHarnessMailbox } from '../harness/seed/seed-harness';
@@ -58,10 +59,10 @@ describe('a folder backfilled page by page while another client changes it', () 
         )
         .run(OWNER.email).lastInsertRowid,
     );
-    const store = new MirrorStore({ db, txlog: new TransactionLog(db), push: new PushHub() });
+    const store = new MirrorStore({ store: new SqliteStore(db, ':memory:'), txlog: new TransactionLog(db), push: new PushHub() });
     const vanished = new VanishedLog();
     client.on('expunge', (event) => vanished.record(event));
-    const [inbox] = store.syncFolderList(accountId, [{ path: 'INBOX', name: 'INBOX', parentPath: null, delimiter: '/', specialUse: 'inbox' }]);
+    const [inbox] = await store.syncFolderList(accountId, [{ path: 'INBOX', name: 'INBOX', parentPath: null, delimiter: '/', specialUse: 'inbox' }]);
     let selects = 0;
     const select = client.mailboxOpen.bind(client);
     client.mailboxOpen = (...args: Parameters<ImapFlow['mailboxOpen']>) => {
@@ -70,10 +71,10 @@ describe('a folder backfilled page by page while another client changes it', () 
     };
     const inactive: Error[] = [];
     const leanFetch = new LeanFetch({ onInactive: (error) => inactive.push(error) });
-    const step = () => syncFolder({ client, store, accountId, folder: store.folder(accountId, inbox!.id)!, pageSize: 25, vanished, leanFetch });
+    const step = async () => syncFolder({ client, store, accountId, folder: (await store.folder(accountId, inbox!.id))!, pageSize: 25, vanished, leanFetch });
 
     expect((await step()).more).toBe(true);
-    const mirroredFirst = store.mirroredUids(inbox!.id);
+    const mirroredFirst = await store.mirroredUids(inbox!.id);
     // Another mail program: flags a mirrored message, deletes a mirrored and a not yet mirrored one, and new mail arrives.
     await other.mailboxOpen('INBOX');
     const flagged = mirroredFirst.at(-1)!;
@@ -93,7 +94,7 @@ describe('a folder backfilled page by page while another client changes it', () 
     await step();
     const onServer = new Map<number, string[]>();
     for await (const message of other.fetch('1:*', { uid: true, flags: true }, { uid: true })) onServer.set(message.uid, [...(message.flags ?? [])].sort());
-    expect(store.mirroredUids(inbox!.id)).toEqual([...onServer.keys()].sort((a, b) => a - b));
+    expect(await store.mirroredUids(inbox!.id)).toEqual([...onServer.keys()].sort((a, b) => a - b));
     expect(onServer.has(deletedMirrored) || onServer.has(deletedLater)).toBe(false);
     const rows = db.prepare('SELECT uid, flags, subject FROM messages WHERE folder_id = ?').all(inbox!.id) as { uid: number; flags: string; subject: string }[];
     for (const row of rows) expect(JSON.parse(row.flags), `flags of UID ${row.uid}`).toEqual(onServer.get(row.uid)!.filter((flag) => flag !== '\\Recent'));

@@ -87,14 +87,14 @@ describe('mirror of a seeded mailbox (1,000 messages)', () => {
     await replica.catchUp(fx);
     const inbox = replica.messagesIn('INBOX').filter((message) => message.messageIdHeader && !message.starred);
     const [flagged, moved, deleted] = inbox.slice(0, 3) as [(typeof inbox)[0], (typeof inbox)[0], (typeof inbox)[0]];
-    const uidOf = (id: string) => fx.ctx.materializer.messageRow(fx.accountId, Number(id))!.uid;
+    const uidOf = async (id: string) => (await fx.ctx.materializer.messageRow(fx.accountId, Number(id)))!.uid;
     const client = await fx.otherClient();
     const started = Date.now();
     try {
       await client.mailboxOpen('INBOX');
-      await client.messageFlagsAdd(String(uidOf(flagged.id)), ['\\Flagged'], { uid: true });
-      await client.messageMove(String(uidOf(moved.id)), 'Archive', { uid: true });
-      await client.messageDelete(String(uidOf(deleted.id)), { uid: true });
+      await client.messageFlagsAdd(String(await uidOf(flagged.id)), ['\\Flagged'], { uid: true });
+      await client.messageMove(String(await uidOf(moved.id)), 'Archive', { uid: true });
+      await client.messageDelete(String(await uidOf(deleted.id)), { uid: true });
     } finally {
       await client.logout();
     }
@@ -125,7 +125,7 @@ describe('mirror of a seeded mailbox (1,000 messages)', () => {
     const started = Date.now();
     try {
       await client.mailboxOpen('Sent');
-      const uid = String(fx.ctx.materializer.messageRow(fx.accountId, Number(sent.id))!.uid);
+      const uid = String((await fx.ctx.materializer.messageRow(fx.accountId, Number(sent.id)))!.uid);
       await client.messageFlagsRemove(uid, ['\\Seen'], { uid: true });
       await client.messageFlagsAdd(uid, ['$Important'], { uid: true });
       await client.mailboxOpen('Trash');
@@ -175,11 +175,11 @@ describe('mirror of a seeded mailbox (1,000 messages)', () => {
   test('commands run through withMailbox are in the log once resyncNow resolves; an unchanged mailbox resyncs in one round trip', async () => {
     await replica.catchUp(fx);
     const unread = replica.messagesIn('INBOX').find((message) => message.unread)!;
-    const uid = String(fx.ctx.materializer.messageRow(fx.accountId, Number(unread.id))!.uid);
+    const uid = String((await fx.ctx.materializer.messageRow(fx.accountId, Number(unread.id)))!.uid);
     const before = fx.ctx.txlog.latest(fx.accountId);
     await fx.mirror.withMailbox('INBOX', (client) => client.messageFlagsAdd(uid, ['\\Seen'], { uid: true }));
     await fx.mirror.resyncNow('INBOX');
-    expect(fx.ctx.materializer.message(fx.accountId, Number(unread.id))?.unread).toBe(false);
+    expect((await fx.ctx.materializer.message(fx.accountId, Number(unread.id)))?.unread).toBe(false);
     expect(fx.ctx.txlog.latest(fx.accountId)).toBeGreaterThan(before);
     const latest = fx.ctx.txlog.latest(fx.accountId);
     const started = performance.now();

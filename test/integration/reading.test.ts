@@ -364,7 +364,7 @@ describe('messages', () => {
     }
     // The mirror has not caught up yet (or has: then the row is gone) — either way a 404.
     await expectError(api(`/api/messages/${row.id}/original`), 404, 'MessageNotFound');
-    await eventually(() => fx.ctx.materializer.messageRow(fx.accountId, row.id) === undefined, 20_000, 'the mirror to drop the message');
+    await eventually(async () => (await fx.ctx.materializer.messageRow(fx.accountId, row.id)) === undefined, 20_000, 'the mirror to drop the message');
     await expectError(api(`/api/messages/${row.id}/body`), 404, 'MessageNotFound');
   });
 });

@@ -86,7 +86,7 @@ describe('sending', () => {
     expect(source).toContain(`From: ${(await fx.ctx.accounts.get(fx.alice.accountId))!.name} <alice@tern.test>\r\n`);
     expect(source).toContain('multipart/alternative'); // the text part was made from the HTML
 
-    const sentFolder = fx.ctx.materializer.folders(fx.alice.accountId).find((folder) => folder.specialUse === 'sent')!;
+    const sentFolder = (await fx.ctx.materializer.folders(fx.alice.accountId)).find((folder) => folder.specialUse === 'sent')!;
     const changes = await changesSince(fx, fx.alice, cursor);
     const sentCopy = changes.find((change) => change.op === 'upsert' && change.object === 'message' && change.data.messageIdHeader === id);
     expect(sentCopy && sentCopy.op === 'upsert' && sentCopy.object === 'message' && sentCopy.data.folderId).toBe(sentFolder.id);
@@ -115,9 +115,9 @@ describe('sending', () => {
     const sentReply = await eventually(() => mirroredId(fx.alice.accountId, reply.body.messageIdHeader), 5_000, 'alice’s reply mirrored');
     expect(sentReply.threadId).toBe(parent.threadId);
     await aliceImap.mailboxOpen('INBOX');
-    const parentFlags = (await fetchUid(aliceImap, fx.ctx.materializer.messageRow(fx.alice.accountId, parent.id)!.uid, { flags: true })).flags!;
+    const parentFlags = (await fetchUid(aliceImap, (await fx.ctx.materializer.messageRow(fx.alice.accountId, parent.id))!.uid, { flags: true })).flags!;
     expect(parentFlags.has('\\Answered')).toBe(true);
-    expect(fx.ctx.materializer.message(fx.alice.accountId, parent.id)!.answered).toBe(true);
+    expect((await fx.ctx.materializer.message(fx.alice.accountId, parent.id))!.answered).toBe(true);
 
     const missing = await send(fx.alice, { idempotencyKey: `orphan-${marker}`, compose: { to: [BOB.email], subject: 'x', text: 'x', inReplyTo: '987654321' } });
     expect([missing.status, missing.body.error]).toEqual([404, 'ParentMessageNotFound']);

@@ -12,6 +12,7 @@ import { sweepFolders } from '../../../src-server/mirror/folder-sweep';
 import { MirrorStore } from '../../../src-server/mirror/mirror-store';
 import { PushHub } from '../../../src-server/push/push-hub';
 import { openDatabase } from '../../../src-server/store/database';
+import { SqliteStore } from '../../../src-server/store/sqlite-store';
 import { TransactionLog } from '../../../src-server/store/transaction-log';
 import { coldSync } from '../lib/cold-sync';
 import { GatewayProcess } from '../lib/gateway-process';
@@ -96,7 +97,7 @@ export const resync: Scenario = {
     // The gateway's side, in-process on the database the child left behind.
     const db = openDatabase(gateway.dataDirectory);
     const txlog = new TransactionLog(db);
-    const store = new MirrorStore({ db, txlog, push: new PushHub() });
+    const store = new MirrorStore({ store: new SqliteStore(db, gateway.dataDirectory), txlog, push: new PushHub() });
     const client = new ImapFlow({ ...ctx.env.imap, secure: false, auth: { user: dataset.email, pass: dataset.password }, logger: false, qresync: true, disableAutoIdle: true });
     try {
       await client.connect();

@@ -1,6 +1,7 @@
-/** Fakes shared by the worker tests: a broadcast hub, a gateway behind fetch, login replies. */
+/** Fakes shared by the worker tests: a broadcast hub, a gateway behind fetch, login replies, the network's status. */
 import type { LoginResponse } from '../../../shared/api/account';
 import type { BroadcastPort } from '../../../src-worker/db/account-databases';
+import type { OnlineStatus } from '../../../src-worker/net/online-status';
 
 /** BroadcastChannel semantics in memory: a message reaches every other port of the same name. */
 export function fakeBroadcastHub() {
@@ -73,4 +74,19 @@ export function fakeGateway(accounts: readonly LoginResponse[]) {
     if (request.url.endsWith('/logout')) return new Response(null, { status: 204 });
     return new Response(null, { status: 204 });
   });
+}
+
+/** The network as the engine asks for it; `set` changes the answer and tells the listeners, as the real one does. */
+export function onlineStub(initial = true) {
+  let online = initial;
+  const listeners = new Set<(online: boolean) => void>();
+  const status: OnlineStatus = {
+    isOnline: async () => online,
+    get last() {
+      return online;
+    },
+    subscribe: (listener) => (listeners.add(listener), () => listeners.delete(listener)),
+    dispose: () => listeners.clear(),
+  };
+  return { status, set: (value: boolean) => ((online = value), listeners.forEach((listener) => listener(value))) };
 }

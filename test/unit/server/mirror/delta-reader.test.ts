@@ -4,10 +4,10 @@ import { TernError } from '../../../../shared/errors';
 import { DeltaReader, mailSources } from '../../../../src-server/mirror/delta-reader';
 import { days, mirrorFixture, noState, record } from './mirror-fixture';
 
-function setup() {
+async function setup() {
   const fx = mirrorFixture();
-  const [inbox] = fx.store.syncFolderList(fx.accountId, [{ path: 'INBOX', name: 'INBOX', parentPath: null, delimiter: '/', specialUse: 'inbox' }]);
-  const reader = new DeltaReader({ txlog: fx.txlog, sources: { ...mailSources(fx.materializer), preferences: () => undefined, plan: () => undefined } });
+  const [inbox] = await fx.store.syncFolderList(fx.accountId, [{ path: 'INBOX', name: 'INBOX', parentPath: null, delimiter: '/', specialUse: 'inbox' }]);
+  const reader = new DeltaReader({ store: fx.sql, txlog: fx.txlog, sources: { ...mailSources(fx.materializer), preferences: () => undefined, plan: () => undefined } });
   const batch = (fields: { added?: ReturnType<typeof record>[]; flagUpdates?: { uid: number; flags: string[]; modseq: null }[]; removedUids?: number[] }) =>
     fx.store.applyFolderBatch(fx.accountId, { folderId: inbox!.id, added: [], flagUpdates: [], removedUids: [], state: noState, ...fields });
   const idOfUid = (uid: number) => (fx.db.prepare('SELECT id FROM messages WHERE uid = ?').get(uid) as { id: number }).id;
@@ -15,14 +15,14 @@ function setup() {
 }
 
 describe('delta', () => {
-  test('pages through the log in order with hasMore, and the pages add up to everything', () => {
-    const t = setup();
-    for (let uid = 1; uid <= 30; uid++) t.batch({ added: [record({ uid, messageIdHeader: `<m${uid}@x>`, subject: `Topic ${uid}`, date: days(uid) })] });
+  test('pages through the log in order with hasMore, and the pages add up to everything', async () => {
+    const t = await setup();
+    for (let uid = 1; uid <= 30; uid++) await t.batch({ added: [record({ uid, messageIdHeader: `<m${uid}@x>`, subject: `Topic ${uid}`, date: days(uid) })] });
     const seen = new Set<string>();
     let cursor = 0;
     let pages = 0;
     for (;;) {
-      const page = t.reader.read({ accountId: t.accountId, cursor, limit: 7 });
+      const page = await t.reader.read({ accountId: t.accountId, cursor, limit: 7 });
       expect(deltaResponseSchema.safeParse(page).success).toBe(true);
       const ids = page.changes.map((change) => change.txnId);
       expect(ids).toEqual([...ids].sort((a, b) => a - b));
@@ -38,17 +38,17 @@ describe('delta', () => {
     expect([...seen].filter((key) => key.startsWith('thread:'))).toHaveLength(30);
     expect(seen.has(`folder:${t.inbox.id}`)).toBe(true);
     // Nothing after the end.
-    expect(t.reader.read({ accountId: t.accountId, cursor, limit: 7 })).toEqual({ changes: [], cursor, hasMore: false });
+    expect(await t.reader.read({ accountId: t.accountId, cursor, limit: 7 })).toEqual({ changes: [], cursor, hasMore: false });
   });
 
-  test('repeats of one object in a page collapse to its current state at its last position', () => {
-    const t = setup();
-    t.batch({ added: [record({ uid: 1, messageIdHeader: '<a@x>', subject: 'A' })] });
+  test('repeats of one object in a page collapse to its current state at its last position', async () => {
+    const t = await setup();
+    await t.batch({ added: [record({ uid: 1, messageIdHeader: '<a@x>', subject: 'A' })] });
     const cursor = t.txlog.latest(t.accountId);
-    t.batch({ flagUpdates: [{ uid: 1, flags: ['\\Seen'], modseq: null }] });
-    t.batch({ added: [record({ uid: 2, messageIdHeader: '<b@x>', subject: 'B' })] });
-    t.batch({ flagUpdates: [{ uid: 1, flags: ['\\Seen', '\\Flagged', '$Work'], modseq: null }] });
-    const page = t.reader.read({ accountId: t.accountId, cursor, limit: 100 });
+    await t.batch({ flagUpdates: [{ uid: 1, flags: ['\\Seen'], modseq: null }] });
+    await t.batch({ added: [record({ uid: 2, messageIdHeader: '<b@x>', subject: 'B' })] });
+    await t.batch({ flagUpdates: [{ uid: 1, flags: ['\\Seen', '\\Flagged', '$Work'], modseq: null }] });
+    const page = await t.reader.read({ accountId: t.accountId, cursor, limit: 100 });
     const messageChanges = page.changes.filter((change) => change.object === 'message');
     expect(messageChanges.map((change) => (change.op === 'upsert' && change.object === 'message' ? change.data.subject : '?'))).toEqual(['B', 'A']);
     const a = messageChanges[1]!;
@@ -59,13 +59,13 @@ describe('delta', () => {
     expect(new Set(page.changes.map((change) => `${change.object}:${change.op === 'delete' ? change.objectId : 'id' in change.data ? change.data.id : ''}`)).size).toBe(page.changes.length);
   });
 
-  test('an object that no longer exists comes as a delete, its emptied thread too', () => {
-    const t = setup();
-    t.batch({ added: [record({ uid: 1, messageIdHeader: '<a@x>', subject: 'A' })] });
+  test('an object that no longer exists comes as a delete, its emptied thread too', async () => {
+    const t = await setup();
+    await t.batch({ added: [record({ uid: 1, messageIdHeader: '<a@x>', subject: 'A' })] });
     const messageId = t.idOfUid(1);
     const threadId = (t.db.prepare('SELECT thread_id AS id FROM messages WHERE id = ?').get(messageId) as { id: number }).id;
-    t.batch({ removedUids: [1] });
-    const page = t.reader.read({ accountId: t.accountId, cursor: 0, limit: 100 });
+    await t.batch({ removedUids: [1] });
+    const page = await t.reader.read({ accountId: t.accountId, cursor: 0, limit: 100 });
     expect(deltaResponseSchema.parse(page)).toEqual(page);
     expect(page.changes).toEqual(
       expect.arrayContaining([
@@ -76,41 +76,38 @@ describe('delta', () => {
     );
   });
 
-  test('folder counts follow adds, reads and removals; every commit is announced once', () => {
-    const t = setup();
-    t.batch({ added: [record({ uid: 1, messageIdHeader: '<a@x>' }), record({ uid: 2, messageIdHeader: '<b@x>', flags: ['\\Seen'] })] });
-    expect(t.materializer.folder(t.accountId, t.inbox.id)).toMatchObject({ total: 2, unread: 1, specialUse: 'inbox', parentId: null });
-    t.batch({ flagUpdates: [{ uid: 1, flags: ['\\Seen'], modseq: null }] });
-    expect(t.materializer.folder(t.accountId, t.inbox.id)).toMatchObject({ total: 2, unread: 0 });
-    t.batch({ removedUids: [2] });
-    expect(t.materializer.folder(t.accountId, t.inbox.id)).toMatchObject({ total: 1, unread: 0 });
+  test('folder counts follow adds, reads and removals; every commit is announced once', async () => {
+    const t = await setup();
+    await t.batch({ added: [record({ uid: 1, messageIdHeader: '<a@x>' }), record({ uid: 2, messageIdHeader: '<b@x>', flags: ['\\Seen'] })] });
+    expect(await t.materializer.folder(t.accountId, t.inbox.id)).toMatchObject({ total: 2, unread: 1, specialUse: 'inbox', parentId: null });
+    await t.batch({ flagUpdates: [{ uid: 1, flags: ['\\Seen'], modseq: null }] });
+    expect(await t.materializer.folder(t.accountId, t.inbox.id)).toMatchObject({ total: 2, unread: 0 });
+    await t.batch({ removedUids: [2] });
+    expect(await t.materializer.folder(t.accountId, t.inbox.id)).toMatchObject({ total: 1, unread: 0 });
     // A batch that changes nothing (same flags again) logs and announces nothing.
     const latest = t.txlog.latest(t.accountId);
-    t.batch({ flagUpdates: [{ uid: 1, flags: ['\\Seen'], modseq: null }] });
+    await t.batch({ flagUpdates: [{ uid: 1, flags: ['\\Seen'], modseq: null }] });
     expect(t.txlog.latest(t.accountId)).toBe(latest);
     expect(t.announced.at(-1)).toBe(latest);
     expect(new Set(t.announced).size).toBe(t.announced.length);
   });
 
-  test('a cursor ahead of the log asks the client to clear its cache', () => {
-    const t = setup();
-    expect(() => t.reader.read({ accountId: t.accountId, cursor: 10_000, limit: 10 })).toThrowError(TernError);
-    try {
-      t.reader.read({ accountId: t.accountId, cursor: 10_000, limit: 10 });
-    } catch (error) {
-      expect((error as TernError).name).toBe('ClearClientCache');
-    }
+  test('a cursor ahead of the log asks the client to clear its cache', async () => {
+    const t = await setup();
+    const refusal = await t.reader.read({ accountId: t.accountId, cursor: 10_000, limit: 10 }).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(TernError);
+    expect((refusal as TernError).name).toBe('ClearClientCache');
   });
 
-  test('a UIDVALIDITY reset logs every message of the folder as deleted', () => {
-    const t = setup();
-    t.batch({ added: [record({ uid: 1, messageIdHeader: '<a@x>' }), record({ uid: 2, messageIdHeader: '<b@x>' })] });
+  test('a UIDVALIDITY reset logs every message of the folder as deleted', async () => {
+    const t = await setup();
+    await t.batch({ added: [record({ uid: 1, messageIdHeader: '<a@x>' }), record({ uid: 2, messageIdHeader: '<b@x>' })] });
     const cursor = t.txlog.latest(t.accountId);
     const ids = [t.idOfUid(1), t.idOfUid(2)];
-    t.store.resetFolder(t.accountId, t.inbox.id);
-    const page = t.reader.read({ accountId: t.accountId, cursor, limit: 100 });
+    await t.store.resetFolder(t.accountId, t.inbox.id);
+    const page = await t.reader.read({ accountId: t.accountId, cursor, limit: 100 });
     const deleted = page.changes.filter((change) => change.op === 'delete' && change.object === 'message').map((change) => change.op === 'delete' && change.objectId);
     expect(deleted.sort()).toEqual(ids.map(String).sort());
-    expect(t.store.folder(t.accountId, t.inbox.id)).toMatchObject({ uidvalidity: null, backfilled_to: null });
+    expect(await t.store.folder(t.accountId, t.inbox.id)).toMatchObject({ uidvalidity: null, backfilled_to: null });
   });
 });

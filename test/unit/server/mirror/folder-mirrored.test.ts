@@ -9,19 +9,19 @@ import { mirrorFixture, noState } from './mirror-fixture';
 
 const listing = (path: string): FolderListing => ({ path, name: path, parentPath: null, delimiter: '/', specialUse: null });
 
-test('a folder is not mirrored until its first sync step; that step is logged even for an empty folder; later empty steps are not', () => {
+test('a folder is not mirrored until its first sync step; that step is logged even for an empty folder; later empty steps are not', async () => {
   const fx = mirrorFixture();
-  const [quiet] = fx.store.syncFolderList(fx.accountId, [listing('Quiet')]);
-  const folder = () => fx.materializer.folders(fx.accountId).find((candidate) => candidate.path === 'Quiet')!;
-  expect(folder().mirrored).toBe(false);
+  const [quiet] = await fx.store.syncFolderList(fx.accountId, [listing('Quiet')]);
+  const folder = async () => (await fx.materializer.folders(fx.accountId)).find((candidate) => candidate.path === 'Quiet')!;
+  expect((await folder()).mirrored).toBe(false);
 
   const cursor = fx.txlog.latest(fx.accountId);
   const step = () => fx.store.applyFolderBatch(fx.accountId, { folderId: quiet!.id, added: [], flagUpdates: [], removedUids: [], state: { ...noState, uidvalidity: 9 } });
-  step();
-  expect(folder()).toMatchObject({ mirrored: true, total: 0 });
+  await step();
+  expect(await folder()).toMatchObject({ mirrored: true, total: 0 });
   expect(fx.txlog.read(fx.accountId, cursor, 10).entries.map((entry) => `${entry.object}:${entry.objectId}`)).toEqual([`folder:${quiet!.id}`]);
 
   const after = fx.txlog.latest(fx.accountId);
-  step();
+  await step();
   expect(fx.txlog.latest(fx.accountId)).toBe(after);
 });

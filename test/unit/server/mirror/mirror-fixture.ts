@@ -4,11 +4,17 @@ import { Materializer } from '../../../../src-server/mirror/materialize';
 import { MirrorStore } from '../../../../src-server/mirror/mirror-store';
 import { PushHub } from '../../../../src-server/push/push-hub';
 import { openDatabase, type Db } from '../../../../src-server/store/database';
+import { SqliteStore } from '../../../../src-server/store/sqlite-store';
 import { TransactionLog } from '../../../../src-server/store/transaction-log';
 
-/** An in-memory gateway store with one account and the mirror services on top. */
+/**
+ * An in-memory gateway store with one account and the mirror services on top: the SqlStore
+ * on SQLite, and the same connection as `db` for the transaction log (still synchronous) and
+ * for a test's own look at the rows.
+ */
 export function mirrorFixture() {
   const db: Db = openDatabase(tmpdir(), ':memory:');
+  const sql = new SqliteStore(db, ':memory:');
   const accountId = Number(
     db
       .prepare(
@@ -21,9 +27,9 @@ export function mirrorFixture() {
   const push = new PushHub();
   const announced: number[] = [];
   push.subscribe(accountId, (id) => announced.push(id));
-  const store = new MirrorStore({ db, txlog, push });
-  const materializer = new Materializer(db);
-  return { db, accountId, txlog, push, announced, store, materializer };
+  const store = new MirrorStore({ store: sql, txlog, push });
+  const materializer = new Materializer(sql);
+  return { db, sql, accountId, txlog, push, announced, store, materializer };
 }
 
 const DAY = 86_400_000;

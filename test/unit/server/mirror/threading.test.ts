@@ -9,14 +9,14 @@ const FOLDERS: FolderListing[] = [
   { path: 'Sent', name: 'Sent', parentPath: null, delimiter: '/', specialUse: 'sent' },
 ];
 
-function setup() {
+async function setup() {
   const fx = mirrorFixture();
-  const [inbox, sent] = fx.store.syncFolderList(fx.accountId, FOLDERS);
+  const [inbox, sent] = await fx.store.syncFolderList(fx.accountId, FOLDERS);
   let uid = 0;
   /** Mirrors one message into a folder, as its own sync step. */
-  const mirror = (folderId: number, fields: Parameters<typeof record>[0] extends infer R ? Omit<R, 'uid'> : never) => {
+  const mirror = async (folderId: number, fields: Parameters<typeof record>[0] extends infer R ? Omit<R, 'uid'> : never) => {
     uid += 1;
-    fx.store.applyFolderBatch(fx.accountId, { folderId, added: [record({ uid, ...fields })], flagUpdates: [], removedUids: [], state: noState });
+    await fx.store.applyFolderBatch(fx.accountId, { folderId, added: [record({ uid, ...fields })], flagUpdates: [], removedUids: [], state: noState });
     return uid;
   };
   const threadOf = (messageIdHeader: string) =>
@@ -46,87 +46,87 @@ describe('subject keys', () => {
 });
 
 describe('threading by references', () => {
-  test('a reply in Sent mirrored before its original in INBOX ends up in one thread', () => {
-    const t = setup();
-    t.mirror(t.sent, { messageIdHeader: '<r1@tern.test>', inReplyTo: '<o@x>', references: ['<o@x>'], subject: 'Re: Plan', date: days(1) });
-    t.mirror(t.inbox, { messageIdHeader: '<o@x>', subject: 'Plan', date: days(0) });
+  test('a reply in Sent mirrored before its original in INBOX ends up in one thread', async () => {
+    const t = await setup();
+    await t.mirror(t.sent, { messageIdHeader: '<r1@tern.test>', inReplyTo: '<o@x>', references: ['<o@x>'], subject: 'Re: Plan', date: days(1) });
+    await t.mirror(t.inbox, { messageIdHeader: '<o@x>', subject: 'Plan', date: days(0) });
     expect(t.threadOf('<r1@tern.test>')).toBe(t.threadOf('<o@x>'));
-    expect(t.materializer.thread(t.accountId, t.threadOf('<o@x>'))).toMatchObject({ subject: 'Plan', messageCount: 2, folderIds: [String(t.inbox), String(t.sent)] });
+    expect(await t.materializer.thread(t.accountId, t.threadOf('<o@x>'))).toMatchObject({ subject: 'Plan', messageCount: 2, folderIds: [String(t.inbox), String(t.sent)] });
   });
 
-  test('a long chain mirrored newest first stays one thread, whatever the subjects say', () => {
-    const t = setup();
-    t.mirror(t.inbox, { messageIdHeader: '<m3@x>', inReplyTo: '<m2@x>', references: ['<m1@x>', '<m2@x>'], subject: 'Re: changed topic', date: days(3) });
-    t.mirror(t.sent, { messageIdHeader: '<m2@x>', inReplyTo: '<m1@x>', references: ['<m1@x>'], subject: 'Re: Plan', date: days(2) });
-    t.mirror(t.inbox, { messageIdHeader: '<m1@x>', subject: 'Plan', date: days(1) });
+  test('a long chain mirrored newest first stays one thread, whatever the subjects say', async () => {
+    const t = await setup();
+    await t.mirror(t.inbox, { messageIdHeader: '<m3@x>', inReplyTo: '<m2@x>', references: ['<m1@x>', '<m2@x>'], subject: 'Re: changed topic', date: days(3) });
+    await t.mirror(t.sent, { messageIdHeader: '<m2@x>', inReplyTo: '<m1@x>', references: ['<m1@x>'], subject: 'Re: Plan', date: days(2) });
+    await t.mirror(t.inbox, { messageIdHeader: '<m1@x>', subject: 'Plan', date: days(1) });
     expect(t.threadCount()).toBe(1);
   });
 
-  test('a message that links two threads merges them; the merged thread is logged and gone', () => {
-    const t = setup();
+  test('a message that links two threads merges them; the merged thread is logged and gone', async () => {
+    const t = await setup();
     // Two replies to originals not mirrored yet: two threads.
-    t.mirror(t.inbox, { messageIdHeader: '<a2@x>', inReplyTo: '<a1@x>', references: ['<a1@x>'], subject: 'Re: A', date: days(5) });
-    t.mirror(t.inbox, { messageIdHeader: '<b2@x>', inReplyTo: '<b1@x>', references: ['<b1@x>'], subject: 'Re: B', date: days(6) });
+    await t.mirror(t.inbox, { messageIdHeader: '<a2@x>', inReplyTo: '<a1@x>', references: ['<a1@x>'], subject: 'Re: A', date: days(5) });
+    await t.mirror(t.inbox, { messageIdHeader: '<b2@x>', inReplyTo: '<b1@x>', references: ['<b1@x>'], subject: 'Re: B', date: days(6) });
     const [first, second] = [t.threadOf('<a2@x>'), t.threadOf('<b2@x>')].sort((x, y) => x - y) as [number, number];
     expect(first).not.toBe(second);
     const before = t.txlog.latest(t.accountId);
     // A message naming both: the threads become one, the lower id survives.
-    t.mirror(t.sent, { messageIdHeader: '<c@x>', inReplyTo: '<b2@x>', references: ['<a1@x>', '<b1@x>', '<b2@x>'], subject: 'Re: A and B', date: days(7) });
+    await t.mirror(t.sent, { messageIdHeader: '<c@x>', inReplyTo: '<b2@x>', references: ['<a1@x>', '<b1@x>', '<b2@x>'], subject: 'Re: A and B', date: days(7) });
     expect(t.threadOf('<a2@x>')).toBe(first);
     expect(t.threadOf('<b2@x>')).toBe(first);
     expect(t.threadOf('<c@x>')).toBe(first);
-    expect(t.materializer.thread(t.accountId, second)).toBeNull();
+    expect(await t.materializer.thread(t.accountId, second)).toBeNull();
     const logged = t.txlog.read(t.accountId, before, 100).entries.map((entry) => `${entry.object}:${entry.objectId}`);
     expect(logged).toEqual(expect.arrayContaining([`thread:${first}`, `thread:${second}`]));
     // The moved message is logged too, so clients learn its new threadId.
     const moved = (t.db.prepare('SELECT id FROM messages WHERE message_id_header = ?').get('<b2@x>') as { id: number }).id;
     expect(logged).toContain(`message:${moved}`);
     // The original of B arriving later finds the merged thread through the refs.
-    t.mirror(t.inbox, { messageIdHeader: '<b1@x>', subject: 'B', date: days(4) });
+    await t.mirror(t.inbox, { messageIdHeader: '<b1@x>', subject: 'B', date: days(4) });
     expect(t.threadOf('<b1@x>')).toBe(first);
   });
 });
 
 describe('subject fallback', () => {
-  test('a reply without reference headers joins a thread of the same subject within 30 days', () => {
-    const t = setup();
-    t.mirror(t.inbox, { messageIdHeader: '<root@x>', subject: 'Budget 2027', date: days(0) });
-    t.mirror(t.inbox, { messageIdHeader: '<late@x>', subject: 'AW: Budget 2027', date: days(10) });
+  test('a reply without reference headers joins a thread of the same subject within 30 days', async () => {
+    const t = await setup();
+    await t.mirror(t.inbox, { messageIdHeader: '<root@x>', subject: 'Budget 2027', date: days(0) });
+    await t.mirror(t.inbox, { messageIdHeader: '<late@x>', subject: 'AW: Budget 2027', date: days(10) });
     expect(t.threadOf('<late@x>')).toBe(t.threadOf('<root@x>'));
   });
 
-  test('…but not one that went quiet more than 30 days before', () => {
-    const t = setup();
-    t.mirror(t.inbox, { messageIdHeader: '<root@x>', subject: 'Budget 2027', date: days(0) });
-    t.mirror(t.inbox, { messageIdHeader: '<late@x>', subject: 'Re: Budget 2027', date: days(45) });
+  test('…but not one that went quiet more than 30 days before', async () => {
+    const t = await setup();
+    await t.mirror(t.inbox, { messageIdHeader: '<root@x>', subject: 'Budget 2027', date: days(0) });
+    await t.mirror(t.inbox, { messageIdHeader: '<late@x>', subject: 'Re: Budget 2027', date: days(45) });
     expect(t.threadOf('<late@x>')).not.toBe(t.threadOf('<root@x>'));
   });
 
-  test('order does not matter: the header-less reply first, its root later', () => {
-    const t = setup();
-    t.mirror(t.inbox, { messageIdHeader: '<late@x>', subject: 'Re: Budget 2027', date: days(10) });
-    t.mirror(t.inbox, { messageIdHeader: '<root@x>', subject: 'Budget 2027', date: days(0) });
+  test('order does not matter: the header-less reply first, its root later', async () => {
+    const t = await setup();
+    await t.mirror(t.inbox, { messageIdHeader: '<late@x>', subject: 'Re: Budget 2027', date: days(10) });
+    await t.mirror(t.inbox, { messageIdHeader: '<root@x>', subject: 'Budget 2027', date: days(0) });
     expect(t.threadOf('<late@x>')).toBe(t.threadOf('<root@x>'));
   });
 
-  test('a root never joins another root by subject (two newsletters with one title)', () => {
-    const t = setup();
-    t.mirror(t.inbox, { messageIdHeader: '<n1@x>', subject: 'Weekly digest', date: days(0) });
-    t.mirror(t.inbox, { messageIdHeader: '<n2@x>', subject: 'Weekly digest', date: days(7) });
+  test('a root never joins another root by subject (two newsletters with one title)', async () => {
+    const t = await setup();
+    await t.mirror(t.inbox, { messageIdHeader: '<n1@x>', subject: 'Weekly digest', date: days(0) });
+    await t.mirror(t.inbox, { messageIdHeader: '<n2@x>', subject: 'Weekly digest', date: days(7) });
     expect(t.threadOf('<n1@x>')).not.toBe(t.threadOf('<n2@x>'));
   });
 
-  test('a reply with reference headers is never matched by subject', () => {
-    const t = setup();
-    t.mirror(t.inbox, { messageIdHeader: '<root@x>', subject: 'Budget 2027', date: days(0) });
-    t.mirror(t.inbox, { messageIdHeader: '<other@x>', inReplyTo: '<elsewhere@x>', subject: 'Re: Budget 2027', date: days(1) });
+  test('a reply with reference headers is never matched by subject', async () => {
+    const t = await setup();
+    await t.mirror(t.inbox, { messageIdHeader: '<root@x>', subject: 'Budget 2027', date: days(0) });
+    await t.mirror(t.inbox, { messageIdHeader: '<other@x>', inReplyTo: '<elsewhere@x>', subject: 'Re: Budget 2027', date: days(1) });
     expect(t.threadOf('<other@x>')).not.toBe(t.threadOf('<root@x>'));
   });
 
-  test('an empty subject never matches', () => {
-    const t = setup();
-    t.mirror(t.inbox, { messageIdHeader: '<a@x>', subject: '', date: days(0) });
-    t.mirror(t.inbox, { messageIdHeader: '<b@x>', subject: 'Re:', date: days(1) });
+  test('an empty subject never matches', async () => {
+    const t = await setup();
+    await t.mirror(t.inbox, { messageIdHeader: '<a@x>', subject: '', date: days(0) });
+    await t.mirror(t.inbox, { messageIdHeader: '<b@x>', subject: 'Re:', date: days(1) });
     expect(t.threadOf('<a@x>')).not.toBe(t.threadOf('<b@x>'));
   });
 });

@@ -11,8 +11,8 @@ import { readingFixture, READING_FOLDERS } from './reading-fixture';
  * A stand-in for the account's IMAP server and mirror: folder commands change a list of
  * paths, and `resyncNow` runs the sweep's folder-list update from it, as the real mirror does.
  */
-function setup() {
-  const fx = readingFixture();
+async function setup() {
+  const fx = await readingFixture();
   const paths = READING_FOLDERS.map((folder) => folder.path);
   const commands: string[] = [];
   const client = {
@@ -45,7 +45,7 @@ function setup() {
       return fn(client as unknown as ImapFlow, { path, uidValidity: 1n } as unknown as MailboxObject);
     },
     async resyncNow() {
-      fx.store.syncFolderList(fx.accountId, paths.map(listing));
+      await fx.store.syncFolderList(fx.accountId, paths.map(listing));
     },
   };
   const mirrors = { get: () => mirror } as unknown as MirrorManager;
@@ -65,7 +65,7 @@ async function refusal(promise: Promise<unknown>): Promise<string> {
 
 describe('folder commands', () => {
   test('bad names, special folders and clashes are refused before any IMAP command', async () => {
-    const fx = setup();
+    const fx = await setup();
     const inbox = fx.folder('INBOX');
     const projects = fx.folder('Projects');
     expect(await refusal(fx.service.create(fx.accountId, { name: 'a\r\nb', parentId: null }))).toBe('InvalidParameter');
@@ -83,27 +83,27 @@ describe('folder commands', () => {
   });
 
   test('a folder holding a special folder is itself not changeable', async () => {
-    const fx = setup();
-    fx.store.syncFolderList(fx.accountId, [...READING_FOLDERS, { path: 'Projects/Sent', name: 'Sent', parentPath: 'Projects', delimiter: '/', specialUse: 'sent' }]);
+    const fx = await setup();
+    await fx.store.syncFolderList(fx.accountId, [...READING_FOLDERS, { path: 'Projects/Sent', name: 'Sent', parentPath: 'Projects', delimiter: '/', specialUse: 'sent' }]);
     expect(await refusal(fx.service.trash(fx.accountId, fx.folder('Projects')))).toBe('SpecialFolder');
   });
 
   test('rename and move keep the folder’s id, its subfolders’ ids and their messages', async () => {
-    const fx = setup();
+    const fx = await setup();
     const projects = fx.folder('Projects');
     const child = fx.folder('Projects/2026');
-    const message = fx.add('Projects/2026', { subject: 'kept' });
+    const message = await fx.add('Projects/2026', { subject: 'kept' });
     const renamed = await fx.service.rename(fx.accountId, { folderId: projects, name: 'Work' });
     expect(renamed).toMatchObject({ id: String(projects), path: 'Work', name: 'Work', parentId: null });
-    expect(fx.folders.folder(fx.accountId, child)).toMatchObject({ path: 'Work/2026', parentId: String(projects), total: 1 });
-    expect(fx.materializer.message(fx.accountId, message)?.folderId).toBe(String(child));
+    expect(await fx.folders.folder(fx.accountId, child)).toMatchObject({ path: 'Work/2026', parentId: String(projects), total: 1 });
+    expect((await fx.materializer.message(fx.accountId, message))?.folderId).toBe(String(child));
     const moved = await fx.service.move(fx.accountId, { folderId: child, parentId: null });
     expect(moved).toMatchObject({ id: String(child), path: '2026', parentId: null });
     expect(fx.commands).toEqual(['SELECT INBOX', 'RENAME Projects Work', 'SELECT INBOX', 'RENAME Work/2026 2026']);
   });
 
   test('trash moves under Trash with a free name; a second trash deletes the subtree deepest first', async () => {
-    const fx = setup();
+    const fx = await setup();
     const created = await fx.service.create(fx.accountId, { name: 'Projects', parentId: fx.folder('Trash') });
     expect(created.path).toBe('Trash/Projects');
     const moved = await fx.service.trash(fx.accountId, fx.folder('Projects'));
@@ -111,11 +111,11 @@ describe('folder commands', () => {
     fx.commands.length = 0;
     expect(await fx.service.trash(fx.accountId, fx.folder('Trash/Projects 2'))).toEqual({ deleted: true, folder: null });
     expect(fx.commands).toEqual(['SELECT INBOX', 'DELETE Trash/Projects 2/2026', 'DELETE Trash/Projects 2']);
-    expect(fx.folders.byPath(fx.accountId, 'Trash/Projects 2')).toBeUndefined();
+    expect(await fx.folders.byPath(fx.accountId, 'Trash/Projects 2')).toBeUndefined();
   });
 
   test('the server saying ALREADYEXISTS (a folder the mirror has not seen yet) is FolderAlreadyExist', async () => {
-    const fx = setup();
+    const fx = await setup();
     fx.paths.push('Hidden');
     expect(await refusal(fx.service.create(fx.accountId, { name: 'Hidden', parentId: null }))).toBe('FolderAlreadyExist');
   });

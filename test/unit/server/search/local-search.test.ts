@@ -9,8 +9,8 @@ import { SqliteStore } from '../../../../src-server/store/sqlite-store';
 import { days } from '../mirror/mirror-fixture';
 import { readingFixture } from '../reading/reading-fixture';
 
-function setup() {
-  const fx = readingFixture();
+async function setup() {
+  const fx = await readingFixture();
   const local = new LocalSearch(fx.sql);
   const all = [fx.folder('INBOX'), fx.folder('Sent'), fx.folder('Projects')];
   const find = async (q: string, folderIds = all) => (await local.run({ accountId: fx.accountId, search: parseSearch(q), folderIds, limit: 100 })).map((hit) => hit.id);
@@ -19,9 +19,9 @@ function setup() {
 
 describe('the full-text index follows the mirror', () => {
   test('new messages are found by subject, sender, recipients and snippet words, with prefixes and diacritics folded', async () => {
-    const fx = setup();
-    const a = fx.add('INBOX', { subject: 'Quarterly budget review', from: [{ name: 'Jürgen Groß', email: 'juergen@alpen.example' }], snippet: 'Let us meet on Thursday' });
-    const b = fx.add('Sent', { subject: 'Lunch', from: [{ name: 'Alice', email: 'alice@tern.test' }], to: [{ name: 'Bob', email: 'bob@example.com' }], cc: [{ name: 'Carol', email: 'carol@example.com' }], snippet: 'Pizza?' });
+    const fx = await setup();
+    const a = await fx.add('INBOX', { subject: 'Quarterly budget review', from: [{ name: 'Jürgen Groß', email: 'juergen@alpen.example' }], snippet: 'Let us meet on Thursday' });
+    const b = await fx.add('Sent', { subject: 'Lunch', from: [{ name: 'Alice', email: 'alice@tern.test' }], to: [{ name: 'Bob', email: 'bob@example.com' }], cc: [{ name: 'Carol', email: 'carol@example.com' }], snippet: 'Pizza?' });
     expect(await fx.find('quarterly')).toEqual([a]);
     expect(await fx.find('budg rev')).toEqual([a]);
     expect(await fx.find('jurgen')).toEqual([a]);
@@ -36,9 +36,9 @@ describe('the full-text index follows the mirror', () => {
   });
 
   test('letters without a decomposition fold in the index and the query: malgorzata finds Małgorzata', async () => {
-    const fx = setup();
-    const a = fx.add('INBOX', { subject: 'Spotkanie w Łodzi', from: [{ name: 'Małgorzata Wiśniewska', email: 'm.wisniewska@wisla.test' }], snippet: 'Søren, Straße, Æsir' });
-    fx.add('INBOX', { subject: 'Other', from: [{ name: 'Bob', email: 'bob@example.com' }], snippet: 'nothing' });
+    const fx = await setup();
+    const a = await fx.add('INBOX', { subject: 'Spotkanie w Łodzi', from: [{ name: 'Małgorzata Wiśniewska', email: 'm.wisniewska@wisla.test' }], snippet: 'Søren, Straße, Æsir' });
+    await fx.add('INBOX', { subject: 'Other', from: [{ name: 'Bob', email: 'bob@example.com' }], snippet: 'nothing' });
     expect(await fx.find('malgorzata')).toEqual([a]);
     expect(await fx.find('Małgorzata')).toEqual([a]);
     expect(await fx.find('from:malg')).toEqual([a]);
@@ -48,50 +48,51 @@ describe('the full-text index follows the mirror', () => {
   });
 
   test('a changed snippet is re-indexed, a flag change costs nothing, a deleted message leaves the index', async () => {
-    const fx = setup();
-    const id = fx.add('INBOX', { subject: 'Hello', snippet: 'first words' });
-    fx.db.prepare("UPDATE messages SET snippet = 'second words' WHERE id = ?").run(id);
+    const fx = await setup();
+    const id = await fx.add('INBOX', { subject: 'Hello', snippet: 'first words' });
+    await fx.sql.run("UPDATE messages SET snippet = 'second words' WHERE id = ?", [id]);
     expect(await fx.find('first')).toEqual([]);
     expect(await fx.find('second')).toEqual([id]);
-    fx.db.prepare(`UPDATE messages SET flags = '["\\Seen"]', unseen = 0 WHERE id = ?`).run(id);
+    await fx.sql.run(`UPDATE messages SET flags = '["\\Seen"]', unseen = 0 WHERE id = ?`, [id]);
     expect(await fx.find('second')).toEqual([id]);
-    fx.store.applyFolderBatch(fx.accountId, {
+    await fx.store.applyFolderBatch(fx.accountId, {
       folderId: fx.folder('INBOX'),
       added: [],
       flagUpdates: [],
-      removedUids: [(fx.db.prepare('SELECT uid FROM messages WHERE id = ?').get(id) as { uid: number }).uid],
+      removedUids: [(await fx.sql.get<{ uid: number }>('SELECT uid FROM messages WHERE id = ?', [id]))!.uid],
       state: { uidvalidity: 1, uidnext: 1000, highestModseq: null, backfilledTo: 0 },
     });
     expect(await fx.find('second')).toEqual([]);
-    expect((fx.db.prepare('SELECT COUNT(*) AS n FROM messages_fts').get() as { n: number }).n).toBe(0);
+    expect((await fx.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM messages_fts'))?.n).toBe(0);
     expect(await fx.local.indexer.backlog()).toBe(0);
   });
 
   test('body words enter the index when a body is cached, and stay searchable', async () => {
-    const fx = setup();
-    const id = fx.add('INBOX', { subject: 'Notes', snippet: 'short' });
+    const fx = await setup();
+    const id = await fx.add('INBOX', { subject: 'Notes', snippet: 'short' });
     expect(await fx.find('zanzibar')).toEqual([]);
     await new BodyCache(fx.sql).put({ accountId: fx.accountId, messageId: id, body: { messageId: String(id), html: null, text: 'x', attachments: [], headers: {} }, searchText: 'deep in the text: zanzibar' });
     expect(await fx.find('zanzibar')).toEqual([id]);
   });
 
   test('the indexer works through a backlog in bounded batches; body words survive a re-index', async () => {
-    const fx = setup();
-    const ids = Array.from({ length: 7 }, (_, i) => fx.add('INBOX', { subject: `batch ${i}` }));
+    const fx = await setup();
+    const ids: number[] = [];
+    for (let i = 0; i < 7; i++) ids.push(await fx.add('INBOX', { subject: `batch ${i}` }));
     expect(await fx.local.indexer.backlog()).toBe(7);
     expect(await fx.local.indexer.flush(3)).toBe(4);
     expect(await fx.local.indexer.flush(3)).toBe(1);
     expect(await fx.local.indexer.flush(3)).toBe(0);
     await new BodyCache(fx.sql).put({ accountId: fx.accountId, messageId: ids[0]!, body: { messageId: String(ids[0]), html: null, text: 'x', attachments: [], headers: {} }, searchText: 'kumquat' });
-    fx.db.prepare("UPDATE messages SET snippet = 'changed' WHERE id = ?").run(ids[0]);
+    await fx.sql.run("UPDATE messages SET snippet = 'changed' WHERE id = ?", [ids[0]!]);
     expect(await fx.find('kumquat changed')).toEqual([ids[0]]);
   });
 
   test('operators filter by flags, attachments, dates and folders; newest first', async () => {
-    const fx = setup();
-    const unread = fx.add('INBOX', { subject: 'one', date: days(1) });
-    const starred = fx.add('INBOX', { subject: 'two', date: days(2), flags: ['\\Flagged', '\\Seen'] });
-    const attached = fx.add('Projects', {
+    const fx = await setup();
+    const unread = await fx.add('INBOX', { subject: 'one', date: days(1) });
+    const starred = await fx.add('INBOX', { subject: 'two', date: days(2), flags: ['\\Flagged', '\\Seen'] });
+    const attached = await fx.add('Projects', {
       subject: 'three',
       date: days(3),
       flags: ['\\Seen'],
@@ -110,8 +111,9 @@ describe('the full-text index follows the mirror', () => {
   });
 
   test('matches are capped at the limit, newest first', async () => {
-    const fx = setup();
-    const ids = Array.from({ length: 12 }, (_, i) => fx.add('INBOX', { subject: `report ${i}`, date: days(i) }));
+    const fx = await setup();
+    const ids: number[] = [];
+    for (let i = 0; i < 12; i++) ids.push(await fx.add('INBOX', { subject: `report ${i}`, date: days(i) }));
     const hits = await fx.local.run({ accountId: fx.accountId, search: parseSearch('report'), folderIds: [fx.folder('INBOX')], limit: 5 });
     expect(hits.map((hit) => hit.id)).toEqual(ids.slice(-5).reverse());
   });

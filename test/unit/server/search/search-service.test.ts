@@ -14,10 +14,10 @@ interface FakeServer {
   gate?: Promise<void>;
 }
 
-function setup(server: FakeServer) {
-  const fx = readingFixture();
+async function setup(server: FakeServer) {
+  const fx = await readingFixture();
   // Every folder fully mirrored unless a test says otherwise.
-  fx.db.prepare('UPDATE folders SET backfilled_to = 0').run();
+  await fx.sql.run('UPDATE folders SET backfilled_to = 0');
   const asked: { path: string; query: SearchObject }[] = [];
   const mirror = {
     progress: { firstInboxPageMs: 1, fullyMirroredMs: null as number | null },
@@ -43,14 +43,14 @@ function setup(server: FakeServer) {
     serverTimeoutMs: 200,
   });
   const search = (q: string) => service.search({ accountId: fx.accountId, q, folderId: null, limit: 100 });
-  const setBackfill = (path: string, value: number | null) => fx.db.prepare('UPDATE folders SET backfilled_to = ? WHERE id = ?').run(value, fx.folder(path));
+  const setBackfill = (path: string, value: number | null) => fx.sql.run('UPDATE folders SET backfilled_to = ? WHERE id = ?', [value, fx.folder(path)]);
   return { ...fx, search, asked, setBackfill, mirror };
 }
 
 describe('search with the server', () => {
   test('a complete mirror with local answers never asks the server', async () => {
-    const fx = setup({ hits: {}, envelopes: {} });
-    const id = fx.add('INBOX', { subject: 'budget' });
+    const fx = await setup({ hits: {}, envelopes: {} });
+    const id = await fx.add('INBOX', { subject: 'budget' });
     const result = await fx.search('budget');
     expect(result.threads.map((thread) => thread.messageIds)).toEqual([[String(id)]]);
     expect(result).toMatchObject({ matchedMessages: 1, truncated: false, complete: true, pendingOnServer: 0 });
@@ -58,12 +58,12 @@ describe('search with the server', () => {
   });
 
   test('a folder mid-backfill is searched below its mirrored UIDs; hits map by UID, by Message-ID, or count as pending', async () => {
-    const fx = setup({ hits: { INBOX: [1, 2, 3] }, envelopes: { 1: '<copy@x>', 2: '<unknown@x>' } });
-    const mirrored = fx.add('INBOX', { subject: 'older news', messageIdHeader: '<m3@x>', date: days(1) }); // uid 1
-    const archived = fx.add('Projects', { subject: 'older news', messageIdHeader: '<copy@x>', date: days(2) }); // uid 2, in another folder
+    const fx = await setup({ hits: { INBOX: [1, 2, 3] }, envelopes: { 1: '<copy@x>', 2: '<unknown@x>' } });
+    const mirrored = await fx.add('INBOX', { subject: 'older news', messageIdHeader: '<m3@x>', date: days(1) }); // uid 1
+    const archived = await fx.add('Projects', { subject: 'older news', messageIdHeader: '<copy@x>', date: days(2) }); // uid 2, in another folder
     // The mirror holds INBOX UID 3 only; UIDs 1 and 2 of INBOX are below its backfill.
-    fx.db.prepare('UPDATE messages SET uid = 3 WHERE id = ?').run(mirrored);
-    fx.setBackfill('INBOX', 3);
+    await fx.sql.run('UPDATE messages SET uid = 3 WHERE id = ?', [mirrored]);
+    await fx.setBackfill('INBOX', 3);
     const result = await fx.search('is:unread older');
     expect(fx.asked).toEqual([{ path: 'INBOX', query: { seen: false, text: 'older', uid: '1:2' } }]);
     const found = result.threads.flatMap((thread) => thread.messageIds);
@@ -73,8 +73,8 @@ describe('search with the server', () => {
   });
 
   test('when nothing matches locally, the words are looked for on the server in every folder in scope (bodies)', async () => {
-    const fx = setup({ hits: { Sent: [1] }, envelopes: {} });
-    const id = fx.add('Sent', { subject: 'plain' }); // uid 1
+    const fx = await setup({ hits: { Sent: [1] }, envelopes: {} });
+    const id = await fx.add('Sent', { subject: 'plain' }); // uid 1
     const result = await fx.search('zanzibar');
     expect(fx.asked.map((entry) => entry.path).sort()).toEqual(['INBOX', 'Projects', 'Projects/2026', 'Sent']); // Trash left out
     expect(fx.asked.every((entry) => entry.query.uid === undefined)).toBe(true);
@@ -83,9 +83,9 @@ describe('search with the server', () => {
 
   test('a server that does not answer in time leaves the result incomplete, not failed', async () => {
     let release!: () => void;
-    const fx = setup({ hits: { INBOX: [] }, envelopes: {}, gate: new Promise<void>((resolve) => (release = resolve)) });
-    fx.add('INBOX', { subject: 'local' });
-    fx.setBackfill('INBOX', null);
+    const fx = await setup({ hits: { INBOX: [] }, envelopes: {}, gate: new Promise<void>((resolve) => (release = resolve)) });
+    await fx.add('INBOX', { subject: 'local' });
+    await fx.setBackfill('INBOX', null);
     const result = await fx.search('local');
     expect(result).toMatchObject({ matchedMessages: 1, complete: false });
     release();
@@ -93,9 +93,9 @@ describe('search with the server', () => {
 
   test('a newer search drops an older one still waiting for the connection', async () => {
     let release!: () => void;
-    const fx = setup({ hits: {}, envelopes: {}, gate: new Promise<void>((resolve) => (release = resolve)) });
-    fx.setBackfill('INBOX', null);
-    fx.setBackfill('Sent', null);
+    const fx = await setup({ hits: {}, envelopes: {}, gate: new Promise<void>((resolve) => (release = resolve)) });
+    await fx.setBackfill('INBOX', null);
+    await fx.setBackfill('Sent', null);
     const first = fx.search('alpha');
     const second = fx.search('alphabet');
     release();
@@ -106,9 +106,9 @@ describe('search with the server', () => {
   });
 
   test('once the mirror has been through every folder, a folder never synced (\\Noselect) is not asked', async () => {
-    const fx = setup({ hits: {}, envelopes: {} });
-    fx.add('INBOX', { subject: 'x' });
-    fx.db.prepare('UPDATE folders SET uidvalidity = NULL, backfilled_to = NULL WHERE id = ?').run(fx.folder('Projects'));
+    const fx = await setup({ hits: {}, envelopes: {} });
+    await fx.add('INBOX', { subject: 'x' });
+    await fx.sql.run('UPDATE folders SET uidvalidity = NULL, backfilled_to = NULL WHERE id = ?', [fx.folder('Projects')]);
     await fx.search('x');
     expect(fx.asked.map((entry) => entry.path)).toEqual(['Projects']);
     fx.asked.length = 0;
@@ -118,8 +118,8 @@ describe('search with the server', () => {
   });
 
   test('in: naming no folder, or a query of punctuation, finds nothing without an error', async () => {
-    const fx = setup({ hits: {}, envelopes: {} });
-    fx.add('INBOX', { subject: 'x' });
+    const fx = await setup({ hits: {}, envelopes: {} });
+    await fx.add('INBOX', { subject: 'x' });
     expect((await fx.search('in:nowhere x')).threads).toEqual([]);
     expect((await fx.search('!!!')).threads).toEqual([]);
     expect(fx.asked).toEqual([]);

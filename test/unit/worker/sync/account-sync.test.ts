@@ -9,23 +9,9 @@ import { withRead, withWrite } from '../../../../src-worker/db/store';
 import { reconcileConfirmed } from '../../../../src-worker/outbox/action-store';
 import { createAccountSync, type AccountSyncDeps } from '../../../../src-worker/sync/account-sync';
 import { DeltaApplier } from '../../../../src-worker/sync/delta-applier';
-import type { OnlineStatus } from '../../../../src-worker/net/online-status';
 import { FakeMailServer } from '../fake-mail-server';
+import { onlineStub } from '../fakes';
 import { manualClock, waitFor } from '../mail-test-kit';
-
-function onlineStub(initial = true) {
-  let online = initial;
-  const listeners = new Set<(online: boolean) => void>();
-  const status: OnlineStatus = {
-    isOnline: async () => online,
-    get last() {
-      return online;
-    },
-    subscribe: (listener) => (listeners.add(listener), () => listeners.delete(listener)),
-    dispose: () => listeners.clear(),
-  };
-  return { status, set: (value: boolean) => ((online = value), listeners.forEach((listener) => listener(value))) };
-}
 
 async function setup(options: { failPage?: (cursor: number) => boolean; delta?: AccountSyncDeps['delta']; pageSize?: number; beforeApply?: (page: DeltaResponse) => Promise<void> } = {}) {
   const server = new FakeMailServer();

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import type { TernError } from '../../../../shared/errors';
-import type { OnlineStatus } from '../../../../src-worker/net/online-status';
 import { createPushSocket, pushSocketUrl } from '../../../../src-worker/sync/push-socket';
 import { FakeSocket } from '../fake-mail-server';
+import { onlineStub } from '../fakes';
 import { manualClock } from '../mail-test-kit';
 
 function setup() {
@@ -10,16 +10,7 @@ function setup() {
   const sockets: FakeSocket[] = [];
   const announced: number[] = [];
   const ended: TernError[] = [];
-  let online = true;
-  const listeners = new Set<(online: boolean) => void>();
-  const status: OnlineStatus = {
-    isOnline: async () => online,
-    get last() {
-      return online;
-    },
-    subscribe: (listener) => (listeners.add(listener), () => listeners.delete(listener)),
-    dispose: () => {},
-  };
+  const online = onlineStub();
   const push = createPushSocket({
     accountId: '7',
     url: () => pushSocketUrl({ clusterApi: 'https://mail.example.com', api: 'https://mail.example.com/api', token: 'a b' }),
@@ -28,14 +19,14 @@ function setup() {
       sockets.push(socket);
       return socket;
     },
-    online: status,
+    online: online.status,
     clock,
     random: () => 1,
     onAnnounce: (id) => announced.push(id),
     onEnded: (error) => ended.push(error),
   });
   const frame = (socket: FakeSocket, latestTxnId: number, accountId = '7') => socket.emit('message', { data: JSON.stringify({ type: 'txn', accountId, latestTxnId }) });
-  return { clock, sockets, announced, ended, push, frame, setOnline: (value: boolean) => ((online = value), listeners.forEach((listener) => listener(value))) };
+  return { clock, sockets, announced, ended, push, frame, setOnline: online.set };
 }
 
 describe('push websocket', () => {
