@@ -130,7 +130,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
   const sessions = new SessionStore(store);
   const discovery = { domains: config.mailDomains, overrides: config.serverOverrides, ...networkLookups() };
   const txlog = new TransactionLog(db);
-  const shared = await openSharedState({ redisUrl: config.redisUrl, latest: (accountId) => txlog.latest(accountId), onError: (error) => report('Redis', error) }).catch(async (error: unknown) => {
+  const shared = await openSharedState({ redisUrl: config.redisUrl, sessions, latest: (accountId) => txlog.latest(accountId), onError: (error) => report('Redis', error) }).catch(async (error: unknown) => {
     await store.close();
     throw error;
   });
@@ -148,8 +148,8 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
   const threads = new ThreadQueries(store);
   const messages = new MessageService({ materializer, folders, mirrors, cache: new BodyCache(store), spool: new Spool(join(config.dataDir, 'spool')) });
   const search = new SearchService({ store, folders, threads, mirrors });
-  const plans = new PlanService({ db, txlog, push });
-  const preferences = new PreferenceService({ db, txlog, push, plans });
+  const plans = new PlanService({ store, txlog, push });
+  const preferences = new PreferenceService({ store, txlog, push, plans });
   const delta = new DeltaReader({
     store,
     txlog,

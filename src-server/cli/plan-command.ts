@@ -1,16 +1,20 @@
 /**
  * `npm run plan -- [--email <address>] [--plan paid|free] [--data-dir <dir>]`: the operator's
  * (and tester's) switch of an account's plan, run beside a live gateway (SQLite allows a
- * second writer process; the change is a transaction-log entry, which the gateway's push
- * socket finds at its next ping, so open tabs learn it within about 25 s). Without --plan it lists plans. Exit 0 done, 2 a usage error.
+ * second writer process, PostgreSQL any number; the change is a transaction-log entry,
+ * which the gateway's push socket finds at its next ping, so open tabs learn it within
+ * about 25 s). The database is the gateway's: TERN_DATABASE_URL's when set, else the SQLite
+ * file of the data dir. Without --plan it lists plans. Exit 0 done, 2 a usage error.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { planSchema, type PlanResponse } from '../../shared/plans';
-import { loadConfig } from '../config';
+import { loadConfig, type GatewayConfig } from '../config';
 import { PlanService } from '../plans/plan-service';
-import { openDatabase } from '../store/database';
+import { openStore } from '../store/open-store';
+import type { SqlStore } from '../store/sql';
+import { SqliteStore } from '../store/sqlite-store';
 import { TransactionLog } from '../store/transaction-log';
 
 const USAGE = `Usage: npm run plan -- [--email <address> [--plan paid|free]] [--data-dir <dir>]
@@ -18,7 +22,8 @@ const USAGE = `Usage: npm run plan -- [--email <address> [--plan paid|free]] [--
   --email              show that account's plan
   --email --plan       set it (paid enables every feature, free none of the gated ones)
   --data-dir           the gateway's data dir (default: TERN_DATA_DIR, else .tern/gateway
-                       and the demo's .tern/demo/gateway, whichever holds a database)`;
+                       and the demo's .tern/demo/gateway, whichever holds a database);
+                       with TERN_DATABASE_URL set, the database it names instead`;
 
 /** A refusal of the command line itself: its message, then exit 2. */
 class UsageError extends Error {}
@@ -30,10 +35,10 @@ export interface PlanCommandIo {
   readonly err: (line: string) => void;
 }
 
-/** Runs the command; returns its exit code. */
-export function runPlanCommand(io: PlanCommandIo): number {
+/** Runs the command; resolves to its exit code. */
+export async function runPlanCommand(io: PlanCommandIo): Promise<number> {
   try {
-    run(io);
+    await run(io);
     return 0;
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
@@ -42,7 +47,7 @@ export function runPlanCommand(io: PlanCommandIo): number {
   }
 }
 
-function run({ argv, env, out }: PlanCommandIo): void {
+async function run({ argv, env, out }: PlanCommandIo): Promise<void> {
   let values: { email?: string; plan?: string; 'data-dir'?: string; help?: boolean };
   try {
     ({ values } = parseArgs({
@@ -59,39 +64,76 @@ function run({ argv, env, out }: PlanCommandIo): void {
   if (plan && values.email === undefined) throw new UsageError(`--plan needs --email: whose plan?\n${USAGE}`);
 
   const config = loadConfigOrRefuse(env);
-  const stores = dataDirs(values['data-dir'], env, config.dataDir).map((dir) => ({ dir, path: join(dir, config.databaseFile) }));
-  const present = stores.filter((store) => existsSync(store.path));
-  if (present.length === 0) {
-    throw new UsageError(`No gateway database at ${stores.map((store) => store.path).join(' or ')}. Start the gateway once (npm start, npm run demo) or pass --data-dir.`);
-  }
-
-  const opened = present.map((store) => {
-    const db = openDatabase(store.dir, config.databaseFile);
-    return { ...store, db, plans: new PlanService({ db, txlog: new TransactionLog(db) }) };
-  });
+  const opened = await openStores(config, values['data-dir'], env);
   try {
     if (values.email === undefined) {
-      for (const { dir, plans } of opened) {
-        out(`${dir}:`);
-        const rows = plans.list();
+      for (const { where, plans } of opened) {
+        out(`${where}:`);
+        const rows = await plans.list();
         if (rows.length === 0) out('  (no accounts yet)');
         for (const row of rows) out(`  ${row.email.padEnd(32)} ${row.plan}`);
       }
       return;
     }
     const email = values.email.trim().toLowerCase();
-    const holders = opened.flatMap((store) => {
-      const account = store.plans.byEmail(email);
-      return account ? [{ ...store, account }] : [];
-    });
-    if (holders.length === 0) throw new UsageError(`No account ${email} in ${opened.map((store) => store.dir).join(' or ')}. It appears after its first login.`);
-    if (holders.length > 1) throw new UsageError(`${email} has an account in ${holders.map((holder) => holder.dir).join(' and ')}: say which with --data-dir.`);
-    const [{ plans, account, dir }] = holders as [(typeof holders)[number]];
-    if (!plan) return out(describe(email, plans.planOf(account.accountId)));
-    out(`${describe(email, plans.setPlan(account.accountId, plan))} (in ${dir}; open tabs learn it within about 25 s)`);
+    const holders = [];
+    for (const store of opened) {
+      const account = await store.plans.byEmail(email);
+      if (account) holders.push({ ...store, account });
+    }
+    if (holders.length === 0) throw new UsageError(`No account ${email} in ${opened.map((store) => store.where).join(' or ')}. It appears after its first login.`);
+    if (holders.length > 1) throw new UsageError(`${email} has an account in ${holders.map((holder) => holder.where).join(' and ')}: say which with --data-dir.`);
+    const [{ plans, account, where }] = holders as [(typeof holders)[number]];
+    if (!plan) return out(describe(email, await plans.planOf(account.accountId)));
+    out(`${describe(email, await plans.setPlan(account.accountId, plan))} (in ${where}; open tabs learn it within about 25 s)`);
   } finally {
-    for (const { db } of opened) db.close();
+    for (const { store } of opened) await store.close();
   }
+}
+
+interface OpenedStore {
+  /** The data dir, or the PostgreSQL database (its URL without the password). */
+  readonly where: string;
+  readonly store: SqlStore;
+  readonly plans: PlanService;
+}
+
+/** The gateway's database: TERN_DATABASE_URL's, else each data dir that holds a SQLite file. */
+async function openStores(config: GatewayConfig, flag: string | undefined, env: NodeJS.ProcessEnv): Promise<OpenedStore[]> {
+  if (config.databaseUrl) {
+    const store = await openStore(config);
+    return [{ where: store.location, store, plans: new PlanService({ store, txlog: transactionLogOf(store) }) }];
+  }
+  const candidates = dataDirs(flag, env, config.dataDir).map((dir) => ({ dir, path: join(dir, config.databaseFile) }));
+  const present = candidates.filter((candidate) => existsSync(candidate.path));
+  if (present.length === 0) {
+    throw new UsageError(`No gateway database at ${candidates.map((candidate) => candidate.path).join(' or ')}. Start the gateway once (npm start, npm run demo) or pass --data-dir.`);
+  }
+  const opened: OpenedStore[] = [];
+  try {
+    for (const { dir } of present) {
+      const store = await openStore({ dataDir: dir, databaseFile: config.databaseFile });
+      opened.push({ where: dir, store, plans: new PlanService({ store, txlog: transactionLogOf(store) }) });
+    }
+  } catch (error) {
+    for (const { store } of opened) await store.close();
+    throw error;
+  }
+  return opened;
+}
+
+/**
+ * The log a plan change is written to. It is on SQLite's connection until the lead moves it
+ * onto the store (issue 12, the last step); until then PostgreSQL lists and shows plans but
+ * refuses to set one, rather than change a plan no device would hear of.
+ */
+function transactionLogOf(store: SqlStore): Pick<TransactionLog, 'append'> {
+  if (store instanceof SqliteStore) return new TransactionLog(store.db);
+  return {
+    append: () => {
+      throw new UsageError(`Setting a plan in ${store.location} waits for the transaction log's move onto PostgreSQL (issue 12); listing and showing work.`);
+    },
+  };
 }
 
 function describe(email: string, { plan, features }: PlanResponse): string {
@@ -123,5 +165,5 @@ function dataDirs(flag: string | undefined, env: NodeJS.ProcessEnv, configured: 
 
 // Run as a program (npm run plan), not when a test imports runPlanCommand.
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
-  process.exitCode = runPlanCommand({ argv: process.argv.slice(2), env: process.env, out: console.log, err: console.error });
+  process.exitCode = await runPlanCommand({ argv: process.argv.slice(2), env: process.env, out: console.log, err: console.error });
 }

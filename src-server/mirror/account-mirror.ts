@@ -203,6 +203,7 @@ export class AccountMirror extends EventEmitter<MirrorEvents> {
   private async session(): Promise<void> {
     this.setState('connecting');
     const client = await this.deps.createClient('sync');
+    if (this.stopSignal.signal.aborted) return; // stopped while the account was read: connect nowhere
     const closed = new Promise<void>((resolve) => client.once('close', resolve));
     client.on('expunge', (event) => {
       this.vanished.record(event);

@@ -59,7 +59,9 @@ export class IdleWatcher {
 
   /** One connection's life: connect, select INBOX, let imapflow IDLE, return when it closes. */
   private async watchOnce(signal: AbortSignal): Promise<void> {
-    const client = (this.client = await this.deps.createClient());
+    const client = await this.deps.createClient();
+    if (signal.aborted) return; // stopped while the account was read: connect nowhere
+    this.client = client;
     const closed = new Promise<void>((resolve) => client.once('close', resolve));
     try {
       await client.connect();

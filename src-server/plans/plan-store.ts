@@ -1,5 +1,5 @@
 import { DEFAULT_PLAN, planSchema, type Plan } from '../../shared/plans';
-import type { Db } from '../store/database';
+import type { SqlStore } from '../store/sql';
 
 /** An account and its plan, as the operator's listing shows it. */
 export interface AccountPlanRow {
@@ -11,42 +11,35 @@ export interface AccountPlanRow {
 /** A stored plan this build does not know reads as the default (it enables everything), not as an error. */
 const readPlan = (raw: unknown): Plan => planSchema.safeParse(raw).data ?? DEFAULT_PLAN;
 
+const GET = 'SELECT plan FROM account_plans WHERE account_id = ?';
+const PUT = `INSERT INTO account_plans (account_id, plan, updated_at) VALUES (?, ?, ?)
+  ON CONFLICT (account_id) DO UPDATE SET plan = excluded.plan, updated_at = excluded.updated_at`;
+const ACCOUNTS = 'SELECT a.id AS "accountId", a.email AS email, p.plan AS plan FROM accounts a LEFT JOIN account_plans p ON p.account_id = a.id';
+const LIST = `${ACCOUNTS} ORDER BY a.email`;
+const BY_EMAIL = `${ACCOUNTS} WHERE a.email = ?`;
+
+type PlanRow = { accountId: number; email: string; plan: string | null };
+const toAccountPlan = (row: PlanRow): AccountPlanRow => ({ ...row, plan: readPlan(row.plan ?? DEFAULT_PLAN) });
+
 /** The SQL of account plans (table account_plans; no row = DEFAULT_PLAN). */
 export class PlanStore {
-  private readonly getStmt;
-  private readonly putStmt;
-  private readonly listStmt;
-  private readonly byEmailStmt;
+  constructor(private readonly store: SqlStore) {}
 
-  constructor(db: Db) {
-    this.getStmt = db.prepare<[number]>('SELECT plan FROM account_plans WHERE account_id = ?');
-    this.putStmt = db.prepare<[number, string, number]>(
-      `INSERT INTO account_plans (account_id, plan, updated_at) VALUES (?, ?, ?)
-       ON CONFLICT (account_id) DO UPDATE SET plan = excluded.plan, updated_at = excluded.updated_at`,
-    );
-    this.listStmt = db.prepare(
-      'SELECT a.id AS accountId, a.email AS email, p.plan AS plan FROM accounts a LEFT JOIN account_plans p ON p.account_id = a.id ORDER BY a.email',
-    );
-    this.byEmailStmt = db.prepare<[string]>(
-      'SELECT a.id AS accountId, a.email AS email, p.plan AS plan FROM accounts a LEFT JOIN account_plans p ON p.account_id = a.id WHERE a.email = ?',
-    );
-  }
-
-  planOf(accountId: number): Plan {
-    const row = this.getStmt.get(accountId) as { plan: string } | undefined;
+  async planOf(accountId: number): Promise<Plan> {
+    const row = await this.store.get<{ plan: string }>(GET, [accountId]);
     return row ? readPlan(row.plan) : DEFAULT_PLAN;
   }
 
-  put(accountId: number, plan: Plan, now: number): void {
-    this.putStmt.run(accountId, plan, now);
+  async put(accountId: number, plan: Plan, now: number): Promise<void> {
+    await this.store.run(PUT, [accountId, plan, now]);
   }
 
-  list(): AccountPlanRow[] {
-    return (this.listStmt.all() as { accountId: number; email: string; plan: string | null }[]).map((row) => ({ ...row, plan: readPlan(row.plan ?? DEFAULT_PLAN) }));
+  async list(): Promise<AccountPlanRow[]> {
+    return (await this.store.all<PlanRow>(LIST)).map(toAccountPlan);
   }
 
-  byEmail(email: string): AccountPlanRow | undefined {
-    const row = this.byEmailStmt.get(email) as { accountId: number; email: string; plan: string | null } | undefined;
-    return row && { ...row, plan: readPlan(row.plan ?? DEFAULT_PLAN) };
+  async byEmail(email: string): Promise<AccountPlanRow | undefined> {
+    const row = await this.store.get<PlanRow>(BY_EMAIL, [email]);
+    return row && toAccountPlan(row);
   }
 }

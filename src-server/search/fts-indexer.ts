@@ -31,6 +31,7 @@ export class FtsIndexer {
   private readonly writer: FtsWriter;
 
   constructor(private readonly store: SqlStore) {
+    // The SQLite writer needs the connection itself (its fold function runs inside SQLite), hence the class rather than `dialect`.
     this.writer = store instanceof SqliteStore ? new SqliteFtsWriter(store) : new PostgresFtsWriter(store);
   }
 

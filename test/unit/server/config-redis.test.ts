@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { describe, expect, test } from 'vitest';
 import { MemoryLoginThrottle } from '../../../src-server/auth/rate-limit';
 import { loadConfig } from '../../../src-server/config';
@@ -18,7 +19,7 @@ describe('TERN_REDIS_URL', () => {
   });
 
   test('without it a node keeps its state in memory, as before Redis', async () => {
-    const shared = await openSharedState({ redisUrl: undefined, latest: () => 0, onError: (error) => expect.fail(String(error)) });
+    const shared = await openSharedState({ redisUrl: undefined, sessions: new EventEmitter(), latest: () => 0, onError: (error) => expect.fail(String(error)) });
     expect(shared.throttle).toBeInstanceOf(MemoryLoginThrottle);
     const heard: number[] = [];
     shared.push.subscribe(1, (id) => heard.push(id));

@@ -71,11 +71,11 @@ describe('the feature guard (config.feature)', () => {
   test('free: FeatureNotInPlan 402 naming the feature; paid: through', async () => {
     const headers = { authorization: `Bearer ${token}` };
     const accountId = (await gateway.ctx.sessions.verify(token)).accountId;
-    gateway.ctx.plans.setPlan(accountId, 'free');
+    await gateway.ctx.plans.setPlan(accountId, 'free');
     const refused = await gateway.app.inject({ url: '/api/test/labels', headers });
     expect(refused.statusCode).toBe(402);
     expect(refused.json()).toMatchObject({ error: 'FeatureNotInPlan', detail: { feature: 'labels' } });
-    gateway.ctx.plans.setPlan(accountId, 'paid');
+    await gateway.ctx.plans.setPlan(accountId, 'paid');
     expect((await gateway.app.inject({ url: '/api/test/labels', headers })).statusCode).toBe(200);
   });
 

@@ -44,9 +44,9 @@ describe('npm run plan', () => {
 
     // Listing and switching back in-process (a spawn costs about a second of a shared machine).
     const out: string[] = [];
-    expect(runPlanCommand({ argv: [], env: { TERN_DATA_DIR: gateway.ctx.config.dataDir }, out: (line) => out.push(line), err: () => undefined })).toBe(0);
+    expect(await runPlanCommand({ argv: [], env: { TERN_DATA_DIR: gateway.ctx.config.dataDir }, out: (line) => out.push(line), err: () => undefined })).toBe(0);
     expect(out.join('\n')).toMatch(/alice@tern\.test\s+free/);
-    expect(runPlanCommand({ argv: ['--email', 'alice@tern.test', '--plan', 'paid', '--data-dir', gateway.ctx.config.dataDir], env: {}, out: () => undefined, err: () => undefined })).toBe(0);
+    expect(await runPlanCommand({ argv: ['--email', 'alice@tern.test', '--plan', 'paid', '--data-dir', gateway.ctx.config.dataDir], env: {}, out: () => undefined, err: () => undefined })).toBe(0);
     expect((await gateway.app.inject({ url: '/api/plan', headers })).json()).toMatchObject({ plan: 'paid' });
   });
 
@@ -56,17 +56,17 @@ describe('npm run plan', () => {
     expect(unknown.stderr).toContain('No account carol@tern.test');
   });
 
-  test('other usage errors exit 2 with a message, changing nothing: unknown plan, --plan without --email, no database, unknown option', () => {
+  test('other usage errors exit 2 with a message, changing nothing: unknown plan, --plan without --email, no database, unknown option', async () => {
     const dataDir = gateway.ctx.config.dataDir;
-    const run = (argv: string[]) => {
+    const run = async (argv: string[]) => {
       const err: string[] = [];
-      const code = runPlanCommand({ argv, env: {}, out: () => undefined, err: (line) => err.push(line) });
+      const code = await runPlanCommand({ argv, env: {}, out: () => undefined, err: (line) => err.push(line) });
       return { code, first: err.join('\n').split('\n')[0] };
     };
-    expect(run(['--email', 'alice@tern.test', '--plan', 'gold', '--data-dir', dataDir])).toEqual({ code: 2, first: '--plan must be paid or free, not "gold".' });
-    expect(run(['--plan', 'free', '--data-dir', dataDir])).toEqual({ code: 2, first: '--plan needs --email: whose plan?' });
-    expect(run(['--data-dir', join(dataDir, 'missing')])).toMatchObject({ code: 2, first: expect.stringContaining('No gateway database at') });
-    expect(run(['--emial', 'alice@tern.test'])).toMatchObject({ code: 2, first: expect.stringContaining("Unknown option '--emial'") });
-    expect(gateway.ctx.plans.planOf(accountId).plan).toBe('paid');
+    expect(await run(['--email', 'alice@tern.test', '--plan', 'gold', '--data-dir', dataDir])).toEqual({ code: 2, first: '--plan must be paid or free, not "gold".' });
+    expect(await run(['--plan', 'free', '--data-dir', dataDir])).toEqual({ code: 2, first: '--plan needs --email: whose plan?' });
+    expect(await run(['--data-dir', join(dataDir, 'missing')])).toMatchObject({ code: 2, first: expect.stringContaining('No gateway database at') });
+    expect(await run(['--emial', 'alice@tern.test'])).toMatchObject({ code: 2, first: expect.stringContaining("Unknown option '--emial'") });
+    expect((await gateway.ctx.plans.planOf(accountId)).plan).toBe('paid');
   });
 });

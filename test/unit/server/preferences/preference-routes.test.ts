@@ -93,7 +93,7 @@ describe('plans', () => {
   test('free: the plan reaches every device through delta, and a gated key is FeatureNotInPlan 402, changing nothing', async () => {
     const bob = await signIn('bob@tern.test');
     const cursor = gateway.ctx.txlog.latest(bob.accountId);
-    gateway.ctx.plans.setPlan(bob.accountId, 'free');
+    await gateway.ctx.plans.setPlan(bob.accountId, 'free');
     expect((await bob.get('/api/plan')).json()).toEqual({ plan: 'free', features: [] });
     const delta = deltaResponseSchema.parse((await bob.get(`/api/delta?cursor=${cursor}`)).json());
     expect(upsertsOf(delta.changes, 'plan')).toEqual([{ txnId: cursor + 1, op: 'upsert', object: 'plan', data: { plan: 'free', features: [] } }]);
@@ -108,7 +108,7 @@ describe('plans', () => {
     // Ungated keys still change; the stored gated value stays readable.
     expect((await bob.patch({ theme: 'light' })).json()).toMatchObject({ values: { theme: 'light', spellCheck: false } });
 
-    gateway.ctx.plans.setPlan(bob.accountId, 'paid');
+    await gateway.ctx.plans.setPlan(bob.accountId, 'paid');
     expect((await bob.patch({ spellCheck: true })).statusCode).toBe(200);
   });
 });

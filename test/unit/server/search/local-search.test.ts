@@ -50,20 +50,20 @@ describe('the full-text index follows the mirror', () => {
   test('a changed snippet is re-indexed, a flag change costs nothing, a deleted message leaves the index', async () => {
     const fx = await setup();
     const id = await fx.add('INBOX', { subject: 'Hello', snippet: 'first words' });
-    fx.db.prepare("UPDATE messages SET snippet = 'second words' WHERE id = ?").run(id);
+    await fx.sql.run("UPDATE messages SET snippet = 'second words' WHERE id = ?", [id]);
     expect(await fx.find('first')).toEqual([]);
     expect(await fx.find('second')).toEqual([id]);
-    fx.db.prepare(`UPDATE messages SET flags = '["\\Seen"]', unseen = 0 WHERE id = ?`).run(id);
+    await fx.sql.run(`UPDATE messages SET flags = '["\\Seen"]', unseen = 0 WHERE id = ?`, [id]);
     expect(await fx.find('second')).toEqual([id]);
     await fx.store.applyFolderBatch(fx.accountId, {
       folderId: fx.folder('INBOX'),
       added: [],
       flagUpdates: [],
-      removedUids: [(fx.db.prepare('SELECT uid FROM messages WHERE id = ?').get(id) as { uid: number }).uid],
+      removedUids: [(await fx.sql.get<{ uid: number }>('SELECT uid FROM messages WHERE id = ?', [id]))!.uid],
       state: { uidvalidity: 1, uidnext: 1000, highestModseq: null, backfilledTo: 0 },
     });
     expect(await fx.find('second')).toEqual([]);
-    expect((fx.db.prepare('SELECT COUNT(*) AS n FROM messages_fts').get() as { n: number }).n).toBe(0);
+    expect((await fx.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM messages_fts'))?.n).toBe(0);
     expect(await fx.local.indexer.backlog()).toBe(0);
   });
 
@@ -84,7 +84,7 @@ describe('the full-text index follows the mirror', () => {
     expect(await fx.local.indexer.flush(3)).toBe(1);
     expect(await fx.local.indexer.flush(3)).toBe(0);
     await new BodyCache(fx.sql).put({ accountId: fx.accountId, messageId: ids[0]!, body: { messageId: String(ids[0]), html: null, text: 'x', attachments: [], headers: {} }, searchText: 'kumquat' });
-    fx.db.prepare("UPDATE messages SET snippet = 'changed' WHERE id = ?").run(ids[0]);
+    await fx.sql.run("UPDATE messages SET snippet = 'changed' WHERE id = ?", [ids[0]!]);
     expect(await fx.find('kumquat changed')).toEqual([ids[0]]);
   });
 

@@ -2,7 +2,7 @@ import type { ImapFlow } from 'imapflow';
 import { searchCompiler } from 'imapflow/lib/search-compiler.js';
 import { describe, expect, test } from 'vitest';
 import { TernError } from '../../../../shared/errors';
-import { ftsMatch, ftsTerm } from '../../../../src-server/search/fts-query';
+import { ftsMatch, ftsTerm, tsMatch, tsTerm } from '../../../../src-server/search/fts-query';
 import { allOf, imapCriteria } from '../../../../src-server/search/imap-criteria';
 import { isEmptySearch, parseDay, parseSearch } from '../../../../src-server/search/search-query';
 
@@ -105,6 +105,23 @@ describe('FTS5 expressions', () => {
   test('terms without a word are dropped; nothing left is null', () => {
     expect(ftsMatch(parseSearch('!!! ---').terms)).toBeNull();
     expect(ftsMatch(parseSearch('!!! cat').terms)).toBe('"cat"*');
+  });
+});
+
+describe('PostgreSQL tsqueries', () => {
+  test('the same words as FTS5, lowercased: prefixes, phrases in order, a column by its weight', () => {
+    expect(tsTerm({ field: 'any', text: 'Invoice', phrase: false })).toBe("'invoice':*");
+    expect(tsTerm({ field: 'any', text: 'budget for Q3', phrase: true })).toBe("('budget' <-> 'for' <-> 'q3')");
+    expect(tsTerm({ field: 'from', text: 'anna@example.com', phrase: false })).toBe("('anna':B <-> 'example':B <-> 'com':*B)");
+    expect(tsTerm({ field: 'to', text: 'Bob', phrase: false })).toBe("'bob':*C");
+    expect(tsTerm({ field: 'subject', text: 'GRÜSSE Łódź', phrase: true })).toBe("('grusse':A <-> 'lodz':A)");
+    expect(tsTerm({ field: 'any', text: '見積書', phrase: false })).toBe("'見積書':*");
+  });
+
+  test('tsquery syntax a person types stays text; terms without a word are dropped', () => {
+    const match = tsMatch(parseSearch(`a&b | !c 'd' e :*A <-> (f)`).terms);
+    expect(match).toBe("('a' <-> 'b':*) & 'c':* & 'd':* & 'e':* & 'a':* & 'f':*");
+    expect(tsMatch(parseSearch('!!! ---').terms)).toBeNull();
   });
 });
 

@@ -17,7 +17,7 @@ interface FakeServer {
 async function setup(server: FakeServer) {
   const fx = await readingFixture();
   // Every folder fully mirrored unless a test says otherwise.
-  fx.db.prepare('UPDATE folders SET backfilled_to = 0').run();
+  await fx.sql.run('UPDATE folders SET backfilled_to = 0');
   const asked: { path: string; query: SearchObject }[] = [];
   const mirror = {
     progress: { firstInboxPageMs: 1, fullyMirroredMs: null as number | null },
@@ -43,7 +43,7 @@ async function setup(server: FakeServer) {
     serverTimeoutMs: 200,
   });
   const search = (q: string) => service.search({ accountId: fx.accountId, q, folderId: null, limit: 100 });
-  const setBackfill = (path: string, value: number | null) => fx.db.prepare('UPDATE folders SET backfilled_to = ? WHERE id = ?').run(value, fx.folder(path));
+  const setBackfill = (path: string, value: number | null) => fx.sql.run('UPDATE folders SET backfilled_to = ? WHERE id = ?', [value, fx.folder(path)]);
   return { ...fx, search, asked, setBackfill, mirror };
 }
 
@@ -62,8 +62,8 @@ describe('search with the server', () => {
     const mirrored = await fx.add('INBOX', { subject: 'older news', messageIdHeader: '<m3@x>', date: days(1) }); // uid 1
     const archived = await fx.add('Projects', { subject: 'older news', messageIdHeader: '<copy@x>', date: days(2) }); // uid 2, in another folder
     // The mirror holds INBOX UID 3 only; UIDs 1 and 2 of INBOX are below its backfill.
-    fx.db.prepare('UPDATE messages SET uid = 3 WHERE id = ?').run(mirrored);
-    fx.setBackfill('INBOX', 3);
+    await fx.sql.run('UPDATE messages SET uid = 3 WHERE id = ?', [mirrored]);
+    await fx.setBackfill('INBOX', 3);
     const result = await fx.search('is:unread older');
     expect(fx.asked).toEqual([{ path: 'INBOX', query: { seen: false, text: 'older', uid: '1:2' } }]);
     const found = result.threads.flatMap((thread) => thread.messageIds);
@@ -85,7 +85,7 @@ describe('search with the server', () => {
     let release!: () => void;
     const fx = await setup({ hits: { INBOX: [] }, envelopes: {}, gate: new Promise<void>((resolve) => (release = resolve)) });
     await fx.add('INBOX', { subject: 'local' });
-    fx.setBackfill('INBOX', null);
+    await fx.setBackfill('INBOX', null);
     const result = await fx.search('local');
     expect(result).toMatchObject({ matchedMessages: 1, complete: false });
     release();
@@ -94,8 +94,8 @@ describe('search with the server', () => {
   test('a newer search drops an older one still waiting for the connection', async () => {
     let release!: () => void;
     const fx = await setup({ hits: {}, envelopes: {}, gate: new Promise<void>((resolve) => (release = resolve)) });
-    fx.setBackfill('INBOX', null);
-    fx.setBackfill('Sent', null);
+    await fx.setBackfill('INBOX', null);
+    await fx.setBackfill('Sent', null);
     const first = fx.search('alpha');
     const second = fx.search('alphabet');
     release();
@@ -108,7 +108,7 @@ describe('search with the server', () => {
   test('once the mirror has been through every folder, a folder never synced (\\Noselect) is not asked', async () => {
     const fx = await setup({ hits: {}, envelopes: {} });
     await fx.add('INBOX', { subject: 'x' });
-    fx.db.prepare('UPDATE folders SET uidvalidity = NULL, backfilled_to = NULL WHERE id = ?').run(fx.folder('Projects'));
+    await fx.sql.run('UPDATE folders SET uidvalidity = NULL, backfilled_to = NULL WHERE id = ?', [fx.folder('Projects')]);
     await fx.search('x');
     expect(fx.asked.map((entry) => entry.path)).toEqual(['Projects']);
     fx.asked.length = 0;
