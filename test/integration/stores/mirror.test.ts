@@ -40,6 +40,7 @@ describeOnEngines('the mirror stores', (engine) => {
     expect(listed.separator).toBe('/');
     expect(listed.folders.map((folder) => folder.path)).toEqual(['INBOX', 'Sent', 'Trash', 'Projects', 'Projects/2026']);
     expect(listed.folders.find((folder) => folder.path === 'Projects/2026')).toMatchObject({ parentId: String(fx.folder('Projects')), total: 0, unread: 0, mirrored: false });
+    expect((await fx.materializer.folders(accountId)).map((folder) => folder.path)).toEqual(FOLDERS.map((folder) => folder.path));
     expect((await folders.row(accountId, fx.folder('Sent'))).special_use).toBe('sent');
     expect((await folders.byPath(accountId, 'Projects/2026'))?.id).toBe(fx.folder('Projects/2026'));
     expect((await folders.subtree(accountId, await folders.row(accountId, fx.folder('Projects')))).map((row) => row.path)).toEqual(['Projects', 'Projects/2026']);
