@@ -73,11 +73,15 @@ export class LeaseKeeper {
 
   private async round(): Promise<void> {
     const { leases, holder, ttlMs } = this.deps;
+    // One statement renews them all, however many the node holds.
+    const renewed = await leases.renewAll(holder, ttlMs);
     for (const [accountId, token] of [...this.held]) {
-      if (await leases.renew(accountId, holder, token, ttlMs)) continue;
+      if (renewed.get(accountId) === token) continue;
       this.held.delete(accountId);
       this.deps.onLost(accountId, token);
     }
+    // A live lease of ours the keeper does not know (an acquire whose answer was lost): let it go; it may be taken again below.
+    for (const [accountId, token] of renewed) if (!this.held.has(accountId)) await leases.release(accountId, holder, token);
     const wanted = new Set(await this.deps.wanted());
     for (const [accountId, token] of [...this.held]) {
       if (wanted.has(accountId)) continue;
@@ -86,7 +90,8 @@ export class LeaseKeeper {
       await leases.release(accountId, holder, token);
     }
     const room = (this.deps.maxHeld ?? Infinity) - this.held.size;
-    const free = [...wanted].filter((accountId) => !this.held.has(accountId));
+    const taken = await leases.heldElsewhere(holder);
+    const free = [...wanted].filter((accountId) => !this.held.has(accountId) && !taken.has(accountId));
     let gained = 0;
     for (const accountId of free) {
       if (gained >= room) break;

@@ -117,12 +117,13 @@ export class JobQueue {
     const now = this.now();
     const values = [kind, JSON.stringify(payload ?? null), dedupeKey ?? null, runAt, this.policy(kind).maxAttempts, now, now];
     // The twin may finish between the refused insert and the look-up: then the insert goes through.
-    for (;;) {
+    for (let tries = 0; tries < 5; tries++) {
       const inserted = await this.store.get<{ id: number }>(INSERT, values);
       if (inserted) return inserted.id;
       const twin = await this.store.get<{ id: number }>(PENDING_TWIN, [kind, dedupeKey ?? null]);
       if (twin) return twin.id;
     }
+    throw new Error(`The job ${kind} (${dedupeKey}) could not be enqueued: its twin kept finishing and being enqueued again.`);
   }
 
   /**

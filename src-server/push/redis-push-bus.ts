@@ -21,11 +21,11 @@ export interface RedisPushBusParams {
  * The PushBus across gateway nodes on Redis pub/sub. A message carries the sending node's
  * id, so the sender drops its own echo (its hub told its sockets already).
  *
- * Pub/sub keeps nothing: what is published while a node's subscriber connection is down
- * never reaches it. So after every (re)connect the bus subscribes again itself and, once
- * Redis has confirmed the subscriptions, reads each listened account's newest id from the
- * database and hands it on: whatever was missed is covered, and whatever comes after is
- * heard. (The socket's 25 s ping also re-reads the log, but 25 s is far past the 1 s
+ * Pub/sub keeps nothing: what is published while a node's subscriber connection is down,
+ * or before its SUBSCRIBE for an account is through, never reaches it. So once Redis has
+ * confirmed a new subscription, and after every reconnect (when the bus subscribes again
+ * itself), it reads the account's newest id from the database and hands it on: whatever was
+ * missed is covered, and whatever comes after is heard. (The socket's 25 s ping also re-reads the log, but 25 s is far past the 1 s
  * new-mail budget; it is the last resort, not the mechanism.) A socket given an id it has
  * already sent sends nothing, so the re-read costs no frames.
  */
@@ -57,7 +57,9 @@ export class RedisPushBus implements PushBus {
     let receivers = this.receivers.get(channel);
     if (!receivers) {
       this.receivers.set(channel, (receivers = new Set()));
-      this.params.subscriber.subscribe(channel).catch(this.params.onError);
+      // The socket read the newest id when it opened, before Redis confirmed this subscription:
+      // a write on another node in between was published to nobody here. Read it again now.
+      this.params.subscriber.subscribe(channel).then(() => this.deliverLatest(channel), this.params.onError);
     }
     receivers.add(receive);
     return () => {
@@ -86,12 +88,18 @@ export class RedisPushBus implements PushBus {
     try {
       // Replies come in order: once SUBSCRIBE is confirmed, every later PUBLISH reaches us.
       await this.params.subscriber.subscribe(...channels);
-      await Promise.all(
-        channels.map(async (channel) => {
-          const latest = await this.params.latest(accountOf(channel));
-          for (const receive of this.receivers.get(channel) ?? []) receive(latest);
-        }),
-      );
+    } catch (error) {
+      this.params.onError(error);
+      return;
+    }
+    await Promise.all(channels.map((channel) => this.deliverLatest(channel)));
+  }
+
+  /** Hands the account's newest id in the database to this node's listeners of `channel`. */
+  private async deliverLatest(channel: string): Promise<void> {
+    try {
+      const latest = await this.params.latest(accountOf(channel));
+      for (const receive of this.receivers.get(channel) ?? []) receive(latest);
     } catch (error) {
       this.params.onError(error);
     }

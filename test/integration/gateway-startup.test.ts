@@ -118,6 +118,14 @@ describe('start-up refusals', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('The key from TERN_SECRET_KEY cannot open the mail passwords');
   });
+
+  test('a TERN_REDIS_URL nobody answers: exit 1 naming the variable and the server, not its password', async () => {
+    const [closedPort] = await findFreePorts(1);
+    const run = await runGateway({ TERN_DATA_DIR: join(dir, 'no-redis'), TERN_REDIS_URL: `redis://:hunter2@127.0.0.1:${closedPort}` }, stopIfListening);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`TERN_REDIS_URL: cannot reach Redis at redis://127.0.0.1:${closedPort} (connect ECONNREFUSED`);
+    expect(run.stdout + run.stderr).not.toContain('hunter2');
+  });
 });
 
 describe('a gateway that starts', () => {

@@ -82,9 +82,12 @@ describe('push across nodes', () => {
     const [a, b] = [await startNode(), await startNode()];
     const onA = new Heard<number>();
     const onB = new Heard<number>();
+    latest.set(1, 4);
     a.shared.push.subscribe(1, onA.add);
     b.shared.push.subscribe(1, onB.add);
     await subscribed(1, 2); // A's and B's subscriptions are confirmed by Redis
+    // Each node read the newest id once its subscription was through (what a socket's open may have missed).
+    await Promise.all([onA.until((id) => id === 4, 'A reads 4'), onB.until((id) => id === 4, 'B reads 4')]);
 
     write(a, 1, 5);
     write(a, 1, 6);
@@ -95,26 +98,28 @@ describe('push across nodes', () => {
     await onA.until((id) => id === 7, 'A hears 7');
     write(a, 1, 8);
     await onB.until((id) => id === 8, 'B hears 8');
-    expect(onA.values).toEqual([5, 6, 7, 8]); // 8 from its own write, directly
-    expect(onB.values).toEqual([5, 6, 7, 8]);
+    expect(onA.values).toEqual([4, 5, 6, 7, 8]); // 8 from its own write, directly
+    expect(onB.values).toEqual([4, 5, 6, 7, 8]);
   });
 
   test('a node hears only the accounts it has listeners for', async () => {
     const [a, b] = [await startNode(), await startNode()];
     const onB = new Heard<number>();
+    latest.set(2, 39);
     b.shared.push.subscribe(2, onB.add);
-    await subscribed(2, 1);
+    await onB.until((id) => id === 39, 'B reads 39 once subscribed');
     write(a, 3, 40); // nobody listens for account 3
     write(a, 2, 41);
     await onB.until((id) => id === 41, 'B hears 41');
-    expect(onB.values).toEqual([41]);
+    expect(onB.values).toEqual([39, 41]);
   });
 
   test('after a Redis restart a node re-reads what it missed, and hears new announcements', async () => {
     const [a, b] = [await startNode(), await startNode()];
     const onB = new Heard<number>();
+    latest.set(4, 99);
     b.shared.push.subscribe(4, onB.add);
-    await subscribed(4, 1);
+    await onB.until((id) => id === 99, 'B reads 99 once subscribed');
     write(a, 4, 100);
     await onB.until((id) => id === 100, 'B hears 100');
 
@@ -127,7 +132,17 @@ describe('push across nodes', () => {
 
     write(a, 4, 102);
     await onB.until((id) => id === 102, 'B hears 102');
-    expect(onB.values).toEqual([100, 101, 102]);
+    expect(onB.values).toEqual([99, 100, 101, 102]);
+  });
+
+  test('a node reads the newest id once its subscription is through: what was published before reached nobody here', async () => {
+    const b = await startNode();
+    const onB = new Heard<number>();
+    // Written and published on another node after B's socket read the log, before B's SUBSCRIBE was through.
+    latest.set(5, 201);
+    b.shared.push.subscribe(5, onB.add);
+    await onB.until((id) => id === 201, 'B reads 201 once subscribed');
+    expect(onB.values).toEqual([201]);
   });
 });
 

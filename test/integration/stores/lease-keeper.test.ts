@@ -17,8 +17,9 @@ describeOnEngines('LeaseKeeper', (engine) => {
   /** A node: its keeper, and what it was told (gained/lost, with tokens). */
   const node = (holder: string, wanted: number[], maxHeld?: number) => {
     const events: string[] = [];
+    const leases = new AccountLeases({ store: nodes.nodeStore(), now: nodes.clock });
     const keeper = new LeaseKeeper({
-      leases: new AccountLeases({ store: nodes.nodeStore(), now: nodes.clock }),
+      leases,
       holder,
       ttlMs: TTL,
       wanted: async () => wanted,
@@ -26,7 +27,7 @@ describeOnEngines('LeaseKeeper', (engine) => {
       onLost: (accountId, token) => events.push(`-${accountId}@${token}`),
       ...(maxHeld === undefined ? {} : { maxHeld }),
     });
-    return { keeper, events, wanted };
+    return { keeper, events, wanted, leases };
   };
 
   test('one node takes the free accounts; when it stops renewing, another takes them over with larger tokens and the first is told it lost them', async () => {
@@ -70,5 +71,13 @@ describeOnEngines('LeaseKeeper', (engine) => {
     expect(b.events.slice(2).sort()).toEqual(['-1@2', '-3@1']);
     await a.keeper.tick();
     expect(a.events.slice(3)).toEqual(['+3@2']);
+  });
+
+  test("a lease of the node's that its keeper does not know (an acquire whose answer was lost) is given up, and taken again with a new token", async () => {
+    const a = node('node-a', [5]);
+    expect(await a.leases.acquire(5, 'node-a', TTL)).toBe(1);
+    await a.keeper.tick();
+    expect(a.events).toEqual(['+5@2']);
+    await expect(a.leases.check(5, 1)).rejects.toThrow('moved on to token 2');
   });
 });

@@ -193,6 +193,51 @@ describeOnEngines('search', (engine) => {
     expect(await find('batch')).toEqual(ids.slice(1, 6).reverse());
   });
 
+  test('two indexers at once (two gateway nodes) index every message once', async () => {
+    const ids: number[] = [];
+    for (let i = 0; i < 60; i++) ids.push(await add({ subject: `parallel ${i}`, day: i }));
+    const other = new LocalSearch(store).indexer;
+    // Four batches of 7 at once (on PostgreSQL, on four pooled connections): each takes messages no other took.
+    await Promise.all([local.indexer.flush(7), other.flush(7), local.indexer.flush(7), other.flush(7)]);
+    expect((await store.get<{ n: number }>('SELECT COUNT(*) AS n FROM messages_fts'))?.n).toBe(28);
+    expect(await local.indexer.backlog()).toBe(32);
+    await Promise.all([local.indexer.flush(), other.flush()]);
+    expect(await local.indexer.backlog()).toBe(0);
+    expect((await store.get<{ n: number }>('SELECT COUNT(*) AS n FROM messages_fts'))?.n).toBe(60);
+    expect(await find('parallel')).toEqual([...ids].reverse());
+  });
+
+  // Only PostgreSQL has a second connection: on SQLite one transaction at a time is the design.
+  test.runIf(engine.dialect === 'postgres')('an indexer does not wait for the messages another node is indexing', async () => {
+    for (let i = 0; i < 14; i++) await add({ subject: `shared ${i}` });
+    const other = new LocalSearch(store).indexer;
+    let claimed!: () => void;
+    let release!: () => void;
+    const didClaim = new Promise<void>((resolve) => (claimed = resolve));
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // The first node's batch, its queue rows taken and not yet committed.
+    const first = store.transaction(async () => {
+      await local.indexer.flush(7);
+      claimed();
+      await held;
+    });
+    await didClaim;
+    let left: number;
+    try {
+      // The other node takes the next 7 at once (it still sees the first one's 7 as queued); waiting for a lock is an error here.
+      left = await store.transaction(async (tx) => {
+        await tx.run("SET LOCAL lock_timeout = '2s'");
+        return other.flush(7);
+      });
+    } finally {
+      release();
+      await first;
+    }
+    expect(left).toBe(7);
+    expect(await local.indexer.backlog()).toBe(0);
+    expect((await store.get<{ n: number }>('SELECT COUNT(*) AS n FROM messages_fts'))?.n).toBe(14);
+  });
+
   // Only PostgreSQL has a second connection: on SQLite the indexer waits for the writer's transaction.
   test.runIf(engine.dialect === 'postgres')('a message changed while another connection indexes is indexed as it was changed', async () => {
     const id = await add({ subject: 'old words' });

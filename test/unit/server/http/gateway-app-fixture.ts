@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { ImapCheckError } from '../../../../src-server/auth/imap-check';
 import { LoginService } from '../../../../src-server/auth/login-service';
-import { MemoryLoginThrottle } from '../../../../src-server/auth/rate-limit';
+import type { LoginThrottle } from '../../../../src-server/auth/rate-limit';
 import { loadConfig } from '../../../../src-server/config';
 import { closeContext, createContext, type GatewayContext } from '../../../../src-server/context';
 import { createApp } from '../../../../src-server/http/app';
@@ -28,7 +28,7 @@ export interface TestApp {
  * Logins are checked by the real LoginService and throttle; only the IMAP check is a fake
  * that knows PASSWORDS, so no mail server is needed to see what the HTTP layer does.
  */
-export async function startTestApp(options: { env?: Record<string, string>; log?: boolean; throttle?: MemoryLoginThrottle; routes?: readonly RouteModule[] } = {}): Promise<TestApp> {
+export async function startTestApp(options: { env?: Record<string, string>; log?: boolean; throttle?: LoginThrottle; routes?: readonly RouteModule[] } = {}): Promise<TestApp> {
   const dir = await mkdtemp(join(tmpdir(), 'tern-http-'));
   await mkdir(join(dir, 'public', 'build'), { recursive: true });
   await writeFile(join(dir, 'public', 'build', 'index.html'), '<!doctype html><title>T</title>');
@@ -38,7 +38,7 @@ export async function startTestApp(options: { env?: Record<string, string>; log?
   const login = new LoginService({
     accounts: base.accounts,
     sessions: base.sessions,
-    throttle: options.throttle ?? new MemoryLoginThrottle(),
+    throttle: options.throttle ?? base.shared.throttle, // in memory, or in Redis with TERN_REDIS_URL
     discover: async () => ({ imap, smtp: imap, provider: 'tern.test', source: 'config' }),
     checkImap: async ({ user, password }) => {
       if (PASSWORDS[user] === password) return { folderSeparator: '/' };
