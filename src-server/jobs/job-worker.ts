@@ -22,9 +22,11 @@ export interface JobWorkerOptions {
   readonly lockMs: number;
   /** Longest sleep between looks at the table (jobs another node enqueued, claims that lapse). */
   readonly idleCheckMs: number;
+  /** How long `stop()` waits for the jobs under way; one that runs longer is left to its claim's lapse. */
+  readonly stopWaitMs: number;
 }
 
-export const DEFAULT_JOB_WORKER_OPTIONS: JobWorkerOptions = { concurrency: 4, lockMs: 5 * 60_000, idleCheckMs: 5_000 };
+export const DEFAULT_JOB_WORKER_OPTIONS: JobWorkerOptions = { concurrency: 4, lockMs: 5 * 60_000, idleCheckMs: 5_000, stopWaitMs: 10_000 };
 
 export interface JobWorkerDeps {
   readonly queue: JobQueue;
@@ -49,8 +51,13 @@ export class JobWorker {
   private readonly inFlight = new Set<Promise<void>>();
   /** Slots promised to claims still under way (two passes close together must not both fill them). */
   private reserved = 0;
+  /** Claims under way: `stop` waits for them, then for the jobs they brought. */
+  private readonly claiming = new Set<Promise<unknown>>();
   private timer: NodeJS.Timeout | null = null;
+  /** The timer loop is off (never started, or stopped); `runDue` still works (tests call it). */
   private stopped = true;
+  /** `stop` was called: nothing more is claimed. */
+  private closing = false;
 
   constructor(private readonly deps: JobWorkerDeps) {
     this.options = { ...DEFAULT_JOB_WORKER_OPTIONS, ...deps.options };
@@ -59,6 +66,7 @@ export class JobWorker {
 
   start(): void {
     this.stopped = false;
+    this.closing = false;
     this.kick();
   }
 
@@ -67,24 +75,34 @@ export class JobWorker {
     this.schedule(0);
   }
 
-  /** Stops claiming and waits for the jobs under way (their claims lapse if the process dies first). */
+  /** Stops claiming and waits (up to stopWaitMs) for the jobs under way; a job still running then is claimed again once its claim lapses. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.closing = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    await Promise.allSettled([...this.inFlight]);
+    let waited: NodeJS.Timeout | undefined;
+    const limit = new Promise<void>((resolve) => (waited = setTimeout(resolve, this.options.stopWaitMs)));
+    const drained = (async () => {
+      while (this.claiming.size > 0 || this.inFlight.size > 0) await Promise.allSettled([...this.claiming, ...this.inFlight]);
+    })();
+    await Promise.race([drained, limit]);
+    clearTimeout(waited);
   }
 
   /** One pass: claims what is due into the free slots and runs it; resolves when those jobs end (how many ran). */
   async runDue(): Promise<number> {
     const free = this.options.concurrency - this.inFlight.size - this.reserved;
-    if (free <= 0) return 0;
+    if (free <= 0 || this.closing) return 0;
     this.reserved += free;
+    const claim = this.deps.queue.claim({ worker: this.deps.name, kinds: this.kinds, limit: free, lockMs: this.options.lockMs });
+    this.claiming.add(claim);
     let jobs: ClaimedJob[];
     try {
-      jobs = await this.deps.queue.claim({ worker: this.deps.name, kinds: this.kinds, limit: free, lockMs: this.options.lockMs });
+      jobs = await claim;
     } finally {
       this.reserved -= free;
+      this.claiming.delete(claim);
     }
     const runs = jobs.map((job) => this.track(this.run(job)));
     await Promise.all(runs);

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { FallbackLoginThrottle } from '../auth/fallback-login-throttle';
 import { MemoryLoginThrottle, type LoginThrottle } from '../auth/rate-limit';
 import { RedisLoginThrottle } from '../auth/redis-login-throttle';
 import { PushHub } from '../push/push-hub';
@@ -9,7 +10,7 @@ import { SessionEndRelay, type SessionEvents } from './session-end-relay';
 export interface SharedState {
   /** "Account X has transactions up to N", to this node's websockets and, with Redis, every node's. */
   readonly push: PushHub;
-  /** Login and address-check counters: this node's own, or with Redis every node's together. */
+  /** Login and address-check counters: this node's own, or with Redis every node's together (this node's own while Redis is away). */
   readonly throttle: LoginThrottle;
   /** Lets go of the Redis connections (nothing to do without Redis). */
   close(): Promise<void>;
@@ -27,9 +28,9 @@ export interface SharedStateParams {
 }
 
 /**
- * Requests wait at most this many reconnect attempts (well under a second with ioredis's
- * backoff) before failing: a login during a Redis outage is refused at once rather than
- * left hanging, and a missed announcement is made good by the bus's re-read on reconnect.
+ * Requests wait at most this many reconnect attempts before failing: a login during a Redis
+ * outage is counted on this node rather than left hanging (FallbackLoginThrottle), and a
+ * missed announcement is made good by the bus's re-read on reconnect.
  */
 const MAX_RETRIES_PER_REQUEST = 2;
 
@@ -80,7 +81,12 @@ export async function openSharedState(params: SharedStateParams): Promise<Shared
   const logouts = new SessionEndRelay({ sessions: params.sessions, publisher: commands, subscriber, onError: params.onError });
   return {
     push,
-    throttle: new RedisLoginThrottle(commands),
+    throttle: new FallbackLoginThrottle({
+      shared: new RedisLoginThrottle(commands),
+      fallback: new MemoryLoginThrottle(),
+      available: () => commands.status === 'ready',
+      onError: params.onError,
+    }),
     async close() {
       logouts.close();
       await push.close();

@@ -185,6 +185,19 @@ describe('login throttle across nodes', () => {
     await expect(Promise.resolve(b.shared.throttle.begin({ ...who, email: 'someone-else@tern.test' }))).resolves.toMatchObject({ address: 'someone-else@tern.test' });
   });
 
+  test('while Redis is away a node counts logins itself, with the same limits, and nobody waits for Redis', async () => {
+    const a = await startNode();
+    const who = { email: 'during-outage@tern.test', ip: '203.0.113.8' };
+    await redis.stop();
+    try {
+      for (let i = 0; i < 10; i++) await a.shared.throttle.failed(await a.shared.throttle.begin(who), { countsForAddress: true });
+      await expect(Promise.resolve(a.shared.throttle.begin(who))).rejects.toThrow(/Too many attempts/);
+      await expect(Promise.resolve(a.shared.throttle.lookup({ ip: who.ip }))).resolves.toBeUndefined();
+    } finally {
+      await redis.start();
+    }
+  });
+
   test('address checks are counted across nodes too', async () => {
     const [a, b] = [await startNode(), await startNode()];
     const ip = '198.51.100.99';

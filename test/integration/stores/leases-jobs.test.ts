@@ -229,6 +229,31 @@ describeOnEngines('Account leases and jobs', (engine) => {
     expect(await queue.get(id)).toMatchObject({ state: 'done', claimedBy: 'node-a' });
   });
 
+  test('stop waits for a claim under way and the job it brings, not only for the jobs already running', async () => {
+    const queue = new JobQueue({ store: nodes.store, now: nodes.clock });
+    const id = await queue.enqueue('counted', { n: 1 }, nodes.now);
+    let finished = false;
+    const worker = new JobWorker({ queue, name: 'node-a', handlers: { counted: async () => void (finished = true) } });
+    // Another node's transaction holds the table, so the worker's claim waits for it.
+    const held = deferred();
+    const locked = deferred();
+    const blocker = nodes.nodeStore();
+    const holding = blocker.transaction(async (tx) => {
+      if (blocker.dialect === 'postgres') await tx.run('LOCK TABLE jobs IN EXCLUSIVE MODE');
+      locked.resolve();
+      await held.promise;
+    });
+    await locked.promise;
+    const ran = worker.runDue();
+    if (blocker.dialect === 'postgres') await waitForLockWait(nodes.store, ran);
+    const finishedWhenStopped = worker.stop().then(() => finished);
+    held.resolve();
+    await holding;
+    expect(await finishedWhenStopped).toBe(true);
+    expect(await ran).toBe(1);
+    expect(await queue.get(id)).toMatchObject({ state: 'done' });
+  });
+
   test('a dedupe key keeps one pending job per kind and key; a queued job can be cancelled, a running one not', async () => {
     const queue = new JobQueue({ store: nodes.store, now: nodes.clock });
     const first = await queue.enqueue('reminder', { thread: 1 }, nodes.now + 5_000, 'reminder:1');

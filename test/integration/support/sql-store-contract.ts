@@ -28,7 +28,7 @@ export function describeSqlStoreContract(under: StoreUnderTest) {
     test('the schema is migrated to the current version, with the tables of every migration', async () => {
       expect(await under.version(store)).toBe(SCHEMA_VERSION);
       const tables = await under.tables(store);
-      for (const table of ['accounts', 'sessions', 'folders', 'threads', 'messages', 'txlog', 'drafts', 'outbox', 'uploads', 'message_bodies', 'fts_pending', 'fts_gone', 'analytics_events', 'preferences', 'account_plans']) {
+      for (const table of ['accounts', 'sessions', 'folders', 'threads', 'messages', 'txlog', 'drafts', 'outbox', 'uploads', 'message_bodies', 'fts_pending', 'fts_gone', 'analytics_events', 'preferences', 'account_plans', 'account_leases', 'jobs']) {
         expect(tables).toContain(table);
       }
     });
