@@ -3,9 +3,9 @@ import { hasFlag } from '../imap/imap-flags';
 import type { PushHub } from '../push/push-hub';
 import type { SqlExecutor, SqlStore } from '../store/sql';
 import type { TransactionLog } from '../store/transaction-log';
-import { encodeBodyParts } from './body-parts';
 import { ChangeSet } from './change-set';
 import type { MessageRecord } from './message-record';
+import { deleteMessages, insertMessages, messagesByUid, writeFlags, type FlagWrite } from './message-writes';
 import { FOLDER_COLUMNS, type FolderRow } from './mirror-rows';
 import { ThreadResolver } from './threading';
 
@@ -70,18 +70,10 @@ const SQL = {
   count: 'SELECT COUNT(*) AS n FROM messages WHERE folder_id = ?',
   messagesOfFolder: 'SELECT id, thread_id FROM messages WHERE folder_id = ?',
   messageByUid: 'SELECT id, thread_id, flags, unseen FROM messages WHERE folder_id = ? AND uid = ?',
-  deleteMessage: 'DELETE FROM messages WHERE id = ?',
   moveMessage: 'UPDATE messages SET folder_id = ?, uid = ?, modseq = NULL WHERE id = ?',
   deleteFolderMessages: 'DELETE FROM messages WHERE folder_id = ?',
-  updateFlags: 'UPDATE messages SET flags = ?, unseen = ?, modseq = ? WHERE id = ?',
   attachmentsOf: 'SELECT attachments_json FROM messages WHERE account_id = ? AND id = ?',
   updateAttachments: 'UPDATE messages SET attachments_json = ? WHERE id = ?',
-  // Positional parameters: binding 19 named ones per message costs more than the insert's own work in the profile.
-  // RETURNING gives the new row's id, and no row when the message was mirrored already.
-  insertMessage: `INSERT INTO messages (account_id, folder_id, uid, thread_id, message_id_header, in_reply_to, subject, from_json, to_json,
-      cc_json, reply_to_json, date, received_at, flags, size, attachments_json, snippet, modseq, unseen, body_parts)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-    ON CONFLICT (folder_id, uid) DO NOTHING RETURNING id`,
   threadSpan: `UPDATE threads SET
       first_at = COALESCE((SELECT MIN(date) FROM messages WHERE thread_id = ?), first_at),
       last_at = COALESCE((SELECT MAX(date) FROM messages WHERE thread_id = ?), last_at)
@@ -153,28 +145,30 @@ export class MirrorStore {
     await this.commit(accountId, async (tx, changes) => {
       // A folder's first step makes it "mirrored" (Folder.mirrored): clients hear it even when it holds nothing.
       let folderChanged = ((await tx.get<FolderRow>(SQL.folderById, [accountId, batch.folderId]))?.uidvalidity ?? null) === null;
-      for (const uid of batch.removedUids) {
-        const row = await tx.get<MessageRef>(SQL.messageByUid, [batch.folderId, uid]);
-        if (!row) continue;
-        await tx.run(SQL.deleteMessage, [row.id]);
+      const removed = await messagesByUid(tx, batch.folderId, batch.removedUids);
+      for (const row of removed.values()) {
         changes.message(row.id);
         changes.thread(row.thread_id);
         changes.shrunkThreads.add(row.thread_id);
         folderChanged = true;
       }
-      for (const update of batch.flagUpdates) {
-        const row = await tx.get<MessageRef & { flags: string; unseen: number }>(SQL.messageByUid, [batch.folderId, update.uid]);
+      await deleteMessages(tx, [...removed.values()].map((row) => row.id));
+      // The last word on each UID counts (one statement cannot update a row twice).
+      const updates = new Map(batch.flagUpdates.map((update) => [update.uid, update]));
+      const flagged = await messagesByUid(tx, batch.folderId, [...updates.keys()]);
+      const flagWrites: FlagWrite[] = [];
+      for (const update of updates.values()) {
+        const row = flagged.get(update.uid);
         const flags = JSON.stringify([...update.flags].sort());
         if (!row || row.flags === flags) continue;
         const unseen = hasFlag(update.flags, '\\Seen') ? 0 : 1;
-        await tx.run(SQL.updateFlags, [flags, unseen, update.modseq, row.id]);
+        flagWrites.push({ id: row.id, flags, unseen, modseq: update.modseq });
         changes.message(row.id);
         changes.thread(row.thread_id);
         if (unseen !== row.unseen) folderChanged = true;
       }
-      for (const record of batch.added) {
-        if (await this.insertMessage(tx, accountId, batch.folderId, record, changes)) folderChanged = true;
-      }
+      await writeFlags(tx, flagWrites);
+      if (batch.added.length > 0 && (await this.insertMessages(tx, accountId, batch.folderId, batch.added, changes))) folderChanged = true;
       const { state } = batch;
       await tx.run(SQL.folderState, [state.uidvalidity, state.uidnext, state.highestModseq, state.backfilledTo, batch.folderId]);
       if (folderChanged) changes.folder(batch.folderId);
@@ -235,8 +229,9 @@ export class MirrorStore {
     });
   }
 
-  private async insertMessage(tx: SqlExecutor, accountId: number, folderId: number, record: MessageRecord, changes: ChangeSet): Promise<boolean> {
-    const assignment = await this.threads.assign(tx, {
+  /** Threads the new messages (as a batch, in their order) and inserts them; whether any was new. */
+  private async insertMessages(tx: SqlExecutor, accountId: number, folderId: number, records: readonly MessageRecord[], changes: ChangeSet): Promise<boolean> {
+    const inputOf = (record: MessageRecord) => ({
       accountId,
       messageIdHeader: record.messageIdHeader,
       inReplyTo: record.inReplyTo,
@@ -244,34 +239,24 @@ export class MirrorStore {
       subject: record.subject,
       date: record.date,
     });
-    const inserted = await tx.get<{ id: number }>(SQL.insertMessage, [
-      accountId,
-      folderId,
-      record.uid,
-      assignment.threadId,
-      record.messageIdHeader,
-      record.inReplyTo,
-      record.subject,
-      JSON.stringify(record.from),
-      JSON.stringify(record.to),
-      JSON.stringify(record.cc),
-      JSON.stringify(record.replyTo),
-      record.date,
-      record.receivedAt,
-      JSON.stringify([...record.flags].sort()),
-      record.size,
-      JSON.stringify(record.attachments),
-      record.snippet,
-      record.modseq,
-      hasFlag(record.flags, '\\Seen') ? 0 : 1,
-      encodeBodyParts(record.bodyParts),
-    ]);
-    changes.thread(assignment.threadId);
-    for (const merged of assignment.mergedThreadIds) changes.thread(merged);
-    for (const moved of assignment.movedMessageIds) changes.message(moved);
-    if (!inserted) return false;
-    changes.message(inserted.id);
-    return true;
+    const threading = await this.threads.begin(tx, accountId, records.map(inputOf));
+    const assigned: number[] = [];
+    for (const record of records) {
+      const assignment = await threading.assign(inputOf(record));
+      assigned.push(assignment.threadId);
+      changes.thread(assignment.threadId);
+      for (const merged of assignment.mergedThreadIds) changes.thread(merged);
+      for (const moved of assignment.movedMessageIds) changes.message(moved);
+    }
+    await threading.finish();
+    // A thread a later message of the batch merged away is gone: its messages go in with the one it went into.
+    const rows = records.map((record, index) => ({ record, threadId: threading.current(assigned[index]!) }));
+    const inserted = await insertMessages(tx, { accountId, folderId, rows });
+    for (const record of records) {
+      const id = inserted.get(record.uid);
+      if (id !== undefined) changes.message(id);
+    }
+    return inserted.size > 0;
   }
 
   private async dropMessages(tx: SqlExecutor, folderId: number, changes: ChangeSet): Promise<void> {

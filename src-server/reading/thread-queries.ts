@@ -4,6 +4,7 @@ import { TernError } from '../../shared/errors';
 import { toMessageMeta, toThreadSummary } from '../mirror/materialize';
 import { MESSAGE_COLUMNS, type MessageRow } from '../mirror/mirror-rows';
 import type { SqlExecutor } from '../store/sql';
+import { IN_LIST_CHUNK, placeholders } from '../store/sql-lists';
 
 export interface ThreadPageParams {
   readonly accountId: number;
@@ -18,10 +19,6 @@ const byDate = (a: MessageRow, b: MessageRow) => a.date - b.date || a.id - b.id;
 
 /** Messages per query of a folder's newest-first walk: a page of threads takes one or two. */
 const SCAN_CHUNK = 100;
-/** Ids per `IN (…)` list: far below either engine's limit on bound parameters. */
-const IN_CHUNK = 500;
-
-const placeholders = (count: number) => Array.from({ length: count }, () => '?').join(', ');
 
 const SQL = {
   folder: 'SELECT id FROM folders WHERE account_id = ? AND id = ?',
@@ -116,8 +113,8 @@ export class ThreadQueries {
   /** Summaries of several threads (empty threads left out), in no particular order. */
   async summaries(accountId: number, threadIds: readonly number[]): Promise<ThreadSummary[]> {
     const byThread = new Map<number, MessageRow[]>();
-    for (let start = 0; start < threadIds.length; start += IN_CHUNK) {
-      const ids = threadIds.slice(start, start + IN_CHUNK);
+    for (let start = 0; start < threadIds.length; start += IN_LIST_CHUNK) {
+      const ids = threadIds.slice(start, start + IN_LIST_CHUNK);
       for (const row of await this.store.all<MessageRow>(SQL.manyThreadsMessages(ids.length), [accountId, ...ids])) {
         const list = byThread.get(row.thread_id);
         if (list) list.push(row);
@@ -137,8 +134,8 @@ export class ThreadQueries {
     const found = new Set<number>();
     // Nothing is at or after the first page's `before`.
     if (at === Number.MAX_SAFE_INTEGER) return found;
-    for (let start = 0; start < threadIds.length; start += IN_CHUNK) {
-      const ids = threadIds.slice(start, start + IN_CHUNK);
+    for (let start = 0; start < threadIds.length; start += IN_LIST_CHUNK) {
+      const ids = threadIds.slice(start, start + IN_LIST_CHUNK);
       for (const row of await this.store.all<{ threadId: number }>(SQL.newerInFolder(ids.length), [folderId, at, ...ids])) found.add(row.threadId);
     }
     return found;

@@ -1,7 +1,7 @@
 import type { SqlStore, SqlValue } from '../store/sql';
 import type { FtsWriter } from './fts-indexer';
 import { tsTokens } from './fts-query';
-import { placeholders } from './sql-lists';
+import { placeholders } from '../store/sql-lists';
 
 /** One address as the mirror stores it in from_json, to_json, cc_json. */
 interface StoredAddress {

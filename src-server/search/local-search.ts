@@ -3,7 +3,7 @@ import type { SqlStore, SqlValue } from '../store/sql';
 import { FtsIndexer } from './fts-indexer';
 import { searchSql, type SearchSql } from './fts-sql';
 import type { ParsedSearch } from './search-query';
-import { placeholders } from './sql-lists';
+import { placeholders } from '../store/sql-lists';
 
 /** A matching message, as much as ordering and grouping need. */
 export interface MessageHit {

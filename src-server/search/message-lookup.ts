@@ -1,6 +1,6 @@
 import type { SqlStore } from '../store/sql';
 import { HIT_COLUMNS, type MessageHit } from './local-search';
-import { inChunks, placeholders } from './sql-lists';
+import { inChunks, placeholders } from '../store/sql-lists';
 
 /** Mirrored messages found by what the server's search answers: UIDs, Message-IDs, ids. */
 export class MessageLookup {

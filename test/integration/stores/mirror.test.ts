@@ -98,6 +98,40 @@ describeOnEngines('the mirror stores', (engine) => {
     expect(detail.messages.map((message) => message.messageIdHeader)).toEqual(['<c1@x>', '<both@x>', '<a2@x>', '<c2@x>']);
   });
 
+  test('one fetched batch threads as a whole: two threads it began merged by a later message of it, ids past the existing ones', async () => {
+    const { accountId } = fx;
+    await fx.step('INBOX', { added: [record({ uid: 1, messageIdHeader: '<old@x>', subject: 'Old', date: days(1) })] });
+    const old = await threadOfMessage(store, '<old@x>');
+    const cursor = await fx.txlog.latest(accountId);
+    // Newest first, as the mirror fetches: two replies whose originals are not mirrored, then a message naming both, then one original.
+    await fx.step('INBOX', {
+      added: [
+        record({ uid: 10, messageIdHeader: '<p2@x>', references: ['<p1@x>'], subject: 'Re: P', date: days(9) }),
+        record({ uid: 9, messageIdHeader: '<q2@x>', references: ['<q1@x>'], subject: 'Re: Q', date: days(8) }),
+        record({ uid: 8, messageIdHeader: '<pq@x>', references: ['<p1@x>', '<q1@x>'], subject: 'Re: P and Q', date: days(7) }),
+        record({ uid: 7, messageIdHeader: '<q1@x>', subject: 'Q', date: days(3) }),
+        record({ uid: 6, messageIdHeader: '<r@x>', subject: 'Re: Old', date: days(2) }),
+      ],
+    });
+    const merged = await threadOfMessage(store, '<p2@x>');
+    for (const id of ['<q2@x>', '<pq@x>', '<q1@x>']) expect(await threadOfMessage(store, id)).toBe(merged);
+    expect(merged).toBeGreaterThan(old);
+    // The header-less reply joined the older thread by its subject, and widened its span.
+    expect(await threadOfMessage(store, '<r@x>')).toBe(old);
+    const threads = await store.all<{ id: number; first_at: number; last_at: number }>('SELECT id, first_at, last_at FROM threads ORDER BY id');
+    expect(threads).toEqual([
+      { id: old, first_at: days(1), last_at: days(2) },
+      { id: merged, first_at: days(3), last_at: days(9) },
+    ]);
+    expect((await fx.threads.detail(accountId, merged)).messages.map((message) => message.messageIdHeader)).toEqual(['<q1@x>', '<pq@x>', '<q2@x>', '<p2@x>']);
+    const entries = logged((await fx.txlog.read(accountId, cursor, 100)).entries);
+    expect(entries.filter((entry) => entry.startsWith('message:'))).toHaveLength(5);
+    expect(entries).toEqual(expect.arrayContaining([`thread:${merged}`, `thread:${old}`]));
+    // A thread begun later gets an id past all of these.
+    await fx.step('Sent', { added: [record({ uid: 1, messageIdHeader: '<new@x>', subject: 'New', date: days(4) })] });
+    expect(await threadOfMessage(store, '<new@x>')).toBeGreaterThan(merged);
+  });
+
   test('flags, expunges, a MOVE, exact attachment sizes and a UIDVALIDITY reset: rows, counts and the log follow', async () => {
     const { accountId, mirror, materializer } = fx;
     const inbox = fx.folder('INBOX');
@@ -120,9 +154,18 @@ describeOnEngines('the mirror stores', (engine) => {
     expect(await materializer.folder(accountId, inbox)).toMatchObject({ total: 3, unread: 2, mirrored: true });
     expect(await fx.threads.count(accountId, inbox)).toEqual({ total: 2, unread: 1 });
 
-    await fx.step('INBOX', { flagUpdates: [{ uid: 1, flags: ['\\Seen', '\\Flagged', '$Work'], modseq: '9' }], removedUids: [3], state: { ...noState, uidvalidity: 7 } });
+    await fx.step('INBOX', {
+      flagUpdates: [
+        { uid: 1, flags: ['\\Flagged'], modseq: '8' },
+        { uid: 1, flags: ['\\Seen', '\\Flagged', '$Work'], modseq: '9' },
+        { uid: 3, flags: ['\\Seen'], modseq: '9' },
+      ],
+      removedUids: [3],
+      state: { ...noState, uidvalidity: 7 },
+    });
     const one = (await messageId(store, inbox, 1))!;
     expect(await materializer.message(accountId, one)).toMatchObject({ unread: false, starred: true, keywords: ['$Work'] });
+    expect(await materializer.messageRow(accountId, one)).toMatchObject({ modseq: '9' });
     expect(await materializer.folder(accountId, inbox)).toMatchObject({ total: 2, unread: 0 });
     // The thread lost its reply: its span shrinks back to the message left.
     expect(await store.get('SELECT first_at, last_at FROM threads WHERE id = ?', [await threadOfMessage(store, '<1@x>')])).toEqual({ first_at: days(1), last_at: days(1) });

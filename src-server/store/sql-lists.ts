@@ -1,4 +1,4 @@
-import type { SqlValue } from '../store/sql';
+import type { SqlValue } from './sql';
 
 /** Ids bound per statement: under both engines' limits on parameters (SQLite 32766, PostgreSQL 65535). */
 export const IN_LIST_CHUNK = 500;
