@@ -129,7 +129,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
   }
   const sessions = new SessionStore(store);
   const discovery = { domains: config.mailDomains, overrides: config.serverOverrides, ...networkLookups() };
-  const txlog = new TransactionLog(db);
+  const txlog = new TransactionLog(store);
   const shared = await openSharedState({ redisUrl: config.redisUrl, sessions, latest: (accountId) => txlog.latest(accountId), onError: (error) => report('Redis', error) }).catch(async (error: unknown) => {
     await store.close();
     throw error;

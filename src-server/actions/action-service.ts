@@ -68,7 +68,7 @@ export class ActionService {
       // Also after a failure halfway: what did change must reach the log.
       await access.settle(accountId, touched);
     }
-    return { messageIds: acted.map(String), latestTxnId: txlog.latest(accountId) };
+    return { messageIds: acted.map(String), latestTxnId: await txlog.latest(accountId) };
   }
 
   /** POST /api/folders/:id/empty: permanently removes everything in Trash or Junk (nowhere else). */
@@ -98,7 +98,7 @@ export class ActionService {
       return count;
     });
     await access.settle(accountId, [folder.path]);
-    return { removed, latestTxnId: txlog.latest(accountId) };
+    return { removed, latestTxnId: await txlog.latest(accountId) };
   }
 
   /** One folder's command. UID sets are built from numbers only. */

@@ -14,7 +14,6 @@ import { loadConfig, type GatewayConfig } from '../config';
 import { PlanService } from '../plans/plan-service';
 import { openStore } from '../store/open-store';
 import type { SqlStore } from '../store/sql';
-import { SqliteStore } from '../store/sqlite-store';
 import { TransactionLog } from '../store/transaction-log';
 
 const USAGE = `Usage: npm run plan -- [--email <address> [--plan paid|free]] [--data-dir <dir>]
@@ -102,7 +101,7 @@ interface OpenedStore {
 async function openStores(config: GatewayConfig, flag: string | undefined, env: NodeJS.ProcessEnv): Promise<OpenedStore[]> {
   if (config.databaseUrl) {
     const store = await openStore(config);
-    return [{ where: store.location, store, plans: new PlanService({ store, txlog: transactionLogOf(store) }) }];
+    return [{ where: store.location, store, plans: new PlanService({ store, txlog: new TransactionLog(store) }) }];
   }
   const candidates = dataDirs(flag, env, config.dataDir).map((dir) => ({ dir, path: join(dir, config.databaseFile) }));
   const present = candidates.filter((candidate) => existsSync(candidate.path));
@@ -113,7 +112,7 @@ async function openStores(config: GatewayConfig, flag: string | undefined, env: 
   try {
     for (const { dir } of present) {
       const store = await openStore({ dataDir: dir, databaseFile: config.databaseFile });
-      opened.push({ where: dir, store, plans: new PlanService({ store, txlog: transactionLogOf(store) }) });
+      opened.push({ where: dir, store, plans: new PlanService({ store, txlog: new TransactionLog(store) }) });
     }
   } catch (error) {
     for (const { store } of opened) await store.close();
@@ -122,19 +121,6 @@ async function openStores(config: GatewayConfig, flag: string | undefined, env: 
   return opened;
 }
 
-/**
- * The log a plan change is written to. It is on SQLite's connection until the lead moves it
- * onto the store (issue 12, the last step); until then PostgreSQL lists and shows plans but
- * refuses to set one, rather than change a plan no device would hear of.
- */
-function transactionLogOf(store: SqlStore): Pick<TransactionLog, 'append'> {
-  if (store instanceof SqliteStore) return new TransactionLog(store.db);
-  return {
-    append: () => {
-      throw new UsageError(`Setting a plan in ${store.location} waits for the transaction log's move onto PostgreSQL (issue 12); listing and showing work.`);
-    },
-  };
-}
 
 function describe(email: string, { plan, features }: PlanResponse): string {
   return `${email}: ${plan} (features: ${features.length === 0 ? 'none' : features.join(', ')})`;

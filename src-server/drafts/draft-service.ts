@@ -142,7 +142,7 @@ export class DraftService {
       await this.deleteCopies(accountId, path, draft.messageIdHeader);
       if (!(await this.deps.store.transition(draft.id, ['open'], 'deleted'))) await this.editable(accountId, draftId);
       await this.deps.access.settle(accountId, [path]);
-      return { latestTxnId: this.deps.txlog.latest(accountId) };
+      return { latestTxnId: await this.deps.txlog.latest(accountId) };
     });
   }
 
@@ -230,7 +230,7 @@ export class DraftService {
       version: draft.version,
       messageId: draft.uid === null ? null : await this.mirroredMessageId(draft.accountId, path, draft.uid),
       messageIdHeader: draft.messageIdHeader,
-      latestTxnId: this.deps.txlog.latest(draft.accountId),
+      latestTxnId: await this.deps.txlog.latest(draft.accountId),
     };
   }
 

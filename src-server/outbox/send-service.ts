@@ -104,7 +104,7 @@ export class SendService {
 
   /** GET /api/outbox/:id: where a send stands (a failure is a state here, not an error). */
   async status(accountId: number, outboxId: number): Promise<SendResult> {
-    return this.resultOf(await this.own(accountId, outboxId));
+    return await this.resultOf(await this.own(accountId, outboxId));
   }
 
   /**
@@ -152,7 +152,7 @@ export class SendService {
   }
 
   /** The reply for a row: its result, or the catalogue error of its failure. */
-  private answer(row: OutboxRow, requestHash: string): { status: 200 | 202; result: SendResult } {
+  private async answer(row: OutboxRow, requestHash: string): Promise<{ status: 200 | 202; result: SendResult }> {
     this.checkKey(row, requestHash);
     if (row.state === 'failed') {
       const failure = row.failure;
@@ -161,7 +161,7 @@ export class SendService {
       });
     }
     // `unknown` is 200: nothing more happens until the person resends or dismisses it.
-    return { status: row.state === 'sent' || row.state === 'accepted' || row.state === 'unknown' ? 200 : 202, result: this.resultOf(row) };
+    return { status: row.state === 'sent' || row.state === 'accepted' || row.state === 'unknown' ? 200 : 202, result: await this.resultOf(row) };
   }
 
   private checkKey(row: OutboxRow, requestHash: string): void {
@@ -170,13 +170,13 @@ export class SendService {
     }
   }
 
-  private resultOf(row: OutboxRow): SendResult {
+  private async resultOf(row: OutboxRow): Promise<SendResult> {
     return {
       outboxId: String(row.id),
       state: row.state,
       messageIdHeader: row.messageIdHeader,
       rejected: [...(row.smtp?.rejected ?? [])],
-      latestTxnId: this.deps.txlog.latest(row.accountId),
+      latestTxnId: await this.deps.txlog.latest(row.accountId),
       lastError: row.lastError,
       ...(row.state === 'accepted' || row.state === 'sent' ? { sentCopy: row.sentCopyState } : {}),
     };

@@ -43,7 +43,7 @@ export class PreferenceService {
       // The log entry first: its bump of the account's row holds that row on PostgreSQL until
       // commit, so two patches of one account at once take turns instead of both building on
       // the same revision (SQLite's transactions take turns anyway).
-      const latest = txlog.append(accountId, [{ object: 'preferences', objectId: accountId }]);
+      const latest = await txlog.append(accountId, [{ object: 'preferences', objectId: accountId }]);
       const current = await this.store.get(accountId);
       const next: PreferencesDoc = { revision: current.revision + 1, values: { ...current.values, ...patch }, updatedAt: (this.deps.now ?? Date.now)() };
       await this.store.put(accountId, next);

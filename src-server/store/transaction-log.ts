@@ -1,4 +1,4 @@
-import type { Db } from './database';
+import type { SqlExecutor } from './sql';
 
 /**
  * What a log row names: a mail object by its id, or one of the account's own documents
@@ -18,42 +18,42 @@ export interface TxEntry {
  * and one object to send.
  */
 export class TransactionLog {
-  private readonly bump;
-  private readonly insert;
-  private readonly page;
-  private readonly latestStmt;
-
-  constructor(private readonly db: Db) {
-    this.bump = db.prepare<[number, number]>('UPDATE accounts SET latest_txn_id = latest_txn_id + ? WHERE id = ? RETURNING latest_txn_id');
-    this.insert = db.prepare<[number, number, string, number]>('INSERT INTO txlog (account_id, id, object, object_id) VALUES (?, ?, ?, ?)');
-    this.page = db.prepare<[number, number, number]>(
-      'SELECT id AS txnId, object, object_id AS objectId FROM txlog WHERE account_id = ? AND id > ? ORDER BY id LIMIT ?',
-    );
-    this.latestStmt = db.prepare<[number]>('SELECT latest_txn_id AS latest FROM accounts WHERE id = ?');
-  }
+  constructor(private readonly store: SqlExecutor) {}
 
   /**
    * Records changes and returns the account's new latest id. Call it inside the same
-   * SQLite transaction as the change itself, so the log and the mirror never disagree.
+   * store transaction as the change itself, so the log and the mirror never disagree. The
+   * UPDATE … RETURNING takes the account row's lock until the transaction ends: two writers
+   * of one account (two nodes on PostgreSQL) get consecutive ranges of ids, never the same.
    */
-  append(accountId: number, changes: readonly { object: TxObject; objectId: number }[]): number {
-    if (changes.length === 0) return this.latest(accountId);
-    const row = this.bump.get(changes.length, accountId) as { latest_txn_id: number } | undefined;
+  async append(accountId: number, changes: Iterable<{ object: TxObject; objectId: number }>): Promise<number> {
+    const list = [...changes];
+    if (list.length === 0) return this.latest(accountId);
+    const row = await this.store.get<{ latest: number }>('UPDATE accounts SET latest_txn_id = latest_txn_id + ? WHERE id = ? RETURNING latest_txn_id AS latest', [list.length, accountId]);
     if (!row) throw new Error(`No account ${accountId}`);
-    let id = row.latest_txn_id - changes.length;
-    for (const change of changes) this.insert.run(accountId, ++id, change.object, change.objectId);
-    return row.latest_txn_id;
+    let id = row.latest - list.length;
+    // One statement per row would be a round trip each on PostgreSQL: chunks of rows per INSERT.
+    for (let start = 0; start < list.length; start += INSERT_CHUNK) {
+      const chunk = list.slice(start, start + INSERT_CHUNK);
+      const values: (number | string)[] = [];
+      for (const change of chunk) values.push(accountId, ++id, change.object, change.objectId);
+      await this.store.run(`INSERT INTO txlog (account_id, id, object, object_id) VALUES ${chunk.map(() => '(?, ?, ?, ?)').join(', ')}`, values);
+    }
+    return row.latest;
   }
 
   /** Entries after `cursor`, oldest first, at most `limit`, plus whether more follow. */
-  read(accountId: number, cursor: number, limit: number): { entries: TxEntry[]; hasMore: boolean } {
-    const rows = this.page.all(accountId, cursor, limit + 1) as TxEntry[];
+  async read(accountId: number, cursor: number, limit: number): Promise<{ entries: TxEntry[]; hasMore: boolean }> {
+    const rows = await this.store.all<TxEntry>('SELECT id AS "txnId", object, object_id AS "objectId" FROM txlog WHERE account_id = ? AND id > ? ORDER BY id LIMIT ?', [accountId, cursor, limit + 1]);
     const hasMore = rows.length > limit;
     return { entries: hasMore ? rows.slice(0, limit) : rows, hasMore };
   }
 
-  latest(accountId: number): number {
-    const row = this.latestStmt.get(accountId) as { latest: number } | undefined;
+  async latest(accountId: number): Promise<number> {
+    const row = await this.store.get<{ latest: number }>('SELECT latest_txn_id AS latest FROM accounts WHERE id = ?', [accountId]);
     return row?.latest ?? 0;
   }
 }
+
+/** Rows per INSERT: 4 values each, well inside SQLite's 32,766 bound parameters. */
+const INSERT_CHUNK = 500;

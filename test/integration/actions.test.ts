@@ -53,7 +53,7 @@ async function onServer(messageIdHeader: string): Promise<{ folder: string; flag
 
 /** Runs an action and returns the reply and the delta changes up to its latestTxnId. */
 async function act(scope: 'messages' | 'threads', body: Record<string, unknown>) {
-  const cursor = fx.ctx.txlog.latest(fx.alice.accountId);
+  const cursor = await fx.ctx.txlog.latest(fx.alice.accountId);
   const reply = await bulk(scope, body);
   expect(reply.status, reply.text).toBe(200);
   const changes = (await changesSince(fx, fx.alice, cursor)).filter((change) => change.txnId <= reply.body.latestTxnId);
@@ -189,7 +189,7 @@ describe('emptying', () => {
   test('Trash empties on the server and in the delta; INBOX cannot be emptied', async () => {
     const trashed = await messagesIn('Trash');
     expect(trashed.length).toBeGreaterThan(0);
-    const cursor = fx.ctx.txlog.latest(fx.alice.accountId);
+    const cursor = await fx.ctx.txlog.latest(fx.alice.accountId);
     const reply = await fx.api<EmptyFolderResult>(fx.alice, 'POST', '/api/empty/trash');
     expect(reply.status).toBe(200);
     expect(reply.body.removed).toBe(trashed.length);

@@ -41,7 +41,7 @@ describe('delta over HTTP', () => {
     expect(first.hasMore).toBe(true);
     expect(first.changes.length).toBeLessThanOrEqual(10);
     expect(first.cursor).toBe(10); // ids are consecutive per account; collapsed repeats still advance the cursor
-    const end = fx.ctx.txlog.latest(fx.accountId);
+    const end = await fx.ctx.txlog.latest(fx.accountId);
     expect(await (await get(`?cursor=${end}`)).json()).toEqual({ changes: [], cursor: end, hasMore: false });
   });
 
@@ -56,10 +56,10 @@ describe('delta over HTTP', () => {
     try {
       await client.mailboxOpen('INBOX');
       for (const flip of [true, false, true]) {
-        const before = fx.ctx.txlog.latest(fx.accountId);
+        const before = await fx.ctx.txlog.latest(fx.accountId);
         if (flip) await client.messageFlagsAdd(await uidOf(target.id), ['\\Flagged'], { uid: true });
         else await client.messageFlagsRemove(await uidOf(target.id), ['\\Flagged'], { uid: true });
-        await eventually(() => fx.ctx.txlog.latest(fx.accountId) > before, 5000, 'the flip in the log');
+        await eventually(async () => (await fx.ctx.txlog.latest(fx.accountId)) > before, 5000, 'the flip in the log');
       }
       await client.messageDelete(await uidOf(victim.id), { uid: true });
       await eventually(async () => !(await fx.ctx.materializer.message(fx.accountId, Number(victim.id))), 5000, 'the delete mirrored');
@@ -82,7 +82,7 @@ describe('delta over HTTP', () => {
       const bad = await get(query);
       expect([query, bad.status, ((await bad.json()) as { error: string }).error]).toEqual([query, 400, 'InvalidRequestData']);
     }
-    const future = await get(`?cursor=${fx.ctx.txlog.latest(fx.accountId) + 100}`);
+    const future = await get(`?cursor=${(await fx.ctx.txlog.latest(fx.accountId)) + 100}`);
     expect([future.status, ((await future.json()) as { error: string }).error]).toEqual([409, 'ClearClientCache']);
   });
 });

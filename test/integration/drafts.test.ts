@@ -46,7 +46,7 @@ async function upload(files: { name: string; size: number; type?: string }[]) {
 
 describe('drafts', () => {
   test('create, update, stale version, delete — each visible in the Drafts folder and the delta', async () => {
-    const cursor = fx.ctx.txlog.latest(fx.alice.accountId);
+    const cursor = await fx.ctx.txlog.latest(fx.alice.accountId);
     const created = await api<DraftSaved>('POST', '/api/drafts', { version: 0, ...fields('Plan v1') });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.body.version).toBe(1);

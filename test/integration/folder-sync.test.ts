@@ -59,7 +59,8 @@ describe('a folder backfilled page by page while another client changes it', () 
         )
         .run(OWNER.email).lastInsertRowid,
     );
-    const store = new MirrorStore({ store: new SqliteStore(db, ':memory:'), txlog: new TransactionLog(db), push: new PushHub() });
+    const sql = new SqliteStore(db, ':memory:');
+    const store = new MirrorStore({ store: sql, txlog: new TransactionLog(sql), push: new PushHub() });
     const vanished = new VanishedLog();
     client.on('expunge', (event) => vanished.record(event));
     const [inbox] = await store.syncFolderList(accountId, [{ path: 'INBOX', name: 'INBOX', parentPath: null, delimiter: '/', specialUse: 'inbox' }]);

@@ -176,16 +176,16 @@ describe('mirror of a seeded mailbox (1,000 messages)', () => {
     await replica.catchUp(fx);
     const unread = replica.messagesIn('INBOX').find((message) => message.unread)!;
     const uid = String((await fx.ctx.materializer.messageRow(fx.accountId, Number(unread.id)))!.uid);
-    const before = fx.ctx.txlog.latest(fx.accountId);
+    const before = await fx.ctx.txlog.latest(fx.accountId);
     await fx.mirror.withMailbox('INBOX', (client) => client.messageFlagsAdd(uid, ['\\Seen'], { uid: true }));
     await fx.mirror.resyncNow('INBOX');
     expect((await fx.ctx.materializer.message(fx.accountId, Number(unread.id)))?.unread).toBe(false);
-    expect(fx.ctx.txlog.latest(fx.accountId)).toBeGreaterThan(before);
-    const latest = fx.ctx.txlog.latest(fx.accountId);
+    expect(await fx.ctx.txlog.latest(fx.accountId)).toBeGreaterThan(before);
+    const latest = await fx.ctx.txlog.latest(fx.accountId);
     const started = performance.now();
     await fx.mirror.resyncNow();
     console.log(`[mirror] resync of the unchanged mailbox (LIST-STATUS sweep): ${(performance.now() - started).toFixed(1)} ms`);
-    expect(fx.ctx.txlog.latest(fx.accountId)).toBe(latest);
+    expect((await fx.ctx.txlog.latest(fx.accountId))).toBe(latest);
   });
 
   test(`after ${onCyrus() ? 'Cyrus' : 'Dovecot'} restarts, the mirror reconnects and picks up mail delivered while it was down`, async () => {

@@ -87,7 +87,7 @@ describe('two gateway nodes on one Redis', () => {
 
     const patch = await nodeA.app.inject({ method: 'PATCH', url: '/api/preferences', headers: { authorization: `Bearer ${token}` }, payload: { values: { theme: 'dark' } } });
     expect(patch.statusCode).toBe(200);
-    const written = nodeA.ctx.txlog.latest(Number(opened.accountId));
+    const written = await nodeA.ctx.txlog.latest(Number(opened.accountId));
     expect(written).toBeGreaterThan(opened.latestTxnId);
     expect((await socket.frameAtLeast(written)).latestTxnId).toBe(written);
 

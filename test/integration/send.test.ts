@@ -65,7 +65,7 @@ const mirroredId = (accountId: number, messageIdHeader: string) =>
 describe('sending', () => {
   test('alice → bob arrives in bob’s INBOX, one copy in alice’s Sent, and the Sent copy is in the delta', async () => {
     const marker = token();
-    const cursor = fx.ctx.txlog.latest(fx.alice.accountId);
+    const cursor = await fx.ctx.txlog.latest(fx.alice.accountId);
     const started = performance.now();
     const arrived = arrival(bobImap, 'INBOX', marker);
     const reply = await send(fx.alice, {

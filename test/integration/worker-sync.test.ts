@@ -72,8 +72,9 @@ const store = (accountId: string) => databases.open(accountId);
 
 async function caughtUp(accountId: string) {
   const runtime = await eventually(() => engine.runtime(accountId), 10_000, 'the runtime');
+  const latest = await fx.ctx.txlog.latest(Number(accountId));
   await eventually(
-    () => runtime.sync.state.phase === 'idle' && runtime.sync.state.appliedTransactionId >= fx.ctx.txlog.latest(Number(accountId)),
+    () => runtime.sync.state.phase === 'idle' && runtime.sync.state.appliedTransactionId >= latest,
     120_000,
     `the sync of ${accountId}`,
   );

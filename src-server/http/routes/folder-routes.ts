@@ -33,7 +33,7 @@ export function registerFolderRoutes(app: FastifyInstance, ctx: GatewayContext):
     const body = createFolderRequestSchema.parse(request.body ?? {});
     const folder = await service.create(accountId, { name: body.name, parentId: body.parentId ? Number(body.parentId) : null });
     reply.code(201);
-    return { folder, latestTxnId: ctx.txlog.latest(accountId) };
+    return { folder, latestTxnId: await ctx.txlog.latest(accountId) };
   });
 
   app.put('/api/folders/:id', async (request): Promise<FolderResponse> => {
@@ -41,20 +41,20 @@ export function registerFolderRoutes(app: FastifyInstance, ctx: GatewayContext):
     const { id } = idParamsSchema.parse(request.params);
     const body = renameFolderRequestSchema.parse(request.body ?? {});
     const folder = await service.rename(accountId, { folderId: Number(id), name: body.name });
-    return { folder, latestTxnId: ctx.txlog.latest(accountId) };
+    return { folder, latestTxnId: await ctx.txlog.latest(accountId) };
   });
 
   app.post('/api/folders/move', async (request): Promise<FolderResponse> => {
     const { accountId } = request.session;
     const body = moveFolderRequestSchema.parse(request.body ?? {});
     const folder = await service.move(accountId, { folderId: Number(body.folderId), parentId: body.parentId === null ? null : Number(body.parentId) });
-    return { folder, latestTxnId: ctx.txlog.latest(accountId) };
+    return { folder, latestTxnId: await ctx.txlog.latest(accountId) };
   });
 
   app.post('/api/folders/trash', async (request): Promise<TrashFolderResponse> => {
     const { accountId } = request.session;
     const body = trashFolderRequestSchema.parse(request.body ?? {});
     const result = await service.trash(accountId, Number(body.folderId));
-    return { ...result, latestTxnId: ctx.txlog.latest(accountId) };
+    return { ...result, latestTxnId: await ctx.txlog.latest(accountId) };
   });
 }

@@ -68,7 +68,8 @@ export async function registerPushSocket(app: FastifyInstance, ctx: GatewayConte
       socket.close(PUSH_CLOSE_CODES.invalidToken, error instanceof TernError ? error.name : 'InvalidToken');
       return;
     }
-    // Closed while its token was being looked up: nothing to serve, nothing that would clean up.
+    const latest = await ctx.txlog.latest(session.accountId);
+    // Closed while its token and log were being looked up: nothing to serve, nothing that would clean up.
     if (socket.readyState !== socket.OPEN) return;
     const sockets = socketsOf.get(session.tokenHash) ?? new Set();
     socketsOf.set(session.tokenHash, sockets.add(socket));
@@ -76,15 +77,15 @@ export async function registerPushSocket(app: FastifyInstance, ctx: GatewayConte
       sockets.delete(socket);
       if (sockets.size === 0) socketsOf.delete(session.tokenHash);
     });
-    servePush({ socket, session, ctx, pingIntervalMs, coalesceMs });
+    servePush({ socket, session, ctx, latest, pingIntervalMs, coalesceMs });
   });
 }
 
-function servePush(params: { socket: WebSocket; session: Session; ctx: GatewayContext; pingIntervalMs: number; coalesceMs: number }): void {
+function servePush(params: { socket: WebSocket; session: Session; ctx: GatewayContext; latest: number; pingIntervalMs: number; coalesceMs: number }): void {
   const { socket, session, ctx, coalesceMs } = params;
   const accountId = String(session.accountId);
   let sentId = -1;
-  let newestId = ctx.txlog.latest(session.accountId);
+  let newestId = params.latest;
   let lastSentAt = 0;
   let flushTimer: NodeJS.Timeout | null = null;
 
@@ -116,7 +117,7 @@ function servePush(params: { socket: WebSocket; session: Session; ctx: GatewayCo
     socket.ping();
     // A change written by another process (the operator's `npm run plan`, another node) was
     // announced to nobody here: the log itself says so, read once per ping.
-    onAnnounce(ctx.txlog.latest(session.accountId));
+    ctx.txlog.latest(session.accountId).then(onAnnounce, () => undefined); // a database hiccup: the next ping asks again
   }, params.pingIntervalMs);
   socket.on('pong', () => (answered = true));
 

@@ -96,8 +96,9 @@ export const resync: Scenario = {
 
     // The gateway's side, in-process on the database the child left behind.
     const db = openDatabase(gateway.dataDirectory);
-    const txlog = new TransactionLog(db);
-    const store = new MirrorStore({ store: new SqliteStore(db, gateway.dataDirectory), txlog, push: new PushHub() });
+    const sql = new SqliteStore(db, gateway.dataDirectory);
+    const txlog = new TransactionLog(sql);
+    const store = new MirrorStore({ store: sql, txlog, push: new PushHub() });
     const client = new ImapFlow({ ...ctx.env.imap, secure: false, auth: { user: dataset.email, pass: dataset.password }, logger: false, qresync: true, disableAutoIdle: true });
     try {
       await client.connect();
@@ -110,14 +111,14 @@ export const resync: Scenario = {
         changedSeen.push(result.changed.length + result.backfilling.length);
         return ms;
       });
-      const txBefore = txlog.latest(accountId!);
+      const txBefore = await txlog.latest(accountId!);
       const noisy = changedSeen.filter((n) => n > 0).length;
       ctx.record(
         SWEEP_MS,
         { '1': sweeps },
         `imapflow LIST-STATUS + the mirror's folder-list upsert and per-folder counts, the gateway's code run in this process on the child's SQLite file. ` +
           (noisy === 0 ? 'Every sweep found nothing to sync (as it should).' : `${noisy} sweeps found folders to sync in an unchanged mailbox!`) +
-          ` Transaction log unchanged by the sweeps: ${txlog.latest(accountId!) === txBefore ? 'yes' : 'no'}.`,
+          ` Transaction log unchanged by the sweeps: ${(await txlog.latest(accountId!)) === txBefore ? 'yes' : 'no'}.`,
       );
       const floor = await rawListStatus({ ...ctx.env.imap, user: dataset.email, password: dataset.password, runs: ctx.quick ? 10 : 40 });
       ctx.record(SWEEP_FLOOR, { '1': floor }, `Hand-written IMAP on one connection. The sweep costs ${(median(sweeps) - median(floor)).toFixed(1)} ms over it (imapflow parsing + SQLite).`);

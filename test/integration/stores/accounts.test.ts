@@ -21,7 +21,6 @@ import { PlanStore } from '../../../src-server/plans/plan-store';
 import { PreferenceService } from '../../../src-server/preferences/preference-service';
 import { PreferenceStore } from '../../../src-server/preferences/preference-store';
 import type { SqlStore } from '../../../src-server/store/sql';
-import { SqliteStore } from '../../../src-server/store/sqlite-store';
 import { TransactionLog } from '../../../src-server/store/transaction-log';
 import { describeOnEngines } from '../support/engines';
 
@@ -160,12 +159,6 @@ describeOnEngines('Account stores', (engine) => {
   });
 });
 
-/**
- * The transaction log on the store's engine. It is still synchronous on SQLite's connection
- * (store/transaction-log.ts moves last, issue 12): until then the tests that need its rows
- * run on SQLite only; once it takes the store, return it here and they run on both.
- */
-const transactionLogOn = (store: SqlStore): TransactionLog | null => (store instanceof SqliteStore ? new TransactionLog(store.db) : null);
 
 describeOnEngines('Plan and preference stores', (engine) => {
   let store: SqlStore;
@@ -219,7 +212,7 @@ describeOnEngines('Plan and preference stores', (engine) => {
   });
 
   test('a plan or preference change whose log entry fails changes nothing (one transaction)', async () => {
-    const failing = { append: (): number => { throw new Error('log refused'); } };
+    const failing = { append: async (): Promise<number> => { throw new Error('log refused'); } };
     const plans = new PlanService({ store, txlog: failing, push, now: clock });
     await expect(plans.setPlan(alice, 'free')).rejects.toThrow('log refused');
     expect(await store.get('SELECT plan FROM account_plans WHERE account_id = ?', [alice])).toBeUndefined();
@@ -229,15 +222,15 @@ describeOnEngines('Plan and preference stores', (engine) => {
     expect(announced).toEqual([]);
   });
 
-  test.runIf(engine.dialect === 'sqlite')('setPlan and patch write their txlog rows with the change and announce the new latest id', async () => {
-    const txlog = transactionLogOn(store)!;
+  test('setPlan and patch write their txlog rows with the change and announce the new latest id', async () => {
+    const txlog = new TransactionLog(store);
     const plans = new PlanService({ store, txlog, push, now: clock });
     const preferences = new PreferenceService({ store, txlog, push, plans, now: clock });
     expect(await plans.setPlan(alice, 'free')).toEqual({ plan: 'free', features: [] });
     await expect(preferences.patch({ accountId: alice, patch: { spellCheck: false } })).rejects.toMatchObject({ name: 'FeatureNotInPlan', detail: { feature: 'spellChecker' } });
     expect(await preferences.patch({ accountId: alice, patch: { theme: 'dark' } })).toEqual({ revision: 1, values: { ...DEFAULT_PREFERENCES, theme: 'dark' }, updatedAt: 1_000 });
     expect(await plans.has(alice, 'spellChecker')).toBe(false);
-    expect(txlog.read(alice, 0, 10).entries).toEqual([
+    expect((await txlog.read(alice, 0, 10)).entries).toEqual([
       { txnId: 1, object: 'plan', objectId: alice },
       { txnId: 2, object: 'preferences', objectId: alice },
     ]);

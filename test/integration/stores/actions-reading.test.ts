@@ -14,27 +14,13 @@ import { PushHub } from '../../../src-server/push/push-hub';
 import { BodyCache } from '../../../src-server/reading/body-cache';
 import { FolderRehomer } from '../../../src-server/reading/folder-rehome';
 import type { SqlStore } from '../../../src-server/store/sql';
-import { SqliteStore } from '../../../src-server/store/sqlite-store';
-import { TransactionLog, type TxObject } from '../../../src-server/store/transaction-log';
+import { TransactionLog } from '../../../src-server/store/transaction-log';
 import { describeOnEngines } from '../support/engines';
 
 type Append = Pick<TransactionLog, 'append'>;
 
-/**
- * The transaction log on the store's engine. TransactionLog is still on the synchronous
- * SQLite connection (it moves onto the SqlStore last); on PostgreSQL its `append` is done
- * here with the same statements, so the stores' log rows can be checked on both engines.
- */
-function txlogOn(store: SqlStore): Append {
-  if (store instanceof SqliteStore) return new TransactionLog(store.db);
-  const append = async (accountId: number, changes: readonly { object: TxObject; objectId: number }[]) => {
-    const row = await store.get<{ latest: number }>('UPDATE accounts SET latest_txn_id = latest_txn_id + ? WHERE id = ? RETURNING latest_txn_id AS latest', [changes.length, accountId]);
-    let id = row!.latest - changes.length;
-    for (const change of changes) await store.run('INSERT INTO txlog (account_id, id, object, object_id) VALUES (?, ?, ?, ?)', [accountId, ++id, change.object, change.objectId]);
-    return row!.latest;
-  };
-  return { append } as unknown as Append;
-}
+/** The transaction log on the store's engine. */
+const txlogOn = (store: SqlStore): Append => new TransactionLog(store);
 
 const insertId = async (store: SqlStore, sql: string, params: (string | number | Buffer | null)[]) => (await store.get<{ id: number }>(`${sql} RETURNING id`, params))!.id;
 

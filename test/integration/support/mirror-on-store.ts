@@ -10,50 +10,7 @@ import { PushHub } from '../../../src-server/push/push-hub';
 import { FolderQueries } from '../../../src-server/reading/folder-queries';
 import { ThreadQueries } from '../../../src-server/reading/thread-queries';
 import type { SqlStore } from '../../../src-server/store/sql';
-import type { TxEntry, TxObject } from '../../../src-server/store/transaction-log';
-
-/**
- * The transaction log on the SqlStore, with store/transaction-log.ts's statements. That file
- * still runs on the SQLite connection (the lead moves it onto the store last); the mirror
- * awaits whichever it is given, so on PostgreSQL the log rows are written by this one,
- * inside the mirror's transaction, as the moved log will.
- */
-export class StoreTransactionLog {
-  constructor(private readonly store: SqlStore) {}
-
-  async append(accountId: number, changes: readonly { object: TxObject; objectId: number }[]): Promise<number> {
-    if (changes.length === 0) return this.latest(accountId);
-    const row = await this.store.get<{ latest: number }>('UPDATE accounts SET latest_txn_id = latest_txn_id + ? WHERE id = ? RETURNING latest_txn_id AS latest', [
-      changes.length,
-      accountId,
-    ]);
-    if (!row) throw new Error(`No account ${accountId}`);
-    // Many rows per statement: a mirror batch logs hundreds of changes, a round trip each would dominate on PostgreSQL.
-    const first = row.latest - changes.length + 1;
-    for (let start = 0; start < changes.length; start += 200) {
-      const slice = changes.slice(start, start + 200);
-      await this.store.run(
-        `INSERT INTO txlog (account_id, id, object, object_id) VALUES ${slice.map(() => '(?, ?, ?, ?)').join(', ')}`,
-        slice.flatMap((change, i) => [accountId, first + start + i, change.object, change.objectId]),
-      );
-    }
-    return row.latest;
-  }
-
-  async read(accountId: number, cursor: number, limit: number): Promise<{ entries: TxEntry[]; hasMore: boolean }> {
-    const rows = await this.store.all<TxEntry>('SELECT id AS "txnId", object, object_id AS "objectId" FROM txlog WHERE account_id = ? AND id > ? ORDER BY id LIMIT ?', [
-      accountId,
-      cursor,
-      limit + 1,
-    ]);
-    const hasMore = rows.length > limit;
-    return { entries: hasMore ? rows.slice(0, limit) : rows, hasMore };
-  }
-
-  async latest(accountId: number): Promise<number> {
-    return (await this.store.get<{ latest: number }>('SELECT latest_txn_id AS latest FROM accounts WHERE id = ?', [accountId]))?.latest ?? 0;
-  }
-}
+import { TransactionLog } from '../../../src-server/store/transaction-log';
 
 /** An account row (the mirror's tables hang off it). */
 export async function insertAccount(store: SqlStore, email: string): Promise<number> {
@@ -66,7 +23,7 @@ export async function insertAccount(store: SqlStore, email: string): Promise<num
 }
 
 export function mirrorOnStore(store: SqlStore) {
-  const txlog = new StoreTransactionLog(store);
+  const txlog = new TransactionLog(store);
   const push = new PushHub();
   const mirror = new MirrorStore({ store, txlog, push });
   const materializer = new Materializer(store);

@@ -62,7 +62,7 @@ describe('push socket', () => {
     const token = await ctx.sessions.create(accountId);
     const client = connect(`?st=${token}`);
     await until(() => client.frames.length === 1);
-    expect(client.frames[0]).toEqual({ type: 'txn', accountId: String(accountId), latestTxnId: ctx.txlog.latest(accountId) });
+    expect(client.frames[0]).toEqual({ type: 'txn', accountId: String(accountId), latestTxnId: (await ctx.txlog.latest(accountId)) });
     for (let id = 1; id <= 20; id++) ctx.push.announce(accountId, 1000 + id);
     await until(() => client.frames.at(-1)?.latestTxnId === 1020);
     // The first announcement leaves at once, the other 19 as one frame after the window.
@@ -81,7 +81,7 @@ describe('push socket', () => {
     const client = connect(`?st=${await ctx.sessions.create(accountId)}`);
     await until(() => client.frames.length === 1);
     // What the command line does: the log grows in the database, and this process's hub hears nothing.
-    const latest = ctx.txlog.append(accountId, [{ object: 'plan', objectId: accountId }]);
+    const latest = await ctx.txlog.append(accountId, [{ object: 'plan', objectId: accountId }]);
     await until(() => client.frames.at(-1)?.latestTxnId === latest);
     client.ws.close();
   });

@@ -15,13 +15,13 @@ test('a folder is not mirrored until its first sync step; that step is logged ev
   const folder = async () => (await fx.materializer.folders(fx.accountId)).find((candidate) => candidate.path === 'Quiet')!;
   expect((await folder()).mirrored).toBe(false);
 
-  const cursor = fx.txlog.latest(fx.accountId);
+  const cursor = await fx.txlog.latest(fx.accountId);
   const step = () => fx.store.applyFolderBatch(fx.accountId, { folderId: quiet!.id, added: [], flagUpdates: [], removedUids: [], state: { ...noState, uidvalidity: 9 } });
   await step();
   expect(await folder()).toMatchObject({ mirrored: true, total: 0 });
-  expect(fx.txlog.read(fx.accountId, cursor, 10).entries.map((entry) => `${entry.object}:${entry.objectId}`)).toEqual([`folder:${quiet!.id}`]);
+  expect((await fx.txlog.read(fx.accountId, cursor, 10)).entries.map((entry) => `${entry.object}:${entry.objectId}`)).toEqual([`folder:${quiet!.id}`]);
 
-  const after = fx.txlog.latest(fx.accountId);
+  const after = await fx.txlog.latest(fx.accountId);
   await step();
-  expect(fx.txlog.latest(fx.accountId)).toBe(after);
+  expect((await fx.txlog.latest(fx.accountId))).toBe(after);
 });

@@ -23,7 +23,7 @@ export function mirrorFixture() {
       )
       .run().lastInsertRowid,
   );
-  const txlog = new TransactionLog(db);
+  const txlog = new TransactionLog(sql);
   const push = new PushHub();
   const announced: number[] = [];
   push.subscribe(accountId, (id) => announced.push(id));

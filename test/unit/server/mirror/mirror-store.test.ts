@@ -19,17 +19,17 @@ describe('mirror store', () => {
     await t.add(t.inbox, 5, '<m@x>');
     await t.add(t.archive, 1, '<other@x>');
     const before = t.rowOf('<m@x>')!;
-    const cursor = t.txlog.latest(t.accountId);
+    const cursor = await t.txlog.latest(t.accountId);
     const moved = await t.store.applyMove({ accountId: t.accountId, fromFolderId: t.inbox, toFolderId: t.archive, uidValidity: 7, uidMap: new Map([[5, 2]]) });
     expect(moved).toEqual([before.id]);
     expect(t.rowOf('<m@x>')).toEqual({ ...before, folder_id: t.archive, uid: 2 });
-    const logged = t.txlog.read(t.accountId, cursor, 10).entries.map((entry) => `${entry.object}:${entry.objectId}`);
+    const logged = (await t.txlog.read(t.accountId, cursor, 10)).entries.map((entry) => `${entry.object}:${entry.objectId}`);
     expect(logged).toEqual([`message:${before.id}`, `thread:${before.thread_id}`, `folder:${t.inbox}`, `folder:${t.archive}`]);
-    expect(t.announced.at(-1)).toBe(t.txlog.latest(t.accountId));
+    expect(t.announced.at(-1)).toBe((await t.txlog.latest(t.accountId)));
     // The source's next step reports the old UID gone: nothing left to delete.
-    const latest = t.txlog.latest(t.accountId);
+    const latest = await t.txlog.latest(t.accountId);
     await t.store.applyFolderBatch(t.accountId, { folderId: t.inbox, added: [], flagUpdates: [], removedUids: [5], state: { ...noState, uidvalidity: 7 } });
-    expect(t.txlog.latest(t.accountId)).toBe(latest);
+    expect((await t.txlog.latest(t.accountId))).toBe(latest);
   });
 
   test('a MOVE into a folder mirrored under another UIDVALIDITY is left to the sync', async () => {
@@ -44,11 +44,11 @@ describe('mirror store', () => {
     const t = await setup();
     await t.add(t.archive, 1, '<a@x>');
     const row = t.rowOf('<a@x>')!;
-    const cursor = t.txlog.latest(t.accountId);
+    const cursor = await t.txlog.latest(t.accountId);
     const folders = await t.store.syncFolderList(t.accountId, [listing('INBOX'), listing('Projects'), listing('Projects/2026')]);
     expect(folders.map((folder) => folder.path)).toEqual(['INBOX', 'Projects', 'Projects/2026']);
     expect(t.rowOf('<a@x>')).toBeUndefined();
-    const logged = t.txlog.read(t.accountId, cursor, 10).entries.map((entry) => `${entry.object}:${entry.objectId}`);
+    const logged = (await t.txlog.read(t.accountId, cursor, 10)).entries.map((entry) => `${entry.object}:${entry.objectId}`);
     expect(logged).toEqual(expect.arrayContaining([`message:${row.id}`, `thread:${row.thread_id}`, `folder:${t.archive}`]));
     const materialized = await t.materializer.folders(t.accountId);
     const child = materialized.find((folder) => folder.path === 'Projects/2026')!;

@@ -69,14 +69,14 @@ describe('threading by references', () => {
     await t.mirror(t.inbox, { messageIdHeader: '<b2@x>', inReplyTo: '<b1@x>', references: ['<b1@x>'], subject: 'Re: B', date: days(6) });
     const [first, second] = [t.threadOf('<a2@x>'), t.threadOf('<b2@x>')].sort((x, y) => x - y) as [number, number];
     expect(first).not.toBe(second);
-    const before = t.txlog.latest(t.accountId);
+    const before = await t.txlog.latest(t.accountId);
     // A message naming both: the threads become one, the lower id survives.
     await t.mirror(t.sent, { messageIdHeader: '<c@x>', inReplyTo: '<b2@x>', references: ['<a1@x>', '<b1@x>', '<b2@x>'], subject: 'Re: A and B', date: days(7) });
     expect(t.threadOf('<a2@x>')).toBe(first);
     expect(t.threadOf('<b2@x>')).toBe(first);
     expect(t.threadOf('<c@x>')).toBe(first);
     expect(await t.materializer.thread(t.accountId, second)).toBeNull();
-    const logged = t.txlog.read(t.accountId, before, 100).entries.map((entry) => `${entry.object}:${entry.objectId}`);
+    const logged = (await t.txlog.read(t.accountId, before, 100)).entries.map((entry) => `${entry.object}:${entry.objectId}`);
     expect(logged).toEqual(expect.arrayContaining([`thread:${first}`, `thread:${second}`]));
     // The moved message is logged too, so clients learn its new threadId.
     const moved = (t.db.prepare('SELECT id FROM messages WHERE message_id_header = ?').get('<b2@x>') as { id: number }).id;

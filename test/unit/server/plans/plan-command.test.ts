@@ -31,7 +31,7 @@ afterAll(async () => gateway.close());
 
 describe('npm run plan', () => {
   test('sets an account free while the gateway runs; the gateway refuses its gated key and its devices get the plan through delta', { timeout: 30_000 }, async () => {
-    const cursor = gateway.ctx.txlog.latest(accountId);
+    const cursor = await gateway.ctx.txlog.latest(accountId);
     const run = await planCommand(['--email', 'Alice@Tern.test', '--plan', 'free', '--data-dir', gateway.ctx.config.dataDir]);
     expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(run.stdout).toContain('alice@tern.test: free (features: none)');

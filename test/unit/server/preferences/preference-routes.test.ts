@@ -39,7 +39,7 @@ describe('preferences', () => {
   test('a change merges, bumps the revision, is announced, and a second device sees it through GET and delta', async () => {
     const laptop = await signIn('alice@tern.test');
     const phone = await signIn('alice@tern.test');
-    const cursor = gateway.ctx.txlog.latest(laptop.accountId);
+    const cursor = await gateway.ctx.txlog.latest(laptop.accountId);
     const announced: number[] = [];
     const unsubscribe = gateway.ctx.push.subscribe(laptop.accountId, (latest) => announced.push(latest));
     const first = await laptop.patch({ theme: 'dark' });
@@ -64,7 +64,7 @@ describe('preferences', () => {
   test('a bad patch is InvalidRequestData 400 and changes nothing', async () => {
     const alice = await signIn('alice@tern.test');
     const before = (await alice.get('/api/preferences')).json();
-    const latest = gateway.ctx.txlog.latest(alice.accountId);
+    const latest = await gateway.ctx.txlog.latest(alice.accountId);
     for (const values of [{ theme: 'purple' }, { fontSize: 12 }, {}, { spellCheck: 'yes' }]) {
       const response = await alice.patch(values);
       expect([JSON.stringify(values), response.statusCode, (response.json() as { error: string }).error]).toEqual([JSON.stringify(values), 400, 'InvalidRequestData']);
@@ -72,7 +72,7 @@ describe('preferences', () => {
     const noBody = await gateway.app.inject({ method: 'PATCH', url: '/api/preferences', headers: alice.headers });
     expect(noBody.statusCode).toBe(400);
     expect((await alice.get('/api/preferences')).json()).toEqual(before);
-    expect(gateway.ctx.txlog.latest(alice.accountId)).toBe(latest);
+    expect((await gateway.ctx.txlog.latest(alice.accountId))).toBe(latest);
   });
 
   test('without a token: TokenParamMissing 400, as every API route', async () => {
@@ -92,7 +92,7 @@ describe('plans', () => {
 
   test('free: the plan reaches every device through delta, and a gated key is FeatureNotInPlan 402, changing nothing', async () => {
     const bob = await signIn('bob@tern.test');
-    const cursor = gateway.ctx.txlog.latest(bob.accountId);
+    const cursor = await gateway.ctx.txlog.latest(bob.accountId);
     await gateway.ctx.plans.setPlan(bob.accountId, 'free');
     expect((await bob.get('/api/plan')).json()).toEqual({ plan: 'free', features: [] });
     const delta = deltaResponseSchema.parse((await bob.get(`/api/delta?cursor=${cursor}`)).json());
