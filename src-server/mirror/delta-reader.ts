@@ -1,7 +1,7 @@
 import type { DeltaChange, DeltaResponse } from '../../shared/api/delta';
 import { TernError } from '../../shared/errors';
 import type { SqlStore } from '../store/sql';
-import type { TxEntry, TxObject } from '../store/transaction-log';
+import type { TransactionLog, TxEntry, TxObject } from '../store/transaction-log';
 import type { Materializer } from './materialize';
 
 export interface DeltaReadParams {
@@ -24,14 +24,8 @@ export type DeltaSources = {
   readonly [O in Upsert['object']]: (accountId: number, objectId: number) => Promise<Extract<Upsert, { object: O }>['data'] | undefined> | Extract<Upsert, { object: O }>['data'] | undefined;
 };
 
-/**
- * The log as delta reads it. Synchronous today (store/transaction-log.ts on the SQLite
- * connection), async once it moves onto the store: awaited either way.
- */
-export interface DeltaLog {
-  latest(accountId: number): number | Promise<number>;
-  read(accountId: number, cursor: number, limit: number): { entries: TxEntry[]; hasMore: boolean } | Promise<{ entries: TxEntry[]; hasMore: boolean }>;
-}
+/** The log as delta reads it. */
+export type DeltaLog = Pick<TransactionLog, 'latest' | 'read'>;
 
 /** The readers of the mail objects, for a DeltaSources (the account's own documents come from their services). */
 export function mailSources(materializer: Materializer): Pick<DeltaSources, MailObject> {
@@ -48,9 +42,9 @@ const MAIL_OBJECTS: ReadonlySet<TxObject> = new Set<MailObject>(['folder', 'mess
  * Answers `delta`: the log entries after a cursor, each object in its current state.
  * Several entries for one object in a page become one change at the position of the last;
  * an object that no longer exists becomes a delete. A page is read in one transaction of
- * the store the mirror writes through: on SQLite no mirror transaction is open meanwhile
- * (the log, still read synchronously on the same connection, would see its uncommitted
- * rows), so a page never sees half a mirror transaction.
+ * the store the mirror writes through: on SQLite no mirror transaction is open meanwhile,
+ * and on PostgreSQL the log's rows of a mirror transaction appear with its commit, so a
+ * page never sees half a mirror transaction.
  */
 export class DeltaReader {
   constructor(private readonly deps: { store: SqlStore; txlog: DeltaLog; sources: DeltaSources }) {}

@@ -49,12 +49,8 @@ export interface MoveParams {
 
 export interface MirrorStoreDeps {
   readonly store: SqlStore;
-  /**
-   * Where each commit's changes are logged, inside its transaction. Its `append` may still be
-   * synchronous (store/transaction-log.ts on the SQLite connection, until it moves onto the
-   * store) or already async: it is awaited either way.
-   */
-  readonly txlog: { append(...args: Parameters<TransactionLog['append']>): number | Promise<number> };
+  /** Where each commit's changes are logged, inside its transaction. */
+  readonly txlog: Pick<TransactionLog, 'append'>;
   readonly push: PushHub;
 }
 

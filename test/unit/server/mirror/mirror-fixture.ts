@@ -9,8 +9,7 @@ import { TransactionLog } from '../../../../src-server/store/transaction-log';
 
 /**
  * An in-memory gateway store with one account and the mirror services on top: the SqlStore
- * on SQLite, and the same connection as `db` for the transaction log (still synchronous) and
- * for a test's own look at the rows.
+ * on SQLite, and the same connection as `db` for a test's own look at the rows.
  */
 export function mirrorFixture() {
   const db: Db = openDatabase(tmpdir(), ':memory:');
