@@ -230,6 +230,18 @@ describeOnEngines('the mirror stores', (engine) => {
     await expect(fx.delta.read({ accountId: bob, cursor: 10_000, limit: 10 })).rejects.toMatchObject({ name: 'ClearClientCache' });
   });
 
+  test('a delta page naming more objects than one IN list holds reads them all', async () => {
+    const { accountId } = fx;
+    const added = Array.from({ length: 620 }, (_, i) => record({ uid: i + 1, messageIdHeader: `<bulk${i}@x>`, subject: `bulk ${i}`, date: days(0) + i }));
+    await fx.step('INBOX', { added });
+    const page = await fx.delta.read({ accountId, cursor: 0, limit: 5000 });
+    expect(page.hasMore).toBe(false);
+    const upserts = (object: string) => page.changes.filter((change) => change.op === 'upsert' && change.object === object);
+    expect(upserts('message')).toHaveLength(620);
+    expect(upserts('thread')).toHaveLength(620);
+    expect(upserts('folder').map((change) => change.op === 'upsert' && change.object === 'folder' && change.data.total)).toContain(620);
+  });
+
   test('a mirror writing under a lease it has lost writes nothing; the new holder writes', async () => {
     const { accountId } = fx;
     let now = 1_000_000;
