@@ -10,7 +10,7 @@ import type { GatewayConfig } from './config';
 import { assertKeyOpensStore, sealedSecretCount } from './crypto/key-check';
 import { SecretBox } from './crypto/secret-box';
 import { LeanFetch } from './imap/lean-fetch';
-import { DeltaReader, mailSources } from './mirror/delta-reader';
+import { accountDocument, DeltaReader, mailSources } from './mirror/delta-reader';
 import { Materializer } from './mirror/materialize';
 import { MirrorManager } from './mirror/mirror-manager';
 import { UploadIntake } from './drafts/upload-intake';
@@ -153,7 +153,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
   const delta = new DeltaReader({
     store,
     txlog,
-    sources: { ...mailSources(materializer), preferences: (accountId) => preferences.get(accountId), plan: (accountId) => plans.planOf(accountId) },
+    sources: { ...mailSources(materializer), preferences: accountDocument((accountId) => preferences.get(accountId)), plan: accountDocument((accountId) => plans.planOf(accountId)) },
   });
   const mailWrites = createMailWrites({
     store,

@@ -16,13 +16,24 @@ type Upsert = Extract<DeltaChange, { op: 'upsert' }>;
 type MailObject = Extract<DeltaChange, { op: 'delete' }>['object'];
 
 /**
- * Where delta reads the current state of each kind of object the log names; `undefined`
- * means it no longer exists (a delete). A service whose objects go through delta adds its
- * reader here (context.ts builds them); the mail objects come from the materializer.
+ * Where delta reads the current state of each kind of object the log names, all of a page's
+ * objects of that kind at once (a page names thousands: one query per object would be a
+ * round trip each on PostgreSQL); an id missing from the answer no longer exists (a delete).
+ * A service whose objects go through delta adds its reader here (context.ts builds them);
+ * the mail objects come from the materializer, the account's own documents through
+ * `accountDocument`.
  */
 export type DeltaSources = {
-  readonly [O in Upsert['object']]: (accountId: number, objectId: number) => Promise<Extract<Upsert, { object: O }>['data'] | undefined> | Extract<Upsert, { object: O }>['data'] | undefined;
+  readonly [O in Upsert['object']]: (accountId: number, objectIds: readonly number[]) => Promise<ReadonlyMap<number, Extract<Upsert, { object: O }>['data']>>;
 };
+
+/** A DeltaSources reader for one of the account's own documents (its id is the account's): `read` gives its state. */
+export function accountDocument<Data>(read: (accountId: number) => Promise<Data | undefined> | Data | undefined) {
+  return async (accountId: number, objectIds: readonly number[]): Promise<ReadonlyMap<number, Exclude<Data, undefined>>> => {
+    const data = await read(accountId);
+    return new Map(data === undefined ? [] : objectIds.map((id) => [id, data as Exclude<Data, undefined>]));
+  };
+}
 
 /** The log as delta reads it. */
 export type DeltaLog = Pick<TransactionLog, 'latest' | 'read'>;
@@ -30,9 +41,9 @@ export type DeltaLog = Pick<TransactionLog, 'latest' | 'read'>;
 /** The readers of the mail objects, for a DeltaSources (the account's own documents come from their services). */
 export function mailSources(materializer: Materializer): Pick<DeltaSources, MailObject> {
   return {
-    folder: async (accountId, id) => (await materializer.folder(accountId, id)) ?? undefined,
-    message: async (accountId, id) => (await materializer.message(accountId, id)) ?? undefined,
-    thread: async (accountId, id) => (await materializer.thread(accountId, id)) ?? undefined,
+    folder: (accountId, ids) => materializer.foldersById(accountId, ids),
+    message: (accountId, ids) => materializer.messagesById(accountId, ids),
+    thread: (accountId, ids) => materializer.threadsById(accountId, ids),
   };
 }
 
@@ -61,18 +72,30 @@ export class DeltaReader {
         last.delete(key); // re-insert so the Map keeps the order of last occurrences
         last.set(key, entry);
       }
-      const changes: DeltaChange[] = [];
-      for (const entry of last.values()) {
-        const change = await this.change(accountId, entry);
-        if (change) changes.push(change);
-      }
+      const states = await this.states(accountId, [...last.values()]);
+      const changes = [...last.values()].flatMap((entry) => this.change(entry, states.get(entry.object)!) ?? []);
       return { changes, cursor: entries.at(-1)?.txnId ?? cursor, hasMore };
     });
   }
 
-  private async change(accountId: number, { txnId, object, objectId }: TxEntry): Promise<DeltaChange | undefined> {
-    const read = this.deps.sources[object] as (accountId: number, objectId: number) => Promise<Upsert['data'] | undefined> | Upsert['data'] | undefined;
-    const data = await read(accountId, objectId);
+  /** The current state of the entries' objects, by kind then id. */
+  private async states(accountId: number, entries: readonly TxEntry[]): Promise<Map<TxObject, ReadonlyMap<number, Upsert['data']>>> {
+    const idsByKind = new Map<TxObject, number[]>();
+    for (const { object, objectId } of entries) {
+      const ids = idsByKind.get(object);
+      if (ids) ids.push(objectId);
+      else idsByKind.set(object, [objectId]);
+    }
+    const states = new Map<TxObject, ReadonlyMap<number, Upsert['data']>>();
+    for (const [object, ids] of idsByKind) {
+      const read = this.deps.sources[object] as (accountId: number, objectIds: readonly number[]) => Promise<ReadonlyMap<number, Upsert['data']>>;
+      states.set(object, await read(accountId, ids));
+    }
+    return states;
+  }
+
+  private change({ txnId, object, objectId }: TxEntry, states: ReadonlyMap<number, Upsert['data']>): DeltaChange | undefined {
+    const data = states.get(objectId);
     if (data !== undefined) return { txnId, op: 'upsert', object, data } as Upsert;
     // Only mail objects go away; an account's own document always has a state.
     return MAIL_OBJECTS.has(object) ? { txnId, op: 'delete', object: object as MailObject, objectId: String(objectId) } : undefined;

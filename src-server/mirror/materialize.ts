@@ -3,6 +3,7 @@ import type { Address, AttachmentSummary, Folder, MessageMeta, SpecialUse, Threa
 import { draftRecipients, draftToField } from '../../shared/draft-recipients';
 import { hasFlag } from '../imap/imap-flags';
 import type { SqlExecutor } from '../store/sql';
+import { inChunks, placeholders } from '../store/sql-lists';
 import type { StoredAttachment } from './attachments';
 import { FOLDER_COLUMNS, MESSAGE_COLUMNS, type FolderRow, type MessageRow } from './mirror-rows';
 
@@ -97,38 +98,67 @@ export function specialUseOf(path: string, flag: string | undefined): SpecialUse
 
 /** The materializer's statements (both engines; see store/sql.ts). */
 const SQL = {
-  folder: `SELECT ${FOLDER_COLUMNS} FROM folders WHERE account_id = ? AND id = ?`,
   folders: `SELECT ${FOLDER_COLUMNS} FROM folders WHERE account_id = ? ORDER BY id`,
-  parent: 'SELECT id FROM folders WHERE account_id = ? AND path = ?',
+  foldersIn: (count: number) => `SELECT ${FOLDER_COLUMNS} FROM folders WHERE account_id = ? AND id IN (${placeholders(count)})`,
+  paths: 'SELECT id, path FROM folders WHERE account_id = ?',
   // SUM of a BIGINT is a NUMERIC on PostgreSQL (a string through pg): cast back to a number.
-  counts: 'SELECT COUNT(*) AS total, CAST(COALESCE(SUM(unseen), 0) AS BIGINT) AS unread FROM messages WHERE folder_id = ?',
+  countsIn: (count: number) => `SELECT folder_id AS "folderId", COUNT(*) AS total, CAST(COALESCE(SUM(unseen), 0) AS BIGINT) AS unread
+    FROM messages WHERE folder_id IN (${placeholders(count)}) GROUP BY folder_id`,
   message: `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE account_id = ? AND id = ?`,
-  thread: 'SELECT id FROM threads WHERE account_id = ? AND id = ?',
-  threadMessages: `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE account_id = ? AND thread_id = ?`,
+  messagesIn: (count: number) => `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE account_id = ? AND id IN (${placeholders(count)})`,
+  threadsMessagesIn: (count: number) => `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE account_id = ? AND thread_id IN (${placeholders(count)})`,
 } as const;
 
 /**
- * Reads mirror objects by id, in their current state, always scoped to the account.
- * Null means the object no longer exists (a delta then reports a delete).
+ * Summaries of the account's threads among `threadIds`, by id; a thread with no message
+ * left has none (a delta reports it deleted). Emptied threads keep their row, and merged
+ * ones lose theirs only after their messages moved, so the messages alone tell.
+ */
+export async function threadSummaries(store: SqlExecutor, accountId: number, threadIds: readonly number[]): Promise<Map<number, ThreadSummary>> {
+  const byThread = new Map<number, MessageRow[]>();
+  for (const row of await inChunks(threadIds, (chunk) => store.all<MessageRow>(SQL.threadsMessagesIn(chunk.length), [accountId, ...chunk]))) {
+    const list = byThread.get(row.thread_id);
+    if (list) list.push(row);
+    else byThread.set(row.thread_id, [row]);
+  }
+  const summaries = new Map<number, ThreadSummary>();
+  for (const [threadId, rows] of byThread) {
+    const summary = toThreadSummary(threadId, rows);
+    if (summary) summaries.set(threadId, summary);
+  }
+  return summaries;
+}
+
+/**
+ * Reads mirror objects in their current state, always scoped to the account: one at a time
+ * for routes, or many by ids in a few queries (a delta page names thousands). Null, or an id
+ * missing from a result, means the object no longer exists (a delta then reports a delete).
  */
 export class Materializer {
   constructor(private readonly store: SqlExecutor) {}
 
   async folder(accountId: number, folderId: number): Promise<Folder | null> {
-    const row = await this.store.get<FolderRow>(SQL.folder, [accountId, folderId]);
-    return row ? this.folderOf(row) : null;
+    return (await this.foldersById(accountId, [folderId])).get(folderId) ?? null;
   }
 
+  /** Every folder of the account, by id. */
   async folders(accountId: number): Promise<Folder[]> {
-    const rows = await this.store.all<FolderRow>(SQL.folders, [accountId]);
-    const folders: Folder[] = [];
-    for (const row of rows) folders.push(await this.folderOf(row));
-    return folders;
+    return [...(await this.withCounts(accountId, await this.store.all<FolderRow>(SQL.folders, [accountId]))).values()];
+  }
+
+  async foldersById(accountId: number, folderIds: readonly number[]): Promise<Map<number, Folder>> {
+    const rows = await inChunks(folderIds, (chunk) => this.store.all<FolderRow>(SQL.foldersIn(chunk.length), [accountId, ...chunk]));
+    return this.withCounts(accountId, rows);
   }
 
   async message(accountId: number, messageId: number): Promise<MessageMeta | null> {
     const row = await this.messageRow(accountId, messageId);
     return row ? toMessageMeta(row) : null;
+  }
+
+  async messagesById(accountId: number, messageIds: readonly number[]): Promise<Map<number, MessageMeta>> {
+    const rows = await inChunks(messageIds, (chunk) => this.store.all<MessageRow>(SQL.messagesIn(chunk.length), [accountId, ...chunk]));
+    return new Map(rows.map((row) => [row.id, toMessageMeta(row)]));
   }
 
   /** The raw row (UID, folder, stored attachments) for routes that go back to IMAP. */
@@ -137,13 +167,27 @@ export class Materializer {
   }
 
   async thread(accountId: number, threadId: number): Promise<ThreadSummary | null> {
-    if (!(await this.store.get(SQL.thread, [accountId, threadId]))) return null;
-    return toThreadSummary(threadId, await this.store.all<MessageRow>(SQL.threadMessages, [accountId, threadId]));
+    return (await threadSummaries(this.store, accountId, [threadId])).get(threadId) ?? null;
   }
 
-  private async folderOf(row: FolderRow): Promise<Folder> {
-    const counts = (await this.store.get<{ total: number; unread: number }>(SQL.counts, [row.id]))!;
-    const parent = row.parent_path ? await this.store.get<{ id: number }>(SQL.parent, [row.account_id, row.parent_path]) : undefined;
-    return toFolder(row, counts, parent?.id ?? null);
+  threadsById(accountId: number, threadIds: readonly number[]): Promise<Map<number, ThreadSummary>> {
+    return threadSummaries(this.store, accountId, threadIds);
+  }
+
+  /** The folders with their counts and parents, in the order of `rows`. */
+  private async withCounts(accountId: number, rows: readonly FolderRow[]): Promise<Map<number, Folder>> {
+    const folders = new Map<number, Folder>();
+    if (rows.length === 0) return folders;
+    const counts = await inChunks(
+      rows.map((row) => row.id),
+      (chunk) => this.store.all<{ folderId: number; total: number; unread: number }>(SQL.countsIn(chunk.length), chunk),
+    );
+    const countOf = new Map(counts.map((count) => [count.folderId, count]));
+    const idOfPath = rows.some((row) => row.parent_path) ? new Map((await this.store.all<{ id: number; path: string }>(SQL.paths, [accountId])).map((row) => [row.path, row.id])) : new Map<string, number>();
+    for (const row of rows) {
+      const parentId = row.parent_path ? (idOfPath.get(row.parent_path) ?? null) : null;
+      folders.set(row.id, toFolder(row, countOf.get(row.id) ?? { total: 0, unread: 0 }, parentId));
+    }
+    return folders;
   }
 }

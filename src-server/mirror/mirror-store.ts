@@ -47,6 +47,12 @@ export interface MoveParams {
   readonly uidMap: ReadonlyMap<number, number>;
 }
 
+/**
+ * Runs first in each write's transaction and throws to refuse the write (rolled back, nothing
+ * logged): how an account's mirror writes under its lease (AccountLeases.check with its token).
+ */
+export type MirrorWriteGuard = (accountId: number) => Promise<void>;
+
 export interface MirrorStoreDeps {
   readonly store: SqlStore;
   /** Where each commit's changes are logged, inside its transaction. */
@@ -87,8 +93,20 @@ export class MirrorStore {
   private readonly store: SqlStore;
   private readonly threads = new ThreadResolver();
 
-  constructor(private readonly deps: MirrorStoreDeps) {
+  constructor(
+    private readonly deps: MirrorStoreDeps,
+    private readonly guard: MirrorWriteGuard | null = null,
+  ) {
     this.store = deps.store;
+  }
+
+  /**
+   * The same store, whose writes first pass `guard` in their own transaction. A mirror given
+   * `fenced((id) => leases.check(id, token))` with the token it started under writes nothing
+   * once another node holds the account, however late its last step comes (DESIGN §7).
+   */
+  fenced(guard: MirrorWriteGuard): MirrorStore {
+    return new MirrorStore(this.deps, guard);
   }
 
   folders(accountId: number): Promise<FolderRow[]> {
@@ -272,6 +290,7 @@ export class MirrorStore {
   private async commit(accountId: number, work: (tx: SqlExecutor, changes: ChangeSet) => Promise<void>): Promise<void> {
     const changes = new ChangeSet();
     const latest = await this.store.transaction(async (tx) => {
+      await this.guard?.(accountId);
       await work(tx, changes);
       // Emptied threads keep their row (and id) so a message moving back rejoins the same thread.
       for (const threadId of changes.shrunkThreads) await tx.run(SQL.threadSpan, [threadId, threadId, threadId, accountId]);

@@ -1,7 +1,7 @@
 import type { MessageMeta, ThreadSummary } from '../../shared/api/mail';
 import type { ThreadCountResponse, ThreadDetailResponse, ThreadListResponse } from '../../shared/api/reading';
 import { TernError } from '../../shared/errors';
-import { toMessageMeta, toThreadSummary } from '../mirror/materialize';
+import { threadSummaries, toMessageMeta, toThreadSummary } from '../mirror/materialize';
 import { MESSAGE_COLUMNS, type MessageRow } from '../mirror/mirror-rows';
 import type { SqlExecutor } from '../store/sql';
 import { IN_LIST_CHUNK, placeholders } from '../store/sql-lists';
@@ -33,7 +33,6 @@ const SQL = {
   threadMessages: `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE account_id = ? AND thread_id = ?`,
   /** Those of `count` threads with a message in the folder at or after a time. */
   newerInFolder: (count: number) => `SELECT DISTINCT thread_id AS "threadId" FROM messages WHERE folder_id = ? AND received_at >= ? AND thread_id IN (${placeholders(count)})`,
-  manyThreadsMessages: (count: number) => `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE account_id = ? AND thread_id IN (${placeholders(count)})`,
 } as const;
 
 type ScanRow = { id: number; threadId: number; at: number };
@@ -112,21 +111,7 @@ export class ThreadQueries {
 
   /** Summaries of several threads (empty threads left out), in no particular order. */
   async summaries(accountId: number, threadIds: readonly number[]): Promise<ThreadSummary[]> {
-    const byThread = new Map<number, MessageRow[]>();
-    for (let start = 0; start < threadIds.length; start += IN_LIST_CHUNK) {
-      const ids = threadIds.slice(start, start + IN_LIST_CHUNK);
-      for (const row of await this.store.all<MessageRow>(SQL.manyThreadsMessages(ids.length), [accountId, ...ids])) {
-        const list = byThread.get(row.thread_id);
-        if (list) list.push(row);
-        else byThread.set(row.thread_id, [row]);
-      }
-    }
-    const out: ThreadSummary[] = [];
-    for (const [threadId, rows] of byThread) {
-      const summary = toThreadSummary(threadId, rows);
-      if (summary) out.push(summary);
-    }
-    return out;
+    return [...(await threadSummaries(this.store, accountId, threadIds)).values()];
   }
 
   /** Which of the threads have a message in the folder at or after `at` (they were on an earlier page). */

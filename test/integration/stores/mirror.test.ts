@@ -4,6 +4,7 @@
  * on SQLite and on a real PostgreSQL, so a construct only SQLite accepts fails the second run.
  */
 import { afterEach, beforeEach, expect, test } from 'vitest';
+import { AccountLeases } from '../../../src-server/cluster/account-leases';
 import type { FolderListing } from '../../../src-server/mirror/mirror-store';
 import type { SqlStore } from '../../../src-server/store/sql';
 import { days, noState, record, T0 } from '../../unit/server/mirror/mirror-fixture';
@@ -227,6 +228,32 @@ describeOnEngines('the mirror stores', (engine) => {
       expect(messages.size).toBe(24);
     }
     await expect(fx.delta.read({ accountId: bob, cursor: 10_000, limit: 10 })).rejects.toMatchObject({ name: 'ClearClientCache' });
+  });
+
+  test('a mirror writing under a lease it has lost writes nothing; the new holder writes', async () => {
+    const { accountId } = fx;
+    let now = 1_000_000;
+    const leases = new AccountLeases({ store, now: () => now });
+    const token = (await leases.acquire(accountId, 'node-a', 10_000))!;
+    const mine = fx.mirror.fenced((id) => leases.check(id, token));
+    await mine.applyFolderBatch(accountId, { folderId: fx.folder('INBOX'), added: [record({ uid: 1, messageIdHeader: '<1@x>' })], flagUpdates: [], removedUids: [], state: noState });
+    // node-a stalled past its lease; node-b took the account over.
+    now += 20_000;
+    const taken = (await leases.acquire(accountId, 'node-b', 10_000))!;
+    expect(taken).toBeGreaterThan(token);
+    const latest = await fx.txlog.latest(accountId);
+    const announced: number[] = [];
+    fx.push.subscribe(accountId, (id) => announced.push(id));
+    const late = { folderId: fx.folder('INBOX'), added: [record({ uid: 2, messageIdHeader: '<2@x>' })], flagUpdates: [{ uid: 1, flags: ['\\Seen'], modseq: null }], removedUids: [], state: noState };
+    await expect(mine.applyFolderBatch(accountId, late)).rejects.toMatchObject({ name: 'StaleLeaseError' });
+    expect(await messageId(store, fx.folder('INBOX'), 2)).toBeUndefined();
+    expect((await fx.materializer.folder(accountId, fx.folder('INBOX')))!.unread).toBe(1);
+    expect(await store.get('SELECT id FROM threads WHERE id > (SELECT MAX(thread_id) FROM messages)')).toBeUndefined();
+    expect(await fx.txlog.latest(accountId)).toBe(latest);
+    expect(announced).toEqual([]);
+    await fx.mirror.fenced((id) => leases.check(id, taken)).applyFolderBatch(accountId, late);
+    expect(await messageId(store, fx.folder('INBOX'), 2)).toBeDefined();
+    expect(announced).toEqual([await fx.txlog.latest(accountId)]);
   });
 
   test('thread list pages walk a folder larger than one scan chunk: no gap, no repeat, ties kept on one page', async () => {

@@ -3,7 +3,7 @@
  * (stores/mirror.test.ts): MirrorStore, Materializer, FolderQueries, ThreadQueries and
  * DeltaReader, with accounts inserted as plain rows.
  */
-import { DeltaReader, mailSources } from '../../../src-server/mirror/delta-reader';
+import { accountDocument, DeltaReader, mailSources } from '../../../src-server/mirror/delta-reader';
 import { Materializer } from '../../../src-server/mirror/materialize';
 import { MirrorStore } from '../../../src-server/mirror/mirror-store';
 import { PushHub } from '../../../src-server/push/push-hub';
@@ -27,7 +27,7 @@ export function mirrorOnStore(store: SqlStore) {
   const push = new PushHub();
   const mirror = new MirrorStore({ store, txlog, push });
   const materializer = new Materializer(store);
-  const delta = new DeltaReader({ store, txlog, sources: { ...mailSources(materializer), preferences: () => undefined, plan: () => undefined } });
+  const delta = new DeltaReader({ store, txlog, sources: { ...mailSources(materializer), preferences: accountDocument(() => undefined), plan: accountDocument(() => undefined) } });
   return { store, txlog, push, mirror, materializer, folders: new FolderQueries(store, materializer), threads: new ThreadQueries(store), delta };
 }
 
