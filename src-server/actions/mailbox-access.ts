@@ -1,11 +1,8 @@
 import type { ImapFlow, MailboxObject } from 'imapflow';
-import type { AccountStore } from '../accounts/account-store';
-import { createImapClient } from '../imap/imap-client';
 import type { MirrorManager } from '../mirror/mirror-manager';
 
 export interface MailboxAccessDeps {
-  readonly accounts: Pick<AccountStore, 'get' | 'password'>;
-  readonly mirrors: Pick<MirrorManager, 'get'>;
+  readonly mirrors: Pick<MirrorManager, 'get' | 'withMailbox'>;
   readonly onError?: (accountId: number, error: unknown) => void;
 }
 
@@ -18,18 +15,8 @@ export interface MailboxAccessDeps {
 export class MailboxAccess {
   constructor(private readonly deps: MailboxAccessDeps) {}
 
-  async withFolder<T>(accountId: number, path: string, fn: (client: ImapFlow, mailbox: MailboxObject) => Promise<T>): Promise<T> {
-    const mirror = this.deps.mirrors.get(accountId);
-    if (mirror) return mirror.withMailbox(path, fn);
-    const account = await this.deps.accounts.get(accountId);
-    if (!account) throw new Error(`No account ${accountId}`);
-    const client = createImapClient({ account, password: await this.deps.accounts.password(accountId), purpose: 'sync' });
-    await client.connect();
-    try {
-      return await fn(client, await client.mailboxOpen(path));
-    } finally {
-      await client.logout().catch(() => client.close());
-    }
+  withFolder<T>(accountId: number, path: string, fn: (client: ImapFlow, mailbox: MailboxObject) => Promise<T>): Promise<T> {
+    return this.deps.mirrors.withMailbox(accountId, path, fn);
   }
 
   /**

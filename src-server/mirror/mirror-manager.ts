@@ -1,3 +1,4 @@
+import type { ImapFlow, MailboxObject } from 'imapflow';
 import type { AccountStore } from '../accounts/account-store';
 import type { SessionStore } from '../accounts/session-store';
 import { createImapClient, type ImapPurpose } from '../imap/imap-client';
@@ -78,6 +79,29 @@ export class MirrorManager {
 
   get(accountId: number): AccountMirror | undefined {
     return this.mirrors.get(accountId);
+  }
+
+  /**
+   * Runs a command on the account's mailbox: on its mirror's connection when this process
+   * runs the mirror (commands take turns with the sync), else over a short-lived connection
+   * of its own — a send finishing after the last logout, or, with several gateway nodes, a
+   * request that reached a node other than the one mirroring the account (DESIGN §7).
+   */
+  async withMailbox<T>(accountId: number, path: string, fn: (client: ImapFlow, mailbox: MailboxObject) => Promise<T>): Promise<T> {
+    const mirror = this.mirrors.get(accountId);
+    if (mirror) return mirror.withMailbox(path, fn);
+    const client = await this.createClient(accountId, 'sync');
+    await client.connect();
+    try {
+      return await fn(client, await client.mailboxOpen(path));
+    } finally {
+      await client.logout().catch(() => client.close());
+    }
+  }
+
+  /** Brings the mirror up to date with the server now, where this process runs it; elsewhere its owner's IDLE and sweeps do. */
+  async resyncNow(accountId: number, folderPath?: string): Promise<void> {
+    await this.mirrors.get(accountId)?.resyncNow(folderPath);
   }
 
   async stop(accountId: number): Promise<void> {

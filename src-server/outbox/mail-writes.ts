@@ -63,7 +63,7 @@ export function createMailWrites(deps: MailWritesDeps): MailWrites {
   const { store, accounts, txlog, mirrors, materializer } = deps;
   const report = (accountId: number | null, error: unknown) => deps.onError?.(accountId, error);
   const roles = new FolderRoles(store);
-  const access = new MailboxAccess({ accounts, mirrors, onError: report });
+  const access = new MailboxAccess({ mirrors, onError: report });
   const uploads = new UploadStore({ store, dir: join(deps.dataDir, 'uploads') });
   const draftStore = new DraftStore(store);
   const assembler = new MessageAssembler({ accounts, uploads });

@@ -8,7 +8,6 @@ import type { FolderRehomer } from './folder-rehome';
 import { childPath, isWithin, samePath, validFolderName } from './folder-name';
 import { isSpecial, type FolderQueries } from './folder-queries';
 import { folderCommandError } from './imap-errors';
-import { mirrorOf } from './mirror-access';
 
 export interface FolderServiceDeps {
   readonly folders: FolderQueries;
@@ -122,9 +121,8 @@ export class FolderService {
    * that brings the folder list — and the transaction log — up to date.
    */
   private async command(accountId: number, run: (client: ImapFlow) => Promise<unknown>): Promise<void> {
-    const mirror = mirrorOf(this.deps.mirrors, accountId);
     try {
-      await mirror.withMailbox('INBOX', async (client) => {
+      await this.deps.mirrors.withMailbox(accountId, 'INBOX', async (client) => {
         await run(client);
       });
     } catch (error) {
@@ -132,7 +130,7 @@ export class FolderService {
     }
     // The command is done on the server; a failed resync only delays the mirror (the sweep
     // retries), and `mirrored` tells the client if the folder is not there yet.
-    await mirror.resyncNow().catch(() => undefined);
+    await this.deps.mirrors.resyncNow(accountId).catch(() => undefined);
   }
 
   /** The folder at `path` after the resync; missing means the server did not do what it said. */

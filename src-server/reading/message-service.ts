@@ -10,7 +10,6 @@ import type { BodyCache } from './body-cache';
 import { fetchBody } from './body-fetch';
 import { parseMessageBody, type ParsedBody } from './body-parser';
 import type { FolderQueries } from './folder-queries';
-import { mirrorOf } from './mirror-access';
 import type { Spool, Spooled } from './spool';
 
 export interface MessageServiceDeps {
@@ -130,9 +129,8 @@ export class MessageService {
     } catch {
       throw new TernError(gone);
     }
-    const mirror = mirrorOf(this.deps.mirrors, accountId);
     try {
-      return await mirror.withMailbox(folder.path, async (client, mailbox) => {
+      return await this.deps.mirrors.withMailbox(accountId, folder.path, async (client, mailbox) => {
         if (folder.uidvalidity !== null && Number(mailbox.uidValidity) !== folder.uidvalidity) throw new TernError(gone);
         return await fn(client);
       });

@@ -48,7 +48,11 @@ async function setup() {
       await fx.store.syncFolderList(fx.accountId, paths.map(listing));
     },
   };
-  const mirrors = { get: () => mirror } as unknown as MirrorManager;
+  const mirrors = {
+    get: () => mirror,
+    withMailbox: <T>(_accountId: number, path: string, fn: (client: ImapFlow, mailbox: MailboxObject) => Promise<T>) => mirror.withMailbox(path, fn),
+    resyncNow: () => mirror.resyncNow(),
+  } as unknown as MirrorManager;
   const service = new FolderService({ folders: fx.folders, mirrors, rehomer: new FolderRehomer({ store: fx.sql, txlog: fx.txlog, push: fx.push }) });
   return { ...fx, service, commands, paths };
 }
