@@ -32,10 +32,8 @@ import { BackgroundIndexer } from './search/background-indexer';
 import { SearchService } from './search/search-service';
 import { openSharedState, type SharedState } from './shared-state/open-shared-state';
 import type { SmtpConnector } from './smtp/smtp-connector';
-import type { Db } from './store/database';
 import { openStore } from './store/open-store';
 import type { SqlStore } from './store/sql';
-import { SqliteStore } from './store/sqlite-store';
 import { TransactionLog } from './store/transaction-log';
 
 /**
@@ -46,11 +44,6 @@ export interface GatewayContext {
   readonly config: GatewayConfig;
   /** The database, SQLite or PostgreSQL (store/sql.ts); closed by `closeContext`. */
   readonly store: SqlStore;
-  /**
-   * The same SQLite connection, synchronously, for the stores not yet moved onto `store`
-   * (issue 12 point 1 moves them one domain at a time; this goes with the last of them).
-   */
-  readonly db: Db;
   readonly accounts: AccountStore;
   readonly sessions: SessionStore;
   readonly txlog: TransactionLog;
@@ -111,11 +104,6 @@ const warnOnStderr = (message: string, error: unknown) => console.warn(`${messag
 export async function createContext(config: GatewayConfig, overrides: ContextOverrides = {}): Promise<GatewayContext> {
   const report = overrides.reportError ?? warnOnStderr;
   const store = await openStore(config);
-  if (!(store instanceof SqliteStore)) {
-    await store.close();
-    throw new Error('TERN_DATABASE_URL: the gateway cannot run on PostgreSQL yet (its stores are moving onto it: issue 12). Unset it to use SQLite.');
-  }
-  const db = store.db;
   // Refuse to start rather than run with a key that cannot open the stored passwords.
   let secrets: SecretBox;
   let accounts: AccountStore;
@@ -171,7 +159,6 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
   return {
     config,
     store,
-    db,
     accounts,
     sessions,
     txlog,
