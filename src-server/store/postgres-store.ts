@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import type { SqlExecutor, SqlRunResult, SqlStore, SqlValue } from './sql';
+import { withoutNul } from './text-values';
 
 const INT8 = 20;
 /**
@@ -67,7 +68,7 @@ export class PostgresStore implements SqlStore {
 
   private query(sql: string, params: readonly SqlValue[]): Promise<pg.QueryResult> {
     const client = this.inside.getStore() ?? this.pool;
-    return client.query({ text: numbered(sql), values: params as unknown[] });
+    return client.query({ text: numbered(sql), values: withoutNul(params) as unknown[] });
   }
 }
 

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import Database from 'better-sqlite3';
 import type { SqlExecutor, SqlRunResult, SqlStore, SqlValue } from './sql';
+import { withoutNul } from './text-values';
 
 type Statement = Database.Statement<unknown[], unknown>;
 
@@ -103,7 +104,7 @@ export class SqliteStore implements SqlStore {
   };
 }
 
-/** better-sqlite3 binds Buffers, not plain Uint8Arrays. */
+/** better-sqlite3 binds Buffers, not plain Uint8Arrays; strings lose U+0000 as on PostgreSQL (text-values.ts). */
 function bind(params: readonly SqlValue[]): unknown[] {
-  return params.map((value) => (value instanceof Uint8Array && !Buffer.isBuffer(value) ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : value));
+  return withoutNul(params).map((value) => (value instanceof Uint8Array && !Buffer.isBuffer(value) ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : value));
 }

@@ -458,6 +458,28 @@ describe('MIME header torture set through Dovecot (RFC 2047 words with raw 8-bit
   });
 });
 
+describe('a U+0000 in a decoded subject and body (an encoded word =00, quoted-printable =00)', () => {
+  test('the message is mirrored and read like any other, the NUL dropped (PostgreSQL TEXT cannot hold one)', async () => {
+    const subject = `Nul=00byte ${Date.now()}`;
+    const source = [
+      'From: Ann <ann@kite.test>', 'To: Alice Tern <alice@tern.test>', `Subject: =?utf-8?q?${subject.replace(/ /g, '_')}?=`, 'Message-ID: <nul-byte@kite.test>', 'MIME-Version: 1.0',
+      'Content-Type: text/plain; charset=utf-8', 'Content-Transfer-Encoding: quoted-printable', '', 'before=00after', '',
+    ].join('\r\n');
+    await fx.send({ envelope: { from: 'ann@kite.test', to: ['alice@tern.test'] }, raw: source });
+    const expected = subject.replace('=00', '');
+    const row = await eventually(
+      async () => (await sql<{ id: number; subject: string; snippet: string }>('SELECT id, subject, snippet FROM messages WHERE message_id_header = ?', '<nul-byte@kite.test>'))[0],
+      15_000,
+      'the message mirrored',
+    );
+    expect(row).toMatchObject({ subject: expected, snippet: 'beforeafter' });
+    // The body comes from IMAP as it is (its cache row is JSON, where a NUL is escaped); only the columns drop it.
+    const reply = await api(`/api/messages/${row.id}/body`);
+    expect(reply.status).toBe(200);
+    expect(((await reply.json()) as MessageBody).text?.trim().replace('\u0000', '')).toBe('beforeafter');
+  });
+});
+
 describe('timings (figures, not assertions)', () => {
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const timed = async (path: string) => {

@@ -46,6 +46,12 @@ export function describeSqlStoreContract(under: StoreUnderTest) {
       expect(typeof count?.n).toBe('number');
     });
 
+    test('a U+0000 in a bound string is dropped on both engines (PostgreSQL TEXT refuses it); a blob keeps its zero bytes', async () => {
+      await store.run('INSERT INTO contract_items (id, label, at, data) VALUES (?, ?, ?, ?)', [1, 'nul\u0000byte\u0000', 1, Buffer.from([0, 0])]);
+      expect(await store.get('SELECT label, data FROM contract_items WHERE id = ?', [1])).toEqual({ label: 'nulbyte', data: Buffer.from([0, 0]) });
+      expect(await store.get('SELECT id FROM contract_items WHERE label = ?', ['nul\u0000byte'])).toEqual({ id: 1 });
+    });
+
     test('run reports changed rows; ON CONFLICT DO NOTHING changes none; RETURNING gives the row', async () => {
       expect((await store.run('INSERT INTO contract_items (id, label, at) VALUES (?, ?, ?)', [1, 'a', 1])).changes).toBe(1);
       expect((await store.run('INSERT INTO contract_items (id, label, at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', [1, 'b', 2])).changes).toBe(0);
