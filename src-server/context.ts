@@ -1,6 +1,9 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { AccountStore } from './accounts/account-store';
 import { AnalyticsStore } from './analytics/analytics-store';
+import { AccountLeases } from './cluster/account-leases';
 import { SessionStore } from './accounts/session-store';
 import { discoverServers, rememberDiscoveries } from './auth/discovery';
 import { checkImapLogin } from './auth/imap-check';
@@ -32,10 +35,8 @@ import { BackgroundIndexer } from './search/background-indexer';
 import { SearchService } from './search/search-service';
 import { openSharedState, type SharedState } from './shared-state/open-shared-state';
 import type { SmtpConnector } from './smtp/smtp-connector';
-import type { Db } from './store/database';
 import { openStore } from './store/open-store';
 import type { SqlStore } from './store/sql';
-import { SqliteStore } from './store/sqlite-store';
 import { TransactionLog } from './store/transaction-log';
 
 /**
@@ -46,11 +47,6 @@ export interface GatewayContext {
   readonly config: GatewayConfig;
   /** The database, SQLite or PostgreSQL (store/sql.ts); closed by `closeContext`. */
   readonly store: SqlStore;
-  /**
-   * The same SQLite connection, synchronously, for the stores not yet moved onto `store`
-   * (issue 12 point 1 moves them one domain at a time; this goes with the last of them).
-   */
-  readonly db: Db;
   readonly accounts: AccountStore;
   readonly sessions: SessionStore;
   readonly txlog: TransactionLog;
@@ -105,17 +101,18 @@ export interface ContextOverrides {
   readonly outbox?: Partial<OutboxOptions>;
 }
 
+/**
+ * How long an account's mirror lease lives unrenewed (renewed every third of it): a node that
+ * dies leaves its accounts unmirrored at most this long before another node takes them over.
+ */
+const MIRROR_LEASE_TTL_MS = 9_000;
+
 /** Errors outside a request, when no reporter is given: their message on stderr. */
 const warnOnStderr = (message: string, error: unknown) => console.warn(`${message}: ${error instanceof Error ? error.message : String(error)}`);
 
 export async function createContext(config: GatewayConfig, overrides: ContextOverrides = {}): Promise<GatewayContext> {
   const report = overrides.reportError ?? warnOnStderr;
   const store = await openStore(config);
-  if (!(store instanceof SqliteStore)) {
-    await store.close();
-    throw new Error('TERN_DATABASE_URL: the gateway cannot run on PostgreSQL yet (its stores are moving onto it: issue 12). Unset it to use SQLite.');
-  }
-  const db = store.db;
   // Refuse to start rather than run with a key that cannot open the stored passwords.
   let secrets: SecretBox;
   let accounts: AccountStore;
@@ -142,6 +139,11 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     options: { sweepIntervalMs: config.mirrorSweepMs },
     onError: (accountId, error) => report(`mirror of account ${accountId}`, error),
     leanFetch: new LeanFetch({ onInactive: (error) => report('IMAP', error) }),
+    // On PostgreSQL several nodes may share the database: each account is mirrored by the
+    // node holding its lease (DESIGN §7). SQLite is one node's file: it mirrors everything.
+    ...(store.dialect === 'postgres'
+      ? { ownership: { leases: new AccountLeases({ store }), holder: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`, ttlMs: MIRROR_LEASE_TTL_MS, onError: (error: unknown) => report('account leases', error) } }
+      : {}),
   });
   const materializer = new Materializer(store);
   const folders = new FolderQueries(store, materializer);
@@ -171,7 +173,6 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
   return {
     config,
     store,
-    db,
     accounts,
     sessions,
     txlog,
