@@ -12,8 +12,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const LAYERS = ['typecheck', 'unit', 'integration', 'e2e'];
-// The integration layer runs its mail paths on Dovecot, then on Cyrus IMAP (vitest.config.ts).
-const PROJECTS = { unit: ['unit'], integration: ['integration', 'integration-cyrus'], e2e: ['e2e'] };
+// The integration layer runs its mail paths on Dovecot, then on Cyrus IMAP, then the gateway on
+// PostgreSQL instead of SQLite (vitest.config.ts).
+const PROJECTS = { unit: ['unit'], integration: ['integration', 'integration-cyrus', 'integration-postgres'], e2e: ['e2e'] };
 const requested = process.argv.slice(2);
 for (const layer of requested) {
   if (!LAYERS.includes(layer)) {

@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 const root = fileURLToPath(new URL('..', import.meta.url));
 /** Integration files that run on Cyrus IMAP too (project integration-cyrus). */
 const CYRUS_FILES = ['login', 'mirror', 'actions', 'folder-sync', 'drafts', 'send', 'search', 'line-ends', 'body-parts'];
+/** Integration files that run with the gateway on PostgreSQL too (project integration-postgres): every store end to end. */
+const POSTGRES_FILES = ['login', 'mirror', 'delta', 'actions', 'folder-sync', 'drafts', 'send', 'search', 'reading', 'push'];
 
 /**
  * The three test layers. `test/run.mjs` runs them one after another (`npm test`);
@@ -42,6 +44,23 @@ export default defineConfig({
           env: { TERN_TEST_IMAP_SERVER: 'cyrus' },
           fileParallelism: false,
           sequence: { groupOrder: 1 },
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+        },
+      },
+      {
+        // The gateway-level files again with the gateway on PostgreSQL instead of SQLite (the
+        // fixtures read TERN_TEST_DATABASE, support/database-choice.ts): one server for the
+        // project run (its globalSetup), a fresh database per gateway. groupOrder 2: its own group.
+        extends: true,
+        test: {
+          name: 'integration-postgres',
+          include: POSTGRES_FILES.map((file) => `test/integration/${file}.test.ts`),
+          environment: 'node',
+          env: { TERN_TEST_DATABASE: 'postgres' },
+          globalSetup: ['test/integration/support/postgres-global-setup.ts'],
+          fileParallelism: false,
+          sequence: { groupOrder: 2 },
           testTimeout: 60_000,
           hookTimeout: 180_000,
         },

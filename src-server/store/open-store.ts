@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDatabase } from './database';
 import { MIGRATIONS } from './migrations';
@@ -16,6 +17,9 @@ export interface StoreLocation {
 
 /** Opens the gateway's store on the engine `location` names and brings its schema up to date. */
 export async function openStore(location: StoreLocation): Promise<SqlStore> {
+  // The data dir holds the key file, the spool and the uploads on either engine: on
+  // PostgreSQL nothing else would create it before the key file is written.
+  mkdirSync(location.dataDir, { recursive: true, mode: 0o700 });
   if (location.databaseUrl) {
     const store = PostgresStore.connect(location.databaseUrl);
     try {

@@ -31,9 +31,10 @@ const folderId = (path: string) => folders.get(path)!.id;
 
 /** Mirrored messages of a folder with a Message-ID, optionally filtered. */
 async function messagesIn(path: string, where = '1 = 1'): Promise<MessageMeta[]> {
-  const rows = fx.ctx.db
-    .prepare(`SELECT m.id FROM messages m JOIN folders f ON f.id = m.folder_id WHERE m.account_id = ? AND f.path = ? AND m.message_id_header IS NOT NULL AND ${where} ORDER BY m.id`)
-    .all(fx.alice.accountId, path) as { id: number }[];
+  const rows = await fx.ctx.store.all<{ id: number }>(
+    `SELECT m.id FROM messages m JOIN folders f ON f.id = m.folder_id WHERE m.account_id = ? AND f.path = ? AND m.message_id_header IS NOT NULL AND ${where} ORDER BY m.id`,
+    [fx.alice.accountId, path],
+  );
   return Promise.all(rows.map((row) => meta(row.id)));
 }
 
@@ -119,18 +120,19 @@ describe('message actions', () => {
 });
 
 describe('thread actions', () => {
-  function threadAcross(paths: string[]): number {
+  async function threadAcross(paths: string[]): Promise<number> {
     const having = paths.map(() => `SUM(CASE WHEN f.path = ? THEN 1 ELSE 0 END) > 0`).join(' AND ');
-    const row = fx.ctx.db
-      .prepare(`SELECT m.thread_id AS id FROM messages m JOIN folders f ON f.id = m.folder_id WHERE m.account_id = ? GROUP BY m.thread_id HAVING ${having} LIMIT 1`)
-      .get(fx.alice.accountId, ...paths) as { id: number } | undefined;
+    const row = await fx.ctx.store.get<{ id: number }>(
+      `SELECT m.thread_id AS id FROM messages m JOIN folders f ON f.id = m.folder_id WHERE m.account_id = ? GROUP BY m.thread_id HAVING ${having} LIMIT 1`,
+      [fx.alice.accountId, ...paths],
+    );
     if (!row) throw new Error(`The seeded mailbox has no thread across ${paths.join(' and ')}`);
     return row.id;
   }
   const members = async (threadId: number) => Promise.all((await fx.ctx.materializer.thread(fx.alice.accountId, threadId))!.messageIds.map(meta));
 
   test('archive takes the INBOX messages and leaves your replies in Sent', async () => {
-    const threadId = threadAcross(['INBOX', 'Sent']);
+    const threadId = await threadAcross(['INBOX', 'Sent']);
     const before = await members(threadId);
     const { changes } = await act('threads', { ids: [String(threadId)], action: 'archive' });
     for (const message of before) {
@@ -142,14 +144,14 @@ describe('thread actions', () => {
   });
 
   test('trash takes the whole conversation, your replies included', async () => {
-    const threadId = threadAcross(['INBOX', 'Sent']);
+    const threadId = await threadAcross(['INBOX', 'Sent']);
     const before = (await members(threadId)).filter((message) => !message.draft);
     await act('threads', { ids: [String(threadId)], action: 'trash' });
     for (const message of before) expect((await onServer(message.messageIdHeader!)).map((copy) => copy.folder)).toEqual(['Trash']);
   });
 
   test('read marks every message of the thread read on the server', async () => {
-    const threadId = threadAcross(['INBOX']);
+    const threadId = await threadAcross(['INBOX']);
     await act('threads', { ids: [String(threadId)], action: 'read' });
     for (const message of await members(threadId)) {
       for (const copy of await onServer(message.messageIdHeader!)) expect(copy.flags).toContain('\\Seen');

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { MessageBody } from '../../shared/api/mail';
+import type { SqlValue } from '../../src-server/store/sql';
 import { tortureMessages } from '../harness/seed/torture';
 import { appendMessages, eventually, OWNER, PASSWORD, startGatewayFixture, type GatewayFixture } from './support/gateway-fixture';
 import { startSilentProxy, type SilentProxy } from './support/silent-proxy';
@@ -28,7 +29,7 @@ afterAll(async () => {
 });
 
 const api = (path: string) => fetch(`${fx.baseUrl}${path}`, { headers: { authorization: `Bearer ${fx.token}` } });
-const sql = <T>(query: string, ...params: unknown[]) => fx.ctx.db.prepare(query).all(...params) as T[];
+const sql = <T>(query: string, ...params: SqlValue[]) => fx.ctx.store.all<T>(query, params);
 
 /** The body route's answer and the bytes the server sent meanwhile. */
 async function openBody(id: number): Promise<{ body: MessageBody; bytes: number }> {
@@ -54,7 +55,7 @@ describe('opening a message with a 5 MB attachment', () => {
       html: '<p>The figures are <b>attached</b>.</p>',
       attachments: [{ filename: 'figures.bin', content: figures, contentType: 'application/octet-stream' }],
     });
-    id = (await eventually(() => sql<{ id: number }>('SELECT id FROM messages WHERE subject = ?', subject)[0], 20_000, 'the message mirrored')).id;
+    id = (await eventually(async () => (await sql<{ id: number }>('SELECT id FROM messages WHERE subject = ?', subject))[0], 20_000, 'the message mirrored')).id;
   });
 
   test('moves a few kilobytes, not the attachment: the text and HTML parts, and the attachment measured to the byte', async () => {
@@ -69,14 +70,14 @@ describe('opening a message with a 5 MB attachment', () => {
 
   test('a row mirrored before the body parts were kept is read whole, as before: the same body, and the 5 MB on the wire', async () => {
     const { body: parts } = await openBody(id); // cached by the test above
-    const [{ kept }] = sql<{ kept: string }>('SELECT body_parts AS kept FROM messages WHERE id = ?', id) as [{ kept: string }];
-    fx.ctx.db.prepare('UPDATE messages SET body_parts = NULL WHERE id = ?').run(id);
-    fx.ctx.db.prepare('DELETE FROM message_bodies WHERE message_id = ?').run(id);
+    const [{ kept }] = (await sql<{ kept: string }>('SELECT body_parts AS kept FROM messages WHERE id = ?', id)) as [{ kept: string }];
+    await fx.ctx.store.run('UPDATE messages SET body_parts = NULL WHERE id = ?', [id]);
+    await fx.ctx.store.run('DELETE FROM message_bodies WHERE message_id = ?', [id]);
     const { body, bytes } = await openBody(id);
     console.log(`[body-parts] the same message read whole: ${bytes} bytes from the IMAP server`);
     expect(bytes).toBeGreaterThan(figures.length);
     expect(body).toEqual(parts);
-    fx.ctx.db.prepare('UPDATE messages SET body_parts = ? WHERE id = ?').run(kept, id);
+    await fx.ctx.store.run('UPDATE messages SET body_parts = ? WHERE id = ?', [kept, id]);
   });
 });
 
@@ -85,14 +86,14 @@ describe('every seeded message and the 112 of the MIME torture set', () => {
     const set = tortureMessages({ to: 'Alice Tern <alice@tern.test>' });
     await appendMessages(fx, 'INBOX', set.map((message) => message.source));
     await fx.ctx.mirrors.get(fx.accountId)!.resyncNow('INBOX');
-    const rows = sql<{ id: number; body_parts: string | null }>('SELECT id, body_parts FROM messages ORDER BY id');
+    const rows = await sql<{ id: number; body_parts: string | null }>('SELECT id, body_parts FROM messages ORDER BY id');
     expect(rows.length).toBeGreaterThanOrEqual(80 + set.length);
     expect(rows.filter((row) => row.body_parts === null)).toEqual([]);
     const different: string[] = [];
     for (const { id } of rows) {
       const { body: parts } = await openBody(id);
-      fx.ctx.db.prepare('UPDATE messages SET body_parts = NULL WHERE id = ?').run(id);
-      fx.ctx.db.prepare('DELETE FROM message_bodies WHERE message_id = ?').run(id);
+      await fx.ctx.store.run('UPDATE messages SET body_parts = NULL WHERE id = ?', [id]);
+      await fx.ctx.store.run('DELETE FROM message_bodies WHERE message_id = ?', [id]);
       const { body: whole } = await openBody(id);
       if (JSON.stringify(parts) !== JSON.stringify(whole)) different.push(`${id}: ${JSON.stringify(parts).slice(0, 300)} ≠ ${JSON.stringify(whole).slice(0, 300)}`);
     }

@@ -12,11 +12,11 @@ import { syncFolder } from '../../src-server/mirror/folder-sync';
 import { MirrorStore } from '../../src-server/mirror/mirror-store';
 import { VanishedLog } from '../../src-server/mirror/vanished-log';
 import { PushHub } from '../../src-server/push/push-hub';
-import { openDatabase, type Db } from '../../src-server/store/database';
-import { SqliteStore } from '../../src-server/store/sqlite-store';
+import type { SqlStore } from '../../src-server/store/sql';
 import { TransactionLog } from '../../src-server/store/transaction-log';
 import { startMailServers, type MailServers } from '../harness/mail-servers';
 import { seedHarnessMailbox } from '../harness/seed/seed-harness';
+import { openTestStore } from './support/database-choice';
 import { imapServerUnderTest } from './support/imap-server-choice';
 
 const OWNER = { name: 'Fay Folder', email: 'fay@tern.test' };
@@ -25,7 +25,7 @@ const PASSWORD = 'Fay-pass-1!';
 describe('a folder backfilled page by page while another client changes it', () => {
   let root: string;
   let servers: MailServers;
-  let db: Db;
+  let sql: SqlStore;
   let client: ImapFlow;
   let other: ImapFlow;
 
@@ -34,7 +34,7 @@ describe('a folder backfilled page by page while another client changes it', () 
     await chmod(root, 0o711);
     servers = await startMailServers({ dataDir: path.join(root, 'mail'), users: [{ email: OWNER.email, password: PASSWORD }], fresh: true, imapServer: imapServerUnderTest() });
     await seedHarnessMailbox(servers, { email: OWNER.email, password: PASSWORD }, { owner: OWNER, count: 400 });
-    db = openDatabase(root, ':memory:');
+    sql = await openTestStore(root, 'folder_sync');
     const server = { host: servers.host, port: servers.ports.imap, security: 'none' as const };
     client = createImapClient({ account: { email: OWNER.email, imap: server }, password: PASSWORD, purpose: 'sync' });
     await client.connect();
@@ -45,21 +45,17 @@ describe('a folder backfilled page by page while another client changes it', () 
   afterAll(async () => {
     await other?.logout().catch(() => undefined);
     await client?.logout().catch(() => undefined);
-    db?.close();
+    await sql?.close();
     await servers?.stop();
     await rm(root, { recursive: true, force: true });
   });
 
   test('steps after the first keep the selection, and the mirror ends equal to the server', async () => {
-    const accountId = Number(
-      db
-        .prepare(
-          `INSERT INTO accounts (email, name, imap_host, imap_port, imap_security, smtp_host, smtp_port, smtp_security, secret, created_at)
-           VALUES (?, 'Fay', 'h', 143, 'none', 'h', 25, 'none', x'', 0)`,
-        )
-        .run(OWNER.email).lastInsertRowid,
-    );
-    const sql = new SqliteStore(db, ':memory:');
+    const { id: accountId } = (await sql.get<{ id: number }>(
+      `INSERT INTO accounts (email, name, imap_host, imap_port, imap_security, smtp_host, smtp_port, smtp_security, secret, created_at)
+       VALUES (?, 'Fay', 'h', 143, 'none', 'h', 25, 'none', ?, 0) RETURNING id`,
+      [OWNER.email, Buffer.alloc(0)],
+    ))!;
     const store = new MirrorStore({ store: sql, txlog: new TransactionLog(sql), push: new PushHub() });
     const vanished = new VanishedLog();
     client.on('expunge', (event) => vanished.record(event));
@@ -97,7 +93,7 @@ describe('a folder backfilled page by page while another client changes it', () 
     for await (const message of other.fetch('1:*', { uid: true, flags: true }, { uid: true })) onServer.set(message.uid, [...(message.flags ?? [])].sort());
     expect(await store.mirroredUids(inbox!.id)).toEqual([...onServer.keys()].sort((a, b) => a - b));
     expect(onServer.has(deletedMirrored) || onServer.has(deletedLater)).toBe(false);
-    const rows = db.prepare('SELECT uid, flags, subject FROM messages WHERE folder_id = ?').all(inbox!.id) as { uid: number; flags: string; subject: string }[];
+    const rows = await sql.all<{ uid: number; flags: string; subject: string }>('SELECT uid, flags, subject FROM messages WHERE folder_id = ?', [inbox!.id]);
     for (const row of rows) expect(JSON.parse(row.flags), `flags of UID ${row.uid}`).toEqual(onServer.get(row.uid)!.filter((flag) => flag !== '\\Recent'));
     expect(rows.find((row) => row.uid === flagged)?.flags).toContain('\\\\Flagged');
     expect(rows.some((row) => row.subject === 'arrived during the backfill')).toBe(true);

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MAX_SHOWN_HTML_CHARS, messageBodySchema } from '../../shared/api/mail';
 import { previewLinkSchema } from '../../shared/api/reading';
+import type { SqlValue } from '../../src-server/store/sql';
 import { PREVIEW_CSP } from '../../src-server/reading/download-headers';
 import { PNG_LOGO } from '../harness/seed/assets';
 import { eventually, OWNER, startGatewayFixture, type GatewayFixture } from './support/gateway-fixture';
@@ -17,10 +18,10 @@ beforeAll(async () => {
 afterAll(() => fx?.close());
 
 const api = (path: string, token: string | null = fx.token) => fetch(`${fx.baseUrl}${path}`, { headers: token === null ? {} : { authorization: `Bearer ${token}` } });
-const sql = <T>(query: string, ...params: unknown[]) => fx.ctx.db.prepare(query).all(...params) as T[];
+const sql = <T>(query: string, ...params: SqlValue[]) => fx.ctx.store.all<T>(query, params);
 
 async function received(subject: string): Promise<{ id: number; attachments: { index: number; filename: string; contentType: string }[] }> {
-  const row = await eventually(() => sql<{ id: number; attachments_json: string }>('SELECT id, attachments_json FROM messages WHERE subject = ?', subject)[0], 15_000, `“${subject}” mirrored`);
+  const row = await eventually(async () => (await sql<{ id: number; attachments_json: string }>('SELECT id, attachments_json FROM messages WHERE subject = ?', subject))[0], 15_000, `“${subject}” mirrored`);
   return { id: row.id, attachments: JSON.parse(row.attachments_json) as { index: number; filename: string; contentType: string }[] };
 }
 

@@ -12,6 +12,7 @@ import { loadConfig } from '../../src-server/config';
 import { closeContext, createContext, type GatewayContext } from '../../src-server/context';
 import { createApp } from '../../src-server/http/app';
 import { startMailServers, type MailServers, type MailUser } from '../harness/mail-servers';
+import { databaseUnderTest, gatewayDatabaseEnv } from './support/database-choice';
 import { imapServerUnderTest } from './support/imap-server-choice';
 
 const ALICE: MailUser = { email: 'alice@tern.test', password: 'Alice-pw-4711!' };
@@ -47,6 +48,7 @@ beforeAll(async () => {
     TERN_DATA_DIR: gatewayDir,
     TERN_PUBLIC_DIR: publicDir,
     TERN_MAIL_DOMAINS: JSON.stringify(domains),
+    ...(await gatewayDatabaseEnv('login')),
   });
   await mkdir(gatewayDir, { recursive: true, mode: 0o700 });
   ctx = await createContext(config);
@@ -207,10 +209,8 @@ describe(`login against real ${imapServerUnderTest() === 'cyrus' ? 'Cyrus IMAP' 
     expect((await call('/api/session', { token: second.token })).status).toBe(200);
   });
 
-  test('the database files hold no password bytes', async () => {
-    const files = (await readdir(gatewayDir)).filter((name) => name.startsWith('tern.sqlite'));
-    expect(files).toContain('tern.sqlite-wal');
-    const bytes = Buffer.concat(await Promise.all(files.map((name) => readFile(join(gatewayDir, name)))));
+  test('the database holds no password bytes', async () => {
+    const bytes = databaseUnderTest() === 'sqlite' ? await sqliteFiles() : await postgresRows();
     expect(bytes.includes(Buffer.from(ALICE.email))).toBe(true); // the dump does see the accounts
     for (const secret of [ALICE.password, BOB.password, DAVE.password, WRONG]) {
       expect(bytes.includes(Buffer.from(secret, 'utf8')), secret).toBe(false);
@@ -218,3 +218,23 @@ describe(`login against real ${imapServerUnderTest() === 'cyrus' ? 'Cyrus IMAP' 
     }
   });
 });
+
+/** The SQLite files as they lie on disk, the write-ahead log included. */
+async function sqliteFiles(): Promise<Buffer> {
+  const files = (await readdir(gatewayDir)).filter((name) => name.startsWith('tern.sqlite'));
+  expect(files).toContain('tern.sqlite-wal');
+  return Buffer.concat(await Promise.all(files.map((name) => readFile(join(gatewayDir, name)))));
+}
+
+/** Every value of every table of the gateway's PostgreSQL database: text as UTF-8, BYTEA as its bytes (what a dump holds). */
+async function postgresRows(): Promise<Buffer> {
+  const tables = await ctx.store.all<{ name: string }>(`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'`);
+  expect(tables.map((table) => table.name)).toContain('accounts');
+  const values: Buffer[] = [];
+  for (const { name } of tables) {
+    for (const row of await ctx.store.all(`SELECT * FROM "${name}"`)) {
+      for (const value of Object.values(row)) values.push(Buffer.isBuffer(value) ? value : Buffer.from(String(value), 'utf8'));
+    }
+  }
+  return Buffer.concat(values);
+}

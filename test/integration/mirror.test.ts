@@ -66,15 +66,13 @@ describe('mirror of a seeded mailbox (1,000 messages)', () => {
     expect(status.served).toBeGreaterThanOrEqual(fx.seeded.messages * 0.99);
   });
 
-  test('a reply in Sent shares its thread with its original in INBOX', () => {
-    const pairs = fx.ctx.db
-      .prepare(
-        `SELECT reply.id AS replyId, original.id AS originalId FROM messages reply
-           JOIN folders sent ON sent.id = reply.folder_id AND sent.path = 'Sent'
-           JOIN messages original ON original.message_id_header = reply.in_reply_to
-           JOIN folders inbox ON inbox.id = original.folder_id AND inbox.path = 'INBOX'`,
-      )
-      .all() as { replyId: number; originalId: number }[];
+  test('a reply in Sent shares its thread with its original in INBOX', async () => {
+    const pairs = await fx.ctx.store.all<{ replyId: number; originalId: number }>(
+      `SELECT reply.id AS "replyId", original.id AS "originalId" FROM messages reply
+         JOIN folders sent ON sent.id = reply.folder_id AND sent.path = 'Sent'
+         JOIN messages original ON original.message_id_header = reply.in_reply_to
+         JOIN folders inbox ON inbox.id = original.folder_id AND inbox.path = 'INBOX'`,
+    );
     expect(pairs.length).toBeGreaterThan(10);
     for (const { replyId, originalId } of pairs) {
       const reply = replica.messages.get(String(replyId))!;
@@ -151,7 +149,7 @@ describe('mirror of a seeded mailbox (1,000 messages)', () => {
     const before = replica.messagesIn('Projects/2026');
     expect(before.length).toBeGreaterThan(0);
     const folderId = replica.folderByPath('Projects/2026')!.id;
-    const current = fx.ctx.db.prepare('SELECT uidvalidity FROM folders WHERE id = ?').get(Number(folderId)) as { uidvalidity: number };
+    const current = (await fx.ctx.store.get<{ uidvalidity: number }>('SELECT uidvalidity FROM folders WHERE id = ?', [Number(folderId)]))!;
     await fx.servers.doveadm(['mailbox', 'update', '-u', OWNER.email, '--uid-validity', String(current.uidvalidity + 1000), 'Projects/2026']);
     await eventually(
       async () => {

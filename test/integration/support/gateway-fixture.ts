@@ -1,6 +1,7 @@
 // A real gateway (HTTP + websocket, listening on a loopback port) in front of a real
 // Dovecot (or Cyrus IMAP, see imapServerUnderTest) + Postfix from the harness, with one
-// account whose mailbox the seeder filled.
+// account whose mailbox the seeder filled. Its database is SQLite in its data dir, or a fresh
+// PostgreSQL database on the integration-postgres project (database-choice.ts).
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +17,7 @@ import type { AccountMirror } from '../../../src-server/mirror/account-mirror';
 import { startMailServers, type ImapServerKind, type MailServers } from '../../harness/mail-servers';
 import { seedHarnessMailbox } from '../../harness/seed/seed-harness';
 import type { SeedSummary } from '../../harness/seed/seed-mailbox';
+import { gatewayDatabaseEnv } from './database-choice';
 import { imapServerUnderTest } from './imap-server-choice';
 
 export const OWNER = { name: 'Alice Tern', email: 'alice@tern.test' };
@@ -75,6 +77,7 @@ async function startGateway(options: FixtureOptions, root: string, servers: Mail
   const config = loadConfig({
     TERN_DATA_DIR: path.join(root, 'gateway'),
     TERN_PUBLIC_DIR: publicDir,
+    ...(await gatewayDatabaseEnv(options.name)),
     ...options.env,
   });
   const ctx = await createContext(config);

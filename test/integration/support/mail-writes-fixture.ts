@@ -2,7 +2,8 @@
 // imapServerUnderTest) + Postfix with two
 // users on two domains: alice@tern.test (seeded mailbox) and bob@kite.test (empty), both
 // logged in over POST /api/login. `restart` closes the gateway and builds a new context and
-// app over the same data directory, as a process restart would.
+// app over the same data directory and database, as a process restart would. The database is
+// SQLite in the data dir, or a fresh PostgreSQL one on integration-postgres (database-choice.ts).
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +17,7 @@ import { createApp } from '../../../src-server/http/app';
 import { startMailServers, type ImapServerKind, type MailServers, type MailUser } from '../../harness/mail-servers';
 import { seedHarnessMailbox } from '../../harness/seed/seed-harness';
 import type { SeedSummary } from '../../harness/seed/seed-mailbox';
+import { gatewayDatabaseEnv } from './database-choice';
 import { imapServerUnderTest } from './imap-server-choice';
 
 export const ALICE: MailUser & { name: string } = { email: 'alice@tern.test', password: 'Alice-pass-1!', name: 'Alice Tern' };
@@ -66,6 +68,7 @@ export async function startWritesFixture(options: { name: string; count: number;
       TERN_HOST: '127.0.0.1',
       TERN_DATA_DIR: path.join(root, 'gateway'),
       TERN_PUBLIC_DIR: publicDir,
+      ...(await gatewayDatabaseEnv(options.name)),
       TERN_MAIL_DOMAINS: JSON.stringify({
         'tern.test': { imap: harness(servers.ports.imap), smtp: harness(servers.ports.smtp) },
         'kite.test': { imap: harness(servers.ports.imap), smtp: harness(servers.ports.smtp) },
