@@ -1,5 +1,6 @@
 // The built gateway as a real process (dist/server/gateway.mjs, built for this file): what
-// it refuses at start-up, the modes of the files it keeps, and what it logs on stdout.
+// it refuses at start-up, the modes of the files it keeps, and what it logs on stdout. On the
+// integration-postgres run each data dir's gateway runs on a PostgreSQL database of its own.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../../src-server/config';
 import { closeContext, createContext } from '../../src-server/context';
 import { findFreePorts } from '../harness/ports';
+import { databaseUnderTest, gatewayDatabaseEnv } from './support/database-choice';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 // Inside the repository (ignored by git) so the bundle's external packages resolve from node_modules.
@@ -39,13 +41,31 @@ interface Run {
   readonly stderr: string;
 }
 
+/**
+ * Each data dir's database (database-choice.ts): nothing on SQLite (its file in the data
+ * dir); on the integration-postgres run a database of its own, which every gateway run over
+ * that data dir is given too.
+ */
+const databases = new Map<string, Record<string, string>>();
+async function databaseFor(dataDir: string): Promise<Record<string, string>> {
+  const known = databases.get(dataDir);
+  if (known) return known;
+  const env = await gatewayDatabaseEnv(`startup_${dataDir.split('/').at(-1)!}`);
+  databases.set(dataDir, env);
+  return env;
+}
+
+/** Where the key check says the sealed passwords are: the SQLite file, or the database's URL without a password. */
+const storedIn = (dataDir: string) => databases.get(dataDir)?.TERN_DATABASE_URL ?? join(dataDir, 'tern.sqlite');
+
 /** Starts the gateway on a free port; `until` decides from its stdout when to stop it (SIGTERM), or it runs until it exits. */
 async function runGateway(env: Record<string, string>, until?: (stdout: string) => Promise<void> | null): Promise<Run> {
   const [port] = await findFreePorts(1);
+  const database = env.TERN_DATA_DIR ? await databaseFor(env.TERN_DATA_DIR) : {};
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [gatewayBundle], {
       cwd: root,
-      env: { PATH: process.env.PATH ?? '', TERN_HOST: '127.0.0.1', TERN_PORT: String(port), TERN_PUBLIC_DIR: join(buildDir, 'public'), ...env },
+      env: { PATH: process.env.PATH ?? '', TERN_HOST: '127.0.0.1', TERN_PORT: String(port), TERN_PUBLIC_DIR: join(buildDir, 'public'), ...database, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     running.add(child);
@@ -82,7 +102,7 @@ const stopIfListening = (stdout: string) => (listeningUrl(stdout) ? Promise.reso
  */
 async function dataDirWithAccount(name: string, env: Record<string, string> = {}): Promise<string> {
   const dataDir = join(dir, name);
-  const ctx = await createContext(loadConfig({ TERN_DATA_DIR: dataDir, ...env }));
+  const ctx = await createContext(loadConfig({ TERN_DATA_DIR: dataDir, ...(await databaseFor(dataDir)), ...env }));
   const [closedPort] = await findFreePorts(1);
   const server = { host: '127.0.0.1', port: closedPort!, security: 'none' as const };
   const account = await ctx.accounts.save({ email: 'alice@tern.test', name: 'Alice', imap: server, smtp: server, password: 'Alice-pass-1!' });
@@ -108,7 +128,7 @@ describe('start-up refusals', () => {
     await writeFile(join(dataDir, 'secret.key'), randomBytes(32).toString('hex'), { mode: 0o600 });
     const run = await runGateway({ TERN_DATA_DIR: dataDir }, stopIfListening);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain(`The key from ${join(dataDir, 'secret.key')} cannot open the mail passwords stored in ${join(dataDir, 'tern.sqlite')}`);
+    expect(run.stderr).toContain(`The key from ${join(dataDir, 'secret.key')} cannot open the mail passwords stored in ${storedIn(dataDir)}`);
     expect(run.stdout).not.toMatch(/listening/);
   });
 
@@ -143,7 +163,8 @@ describe('a gateway that starts', () => {
         const missing = await fetch(`${url}/api/nothing/here?st=secret-token-123`);
         expect(await missing.json()).toEqual({ error: 'NoSuchMethod', description: 'There is no such operation.', requestId: missing.headers.get('x-request-id') });
         seen.missing = missing.headers.get('x-request-id') ?? undefined;
-        for (const file of ['tern.sqlite', 'tern.sqlite-wal', 'tern.sqlite-shm', 'secret.key', 'api.log']) {
+        const sqliteFiles = databaseUnderTest() === 'sqlite' ? ['tern.sqlite', 'tern.sqlite-wal', 'tern.sqlite-shm'] : [];
+        for (const file of [...sqliteFiles, 'secret.key', 'api.log']) {
           expect([file, (await stat(join(dataDir, file))).mode & 0o777]).toEqual([file, 0o600]);
         }
       })();

@@ -1,6 +1,6 @@
 /**
- * Two whole gateways (createContext and every route, as main.ts builds them) on one database
- * and one real Redis from the harness: what a browser sees when the balancer sends its
+ * Two whole gateways (createContext and every route, as main.ts builds them) on one real
+ * PostgreSQL database and one real Redis from the harness: what a browser sees when the balancer sends its
  * requests to one node and its push websocket to another. The IMAP login check is the
  * HTTP fixture's fake (PASSWORDS); everything between the nodes is real.
  */
@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { PUSH_CLOSE_CODES, pushFrameSchema, type PushFrame } from '../../shared/api/delta';
+import { startPostgres, type PostgresServer } from '../harness/postgres-server';
 import { startRedis, type RedisServer } from '../harness/redis-server';
 import { PASSWORDS, startTestApp, type TestApp } from '../unit/server/http/gateway-app-fixture';
 
@@ -17,6 +18,7 @@ const WAIT_MS = 10_000;
 
 let dir: string;
 let redis: RedisServer;
+let postgres: PostgresServer;
 let nodeA: TestApp;
 let nodeB: TestApp;
 let socketUrlOfB: string;
@@ -24,8 +26,9 @@ let socketUrlOfB: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'tern-redis-gateways-'));
   redis = await startRedis({ dir: join(dir, 'redis') });
-  // One SQLite file stands for the shared database (the gateway refuses PostgreSQL until its stores have moved).
-  const env = { TERN_REDIS_URL: redis.url, TERN_DATA_DIR: join(dir, 'data'), TERN_DATABASE_FILE: 'tern.sqlite' };
+  // The nodes share the database as a cluster does (and the data dir, for the key that seals the passwords).
+  postgres = await startPostgres({ dir: join(dir, 'postgres') });
+  const env = { TERN_REDIS_URL: redis.url, TERN_DATA_DIR: join(dir, 'data'), TERN_DATABASE_URL: await postgres.createDatabase('tern_gateways') };
   nodeA = await startTestApp({ env });
   nodeB = await startTestApp({ env });
   const address = await nodeB.app.listen({ host: '127.0.0.1', port: 0 });
@@ -36,6 +39,7 @@ afterAll(async () => {
   await nodeA?.close();
   await nodeB?.close();
   await redis?.close();
+  await postgres?.stop();
   await rm(dir, { recursive: true, force: true });
 });
 
