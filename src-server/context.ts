@@ -1,6 +1,9 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { AccountStore } from './accounts/account-store';
 import { AnalyticsStore } from './analytics/analytics-store';
+import { AccountLeases } from './cluster/account-leases';
 import { SessionStore } from './accounts/session-store';
 import { discoverServers, rememberDiscoveries } from './auth/discovery';
 import { checkImapLogin } from './auth/imap-check';
@@ -98,6 +101,12 @@ export interface ContextOverrides {
   readonly outbox?: Partial<OutboxOptions>;
 }
 
+/**
+ * How long an account's mirror lease lives unrenewed (renewed every third of it): a node that
+ * dies leaves its accounts unmirrored at most this long before another node takes them over.
+ */
+const MIRROR_LEASE_TTL_MS = 9_000;
+
 /** Errors outside a request, when no reporter is given: their message on stderr. */
 const warnOnStderr = (message: string, error: unknown) => console.warn(`${message}: ${error instanceof Error ? error.message : String(error)}`);
 
@@ -130,6 +139,11 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     options: { sweepIntervalMs: config.mirrorSweepMs },
     onError: (accountId, error) => report(`mirror of account ${accountId}`, error),
     leanFetch: new LeanFetch({ onInactive: (error) => report('IMAP', error) }),
+    // On PostgreSQL several nodes may share the database: each account is mirrored by the
+    // node holding its lease (DESIGN §7). SQLite is one node's file: it mirrors everything.
+    ...(store.dialect === 'postgres'
+      ? { ownership: { leases: new AccountLeases({ store }), holder: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`, ttlMs: MIRROR_LEASE_TTL_MS, onError: (error: unknown) => report('account leases', error) } }
+      : {}),
   });
   const materializer = new Materializer(store);
   const folders = new FolderQueries(store, materializer);

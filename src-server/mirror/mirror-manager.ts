@@ -1,6 +1,8 @@
 import type { ImapFlow, MailboxObject } from 'imapflow';
 import type { AccountStore } from '../accounts/account-store';
 import type { SessionStore } from '../accounts/session-store';
+import type { AccountLeases } from '../cluster/account-leases';
+import { LeaseKeeper } from '../cluster/lease-keeper';
 import { createImapClient, type ImapPurpose } from '../imap/imap-client';
 import { LeanFetch } from '../imap/lean-fetch';
 import { AccountMirror } from './account-mirror';
@@ -16,17 +18,43 @@ export interface MirrorManagerDeps {
   readonly onError?: (accountId: number, error: unknown) => void;
   /** The FETCH fast path every mirror shares; the gateway gives it its reporter (a fallback is logged once). */
   readonly leanFetch?: LeanFetch;
+  /**
+   * With several gateway nodes on one database (PostgreSQL): an account is mirrored by the
+   * node holding its lease, and every mirror write carries the lease's fencing token.
+   * Without it (SQLite, one node) every account with a live session is mirrored here.
+   */
+  readonly ownership?: MirrorOwnership;
+}
+
+export interface MirrorOwnership {
+  readonly leases: AccountLeases;
+  /** This process's name in the lease table: unique per process. */
+  readonly holder: string;
+  /** A lease's time to live: how long a dead node's accounts wait for another (renewed every third of it). */
+  readonly ttlMs: number;
+  readonly onError?: (error: unknown) => void;
 }
 
 /**
  * One AccountMirror per account with a live session: started at gateway start for the
  * accounts that have sessions, on each login, and stopped when the account's last session
- * ends or the gateway closes. Routes reach an account's connection through `get(id)`.
+ * ends or the gateway closes. Routes reach an account's mailbox through `withMailbox`.
+ *
+ * With `ownership` (DESIGN §7 "one IMAP owner per account") a LeaseKeeper decides instead:
+ * the node that holds an account's lease mirrors it, a node that loses the lease stops at
+ * once (and its late writes are refused by the token), and the accounts of a node that died
+ * are taken over by the others when its leases expire.
  */
 export class MirrorManager {
   private readonly mirrors = new Map<number, AccountMirror>();
   private closed = false;
+  private readonly keeper: LeaseKeeper | null;
   private readonly onSessionEnded = ({ accountId }: { accountId: number }) => {
+    if (this.keeper) {
+      // The keeper gives up what no session wants any more (and stops its mirror).
+      this.keeper.tick().catch((error: unknown) => this.deps.onError?.(accountId, error));
+      return;
+    }
     const stopUnlessLive = async () => {
       if (!(await this.deps.sessions.activeAccountIds()).includes(accountId)) await this.stop(accountId);
     };
@@ -38,6 +66,20 @@ export class MirrorManager {
 
   constructor(private readonly deps: MirrorManagerDeps) {
     this.leanFetch = deps.leanFetch ?? new LeanFetch();
+    const ownership = deps.ownership;
+    this.keeper = ownership
+      ? new LeaseKeeper({
+          leases: ownership.leases,
+          holder: ownership.holder,
+          ttlMs: ownership.ttlMs,
+          wanted: () => deps.sessions.activeAccountIds(),
+          onGained: (accountId, token) => {
+            if (!this.closed) this.startMirror(accountId, deps.store.fenced((id) => ownership.leases.check(id, token)));
+          },
+          onLost: (accountId) => void this.stop(accountId).catch((error: unknown) => deps.onError?.(accountId, error)),
+          onError: ownership.onError,
+        })
+      : null;
     deps.sessions.on('ended', this.onSessionEnded);
   }
 
@@ -46,27 +88,44 @@ export class MirrorManager {
     return this.deps.store;
   }
 
-  /** Starts mirrors for every account that has a live session (gateway start). */
+  /** Starts mirrors for every account that has a live session (gateway start); with ownership, those this node can hold, and keeps the leases from now on. */
   async startActive(): Promise<void> {
+    if (this.keeper) {
+      this.keeper.start();
+      await this.keeper.tick(); // ready means: the accounts this node could take are mirroring
+      return;
+    }
     for (const accountId of await this.deps.sessions.activeAccountIds()) await this.onLogin(accountId);
   }
 
   /**
    * A successful login: start the account's mirror, or — if it runs — make it reconnect
-   * now rather than after its backoff (the login may carry a changed password).
+   * now rather than after its backoff (the login may carry a changed password). With
+   * ownership, the mirror starts here only if this node gets the account's lease; undefined
+   * when another node mirrors it.
    */
-  async onLogin(accountId: number): Promise<AccountMirror> {
+  async onLogin(accountId: number): Promise<AccountMirror | undefined> {
     if (!this.mirrors.has(accountId) && !(await this.deps.accounts.get(accountId))) throw new Error(`No account ${accountId}`);
+    if (this.keeper && !this.mirrors.has(accountId)) {
+      await this.keeper.tick(); // takes the account's lease now if it is free, not at the next tick
+      return this.mirrors.get(accountId);
+    }
     // From here on synchronous: two logins at once find the one mirror the first started.
     const running = this.mirrors.get(accountId);
     if (running) {
       running.wake();
       return running;
     }
+    return this.startMirror(accountId, this.deps.store);
+  }
+
+  private startMirror(accountId: number, store: MirrorStore): AccountMirror {
+    const running = this.mirrors.get(accountId);
+    if (running) return running;
     if (this.closed) throw new Error('The mirror manager is closed');
     const mirror = new AccountMirror({
       accountId,
-      store: this.deps.store,
+      store,
       createClient: (purpose) => this.createClient(accountId, purpose),
       options: this.deps.options,
       leanFetch: this.leanFetch,
@@ -115,6 +174,8 @@ export class MirrorManager {
   async stopAll(): Promise<void> {
     this.closed = true;
     this.deps.sessions.off('ended', this.onSessionEnded);
+    // Released, not left to expire: the other nodes take the accounts over at once.
+    await this.keeper?.stop();
     await Promise.all([...this.mirrors.keys()].map((accountId) => this.stop(accountId)));
   }
 

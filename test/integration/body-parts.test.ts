@@ -21,7 +21,7 @@ beforeAll(async () => {
   const imap = { host: '127.0.0.1', port: proxy.port, security: 'none' as const };
   await fx.ctx.accounts.save({ email: OWNER.email, name: OWNER.name, imap, smtp: { host: fx.servers.host, port: fx.servers.ports.smtp, security: 'none' }, password: PASSWORD });
   await fx.ctx.mirrors.stop(fx.accountId);
-  await (await fx.ctx.mirrors.onLogin(fx.accountId)).whenFullyMirrored;
+  await (await fx.ctx.mirrors.onLogin(fx.accountId))!.whenFullyMirrored;
 });
 afterAll(async () => {
   await fx?.close();

@@ -55,9 +55,18 @@ test('with TERN_DATABASE_URL it lists and shows plans from PostgreSQL, naming th
   expect(unknown.err).not.toContain('Sekrit');
 });
 
-test('setting a plan there waits for the transaction log to move onto PostgreSQL: exit 2, nothing changed', async () => {
-  const set = await run(['--email', 'alice@tern.test', '--plan', 'paid']);
-  expect(set.code).toBe(2);
-  expect(set.err).toContain("waits for the transaction log's move onto PostgreSQL");
-  expect((await run(['--email', 'alice@tern.test'])).out).toBe('alice@tern.test: free (features: none)');
+test('setting a plan there writes it with its log entry: the next delta of the account carries it', async () => {
+  const store = await openStore({ databaseUrl: url, dataDir: dir, databaseFile: 'unused' });
+  try {
+    const before = (await store.get<{ latest: number }>('SELECT latest_txn_id AS latest FROM accounts'))!.latest;
+    const set = await run(['--email', 'alice@tern.test', '--plan', 'paid']);
+    expect(set).toMatchObject({ code: 0, err: '' });
+    expect(set.out).toContain('alice@tern.test: paid');
+    expect((await run(['--email', 'alice@tern.test'])).out).toMatch(/^alice@tern\.test: paid/);
+    const after = (await store.get<{ latest: number }>('SELECT latest_txn_id AS latest FROM accounts'))!.latest;
+    expect(after).toBe(before + 1);
+    expect(await store.get('SELECT object FROM txlog WHERE id = ?', [after])).toEqual({ object: 'plan' });
+  } finally {
+    await store.close();
+  }
 });

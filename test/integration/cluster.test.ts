@@ -1,0 +1,127 @@
+/**
+ * The scale-out path (DESIGN §7, issue 12 point 6) with real processes: Dovecot and Postfix,
+ * PostgreSQL, Redis, three built gateway nodes and HAProxy in front (test/harness/cluster.ts).
+ * A login through the balancer gets one node the account's lease; new mail reaches the
+ * websocket whatever node holds it; kill -9 of that node moves the lease to another, whose
+ * IDLE brings the next mail, with no transaction id used twice and no message lost.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createTransport } from 'nodemailer';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import WebSocket from 'ws';
+import { deltaResponseSchema, type DeltaResponse } from '../../shared/api/delta';
+import { loginResponseSchema } from '../../shared/api/account';
+import { openStore } from '../../src-server/store/open-store';
+import type { SqlStore } from '../../src-server/store/sql';
+import { startCluster, type Cluster } from '../harness/cluster';
+import { startMailServers, type MailServers } from '../harness/mail-servers';
+import { findFreePorts } from '../harness/ports';
+import { eventually } from './support/gateway-fixture';
+
+const ALICE = { email: 'alice@tern.test', password: 'Alice-pass-1!' };
+let root: string;
+let servers: MailServers;
+let cluster: Cluster;
+let store: SqlStore;
+let token: string;
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'tern-cluster-'));
+  await chmod(root, 0o711); // the mail daemons' users must reach <root>/mail
+  servers = await startMailServers({ dataDir: join(root, 'mail'), users: [ALICE], fresh: true });
+  const [balancerPort] = await findFreePorts(1);
+  const mail = { imap: { host: servers.host, port: servers.ports.imap, security: 'none' }, smtp: { host: servers.host, port: servers.ports.smtp, security: 'none' } };
+  cluster = await startCluster({ dir: join(root, 'cluster'), port: balancerPort!, nodeCount: 3, env: { TERN_MAIL_DOMAINS: JSON.stringify({ 'tern.test': mail }), TERN_LOG_LEVEL: 'warn' } });
+  store = await openStore({ databaseUrl: cluster.databaseUrl, dataDir: root, databaseFile: 'unused' });
+  const reply = await fetch(`${cluster.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ALICE) });
+  expect(reply.status).toBe(200);
+  token = loginResponseSchema.parse(await reply.json()).token;
+});
+afterAll(async () => {
+  await store?.close();
+  await cluster?.stop();
+  await servers?.stop();
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+const lease = () => store.get<{ holder: string; token: number; expiresAt: number }>('SELECT holder, token, expires_at AS "expiresAt" FROM account_leases');
+/** The node whose process holds the lease (the holder is "<host>:<pid>:<random>"). */
+const ownerNode = async () => {
+  const pid = Number((await lease())?.holder.split(':')[1]);
+  return cluster.nodes().find((node) => node.gateway.child.pid === pid);
+};
+
+async function delta(cursor: number): Promise<DeltaResponse> {
+  const reply = await fetch(`${cluster.url}/api/delta?cursor=${cursor}&limit=2000`, { headers: { authorization: `Bearer ${token}` } });
+  if (!reply.ok) throw new Error(`delta answered ${reply.status}`);
+  return deltaResponseSchema.parse(await reply.json());
+}
+
+async function deliver(subject: string): Promise<void> {
+  const transport = createTransport({ host: servers.host, port: servers.ports.smtp, secure: false, ignoreTLS: true });
+  try {
+    await transport.sendMail({ from: 'bob@kite.test', to: ALICE.email, subject, text: `${subject}.` });
+  } finally {
+    transport.close();
+  }
+}
+
+/** Every change from the start of the log, page by page, with the txn ids seen. */
+async function wholeLog() {
+  const ids: number[] = [];
+  const subjects = new Map<string, number>();
+  for (let cursor = 0; ; ) {
+    const page = await delta(cursor);
+    for (const change of page.changes) {
+      ids.push(change.txnId);
+      if (change.op === 'upsert' && change.object === 'message') subjects.set((change.data as { subject: string }).subject, (subjects.get((change.data as { subject: string }).subject) ?? 0) + 1);
+    }
+    cursor = page.cursor;
+    if (!page.hasMore) return { ids, subjects };
+  }
+}
+
+/** The push socket through the balancer: every latestTxnId it was told, as they come. */
+function pushSocket(): { readonly told: number[]; close: () => void } {
+  const told: number[] = [];
+  const socket = new WebSocket(`${cluster.url.replace('http', 'ws')}/ae/ws/create?st=${token}`);
+  socket.on('message', (data) => told.push((JSON.parse(String(data)) as { latestTxnId: number }).latestTxnId));
+  return { told, close: () => socket.close() };
+}
+
+test('one node holds the account; new mail reaches a websocket held through the balancer', async () => {
+  const held = await eventually(async () => (await lease()) ?? undefined, 20_000, 'the account lease');
+  expect(held.expiresAt).toBeGreaterThan(Date.now());
+  expect(await ownerNode()).toBeDefined();
+  const push = pushSocket();
+  try {
+    await eventually(() => push.told.length > 0, 10_000, 'the socket’s first frame');
+    await deliver('Through the cluster');
+    await eventually(async () => (await wholeLog()).subjects.has('Through the cluster') || undefined, 20_000, 'the new mail in the log');
+    const mailLogged = (await delta(0)).cursor;
+    // Told by whichever node holds the socket, whichever node mirrored the mail.
+    await eventually(() => push.told.some((latest) => latest >= mailLogged), 10_000, 'a frame with the new mail’s transaction');
+  } finally {
+    push.close();
+  }
+});
+
+test('kill -9 of the owning node: another node takes the lease and its IDLE brings the next mail; no txn id twice, nothing lost', async () => {
+  const owner = (await ownerNode())!;
+  const first = (await lease())!;
+  await cluster.kill(owner.name);
+  // The lease expires (9 s) and a surviving node takes it with a larger token.
+  const moved = await eventually(async () => {
+    const now = await lease();
+    return now && now.token > first.token && now.holder !== first.holder ? now : undefined;
+  }, 30_000, 'the lease on another node');
+  expect(cluster.nodes().some((node) => node !== owner && node.gateway.child.pid === Number(moved.holder.split(':')[1]))).toBe(true);
+  await deliver('After the failover');
+  await eventually(async () => (await wholeLog()).subjects.has('After the failover') || undefined, 30_000, 'the mail delivered after the failover');
+  const log = await wholeLog();
+  expect(new Set(log.ids).size).toBe(log.ids.length);
+  for (const subject of ['Through the cluster', 'After the failover']) expect(log.subjects.get(subject)).toBe(1);
+});
