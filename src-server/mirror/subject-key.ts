@@ -18,6 +18,13 @@ export interface SubjectKey {
   readonly isReply: boolean;
 }
 
+/**
+ * The key keeps this many characters: it is an index key (threads_subject), and a PostgreSQL
+ * index entry holds at most 2,704 bytes (a longer subject failed the mirror's batch there).
+ * 500 characters are at most 2,000 bytes; two subjects equal that far are one conversation.
+ */
+const MAX_KEY_CHARS = 500;
+
 export function subjectKey(subject: string): SubjectKey {
   let rest = subject;
   let isReply = false;
@@ -35,5 +42,6 @@ export function subjectKey(subject: string): SubjectKey {
     }
     break;
   }
-  return { key: rest.replace(/\s+/g, ' ').trim().toLowerCase(), isReply };
+  const key = rest.replace(/\s+/g, ' ').trim().toLowerCase();
+  return { key: key.length <= MAX_KEY_CHARS ? key : [...key].slice(0, MAX_KEY_CHARS).join('').trimEnd(), isReply };
 }

@@ -33,13 +33,26 @@ interface ThreadRow {
   awaits_root: number;
 }
 
+/**
+ * The longest Message-ID kept whole, in characters. Ids are index keys (thread_refs,
+ * messages_msgid), and a PostgreSQL index entry holds at most 2,704 bytes: one hostile
+ * message with a longer id failed its whole mirror batch there, on every retry. 600
+ * characters are at most 2,400 bytes in UTF-8; real ids are far shorter. A longer id is cut
+ * the same way wherever it is read, so a reply still finds it.
+ */
+const MAX_MESSAGE_ID_CHARS = 600;
+const capped = (id: string) => {
+  const chars = [...id];
+  return chars.length <= MAX_MESSAGE_ID_CHARS ? id : `${chars.slice(0, MAX_MESSAGE_ID_CHARS - 1).join('')}>`;
+};
+
 /** Pulls the `<id>` tokens out of a header value (References may hold several). */
 export function messageIdsIn(value: string | null | undefined): string[] {
   if (!value) return [];
   const ids = value.match(/<[^<>\s]+>/g);
-  if (ids) return ids;
+  if (ids) return ids.map(capped);
   const bare = value.trim();
-  return bare && !/\s/.test(bare) ? [`<${bare}>`] : [];
+  return bare && !/\s/.test(bare) ? [capped(`<${bare}>`)] : [];
 }
 
 /** Rows per multi-row statement of the batch's writes (4 values each: well under both engines' limits). */

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 // Reading routes (folders, threads, messages) on a real gateway mirroring a real Dovecot
 // with a seeded mailbox: folder commands and their errors as IMAP sees them, thread
 // paging, bodies, downloads byte for byte, and bad input answered from the catalogue.
@@ -477,6 +478,27 @@ describe('a U+0000 in a decoded subject and body (an encoded word =00, quoted-pr
     const reply = await api(`/api/messages/${row.id}/body`);
     expect(reply.status).toBe(200);
     expect(((await reply.json()) as MessageBody).text?.trim().replace('\u0000', '')).toBe('beforeafter');
+  });
+});
+
+describe('headers longer than a PostgreSQL index entry (2,704 bytes)', () => {
+  test('a 4,000-character Message-ID and subject: the message is mirrored, and a reply to it joins its thread', async () => {
+    const words = (count: number) => Array.from({ length: count }, () => randomBytes(8).toString('hex')).join(' ');
+    const subject = `Long ${words(240)}`;
+    const messageId = `<${randomBytes(2000).toString('hex')}@kite.test>`;
+    const fold = (text: string) => text.replace(/(.{60,70}) /g, '$1\r\n ');
+    const original = ['From: Ann <ann@kite.test>', 'To: Alice Tern <alice@tern.test>', `Subject: ${fold(subject)}`, `Message-ID: ${messageId}`, '', 'Long headers.', ''].join('\r\n');
+    const reply = ['From: Alice Tern <alice@tern.test>', 'To: Ann <ann@kite.test>', `Subject: ${fold(`Re: ${subject}`)}`, '<long-reply@tern.test>'.replace(/^/, 'Message-ID: '), `In-Reply-To: ${messageId}`, '', 'Noted.', ''].join('\r\n');
+    await appendMessages(fx, 'INBOX', [original, reply]);
+    const rows = await eventually(async () => {
+      const found = await sql<{ subject: string; messageIdHeader: string; threadId: number }>(
+        'SELECT subject, message_id_header AS "messageIdHeader", thread_id AS "threadId" FROM messages WHERE subject IN (?, ?)', subject, `Re: ${subject}`);
+      return found.length === 2 && found;
+    }, 15_000, 'both messages mirrored');
+    // The id is kept cut to 600 characters (the same cut wherever an id is read), so the reply still finds it.
+    const [first, second] = [rows.find((row) => row.subject === subject)!, rows.find((row) => row.subject !== subject)!];
+    expect(first.messageIdHeader).toBe(`${messageId.slice(0, 599)}>`);
+    expect(second.threadId).toBe(first.threadId);
   });
 });
 

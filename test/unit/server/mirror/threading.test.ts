@@ -43,6 +43,18 @@ describe('subject keys', () => {
     expect(messageIdsIn('bare@id')).toEqual(['<bare@id>']);
     expect(messageIdsIn(null)).toEqual([]);
   });
+
+  test('keys stay within a PostgreSQL index entry (2,704 bytes): ids cut at 600 characters, subject keys at 500, the same cut each time', () => {
+    const long = `<${'é'.repeat(1000)}@x>`;
+    const [cut] = messageIdsIn(`${long} <b@y>`);
+    expect([...cut!]).toHaveLength(600);
+    expect(cut).toBe(`<${'é'.repeat(598)}>`);
+    expect(messageIdsIn(long.slice(1, -1))).toEqual([cut]);
+    expect(Buffer.byteLength(cut!)).toBeLessThan(2704);
+    const key = subjectKey(`Re: ${'ü'.repeat(900)}`);
+    expect(key).toEqual({ key: 'ü'.repeat(500), isReply: true });
+    expect(subjectKey('ü'.repeat(700)).key).toBe(key.key);
+  });
 });
 
 describe('threading by references', () => {
