@@ -24,7 +24,8 @@ const basePropertiesSchema = z.object({
 export const analyticsEventRecordSchema = z.object({
   eventName: eventNameSchema,
   eventTs: z.number().int(),
-  attrs: basePropertiesSchema.extend({ event_id: z.string() }).catchall(z.union([flatValueSchema, z.array(z.string())])),
+  // event_id is a unique key (one copy per retried batch): bounded, as an index entry is on PostgreSQL (2,704 bytes).
+  attrs: basePropertiesSchema.extend({ event_id: z.string().max(128) }).catchall(z.union([flatValueSchema, z.array(z.string())])),
   hattrs: z.record(z.string(), flatValueSchema),
   entityId: z.string().optional(),
 });

@@ -76,8 +76,8 @@ test('addPreAuthEvents needs no token and keeps the entity id', async () => {
   expect(await ctx.analytics.list(null)).toEqual([{ eventName: 'login_page_viewed', eventId: 'p1', entityId: 'device-9' }]);
 });
 
-test('unknown event names, oversized batches and wrong products are refused whole', async () => {
-  for (const payload of [body([event('x1', 'not_an_event')]), body(Array.from({ length: 101 }, (_, i) => event(`b${i}`))), { ...body([event('x2')]), product: 'chat' }]) {
+test('unknown event names, oversized batches, event ids longer than 128 characters and wrong products are refused whole', async () => {
+  for (const payload of [body([event('x1', 'not_an_event')]), body([event('x'.repeat(3000))]), body(Array.from({ length: 101 }, (_, i) => event(`b${i}`))), { ...body([event('x2')]), product: 'chat' }]) {
     const response = await app.inject({ method: 'POST', url: '/api/analytics/addPreAuthEvents', payload });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ error: 'InvalidRequestData' });
