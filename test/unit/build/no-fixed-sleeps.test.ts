@@ -30,6 +30,7 @@ const ALLOWED: Record<string, { max: number; why: string }> = {
   'own-gateway.ts': { max: 1, why: 'polls every 100 ms until the gateway answers' },
   'demo-session.ts': { max: 1, why: 'polls every 100 ms until the demo gateway answers' },
   'demo-setup.ts': { max: 1, why: 'polls every 100 ms until the demo gateway answers' },
+  'leases-jobs.test.ts': { max: 1, why: '`waitForLockWait`: polls pg_stat_activity every 5 ms until a connection waits on a lock (PostgreSQL sends no notification for it)' },
   'global-setup.ts': { max: 2, why: 'polls every 100 ms until the gateway answers; gives a stopping gateway 5 s to exit before it is killed' },
   // Simulated latency of fakes: the time a real peer takes, not a wait in the test.
   'outbox-worker.test.ts': { max: 1, why: 'the fake SMTP server answers after 5 ms (tests that count time run it under fake timers)' },
