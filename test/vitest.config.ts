@@ -18,7 +18,10 @@ export default defineConfig({
       {
         // Pure logic, React components (happy-dom, per file) and the worker (fake-indexeddb).
         extends: true,
-        test: { name: 'unit', include: ['test/unit/**/*.test.{ts,tsx}'], environment: 'node' },
+        // The layer runs its files in parallel on two cores: a React test's first render (a lazy
+        // route) can take seconds under that load, so the per-test limit is generous; every wait
+        // inside ends on its condition, not on the clock.
+        test: { name: 'unit', include: ['test/unit/**/*.test.{ts,tsx}'], environment: 'node', testTimeout: 15_000 },
       },
       {
         // Real Dovecot and Postfix from the harness; files run one at a time to spare the 2 cores.

@@ -85,7 +85,7 @@ export function unmountAll() {
 }
 
 /** Retries an assertion inside act() until it passes (lazy routes, engine replies, timers). */
-export async function waitFor<T>(check: () => T, timeoutMs = 3000): Promise<T> {
+export async function waitFor<T>(check: () => T, timeoutMs = 8000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {
