@@ -41,11 +41,12 @@ export class LeaseKeeper {
     return this.held;
   }
 
-  start(): void {
-    if (this.timer) return;
+  /** Ticks every ttl/3 from now on; resolves once the first tick is done (its failure reported, not thrown). */
+  start(): Promise<void> {
+    if (this.timer) return Promise.resolve();
     this.timer = setInterval(() => void this.tick().catch((error: unknown) => this.deps.onError?.(error)), Math.max(1, Math.floor(this.deps.ttlMs / 3)));
     this.timer.unref();
-    void this.tick().catch((error: unknown) => this.deps.onError?.(error));
+    return this.tick().catch((error: unknown) => this.deps.onError?.(error));
   }
 
   /** Stops ticking and releases every lease, so other nodes take the accounts at once rather than after the ttl. */

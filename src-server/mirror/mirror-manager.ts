@@ -91,8 +91,7 @@ export class MirrorManager {
   /** Starts mirrors for every account that has a live session (gateway start); with ownership, those this node can hold, and keeps the leases from now on. */
   async startActive(): Promise<void> {
     if (this.keeper) {
-      this.keeper.start();
-      await this.keeper.tick(); // ready means: the accounts this node could take are mirroring
+      await this.keeper.start(); // ready means: the accounts this node could take are mirroring
       return;
     }
     for (const accountId of await this.deps.sessions.activeAccountIds()) await this.onLogin(accountId);
