@@ -303,4 +303,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   CREATE INDEX jobs_due ON jobs(state, run_at);
   CREATE UNIQUE INDEX jobs_dedupe ON jobs(kind, dedupe_key) WHERE state IN ('queued', 'running');
   `,
+  /* 12: job lanes */ `
+  ALTER TABLE jobs ADD COLUMN lane TEXT;
+  CREATE INDEX jobs_lane ON jobs(lane, state);
+  `,
 ];

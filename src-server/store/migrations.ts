@@ -318,4 +318,8 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX jobs_due ON jobs(state, run_at);
   CREATE UNIQUE INDEX jobs_dedupe ON jobs(kind, dedupe_key) WHERE state IN ('queued', 'running');
   `,
+  /* 12: job lanes — at most one running job per lane (the outbox's per-account sends; jobs/job-queue.ts) */ `
+  ALTER TABLE jobs ADD COLUMN lane TEXT;  -- NULL: no lane; else at most one of its jobs runs at a time, the first due first
+  CREATE INDEX jobs_lane ON jobs(lane, state);
+  `,
 ];
