@@ -30,6 +30,7 @@ import { FolderRehomer } from './reading/folder-rehome';
 import { FolderService } from './reading/folder-service';
 import { MessageService } from './reading/message-service';
 import { Spool } from './reading/spool';
+import { RulesService } from './sieve/rules-service';
 import { ThreadQueries } from './reading/thread-queries';
 import { BackgroundIndexer } from './search/background-indexer';
 import { SearchService } from './search/search-service';
@@ -84,6 +85,8 @@ export interface GatewayContext {
   readonly plans: PlanService;
   /** The per-account preference document (GET/PATCH /api/preferences). */
   readonly preferences: PreferenceService;
+  /** Mail rules that run on the mail server, written as Sieve over ManageSieve (GET/PUT /api/rules). */
+  readonly rules: RulesService;
 }
 
 /** Parts a test or an embedding may replace. */
@@ -183,6 +186,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     delta,
     plans,
     preferences,
+    rules: new RulesService({ store, accounts, plans, domains: config.mailDomains }),
     folders,
     folderCommands: new FolderService({ folders, mirrors, rehomer: new FolderRehomer({ store, txlog, push }) }),
     threads,

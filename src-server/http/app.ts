@@ -4,6 +4,7 @@ import type { GatewayContext } from '../context';
 import { chmodSync, createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { registerApiLog, type ApiLogLine } from './api-log';
+import { registerReplyCompression } from './compress-replies';
 import { frameworkErrorReply, registerErrorReplies } from './errors';
 import { requestLogOptions, type RequestLogOptions } from './request-log';
 import { registerRouteGuards } from './route-guards';
@@ -32,6 +33,7 @@ export interface AppOptions {
 export async function createApp(ctx: GatewayContext, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({ ...requestLogOptions(options.log), frameworkErrors: frameworkErrorReply, trustProxy: trustProxyOption(ctx.config.trustProxy), bodyLimit: 1024 * 1024 });
   registerErrorReplies(app);
+  registerReplyCompression(app);
   if (options.apiLog) registerApiLog(app, options.apiLog);
   else {
     const path = join(ctx.config.dataDir, 'api.log');
