@@ -1,6 +1,6 @@
 import { proxy } from 'comlink';
 import { systemClock, type Clock } from '../shared/clock';
-import type { AnalyticsService, SettingsService, WorkerApi } from '../shared/worker-api';
+import type { AnalyticsService, RulesService, SettingsService, WorkerApi } from '../shared/worker-api';
 import { ACCOUNTS_DATABASE, ACCOUNTS_SCHEMA } from './accounts/accounts-database';
 import { AccountRepository } from './accounts/account-repository';
 import { ACCOUNTS_CHANNEL, EngineAccounts } from './accounts/account-service';
@@ -24,6 +24,8 @@ import { GatewayClient } from './api/gateway-client';
 import { createRequestIds } from './api/request-id';
 import { createSettingsGateway } from './settings/settings-gateway';
 import { EngineSettings } from './settings/settings-service';
+import { createRulesGateway } from './rules/rules-gateway';
+import { EngineRules } from './rules/rules-service';
 import { TernError } from '../shared/errors';
 import { MAIL_CHANNEL } from './boundary/mail-relay';
 import { globalOnlineSignal } from './net/online-status';
@@ -152,28 +154,29 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
       void accounts.sessionEnded({ accountId, token }).catch((error: unknown) => logger.log('Error', `logging out ${accountId}: ${String(error)}`)),
   });
   let settingsRequestIds: Promise<ReturnType<typeof createRequestIds>> | null = null;
+  // A gateway client for one account's settings and rules (not the sync's: these calls come from Settings pages).
+  const accountClient = async (accountId: string) => {
+    const account = await repository.get(accountId);
+    if (!account) throw new TernError('AccountNotFound', { detail: { accountId } });
+    settingsRequestIds ??= (deviceId ??= repository.deviceId()).then((installationId) => createRequestIds({ installationId, now: () => clock.now() }));
+    const requestId = await settingsRequestIds;
+    return new GatewayClient({
+      fetch: fetcher,
+      session: () => ({ api: account.api, token: account.token }),
+      requestId,
+      clock,
+      onSessionEnded: () => void accounts.sessionEnded({ accountId, token: account.token }).catch(() => undefined),
+    });
+  };
   const settings = new EngineSettings({
     accountIds: async () => (await repository.list()).map((account) => account.accountId),
     open: (accountId) => databases.open(accountId),
-    gateway: async (accountId) => {
-      const account = await repository.get(accountId);
-      if (!account) throw new TernError('AccountNotFound', { detail: { accountId } });
-      settingsRequestIds ??= (deviceId ??= repository.deviceId()).then((installationId) => createRequestIds({ installationId, now: () => clock.now() }));
-      const requestId = await settingsRequestIds;
-      return createSettingsGateway(
-        new GatewayClient({
-          fetch: fetcher,
-          session: () => ({ api: account.api, token: account.token }),
-          requestId,
-          clock,
-          onSessionEnded: () => void accounts.sessionEnded({ accountId, token: account.token }).catch(() => undefined),
-        }),
-      );
-    },
+    gateway: async (accountId) => createSettingsGateway(await accountClient(accountId)),
     online: mail.online,
     clock,
     log: (type, message) => logger.log(type, message),
   });
+  const rules = new EngineRules({ gateway: async (accountId) => createRulesGateway(await accountClient(accountId)) });
   // Analytics reads its stored queues: after the first screen, like the sync.
   void Promise.all([writer.elected, mail.startup.opened]).then(() => analytics.start());
   // Every change of the stored accounts (start-up, login, logout, cache clear) re-plans the account runtimes.
@@ -200,6 +203,11 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
       update: (params) => settings.update(params),
       watch: (onChange) => settings.watch(onChange),
       unwatch: (params) => settings.unwatch(params),
+    }),
+    rules: proxy<RulesService>({
+      get: (params) => rules.get(params),
+      save: (params) => rules.save(params),
+      listSender: (params) => rules.listSender(params),
     }),
   };
 }
