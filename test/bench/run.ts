@@ -29,7 +29,10 @@ import type { Figure, FigureSpec, Scenario, ScenarioContext } from './lib/scenar
 import { summarize } from './lib/stats';
 import { bundleSize } from './scenarios/bundle-size';
 import { gatewayColdSync } from './scenarios/gateway-cold-sync';
+import { failover300 } from './scenarios/failover-300';
+import { idle1000 } from './scenarios/idle-1000';
 import { newMail } from './scenarios/new-mail';
+import { pgMirror } from './scenarios/pg-mirror';
 import { resync } from './scenarios/resync';
 import { uiScenarios } from './scenarios/ui';
 
@@ -37,7 +40,7 @@ import { uiScenarios } from './scenarios/ui';
 const DEFAULT_MINUTES = 14;
 const RESULTS_DIR = path.join(import.meta.dirname, 'results');
 
-const SCENARIOS: Scenario[] = [bundleSize, gatewayColdSync('10k', 8), resync, newMail, gatewayColdSync('100k', 3), ...uiScenarios];
+const SCENARIOS: Scenario[] = [bundleSize, gatewayColdSync('10k', 8), resync, newMail, gatewayColdSync('100k', 3), ...uiScenarios, idle1000, failover300, pgMirror];
 
 function parseOptions() {
   const { values } = parseArgs({

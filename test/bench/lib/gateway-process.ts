@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { loginResponseSchema, type LoginResponse } from '../../../shared/api/account';
+import type { MailServers } from '../../harness/mail-servers';
 import { findFreePorts } from '../../harness/ports';
 import type { BenchEnv } from './bench-env';
 
@@ -21,6 +22,10 @@ export interface GatewayOptions {
   /** Writes a V8 CPU profile of the whole gateway life into this directory (node --cpu-prof). */
   readonly cpuProfDir?: string;
   readonly extraEnv?: Record<string, string>;
+  /** The mail servers its domain points at (default: the run's, `env.servers`). */
+  readonly servers?: MailServers;
+  /** Opens Node's inspector on a free loopback port (see `inspectorUrl`): for GC and heap figures. */
+  readonly inspect?: boolean;
 }
 
 export interface MemorySample {
@@ -43,6 +48,7 @@ const CLOCK_TICKS = (() => {
 
 export class GatewayProcess {
   private lines: string[] = [];
+  private inspector: string | null = null;
 
   private constructor(
     private readonly child: ChildProcess,
@@ -51,7 +57,11 @@ export class GatewayProcess {
     private readonly exited: Promise<void>,
   ) {
     const keep = (chunk: Buffer) => {
-      for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) this.lines.push(line);
+      for (const line of chunk.toString('utf8').split('\n')) {
+        if (!line.trim()) continue;
+        this.lines.push(line);
+        this.inspector ??= /Debugger listening on (ws:\/\/\S+)/.exec(line)?.[1] ?? null;
+      }
       if (this.lines.length > 200) this.lines = this.lines.slice(-100);
     };
     child.stdout?.on('data', keep);
@@ -64,9 +74,11 @@ export class GatewayProcess {
     const [port] = await findFreePorts(1);
     const dataDir = path.join(env.root, `gateway-${++started}-${options.label}`);
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
-    const server = { host: env.servers.host, security: 'none' };
-    const domains = { 'tern.test': { imap: { ...server, port: env.servers.ports.imap }, smtp: { ...server, port: env.servers.ports.smtp } } };
+    const servers = options.servers ?? env.servers;
+    const server = { host: servers.host, security: 'none' };
+    const domains = { 'tern.test': { imap: { ...server, port: servers.ports.imap }, smtp: { ...server, port: servers.ports.smtp } } };
     const nodeArgs = options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`, `--cpu-prof-name=${options.label}-${started}.cpuprofile`] : [];
+    if (options.inspect) nodeArgs.push('--inspect=127.0.0.1:0');
     const child = spawn(process.execPath, [...nodeArgs, GATEWAY_BUNDLE], {
       cwd: REPO_ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -86,6 +98,12 @@ export class GatewayProcess {
     gateway.exited.then(unregister, unregister);
     await gateway.waitForHealth();
     return gateway;
+  }
+
+  /** The inspector's websocket URL (started with `inspect: true`), printed by Node at start. */
+  inspectorUrl(): string {
+    if (!this.inspector) throw new Error(`The gateway printed no inspector URL (started without inspect: true?):\n${this.output()}`);
+    return this.inspector;
   }
 
   get pid(): number {
