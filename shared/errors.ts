@@ -86,6 +86,12 @@ export const ERROR_CATALOGUE = {
   ClearClientCache: entry(409, 'The local cache must be cleared.'),
   // Rules
   TooLargeSieveUpdate: entry(403, 'These rules are too large to save.'),
+  // The account's mail server offers no ManageSieve (RFC 5804): its rules cannot run on the server.
+  SieveUnavailable: entry(404, "Your mail server does not support rules that run on the server."),
+  // The server's CHECKSCRIPT refused the script (detail.server is its text); nothing was changed.
+  SieveScriptRejected: entry(400, 'Your mail server refused these rules. Nothing was changed.'),
+  // Saved from an older copy of the rules (another tab or device saved since).
+  RulesChanged: entry(409, 'These rules were changed elsewhere. Reload them before saving again.'),
   // Contacts
   CsvImportContactsLimitExceed: entry(400, 'This file has too many contacts to import.'),
   TotalContactsLimitExceed: entry(400, 'You have reached the maximum number of contacts.'),

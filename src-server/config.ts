@@ -11,7 +11,11 @@ const portSchema = z.coerce.number().int().min(1).max(65535);
 const securitySchema = z.enum(['tls', 'starttls', 'none']);
 const serverSchema = z.strictObject({ host: z.string().min(1), port: portSchema, security: securitySchema });
 
-/** TERN_MAIL_DOMAINS: JSON `{ "<domain>": { imap: {host, port, security}, smtp: {…} } }`. */
+/**
+ * TERN_MAIL_DOMAINS: JSON `{ "<domain>": { imap: {host, port, security}, smtp: {…}, sieve?: {…} | null } }`.
+ * `sieve` is the domain's ManageSieve server (rules that run on the server); null says there is
+ * none; absent, the gateway tries port 4190 on the IMAP host.
+ */
 const mailDomainsSchema = z
   .string()
   .transform((text, ctx) => {
@@ -22,7 +26,7 @@ const mailDomainsSchema = z
       return z.NEVER;
     }
   })
-  .pipe(z.record(z.string().min(1), z.strictObject({ imap: serverSchema, smtp: serverSchema })))
+  .pipe(z.record(z.string().min(1), z.strictObject({ imap: serverSchema, smtp: serverSchema, sieve: serverSchema.nullable().optional() })))
   .transform((table) => new Map(Object.entries(table).map(([domain, servers]) => [domain.toLowerCase(), servers])));
 
 /** TERN_ALLOWED_ORIGINS: comma-separated origins (besides the gateway's own) whose pages may open the push websocket. */
@@ -133,6 +137,8 @@ const configSchema = z.object({
 export interface DomainServers {
   readonly imap: ServerSettings;
   readonly smtp: ServerSettings;
+  /** ManageSieve: settings, null for "this domain has none", undefined to try the IMAP host's port 4190. */
+  readonly sieve?: ServerSettings | null;
 }
 
 export interface GatewayConfig {

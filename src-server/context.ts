@@ -13,6 +13,8 @@ import type { GatewayConfig } from './config';
 import { assertKeyOpensStore, sealedSecretCount } from './crypto/key-check';
 import { SecretBox } from './crypto/secret-box';
 import { LeanFetch } from './imap/lean-fetch';
+import { JobQueue } from './jobs/job-queue';
+import { JobWorker, type JobWorkerOptions } from './jobs/job-worker';
 import { accountDocument, DeltaReader, mailSources } from './mirror/delta-reader';
 import { Materializer } from './mirror/materialize';
 import { MirrorManager } from './mirror/mirror-manager';
@@ -30,6 +32,7 @@ import { FolderRehomer } from './reading/folder-rehome';
 import { FolderService } from './reading/folder-service';
 import { MessageService } from './reading/message-service';
 import { Spool } from './reading/spool';
+import { RulesService } from './sieve/rules-service';
 import { ThreadQueries } from './reading/thread-queries';
 import { BackgroundIndexer } from './search/background-indexer';
 import { SearchService } from './search/search-service';
@@ -58,8 +61,13 @@ export interface GatewayContext {
   readonly materializer: Materializer;
   /** One IMAP mirror per account with a live session; `mirrors.get(id)` for withMailbox / resyncNow. */
   readonly mirrors: MirrorManager;
-  /** What changes mail: bulk actions, drafts, uploads, send and the outbox worker. */
+  /** What changes mail: bulk actions, drafts, uploads, send and the outbox's job handler. */
   readonly mailWrites: MailWrites;
+  /**
+   * Work that survives a crash (jobs/): the queue in the database and this node's worker loop,
+   * started and stopped with the HTTP server. Every node runs one, on either engine.
+   */
+  readonly jobs: { readonly queue: JobQueue; readonly worker: JobWorker };
   /** Folder lists from the mirror. */
   readonly folders: FolderQueries;
   /** Creating, renaming, moving and trashing folders (on the server, then the mirror). */
@@ -84,6 +92,8 @@ export interface GatewayContext {
   readonly plans: PlanService;
   /** The per-account preference document (GET/PATCH /api/preferences). */
   readonly preferences: PreferenceService;
+  /** Mail rules that run on the mail server, written as Sieve over ManageSieve (GET/PUT /api/rules). */
+  readonly rules: RulesService;
 }
 
 /** Parts a test or an embedding may replace. */
@@ -99,6 +109,8 @@ export interface ContextOverrides {
   readonly reportError?: (message: string, error: unknown) => void;
   /** The outbox's retry counts and delays (tests shorten them). */
   readonly outbox?: Partial<OutboxOptions>;
+  /** The job worker's claim times and loop (tests shorten them). */
+  readonly jobs?: Partial<JobWorkerOptions>;
 }
 
 /**
@@ -132,6 +144,17 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     throw error;
   });
   const push = shared.push;
+  /** This process among the nodes: the holder of its mirror leases and the claimer of its jobs. */
+  const nodeId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const jobQueue = new JobQueue({ store });
+  const jobWorker = new JobWorker({
+    queue: jobQueue,
+    name: nodeId,
+    // SQLite is one node's file: what is `running` when it starts was left by a process that is gone.
+    // A stop gives up on a job after 3 s: its claim goes back and its late writes are fenced.
+    options: { soleWorker: store.dialect === 'sqlite', stopWaitMs: 3_000, ...overrides.jobs },
+    onError: (error, job) => report(job ? `job ${job.kind} #${job.id}` : 'jobs', error),
+  });
   const mirrors = new MirrorManager({
     accounts,
     sessions,
@@ -142,7 +165,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     // On PostgreSQL several nodes may share the database: each account is mirrored by the
     // node holding its lease (DESIGN §7). SQLite is one node's file: it mirrors everything.
     ...(store.dialect === 'postgres'
-      ? { ownership: { leases: new AccountLeases({ store }), holder: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`, ttlMs: MIRROR_LEASE_TTL_MS, onError: (error: unknown) => report('account leases', error) } }
+      ? { ownership: { leases: new AccountLeases({ store }), holder: nodeId, ttlMs: MIRROR_LEASE_TTL_MS, onError: (error: unknown) => report('account leases', error) } }
       : {}),
   });
   const materializer = new Materializer(store);
@@ -165,6 +188,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     push,
     mirrors,
     materializer,
+    jobs: { queue: jobQueue, worker: jobWorker },
     smtp: overrides.smtp,
     sendWaitMs: overrides.sendWaitMs,
     outbox: overrides.outbox,
@@ -183,6 +207,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     delta,
     plans,
     preferences,
+    rules: new RulesService({ store, accounts, plans, domains: config.mailDomains }),
     folders,
     folderCommands: new FolderService({ folders, mirrors, rehomer: new FolderRehomer({ store, txlog, push }) }),
     threads,
@@ -192,6 +217,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     searchIndexer: new BackgroundIndexer({ search, onError: (error) => report('search index', error) }),
     analytics: new AnalyticsStore(store),
     mailWrites,
+    jobs: { queue: jobQueue, worker: jobWorker },
     uploadIntake: new UploadIntake({ uploads: mailWrites.uploads }),
     login: new LoginService({
       accounts,

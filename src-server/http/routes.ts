@@ -12,6 +12,7 @@ import { registerMessageRoutes } from './routes/message-routes';
 import { registerPlanRoutes } from './routes/plan-routes';
 import { registerPreferenceRoutes } from './routes/preference-routes';
 import { registerPushSocket } from './routes/push-socket';
+import { registerRulesRoutes } from './routes/rules-routes';
 import { registerSearchRoutes } from './routes/search-routes';
 import { registerSendRoutes } from './routes/send-routes';
 import { registerThreadRoutes } from './routes/thread-routes';
@@ -38,6 +39,7 @@ export const ROUTES: readonly RouteModule[] = [
   registerSendRoutes,
   registerPreferenceRoutes,
   registerPlanRoutes,
+  registerRulesRoutes,
   registerFilesRoutes,
   (app, ctx) => registerPushSocket(app, ctx),
 ];

@@ -303,4 +303,25 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   CREATE INDEX jobs_due ON jobs(state, run_at);
   CREATE UNIQUE INDEX jobs_dedupe ON jobs(kind, dedupe_key) WHERE state IN ('queued', 'running');
   `,
+  /* 12: rules that run on the mail server */ `
+  CREATE TABLE mail_rules (
+    account_id  BIGINT PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+    revision    BIGINT NOT NULL,
+    rules_json  TEXT NOT NULL,
+    kept_script TEXT,
+    updated_at  BIGINT NOT NULL
+  );
+  CREATE TABLE sieve_servers (
+    account_id BIGINT PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+    host       TEXT,
+    port       BIGINT,
+    security   TEXT,
+    checked_at BIGINT NOT NULL
+  );
+  `,
+  /* 13: job lanes */ `
+  ALTER TABLE jobs ADD COLUMN lane TEXT;
+  CREATE INDEX jobs_lane ON jobs(lane, state);
+  `,
 ];
+

@@ -318,4 +318,28 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX jobs_due ON jobs(state, run_at);
   CREATE UNIQUE INDEX jobs_dedupe ON jobs(kind, dedupe_key) WHERE state IN ('queued', 'running');
   `,
+  /* 12: rules that run on the mail server (issue 16; src-server/sieve) */ `
+  -- One document per account (shared/mail-rules.ts), the source of truth the Sieve script is
+  -- written from; no row = no rules at revision 0.
+  CREATE TABLE mail_rules (
+    account_id  INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+    revision    INTEGER NOT NULL,
+    rules_json  TEXT NOT NULL,
+    kept_script TEXT,                      -- the person's own script Tern includes, or NULL
+    updated_at  INTEGER NOT NULL
+  );
+  -- Where the account's ManageSieve server is, as discovery found it (sieve/sieve-discovery.ts).
+  CREATE TABLE sieve_servers (
+    account_id INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+    host       TEXT,                       -- NULL: no ManageSieve was found
+    port       INTEGER,
+    security   TEXT,                       -- 'starttls' | 'tls' | 'none'
+    checked_at INTEGER NOT NULL
+  );
+  `,
+  /* 13: job lanes — at most one running job per lane (the outbox's per-account sends; jobs/job-queue.ts) */ `
+  ALTER TABLE jobs ADD COLUMN lane TEXT;  -- NULL: no lane; else at most one of its jobs runs at a time, the first due first
+  CREATE INDEX jobs_lane ON jobs(lane, state);
+  `,
 ];
+

@@ -27,6 +27,7 @@ export const REQUEST_TYPE_CODES = {
   websocket: 'WS',
   preferences: 'PF',
   plan: 'PL',
+  rules: 'RU',
 } as const;
 
 export type RequestType = keyof typeof REQUEST_TYPE_CODES;

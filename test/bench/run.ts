@@ -35,12 +35,13 @@ import { newMail } from './scenarios/new-mail';
 import { pgMirror } from './scenarios/pg-mirror';
 import { resync } from './scenarios/resync';
 import { uiScenarios } from './scenarios/ui';
+import { uiBytes } from './scenarios/ui-bytes';
 
 /** The whole run must end within 15 minutes; scenarios cut their repetitions to stay inside this (--minutes to change). */
 const DEFAULT_MINUTES = 14;
 const RESULTS_DIR = path.join(import.meta.dirname, 'results');
 
-const SCENARIOS: Scenario[] = [bundleSize, gatewayColdSync('10k', 8), resync, newMail, gatewayColdSync('100k', 3), ...uiScenarios, idle1000, failover300, pgMirror];
+const SCENARIOS: Scenario[] = [bundleSize, gatewayColdSync('10k', 8), resync, newMail, gatewayColdSync('100k', 3), ...uiScenarios, uiBytes, idle1000, failover300, pgMirror];
 
 function parseOptions() {
   const { values } = parseArgs({
@@ -100,7 +101,7 @@ async function main(): Promise<void> {
   const load1 = () => Math.round((os.loadavg()[0] ?? 0) * 10) / 10;
   log(`machine load (1-minute average) at the start: ${load1()} on ${os.cpus().length} cores`);
   // The browser scenarios need Debian's Chromium; like `npm test`, the bench installs it (as root) on a fresh machine.
-  if (options.chosen.some((scenario) => uiScenarios.includes(scenario))) {
+  if (options.chosen.some((scenario) => [...uiScenarios, uiBytes].includes(scenario))) {
     await ensureDebianPackages([{ name: 'chromium', binary: CHROMIUM_PATH }], log);
   }
   await buildForBench(log);

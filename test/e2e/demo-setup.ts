@@ -228,6 +228,8 @@ export function mailDomainTable(servers: MailServers): string {
   const entry = {
     imap: { host: servers.host, port: servers.ports.imap, security: 'none' },
     smtp: { host: servers.host, port: servers.ports.smtp, security: 'none' },
+    // Rules that run on the server: Dovecot's ManageSieve; Cyrus runs none in the harness.
+    sieve: servers.imapServer === 'dovecot' ? { host: servers.host, port: servers.ports.sieve, security: 'none' } : null,
   };
   const domains = new Set(DEMO_ACCOUNTS.map((account) => account.email.split('@')[1]!));
   return JSON.stringify(Object.fromEntries([...domains].map((domain) => [domain, entry])));

@@ -37,6 +37,8 @@ function localDomainTable(servers: MailServers) {
   const entry = {
     imap: { host: servers.host, port: servers.ports.imap, security: 'none' },
     smtp: { host: servers.host, port: servers.ports.smtp, security: 'none' },
+    // Rules that run on the server: Dovecot's ManageSieve; Cyrus runs none in the harness.
+    sieve: servers.imapServer === 'dovecot' ? { host: servers.host, port: servers.ports.sieve, security: 'none' } : null,
   };
   return Object.fromEntries([...domains].map((domain) => [domain, entry]));
 }

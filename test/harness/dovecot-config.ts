@@ -21,6 +21,11 @@ export interface DovecotConfigParams {
   imapPort: number;
   lmtpPort: number;
   sievePort: number;
+  /**
+   * Postfix's SMTP port: where Sieve's vacation and redirect send (submission_host). Without it
+   * Pigeonhole runs /usr/sbin/sendmail, which hands mail to the system's Postfix, not this one.
+   */
+  smtpPort?: number;
   /** Owner of all mail files (Debian's `mail` user, uid/gid 8). */
   mailUid: number;
   mailGid: number;
@@ -219,7 +224,7 @@ protocol imap {
 protocol lmtp {
   mail_plugins = $mail_plugins sieve
 }
-
+${p.smtpPort ? `\n# Sieve's vacation and redirect send through the harness's Postfix.\nsubmission_host = 127.0.0.1:${p.smtpPort}\n` : ''}
 plugin {
   sieve = file:~/sieve;active=~/.dovecot.sieve
 }

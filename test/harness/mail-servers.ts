@@ -108,7 +108,7 @@ async function resolvePorts(requested: Partial<MailServerPorts>): Promise<MailSe
 async function writeServerConfigs(p: HarnessLayout, ports: MailServerPorts, owner: { uid: number; gid: number }, postmaster: string, imapConnections: number | undefined) {
   const dovecotConfig = renderDovecotConfig({
     baseDir: p.dovecotBase, stateDir: p.dovecotState, logFile: p.dovecotLog, usersFile: p.usersFile,
-    mailRoot: p.mailRoot, imapPort: ports.imap, lmtpPort: ports.lmtp, sievePort: ports.sieve,
+    mailRoot: p.mailRoot, imapPort: ports.imap, lmtpPort: ports.lmtp, sievePort: ports.sieve, smtpPort: ports.smtp,
     mailUid: owner.uid, mailGid: owner.gid, postmasterAddress: postmaster, imapConnections,
   });
   await writeAtomic(p.dovecotConf, dovecotConfig, 0o644);

@@ -15,6 +15,7 @@ import { composer } from './composer';
 import { settingsMenu } from './settingsMenu';
 import { shell } from './shell';
 import { settings } from './settings';
+import { device } from './device';
 
 export const en = {
   app,
@@ -33,4 +34,5 @@ export const en = {
   settingsMenu,
   shell,
   settings,
+  device,
 };

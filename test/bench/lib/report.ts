@@ -23,7 +23,7 @@ export function machineInfo(chromium: string | null): RunInfo['machine'] {
 
 function format(value: number, unit: Figure['unit']): string {
   const number = unit === 'msg/s' || unit === 'ms' ? Math.round(value).toLocaleString('en') : String(value);
-  return unit === 'rows' || unit === 'frames' || unit === 'round trips' ? number : `${number} ${unit}`;
+  return unit === 'rows' || unit === 'frames' || unit === 'round trips' || unit === 'requests' ? number : `${number} ${unit}`;
 }
 
 /** Within, over, or no budget to judge by — from the median at 1× (the machine as it is), or the p95 for a budget on it. */

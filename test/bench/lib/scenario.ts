@@ -7,7 +7,7 @@ import type { BenchEnv } from './bench-env';
 import type { CpuRate } from './browser';
 import type { Summary } from './stats';
 
-export type Unit = 'ms' | 'KB' | 'MB' | 'msg/s' | 'round trips' | 'rows' | 'frames' | '% of a core' | '%';
+export type Unit = 'ms' | 'KB' | 'MB' | 'msg/s' | 'round trips' | 'rows' | 'frames' | 'requests' | '% of a core' | '%';
 
 export interface Budget {
   /** As DESIGN §8 words it, e.g. "≤ 1 s". */

@@ -69,9 +69,11 @@ export async function startWritesFixture(options: { name: string; count: number;
       TERN_DATA_DIR: path.join(root, 'gateway'),
       TERN_PUBLIC_DIR: publicDir,
       ...(await gatewayDatabaseEnv(options.name)),
+      // ManageSieve for alice's domain (Dovecot's; Cyrus runs none here); kite.test says it has none,
+      // as a provider without ManageSieve would (sieve-rules.test.ts).
       TERN_MAIL_DOMAINS: JSON.stringify({
-        'tern.test': { imap: harness(servers.ports.imap), smtp: harness(servers.ports.smtp) },
-        'kite.test': { imap: harness(servers.ports.imap), smtp: harness(servers.ports.smtp) },
+        'tern.test': { imap: harness(servers.ports.imap), smtp: harness(servers.ports.smtp), sieve: servers.imapServer === 'dovecot' ? harness(servers.ports.sieve) : null },
+        'kite.test': { imap: harness(servers.ports.imap), smtp: harness(servers.ports.smtp), sieve: null },
       }),
     });
     return await build({ root, servers, seeded, config, overrides: options.overrides ?? {} });

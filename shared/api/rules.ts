@@ -1,0 +1,15 @@
+/**
+ * The gateway's rules routes (shapes in shared/mail-rules.ts):
+ *
+ *   GET /api/rules   → RulesDoc: the account's rules, and `availability` 'unavailable' when its
+ *                     mail server has no ManageSieve (looked for on the first ask).
+ *   PUT /api/rules   { rules, baseRevision } → RulesDoc. The rules are checked (a folder that
+ *                     does not exist TargetFolderNotExists 404, a date range ending before it
+ *                     starts InvalidParameter 400 with detail.field), written as Tern's Sieve
+ *                     script, checked by the server (CHECKSCRIPT; refused: SieveScriptRejected 400
+ *                     with detail.server), stored (over the size: TooLargeSieveUpdate 403) and
+ *                     made active. Any refusal changes nothing, on the server or here. An edit of
+ *                     an older revision is RulesChanged 409; no ManageSieve SieveUnavailable 404;
+ *                     block/allow lists and business hours without the plan FeatureNotInPlan 402.
+ */
+export { rulesDocSchema, rulesPutRequestSchema, type RulesDoc, type RulesPutRequest } from '../mail-rules';

@@ -1,0 +1,166 @@
+/**
+ * Mail rules that run on the mail server (issue 16): the gateway keeps each account's rules
+ * (rules-store.ts, the source of truth), writes them as the one script Tern owns
+ * (script-writer.ts) and puts it on the account's ManageSieve server: CHECKSCRIPT, HAVESPACE,
+ * PUTSCRIPT, SETACTIVE. A script the person already had active is never overwritten: Tern's
+ * script includes it. The rules are stored only once the server took the script, so a refused
+ * save leaves both the server and the stored rules as they were.
+ */
+import { TernError } from '../../shared/errors';
+import { EMPTY_RULES, type MailRules, type RulesDoc } from '../../shared/mail-rules';
+import type { Feature } from '../../shared/plans';
+import type { AccountRecord, AccountStore } from '../accounts/account-store';
+import { FolderRoles, roleIn } from '../actions/folder-roles';
+import type { DomainServers } from '../config';
+import { KeyedLock } from '../drafts/keyed-lock';
+import type { PlanService } from '../plans/plan-service';
+import type { SqlStore } from '../store/sql';
+import { ManageSieveClient, SieveCommandError, type SieveEndpoint } from './managesieve-client';
+import { RulesStore, type StoredRules } from './rules-store';
+import { rulesProblem } from './rules-checks';
+import { TERN_SCRIPT_NAME, writeScript } from './script-writer';
+import { probeSieve, SIEVE_RECHECK_MS, sieveCandidates, type SieveConnect } from './sieve-discovery';
+
+export interface RulesServiceDeps {
+  readonly store: SqlStore;
+  readonly accounts: Pick<AccountStore, 'get' | 'password'>;
+  readonly plans: Pick<PlanService, 'require'>;
+  readonly domains: ReadonlyMap<string, DomainServers>;
+  readonly now?: () => number;
+  /** How to reach a ManageSieve server (default ManageSieveClient.connect). */
+  readonly connect?: SieveConnect;
+}
+
+export interface SaveRulesParams {
+  readonly accountId: number;
+  readonly rules: MailRules;
+  /** The revision the rules were edited from; another save since is RulesChanged. */
+  readonly baseRevision: number;
+}
+
+export class RulesService {
+  private readonly rules: RulesStore;
+  private readonly folderRoles: FolderRoles;
+  private readonly lock = new KeyedLock<number>();
+
+  constructor(private readonly deps: RulesServiceDeps) {
+    this.rules = new RulesStore(deps.store);
+    this.folderRoles = new FolderRoles(deps.store);
+  }
+
+  /** The account's rules and whether its server can run them (found on first ask, then stored). */
+  async get(accountId: number): Promise<RulesDoc> {
+    const [stored, endpoint] = await Promise.all([this.rules.getRules(accountId), this.endpoint(accountId)]);
+    return toDoc(stored, endpoint !== null);
+  }
+
+  /** Checks, writes and uploads the rules; resolves with the saved document. */
+  save(params: SaveRulesParams): Promise<RulesDoc> {
+    return this.lock.run(params.accountId, () => this.saveNow(params));
+  }
+
+  private async saveNow({ accountId, rules, baseRevision }: SaveRulesParams): Promise<RulesDoc> {
+    const account = await this.account(accountId);
+    const stored = await this.rules.getRules(accountId);
+    if (baseRevision !== stored.revision) throw new TernError('RulesChanged', { detail: { revision: stored.revision } });
+    for (const feature of gatedChanges(stored.rules, rules)) await this.deps.plans.require(accountId, feature);
+    const folders = await this.folderRoles.folders(accountId);
+    const problem = rulesProblem(rules, { folders: folders.map((folder) => folder.path), ownAddress: account.email });
+    if (problem) throw new TernError(problem.error, { detail: problem.detail });
+
+    const endpoint = await this.endpoint(accountId);
+    if (!endpoint) throw new TernError('SieveUnavailable');
+    const keptScript = await this.withClient(account, endpoint, async (client) => {
+      const scripts = await client.listScripts();
+      const active = scripts.find((script) => script.active);
+      // The person's own script: the one active now if it is not ours, else the one kept before (if it still exists).
+      const kept =
+        active && active.name !== TERN_SCRIPT_NAME ? active.name : stored.keptScript && scripts.some((script) => script.name === stored.keptScript) ? stored.keptScript : null;
+      const script = writeScript(rules, {
+        spamFolder: roleIn(folders, 'junk')?.path ?? null,
+        trashFolder: roleIn(folders, 'trash')?.path ?? null,
+        addresses: [account.email],
+        includeScript: kept,
+        now: new Date(this.now()),
+      });
+      await client.checkScript(script);
+      await client.haveSpace(TERN_SCRIPT_NAME, Buffer.byteLength(script));
+      await client.putScript(TERN_SCRIPT_NAME, script);
+      if (active?.name !== TERN_SCRIPT_NAME) await client.setActive(TERN_SCRIPT_NAME);
+      return kept;
+    });
+    const next: StoredRules = { revision: stored.revision + 1, rules, keptScript, updatedAt: this.now() };
+    await this.rules.putRules(accountId, next);
+    return toDoc(next, true);
+  }
+
+  /** The account's ManageSieve server, discovered on first need (and again a day after finding none). */
+  private async endpoint(accountId: number): Promise<SieveEndpoint | null> {
+    const known = await this.rules.getServer(accountId);
+    if (known && (known.endpoint || this.now() - known.checkedAt < SIEVE_RECHECK_MS)) return known.endpoint;
+    const account = await this.account(accountId);
+    const found = await probeSieve({
+      candidates: sieveCandidates(account, this.deps.domains),
+      user: account.email,
+      password: await this.deps.accounts.password(accountId),
+      ...(this.deps.connect ? { connect: this.deps.connect } : {}),
+    });
+    await this.rules.putServer(accountId, found, this.now());
+    return found;
+  }
+
+  private async withClient<T>(account: AccountRecord, endpoint: SieveEndpoint, work: (client: ManageSieveClient) => Promise<T>): Promise<T> {
+    let client: ManageSieveClient;
+    try {
+      client = await (this.deps.connect ?? ManageSieveClient.connect)({
+        ...endpoint,
+        user: account.email,
+        password: await this.deps.accounts.password(account.id),
+      });
+    } catch (error) {
+      throw new TernError('AccountUnavailable', { detail: { sieve: error instanceof Error ? error.message : String(error) } });
+    }
+    try {
+      return await work(client);
+    } catch (error) {
+      throw toTernError(error);
+    } finally {
+      await client.logout();
+    }
+  }
+
+  private async account(accountId: number): Promise<AccountRecord> {
+    const account = await this.deps.accounts.get(accountId);
+    if (!account) throw new TernError('AccountNotFound', { detail: { accountId } });
+    return account;
+  }
+
+  private now(): number {
+    return (this.deps.now ?? Date.now)();
+  }
+}
+
+function toDoc(stored: StoredRules, available: boolean): RulesDoc {
+  return { availability: available ? 'available' : 'unavailable', revision: stored.revision, rules: stored.rules ?? EMPTY_RULES, keptScript: stored.keptScript, updatedAt: stored.updatedAt };
+}
+
+/** The server's NO as the catalogue says it: QUOTA/* is TooLargeSieveUpdate, anything else a refusal with its text. */
+function toTernError(error: unknown): TernError {
+  if (error instanceof TernError) return error;
+  if (error instanceof SieveCommandError) {
+    if (error.isQuota) return new TernError('TooLargeSieveUpdate', { detail: { server: error.response.text } });
+    return new TernError('SieveScriptRejected', { detail: { command: error.command, server: error.response.text } });
+  }
+  return new TernError('AccountUnavailable', { detail: { sieve: error instanceof Error ? error.message : String(error) } });
+}
+
+/** Plan features a change touches: block/allow lists and the business-hours auto reply (spec §6's paywall list). */
+function gatedChanges(before: MailRules, after: MailRules): Feature[] {
+  const features: Feature[] = [];
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  if (!same([before.blocked, before.allowed, before.blockAction], [after.blocked, after.allowed, after.blockAction]) && (after.blocked.length > 0 || after.allowed.length > 0)) {
+    features.push('allowBlockLists');
+  }
+  if (!same(before.businessHours, after.businessHours) && after.businessHours.enabled) features.push('businessAutoReply');
+  return features;
+}

@@ -1,0 +1,249 @@
+// Rules that run on the mail server, against the harness's real Dovecot Pigeonhole: the
+// ManageSieve client on the wire, then PUT /api/rules and mail delivered SMTP → Postfix → LMTP
+// → Sieve: filed, starred, labelled, blocked into Junk, auto-replied once per sender, while the
+// person's own earlier script keeps running. Bad input changes nothing on the server.
+import { readFile } from 'node:fs/promises';
+import type { ImapFlow } from 'imapflow';
+import { createTransport } from 'nodemailer';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { EMPTY_RULES, type MailRules, type RulesDoc } from '../../shared/mail-rules';
+import { ManageSieveClient, SieveCommandError } from '../../src-server/sieve/managesieve-client';
+import { TERN_SCRIPT_NAME } from '../../src-server/sieve/script-writer';
+import { eventually } from './support/gateway-fixture';
+import { ALICE, BOB, startWritesFixture, type WritesFixture } from './support/mail-writes-fixture';
+
+let fx: WritesFixture;
+let aliceImap: ImapFlow;
+let bobImap: ImapFlow;
+
+const USER_SCRIPT = 'require "imap4flags";\r\n# Alice\'s own rule, written before Tern\r\nif header :contains "subject" "userflag" { addflag "$UserRule"; }\r\n';
+
+beforeAll(async () => {
+  fx = await startWritesFixture({ name: 'sieve-rules', count: 3 });
+  aliceImap = await fx.imap(ALICE);
+  bobImap = await fx.imap(BOB);
+}, 60_000);
+
+afterAll(async () => {
+  await aliceImap?.logout().catch(() => undefined);
+  await bobImap?.logout().catch(() => undefined);
+  await fx?.close();
+});
+
+const sieve = () => ManageSieveClient.connect({ host: fx.servers.host, port: fx.servers.ports.sieve, security: 'none', user: ALICE.email, password: ALICE.password });
+
+async function withSieve<T>(work: (client: ManageSieveClient) => Promise<T>): Promise<T> {
+  const client = await sieve();
+  try {
+    return await work(client);
+  } finally {
+    await client.logout();
+  }
+}
+
+async function send(message: { from: string; to: string; subject: string; text?: string; headers?: Record<string, string> }) {
+  const transport = createTransport({ host: fx.servers.host, port: fx.servers.ports.smtp, secure: false, ignoreTLS: true });
+  try {
+    await transport.sendMail({ text: 'hello', ...message });
+  } finally {
+    transport.close();
+  }
+}
+
+/** The message with this subject in the folder, once delivered (flags and keywords included). */
+async function arrived(client: ImapFlow, folder: string, subject: string): Promise<{ flags: Set<string> }> {
+  return eventually(
+    async () => {
+      const lock = await client.getMailboxLock(folder);
+      try {
+        const uids = await client.search({ subject }, { uid: true });
+        if (!Array.isArray(uids) || uids.length === 0) return undefined;
+        const message = await client.fetchOne(String(uids[0]), { flags: true }, { uid: true });
+        return message ? { flags: message.flags ?? new Set<string>() } : undefined;
+      } finally {
+        lock.release();
+      }
+    },
+    10_000,
+    `"${subject}" in ${folder}`,
+  );
+}
+
+async function countSubject(client: ImapFlow, folder: string, subject: string): Promise<number> {
+  const lock = await client.getMailboxLock(folder);
+  try {
+    const uids = await client.search({ subject }, { uid: true });
+    return Array.isArray(uids) ? uids.length : 0;
+  } finally {
+    lock.release();
+  }
+}
+
+async function getRules(session = fx.alice) {
+  return fx.api<RulesDoc>(session, 'GET', '/api/rules');
+}
+
+async function putRules(rules: MailRules, baseRevision: number, session = fx.alice) {
+  return fx.api<RulesDoc & { error?: string; detail?: Record<string, unknown> }>(session, 'PUT', '/api/rules', { rules, baseRevision });
+}
+
+describe('the ManageSieve client on Dovecot Pigeonhole', () => {
+  test('reads capabilities, stores, lists, reads back, checks and deletes scripts (literals both ways)', async () => {
+    await withSieve(async (client) => {
+      expect(client.capabilities.implementation).toMatch(/Pigeonhole/);
+      expect(client.capabilities.extensions.has('vacation')).toBe(true);
+      const script = 'require "fileinto";\r\n# Grüße, "quotes" and a {3} brace\r\nif header :is "subject" "x" { fileinto "INBOX"; }\r\n';
+      await client.haveSpace('probe', Buffer.byteLength(script));
+      expect(await client.checkScript(script)).toBe('');
+      await client.putScript('probe "one"', script);
+      expect(await client.listScripts()).toContainEqual({ name: 'probe "one"', active: false });
+      expect(await client.getScript('probe "one"')).toBe(script);
+      await client.deleteScript('probe "one"');
+      expect((await client.listScripts()).map((entry) => entry.name)).not.toContain('probe "one"');
+    });
+  });
+
+  test('a script with an error is refused by CHECKSCRIPT with the server\'s text; an oversized one by HAVESPACE with QUOTA', async () => {
+    await withSieve(async (client) => {
+      const refusal = await client.checkScript('if header :is "subject" {').catch((error: unknown) => error);
+      expect(refusal).toBeInstanceOf(SieveCommandError);
+      expect((refusal as SieveCommandError).response.text).toMatch(/error/i);
+      const quota = await client.haveSpace('huge', 100 * 1024 * 1024).catch((error: unknown) => error);
+      expect(quota).toBeInstanceOf(SieveCommandError);
+      expect((quota as SieveCommandError).isQuota).toBe(true);
+      // The connection survives a NO.
+      expect(Array.isArray(await client.listScripts())).toBe(true);
+    });
+  });
+});
+
+describe('rules on the server', () => {
+  let doc: RulesDoc;
+
+  beforeAll(async () => {
+    // Alice already had her own active script before Tern.
+    await withSieve(async (client) => {
+      await client.putScript('alice-own', USER_SCRIPT);
+      await client.setActive('alice-own');
+    });
+  });
+
+  test('an account whose server has no ManageSieve reads as unavailable and cannot save', async () => {
+    const got = await getRules(fx.bob);
+    expect(got.status).toBe(200);
+    expect(got.body.availability).toBe('unavailable');
+    const put = await putRules(EMPTY_RULES, 0, fx.bob);
+    expect(put.status).toBe(404);
+    expect(put.body.error).toBe('SieveUnavailable');
+  });
+
+  test('filters file, star and label; blocked senders go to Junk; the person\'s own script keeps running', async () => {
+    const first = await getRules();
+    expect(first.body).toMatchObject({ availability: 'available', revision: 0 });
+    const rules: MailRules = {
+      ...EMPTY_RULES,
+      filters: [
+        // In order: a message filed by a filter keeps the flags set before it (imap4flags), so the label comes first.
+        { id: 'from-bob', name: 'Bob', enabled: true, match: 'any', conditions: [{ field: 'from', op: 'is', value: BOB.email }], actions: [{ kind: 'label', keyword: '$bob' }] },
+        {
+          id: 'invoices',
+          name: 'Invoices "to archive"',
+          enabled: true,
+          match: 'all',
+          conditions: [{ field: 'subject', op: 'contains', value: 'Invoice' }],
+          actions: [{ kind: 'move', folder: 'Archive' }, { kind: 'star' }, { kind: 'markRead' }],
+        },
+        { id: 'off', name: 'Disabled', enabled: false, match: 'all', conditions: [{ field: 'subject', op: 'contains', value: 'Invoice' }], actions: [{ kind: 'delete' }] },
+      ],
+      blocked: ['spammer@evil.test', 'junkmail.test'],
+      allowed: ['friend@junkmail.test'],
+    };
+    const put = await putRules(rules, 0);
+    expect(put.status, put.text).toBe(200);
+    doc = put.body;
+    expect(doc).toMatchObject({ revision: 1, keptScript: 'alice-own' });
+
+    const scripts = await withSieve(async (client) => ({ list: await client.listScripts(), own: await client.getScript('alice-own') }));
+    expect(scripts.list).toContainEqual({ name: TERN_SCRIPT_NAME, active: true });
+    expect(scripts.own).toBe(USER_SCRIPT);
+
+    await send({ from: BOB.email, to: ALICE.email, subject: 'Invoice 42 for November' });
+    await send({ from: 'spammer@evil.test', to: ALICE.email, subject: 'Cheap watches' });
+    await send({ from: 'anyone@junkmail.test', to: ALICE.email, subject: 'Domain blocked' });
+    await send({ from: 'friend@junkmail.test', to: ALICE.email, subject: 'Allowed friend' });
+    await send({ from: 'carol@elsewhere.test', to: ALICE.email, subject: 'userflag please' });
+
+    const invoice = await arrived(aliceImap, 'Archive', 'Invoice 42');
+    expect([...invoice.flags]).toEqual(expect.arrayContaining(['\\Flagged', '\\Seen', '$bob']));
+    await arrived(aliceImap, 'Junk', 'Cheap watches');
+    await arrived(aliceImap, 'Junk', 'Domain blocked');
+    const friend = await arrived(aliceImap, 'INBOX', 'Allowed friend');
+    expect(friend.flags.has('$bob')).toBe(false);
+    const own = await arrived(aliceImap, 'INBOX', 'userflag please');
+    expect(own.flags.has('$UserRule')).toBe(true);
+    expect(await countSubject(aliceImap, 'INBOX', 'Invoice 42')).toBe(0);
+    expect(await countSubject(aliceImap, 'Trash', 'Invoice 42')).toBe(0);
+  });
+
+  test('an auto reply arrives over SMTP, once per sender, with its multi-line text intact', async () => {
+    const rules: MailRules = { ...doc.rules, autoReply: { enabled: true, subject: 'Away until Monday', body: 'I am away.\n.\nBack on Monday — Alice', startDate: '2000-01-01', endDate: '2999-12-31', days: 1 } };
+    const put = await putRules(rules, doc.revision);
+    expect(put.status, put.text).toBe(200);
+    doc = put.body;
+
+    await send({ from: BOB.email, to: ALICE.email, subject: 'Lunch on Friday?' });
+    const reply = await arrived(bobImap, 'INBOX', 'Away until Monday');
+    expect(reply.flags.has('\\Seen')).toBe(false);
+    await send({ from: BOB.email, to: ALICE.email, subject: 'Lunch on Saturday then?' });
+    // Pigeonhole notes the answer it did not send again (its duplicate tracking), so this is an event, not a wait.
+    const log = fx.servers.logFiles.dovecot;
+    await eventually(async () => /discarded duplicate vacation response to <bob@kite\.test>/.test(await readFile(log, 'utf8')), 10_000, 'the second reply to be discarded');
+    // The reply's text went through dot-stuffing intact.
+    const lock = await bobImap.getMailboxLock('INBOX');
+    try {
+      const uids = (await bobImap.search({ subject: 'Away until Monday' }, { uid: true })) || [];
+      expect(uids).toHaveLength(1);
+      const message = await bobImap.fetchOne(String(uids[0]), { source: true }, { uid: true });
+      const source = message ? message.source!.toString('utf8') : '';
+      expect(source).toMatch(/I am away\.\r\n\.\r\nBack on Monday/);
+      expect(source).toMatch(/Auto-Submitted: auto-replied/i);
+    } finally {
+      lock.release();
+    }
+  });
+
+  test('bad input is refused with a catalogue error, and the script on the server stays as it was', async () => {
+    const before = await withSieve((client) => client.getScript(TERN_SCRIPT_NAME));
+    const noFolder = await putRules({ ...doc.rules, filters: [{ ...doc.rules.filters[0]!, actions: [{ kind: 'move', folder: 'No such folder' }] }] }, doc.revision);
+    expect(noFolder.status).toBe(404);
+    expect(noFolder.body).toMatchObject({ error: 'TargetFolderNotExists', detail: { value: 'No such folder' } });
+
+    const backwards = await putRules({ ...doc.rules, autoReply: { ...doc.rules.autoReply, startDate: '2026-12-10', endDate: '2026-12-01' } }, doc.revision);
+    expect(backwards.status).toBe(400);
+    expect(backwards.body).toMatchObject({ error: 'InvalidParameter', detail: { field: 'autoReply.endDate' } });
+
+    const badAddress = await putRules({ ...doc.rules, forwarding: { enabled: true, address: 'not an address', keepCopy: true } } as MailRules, doc.revision);
+    expect(badAddress.status).toBe(400);
+
+    const stale = await putRules(doc.rules, doc.revision - 1);
+    expect(stale.status).toBe(409);
+    expect(stale.body.error).toBe('RulesChanged');
+
+    // Over Pigeonhole's default sieve_max_script_size (1 MB): 150 filters of 20 long conditions.
+    const long = 'x'.repeat(400);
+    const huge = Array.from({ length: 150 }, (_, index) => ({
+      id: `f${index}`,
+      name: `Filter ${index}`,
+      enabled: true,
+      match: 'any' as const,
+      conditions: Array.from({ length: 20 }, () => ({ field: 'subject' as const, op: 'contains' as const, value: long })),
+      actions: [{ kind: 'star' as const }],
+    }));
+    const tooLarge = await putRules({ ...doc.rules, filters: huge }, doc.revision);
+    expect(tooLarge.status, tooLarge.text).toBe(403);
+    expect(tooLarge.body.error).toBe('TooLargeSieveUpdate');
+
+    expect(await withSieve((client) => client.getScript(TERN_SCRIPT_NAME))).toBe(before);
+    expect((await getRules()).body.revision).toBe(doc.revision);
+  });
+});

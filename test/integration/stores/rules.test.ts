@@ -1,0 +1,123 @@
+/**
+ * Rules and discovered ManageSieve servers on both engines (rules-store.ts, and the rules
+ * service's use of it), with a fake of the ManageSieve connection (the real server's behaviour
+ * is sieve-rules.test.ts): a refusal from the server stores nothing, a save bumps the revision,
+ * an account without ManageSieve is remembered as such.
+ */
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import { EMPTY_RULES, type MailRules } from '../../../shared/mail-rules';
+import { AccountStore } from '../../../src-server/accounts/account-store';
+import { SecretBox } from '../../../src-server/crypto/secret-box';
+import { ManageSieveClient, SieveCommandError, type ConnectParams } from '../../../src-server/sieve/managesieve-client';
+import { RulesService } from '../../../src-server/sieve/rules-service';
+import { RulesStore } from '../../../src-server/sieve/rules-store';
+import type { SqlStore } from '../../../src-server/store/sql';
+import { describeOnEngines } from '../support/engines';
+
+const server = { host: '127.0.0.1', port: 1, security: 'none' as const };
+
+/** A ManageSieve server in memory: what a fake connection was told, and what it refuses. */
+function fakeSieve(refuse: { check?: string; put?: 'quota' } = {}) {
+  const scripts = new Map<string, string>([['mine', 'keep;']]);
+  let active = 'mine';
+  const connects: ConnectParams[] = [];
+  const client = {
+    listScripts: async () => [...scripts.keys()].map((name) => ({ name, active: name === active })),
+    getScript: async (name: string) => scripts.get(name) ?? '',
+    checkScript: async () => {
+      if (refuse.check) throw new SieveCommandError('CHECKSCRIPT', { status: 'NO', code: [], text: refuse.check });
+      return '';
+    },
+    haveSpace: async () => undefined,
+    putScript: async (name: string, script: string) => {
+      if (refuse.put) throw new SieveCommandError('PUTSCRIPT', { status: 'NO', code: ['QUOTA/MAXSIZE'], text: 'too big' });
+      scripts.set(name, script);
+    },
+    setActive: async (name: string) => {
+      active = name;
+    },
+    logout: async () => undefined,
+  };
+  return {
+    scripts,
+    connects,
+    active: () => active,
+    connect: async (params: ConnectParams) => {
+      connects.push(params);
+      return client as unknown as ManageSieveClient;
+    },
+  };
+}
+
+const rulesWith = (over: Partial<MailRules>): MailRules => ({ ...EMPTY_RULES, ...over });
+const starFilter = { id: 'a', name: 'A', enabled: true, match: 'all' as const, conditions: [{ field: 'subject' as const, op: 'contains' as const, value: 'x' }], actions: [{ kind: 'star' as const }] };
+
+describeOnEngines('Rules stores', (engine) => {
+  let store: SqlStore;
+  let accounts: AccountStore;
+  let accountId: number;
+
+  beforeEach(async () => {
+    store = await engine.open();
+    accounts = new AccountStore(store, SecretBox.load({ dataDir: await engine.dataDir() }));
+    accountId = (await accounts.save({ email: 'alice@tern.test', name: 'Alice', imap: server, smtp: server, password: 'Pass-word-1!' })).id;
+  });
+  afterEach(async () => {
+    await store.close();
+  });
+
+  const service = (sieve: ReturnType<typeof fakeSieve>, sieveSetting: typeof server | null = server) =>
+    new RulesService({ store, accounts, plans: { require: async () => undefined }, domains: new Map([['tern.test', { imap: server, smtp: server, sieve: sieveSetting }]]), connect: sieve.connect, now: () => 1_000 });
+
+  test('rules round-trip with their revision and kept script; a damaged row reads as no rules', async () => {
+    const rules = new RulesStore(store);
+    expect(await rules.getRules(accountId)).toEqual({ revision: 0, rules: EMPTY_RULES, keptScript: null, updatedAt: 0 });
+    const saved = { revision: 3, rules: rulesWith({ blocked: ['x.test'] }), keptScript: 'mine', updatedAt: 42 };
+    await rules.putRules(accountId, saved);
+    expect(await rules.getRules(accountId)).toEqual(saved);
+    await store.run('UPDATE mail_rules SET rules_json = ? WHERE account_id = ?', ['{not json', accountId]);
+    expect((await rules.getRules(accountId)).rules).toEqual(EMPTY_RULES);
+  });
+
+  test('a discovered server, and "none", are stored per account', async () => {
+    const rules = new RulesStore(store);
+    expect(await rules.getServer(accountId)).toBeUndefined();
+    await rules.putServer(accountId, { host: 'sieve.tern.test', port: 4190, security: 'starttls' }, 5);
+    expect(await rules.getServer(accountId)).toEqual({ endpoint: { host: 'sieve.tern.test', port: 4190, security: 'starttls' }, checkedAt: 5 });
+    await rules.putServer(accountId, null, 6);
+    expect(await rules.getServer(accountId)).toEqual({ endpoint: null, checkedAt: 6 });
+  });
+
+  test('a save puts Tern\'s script, includes the person\'s active one, and stores the rules', async () => {
+    const sieve = fakeSieve();
+    const doc = await service(sieve).save({ accountId, rules: rulesWith({ filters: [starFilter] }), baseRevision: 0 });
+    expect(doc).toMatchObject({ availability: 'available', revision: 1, keptScript: 'mine' });
+    expect(sieve.active()).toBe('tern-rules');
+    expect(sieve.scripts.get('mine')).toBe('keep;');
+    expect(sieve.scripts.get('tern-rules')).toContain('include :personal "mine";');
+    // Once Tern's script is active, the kept one is still included at the next save.
+    const again = await service(sieve).save({ accountId, rules: doc.rules, baseRevision: 1 });
+    expect(again.keptScript).toBe('mine');
+  });
+
+  test('CHECKSCRIPT\'s refusal is SieveScriptRejected with the server\'s text, a size refusal TooLargeSieveUpdate; nothing is stored', async () => {
+    const rejected = await service(fakeSieve({ check: 'line 3: unknown command' }))
+      .save({ accountId, rules: rulesWith({ filters: [starFilter] }), baseRevision: 0 })
+      .catch((error: unknown) => error);
+    expect(rejected).toMatchObject({ name: 'SieveScriptRejected', detail: { server: 'line 3: unknown command' } });
+    const tooLarge = await service(fakeSieve({ put: 'quota' }))
+      .save({ accountId, rules: rulesWith({ filters: [starFilter] }), baseRevision: 0 })
+      .catch((error: unknown) => error);
+    expect(tooLarge).toMatchObject({ name: 'TooLargeSieveUpdate' });
+    expect((await new RulesStore(store).getRules(accountId)).revision).toBe(0);
+  });
+
+  test('a domain without ManageSieve is unavailable without a connection, and remembered', async () => {
+    const sieve = fakeSieve();
+    const rules = service(sieve, null);
+    expect((await rules.get(accountId)).availability).toBe('unavailable');
+    expect(sieve.connects).toHaveLength(0);
+    expect(await new RulesStore(store).getServer(accountId)).toEqual({ endpoint: null, checkedAt: 1_000 });
+    await expect(rules.save({ accountId, rules: EMPTY_RULES, baseRevision: 0 })).rejects.toMatchObject({ name: 'SieveUnavailable' });
+  });
+});
