@@ -3,7 +3,7 @@
  * directory, so each scenario meets it cold and its memory can be read from /proc.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { loginResponseSchema, type LoginResponse } from '../../../shared/api/account';
@@ -45,6 +45,35 @@ const CLOCK_TICKS = (() => {
     return 100;
   }
 })();
+
+/** The fields of /proc/<pid>/stat after the command name (which may hold spaces): field 3 (state) first. */
+function statFields(pid: number): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** CPU time (user + system) process `pid` has used so far, ms, from /proc/<pid>/stat (fields 14 and 15). */
+export function processCpuMs(pid: number): number {
+  const fields = statFields(pid);
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+
+/**
+ * CPU time of `pid` and its living children (a server's workers: PostgreSQL's backends), ms.
+ * A child that exited is no longer counted: read it before its connection closes.
+ */
+export function processTreeCpuMs(pid: number): number {
+  let total = processCpuMs(pid);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (Number(statFields(Number(entry))[1]) === pid) total += processCpuMs(Number(entry));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return total;
+}
 
 export class GatewayProcess {
   private lines: string[] = [];
@@ -141,10 +170,7 @@ export class GatewayProcess {
    * in ms. Unlike wall time it barely moves when other processes load the machine.
    */
   cpuMs(): number {
-    const stat = readFileSync(`/proc/${this.pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces) start at ") ": utime and stime are fields 14 and 15.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+    return processCpuMs(this.pid);
   }
 
   /** Samples VmRSS every `intervalMs` until the returned function is called; it returns the peak seen and VmHWM. */

@@ -63,6 +63,8 @@ export interface Scenario {
   readonly title: string;
   /** Rough seconds at full repetitions, for the plan printed at the start. */
   readonly estimateSec: number;
+  /** A scale scenario (issue 12: hundreds of accounts, a cluster): minutes each, so it runs with --scale or when named in --only. */
+  readonly scale?: boolean;
   /** Figures it reports; listed as unmeasured if the scenario fails before recording them. */
   readonly figures: readonly FigureSpec[];
   run(ctx: ScenarioContext): Promise<void>;

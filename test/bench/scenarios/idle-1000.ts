@@ -76,6 +76,7 @@ export const idle1000: Scenario = {
   id: 'idle-1000',
   title: 'One gateway node holding 1,000 accounts with IDLE (issue 12 point 7)',
   estimateSec: 180,
+  scale: true,
   figures: Object.values(FIGURES),
   async run(ctx) {
     const count = ctx.quick ? 200 : 1000;
