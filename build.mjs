@@ -6,19 +6,24 @@
  *   - the page (public/index.html filled in) and the web manifest  → public/build/
  *   - the gateway for Node                                        → dist/server/gateway.mjs
  *
- *   node build.mjs [--brand=tern|kite] [--dev] [--watch] [--out=DIR] [--deps-only | --no-install]
+ *   node build.mjs [--brand=tern|kite] [--dev] [--watch] [--out=DIR] [--no-precompress] [--deps-only | --no-install]
  *
  * --out=DIR writes public/build/ and dist/server/ under DIR instead of the repository.
+ * The browser files get brotli and gzip copies beside them (x.js.br, x.js.gz) for the
+ * gateway to send as they are; --no-precompress (tests that only read the build) and
+ * --watch skip that.
  *
  * It first installs the npm packages when node_modules does not match package-lock.json,
  * so `npm test`, `npm run demo` and `npm start` work on a fresh clone with no other step.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlibConstants, gzip, gzipSync } from 'node:zlib';
 
 const root = dirname(fileURLToPath(import.meta.url));
 
@@ -37,17 +42,18 @@ export function ensureNodeModules() {
 }
 
 function parseArgs(argv) {
-  const options = { brand: 'tern', dev: false, watch: false, depsOnly: false, install: true, out: root };
+  const options = { brand: 'tern', dev: false, watch: false, depsOnly: false, install: true, precompress: true, out: root };
   for (const arg of argv) {
     if (arg === '--dev') options.dev = true;
     else if (arg === '--watch') options.watch = options.dev = true;
     else if (arg === '--deps-only') options.depsOnly = true;
     // Builds started by tests must never run npm ci under the feet of the running suite.
     else if (arg === '--no-install') options.install = false;
+    else if (arg === '--no-precompress') options.precompress = false;
     else if (arg.startsWith('--brand=')) options.brand = arg.slice('--brand='.length);
     else if (arg.startsWith('--out=')) options.out = resolve(arg.slice('--out='.length));
     else {
-      console.error(`Unknown option ${arg}.\nUsage: node build.mjs [--brand=tern|kite] [--dev] [--watch] [--out=DIR] [--deps-only | --no-install]`);
+      console.error(`Unknown option ${arg}.\nUsage: node build.mjs [--brand=tern|kite] [--dev] [--watch] [--out=DIR] [--no-precompress] [--deps-only | --no-install]`);
       process.exit(2);
     }
   }
@@ -140,6 +146,59 @@ function writePage(outUi, brand, ui, worker) {
   writeFileSync(join(outUi, 'index.html'), html);
 }
 
+/** Files the gateway may send precompressed: text; images and fonts are compressed already. */
+const COMPRESSIBLE = /\.(js|css|html|map|webmanifest|svg|json|txt)$/;
+
+/** Every file under `dir`, recursively (paths relative to it). */
+function filesUnder(dir, prefix = '') {
+  return readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesUnder(dir, join(prefix, entry.name)) : [join(prefix, entry.name)],
+  );
+}
+
+/**
+ * Writes `x.br` (brotli at its highest quality) and `x.gz` (gzip level 9) beside every
+ * text file of the build, so the gateway sends whichever the browser accepts with no work
+ * per request (@fastify/static `preCompressed`, static-shell.ts). A file whose compressed
+ * form is not smaller gets none: the gateway then sends the file itself. The zlib calls
+ * run on libuv's thread pool, in parallel. Source maps only get gzip: brotli's top quality
+ * costs seconds on them and only DevTools reads them.
+ */
+async function precompress(outUi) {
+  const brotli = promisify(brotliCompress);
+  const gzipAsync = promisify(gzip);
+  const brotliOptions = { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY, [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT } };
+  let before = 0;
+  let after = 0;
+  await Promise.all(
+    filesUnder(outUi)
+      .filter((file) => COMPRESSIBLE.test(file))
+      .map(async (file) => {
+        const path = join(outUi, file);
+        const source = await readFile(path);
+        const encodings = [['.gz', gzipAsync(source, { level: 9 })]];
+        if (!file.endsWith('.map')) encodings.push(['.br', brotli(source, brotliOptions)]);
+        for (const [extension, pending] of encodings) {
+          const packed = await pending;
+          if (packed.length < source.length) await writeFile(path + extension, packed);
+        }
+        if (!file.endsWith('.map')) {
+          // Read first, then add: `after += await …` would add to a total read before the await.
+          const sent = (await readFile(path + '.br').catch(() => source)).length;
+          before += source.length;
+          after += sent;
+        }
+      }),
+  );
+  return { before, after };
+}
+
+/** Removes precompressed files a previous build left: in watch mode they would be served stale. */
+function removePrecompressed(outUi) {
+  if (!existsSync(outUi)) return;
+  for (const file of filesUnder(outUi)) if (/\.(br|gz)$/.test(file)) rmSync(join(outUi, file));
+}
+
 function reportSizes(metafile) {
   for (const [path, output] of Object.entries(metafile.outputs)) {
     if (!output.entryPoint || path.endsWith('.map')) continue;
@@ -158,6 +217,7 @@ async function main() {
   const outUi = join(options.out, 'public', 'build');
   const outServer = join(options.out, 'dist', 'server');
   if (!options.watch) rmSync(outUi, { recursive: true, force: true });
+  else removePrecompressed(outUi);
   mkdirSync(outUi, { recursive: true });
 
   const browser = {
@@ -235,6 +295,10 @@ async function main() {
     const results = await Promise.all(contexts.map((context) => context.rebuild()));
     console.log(`Built ${brand.name} in ${Math.round(performance.now() - started)} ms:`);
     for (const result of results) reportSizes(result.metafile);
+    // (Watch builds never get here: a precompressed copy would go stale on the next change.)
+    if (!options.precompress) return;
+    const packed = await precompress(outUi);
+    console.log(`  precompressed public/build: ${(packed.before / 1024).toFixed(0)} KB of text → ${(packed.after / 1024).toFixed(0)} KB brotli (maps: gzip only), in ${Math.round(performance.now() - started)} ms in all`);
   } catch {
     process.exitCode = 1; // esbuild has printed the errors
   } finally {

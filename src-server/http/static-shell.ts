@@ -37,10 +37,15 @@ export async function registerStaticShell(app: FastifyInstance, publicDir: strin
     cacheControl: false, // set per file below
     // The template is not a page of its own; only the built copy is served.
     allowedPath: (path) => path !== '/index.html',
+    // build.mjs writes x.br and x.gz beside each text file: sent by Accept-Encoding, with no work per request.
+    preCompressed: true,
     setHeaders(res, path) {
-      const hashed = /-[A-Z0-9]{8}\.(js|css|map)$/.test(path);
+      // `path` is the file sent, so `app-X.js.br` when the brotli copy goes out.
+      const hashed = /-[A-Z0-9]{8}\.(js|css|map)(\.br|\.gz)?$/.test(path);
       res.setHeader('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
       res.setHeader('X-Content-Type-Options', 'nosniff');
+      // Caches keep one copy per encoding: a gzip-only client must never get the brotli bytes.
+      res.setHeader('Vary', 'Accept-Encoding');
     },
   });
   const sendPage = (_request: unknown, reply: import('fastify').FastifyReply) =>

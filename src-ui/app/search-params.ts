@@ -15,6 +15,8 @@ export const mailSearchSchema = z.object({
   in: lenient(z.string().check(z.maxLength(200))),
   /** The open thread: its row key `${accountId}:${threadId}`. */
   thread: lenient(z.string().check(z.minLength(3), z.maxLength(500))),
+  /** On a phone, the folder list shown in place of the mailbox (one pane at a time; Back returns to the list). */
+  folders: lenient(z.enum(['1'])),
 });
 export type MailSearch = z.output<typeof mailSearchSchema>;
 

@@ -1,4 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 // Reading routes (folders, threads, messages) on a real gateway mirroring a real Dovecot
 // with a seeded mailbox: folder commands and their errors as IMAP sees them, thread
 // paging, bodies, downloads byte for byte, and bad input answered from the catalogue.
@@ -525,5 +529,105 @@ describe('timings (figures, not assertions)', () => {
       `[reading] median of ${pages.length}: thread page of 50 ${median(pages).toFixed(1)} ms; ` +
         `median of ${ids.length}: body uncached ${median(uncached).toFixed(1)} ms (max ${Math.max(...uncached).toFixed(1)}), cached ${median(cached).toFixed(1)} ms`,
     );
+  });
+});
+
+/** One GET as the wire carries it: the body is not decoded (fetch would decode it and hide the encoding). */
+function rawGet(path: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(`${fx.baseUrl}${path}`, { headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+describe('bytes on the wire (issue 13 point 1)', () => {
+  const auth = () => ({ authorization: `Bearer ${fx.token}` });
+
+  test('a built asset goes out precompressed by Accept-Encoding, immutable, with Vary; without the header as it is', async () => {
+    // What build.mjs writes: a content-hashed script with its brotli and gzip copies beside it.
+    const script = Buffer.from(Array.from({ length: 400 }, (_, i) => `export const value${i} = "row ${i}";\n`).join(''));
+    const build = join(fx.ctx.config.publicDir, 'build');
+    await mkdir(build, { recursive: true });
+    await writeFile(join(build, 'probe-ABCD1234.js'), script);
+    await writeFile(join(build, 'probe-ABCD1234.js.br'), brotliCompressSync(script));
+    await writeFile(join(build, 'probe-ABCD1234.js.gz'), gzipSync(script));
+    const url = '/build/probe-ABCD1234.js';
+
+    const br = await rawGet(url, { 'accept-encoding': 'gzip, deflate, br, zstd' });
+    expect(br.status).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(Number(br.headers['content-length'])).toBe(br.body.length);
+    expect(br.body.length).toBeLessThan(script.length / 4);
+    expect(brotliDecompressSync(br.body).equals(script)).toBe(true);
+
+    const gz = await rawGet(url, { 'accept-encoding': 'gzip, deflate' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.body).equals(script)).toBe(true);
+
+    const plain = await rawGet(url, {});
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.equals(script)).toBe(true);
+    // A refused coding is never sent.
+    expect((await rawGet(url, { 'accept-encoding': 'br;q=0, gzip' })).headers['content-encoding']).toBe('gzip');
+  });
+
+  test('API JSON over 1 KB is compressed and decodes to the same JSON; small replies and clients that ask for nothing get identity', async () => {
+    const inbox = (await folders()).find((folder) => folder.path === 'INBOX')!;
+    const path = `/api/threads?folderId=${inbox.id}&limit=50`;
+    const plain = await rawGet(path, auth());
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.length).toBeGreaterThan(4096);
+    const json = JSON.parse(plain.body.toString('utf8')) as unknown;
+
+    const br = await rawGet(path, { ...auth(), 'accept-encoding': 'gzip, deflate, br, zstd' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(Number(br.headers['content-length'])).toBe(br.body.length);
+    expect(JSON.parse(brotliDecompressSync(br.body).toString('utf8'))).toEqual(json);
+    expect(br.body.length).toBeLessThan(plain.body.length / 3);
+
+    // Node's fetch (the engine in tests) asks for gzip on plain HTTP, and decodes it itself.
+    const gz = await rawGet(path, { ...auth(), 'accept-encoding': 'gzip, deflate' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(gz.body).toString('utf8'))).toEqual(json);
+    expect(await (await api(path)).json()).toEqual(json);
+
+    const small = await rawGet('/api/health', { 'accept-encoding': 'br' });
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(small.body.toString('utf8'))).toMatchObject({ ok: true });
+  });
+
+  test('a JSON attachment asked for with Range and Accept-Encoding comes back as its own bytes, never re-encoded', async () => {
+    // JSON is the one type the gateway compresses, so a .json file is the download it could get wrong.
+    const data = Buffer.from(JSON.stringify(Array.from({ length: 200 }, (_, i) => ({ row: i, note: `figure ${i}` }))));
+    const boundary = 'b-json-attachment';
+    const source = [
+      'From: Ann <ann@kite.test>', 'To: Alice Tern <alice@tern.test>', 'Subject: Figures as JSON', 'Message-ID: <json-attachment@kite.test>',
+      'MIME-Version: 1.0', `Content-Type: multipart/mixed; boundary="${boundary}"`, '',
+      `--${boundary}`, 'Content-Type: text/plain', '', 'The figures.', '',
+      `--${boundary}`, 'Content-Type: application/json', 'Content-Disposition: attachment; filename="figures.json"', 'Content-Transfer-Encoding: base64', '',
+      data.toString('base64').replace(/.{76}/g, '$&\r\n'), `--${boundary}--`, '',
+    ].join('\r\n');
+    await appendMessages(fx, 'INBOX', [source]);
+    const row = await eventually(async () => (await sql<{ id: number }>(`SELECT id FROM messages WHERE subject = 'Figures as JSON'`))[0], 15_000, 'the message mirrored');
+    const opened = await (await api(`/api/messages/${row.id}/body`)).json() as MessageBody;
+    const file = opened.attachments.find((attachment) => attachment.filename === 'figures.json')!;
+    const reply = await rawGet(`/api/messages/${row.id}/attachments/${file.index}`, { ...auth(), 'accept-encoding': 'br, gzip', range: 'bytes=0-99' });
+    expect(reply.headers['content-type']).toBe('application/json');
+    expect(reply.headers['content-disposition']).toMatch(/^attachment;/);
+    expect(reply.headers['content-encoding']).toBeUndefined();
+    // The gateway ignores Range on downloads (RFC 9110 allows it): the whole file, byte for byte.
+    expect(reply.status).toBe(200);
+    expect(reply.body.equals(data)).toBe(true);
   });
 });

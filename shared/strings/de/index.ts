@@ -17,6 +17,7 @@ import { settingsMenu } from './settingsMenu';
 import { shell } from './shell';
 import { settings } from './settings';
 import { rules } from './rules';
+import { device } from './device';
 
 export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (typeof en)[Area], string>> } = {
   app,
@@ -36,4 +37,5 @@ export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (ty
   shell,
   settings,
   rules,
+  device,
 };

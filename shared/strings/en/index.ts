@@ -16,6 +16,7 @@ import { settingsMenu } from './settingsMenu';
 import { shell } from './shell';
 import { settings } from './settings';
 import { rules } from './rules';
+import { device } from './device';
 
 export const en = {
   app,
@@ -35,4 +36,5 @@ export const en = {
   shell,
   settings,
   rules,
+  device,
 };

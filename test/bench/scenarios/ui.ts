@@ -31,7 +31,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const rateKey = (rate: CpuRate) => `${rate}` as const;
 
 /** The login screen as a person uses it; resolves right after the click on "Sign in". */
-async function signIn(page: Page, baseUrl: string, dataset: Dataset): Promise<void> {
+export async function signIn(page: Page, baseUrl: string, dataset: Dataset): Promise<void> {
   await page.goto(baseUrl);
   await page.getByLabel('Email address').fill(dataset.email, { timeout: 20_000 });
   await page.getByRole('button', { name: 'Next' }).click();
