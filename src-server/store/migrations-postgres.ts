@@ -323,5 +323,12 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   ALTER TABLE jobs ADD COLUMN lane TEXT;
   CREATE INDEX jobs_lane ON jobs(lane, state);
   `,
+  /* 14: draft save locks across gateway nodes */ `
+  CREATE TABLE draft_locks (
+    draft_id   BIGINT PRIMARY KEY,
+    holder     TEXT NOT NULL,
+    expires_at BIGINT NOT NULL
+  );
+  `,
 ];
 
