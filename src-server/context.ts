@@ -22,6 +22,7 @@ import { UploadIntake } from './drafts/upload-intake';
 import { MirrorStore } from './mirror/mirror-store';
 import { createMailWrites, type MailWrites } from './outbox/mail-writes';
 import type { OutboxOptions } from './outbox/outbox-worker';
+import { ContactService } from './contacts/contact-service';
 import { PlanService } from './plans/plan-service';
 import { PreferenceService } from './preferences/preference-service';
 import type { PushHub } from './push/push-hub';
@@ -92,6 +93,8 @@ export interface GatewayContext {
   readonly plans: PlanService;
   /** The per-account preference document (GET/PATCH /api/preferences). */
   readonly preferences: PreferenceService;
+  /** The address book of each account (/api/contacts). */
+  readonly contacts: ContactService;
   /** Mail rules that run on the mail server, written as Sieve over ManageSieve (GET/PUT /api/rules). */
   readonly rules: RulesService;
 }
@@ -175,10 +178,16 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
   const search = new SearchService({ store, folders, threads, mirrors });
   const plans = new PlanService({ store, txlog, push });
   const preferences = new PreferenceService({ store, txlog, push, plans });
+  const contacts = new ContactService({ store, txlog, push });
   const delta = new DeltaReader({
     store,
     txlog,
-    sources: { ...mailSources(materializer), preferences: accountDocument((accountId) => preferences.get(accountId)), plan: accountDocument((accountId) => plans.planOf(accountId)) },
+    sources: {
+      ...mailSources(materializer),
+      preferences: accountDocument((accountId) => preferences.get(accountId)),
+      plan: accountDocument((accountId) => plans.planOf(accountId)),
+      contacts: accountDocument(async (accountId) => ({ revision: await contacts.revision(accountId) })),
+    },
   });
   const mailWrites = createMailWrites({
     store,
@@ -207,6 +216,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     delta,
     plans,
     preferences,
+    contacts,
     rules: new RulesService({ store, accounts, plans, domains: config.mailDomains }),
     folders,
     folderCommands: new FolderService({ folders, mirrors, rehomer: new FolderRehomer({ store, txlog, push }) }),
