@@ -1,6 +1,6 @@
 import { proxy } from 'comlink';
 import { systemClock, type Clock } from '../shared/clock';
-import type { AnalyticsService, SettingsService, WorkerApi } from '../shared/worker-api';
+import type { AnalyticsService, RulesService, SettingsService, WorkerApi } from '../shared/worker-api';
 import { ACCOUNTS_DATABASE, ACCOUNTS_SCHEMA } from './accounts/accounts-database';
 import { AccountRepository } from './accounts/account-repository';
 import { ACCOUNTS_CHANNEL, EngineAccounts } from './accounts/account-service';
@@ -27,6 +27,8 @@ import { createContactsGateway } from './contacts/contacts-gateway';
 import { EngineContacts } from './contacts/contacts-service';
 import type { ContactsService } from '../shared/worker-contacts-api';
 import { EngineSettings } from './settings/settings-service';
+import { createRulesGateway } from './rules/rules-gateway';
+import { EngineRules } from './rules/rules-service';
 import { TernError } from '../shared/errors';
 import { MAIL_CHANNEL } from './boundary/mail-relay';
 import { globalOnlineSignal } from './net/online-status';
@@ -158,13 +160,13 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     onSessionEnded: ({ accountId, token }) =>
       void accounts.sessionEnded({ accountId, token }).catch((error: unknown) => logger.log('Error', `logging out ${accountId}: ${String(error)}`)),
   });
-  let accountRequestIds: Promise<ReturnType<typeof createRequestIds>> | null = null;
-  /** An HTTP client of one account's session, for the services beside mail (settings, contacts). */
-  const accountClient = async (accountId: string): Promise<GatewayClient> => {
+  let settingsRequestIds: Promise<ReturnType<typeof createRequestIds>> | null = null;
+  // A gateway client for one account's settings, rules and contacts (not the sync's: these calls come from their screens).
+  const accountClient = async (accountId: string) => {
     const account = await repository.get(accountId);
     if (!account) throw new TernError('AccountNotFound', { detail: { accountId } });
-    accountRequestIds ??= (deviceId ??= repository.deviceId()).then((installationId) => createRequestIds({ installationId, now: () => clock.now() }));
-    const requestId = await accountRequestIds;
+    settingsRequestIds ??= (deviceId ??= repository.deviceId()).then((installationId) => createRequestIds({ installationId, now: () => clock.now() }));
+    const requestId = await settingsRequestIds;
     return new GatewayClient({
       fetch: fetcher,
       session: () => ({ api: account.api, token: account.token }),
@@ -189,6 +191,7 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     clock,
     log: (type, message) => logger.log(type, message),
   });
+  const rules = new EngineRules({ gateway: async (accountId) => createRulesGateway(await accountClient(accountId)) });
   // Analytics reads its stored queues: after the first screen, like the sync.
   void Promise.all([writer.elected, mail.startup.opened]).then(() => analytics.start());
   // Every change of the stored accounts (start-up, login, logout, cache clear) re-plans the account runtimes.
@@ -225,6 +228,11 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
       merge: (params) => contacts.merge(params),
       watch: (params, onChange) => contacts.watch(params, onChange),
       unwatch: (params) => contacts.unwatch(params),
+    }),
+    rules: proxy<RulesService>({
+      get: (params) => rules.get(params),
+      save: (params) => rules.save(params),
+      listSender: (params) => rules.listSender(params),
     }),
   };
 }
