@@ -28,6 +28,13 @@ export const loginSearchSchema = z.object({
 });
 export type LoginSearch = z.output<typeof loginSearchSchema>;
 
+/** /contacts?account&contact: whose book, and the open card ('new' for a new one). */
+export const contactsSearchSchema = z.object({
+  account: lenient(z.string().check(z.maxLength(64))),
+  contact: lenient(z.string().check(z.maxLength(64))),
+});
+export type ContactsSearch = z.output<typeof contactsSearchSchema>;
+
 export const UNIFIED_ROLES = ['inbox', 'sent', 'drafts', 'archive', 'junk', 'trash'] as const;
 export const unifiedRoleSchema = z.enum(UNIFIED_ROLES);
 export type UnifiedRole = z.output<typeof unifiedRoleSchema>;
