@@ -38,6 +38,8 @@ export const SETTINGS_PAGES: readonly SettingsPage[] = [
   { id: 'labels', title: 'settings.pageLabels', feature: 'labels' },
   { id: 'contacts', title: 'settings.pageContacts' },
   { id: 'plan', title: 'settings.pagePlan', load: () => import('./plan/PlanPage') },
+  // Installing Tern, and Tern as the default mail app (the account menu's "Get the app" opens it).
+  { id: 'apps', title: 'device.pageApps', load: () => import('./apps/AppsPage') },
 ];
 
 export type BuiltSettingsPage = SettingsPage & Required<Pick<SettingsPage, 'load'>>;
