@@ -7,6 +7,7 @@ import type { AccountInfo, BillingAccountInfo, PartnerInfo, PublicAccount } from
 import type { AnalyticsEventName, AnalyticsValue } from './analytics-events';
 import type { LoginChallengeStep } from './login-steps';
 import type { LogType } from './constants';
+import type { ContactsService } from './worker-contacts-api';
 import type { FolderCommandService, MailCommandService, MailQueryService } from './worker-mail-api';
 import type { Feature, Plan } from './plans';
 import type { PreferencePatch, PreferenceValues } from './preferences';
@@ -22,7 +23,7 @@ export type Service<T> = T & ProxyMarked;
  * Bumped whenever this contract changes incompatibly. A tab built against another
  * version is told to reload instead of calling methods that no longer mean the same.
  */
-export const WORKER_API_VERSION = 4;
+export const WORKER_API_VERSION = 5;
 
 export interface HandshakeParams {
   /** The WORKER_API_VERSION the tab was built with. */
@@ -251,6 +252,8 @@ export interface WorkerApi {
   readonly folders: Service<FolderCommandService>;
   /** Each account's preferences and plan: read, watched, changed (offline too). */
   readonly settings: Service<SettingsService>;
+  /** Each account's address book: read, watched, changed (offline too), merged (shared/worker-contacts-api.ts). */
+  readonly contacts: Service<ContactsService>;
   /** Rules that run on the mail server: read and saved through the gateway. */
   readonly rules: Service<RulesService>;
 }

@@ -23,6 +23,9 @@ import { createSessionService } from './session-service';
 import { GatewayClient } from './api/gateway-client';
 import { createRequestIds } from './api/request-id';
 import { createSettingsGateway } from './settings/settings-gateway';
+import { createContactsGateway } from './contacts/contacts-gateway';
+import { EngineContacts } from './contacts/contacts-service';
+import type { ContactsService } from '../shared/worker-contacts-api';
 import { EngineSettings } from './settings/settings-service';
 import { createRulesGateway } from './rules/rules-gateway';
 import { EngineRules } from './rules/rules-service';
@@ -144,8 +147,12 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     relay: { channel: openChannel(MAIL_CHANNEL), engineId },
     firstScreenWaitMs: deps.firstScreenWaitMs ?? FIRST_SCREEN_WAIT_MS,
     // Preferences and plan: loaded when an account's runtime starts, pushed when delta brings them.
-    onAccountStarted: (accountId) => void settings.load(accountId),
+    onAccountStarted: (accountId) => {
+      void settings.load(accountId);
+      void contacts.pull(accountId);
+    },
     onSettingsChanged: () => settings.changed(),
+    onContactsChanged: (accountId) => void contacts.pull(accountId),
     clock,
     log: (type, message) => logger.log(type, message),
     // 401 InvalidToken from the sync, the websocket, a command or a read: log the account out
@@ -154,7 +161,7 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
       void accounts.sessionEnded({ accountId, token }).catch((error: unknown) => logger.log('Error', `logging out ${accountId}: ${String(error)}`)),
   });
   let settingsRequestIds: Promise<ReturnType<typeof createRequestIds>> | null = null;
-  // A gateway client for one account's settings and rules (not the sync's: these calls come from Settings pages).
+  // A gateway client for one account's settings, rules and contacts (not the sync's: these calls come from their screens).
   const accountClient = async (accountId: string) => {
     const account = await repository.get(accountId);
     if (!account) throw new TernError('AccountNotFound', { detail: { accountId } });
@@ -172,6 +179,14 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     accountIds: async () => (await repository.list()).map((account) => account.accountId),
     open: (accountId) => databases.open(accountId),
     gateway: async (accountId) => createSettingsGateway(await accountClient(accountId)),
+    online: mail.online,
+    clock,
+    log: (type, message) => logger.log(type, message),
+  });
+  const contacts = new EngineContacts({
+    accountIds: async () => (await repository.list()).map((account) => account.accountId),
+    open: (accountId) => databases.open(accountId),
+    gateway: async (accountId) => createContactsGateway(await accountClient(accountId)),
     online: mail.online,
     clock,
     log: (type, message) => logger.log(type, message),
@@ -203,6 +218,16 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
       update: (params) => settings.update(params),
       watch: (onChange) => settings.watch(onChange),
       unwatch: (params) => settings.unwatch(params),
+    }),
+    // The contract's methods only: pull/changed are the engine's own.
+    contacts: proxy<ContactsService>({
+      list: (params) => contacts.list(params),
+      save: (params) => contacts.save(params),
+      remove: (params) => contacts.remove(params),
+      restore: (params) => contacts.restore(params),
+      merge: (params) => contacts.merge(params),
+      watch: (params, onChange) => contacts.watch(params, onChange),
+      unwatch: (params) => contacts.unwatch(params),
     }),
     rules: proxy<RulesService>({
       get: (params) => rules.get(params),
