@@ -83,9 +83,16 @@ export class MirrorManager {
     deps.sessions.on('ended', this.onSessionEnded);
   }
 
-  /** The mirror's store, for what a reader learns about mirrored messages (exact attachment sizes). */
-  get store(): MirrorStore {
-    return this.deps.store;
+  /**
+   * Where this node may write what a reader learns about the account's mirrored messages
+   * (exact attachment sizes): its running mirror's store, fenced by the lease's token like
+   * every other mirror write; on one node without leases (SQLite), the store itself. Null
+   * when another node owns the account: its mirror is that node's to write.
+   */
+  writerFor(accountId: number): MirrorStore | null {
+    const mirror = this.mirrors.get(accountId);
+    if (mirror) return mirror.store;
+    return this.keeper ? null : this.deps.store;
   }
 
   /** Starts mirrors for every account that has a live session (gateway start); with ownership, those this node can hold, and keeps the leases from now on. */
