@@ -24,6 +24,8 @@ export interface MirrorManagerDeps {
    * Without it (SQLite, one node) every account with a live session is mirrored here.
    */
   readonly ownership?: MirrorOwnership;
+  /** Asks the node that mirrors the account to resync it (SharedState.resync); without it, a node without the mirror does nothing. */
+  readonly askOwner?: (accountId: number, folderPath?: string) => void;
 }
 
 export interface MirrorOwnership {
@@ -32,6 +34,8 @@ export interface MirrorOwnership {
   readonly holder: string;
   /** A lease's time to live: how long a dead node's accounts wait for another (renewed every third of it). */
   readonly ttlMs: number;
+  /** Spread the accounts over the live nodes (LeaseKeeper's `spread`); absent: the first node to see an account takes it. */
+  readonly spread?: { readonly slack: number };
   readonly onError?: (error: unknown) => void;
 }
 
@@ -72,6 +76,7 @@ export class MirrorManager {
           leases: ownership.leases,
           holder: ownership.holder,
           ttlMs: ownership.ttlMs,
+          ...(ownership.spread ? { spread: ownership.spread } : {}),
           wanted: () => deps.sessions.activeAccountIds(),
           onGained: (accountId, token) => {
             if (!this.closed) this.startMirror(accountId, deps.store.fenced((id) => ownership.leases.check(id, token)));
@@ -164,9 +169,20 @@ export class MirrorManager {
     }
   }
 
-  /** Brings the mirror up to date with the server now, where this process runs it; elsewhere its owner's IDLE and sweeps do. */
+  /**
+   * Brings the mirror up to date with the server now, where this process runs it (resolves
+   * when done); elsewhere the node that mirrors the account is asked to (resolves at once:
+   * the change reaches the log, and every node's push, when that node has synced).
+   */
   async resyncNow(accountId: number, folderPath?: string): Promise<void> {
-    await this.mirrors.get(accountId)?.resyncNow(folderPath);
+    const mirror = this.mirrors.get(accountId);
+    if (mirror) return mirror.resyncNow(folderPath);
+    this.deps.askOwner?.(accountId, folderPath);
+  }
+
+  /** Another node asked (SharedState.resync): resyncs the account if its mirror runs here. */
+  resyncIfMirrored(accountId: number, folderPath?: string): void {
+    this.mirrors.get(accountId)?.resyncNow(folderPath).catch((error: unknown) => this.deps.onError?.(accountId, error));
   }
 
   async stop(accountId: number): Promise<void> {
