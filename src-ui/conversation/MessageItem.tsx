@@ -33,6 +33,10 @@ export interface MessageItemProps {
   /** Reply, reply all or forward this message (the conversation builds the quote). */
   readonly onRespond: (message: MessageView, mode: ResponseMode) => Promise<void>;
   readonly onEditDraft?: (message: MessageView) => void;
+  /** "Filter messages like this": a new filter from this message (Settings → Filters). */
+  readonly onFilterLike?: (message: MessageView) => void;
+  /** "Block sender": mail from this sender goes to Spam from now on (rules on the server). */
+  readonly onBlockSender?: (message: MessageView) => void;
   readonly now: number;
   readonly locale?: string;
 }
@@ -155,6 +159,16 @@ export function MessageItem(props: MessageItemProps) {
             <button type="button" className="tern-icon-button" aria-label={t('conversation.print')} title={t('conversation.printThisMessage')} disabled={printing} onClick={() => void print()}>
               <Icon name="print" />
             </button>
+            {!message.draft && props.onFilterLike && (
+              <button type="button" className="tern-icon-button" aria-label={t('rules.filterLikeThis')} title={t('rules.filterLikeThis')} onClick={() => props.onFilterLike?.(message)}>
+                <Icon name="list" />
+              </button>
+            )}
+            {!message.draft && props.onBlockSender && sender && !props.ownAddresses.includes(sender.email.toLowerCase()) && (
+              <button type="button" className="tern-icon-button" aria-label={t('rules.blockSender')} title={t('rules.blockSender')} onClick={() => props.onBlockSender?.(message)}>
+                <Icon name="spam" />
+              </button>
+            )}
           </span>
         )}
       </div>

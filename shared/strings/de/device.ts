@@ -5,4 +5,6 @@ export const device: Readonly<Record<keyof typeof en, string>> = {
   compose: 'Schreiben',
   swipeArchive: 'Archivieren',
   swipeDelete: 'Löschen',
+  updateReady: 'Eine neue Version ist bereit.',
+  reload: 'Neu laden',
 };

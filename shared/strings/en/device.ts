@@ -4,4 +4,6 @@ export const device = {
   compose: 'Compose',
   swipeArchive: 'Archive',
   swipeDelete: 'Delete',
+  updateReady: 'A new version is ready.',
+  reload: 'Reload',
 };
