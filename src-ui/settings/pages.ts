@@ -37,6 +37,8 @@ export const SETTINGS_PAGES: readonly SettingsPage[] = [
   { id: 'tracking', title: 'settings.pageTracking' },
   { id: 'labels', title: 'settings.pageLabels', feature: 'labels' },
   { id: 'contacts', title: 'settings.pageContacts' },
+  // Installing Tern, and Tern as the default mail app (the account menu's "Get the app" opens it).
+  { id: 'apps', title: 'device.pageApps', load: () => import('./apps/AppsPage') },
   { id: 'plan', title: 'settings.pagePlan', load: () => import('./plan/PlanPage') },
 ];
 

@@ -1,6 +1,7 @@
 /**
  * The installable app (issue 20 point 2) against a gateway of the test's own: the page
- * links its manifest (brand name, PNG icons, mailto handler); the service worker takes the
+ * links its manifest (brand name, PNG icons, mailto handler); on this secure origin the
+ * default-mail dialog asks the browser to take email links; the service worker takes the
  * page; a new build's worker waits and the page offers "A new version is ready — Reload",
  * which brings the new version in; then, with the gateway stopped, a reload still opens
  * Tern — the shell from the service worker's cache, the mail list from the engine's
@@ -45,6 +46,17 @@ test('manifest and icons; the service worker takes the page; a new build waits f
   }
   expect(manifest.protocol_handlers).toEqual([{ protocol: 'mailto', url: '/compose?uri=%s' }]);
   await expect(page.locator('meta[name="theme-color"]').count()).resolves.toBe(2);
+
+  // On a secure origin (127.0.0.1 is one) the default-mail dialog asks the browser, and says only that it asked.
+  await page.goto(`${gateway.baseUrl}/settings/apps`);
+  await page.getByRole('button', { name: 'Use Tern Mail for email links…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Open email links in Tern Mail' });
+  await dialog.getByRole('button', { name: 'Use Tern Mail for email links' }).click();
+  await dialog.getByRole('status').filter({ hasText: 'Your browser has been asked.' }).waitFor();
+  await screenshot(page, 'offline-default-mail-asked');
+  await dialog.getByRole('button', { name: 'Close', exact: true }).first().click();
+  await page.getByRole('button', { name: 'Back to mail' }).click();
+  await mail.waitForRows();
 
   // The service worker takes this page (the first install claims it: no reload needed).
   const firstVersion = await eventually(() => controllerVersion(page), 15_000, 'a service worker controlling the page');
