@@ -34,4 +34,5 @@ export const device: Readonly<Record<keyof typeof en, string>> = {
   defaultMailRefused: 'Ihr Browser hat die Anfrage nicht angenommen: {reason}',
   defaultMailImpossible: 'Dieser Browser lässt keine Website E-Mail-Links öffnen (Safari nicht, und kein Browser auf einer Seite, die nicht über HTTPS kommt). Installieren Sie {app} oder verwenden Sie Chrome, Edge oder Firefox.',
   appsMenu: 'App herunterladen',
+  bodyNotOffline: 'Diese Nachricht ist noch nicht auf diesem Gerät. Sie öffnet sich, sobald Sie wieder online sind.',
 };

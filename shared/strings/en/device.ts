@@ -33,4 +33,5 @@ export const device = {
   defaultMailRefused: 'Your browser did not accept the request: {reason}',
   defaultMailImpossible: 'This browser does not let a website handle email links (Safari does not, and no browser allows it on a page that is not served over HTTPS). Install {app}, or use Chrome, Edge or Firefox.',
   appsMenu: 'Get the app',
+  bodyNotOffline: 'This message is not on this device yet. It opens when you are back online.',
 };
