@@ -13,6 +13,8 @@ import type { GatewayConfig } from './config';
 import { assertKeyOpensStore, sealedSecretCount } from './crypto/key-check';
 import { SecretBox } from './crypto/secret-box';
 import { LeanFetch } from './imap/lean-fetch';
+import { JobQueue } from './jobs/job-queue';
+import { JobWorker, type JobWorkerOptions } from './jobs/job-worker';
 import { accountDocument, DeltaReader, mailSources } from './mirror/delta-reader';
 import { Materializer } from './mirror/materialize';
 import { MirrorManager } from './mirror/mirror-manager';
@@ -20,6 +22,7 @@ import { UploadIntake } from './drafts/upload-intake';
 import { MirrorStore } from './mirror/mirror-store';
 import { createMailWrites, type MailWrites } from './outbox/mail-writes';
 import type { OutboxOptions } from './outbox/outbox-worker';
+import { ContactService } from './contacts/contact-service';
 import { PlanService } from './plans/plan-service';
 import { PreferenceService } from './preferences/preference-service';
 import type { PushHub } from './push/push-hub';
@@ -59,8 +62,13 @@ export interface GatewayContext {
   readonly materializer: Materializer;
   /** One IMAP mirror per account with a live session; `mirrors.get(id)` for withMailbox / resyncNow. */
   readonly mirrors: MirrorManager;
-  /** What changes mail: bulk actions, drafts, uploads, send and the outbox worker. */
+  /** What changes mail: bulk actions, drafts, uploads, send and the outbox's job handler. */
   readonly mailWrites: MailWrites;
+  /**
+   * Work that survives a crash (jobs/): the queue in the database and this node's worker loop,
+   * started and stopped with the HTTP server. Every node runs one, on either engine.
+   */
+  readonly jobs: { readonly queue: JobQueue; readonly worker: JobWorker };
   /** Folder lists from the mirror. */
   readonly folders: FolderQueries;
   /** Creating, renaming, moving and trashing folders (on the server, then the mirror). */
@@ -85,6 +93,8 @@ export interface GatewayContext {
   readonly plans: PlanService;
   /** The per-account preference document (GET/PATCH /api/preferences). */
   readonly preferences: PreferenceService;
+  /** The address book of each account (/api/contacts). */
+  readonly contacts: ContactService;
   /** Mail rules that run on the mail server, written as Sieve over ManageSieve (GET/PUT /api/rules). */
   readonly rules: RulesService;
 }
@@ -102,6 +112,8 @@ export interface ContextOverrides {
   readonly reportError?: (message: string, error: unknown) => void;
   /** The outbox's retry counts and delays (tests shorten them). */
   readonly outbox?: Partial<OutboxOptions>;
+  /** The job worker's claim times and loop (tests shorten them). */
+  readonly jobs?: Partial<JobWorkerOptions>;
 }
 
 /**
@@ -109,6 +121,9 @@ export interface ContextOverrides {
  * dies leaves its accounts unmirrored at most this long before another node takes them over.
  */
 const MIRROR_LEASE_TTL_MS = 9_000;
+
+/** A node gives accounts up only when it holds more than its share of them by this many (LeaseKeeper `spread`). */
+const ACCOUNT_SPREAD_SLACK = 1;
 
 /** Errors outside a request, when no reporter is given: their message on stderr. */
 const warnOnStderr = (message: string, error: unknown) => console.warn(`${message}: ${error instanceof Error ? error.message : String(error)}`);
@@ -135,6 +150,17 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     throw error;
   });
   const push = shared.push;
+  /** This process among the nodes: the holder of its mirror leases and the claimer of its jobs. */
+  const nodeId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const jobQueue = new JobQueue({ store });
+  const jobWorker = new JobWorker({
+    queue: jobQueue,
+    name: nodeId,
+    // SQLite is one node's file: what is `running` when it starts was left by a process that is gone.
+    // A stop gives up on a job after 3 s: its claim goes back and its late writes are fenced.
+    options: { soleWorker: store.dialect === 'sqlite', stopWaitMs: 3_000, ...overrides.jobs },
+    onError: (error, job) => report(job ? `job ${job.kind} #${job.id}` : 'jobs', error),
+  });
   const mirrors = new MirrorManager({
     accounts,
     sessions,
@@ -142,12 +168,14 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     options: { sweepIntervalMs: config.mirrorSweepMs },
     onError: (accountId, error) => report(`mirror of account ${accountId}`, error),
     leanFetch: new LeanFetch({ onInactive: (error) => report('IMAP', error) }),
+    askOwner: (accountId, folderPath) => shared.resync.request(accountId, folderPath),
     // On PostgreSQL several nodes may share the database: each account is mirrored by the
     // node holding its lease (DESIGN §7). SQLite is one node's file: it mirrors everything.
     ...(store.dialect === 'postgres'
-      ? { ownership: { leases: new AccountLeases({ store }), holder: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`, ttlMs: MIRROR_LEASE_TTL_MS, onError: (error: unknown) => report('account leases', error) } }
+      ? { ownership: { leases: new AccountLeases({ store }), holder: nodeId, ttlMs: MIRROR_LEASE_TTL_MS, spread: { slack: ACCOUNT_SPREAD_SLACK }, onError: (error: unknown) => report('account leases', error) } }
       : {}),
   });
+  shared.resync.handle((accountId, folderPath) => mirrors.resyncIfMirrored(accountId, folderPath));
   const materializer = new Materializer(store);
   const folders = new FolderQueries(store, materializer);
   const threads = new ThreadQueries(store);
@@ -155,10 +183,16 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
   const search = new SearchService({ store, folders, threads, mirrors });
   const plans = new PlanService({ store, txlog, push });
   const preferences = new PreferenceService({ store, txlog, push, plans });
+  const contacts = new ContactService({ store, txlog, push });
   const delta = new DeltaReader({
     store,
     txlog,
-    sources: { ...mailSources(materializer), preferences: accountDocument((accountId) => preferences.get(accountId)), plan: accountDocument((accountId) => plans.planOf(accountId)) },
+    sources: {
+      ...mailSources(materializer),
+      preferences: accountDocument((accountId) => preferences.get(accountId)),
+      plan: accountDocument((accountId) => plans.planOf(accountId)),
+      contacts: accountDocument(async (accountId) => ({ revision: await contacts.revision(accountId) })),
+    },
   });
   const mailWrites = createMailWrites({
     store,
@@ -168,6 +202,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     push,
     mirrors,
     materializer,
+    jobs: { queue: jobQueue, worker: jobWorker },
     smtp: overrides.smtp,
     sendWaitMs: overrides.sendWaitMs,
     outbox: overrides.outbox,
@@ -186,9 +221,10 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     delta,
     plans,
     preferences,
-    rules: new RulesService({ store, accounts, plans, domains: config.mailDomains }),
+    contacts,
+    rules: new RulesService({ store, accounts, plans, domains: config.mailDomains, onError: (accountId, error) => report(`rules${accountId === null ? '' : ` of account ${accountId}`}`, error) }),
     folders,
-    folderCommands: new FolderService({ folders, mirrors, rehomer: new FolderRehomer({ store, txlog, push }) }),
+    folderCommands: new FolderService({ folders, mirrors, push, rehomer: new FolderRehomer({ store, txlog, push }) }),
     threads,
     messages,
     previews: new AttachmentPreviews({ messages }),
@@ -196,6 +232,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     searchIndexer: new BackgroundIndexer({ search, onError: (error) => report('search index', error) }),
     analytics: new AnalyticsStore(store),
     mailWrites,
+    jobs: { queue: jobQueue, worker: jobWorker },
     uploadIntake: new UploadIntake({ uploads: mailWrites.uploads }),
     login: new LoginService({
       accounts,

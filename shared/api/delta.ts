@@ -3,6 +3,9 @@ import { planResponseSchema } from '../plans';
 import { preferencesDocSchema } from '../preferences';
 import { folderSchema, messageMetaSchema, threadSummarySchema } from './mail';
 
+/** The delta's word that the address book changed: the txlog id of its latest change. */
+export const contactsRevisionSchema = z.object({ revision: z.number().int() });
+
 /** GET /api/delta?cursor=N&limit=M */
 export const deltaQuerySchema = z.object({
   cursor: z.coerce.number().int().nonnegative(),
@@ -23,6 +26,9 @@ const upsertChangeSchema = z.discriminatedUnion('object', [
   z.object({ txnId: z.number().int(), op: z.literal('upsert'), object: z.literal('preferences'), data: preferencesDocSchema }),
   // The account's plan changed (the operator's command line): the plan and its features.
   z.object({ txnId: z.number().int(), op: z.literal('upsert'), object: z.literal('plan'), data: planResponseSchema }),
+  // The address book changed (any device): its latest change's id; the engine then pulls the
+  // cards themselves from its own cursor (GET /api/contacts?since=…, shared/api/contacts.ts).
+  z.object({ txnId: z.number().int(), op: z.literal('upsert'), object: z.literal('contacts'), data: contactsRevisionSchema }),
 ]);
 export const deltaChangeSchema = z.discriminatedUnion('op', [
   upsertChangeSchema,

@@ -52,10 +52,15 @@ export async function createApp(ctx: GatewayContext, options: AppOptions = {}): 
   // Mirrors run while the gateway does: resumed for accounts with live sessions, logged out on close.
   app.addHook('onReady', async () => ctx.mirrors.startActive());
   app.addHook('onClose', async () => ctx.mirrors.stopAll());
-  // The outbox sends what a previous run left as soon as the gateway is up.
+  // Background mail work, and the node's job worker (the outbox's sends among its jobs), run
+  // as soon as the gateway is up; a stop hands the claims of jobs still running back.
   app.addHook('onReady', async () => ctx.mailWrites.start());
   app.addHook('onClose', async () => ctx.mailWrites.stop());
+  app.addHook('onReady', async () => ctx.jobs.worker.start());
+  app.addHook('onClose', async () => ctx.jobs.worker.stop());
   // Mirrored mail becomes searchable in the background, so a search rarely has to index first.
+  app.addHook('onReady', async () => ctx.rules.start());
+  app.addHook('onClose', async () => ctx.rules.stop());
   app.addHook('onReady', async () => ctx.searchIndexer.start());
   app.addHook('onClose', async () => ctx.searchIndexer.stop());
   await registerStaticShell(app, ctx.config.publicDir);

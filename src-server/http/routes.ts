@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { GatewayContext } from '../context';
 import { registerAnalyticsRoutes } from './routes/analytics-routes';
 import { registerAuthRoutes } from './routes/auth-routes';
+import { registerContactRoutes } from './routes/contact-routes';
 import { registerDeltaRoutes } from './routes/delta-routes';
 import { registerDraftRoutes } from './routes/drafts-routes';
 import { registerFilesRoutes } from './routes/files-routes';
@@ -39,6 +40,7 @@ export const ROUTES: readonly RouteModule[] = [
   registerSendRoutes,
   registerPreferenceRoutes,
   registerPlanRoutes,
+  registerContactRoutes,
   registerRulesRoutes,
   registerFilesRoutes,
   (app, ctx) => registerPushSocket(app, ctx),

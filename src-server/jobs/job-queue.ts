@@ -15,14 +15,17 @@ import { afterFailure, DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-po
  * `committed_at`). `attempts` counts claims and fences them: the outcome of a lapsed claim
  * that another worker has taken since is refused, not recorded.
  *
- * How the mail features will sit on it (not moved yet: the outbox's storage is being changed
- * by another part of issue 12; these are the intended shapes):
- * - outbox: `enqueue('outbox.send', { outboxId }, now, \`outbox:${outboxId}\`)` when a row is
- *   queued; the handler runs today's OutboxWorker.attempt/fileSent for that one row, whose
- *   states (queued → sending → accepted → sent, commit point, `unknown`) stay in `outbox`.
- *   The job replaces the worker's polling loop and its single-node orphan recovery: a
- *   lapsed claim is the "orphan" of several nodes. SMTP's 5xx is a PermanentJobError;
- *   4xx retries with the job's backoff instead of OutboxOptions.retryDelaysMs.
+ * A job may name a `lane`: at most one job of a lane runs at a time, the lane's first due job
+ * first (the others wait, even when due). The outbox's lane is the account, so one account's
+ * messages go one at a time and in order, whichever node claims them.
+ *
+ * How the mail features sit on it:
+ * - outbox (outbox/outbox-jobs.ts): `enqueue('outbox.send', { outboxId }, now, \`outbox:${outboxId}\`,
+ *   \`account:${accountId}\`)` in the transaction that stores the row; the handler
+ *   (OutboxWorker.handle) runs the attempt/filing for that one row, whose states (queued →
+ *   sending → accepted → sent, commit point, `unknown`) stay in `outbox`. A lapsed claim is the
+ *   "orphan" of a dead node: the next claim finds the row `sending` and resolves it. SMTP's
+ *   5xx is a PermanentJobError; 4xx retries with the job's backoff.
  * - scheduled send and undo-send holds: the outbox row is written at once, its job enqueued
  *   with `runAt` = the chosen time (or now + the undo window); "send now", "cancel" or undo
  *   is `cancel(jobId)` (refused once the job is running: then it is too late to undo) plus
@@ -50,6 +53,7 @@ export interface Job {
   readonly claimedBy: string | null;
   readonly lockedUntil: number | null;
   readonly lastError: string | null;
+  readonly lane: string | null;
 }
 
 /** A job a worker has claimed. */
@@ -80,15 +84,17 @@ export interface JobQueueDeps {
 }
 
 const JOB_COLUMNS = `id, kind, payload, dedupe_key AS "dedupeKey", state, run_at AS "runAt", attempts, max_attempts AS "maxAttempts",
-  claimed_by AS "claimedBy", locked_until AS "lockedUntil", last_error AS "lastError"`;
-const INSERT = `INSERT INTO jobs (kind, payload, dedupe_key, state, run_at, attempts, max_attempts, created_at, updated_at)
-  VALUES (?, ?, ?, 'queued', ?, 0, ?, ?, ?)
+  claimed_by AS "claimedBy", locked_until AS "lockedUntil", last_error AS "lastError", lane`;
+const INSERT = `INSERT INTO jobs (kind, payload, dedupe_key, lane, state, run_at, attempts, max_attempts, created_at, updated_at)
+  VALUES (?, ?, ?, ?, 'queued', ?, 0, ?, ?, ?)
   ON CONFLICT (kind, dedupe_key) WHERE state IN ('queued', 'running') DO NOTHING
   RETURNING id`;
 const PENDING_TWIN = "SELECT id FROM jobs WHERE kind = ? AND dedupe_key = ? AND state IN ('queued', 'running')";
 const COMPLETE = "UPDATE jobs SET state = 'done', locked_until = NULL, last_error = NULL, updated_at = ? WHERE id = ? AND state = 'running' AND attempts = ?";
 const FAIL = "UPDATE jobs SET state = ?, run_at = ?, locked_until = NULL, last_error = ?, updated_at = ? WHERE id = ? AND state = 'running' AND attempts = ?";
 const EXTEND = "UPDATE jobs SET locked_until = ?, updated_at = ? WHERE id = ? AND state = 'running' AND attempts = ?";
+const RELEASE = "UPDATE jobs SET locked_until = ?, updated_at = ? WHERE id = ? AND state = 'running' AND attempts = ?";
+const RELEASE_ALL = "UPDATE jobs SET locked_until = ?, updated_at = ? WHERE state = 'running' AND locked_until > ?";
 const CANCEL = "DELETE FROM jobs WHERE id = ? AND state = 'queued'";
 const DELETE_DONE = "DELETE FROM jobs WHERE state = 'done' AND updated_at < ?";
 const LAPSED_ON_LAST_ATTEMPT = 'Its worker stopped (its claim lapsed) during the last attempt.';
@@ -98,7 +104,7 @@ const list = (count: number) => Array.from({ length: count }, () => '?').join(',
 export class JobQueue {
   readonly now: () => number;
   private readonly store: SqlStore;
-  private readonly policies: Readonly<Record<string, Partial<RetryPolicy>>>;
+  private policies: Readonly<Record<string, Partial<RetryPolicy>>>;
   /** After the due rows' SELECT: the one place the engines differ (see `claim`). */
   private readonly lockDue: string;
 
@@ -112,10 +118,11 @@ export class JobQueue {
   /**
    * Adds a job due at `runAt` (epoch ms): its id. With a `dedupeKey`, while a job of the same
    * kind and key is queued or running, no second one is added and that job's id comes back.
+   * With a `lane`, it waits for the lane's earlier jobs (see the header).
    */
-  async enqueue(kind: string, payload: unknown, runAt: number, dedupeKey?: string): Promise<number> {
+  async enqueue(kind: string, payload: unknown, runAt: number, dedupeKey?: string, lane?: string): Promise<number> {
     const now = this.now();
-    const values = [kind, JSON.stringify(payload ?? null), dedupeKey ?? null, runAt, this.policy(kind).maxAttempts, now, now];
+    const values = [kind, JSON.stringify(payload ?? null), dedupeKey ?? null, lane ?? null, runAt, this.policy(kind).maxAttempts, now, now];
     // The twin may finish between the refused insert and the look-up: then the insert goes through.
     for (let tries = 0; tries < 5; tries++) {
       const inserted = await this.store.get<{ id: number }>(INSERT, values);
@@ -133,6 +140,11 @@ export class JobQueue {
    * each other, and a row another claim updated meanwhile is checked again on its newest
    * version; on SQLite the transaction holds the whole database. A lapsed claim on the last
    * attempt makes the job dead rather than run it again.
+   *
+   * Lanes: a laned job is claimable only while no other job of its lane is running and none
+   * queued is due before it. Two claims racing for one lane cannot both win: the first due job
+   * is the only candidate and its row is locked by the first claim (SKIP LOCKED), and a claim
+   * whose snapshot predates the other's commit still sees that job queued ahead of the rest.
    */
   async claim(params: ClaimParams): Promise<ClaimedJob[]> {
     if (params.kinds.length === 0 || params.limit <= 0) return [];
@@ -141,6 +153,8 @@ export class JobQueue {
       const due = await tx.all<{ id: number; state: JobState; attempts: number; maxAttempts: number }>(
         `SELECT id, state, attempts, max_attempts AS "maxAttempts" FROM jobs
           WHERE kind IN (${list(params.kinds.length)}) AND ((state = 'queued' AND run_at <= ?) OR (state = 'running' AND locked_until <= ?))
+            AND (lane IS NULL OR NOT EXISTS (SELECT 1 FROM jobs ahead WHERE ahead.lane = jobs.lane AND ahead.id <> jobs.id
+              AND (ahead.state = 'running' OR (ahead.state = 'queued' AND (ahead.run_at < jobs.run_at OR (ahead.run_at = jobs.run_at AND ahead.id < jobs.id))))))
           ORDER BY run_at, id LIMIT ?${this.lockDue}`,
         [...params.kinds, now, now, params.limit],
       );
@@ -182,6 +196,35 @@ export class JobQueue {
   async extend(job: ClaimedJob, lockMs: number): Promise<boolean> {
     const now = this.now();
     return (await this.store.run(EXTEND, [now + lockMs, now, job.id, job.attempt])).changes === 1;
+  }
+
+  /**
+   * Hands a claim back at once (a stopping worker gives up on a job still running): the next
+   * claim need not wait for the lapse. Its late report is refused like any lapsed claim's.
+   */
+  async release(job: ClaimedJob): Promise<boolean> {
+    const now = this.now();
+    return (await this.store.run(RELEASE, [now, now, job.id, job.attempt])).changes === 1;
+  }
+
+  /**
+   * Every live claim lapses now. Only for the one worker of a database no other node uses
+   * (SQLite): at its start, whatever is `running` was left by a process that is gone.
+   */
+  async releaseAll(): Promise<number> {
+    const now = this.now();
+    return (await this.store.run(RELEASE_ALL, [now, now, now])).changes;
+  }
+
+  /** When the job would run again if its attempt failed now (null: it would be dead). */
+  retryAt(job: ClaimedJob): number | null {
+    const outcome = afterFailure({ attempt: job.attempt, maxAttempts: job.maxAttempts, permanent: false, now: this.now(), policy: this.policy(job.kind) });
+    return outcome.state === 'queued' ? outcome.runAt : null;
+  }
+
+  /** Sets a kind's retry policy (a feature registering its handler). */
+  definePolicy(kind: string, policy: Partial<RetryPolicy>): void {
+    this.policies = { ...this.policies, [kind]: policy };
   }
 
   /** Removes a job that has not started. False once it runs (too late) or is finished. */

@@ -1,15 +1,25 @@
 import type { ClaimedJob, JobQueue } from './job-queue';
+import type { RetryPolicy } from './retry-policy';
 
 /** A failure retrying cannot mend (the server refused the address for good): the job dies at once. */
 export class PermanentJobError extends Error {
   override readonly name = 'PermanentJobError';
 }
 
+/** A failure the handler has recorded where it belongs (e.g. a refused send on its outbox row): retried after the backoff, not reported as an error. */
+export class RetryJobError extends Error {
+  override readonly name = 'RetryJobError';
+}
+
 /** What a handler may do beside its work. */
 export interface JobContext {
   readonly job: ClaimedJob;
-  /** Keeps the claim for another `lockMs` (a long job); false when it had lapsed and another worker took the job: stop. */
+  /** Keeps the claim for another `lockMs` (the worker also does so every `renewEveryMs`); false when it had lapsed and another worker took the job: stop. */
   extendClaim(): Promise<boolean>;
+  /** Aborted when the claim is lost (a renewal refused) or handed back by a stop that gave up waiting: write nothing more. */
+  readonly signal: AbortSignal;
+  /** When the job runs again if this attempt fails now; null when this is its last attempt. */
+  retryAt(): number | null;
 }
 
 /** Runs one job. Resolves: done. Throws: a failed attempt (PermanentJobError: dead at once). */
@@ -22,17 +32,28 @@ export interface JobWorkerOptions {
   readonly lockMs: number;
   /** Longest sleep between looks at the table (jobs another node enqueued, claims that lapse). */
   readonly idleCheckMs: number;
-  /** How long `stop()` waits for the jobs under way; one that runs longer is left to its claim's lapse. */
+  /** How long `stop()` waits for the jobs under way; one that runs longer has its claim handed back. */
   readonly stopWaitMs: number;
+  /**
+   * How often a running job's claim is renewed: a job runs as long as it needs while its node
+   * lives, and a dead node's jobs are taken over `lockMs` after its last renewal.
+   */
+  readonly renewEveryMs: number;
+  /**
+   * This is the database's only worker (SQLite: one node): at start, every `running` job was
+   * left by a process that is gone, so its claim lapses at once instead of after `lockMs`.
+   */
+  readonly soleWorker: boolean;
 }
 
-export const DEFAULT_JOB_WORKER_OPTIONS: JobWorkerOptions = { concurrency: 4, lockMs: 5 * 60_000, idleCheckMs: 5_000, stopWaitMs: 10_000 };
+export const DEFAULT_JOB_WORKER_OPTIONS: JobWorkerOptions = { concurrency: 4, lockMs: 30_000, idleCheckMs: 5_000, stopWaitMs: 10_000, renewEveryMs: 10_000, soleWorker: false };
 
 export interface JobWorkerDeps {
   readonly queue: JobQueue;
   /** This worker's name in the table's claimed_by (node id and loop). */
   readonly name: string;
-  readonly handlers: Readonly<Record<string, JobHandler>>;
+  /** Handlers known at construction; features may add theirs with `register` before `start`. */
+  readonly handlers?: Readonly<Record<string, JobHandler>>;
   readonly options?: Partial<JobWorkerOptions>;
   /** A handler's error, or the loop's own (a database down): the loop goes on. */
   readonly onError?: (error: unknown, job?: ClaimedJob) => void;
@@ -47,8 +68,11 @@ export interface JobWorkerDeps {
  */
 export class JobWorker {
   private readonly options: JobWorkerOptions;
-  private readonly kinds: readonly string[];
+  private readonly handlers: Record<string, JobHandler>;
+  private kinds: readonly string[];
   private readonly inFlight = new Set<Promise<void>>();
+  /** The jobs running, with what aborts each (a stop that gives up hands their claims back). */
+  private readonly running = new Map<ClaimedJob, AbortController>();
   /** Slots promised to claims still under way (two passes close together must not both fill them). */
   private reserved = 0;
   /** Claims under way: `stop` waits for them, then for the jobs they brought. */
@@ -61,10 +85,20 @@ export class JobWorker {
 
   constructor(private readonly deps: JobWorkerDeps) {
     this.options = { ...DEFAULT_JOB_WORKER_OPTIONS, ...deps.options };
-    this.kinds = Object.keys(deps.handlers);
+    this.handlers = { ...deps.handlers };
+    this.kinds = Object.keys(this.handlers);
   }
 
-  start(): void {
+  /** Adds the handler of a kind (and its retry policy); a feature calls it while the node is built. */
+  register(kind: string, handler: JobHandler, policy?: Partial<RetryPolicy>): void {
+    this.handlers[kind] = handler;
+    this.kinds = Object.keys(this.handlers);
+    if (policy) this.deps.queue.definePolicy(kind, policy);
+  }
+
+  /** Starts the loop; the sole worker of a database first lets the claims of a previous process lapse. */
+  async start(): Promise<void> {
+    if (this.options.soleWorker) await this.deps.queue.releaseAll();
     this.stopped = false;
     this.closing = false;
     this.kick();
@@ -88,6 +122,12 @@ export class JobWorker {
     })();
     await Promise.race([drained, limit]);
     clearTimeout(waited);
+    // Jobs still running are given up: their claims go back now, so another worker (or this
+    // node's next start) takes them without waiting for the lapse; their late writes are fenced.
+    const abandoned = [...this.running];
+    this.running.clear();
+    for (const [, abort] of abandoned) abort.abort();
+    await Promise.all(abandoned.map(([job]) => this.deps.queue.release(job).catch((error: unknown) => this.deps.onError?.(error, job))));
   }
 
   /** One pass: claims what is due into the free slots and runs it; resolves when those jobs end (how many ran). */
@@ -120,14 +160,31 @@ export class JobWorker {
 
   private async run(job: ClaimedJob): Promise<void> {
     const { queue } = this.deps;
-    const context: JobContext = { job, extendClaim: () => queue.extend(job, this.options.lockMs) };
+    const abort = new AbortController();
+    this.running.set(job, abort);
+    const extendClaim = async () => {
+      const kept = await queue.extend(job, this.options.lockMs);
+      if (!kept) abort.abort();
+      return kept;
+    };
+    const renewal = setInterval(() => {
+      if (!abort.signal.aborted) extendClaim().catch((error: unknown) => this.deps.onError?.(error, job));
+    }, this.options.renewEveryMs);
+    renewal.unref();
+    const context: JobContext = { job, extendClaim, signal: abort.signal, retryAt: () => queue.retryAt(job) };
     try {
-      await this.deps.handlers[job.kind]!(job.payload, context);
+      await this.handlers[job.kind]!(job.payload, context);
     } catch (error) {
-      this.deps.onError?.(error, job);
+      if (abort.signal.aborted) return; // the claim is gone: its outcome is not ours to record
+      // The handler's own verdicts (a retry, a refusal for good) are recorded, not reported as errors.
+      if (!(error instanceof RetryJobError || error instanceof PermanentJobError)) this.deps.onError?.(error, job);
       await queue.fail(job, reasonOf(error), error instanceof PermanentJobError).catch((failError: unknown) => this.deps.onError?.(failError, job));
       return;
+    } finally {
+      clearInterval(renewal);
+      this.running.delete(job);
     }
+    if (abort.signal.aborted) return;
     await queue.complete(job).catch((error: unknown) => this.deps.onError?.(error, job));
   }
 

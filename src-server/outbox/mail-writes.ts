@@ -10,12 +10,15 @@ import { DraftStore } from '../drafts/draft-store';
 import { MessageAssembler } from '../drafts/message-assembler';
 import { ParentResolver } from '../drafts/parent-resolver';
 import { UploadStore } from '../drafts/upload-store';
+import type { JobQueue } from '../jobs/job-queue';
+import type { JobWorker } from '../jobs/job-worker';
 import type { Materializer } from '../mirror/materialize';
 import type { MirrorManager } from '../mirror/mirror-manager';
 import type { PushHub } from '../push/push-hub';
 import { NodemailerSmtp, type SmtpConnector } from '../smtp/smtp-connector';
 import type { SqlStore } from '../store/sql';
 import type { TransactionLog } from '../store/transaction-log';
+import { OUTBOX_SEND, OutboxJobs } from './outbox-jobs';
 import { OutboxStore } from './outbox-store';
 import { OutboxWorker, type OutboxOptions } from './outbox-worker';
 import { SendService } from './send-service';
@@ -36,6 +39,8 @@ export interface MailWritesDeps {
   readonly push: PushHub;
   readonly mirrors: MirrorManager;
   readonly materializer: Materializer;
+  /** The node's job queue and worker: the outbox's rows are sent as `outbox.send` jobs. */
+  readonly jobs: { readonly queue: JobQueue; readonly worker: Pick<JobWorker, 'register' | 'kick'> };
   /** How mail leaves; default SMTP with each account's settings (tests pass their own). */
   readonly smtp?: SmtpConnector;
   readonly outbox?: Partial<OutboxOptions>;
@@ -44,16 +49,18 @@ export interface MailWritesDeps {
   readonly onError?: (accountId: number | null, error: unknown) => void;
 }
 
-/** The services that change mail (actions, drafts, uploads, send) and the outbox worker's lifecycle. */
+/** The services that change mail (actions, drafts, uploads, send) and their background work. */
 export interface MailWrites {
   readonly actions: ActionService;
   readonly drafts: DraftService;
   readonly uploads: UploadStore;
   readonly send: SendService;
+  /** The outbox's job handler (its `changed` events tell a waiting send how its row stands). */
   readonly outbox: OutboxWorker;
   /**
-   * Gateway ready: sends what the outbox holds (also what a previous run left), puts right draft
-   * saves a previous run left unfinished, and sweeps old uploads.
+   * Gateway ready: gives every outbox row with work left its job (rows of an older build),
+   * puts right draft saves a previous run left unfinished, and sweeps old uploads. The node's
+   * job worker, started beside it, sends.
    */
   start(): void;
   stop(): Promise<void>;
@@ -82,13 +89,16 @@ export function createMailWrites(deps: MailWritesDeps): MailWrites {
     onError: (error) => report(null, error),
     options: deps.outbox,
   });
-  const send = new SendService({ sql: store, store: outboxStore, worker: outbox, drafts, draftStore, assembler, parents, accounts, txlog, waitMs: deps.sendWaitMs });
+  deps.jobs.worker.register(OUTBOX_SEND, outbox.handle, outbox.retryPolicy);
+  const outboxJobs = new OutboxJobs(deps.jobs.queue, store);
+  const send = new SendService({ sql: store, store: outboxStore, jobs: outboxJobs, worker: outbox, kick: () => deps.jobs.worker.kick(), drafts, draftStore, assembler, parents, accounts, txlog, waitMs: deps.sendWaitMs });
   const actions = new ActionService({ targets: new ActionTargets(store), roles, access, rehomer: new MoveRehomer({ store, txlog, push: deps.push }), txlog });
 
   let sweepTimer: NodeJS.Timeout | null = null;
   let recoveryTimer: NodeJS.Timeout | null = null;
   const sweep = () => void uploads.sweep(UPLOAD_MAX_AGE_MS).catch((error: unknown) => report(null, error));
-  const recoverDrafts = () => void drafts.recoverSaves(report).catch((error: unknown) => report(null, error));
+  // SQLite is one node's file: at start, the draft locks it holds were left by a process that is gone.
+  const recoverDrafts = (atStart = false) => void drafts.recoverSaves(report, atStart && store.dialect === 'sqlite').catch((error: unknown) => report(null, error));
   return {
     actions,
     drafts,
@@ -96,8 +106,8 @@ export function createMailWrites(deps: MailWritesDeps): MailWrites {
     send,
     outbox,
     start() {
-      outbox.start();
-      recoverDrafts();
+      void outboxJobs.adoptUnfinished(outboxStore).then(() => deps.jobs.worker.kick(), (error: unknown) => report(null, error));
+      recoverDrafts(true);
       recoveryTimer = setInterval(recoverDrafts, DRAFT_RECOVERY_INTERVAL_MS);
       recoveryTimer.unref();
       sweep();
@@ -107,7 +117,6 @@ export function createMailWrites(deps: MailWritesDeps): MailWrites {
     async stop() {
       if (sweepTimer) clearInterval(sweepTimer);
       if (recoveryTimer) clearInterval(recoveryTimer);
-      await outbox.stop();
     },
   };
 }

@@ -91,16 +91,17 @@ const ENQUEUE = `INSERT INTO outbox (account_id, idempotency_key, request_hash, 
   ON CONFLICT (account_id, idempotency_key) DO NOTHING`;
 const BY_ID = `SELECT ${COLUMNS} FROM outbox WHERE id = ?`;
 const BY_KEY = `SELECT ${COLUMNS} FROM outbox WHERE account_id = ? AND idempotency_key = ?`;
-const DUE = `SELECT ${COLUMNS} FROM outbox WHERE state IN ('queued', 'accepted') AND next_attempt_at <= ? ORDER BY id LIMIT ?`;
-const NEXT_DUE_AT = `SELECT MIN(next_attempt_at) AS "at" FROM outbox WHERE state IN ('queued', 'accepted')`;
-const IN_SENDING = `SELECT ${COLUMNS} FROM outbox WHERE state = 'sending' ORDER BY id`;
+const UNFINISHED = `SELECT id, account_id AS "accountId", next_attempt_at AS "nextAttemptAt" FROM outbox WHERE state IN ('queued', 'sending', 'accepted') ORDER BY id`;
 /** What a sent row keeps of its message once Sent holds it: nothing (`raw` is NOT NULL). */
 const NO_BYTES = Buffer.alloc(0);
 
 /**
  * The outbox: a message is written here, whole and with its Message-ID, before SMTP is
  * tried, and each step is a guarded state change (`UPDATE … WHERE state = …`), so two
- * workers can never both claim a row and a restart finds every message where it was:
+ * workers can never both claim a row and a restart finds every message where it was. Who
+ * works on a row when is the job queue's business (outbox-jobs.ts); the steps of an attempt
+ * are also fenced by its number (`attempts`), so an attempt whose worker was given up for
+ * dead cannot write — above all not its commit point — once a later attempt claimed the row:
  *
  *   queued ──claim──▶ sending ──SMTP ok──▶ accepted ──filed in Sent──▶ sent
  *     ▲                 │  │  └──refused for good──▶ failed
@@ -134,22 +135,12 @@ export class OutboxStore {
     return row && toRow(row);
   }
 
-  /** Rows with work to do now: to send, or sent and still to file. Oldest first. */
-  async due(limit: number): Promise<OutboxRow[]> {
-    return (await this.store.all<Row>(DUE, [this.now(), limit])).map(toRow);
+  /** Rows with work left (to send, being sent, to file), oldest first: each must have its job. */
+  unfinished(): Promise<{ id: number; accountId: number; nextAttemptAt: number }[]> {
+    return this.store.all(UNFINISHED);
   }
 
-  /** When the next retry falls due (null: nothing waiting). */
-  async nextDueAt(): Promise<number | null> {
-    return (await this.store.get<{ at: number | null }>(NEXT_DUE_AT))?.at ?? null;
-  }
-
-  /** Rows left `sending`: an attempt was under way when a gateway stopped. */
-  async inSending(): Promise<OutboxRow[]> {
-    return (await this.store.all<Row>(IN_SENDING)).map(toRow);
-  }
-
-  /** queued → sending, counting the attempt; false if another worker took it. */
+  /** queued → sending, counting the attempt; false if another worker took it. The attempt's number fences its later steps. */
   claim(id: number): Promise<boolean> {
     return this.change(id, ['queued'], `state = 'sending', attempts = attempts + 1`, []);
   }
@@ -159,23 +150,23 @@ export class OutboxStore {
    * any moment. The caller awaits it before the dot leaves (the SMTP connector waits for its
    * onCommit), so the commit point is in the database first.
    */
-  markCommitting(id: number): Promise<boolean> {
-    return this.change(id, ['sending'], `committed_at = ?`, [this.now()]);
+  markCommitting(id: number, attempt?: number): Promise<boolean> {
+    return this.change(id, ['sending'], `committed_at = ?`, [this.now()], attempt);
   }
 
   /** sending → accepted: the marker that SMTP took the message; from here on it is never sent again. */
-  markAccepted(id: number, outcome: SmtpOutcome): Promise<boolean> {
-    return this.change(id, ['sending'], `state = 'accepted', smtp_json = ?, last_error = NULL, next_attempt_at = ?`, [JSON.stringify(outcome), this.now()]);
+  markAccepted(id: number, outcome: SmtpOutcome, attempt?: number): Promise<boolean> {
+    return this.change(id, ['sending'], `state = 'accepted', smtp_json = ?, last_error = NULL, next_attempt_at = ?`, [JSON.stringify(outcome), this.now()], attempt);
   }
 
   /** sending → queued: try again at `at` (the server refused it, or the attempt ended before its final "."). */
-  requeue(id: number, reason: string, at: number): Promise<boolean> {
-    return this.change(id, ['sending'], `state = 'queued', committed_at = NULL, last_error = ?, next_attempt_at = ?`, [reason, at]);
+  requeue(id: number, reason: string, at: number, attempt?: number): Promise<boolean> {
+    return this.change(id, ['sending'], `state = 'queued', committed_at = NULL, last_error = ?, next_attempt_at = ?`, [reason, at], attempt);
   }
 
   /** sending → unknown: the final "." went out and no reply came back; never sent again on its own. */
-  markUnknown(id: number, reason: string): Promise<boolean> {
-    return this.change(id, ['sending'], `state = 'unknown', last_error = ?`, [reason]);
+  markUnknown(id: number, reason: string, attempt?: number): Promise<boolean> {
+    return this.change(id, ['sending'], `state = 'unknown', last_error = ?`, [reason], attempt);
   }
 
   /** unknown → queued: the person checked and asks to send it again. */
@@ -192,8 +183,8 @@ export class OutboxStore {
   }
 
   /** sending → failed, for good. */
-  markFailed(id: number, failure: SmtpFailure): Promise<boolean> {
-    return this.change(id, ['sending'], `state = 'failed', last_error = ?, error_json = ?`, [failure.reason, JSON.stringify(failure)]);
+  markFailed(id: number, failure: SmtpFailure, attempt?: number): Promise<boolean> {
+    return this.change(id, ['sending'], `state = 'failed', last_error = ?, error_json = ?`, [failure.reason, JSON.stringify(failure)], attempt);
   }
 
   /** accepted stays accepted: filing failed, try it again at `at` (SMTP is not repeated). */
@@ -219,9 +210,13 @@ export class OutboxStore {
     return this.change(id, ['accepted'], `state = 'sent', sent_copy_state = 'failed', last_error = ?`, [reason]);
   }
 
-  private async change(id: number, from: readonly OutboxState[], set: string, values: readonly SqlValue[]): Promise<boolean> {
+  /** A guarded state change; with `attempt`, only while the row is still that attempt's (the fence). */
+  private async change(id: number, from: readonly OutboxState[], set: string, values: readonly SqlValue[], attempt?: number): Promise<boolean> {
     const states = from.map(() => '?').join(', ');
-    const { changes } = await this.store.run(`UPDATE outbox SET ${set}, updated_at = ? WHERE id = ? AND state IN (${states})`, [...values, this.now(), id, ...from]);
+    const fence = attempt === undefined ? '' : ' AND attempts = ?';
+    const { changes } = await this.store.run(`UPDATE outbox SET ${set}, updated_at = ? WHERE id = ? AND state IN (${states})${fence}`, [
+      ...values, this.now(), id, ...from, ...(attempt === undefined ? [] : [attempt]),
+    ]);
     return changes > 0;
   }
 }

@@ -2,6 +2,9 @@ import { EventEmitter } from 'node:events';
 import type { AccountStore } from '../accounts/account-store';
 import type { SmtpConnector } from '../smtp/smtp-connector';
 import { classifySmtpError, type SmtpFailure } from '../smtp/smtp-errors';
+import { PermanentJobError, RetryJobError, type JobContext, type JobHandler } from '../jobs/job-worker';
+import type { RetryPolicy } from '../jobs/retry-policy';
+import { OUTBOX_RETRY_POLICY } from './outbox-jobs';
 import type { OutboxRow, OutboxStore } from './outbox-store';
 
 /** What happens to a message once SMTP has taken it (Sent copy, draft removal …). */
@@ -20,22 +23,16 @@ export interface SentFiling {
 export interface OutboxOptions {
   /** SMTP attempts before a message fails for good (transient failures only; 5xx fails at once). */
   readonly maxAttempts: number;
-  /** Wait before attempt n+1, by n (the last value repeats). */
-  readonly retryDelaysMs: readonly number[];
   /** Filing attempts before the message is marked sent without its Sent copy (`sentCopy: 'failed'`). */
   readonly maxFilingAttempts: number;
-  /** Longest sleep between looks at the table (retries due, rows of other nodes). */
-  readonly idleCheckMs: number;
-  /** How long `stop()` waits for attempts under way. */
-  readonly stopWaitMs: number;
+  /** The wait between attempts (the job's backoff); default OUTBOX_RETRY_POLICY. */
+  readonly retry: Partial<RetryPolicy>;
 }
 
 export const DEFAULT_OUTBOX_OPTIONS: OutboxOptions = {
   maxAttempts: 4,
-  retryDelaysMs: [5_000, 30_000, 120_000],
   maxFilingAttempts: 8,
-  idleCheckMs: 30_000,
-  stopWaitMs: 3_000,
+  retry: {},
 };
 
 export interface OutboxWorkerDeps {
@@ -46,7 +43,6 @@ export interface OutboxWorkerDeps {
   /** A send failed for good (e.g. put its draft back to editable); awaited before the attempt ends. */
   readonly onFailed?: (row: OutboxRow) => void | Promise<void>;
   readonly onError?: (error: unknown) => void;
-  readonly options?: Partial<OutboxOptions>;
   readonly now?: () => number;
 }
 
@@ -56,139 +52,72 @@ const UNKNOWN_AFTER_RESTART = 'The gateway stopped after handing the message to 
 const UNKNOWN_NO_REPLY = 'The connection ended after the message was handed to the mail server and before the server answered: it may have been sent.';
 
 /**
- * Sends what the outbox holds, at most once per message. One attempt per account at a
- * time; different accounts go side by side. Every state change is written before the
- * next step starts, so after a crash:
+ * Sends what the outbox holds, at most once per message, as the handler of the row's
+ * `outbox.send` job (outbox-jobs.ts): the job queue decides who works on a row and when —
+ * one account's rows one at a time (the job's lane), retries after the job's backoff, on
+ * any node. Every state change is written before the next step starts, so whoever claims
+ * the row next finds it where it was:
  *
  * - `queued` is simply sent;
  * - `accepted` (SMTP's 250 was recorded) is only filed, never sent again;
- * - `sending` without a commit point (the process died before the final "."): the server
- *   dropped the unfinished transaction, so it is sent again;
- * - `sending` with a commit point (died after the "." and before the reply, RFC 1047's
- *   window): `accepted` if the server filed it in Sent itself, else `unknown` — never sent
- *   again on its own; the person is told it may have been sent and decides (resend/confirm).
+ * - `sending` means the attempt's worker is gone — its node died, or stopped and handed the
+ *   claim back — since a row's job has one live claim at a time. Without a commit point (it
+ *   died before the final ".") the server dropped the unfinished transaction: it is sent
+ *   again. With one (after the ".", before the reply, RFC 1047's window): `accepted` if the
+ *   server filed it in Sent itself, else `unknown` — never sent again on its own; the person
+ *   is told it may have been sent and decides (resend/confirm).
  *
  * The same holds without a crash: a connection lost after the "." is `unknown`, not a retry.
- *
- * Single node: at start every `sending` row is an orphan. With several nodes (DESIGN §7)
- * a claim needs a lease with an expiry, and only expired leases are orphans.
+ * A worker given up for dead that still runs is fenced by its attempt number (OutboxStore):
+ * it cannot write its commit point, so it sends no ".", once another attempt took the row.
  */
 export class OutboxWorker extends EventEmitter<WorkerEvents> {
-  private readonly options: OutboxOptions;
+  readonly options: OutboxOptions;
   private readonly now: () => number;
-  private readonly inFlight = new Map<number, Promise<void>>();
-  private readonly busyAccounts = new Set<number>();
-  private readonly recovered = new Set<number>();
-  private timer: NodeJS.Timeout | null = null;
-  private stopped = false;
 
-  constructor(private readonly deps: OutboxWorkerDeps) {
+  constructor(private readonly deps: OutboxWorkerDeps & { readonly options?: Partial<OutboxOptions> }) {
     super();
     this.options = { ...DEFAULT_OUTBOX_OPTIONS, ...deps.options };
     this.now = deps.now ?? Date.now;
   }
 
-  start(): void {
-    this.stopped = false;
-    this.kick();
+  /** The retry policy of the outbox's jobs. */
+  get retryPolicy(): RetryPolicy {
+    return { ...OUTBOX_RETRY_POLICY, ...this.options.retry };
   }
 
-  /** Looks at the table soon (a new row, a finished attempt). */
-  kick(): void {
-    this.schedule(0);
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    // An attempt that does not end in time is abandoned mid-way: its row stays `sending` for the next start.
-    await Promise.race([Promise.allSettled([...this.inFlight.values()]), new Promise((resolve) => setTimeout(resolve, this.options.stopWaitMs).unref())]);
-  }
-
-  /**
-   * One look at the table: resolves orphaned attempts, then starts every due row whose
-   * account is free. Resolves when the attempts it started are done (tests await it).
-   */
-  async runDue(): Promise<void> {
-    await this.recoverOrphans();
-    const started: Promise<void>[] = [];
-    for (const row of await this.deps.store.due(100)) {
-      if (this.stopped) break;
-      if (this.inFlight.has(row.id) || this.busyAccounts.has(row.accountId)) continue;
-      this.busyAccounts.add(row.accountId);
-      const work = this.process(row)
-        .catch((error: unknown) => this.deps.onError?.(error))
-        .finally(() => {
-          this.inFlight.delete(row.id);
-          this.busyAccounts.delete(row.accountId);
-          this.emit('changed', row.id);
-          this.kick();
-        });
-      this.inFlight.set(row.id, work);
-      started.push(work);
+  /** The `outbox.send` job: everything the row still needs, from where it stands. */
+  readonly handle: JobHandler = async (payload, context) => {
+    const { outboxId } = payload as { outboxId: number };
+    try {
+      let row = await this.deps.store.get(outboxId);
+      if (row?.state === 'sending') row = await this.resolveOrphan(row);
+      if (row?.state === 'queued' && (await this.attempt(row, context))) row = await this.deps.store.get(row.id);
+      if (row?.state === 'accepted') await this.fileSent(row, context);
+      // A resend or confirmation that came while this job still ran found it pending and added
+      // none: the row has work again, so the job runs again.
+      const after = await this.deps.store.get(outboxId);
+      if (!context.signal.aborted && (after?.state === 'queued' || after?.state === 'accepted')) throw new RetryJobError('queued again while its job ran');
+    } finally {
+      this.emit('changed', outboxId);
     }
-    await Promise.all(started);
+  };
+
+  /** A row left `sending` by a worker that is gone: what the server may have, from the commit point and Sent. */
+  private async resolveOrphan(row: OutboxRow): Promise<OutboxRow | undefined> {
+    const { store, filing } = this.deps;
+    // Died before the final ".": the server threw the unfinished message away (no IMAP needed to know).
+    if (row.committedAt === null) await store.requeue(row.id, 'interrupted: its gateway stopped', this.now(), row.attempts);
+    // Found in Sent: the server took it (and filed it) before that was recorded. Do not send again.
+    // An IMAP failure here throws: the row stays `sending` and the job looks again after its backoff.
+    else if (await filing.isInSent(row)) await store.markAccepted(row.id, { response: 'found in Sent after its gateway stopped', accepted: [], rejected: [] }, row.attempts);
+    else await store.markUnknown(row.id, UNKNOWN_AFTER_RESTART, row.attempts);
+    this.emit('changed', row.id);
+    return store.get(row.id);
   }
 
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.pass(), Math.max(0, delayMs));
-    this.timer.unref();
-  }
-
-  private pass(): void {
-    this.timer = null;
-    if (this.stopped) return;
-    // Attempts run on by themselves; each kicks the loop when it ends.
-    this.runDue().catch((error: unknown) => this.deps.onError?.(error));
-    // Rows due now are being started, or wait for their account's attempt, which kicks when it ends.
-    this.deps.store.nextDueAt().then(
-      (next) => {
-        const now = this.now();
-        const wait = next === null || next <= now ? this.options.idleCheckMs : Math.min(this.options.idleCheckMs, next - now);
-        if (!this.timer) this.schedule(wait);
-      },
-      (error: unknown) => {
-        if (this.stopped) return; // the store closed under a stopping gateway
-        this.deps.onError?.(error);
-        if (!this.timer) this.schedule(this.options.idleCheckMs);
-      },
-    );
-  }
-
-  /** `sending` rows this process is not working on: an attempt died with a gateway. */
-  private async recoverOrphans(): Promise<void> {
-    for (const row of await this.deps.store.inSending()) {
-      if (this.inFlight.has(row.id) || this.recovered.has(row.id)) continue;
-      this.recovered.add(row.id);
-      try {
-        // Died before the final ".": the server threw the unfinished message away (no IMAP needed to know).
-        if (row.committedAt === null) await this.deps.store.requeue(row.id, 'interrupted by a gateway restart', this.now());
-        // Found in Sent: the server took it (and filed it) before we could record that. Do not send again.
-        else if (await this.deps.filing.isInSent(row)) await this.deps.store.markAccepted(row.id, { response: 'found in Sent after a restart', accepted: [], rejected: [] });
-        else await this.deps.store.markUnknown(row.id, UNKNOWN_AFTER_RESTART);
-      } catch (error) {
-        // Cannot look now (IMAP down): leave it `sending` and look again on the next pass.
-        this.recovered.delete(row.id);
-        this.deps.onError?.(error);
-      }
-      this.emit('changed', row.id);
-    }
-  }
-
-  private async process(initial: OutboxRow): Promise<void> {
-    let row: OutboxRow | undefined = initial;
-    if (row.state === 'queued') {
-      if (!(await this.attempt(row))) return;
-      row = await this.deps.store.get(row.id);
-    }
-    if (row?.state === 'accepted') await this.fileSent(row);
-  }
-
-  /** One SMTP attempt; true when the server accepted the message. */
-  private async attempt(row: OutboxRow): Promise<boolean> {
+  /** One SMTP attempt; true when the server accepted the message. Throws to be retried after the job's backoff. */
+  private async attempt(row: OutboxRow, context: JobContext): Promise<boolean> {
     const { store, smtp, accounts } = this.deps;
     if (!(await store.claim(row.id))) return false;
     this.emit('changed', row.id);
@@ -196,8 +125,9 @@ export class OutboxWorker extends EventEmitter<WorkerEvents> {
     let committed = false;
     // The SMTP connector awaits this before it writes the final ".": the commit point is in the
     // database before the server can take the message (a crash after it reads as `unknown`).
+    // A worker whose claim was lost, or whose row another attempt took, sends no ".".
     const onCommit = async () => {
-      if (!(await store.markCommitting(row.id))) throw new Error('The outbox row is no longer being sent.');
+      if (context.signal.aborted || !(await store.markCommitting(row.id, attempt))) throw new Error('The outbox row is no longer this attempt’s to send.');
       committed = true;
     };
     let failure: SmtpFailure;
@@ -205,28 +135,28 @@ export class OutboxWorker extends EventEmitter<WorkerEvents> {
       const account = await accounts.get(row.accountId);
       if (!account) throw Object.assign(new Error('The account no longer exists.'), { code: 'EAUTH' });
       const outcome = await smtp.send({ account, password: await accounts.password(row.accountId), envelope: row.envelope, raw: row.raw, onCommit });
-      // Recorded even while stopping: a closed store throws, and the next start finds the row committed.
-      if (!(await this.record(() => store.markAccepted(row.id, outcome)))) return false;
-      return true;
+      // Recorded even when the claim was handed back: the 250 is the best news there is (fenced by the attempt).
+      return await this.record(() => store.markAccepted(row.id, outcome, attempt));
     } catch (error) {
       failure = classifySmtpError(error);
     }
     // No reply after the final ".": the server may have the message. Sending it again could deliver it twice.
     if (committed && failure.responseCode === null) {
-      await this.record(() => store.markUnknown(row.id, `${UNKNOWN_NO_REPLY} (${failure.reason})`));
+      await this.record(() => store.markUnknown(row.id, `${UNKNOWN_NO_REPLY} (${failure.reason})`, attempt));
       return false;
     }
-    if (this.stopped) return false;
-    if (failure.permanent || attempt >= this.options.maxAttempts) {
-      await store.markFailed(row.id, failure);
-      await this.deps.onFailed?.(row);
-    } else {
-      await store.requeue(row.id, failure.reason, this.now() + this.delayAfter(attempt));
+    // Given up on (a stop, a lost claim): the row stays `sending` for the next claim to resolve.
+    if (context.signal.aborted) return false;
+    const retryAt = context.retryAt();
+    if (failure.permanent || attempt >= this.options.maxAttempts || retryAt === null) {
+      if (await store.markFailed(row.id, failure, attempt)) await this.deps.onFailed?.(row);
+      throw new PermanentJobError(failure.reason);
     }
-    return false;
+    await store.requeue(row.id, failure.reason, retryAt, attempt);
+    throw new RetryJobError(failure.reason);
   }
 
-  private async fileSent(row: OutboxRow): Promise<void> {
+  private async fileSent(row: OutboxRow, context: JobContext): Promise<void> {
     const { store, filing } = this.deps;
     let copyFiled = row.sentCopyState === 'filed';
     try {
@@ -237,10 +167,12 @@ export class OutboxWorker extends EventEmitter<WorkerEvents> {
       await filing.finish(row, true);
       await store.markSent(row.id);
     } catch (error) {
-      if (this.stopped) return;
+      if (context.signal.aborted) return;
       const reason = filingReason(error);
-      if (row.filingAttempts + 1 < this.options.maxFilingAttempts) {
-        await store.deferFiling(row.id, reason, this.now() + this.delayAfter(row.filingAttempts + 1));
+      const retryAt = context.retryAt();
+      if (row.filingAttempts + 1 < this.options.maxFilingAttempts && retryAt !== null) {
+        await store.deferFiling(row.id, reason, retryAt);
+        throw new RetryJobError(reason);
       } else if (copyFiled) {
         // In Sent; only a later step (e.g. removing the draft's copy) kept failing.
         await store.markSent(row.id, `filed in Sent, but: ${reason}`);
@@ -257,14 +189,9 @@ export class OutboxWorker extends EventEmitter<WorkerEvents> {
     try {
       return await write();
     } catch (error) {
-      if (!this.stopped) throw error;
+      this.deps.onError?.(error);
       return false;
     }
-  }
-
-  private delayAfter(attempt: number): number {
-    const delays = this.options.retryDelaysMs;
-    return delays[Math.min(attempt - 1, delays.length - 1)] ?? 0;
   }
 }
 

@@ -9,6 +9,7 @@ import type { ParentResolver } from '../drafts/parent-resolver';
 import { newMessageIdHeader } from '../smtp/mime-builder';
 import type { SqlStore } from '../store/sql';
 import type { TransactionLog } from '../store/transaction-log';
+import type { OutboxJobs } from './outbox-jobs';
 import type { OutboxRow, OutboxStore } from './outbox-store';
 import type { OutboxWorker } from './outbox-worker';
 
@@ -16,7 +17,12 @@ export interface SendServiceDeps {
   /** The database, for the one transaction that stores a send (outbox row and draft state together). */
   readonly sql: SqlStore;
   readonly store: OutboxStore;
-  readonly worker: Pick<OutboxWorker, 'kick' | 'on' | 'off'>;
+  /** Each row's job, enqueued in the transaction that queues the row. */
+  readonly jobs: OutboxJobs;
+  /** The rows' changes as this node's worker makes them (`changed`). */
+  readonly worker: Pick<OutboxWorker, 'on' | 'off'>;
+  /** Wakes this node's job worker for a job just enqueued. */
+  readonly kick: () => void;
   readonly drafts: Pick<DraftService, 'editable'>;
   readonly draftStore: DraftStore;
   readonly assembler: MessageAssembler;
@@ -26,6 +32,9 @@ export interface SendServiceDeps {
   /** How long POST /api/send waits for the outcome before answering 202 (the outbox carries on). */
   readonly waitMs?: number;
 }
+
+/** How often a send waiting for its outcome reads its row (another node may be sending it). */
+const OTHER_NODE_LOOK_MS = 1_000;
 
 /** Worth answering: done, failed, unknown (the person decides), or an attempt made and a retry scheduled. */
 function settled(row: OutboxRow): boolean {
@@ -78,7 +87,7 @@ export class SendService {
           await this.deps.drafts.editable(accountId, source.draftId);
         }
       }
-      return store.enqueue({
+      const stored = await store.enqueue({
         accountId,
         idempotencyKey,
         requestHash,
@@ -90,9 +99,11 @@ export class SendService {
         sentCopy,
         uploadIds: uploads.map((upload) => upload.id),
       });
+      if (stored.created) await this.deps.jobs.enqueue(stored.row);
+      return stored;
     });
     if (!created) return this.repeat(row, requestHash);
-    this.deps.worker.kick();
+    this.deps.kick();
     return this.answer(await this.outcome(row.id), requestHash);
   }
 
@@ -113,8 +124,8 @@ export class SendService {
    */
   async resend(accountId: number, outboxId: number): Promise<{ status: 200 | 202; result: SendResult }> {
     const row = await this.own(accountId, outboxId);
-    if (!(await this.deps.store.resend(row.id))) throw notUnknown(row);
-    this.deps.worker.kick();
+    if (!(await this.deps.jobs.reopen(row, () => this.deps.store.resend(row.id)))) throw notUnknown(row);
+    this.deps.kick();
     // The row is `queued` with its earlier attempts counted: the outcome is that of a new attempt.
     return this.answer(await this.outcome(row.id, (now) => now.attempts > row.attempts && settled(now)), row.requestHash);
   }
@@ -125,8 +136,8 @@ export class SendService {
    */
   async dismiss(accountId: number, outboxId: number): Promise<{ status: 200 | 202; result: SendResult }> {
     const row = await this.own(accountId, outboxId);
-    if (!(await this.deps.store.confirmSent(row.id))) throw notUnknown(row);
-    this.deps.worker.kick();
+    if (!(await this.deps.jobs.reopen(row, () => this.deps.store.confirmSent(row.id)))) throw notUnknown(row);
+    this.deps.kick();
     return this.answer(await this.outcome(row.id), row.requestHash);
   }
 
@@ -182,7 +193,11 @@ export class SendService {
     };
   }
 
-  /** Waits for the worker to settle the row, or for `waitMs`; the row as it then is. */
+  /**
+   * Waits for the worker to settle the row, or for `waitMs`; the row as it then is. This
+   * node's worker says when the row changes; another node's job worker may have claimed it,
+   * so the row is also read every OTHER_NODE_LOOK_MS.
+   */
   private outcome(id: number, ready: (row: OutboxRow) => boolean = settled): Promise<OutboxRow> {
     const { store, worker } = this.deps;
     return new Promise((resolve, reject) => {
@@ -191,6 +206,7 @@ export class SendService {
       const end = () => {
         done = true;
         clearTimeout(timer);
+        clearInterval(otherNodes);
         worker.off('changed', onChange);
       };
       // Each look reads the row anew; the first that finds it ready (or any after the wait) answers.
@@ -214,6 +230,7 @@ export class SendService {
         timedOut = true;
         look();
       }, this.waitMs);
+      const otherNodes = setInterval(look, OTHER_NODE_LOOK_MS);
       worker.on('changed', onChange);
       look();
     });

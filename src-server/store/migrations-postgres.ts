@@ -319,5 +319,40 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     checked_at BIGINT NOT NULL
   );
   `,
+  /* 13: job lanes */ `
+  ALTER TABLE jobs ADD COLUMN lane TEXT;
+  CREATE INDEX jobs_lane ON jobs(lane, state);
+  `,
+  /* 14: the address book */ `
+  CREATE TABLE contacts (
+    account_id  BIGINT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    id          TEXT NOT NULL,
+    first_name  TEXT NOT NULL DEFAULT '',
+    last_name   TEXT NOT NULL DEFAULT '',
+    emails_json TEXT NOT NULL DEFAULT '[]',
+    phones_json TEXT NOT NULL DEFAULT '[]',
+    company     TEXT NOT NULL DEFAULT '',
+    notes       TEXT NOT NULL DEFAULT '',
+    created_at  BIGINT NOT NULL,
+    updated_at  BIGINT NOT NULL,
+    changed_txn BIGINT NOT NULL,
+    deleted     INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (account_id, id)
+  );
+  CREATE INDEX contacts_changes ON contacts(account_id, changed_txn, id);
+  `,
+  /* 15: draft save locks across gateway nodes */ `
+  CREATE TABLE draft_locks (
+    draft_id   BIGINT PRIMARY KEY,
+    holder     TEXT NOT NULL,
+    expires_at BIGINT NOT NULL
+  );
+  `,
+  /* 16: the gateway nodes alive */ `
+  CREATE TABLE cluster_nodes (
+    holder     TEXT PRIMARY KEY,
+    expires_at BIGINT NOT NULL
+  );
+  `,
 ];
 

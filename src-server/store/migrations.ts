@@ -337,5 +337,46 @@ export const MIGRATIONS: readonly string[] = [
     checked_at INTEGER NOT NULL
   );
   `,
+  /* 13: job lanes — at most one running job per lane (the outbox's per-account sends; jobs/job-queue.ts) */ `
+  ALTER TABLE jobs ADD COLUMN lane TEXT;  -- NULL: no lane; else at most one of its jobs runs at a time, the first due first
+  CREATE INDEX jobs_lane ON jobs(lane, state);
+  `,
+  /* 14: the address book (issue 18; src-server/contacts) */ `
+  -- One row per card. A deleted card stays as a tombstone (deleted = 1) so devices syncing
+  -- from an older cursor learn of the delete; restore (undo) clears the mark.
+  CREATE TABLE contacts (
+    account_id  INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    id          TEXT NOT NULL,             -- chosen by the creating device (a UUID): a create sent twice is one card
+    first_name  TEXT NOT NULL DEFAULT '',
+    last_name   TEXT NOT NULL DEFAULT '',
+    emails_json TEXT NOT NULL DEFAULT '[]',
+    phones_json TEXT NOT NULL DEFAULT '[]',
+    company     TEXT NOT NULL DEFAULT '',
+    notes       TEXT NOT NULL DEFAULT '',
+    created_at  INTEGER NOT NULL,
+    updated_at  INTEGER NOT NULL,
+    changed_txn INTEGER NOT NULL,          -- the account's txlog id of the last change: the changes cursor
+    deleted     INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (account_id, id)
+  );
+  CREATE INDEX contacts_changes ON contacts(account_id, changed_txn, id);
+  `,
+  /* 15: draft save locks across gateway nodes (drafts/draft-locks.ts) */ `
+  -- One save of a draft at a time on any node; a row lives while its save runs (renewed), a
+  -- dead node's lapses at expires_at. No foreign key: a lock never blocks a draft's deletion.
+  CREATE TABLE draft_locks (
+    draft_id   INTEGER PRIMARY KEY,
+    holder     TEXT NOT NULL,              -- the save's random token
+    expires_at INTEGER NOT NULL            -- epoch ms
+  );
+  `,
+  /* 16: the gateway nodes alive, for spreading accounts over them (cluster/account-leases.ts) */ `
+  -- Each node's heartbeat, renewed with its leases: a node is alive while now < expires_at. A
+  -- node holding no lease is counted too, so the others leave it its share of the accounts.
+  CREATE TABLE cluster_nodes (
+    holder     TEXT PRIMARY KEY,           -- the node, as in account_leases.holder
+    expires_at INTEGER NOT NULL            -- epoch ms
+  );
+  `,
 ];
 

@@ -15,7 +15,7 @@ import { accountsAtom, allInScopeAtom, allInScopeSelectedAtom, cursorAtom, folde
 import type { ThreadCommand } from '../state/mail-actions';
 import { scopeKeyOf } from '../state/engine-feeds';
 import { indexOfKey, rowAt, type HeldList } from '../state/thread-list/list-patch';
-import { groupByAccount, selectRange, toggleRow, type ThreadRef } from '../state/thread-list/selection';
+import { groupByAccount, refOf, selectRange, toggleRow, type ThreadRef } from '../state/thread-list/selection';
 import { resolveTargets } from '../state/thread-list/targets';
 import { SearchCutNotice } from '../thread-list/SearchCutNotice';
 import { SelectAllBanner } from '../thread-list/SelectAllBanner';
@@ -373,6 +373,7 @@ export function MailboxView({ scope, title, specialUse, folderId }: MailboxViewP
             showAccountMarkers={scope.kind !== 'folder' && multiAccount.length > 1}
             emptyState={<EmptyState scope={scope} title={title} specialUse={specialUse} />}
             onOpen={onOpen}
+            onSwipe={(row, direction) => run(direction === 'archive' ? { kind: 'archive' } : { kind: specialUse === 'trash' ? 'delete' : 'trash' }, false, [refOf(row)])}
           />
         </div>
         {beside && split.bodyWidth > 0 && <PaneDivider bodyWidth={split.bodyWidth} listWidth={listWidth} onPreview={setDragWidth} />}

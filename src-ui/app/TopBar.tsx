@@ -1,4 +1,5 @@
-/** The bar above the mailbox: search, shortcuts help, settings, account. */
+/** The bar above the mailbox: (on a phone) the folders, search, shortcuts help, settings, account. */
+import { useNavigate } from '@tanstack/react-router';
 import { useSetAtom } from 'jotai';
 import { Icon } from '../kit/icons';
 import { SettingsMenu } from '../settings/SettingsMenu';
@@ -10,11 +11,22 @@ import { useT } from '../kit/i18n';
 export function TopBar() {
   const t = useT();
   const openShortcuts = useSetAtom(shortcutsOpenAtom);
+  const navigate = useNavigate();
   return (
     <header className="topbar">
+      {/* Phone only (layout.css): the folder list in place of the mailbox, a page of its own for Back. */}
+      <button
+        type="button"
+        className="icon-button topbar-folders"
+        aria-label={t('device.folders')}
+        title={t('device.folders')}
+        onClick={() => void navigate({ to: '.', search: (previous: Record<string, unknown>) => ({ ...previous, thread: undefined, folders: '1' as const }) })}
+      >
+        <Icon name="menu" size={22} />
+      </button>
       <SearchBox />
       <div className="topbar-actions">
-        <button type="button" className="icon-button" aria-label={t('toolbar.keyboardShortcuts')} title={t('toolbar.keyboardShortcuts2')} aria-keyshortcuts="?" onClick={() => openShortcuts(true)}>
+        <button type="button" className="icon-button topbar-shortcuts" aria-label={t('toolbar.keyboardShortcuts')} title={t('toolbar.keyboardShortcuts2')} aria-keyshortcuts="?" onClick={() => openShortcuts(true)}>
           <Icon name="keyboard" size={20} />
         </button>
         <SettingsMenu />

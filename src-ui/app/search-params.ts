@@ -15,6 +15,8 @@ export const mailSearchSchema = z.object({
   in: lenient(z.string().check(z.maxLength(200))),
   /** The open thread: its row key `${accountId}:${threadId}`. */
   thread: lenient(z.string().check(z.minLength(3), z.maxLength(500))),
+  /** On a phone, the folder list shown in place of the mailbox (one pane at a time; Back returns to the list). */
+  folders: lenient(z.enum(['1'])),
 });
 export type MailSearch = z.output<typeof mailSearchSchema>;
 
@@ -25,6 +27,17 @@ export const loginSearchSchema = z.object({
   email: lenient(z.string().check(z.maxLength(254))),
 });
 export type LoginSearch = z.output<typeof loginSearchSchema>;
+
+/** `/compose?uri=mailto:…` (or `?to=&cc=&bcc=&subject=&body=`): a mailto: link opening the composer (app/ComposeLink.tsx). */
+const linkField = (max: number) => lenient(z.string().check(z.maxLength(max)));
+export const composeSearchSchema = z.object({
+  uri: linkField(100_000),
+  to: linkField(10_000),
+  cc: linkField(10_000),
+  bcc: linkField(10_000),
+  subject: linkField(2_000),
+  body: linkField(100_000),
+});
 
 export const UNIFIED_ROLES = ['inbox', 'sent', 'drafts', 'archive', 'junk', 'trash'] as const;
 export const unifiedRoleSchema = z.enum(UNIFIED_ROLES);

@@ -13,8 +13,10 @@ import { useMailActions } from '../state/actions-context';
 import { accountsAtom, cursorAtom, ownEmailsByAccountAtom, selectionAnchorAtom, selectionAtom, visibleListAtom, type ThreadListState } from '../state/atoms';
 import { indexOfKey, listDisplay, rowAt, type HeldList } from '../state/thread-list/list-patch';
 import { selectOnly, selectRange, toggleRow } from '../state/thread-list/selection';
+import { useRowSwipe, type SwipeDirection } from './row-swipe';
 import { PlaceholderRow, rowElementId, ThreadRowView, type RowPart } from './ThreadRowView';
 import { needsWindowMove, renderedRange, sameRange, scrollTopToShow, windowAround } from '../kit/virtual-window';
+import { useT } from '../kit/i18n';
 
 export interface ThreadListProps {
   /** The listbox's accessible name, e.g. "Inbox". */
@@ -27,6 +29,8 @@ export interface ThreadListProps {
   /** What an empty list says (an empty folder, or no search results). */
   readonly emptyState: ReactNode;
   readonly onOpen: (row: ThreadRow, index: number) => void;
+  /** A row swiped on a touch screen (row-swipe.ts): archive or delete it. */
+  readonly onSwipe?: (row: ThreadRow, direction: SwipeDirection) => void;
   readonly id?: string;
 }
 
@@ -167,6 +171,18 @@ export function ThreadList(props: ThreadListProps) {
     [store, onOpen],
   );
 
+  const t = useT();
+  const { onSwipe } = props;
+  const swipe = useRowSwipe(
+    onSwipe
+      ? (key, direction) => {
+          const row = rowAt(store.get(visibleListAtom).held, indexOfKey(store.get(visibleListAtom).held, key));
+          if (row) onSwipe(row, direction);
+        }
+      : undefined,
+    { archive: t('device.swipeArchive'), delete: t('device.swipeDelete') },
+  );
+
   /** Arrow keys, Home/End, Page keys and Space while the list has the focus (j/k/x/Enter are global shortcuts). */
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.ctrlKey || event.metaKey || event.altKey || total === 0) return;
@@ -244,6 +260,7 @@ export function ThreadList(props: ThreadListProps) {
         hidden={empty}
         onScroll={onScroll}
         onKeyDown={onKeyDown}
+        {...swipe}
       >
         <div className="thread-list-spacer" role="presentation" style={{ height: total * rowHeight }}>
           {display === 'loading' ? <LoadingRows layout={layout} count={Math.ceil(viewport.height / rowHeight)} /> : rows}

@@ -30,6 +30,8 @@ export interface AppliedPage {
   readonly messages: MessageRowChanges;
   /** The page carried the account's preferences or plan (written with it): the settings service tells the tabs. */
   readonly settingsChanged: boolean;
+  /** The address book changed on the gateway (its latest change's id): the contacts service pulls the cards. */
+  readonly contactsRevision: number | null;
 }
 
 export type { SyncState };
@@ -42,7 +44,7 @@ export interface DeltaApplierDeps {
 }
 
 /** Applies one change; true when it was the account's preferences or plan rather than mail. */
-async function applyChange(tx: WriteTransaction<MailTable>, writer: MailWriter, change: DeltaChange): Promise<boolean> {
+async function applyChange(tx: WriteTransaction<MailTable>, writer: MailWriter, change: Exclude<DeltaChange, { object: 'contacts' }>): Promise<boolean> {
   if (change.op === 'delete') {
     if (change.object === 'folder') await writer.deleteFolder(change.objectId);
     else if (change.object === 'message') await writer.deleteMessage(change.objectId);
@@ -80,11 +82,16 @@ export class DeltaApplier {
       // One batch of reads for the whole page; from then on the changes cost no waits.
       await writer.prefetch(page.changes);
       let settingsChanged = false;
-      for (const change of page.changes) if (await applyChange(tx, writer, change)) settingsChanged = true;
+      let contactsRevision: number | null = null;
+      for (const change of page.changes) {
+        // The cards are not in the page: the contacts service pulls them from its own cursor after the commit.
+        if (change.object === 'contacts') contactsRevision = change.op === 'upsert' ? change.data.revision : contactsRevision;
+        else if (await applyChange(tx, writer, change)) settingsChanged = true;
+      }
       const finished = await this.deps.reconcile({ tx, writer, cursor: page.cursor });
       await writer.finish();
       tx.queuePut('JSONBlob', syncStateRow(state));
-      return { accountId, state, threadIds: [...writer.threadIds], foldersChanged: writer.foldersChanged, finished, messages: writer.messages, settingsChanged };
+      return { accountId, state, threadIds: [...writer.threadIds], foldersChanged: writer.foldersChanged, finished, messages: writer.messages, settingsChanged, contactsRevision };
     });
   }
 }

@@ -12,8 +12,10 @@
  * --quick    few runs per figure, to try the harness (figures are rough)
  * --only     run only these scenarios (ids from --list)
  * --profile  take CPU profiles of the cold syncs even within budget
- * --minutes  the run's time budget (default 14, so that it ends within 15 minutes);
- *            more time lets the browser's 100k scenario fill the whole cache
+ * --minutes  the run's time budget (default 14, so that it ends within 15 minutes; 26 with
+ *            --scale); more time lets the browser's 100k scenario fill the whole cache
+ * --scale    also the scale scenarios of issue 12 (1,000 idle accounts, failover of 300,
+ *            PostgreSQL beside SQLite): a few minutes each; `--only` runs them by name too
  */
 import os from 'node:os';
 import { rmSync } from 'node:fs';
@@ -29,16 +31,21 @@ import type { Figure, FigureSpec, Scenario, ScenarioContext } from './lib/scenar
 import { summarize } from './lib/stats';
 import { bundleSize } from './scenarios/bundle-size';
 import { gatewayColdSync } from './scenarios/gateway-cold-sync';
+import { failover300 } from './scenarios/failover-300';
+import { idle1000 } from './scenarios/idle-1000';
 import { newMail } from './scenarios/new-mail';
+import { pgMirror } from './scenarios/pg-mirror';
 import { resync } from './scenarios/resync';
 import { uiScenarios } from './scenarios/ui';
 import { uiBytes } from './scenarios/ui-bytes';
 
 /** The whole run must end within 15 minutes; scenarios cut their repetitions to stay inside this (--minutes to change). */
 const DEFAULT_MINUTES = 14;
+/** With --scale: the scale scenarios' few minutes each on top. */
+const DEFAULT_SCALE_MINUTES = 26;
 const RESULTS_DIR = path.join(import.meta.dirname, 'results');
 
-const SCENARIOS: Scenario[] = [bundleSize, gatewayColdSync('10k', 8), resync, newMail, gatewayColdSync('100k', 3), ...uiScenarios, uiBytes];
+const SCENARIOS: Scenario[] = [bundleSize, gatewayColdSync('10k', 8), resync, newMail, gatewayColdSync('100k', 3), ...uiScenarios, uiBytes, idle1000, failover300, pgMirror];
 
 function parseOptions() {
   const { values } = parseArgs({
@@ -48,10 +55,11 @@ function parseOptions() {
       skip: { type: 'string' },
       profile: { type: 'boolean', default: false },
       list: { type: 'boolean', default: false },
-      minutes: { type: 'string', default: String(DEFAULT_MINUTES) },
+      scale: { type: 'boolean', default: false },
+      minutes: { type: 'string' },
     },
   });
-  const minutes = Number(values.minutes);
+  const minutes = Number(values.minutes ?? (values.scale ? DEFAULT_SCALE_MINUTES : DEFAULT_MINUTES));
   if (!(minutes > 0)) throw new Error(`--minutes must be a positive number, got ${values.minutes}`);
   const ids = (text: string | undefined) => (text ? text.split(',').map((id) => id.trim()).filter(Boolean) : []);
   const only = ids(values.only);
@@ -59,14 +67,15 @@ function parseOptions() {
   for (const id of [...only, ...skip]) {
     if (!SCENARIOS.some((scenario) => scenario.id === id)) throw new Error(`Unknown scenario "${id}". Scenarios: ${SCENARIOS.map((s) => s.id).join(', ')}`);
   }
-  const chosen = SCENARIOS.filter((scenario) => (only.length === 0 || only.includes(scenario.id)) && !skip.includes(scenario.id));
+  const planned = (scenario: Scenario) => (only.length === 0 ? !scenario.scale || values.scale! : only.includes(scenario.id));
+  const chosen = SCENARIOS.filter((scenario) => planned(scenario) && !skip.includes(scenario.id));
   return { quick: values.quick!, profile: values.profile!, list: values.list!, chosen, budgetMs: minutes * 60_000 };
 }
 
 async function main(): Promise<void> {
   const options = parseOptions();
   if (options.list) {
-    for (const scenario of SCENARIOS) console.log(`${scenario.id.padEnd(20)} ~${scenario.estimateSec} s  ${scenario.title}`);
+    for (const scenario of SCENARIOS) console.log(`${scenario.id.padEnd(20)} ~${scenario.estimateSec} s  ${scenario.title}${scenario.scale ? ' (--scale)' : ''}`);
     return;
   }
   const startedAt = new Date();

@@ -6,7 +6,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { build } from 'esbuild';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 
 export const FAKE_ORIGIN = 'http://tern.fake';
 
@@ -70,4 +71,26 @@ export async function openFakeApp(page: Page, bundle: FakeAppBuild, path: string
     [engineOptions, storage ?? {}] as const,
   );
   await page.goto(`${FAKE_ORIGIN}${path}`);
+}
+
+/** For a test file: a Chromium and the fake app's build, made before its tests and removed after them. */
+export function useFakeAppBrowser(launch: () => Promise<Browser>): { readonly browser: Browser; readonly bundle: FakeAppBuild } {
+  const held: { browser?: Browser; bundle?: FakeAppBuild } = {};
+  beforeAll(async () => {
+    [held.browser, held.bundle] = await Promise.all([launch(), buildFakeApp()]);
+  });
+  afterAll(async () => {
+    await held.browser?.close();
+    await held.bundle?.dispose();
+  });
+  return {
+    get browser() {
+      if (!held.browser) throw new Error('Chromium starts in beforeAll');
+      return held.browser;
+    },
+    get bundle() {
+      if (!held.bundle) throw new Error('The fake app is built in beforeAll');
+      return held.bundle;
+    },
+  };
 }

@@ -45,6 +45,8 @@ export interface ClusterOptions {
   /** Runs before the nodes start, with the environment they will get (e.g. registering demo people). */
   readonly prepare?: (env: NodeJS.ProcessEnv) => Promise<void>;
   readonly log?: (line: string) => void;
+  /** The built gateway the nodes run (default dist/server/gateway.mjs). */
+  readonly gatewayBundle?: string;
 }
 
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {
@@ -75,7 +77,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     await options.prepare?.(env);
     const ports = await findFreePorts(options.nodeCount);
     const startNode = async (name: string, port: number) => {
-      const gateway = spawnGateway({ port, env, logFile: join(options.dir, `${name}.log`) });
+      const gateway = spawnGateway({ port, env, logFile: join(options.dir, `${name}.log`), bundle: options.gatewayBundle });
       await waitForHealth(gateway);
       return { name, port, gateway };
     };

@@ -32,6 +32,37 @@ export interface DovecotConfigParams {
   postmasterAddress: string;
   /** Distinguishes concurrent harnesses in `doveadm instance list` and process titles. */
   instanceName?: string;
+  /**
+   * Simultaneous IMAP connections to size the services for (a benchmark's thousands); the
+   * defaults, kept when absent, hold about a hundred.
+   */
+  imapConnections?: number;
+}
+
+/** IMAP connections one imap process serves when sized for many (see renderScaleSettings). */
+export const IMAP_CLIENTS_PER_PROCESS = 50;
+
+/**
+ * Service limits for `connections` simultaneous IMAP connections. Dovecot's default is one
+ * imap process per connection, at most 1,024 processes; thousands of processes would also
+ * each take one of the mail user's inotify instances for IDLE (fs.inotify.max_user_instances,
+ * 128 on Debian, shared with every other harness on the machine), past which Dovecot falls
+ * back to looking every 30 s. So an imap process serves many connections, and lives on after
+ * one (service_count 0: Dovecot's default of 1 spends a process per connection whatever
+ * client_limit says); every mailbox belongs to the one `mail` user, which is what that
+ * needs. Logins run in long-lived login processes (Dovecot's "high-performance mode"), and
+ * the processes that count connections (anvil, auth) take as many clients as there can be.
+ */
+function renderScaleSettings(connections: number): { global: string; imap: string; imapLogin: string; anvil: string } {
+  if (!Number.isInteger(connections) || connections < 1) throw new Error(`imapConnections must be a positive integer: ${connections}`);
+  const withRoom = Math.ceil(connections * 1.25) + 100;
+  const imapProcesses = Math.ceil(withRoom / IMAP_CLIENTS_PER_PROCESS);
+  return {
+    global: `# Sized for ${connections} simultaneous IMAP connections (imapConnections).\ndefault_client_limit = ${withRoom + 1000}\n`,
+    imap: `service imap {\n  service_count = 0\n  client_limit = ${IMAP_CLIENTS_PER_PROCESS}\n  process_limit = ${imapProcesses}\n}\n\n`,
+    imapLogin: `  service_count = 0\n  process_min_avail = 2\n  client_limit = ${withRoom}\n`,
+    anvil: `  client_limit = ${withRoom + 1000}\n`,
+  };
 }
 
 /** Special-use folders every account gets, created and subscribed on first access. */
@@ -91,6 +122,7 @@ export function renderDovecotConfig(p: DovecotConfigParams): string {
   const instance = p.instanceName ?? `tern-${p.imapPort}`;
   if (!/^[A-Za-z0-9._-]+$/.test(instance)) throw new Error(`Invalid Dovecot instance name: ${instance}`);
 
+  const scale = p.imapConnections === undefined ? { global: '', imap: '', imapLogin: '', anvil: '' } : renderScaleSettings(p.imapConnections);
   const mailboxes = SPECIAL_USE_MAILBOXES.map(
     (m) => `  mailbox ${m.name} {\n    special_use = ${m.specialUse}\n    auto = subscribe\n  }`,
   ).join('\n');
@@ -129,7 +161,7 @@ mail_location = maildir:~/Maildir
 # Needed for NOTIFY and makes STATUS/LIST cheap.
 mailbox_list_index = yes
 postmaster_address = ${p.postmasterAddress}
-
+${scale.global}
 passdb {
   driver = passwd-file
   args = scheme=SSHA256 username_format=%Lu ${p.usersFile}
@@ -148,8 +180,8 @@ namespace inbox {
 ${mailboxes}
 }
 
-service imap-login {
-  inet_listener imap {
+${scale.imap}service imap-login {
+${scale.imapLogin}  inet_listener imap {
     address = 127.0.0.1
     port = ${p.imapPort}
   }
@@ -164,7 +196,7 @@ service imap-login {
 # turns a few wrong-password tests into minutes. Dovecot disables the penalty
 # when the auth process cannot connect to this socket (documented trick).
 service anvil {
-  unix_listener anvil-auth-penalty {
+${scale.anvil}  unix_listener anvil-auth-penalty {
     mode = 0
   }
 }

@@ -16,9 +16,15 @@ export interface GatewayProcess {
   readonly exited: Promise<number | string>;
 }
 
-export function spawnGateway(options: { readonly port: number; readonly env: NodeJS.ProcessEnv; readonly logFile: string }): GatewayProcess {
+export function spawnGateway(options: {
+  readonly port: number;
+  readonly env: NodeJS.ProcessEnv;
+  readonly logFile: string;
+  /** The built gateway to run (default dist/server/gateway.mjs; the benchmarks run their own build). */
+  readonly bundle?: string;
+}): GatewayProcess {
   const logFd = openSync(options.logFile, 'a', 0o600);
-  const child = spawn(process.execPath, [join(root, 'dist', 'server', 'gateway.mjs')], {
+  const child = spawn(process.execPath, [options.bundle ?? join(root, 'dist', 'server', 'gateway.mjs')], {
     cwd: root,
     stdio: ['ignore', logFd, 'inherit', 'ipc'],
     env: { ...process.env, ...options.env, TERN_PORT: String(options.port) },

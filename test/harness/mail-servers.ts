@@ -56,6 +56,8 @@ export interface MailServersOptions {
   log?: (line: string) => void;
   /** Default 'dovecot'. Cyrus has no Maildir, doveadm or ManageSieve: seed it over IMAP (seed/imap-upload.ts). */
   imapServer?: ImapServerKind;
+  /** Simultaneous IMAP connections to size Dovecot for (benchmarks with a thousand accounts); Dovecot's defaults when absent. */
+  imapConnections?: number;
 }
 export interface MailServers {
   readonly host: '127.0.0.1';
@@ -103,11 +105,11 @@ async function resolvePorts(requested: Partial<MailServerPorts>): Promise<MailSe
 }
 
 /** Rewritten at every start, so changed ports or a harness upgrade just work. */
-async function writeServerConfigs(p: HarnessLayout, ports: MailServerPorts, owner: { uid: number; gid: number }, postmaster: string) {
+async function writeServerConfigs(p: HarnessLayout, ports: MailServerPorts, owner: { uid: number; gid: number }, postmaster: string, imapConnections: number | undefined) {
   const dovecotConfig = renderDovecotConfig({
     baseDir: p.dovecotBase, stateDir: p.dovecotState, logFile: p.dovecotLog, usersFile: p.usersFile,
     mailRoot: p.mailRoot, imapPort: ports.imap, lmtpPort: ports.lmtp, sievePort: ports.sieve, smtpPort: ports.smtp,
-    mailUid: owner.uid, mailGid: owner.gid, postmasterAddress: postmaster,
+    mailUid: owner.uid, mailGid: owner.gid, postmasterAddress: postmaster, imapConnections,
   });
   await writeAtomic(p.dovecotConf, dovecotConfig, 0o644);
   const postfixParams = {
@@ -149,7 +151,7 @@ export async function startMailServers(opts: MailServersOptions): Promise<MailSe
   try {
     await prepareDataDir(p, opts.fresh ?? false, mailOwner);
     const [firstUser] = users.keys();
-    await writeServerConfigs(p, ports, mailOwner, `postmaster@${firstUser ? addressParts(firstUser).domain : 'harness.test'}`);
+    await writeServerConfigs(p, ports, mailOwner, `postmaster@${firstUser ? addressParts(firstUser).domain : 'harness.test'}`, opts.imapConnections);
     await writeUsers();
   } catch (err) {
     await releaseLock();

@@ -314,7 +314,7 @@ describe('a Sent copy that cannot be filed', () => {
   });
 
   test('is retried, then the send is `sent` with sentCopy `failed` and the server’s reason; bob has it once, Sent has none', async () => {
-    await fx.restart({ sendWaitMs: 20_000, outbox: { maxFilingAttempts: 3, retryDelaysMs: [100] } });
+    await fx.restart({ sendWaitMs: 20_000, outbox: { maxFilingAttempts: 3, retry: { firstDelayMs: 100, factor: 1 } } });
     proxy.refuseAppends(true);
     const marker = token();
     const reply = await send(fx.alice, { idempotencyKey: `nofile-${marker}`, compose: { to: [BOB.email], subject: `No Sent copy ${marker}`, text: 'Out, not filed.' } });

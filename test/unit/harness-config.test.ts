@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  IMAP_CLIENTS_PER_PROCESS,
   SPECIAL_USE_MAILBOXES,
   chooseDovecotBaseDir,
   renderDovecotConfig,
@@ -109,6 +110,27 @@ describe('dovecot config', () => {
 
   it('enables sieve for LMTP deliveries', () => {
     expect(block(conf, 'protocol lmtp')).toMatch(/mail_plugins = \$mail_plugins sieve/);
+  });
+
+  it('keeps Dovecot\'s process limits unless sized for many connections, then serves them in few processes', () => {
+    expect(conf).not.toMatch(/client_limit|process_limit|service_count/);
+    const big = renderDovecotConfig({ ...dovecotParams, imapConnections: 2000 });
+    const imap = block(big, 'service imap');
+    const perProcess = Number(/client_limit = (\d+)/.exec(imap)?.[1]);
+    const processes = Number(/process_limit = (\d+)/.exec(imap)?.[1]);
+    expect(perProcess).toBe(IMAP_CLIENTS_PER_PROCESS);
+    expect(imap).toMatch(/service_count = 0/);
+    expect(perProcess * processes).toBeGreaterThanOrEqual(2000);
+    // Each IDLE process takes an inotify instance: stay well under the mail user's 128.
+    expect(processes).toBeLessThan(100);
+    const login = block(big, 'service imap-login');
+    expect(login).toMatch(/service_count = 0/);
+    expect(Number(/client_limit = (\d+)/.exec(login)?.[1])).toBeGreaterThanOrEqual(2000);
+    expect(login).toMatch(/port = 1143/);
+    expect(Number(/client_limit = (\d+)/.exec(block(big, 'service anvil'))?.[1])).toBeGreaterThanOrEqual(2000);
+    expect(Number(/^default_client_limit = (\d+)$/m.exec(big)?.[1])).toBeGreaterThanOrEqual(2000);
+    expect(big.match(/^service imap-login /gm)).toHaveLength(1);
+    expect(() => renderDovecotConfig({ ...dovecotParams, imapConnections: 0 })).toThrow(/imapConnections/);
   });
 
   it('rejects paths it cannot write into a config safely', () => {

@@ -15,6 +15,8 @@ import { composer } from './composer';
 import { settingsMenu } from './settingsMenu';
 import { shell } from './shell';
 import { settings } from './settings';
+import { rules } from './rules';
+import { device } from './device';
 
 export const en = {
   app,
@@ -33,4 +35,6 @@ export const en = {
   settingsMenu,
   shell,
   settings,
+  rules,
+  device,
 };

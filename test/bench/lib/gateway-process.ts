@@ -3,10 +3,11 @@
  * directory, so each scenario meets it cold and its memory can be read from /proc.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { loginResponseSchema, type LoginResponse } from '../../../shared/api/account';
+import type { MailServers } from '../../harness/mail-servers';
 import { findFreePorts } from '../../harness/ports';
 import type { BenchEnv } from './bench-env';
 
@@ -21,6 +22,10 @@ export interface GatewayOptions {
   /** Writes a V8 CPU profile of the whole gateway life into this directory (node --cpu-prof). */
   readonly cpuProfDir?: string;
   readonly extraEnv?: Record<string, string>;
+  /** The mail servers its domain points at (default: the run's, `env.servers`). */
+  readonly servers?: MailServers;
+  /** Opens Node's inspector on a free loopback port (see `inspectorUrl`): for GC and heap figures. */
+  readonly inspect?: boolean;
 }
 
 export interface MemorySample {
@@ -41,8 +46,38 @@ const CLOCK_TICKS = (() => {
   }
 })();
 
+/** The fields of /proc/<pid>/stat after the command name (which may hold spaces): field 3 (state) first. */
+function statFields(pid: number): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** CPU time (user + system) process `pid` has used so far, ms, from /proc/<pid>/stat (fields 14 and 15). */
+export function processCpuMs(pid: number): number {
+  const fields = statFields(pid);
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+
+/**
+ * CPU time of `pid` and its living children (a server's workers: PostgreSQL's backends), ms.
+ * A child that exited is no longer counted: read it before its connection closes.
+ */
+export function processTreeCpuMs(pid: number): number {
+  let total = processCpuMs(pid);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (Number(statFields(Number(entry))[1]) === pid) total += processCpuMs(Number(entry));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return total;
+}
+
 export class GatewayProcess {
   private lines: string[] = [];
+  private inspector: string | null = null;
 
   private constructor(
     private readonly child: ChildProcess,
@@ -51,7 +86,11 @@ export class GatewayProcess {
     private readonly exited: Promise<void>,
   ) {
     const keep = (chunk: Buffer) => {
-      for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) this.lines.push(line);
+      for (const line of chunk.toString('utf8').split('\n')) {
+        if (!line.trim()) continue;
+        this.lines.push(line);
+        this.inspector ??= /Debugger listening on (ws:\/\/\S+)/.exec(line)?.[1] ?? null;
+      }
       if (this.lines.length > 200) this.lines = this.lines.slice(-100);
     };
     child.stdout?.on('data', keep);
@@ -64,9 +103,11 @@ export class GatewayProcess {
     const [port] = await findFreePorts(1);
     const dataDir = path.join(env.root, `gateway-${++started}-${options.label}`);
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
-    const server = { host: env.servers.host, security: 'none' };
-    const domains = { 'tern.test': { imap: { ...server, port: env.servers.ports.imap }, smtp: { ...server, port: env.servers.ports.smtp } } };
+    const servers = options.servers ?? env.servers;
+    const server = { host: servers.host, security: 'none' };
+    const domains = { 'tern.test': { imap: { ...server, port: servers.ports.imap }, smtp: { ...server, port: servers.ports.smtp } } };
     const nodeArgs = options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`, `--cpu-prof-name=${options.label}-${started}.cpuprofile`] : [];
+    if (options.inspect) nodeArgs.push('--inspect=127.0.0.1:0');
     const child = spawn(process.execPath, [...nodeArgs, GATEWAY_BUNDLE], {
       cwd: REPO_ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -86,6 +127,12 @@ export class GatewayProcess {
     gateway.exited.then(unregister, unregister);
     await gateway.waitForHealth();
     return gateway;
+  }
+
+  /** The inspector's websocket URL (started with `inspect: true`), printed by Node at start. */
+  inspectorUrl(): string {
+    if (!this.inspector) throw new Error(`The gateway printed no inspector URL (started without inspect: true?):\n${this.output()}`);
+    return this.inspector;
   }
 
   get pid(): number {
@@ -123,10 +170,7 @@ export class GatewayProcess {
    * in ms. Unlike wall time it barely moves when other processes load the machine.
    */
   cpuMs(): number {
-    const stat = readFileSync(`/proc/${this.pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces) start at ") ": utime and stime are fields 14 and 15.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+    return processCpuMs(this.pid);
   }
 
   /** Samples VmRSS every `intervalMs` until the returned function is called; it returns the peak seen and VmHWM. */

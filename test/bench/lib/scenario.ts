@@ -7,7 +7,7 @@ import type { BenchEnv } from './bench-env';
 import type { CpuRate } from './browser';
 import type { Summary } from './stats';
 
-export type Unit = 'ms' | 'KB' | 'MB' | 'msg/s' | 'round trips' | 'rows' | 'frames' | 'requests';
+export type Unit = 'ms' | 'KB' | 'MB' | 'msg/s' | 'round trips' | 'rows' | 'frames' | 'requests' | '% of a core' | '%';
 
 export interface Budget {
   /** As DESIGN §8 words it, e.g. "≤ 1 s". */
@@ -16,12 +16,14 @@ export interface Budget {
   readonly limit?: number;
   /** Whether smaller is better (default) or larger. */
   readonly better?: 'lower' | 'higher';
+  /** Which statistic the budget bounds: the median (default) or the p95 (a budget worded "p95"). */
+  readonly statistic?: 'median' | 'p95';
 }
 
 export interface FigureSpec {
   /** Stable id, e.g. "2.cold-first50-api". */
   readonly key: string;
-  /** The item of issue 6 it answers (1–12). */
+  /** The item of issue 6 it answers (1–12), or 13–15 for issue 12's scale figures (one node, failover, PostgreSQL). */
   readonly item: number;
   readonly what: string;
   readonly unit: Unit;
@@ -61,6 +63,8 @@ export interface Scenario {
   readonly title: string;
   /** Rough seconds at full repetitions, for the plan printed at the start. */
   readonly estimateSec: number;
+  /** A scale scenario (issue 12: hundreds of accounts, a cluster): minutes each, so it runs with --scale or when named in --only. */
+  readonly scale?: boolean;
   /** Figures it reports; listed as unmeasured if the scenario fails before recording them. */
   readonly figures: readonly FigureSpec[];
   run(ctx: ScenarioContext): Promise<void>;

@@ -16,6 +16,8 @@ import { DraftService } from '../../../src-server/drafts/draft-service';
 import { DraftStore, type DraftFields, type DraftWrite } from '../../../src-server/drafts/draft-store';
 import { MessageAssembler } from '../../../src-server/drafts/message-assembler';
 import { UploadStore } from '../../../src-server/drafts/upload-store';
+import { JobQueue } from '../../../src-server/jobs/job-queue';
+import { OutboxJobs } from '../../../src-server/outbox/outbox-jobs';
 import { OutboxStore, type NewOutboxRow } from '../../../src-server/outbox/outbox-store';
 import { SendService } from '../../../src-server/outbox/send-service';
 import type { SqlStore } from '../../../src-server/store/sql';
@@ -204,35 +206,41 @@ describeOnEngines('Writing stores', (engine) => {
     expect(await outbox.get(first.row.id + 1000)).toBeUndefined();
   });
 
-  test('outbox: due rows oldest first up to the limit, the next due time, claim once, the commit point set before the dot and cleared on requeue', async () => {
-    expect(await outbox.nextDueAt()).toBeNull();
+  test('outbox: unfinished rows oldest first, claim once, the commit point set before the dot and cleared on requeue, each step fenced by its attempt', async () => {
+    expect(await outbox.unfinished()).toEqual([]);
     const one = (await outbox.enqueue(message('k1'))).row;
     clock += 1;
     const two = (await outbox.enqueue(message('k2'))).row;
     const three = (await outbox.enqueue(message('k3'))).row;
-    expect((await outbox.due(2)).map((row) => row.id)).toEqual([one.id, two.id]);
-    expect(await outbox.nextDueAt()).toBe(clock - 1);
+    expect(await outbox.unfinished()).toEqual([
+      { id: one.id, accountId: alice, nextAttemptAt: clock - 1 },
+      { id: two.id, accountId: alice, nextAttemptAt: clock },
+      { id: three.id, accountId: alice, nextAttemptAt: clock },
+    ]);
 
     expect(await outbox.markCommitting(one.id)).toBe(false); // only an attempt under way has a commit point
     expect(await outbox.claim(one.id)).toBe(true);
     expect(await outbox.claim(one.id)).toBe(false); // another worker took it
     clock += 5;
-    expect(await outbox.markCommitting(one.id)).toBe(true);
+    expect(await outbox.markCommitting(one.id, 2)).toBe(false); // not attempt 2's row
+    expect(await outbox.markCommitting(one.id, 1)).toBe(true);
     expect(await outbox.get(one.id)).toMatchObject({ state: 'sending', attempts: 1, committedAt: clock });
-    expect((await outbox.inSending()).map((row) => row.id)).toEqual([one.id]);
-    expect(await outbox.requeue(one.id, '451 try later', clock + 5_000)).toBe(true);
+    expect(await outbox.requeue(one.id, '451 try later', clock + 5_000, 2)).toBe(false);
+    expect(await outbox.requeue(one.id, '451 try later', clock + 5_000, 1)).toBe(true);
     expect(await outbox.get(one.id)).toMatchObject({ state: 'queued', committedAt: null, lastError: '451 try later', nextAttemptAt: clock + 5_000 });
     expect(await outbox.requeue(one.id, 'again', 0)).toBe(false);
-    expect((await outbox.due(10)).map((row) => row.id)).toEqual([two.id, three.id]); // one waits for its retry
-    expect(await outbox.nextDueAt()).toBe(clock - 5);
+    expect(await outbox.claim(one.id)).toBe(true); // attempt 2: attempt 1's late steps are refused
+    expect(await outbox.markAccepted(one.id, { response: '250', accepted: [], rejected: [] }, 1)).toBe(false);
+    expect(await outbox.markUnknown(one.id, 'late', 1)).toBe(false);
+    expect(await outbox.markFailed(one.id, { permanent: true, responseCode: 550, reason: 'late', tooLarge: false }, 1)).toBe(false);
+    expect(await outbox.get(one.id)).toMatchObject({ state: 'sending', attempts: 2, lastError: '451 try later' });
 
     await outbox.claim(two.id);
     await outbox.claim(three.id);
-    expect((await outbox.inSending()).map((row) => row.id)).toEqual([two.id, three.id]);
-    expect(await outbox.nextDueAt()).toBe(clock + 5_000);
-    expect(await outbox.markFailed(three.id, { permanent: true, responseCode: 550, reason: '550 no such user', tooLarge: false })).toBe(true);
+    expect(await outbox.markFailed(three.id, { permanent: true, responseCode: 550, reason: '550 no such user', tooLarge: false }, 1)).toBe(true);
     expect(await outbox.get(three.id)).toMatchObject({ state: 'failed', lastError: '550 no such user', failure: { responseCode: 550, permanent: true } });
     expect(await outbox.markAccepted(three.id, { response: '250', accepted: [], rejected: [] })).toBe(false);
+    expect((await outbox.unfinished()).map((row) => row.id)).toEqual([one.id, two.id]);
   });
 
   test('outbox: settle — accepted is filed and sent (its bytes dropped), or sent without a copy (kept); unknown is resent or confirmed', async () => {
@@ -241,7 +249,7 @@ describeOnEngines('Writing stores', (engine) => {
     clock += 1;
     expect(await outbox.markAccepted(filed.id, { response: '250 queued', accepted: ['bob@kite.test'], rejected: ['eve@kite.test'] })).toBe(true);
     expect(await outbox.get(filed.id)).toMatchObject({ state: 'accepted', nextAttemptAt: clock, smtp: { response: '250 queued', rejected: ['eve@kite.test'] } });
-    expect((await outbox.due(10)).map((row) => row.id)).toEqual([filed.id]); // accepted rows are due for filing
+    expect((await outbox.unfinished()).map((row) => row.id)).toEqual([filed.id]); // accepted rows have filing left
     expect(await outbox.deferFiling(filed.id, 'NO [OVERQUOTA]', clock + 1_000)).toBe(true);
     expect(await outbox.get(filed.id)).toMatchObject({ filingAttempts: 1, lastError: 'NO [OVERQUOTA]', nextAttemptAt: clock + 1_000 });
     expect(await outbox.markCopyFiled(filed.id)).toBe(true);
@@ -272,7 +280,7 @@ describeOnEngines('Writing stores', (engine) => {
     await outbox.markCommitting(unsure.id);
     expect(await outbox.markUnknown(unsure.id, 'may have been sent')).toBe(true);
     expect(await outbox.get(unsure.id)).toMatchObject({ state: 'unknown', lastError: 'may have been sent' });
-    expect((await outbox.due(10)).map((row) => row.id)).not.toContain(unsure.id); // never again on its own
+    expect((await outbox.unfinished()).map((row) => row.id)).not.toContain(unsure.id); // never again on its own
     clock += 1;
     expect(await outbox.resend(unsure.id)).toBe(true);
     expect(await outbox.get(unsure.id)).toMatchObject({ state: 'queued', committedAt: null, lastError: null, nextAttemptAt: clock });
@@ -293,8 +301,9 @@ describeOnEngines('Writing stores', (engine) => {
     const imapClient = { fetchOne: async () => ({ source: source.value }) };
     const access = { withFolder: async (_accountId: number, _path: string, use: (client: never) => Promise<unknown>) => use(imapClient as never), settle: async () => undefined };
     const draftService = new DraftService({ sql: store, store: drafts, accounts, assembler, parents: {} as never, uploads, roles: {} as never, access: access as never, txlog });
-    const worker = { kick: () => undefined, on: () => undefined, off: () => undefined } as never;
-    const send = new SendService({ sql: store, store: outbox, worker, drafts: draftService, draftStore: drafts, assembler, parents: {} as never, accounts, txlog, waitMs: 1 });
+    const worker = { on: () => undefined, off: () => undefined } as never;
+    const jobs = new OutboxJobs(new JobQueue({ store, now: () => clock }), store);
+    const send = new SendService({ sql: store, store: outbox, jobs, worker, kick: () => undefined, drafts: draftService, draftStore: drafts, assembler, parents: {} as never, accounts, txlog, waitMs: 1 });
     return { draftService, send, source };
   }
 
@@ -330,6 +339,9 @@ describeOnEngines('Writing stores', (engine) => {
     expect([row.draftId, row.envelope.to]).toEqual([draft.id, ['bob@kite.test']]);
     expect(row.raw.toString()).toContain('Subject: To send');
     expect((await send.send(alice, request)).result.outboxId).toBe(String(row.id));
+    // Its one job, committed with it: due now, in the account's lane.
+    const jobRows = () => store.all('SELECT kind, payload, dedupe_key AS "dedupeKey", lane, state, run_at AS "runAt" FROM jobs ORDER BY id');
+    expect(await jobRows()).toEqual([{ kind: 'outbox.send', payload: JSON.stringify({ outboxId: row.id }), dedupeKey: `outbox:${row.id}`, lane: `account:${alice}`, state: 'queued', runAt: clock }]);
     await expect(send.send(alice, { idempotencyKey: 'key-1', draftId: String(draft.id), draftVersion: 2 })).rejects.toMatchObject({ name: 'InvalidParameter' });
     await expect(send.status(alice, row.id)).resolves.toMatchObject({ outboxId: String(row.id), state: 'queued' });
     await expect(send.status(bob, row.id)).rejects.toMatchObject({ name: 'MessageNotFound' });
@@ -337,5 +349,32 @@ describeOnEngines('Writing stores', (engine) => {
     // A draft already being sent, under a new key: refused, nothing stored.
     await expect(send.send(alice, { idempotencyKey: 'key-2', draftId: String(draft.id) })).rejects.toMatchObject({ name: 'DraftAlreadySent' });
     expect(await outbox.byKey(alice, 'key-2')).toBeUndefined();
+    expect(await jobRows()).toHaveLength(1);
+  });
+
+  test('outbox jobs: rows of an older build (no job) get one at start, due when they were; a row with one gets no second', async () => {
+    const jobs = new OutboxJobs(new JobQueue({ store, now: () => clock }), store);
+    const old = (await outbox.enqueue(message('k-old'))).row;
+    const orphan = (await outbox.enqueue(message('k-orphan', { accountId: bob }))).row;
+    await outbox.claim(orphan.id);
+    const done = (await outbox.enqueue(message('k-done'))).row;
+    await outbox.claim(done.id);
+    await outbox.markFailed(done.id, { permanent: true, responseCode: 550, reason: 'no', tooLarge: false });
+    clock += 10;
+    const current = await store.transaction(async () => {
+      const stored = await outbox.enqueue(message('k-new'));
+      await jobs.enqueue(stored.row);
+      return stored.row;
+    });
+    await jobs.adoptUnfinished(outbox);
+    await jobs.adoptUnfinished(outbox); // every node does it at its start
+    const rows = await store.all<{ dedupeKey: string; lane: string; runAt: number }>('SELECT dedupe_key AS "dedupeKey", lane, run_at AS "runAt" FROM jobs ORDER BY dedupe_key');
+    expect(rows).toEqual(
+      [
+        { dedupeKey: `outbox:${old.id}`, lane: `account:${alice}`, runAt: clock - 10 },
+        { dedupeKey: `outbox:${orphan.id}`, lane: `account:${bob}`, runAt: clock - 10 },
+        { dedupeKey: `outbox:${current.id}`, lane: `account:${alice}`, runAt: clock },
+      ].sort((a, b) => a.dedupeKey.localeCompare(b.dedupeKey)),
+    );
   });
 });

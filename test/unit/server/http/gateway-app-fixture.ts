@@ -70,3 +70,12 @@ export async function startTestApp(options: { env?: Record<string, string>; log?
     },
   };
 }
+
+/** A fresh session of one of PASSWORDS' accounts (each sign-in is another device): its id and Bearer header. */
+export async function signInTestApp(gateway: TestApp, email: keyof typeof PASSWORDS & string): Promise<{ accountId: number; headers: { authorization: string } }> {
+  const login = await gateway.app.inject({ method: 'POST', url: '/api/login', payload: { email, password: PASSWORDS[email] } });
+  if (login.statusCode !== 200) throw new Error(`sign-in of ${email}: ${login.statusCode} ${login.body}`);
+  const headers = { authorization: `Bearer ${(login.json() as { token: string }).token}` };
+  const accountId = (await gateway.ctx.sessions.verify(headers.authorization.slice(7))).accountId;
+  return { accountId, headers };
+}

@@ -1,5 +1,8 @@
 import { tmpdir } from 'node:os';
 import { beforeEach, describe, expect, test, vi } from 'vitest';
+import { JobQueue } from '../../../../src-server/jobs/job-queue';
+import { JobWorker } from '../../../../src-server/jobs/job-worker';
+import { OUTBOX_SEND, OutboxJobs } from '../../../../src-server/outbox/outbox-jobs';
 import { OutboxStore, type OutboxRow } from '../../../../src-server/outbox/outbox-store';
 import { OutboxWorker, type OutboxOptions, type SentFiling } from '../../../../src-server/outbox/outbox-worker';
 import type { SmtpConnector, SmtpOutcome, SmtpSendParams } from '../../../../src-server/smtp/smtp-connector';
@@ -60,10 +63,13 @@ class FakeFiling implements SentFiling {
 const smtpError = (responseCode: number | null, response: string, code = 'EENVELOPE') => Object.assign(new Error(response), { responseCode: responseCode ?? undefined, response, code });
 
 let db: Db;
+let sql: SqliteStore;
 let clock: number;
 let smtp: FakeSmtp;
 let filing: FakeFiling;
 let store: OutboxStore;
+let queue: JobQueue;
+let jobs: OutboxJobs;
 let alice: number;
 let bob: number;
 const failedRows: number[] = [];
@@ -79,19 +85,44 @@ function addAccount(email: string): number {
   );
 }
 
+/** The outbox's handler under a job worker of its own (not started: each test runs its passes). */
 function worker(options: Partial<OutboxOptions> = {}) {
-  return new OutboxWorker({
+  const outbox = new OutboxWorker({
     store,
     smtp,
     filing,
     accounts: { get: async (id) => ({ id, email: `${id}@tern.test`, name: '', imap: { host: 'h', port: 1, security: 'none' }, smtp: { host: 'h', port: 2, security: 'none' }, latestTxnId: 0 }), password: async () => 'pw' },
     onFailed: (row) => void failedRows.push(row.id),
     now: () => clock,
-    options: { retryDelaysMs: [5_000, 30_000], maxAttempts: 3, stopWaitMs: 50, ...options },
+    options: { retry: { firstDelayMs: 5_000, factor: 6 }, maxAttempts: 3, ...options },
   });
+  const loop = new JobWorker({ queue, name: 'this-node', options: { stopWaitMs: 50 } });
+  loop.register(OUTBOX_SEND, outbox.handle, outbox.retryPolicy);
+  return Object.assign(outbox, { runDue: () => loop.runDue(), stop: () => loop.stop() });
 }
 
+/**
+ * A gateway claimed the rows' jobs and started their attempts; `then` is how far each got
+ * (its commit point written, …) before the gateway died. The claims lapse after it.
+ */
+async function diedSending(rows: OutboxRow[], then: (row: OutboxRow) => Promise<unknown> = async () => undefined) {
+  expect(await queue.claim({ worker: 'dead-node', kinds: [OUTBOX_SEND], limit: rows.length, lockMs: 1_000 })).toHaveLength(rows.length);
+  for (const row of rows) {
+    expect(await store.claim(row.id)).toBe(true);
+    await then(row);
+  }
+  clock += 1_000;
+}
+
+/** The row and its job, as the send service stores them. */
 const enqueue = (key: string, accountId = alice) =>
+  sql.transaction(async () => {
+    const stored = await enqueueRow(key, accountId);
+    if (stored.created) await jobs.enqueue(stored.row);
+    return stored;
+  });
+
+const enqueueRow = (key: string, accountId: number) =>
   store.enqueue({
     accountId,
     idempotencyKey: key,
@@ -110,7 +141,10 @@ beforeEach(() => {
   clock = 1_000_000;
   smtp = new FakeSmtp();
   filing = new FakeFiling();
-  store = new OutboxStore(new SqliteStore(db, ':memory:'), () => clock);
+  sql = new SqliteStore(db, ':memory:');
+  store = new OutboxStore(sql, () => clock);
+  queue = new JobQueue({ store: sql, now: () => clock });
+  jobs = new OutboxJobs(queue, sql);
   alice = addAccount('alice@tern.test');
   bob = addAccount('bob@kite.test');
   failedRows.length = 0;
@@ -190,7 +224,7 @@ describe('outbox state machine', () => {
 
   test('crash before SMTP: a row left `sending` and not in Sent is sent once by the next gateway', async () => {
     const { row } = await enqueue('k-crash');
-    await store.claim(row.id); // the first gateway claimed it and died before SMTP answered
+    await diedSending([row]); // the first gateway claimed it and died before SMTP answered
     const next = worker();
     await next.runDue(); // recovery requeues it
     await next.runDue();
@@ -202,8 +236,7 @@ describe('outbox state machine', () => {
 
   test('crash after SMTP, server filed it in Sent: found there, never sent again', async () => {
     const { row } = await enqueue('k-in-sent');
-    await store.claim(row.id);
-    await store.markCommitting(row.id);
+    await diedSending([row], () => store.markCommitting(row.id));
     filing.inSent.add(row.messageIdHeader);
     const next = worker();
     await next.runDue();
@@ -214,8 +247,7 @@ describe('outbox state machine', () => {
 
   test('crash after the accepted marker: only the filing is done', async () => {
     const { row } = await enqueue('k-marker');
-    await store.claim(row.id);
-    await store.markAccepted(row.id, { response: '250 ok', accepted: ['bob@kite.test'], rejected: [] });
+    await diedSending([row], () => store.markAccepted(row.id, { response: '250 ok', accepted: ['bob@kite.test'], rejected: [] }));
     await worker().runDue();
     expect(smtp.calls).toHaveLength(0);
     expect(filing.filed).toEqual([row.id]);
@@ -239,7 +271,7 @@ describe('outbox state machine', () => {
   test('a Sent copy that fails every retry is not marked filed: sent, sentCopyState failed, the reason kept, the draft copy kept', async () => {
     filing.failuresLeft = 99;
     const { row } = await enqueue('k-nofile');
-    const w = worker({ maxFilingAttempts: 3, retryDelaysMs: [1_000] });
+    const w = worker({ maxFilingAttempts: 3, retry: { firstDelayMs: 1_000, factor: 1 } });
     for (let i = 0; i < 4; i++) {
       await w.runDue();
       clock += 1_000;
@@ -254,8 +286,7 @@ describe('outbox state machine', () => {
 
   test('crash after the final "." and before the reply, not in Sent: unknown, never sent again on its own', async () => {
     const { row } = await enqueue('k-after-dot');
-    await store.claim(row.id);
-    await store.markCommitting(row.id); // the first gateway wrote its dot and died waiting for the 250
+    await diedSending([row], () => store.markCommitting(row.id)); // the first gateway wrote its dot and died waiting for the 250
     const next = worker();
     for (let i = 0; i < 3; i++) {
       await next.runDue();
@@ -273,15 +304,14 @@ describe('outbox state machine', () => {
     };
     const before = (await enqueue('k-before-dot')).row;
     const after = (await enqueue('k-after-dot-down', bob)).row;
-    await store.claim(before.id);
-    await store.claim(after.id);
-    await store.markCommitting(after.id);
+    await diedSending([before, after], async (row) => row.id === after.id && store.markCommitting(after.id));
     const next = worker();
     await next.runDue();
     await next.runDue();
     expect(smtp.calls.map((call) => call.raw.toString().match(/<(k-[a-z-]+)@/)![1])).toEqual(['k-before-dot']);
     expect((await store.get(after.id))!.state).toBe('sending');
     filing.isInSent = async () => false;
+    clock += 30_000; // the job's backoff after the failed look (its second claim: the dead node had the first)
     await next.runDue();
     expect((await store.get(after.id))!.state).toBe('unknown');
     expect(smtp.calls).toHaveLength(1);
@@ -296,11 +326,12 @@ describe('outbox state machine', () => {
     await w.runDue();
     expect(smtp.calls).toHaveLength(1);
     expect(await store.get(row.id)).toMatchObject({ state: 'unknown', attempts: 1 });
-    expect(await store.resend(row.id)).toBe(true);
+    expect(await jobs.reopen(row, () => store.resend(row.id))).toBe(true);
     await w.runDue();
     expect(smtp.calls).toHaveLength(2);
     expect(await store.get(row.id)).toMatchObject({ state: 'sent', committedAt: clock });
-    expect(await store.resend(row.id)).toBe(false); // only an unknown message
+    expect(await jobs.reopen(row, () => store.resend(row.id))).toBe(false); // only an unknown message
+    expect(await queue.nextDueAt([OUTBOX_SEND])).toBeNull(); // and no job for it
   });
 
   test('the person confirms an unknown message arrived: filed in Sent, never sent again', async () => {
@@ -308,7 +339,7 @@ describe('outbox state machine', () => {
     const { row } = await enqueue('k-confirm');
     const w = worker();
     await w.runDue();
-    expect(await store.confirmSent(row.id)).toBe(true);
+    expect(await jobs.reopen(row, () => store.confirmSent(row.id))).toBe(true);
     await w.runDue();
     expect(smtp.calls).toHaveLength(1);
     expect(await store.get(row.id)).toMatchObject({ state: 'sent', sentCopyState: 'filed' });
@@ -327,12 +358,12 @@ describe('outbox state machine', () => {
     expect((await store.get(row.id))!.state).toBe('sent');
   });
 
-  test('a stop during a hung attempt leaves the row `sending` for the next start', async () => {
-    smtp.next = () => 'hang';
+  test('a stop during a hung attempt leaves the row `sending` and hands its claim back for the next worker, which resolves it', async () => {
+    smtp.next = (call) => (call === 1 ? 'hang' : 'accept');
     const { row } = await enqueue('k-hang');
     vi.useFakeTimers();
     try {
-      const w = worker({ stopWaitMs: 50 });
+      const w = worker();
       void w.runDue();
       await vi.advanceTimersByTimeAsync(5); // the fake server's latency: the attempt is now hung
       expect(smtp.calls).toHaveLength(1);
@@ -346,6 +377,47 @@ describe('outbox state machine', () => {
     } finally {
       vi.useRealTimers();
     }
+    const job = (await queue.get((await jobs.enqueue(row))!))!;
+    expect(job).toMatchObject({ state: 'running', lockedUntil: clock }); // handed back: claimable now, not after lockMs
+    await worker().runDue(); // died before its "." (no commit point): sent again, once
+    expect(smtp.calls).toHaveLength(2);
+    expect(await store.get(row.id)).toMatchObject({ state: 'sent', attempts: 2 });
+  });
+
+  test('a worker given up for dead that still runs is fenced: no commit point, no ".", while another attempt has the row', async () => {
+    const hold = () => {
+      let resolve!: () => void;
+      const promise = new Promise<void>((done) => (resolve = done));
+      return { promise, resolve };
+    };
+    const holds = [hold(), hold()];
+    const commits: string[] = [];
+    // Each attempt stalls before its "." until the test lets it go on.
+    smtp.send = async (params) => {
+      const call = smtp.calls.push(params);
+      await holds[call - 1]!.promise;
+      try {
+        await params.onCommit?.();
+      } catch (error) {
+        commits.push(`${call} refused: ${(error as Error).message}`);
+        throw error;
+      }
+      commits.push(`${call} committed`);
+      return { response: '250 ok', accepted: [...params.envelope.to], rejected: [] };
+    };
+    const { row } = await enqueue('k-slow');
+    const slow = worker().runDue();
+    await vi.waitFor(() => expect(smtp.calls).toHaveLength(1));
+    clock += 31_000; // its claim lapses (its node is stuck, not renewing): another worker takes over
+    const next = worker().runDue();
+    await vi.waitFor(() => expect(smtp.calls).toHaveLength(2));
+    expect(await store.get(row.id)).toMatchObject({ state: 'sending', attempts: 2 });
+    holds[0]!.resolve(); // the stuck one wakes up while the row is `sending` under attempt 2
+    await slow;
+    holds[1]!.resolve();
+    await next;
+    expect(commits).toEqual(['1 refused: The outbox row is no longer this attempt’s to send.', '2 committed']);
+    expect(await store.get(row.id)).toMatchObject({ state: 'sent', attempts: 2 });
   });
 
   test('one attempt per account at a time; accounts go side by side', async () => {

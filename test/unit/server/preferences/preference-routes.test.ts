@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { deltaResponseSchema, type DeltaChange } from '../../../../shared/api/delta';
 import { FEATURES } from '../../../../shared/plans';
 import { DEFAULT_PREFERENCES } from '../../../../shared/preferences';
-import { startTestApp, type TestApp } from '../http/gateway-app-fixture';
+import { signInTestApp, startTestApp, type TestApp } from '../http/gateway-app-fixture';
 
 let gateway: TestApp;
 beforeAll(async () => {
@@ -12,11 +12,7 @@ afterAll(async () => gateway.close());
 
 /** A fresh session of the account: each login is another device. */
 async function signIn(email: 'alice@tern.test' | 'bob@tern.test') {
-  const password = { 'alice@tern.test': 'Alice-pass-1!', 'bob@tern.test': 'Bob-pass-2!' }[email];
-  const login = await gateway.app.inject({ method: 'POST', url: '/api/login', payload: { email, password } });
-  expect(login.statusCode).toBe(200);
-  const headers = { authorization: `Bearer ${(login.json() as { token: string }).token}` };
-  const accountId = (await gateway.ctx.sessions.verify(headers.authorization.slice(7))).accountId;
+  const { accountId, headers } = await signInTestApp(gateway, email);
   return {
     accountId,
     headers,

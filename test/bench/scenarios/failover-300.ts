@@ -1,0 +1,241 @@
+/**
+ * Issue 12 point 7, failover: two gateway nodes on one PostgreSQL and Redis
+ * (test/harness/cluster.ts), one of them holding the leases of 300 accounts, is killed with
+ * SIGKILL; how long until every account is mirrored again, IDLE included, on the survivor
+ * (budget ≤ 10 s, with the lease's time to live of 9 s).
+ *
+ * The parts, from outside the gateway: detection (kill → the first lease taken by the
+ * survivor: the dead node's last renewal + 9 s, then the survivor's next tick, every 3 s),
+ * then takeover (the survivor's acquires, and each mirror's two IMAP connections, counted by
+ * Dovecot itself with `doveadm who`). Mail delivered during the outage, and new mail after
+ * it, to a sample of accounts whose push websockets sit on the survivor, checks end to end.
+ */
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { openStore } from '../../../src-server/store/open-store';
+import type { SqlStore } from '../../../src-server/store/sql';
+import { startCluster, type Cluster } from '../../harness/cluster';
+import { findFreePorts } from '../../harness/ports';
+import { GATEWAY_BUNDLE } from '../lib/bench-build';
+import { processCpuMs } from '../lib/gateway-process';
+import { imapConnectionsByUser, inParallel, loginAll, manyUsers, PushClient, startManyMailServers } from '../lib/many-accounts';
+import type { FigureSpec, Scenario } from '../lib/scenario';
+import { sendBySmtp } from '../lib/smtp-send';
+import { median } from '../lib/stats';
+
+const ACCOUNTS = 300;
+/** Accounts whose websocket and mail check the failover end to end. */
+const SAMPLE = 20;
+/** src-server/context.ts MIRROR_LEASE_TTL_MS (renewed every third of it). */
+const LEASE_TTL_MS = 9_000;
+
+const FIGURES = {
+  all: {
+    key: '14.failover-all-idle',
+    item: 14,
+    what: 'kill -9 of the node holding 300 accounts → all 300 mirrored with IDLE on the survivor',
+    unit: 'ms',
+    budget: { text: '≤ 10 s', limit: 10_000 },
+  },
+  detect: {
+    key: '14.failover-detect',
+    item: 14,
+    what: 'Failover, detection: kill -9 → the survivor takes its first lease',
+    unit: 'ms',
+    budget: { text: 'none (lease TTL 9 s: 6–9 s after the last renewal, + up to 3 s to the next tick)' },
+  },
+  leases: {
+    key: '14.failover-leases',
+    item: 14,
+    what: 'Failover: kill -9 → all 300 leases held by the survivor',
+    unit: 'ms',
+    budget: { text: 'none' },
+  },
+  during: {
+    key: '14.failover-mail-during',
+    item: 14,
+    what: 'Failover: mail delivered right after the kill → frame at a websocket on the survivor (from the kill)',
+    unit: 'ms',
+    budget: { text: 'none (the failover plus one catch-up sweep)' },
+  },
+  after: {
+    key: '14.failover-new-mail-after',
+    item: 14,
+    what: 'After the failover: new mail → websocket frame on the survivor (IDLE resumed)',
+    unit: 'ms',
+    budget: { text: '≤ 1 s p95 (as on one node)', limit: 1000, statistic: 'p95' },
+  },
+} satisfies Record<string, FigureSpec>;
+
+interface LeaseRow {
+  readonly holder: string;
+  readonly expiresAt: number;
+}
+
+const pidOf = (holder: string) => Number(holder.split(':')[1]);
+
+/** The node of `cluster` whose process holds the lease row. */
+const nodeOfHolder = (cluster: Cluster, holder: string) => cluster.nodes().find((node) => node.gateway.child.pid === pidOf(holder));
+
+interface FailoverTimes {
+  readonly detectMs: number;
+  readonly leasesMs: number;
+  readonly allIdleMs: number;
+  readonly duringMs: number[];
+  readonly afterMs: number[];
+  /** CPU time the survivor used from the kill until every account was back. */
+  readonly survivorCpuMs: number;
+}
+
+export const failover300: Scenario = {
+  id: 'failover-300',
+  title: 'Failover of 300 accounts after kill -9 of a gateway node (issue 12 point 7)',
+  estimateSec: 150,
+  scale: true,
+  figures: Object.values(FIGURES),
+  async run(ctx) {
+    const count = ctx.quick ? 100 : ACCOUNTS;
+    const runs = ctx.quick ? 1 : 3;
+    const users = manyUsers('fail', count);
+    ctx.progress(`starting a Dovecot + Postfix sized for ${count} accounts…`);
+    const servers = await startManyMailServers(ctx.env, 'failover', users);
+    const mail = { imap: { host: servers.host, port: servers.ports.imap, security: 'none' }, smtp: { host: servers.host, port: servers.ports.smtp, security: 'none' } };
+    const [balancerPort] = await findFreePorts(1);
+    ctx.progress('starting PostgreSQL, Redis, two gateway nodes and HAProxy…');
+    const cluster = await startCluster({
+      dir: path.join(ctx.env.root, 'cluster'),
+      port: balancerPort!,
+      nodeCount: 2,
+      env: { TERN_MAIL_DOMAINS: JSON.stringify({ 'tern.test': mail }), TERN_LOG_LEVEL: 'warn' },
+      gatewayBundle: GATEWAY_BUNDLE,
+    });
+    const unregister = ctx.env.onClose(() => cluster.stop());
+    let store: SqlStore | null = null;
+    const sockets: PushClient[] = [];
+    try {
+      store = await openStore({ databaseUrl: cluster.databaseUrl, dataDir: ctx.env.root, databaseFile: 'unused' });
+      const leases = () => store!.all<LeaseRow>('SELECT holder, expires_at AS "expiresAt" FROM account_leases');
+
+      // Every account on node1: node2 is down while they log in there, and finds every lease live when it comes back.
+      await cluster.kill('node2');
+      const node1 = cluster.nodes().find((node) => node.name === 'node1')!;
+      const started = performance.now();
+      const tokens = await loginAll(node1.gateway.url, users, 8, (done) => ctx.progress(`${done} logged in on node1…`));
+      await waitFor(60_000, 'all accounts mirrored with 2 IMAP connections on node1', async () => {
+        const rows = await leases();
+        const connections = await imapConnectionsByUser(servers);
+        return rows.length === count && rows.every((row) => pidOf(row.holder) === node1.gateway.child.pid && row.expiresAt > Date.now()) && users.every((user) => (connections.get(user.email) ?? 0) >= 2);
+      });
+      ctx.progress(`${count} accounts on node1 with IDLE in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      await cluster.restart('node2');
+
+      const times: FailoverTimes[] = [];
+      for (let run = 0; run < runs; run++) {
+        const holder = (await leases())[0]!.holder;
+        const victim = nodeOfHolder(cluster, holder);
+        const survivor = cluster.nodes().find((node) => node !== victim);
+        if (!victim || !survivor) throw new Error(`no node holds the leases (holder ${holder})`);
+        const result = await failoverOnce({ cluster, servers, users, tokens, leases, victim: victim.name, survivorUrl: survivor.gateway.url, survivorPid: survivor.gateway.child.pid!, sockets });
+        times.push(result);
+        ctx.progress(
+          `run ${run + 1}/${runs}: killed ${victim.name}; first lease taken at ${(result.detectMs / 1000).toFixed(1)} s, all ${count} leases at ${(result.leasesMs / 1000).toFixed(1)} s, ` +
+            `all with IDLE at ${(result.allIdleMs / 1000).toFixed(1)} s (survivor CPU ${(result.survivorCpuMs / 1000).toFixed(1)} s); mail during the outage seen at ${(median(result.duringMs) / 1000).toFixed(1)} s (median), new mail after: ${Math.round(median(result.afterMs))} ms`,
+        );
+        for (const socket of sockets.splice(0)) socket.close();
+        // The killed node comes back empty-handed (every lease is live on the survivor): the next run kills the survivor.
+        await cluster.restart(victim.name);
+      }
+      const parts = `Two nodes on one PostgreSQL + Redis, ${count} accounts (a tiny INBOX each) held by one; SIGKILL, then polled every 100 ms: the account_leases table (from the benchmark), and \`doveadm who\` (every 250 ms).`;
+      ctx.record(
+        FIGURES.all,
+        { '1': times.map((t) => t.allIdleMs) },
+        `${parts} Done when every lease is the survivor's and Dovecot counts 2 IMAP connections (sync + IDLE) for every account. ` +
+          `Of it, detection (kill → first lease taken) median ${(median(times.map((t) => t.detectMs)) / 1000).toFixed(1)} s: the lease's TTL is ${LEASE_TTL_MS / 1000} s, renewed every ${LEASE_TTL_MS / 3000} s, ` +
+          `so it lapses 6–9 s after the kill, and the survivor tries every ${LEASE_TTL_MS / 3000} s; takeover (first lease → all mirrored with IDLE) median ${(median(times.map((t) => t.allIdleMs - t.detectMs)) / 1000).toFixed(1)} s, ` +
+          `in which the survivor used ${(median(times.map((t) => t.survivorCpuMs)) / count).toFixed(0)} ms of CPU per account (kill → all back).`,
+      );
+      ctx.record(FIGURES.detect, { '1': times.map((t) => t.detectMs) }, 'First row of account_leases held (live) by the survivor.');
+      ctx.record(FIGURES.leases, { '1': times.map((t) => t.leasesMs) }, 'Every row of account_leases held (live) by the survivor: one acquire statement per account, in the survivor\'s tick.');
+      ctx.record(
+        FIGURES.during,
+        { '1': times.flatMap((t) => t.duringMs) },
+        `${SAMPLE} sample accounts × ${runs} runs: one mail each over SMTP just after the kill, while no node mirrors them; timed from the kill to the frame at the account's websocket, which sits on the survivor (the owner's push crosses Redis when it is the other node).`,
+      );
+      ctx.record(
+        FIGURES.after,
+        { '1': times.flatMap((t) => t.afterMs) },
+        `The same ${SAMPLE} accounts once all ${count} were back: a new mail each (4 in flight), from Postfix's 250 to the frame: the survivor's IDLE, not a sweep.`,
+      );
+    } finally {
+      for (const socket of sockets) socket.close();
+      await store?.close();
+      unregister();
+      await cluster.stop();
+      await servers.stop();
+    }
+  },
+};
+
+/** Polls `check` every 100 ms until it holds; fails after `timeoutMs`. */
+async function waitFor(timeoutMs: number, what: string, check: () => Promise<boolean>): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!(await check())) {
+    if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+async function failoverOnce(params: {
+  cluster: Cluster;
+  servers: Awaited<ReturnType<typeof startManyMailServers>>;
+  users: ReturnType<typeof manyUsers>;
+  tokens: Map<string, string>;
+  leases: () => Promise<LeaseRow[]>;
+  victim: string;
+  survivorUrl: string;
+  survivorPid: number;
+  sockets: PushClient[];
+}): Promise<FailoverTimes> {
+  const { cluster, servers, users, tokens, leases, survivorPid } = params;
+  const sample = [...users].sort(() => Math.random() - 0.5).slice(0, SAMPLE);
+  const clients = await inParallel(sample, 8, (user) => PushClient.open(params.survivorUrl, tokens.get(user.email)!));
+  params.sockets.push(...clients);
+  const send = (to: string, subject: string) => sendBySmtp({ host: servers.host, port: servers.ports.smtp, message: { from: 'sender@kite.test', to, subject, text: `${subject}.\n` } });
+
+  const cpuBefore = processCpuMs(survivorPid);
+  const killedAt = performance.now();
+  await cluster.kill(params.victim);
+  // Mail that arrives while nobody mirrors the accounts: the survivor's catch-up must bring it.
+  const during = clients.map((client) => client.frameAfter(client.latest, 60_000));
+  await inParallel(sample, 4, (user, index) => send(user.email, `During the failover ${index}`));
+
+  let detectMs: number | null = null;
+  let leasesMs: number | null = null;
+  let allIdleMs: number | null = null;
+  let lastWho = 0;
+  let survivorCpuMs = 0;
+  while (allIdleMs === null) {
+    const now = performance.now();
+    if (now - killedAt > 90_000) throw new Error(`the survivor did not take all ${users.length} accounts within 90 s (leases: ${leasesMs}, first: ${detectMs})`);
+    const rows = await leases();
+    const held = rows.filter((row) => pidOf(row.holder) === survivorPid && row.expiresAt > Date.now()).length;
+    if (held > 0) detectMs ??= now - killedAt;
+    if (held === users.length) leasesMs ??= now - killedAt;
+    // The killed node's connections are gone well before its leases lapse; counted only once every lease has moved.
+    if (leasesMs !== null && now - lastWho >= 250) {
+      lastWho = now;
+      const connections = await imapConnectionsByUser(servers);
+      if (users.every((user) => (connections.get(user.email) ?? 0) >= 2)) allIdleMs = performance.now() - killedAt;
+      if (allIdleMs !== null) survivorCpuMs = processCpuMs(survivorPid) - cpuBefore;
+    }
+    if (allIdleMs === null) await sleep(100);
+  }
+  const duringMs = (await Promise.all(during)).map((at) => at - killedAt);
+  const afterMs = await inParallel(sample, 4, async (user, index) => {
+    const client = clients[index]!;
+    const seen = client.frameAfter(client.latest, 15_000);
+    const { acceptedAt } = await send(user.email, `After the failover ${index}`);
+    return (await seen) - acceptedAt;
+  });
+  return { detectMs: detectMs!, leasesMs: leasesMs!, allIdleMs, duringMs, afterMs, survivorCpuMs };
+}

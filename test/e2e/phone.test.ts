@@ -1,0 +1,187 @@
+/**
+ * Tern on a 390×844 phone (issue 20 point 1), on the in-memory engine: every screen fits
+ * the width (no sideways scrolling: `scrollWidth <= clientWidth`), one pane at a time —
+ * folders → list → conversation — with Back in the app and in the browser, the composer
+ * full-screen, Settings and search usable, a swipe archiving with Undo; and at 1366×768
+ * the same screens stay side by side as before. Screenshots light and dark.
+ */
+import { expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { launchChromium, screenshot } from './chromium';
+import { openFakeApp, useFakeAppBrowser, type FakePageOptions } from './fake-app';
+import { BUILT_SETTINGS_PAGES } from '../../src-ui/settings/pages';
+
+const held = useFakeAppBrowser(launchChromium);
+
+async function open(path: string, viewport: { width: number; height: number }, options: FakePageOptions & { dark?: boolean } = {}): Promise<{ page: Page; errors: string[] }> {
+  const page = await held.browser.newPage({ viewport, colorScheme: options.dark ? 'dark' : 'light', hasTouch: viewport.width < 700 });
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await openFakeApp(page, held.bundle, path, options);
+  return { page, errors };
+}
+
+const PHONE = { width: 390, height: 844 };
+const LAPTOP = { width: 1366, height: 768 };
+
+/** Nothing is wider than the window: the page never scrolls sideways. */
+async function expectNoSidewaysScroll(page: Page, screen: string) {
+  const { scrollWidth, clientWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }));
+  expect(scrollWidth, `${screen}: ${scrollWidth} px wide in a ${clientWidth} px window`).toBeLessThanOrEqual(clientWidth);
+}
+
+/** The list's first conversation (rows are placed absolutely: the first in the document may be another). */
+const firstRow = (page: Page) => page.locator('.thread-row[aria-posinset="1"]:not(.is-placeholder)');
+
+const visible = (page: Page, selector: string) => page.locator(selector).first().isVisible();
+
+/** Which of the three panes show. */
+async function panes(page: Page) {
+  return { folders: await visible(page, 'nav.sidebar'), list: await visible(page, '#thread-list'), conversation: await visible(page, '.reading-pane') };
+}
+
+/** A touch swipe across a row, as pointer events (Playwright's touchscreen only taps). */
+async function swipeRow(page: Page, index: number, dx: number) {
+  await page.evaluate(
+    `(async () => {
+      const row = document.querySelectorAll('.thread-row')[${index}];
+      const box = row.getBoundingClientRect();
+      const y = box.top + box.height / 2, x0 = box.left + box.width / 2;
+      const fire = (type, x) => row.dispatchEvent(new PointerEvent(type, { bubbles: true, pointerType: 'touch', pointerId: 11, isPrimary: true, clientX: x, clientY: y }));
+      fire('pointerdown', x0);
+      for (let step = 1; step <= 6; step++) { fire('pointermove', x0 + (${dx} * step) / 6); await new Promise(requestAnimationFrame); }
+      fire('pointerup', x0 + ${dx});
+    })()`,
+  );
+}
+
+test('390×844: login, list, folders, conversation, composer and search fit; one pane at a time; Back walks the panes', async () => {
+  for (const dark of [false, true]) {
+    const theme = dark ? 'dark' : 'light';
+    const login = await open('/login', PHONE, { loggedIn: [], dark });
+    await login.page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await expectNoSidewaysScroll(login.page, 'login');
+    await screenshot(login.page, `phone-login-${theme}`);
+    await login.page.close();
+
+    const { page, errors } = await open('/mail/unified/inbox', PHONE, { dark });
+    await firstRow(page).waitFor();
+    await expectNoSidewaysScroll(page, 'mail list');
+    expect(await panes(page)).toEqual({ folders: false, list: true, conversation: false });
+    await screenshot(page, `phone-list-${theme}`);
+
+    // The folders: a pane of their own, opened from the bar; a folder chosen shows its list.
+    await page.getByRole('button', { name: 'Folders' }).click();
+    await page.locator('nav.sidebar').waitFor();
+    expect(await panes(page)).toEqual({ folders: true, list: false, conversation: false });
+    await expectNoSidewaysScroll(page, 'folders');
+    const folderItem = await page.locator('nav.sidebar .nav-item').first().boundingBox();
+    expect(folderItem!.height).toBeGreaterThanOrEqual(44);
+    await screenshot(page, `phone-folders-${theme}`);
+    await page.locator('nav.sidebar').getByRole('link', { name: /^Archive/ }).first().click();
+    await page.waitForURL(/\/mail\/[^/]+\/[^/?]+$/);
+    expect(await panes(page)).toEqual({ folders: false, list: true, conversation: false });
+    // The browser's Back returns to the folders, and again to the list it came from.
+    await page.goBack();
+    await page.locator('nav.sidebar').waitFor();
+    expect(await panes(page)).toEqual({ folders: true, list: false, conversation: false });
+    await page.goBack();
+    await page.locator('#thread-list').waitFor();
+    expect(await panes(page)).toEqual({ folders: false, list: true, conversation: false });
+
+    // A conversation replaces the list; the app's Back and the browser's both return to it.
+    await firstRow(page).click();
+    await page.locator('.reading-pane .tern-conversation').waitFor();
+    expect(await panes(page)).toEqual({ folders: false, list: false, conversation: true });
+    await expectNoSidewaysScroll(page, 'conversation');
+    const back = page.getByRole('button', { name: 'Back to the list' });
+    expect((await back.boundingBox())!.width).toBeGreaterThanOrEqual(44);
+    await screenshot(page, `phone-conversation-${theme}`);
+    await back.click();
+    await page.locator('#thread-list').waitFor();
+    expect(await panes(page)).toEqual({ folders: false, list: true, conversation: false });
+    await firstRow(page).click();
+    await page.locator('.reading-pane .tern-conversation').waitFor();
+    await page.goBack();
+    await page.locator('#thread-list').waitFor();
+    expect(await panes(page)).toEqual({ folders: false, list: true, conversation: false });
+
+    // Compose floats over the list; the composer takes the whole screen.
+    await page.getByRole('button', { name: 'Compose' }).click();
+    const composer = page.locator('.composer-dock form');
+    await composer.waitFor();
+    const box = (await composer.boundingBox())!;
+    expect(box.x).toBe(0);
+    expect(Math.round(box.width)).toBe(PHONE.width);
+    expect(box.height).toBeGreaterThan(PHONE.height - 2);
+    await expectNoSidewaysScroll(page, 'composer');
+    await screenshot(page, `phone-composer-${theme}`);
+    await page.getByRole('button', { name: /^Close|^Discard/ }).first().click();
+
+    // Search: the results list fits too.
+    await page.getByRole('searchbox').fill('security');
+    await page.getByRole('searchbox').press('Enter');
+    await page.waitForURL(/q=security/);
+    await firstRow(page).waitFor();
+    await expectNoSidewaysScroll(page, 'search');
+    await screenshot(page, `phone-search-${theme}`);
+    expect(errors).toEqual([]);
+    await page.close();
+  }
+});
+
+test('390×844: every Settings page fits, list and page one at a time', async () => {
+  for (const dark of [false, true]) {
+    const theme = dark ? 'dark' : 'light';
+    const { page, errors } = await open('/settings', PHONE, { dark });
+    await page.locator('.settings-nav').waitFor();
+    await expectNoSidewaysScroll(page, 'settings');
+    for (const settingsPage of BUILT_SETTINGS_PAGES) {
+      await page.goto(`http://tern.fake/settings/${settingsPage.id}`);
+      await page.locator('.settings-sections').waitFor();
+      expect(await visible(page, '.settings-nav')).toBe(false);
+      await expectNoSidewaysScroll(page, `settings/${settingsPage.id}`);
+      await screenshot(page, `phone-settings-${settingsPage.id}-${theme}`);
+    }
+    expect(errors).toEqual([]);
+    await page.close();
+  }
+});
+
+test('390×844: a row swiped right is archived, with Undo; swiped left it is deleted; a short swipe does nothing', async () => {
+  const { page, errors } = await open('/mail/unified/inbox', PHONE);
+  await firstRow(page).waitFor();
+  const name = (index: number) => page.locator('.thread-row').nth(index).getAttribute('aria-label');
+  const first = await name(0);
+  await swipeRow(page, 0, 60);
+  expect(await name(0)).toBe(first);
+  expect(page.url()).not.toContain('thread=');
+
+  await swipeRow(page, 0, 260);
+  await page.getByText('Conversation archived.').waitFor();
+  await expect.poll(() => name(0)).not.toBe(first);
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect.poll(() => name(0)).toBe(first);
+  expect(page.url()).not.toContain('thread=');
+
+  await swipeRow(page, 0, -260);
+  await page.getByText(/moved to Trash/i).waitFor();
+  await expect.poll(() => name(0)).not.toBe(first);
+  expect(errors).toEqual([]);
+  await page.close();
+});
+
+test('1366×768: folders, list and conversation side by side as before; no phone controls', async () => {
+  const { page, errors } = await open('/mail/unified/inbox', LAPTOP);
+  await firstRow(page).click();
+  await page.locator('.reading-pane .tern-conversation').waitFor();
+  expect(await panes(page)).toEqual({ folders: true, list: true, conversation: true });
+  expect(await visible(page, '.compose-fab')).toBe(false);
+  expect(await visible(page, '.topbar-folders')).toBe(false);
+  await expectNoSidewaysScroll(page, 'laptop mail');
+  const list = (await page.locator('.mailbox-list').boundingBox())!;
+  const pane = (await page.locator('.reading-pane').boundingBox())!;
+  expect(pane.x).toBeGreaterThanOrEqual(list.x + list.width - 1);
+  expect(errors).toEqual([]);
+  await page.close();
+});

@@ -1,0 +1,135 @@
+/**
+ * The address book's store and service on both engines (DESIGN §7): every query of
+ * contact-store once on SQLite and once on a real PostgreSQL — the changes stream and its
+ * cursor, tombstones and restore, merge, the limit — each change one txlog entry, announced.
+ */
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import { contactInputSchema, type ContactInput } from '../../../shared/contacts';
+import { TernError } from '../../../shared/errors';
+import { ContactService } from '../../../src-server/contacts/contact-service';
+import type { SqlStore } from '../../../src-server/store/sql';
+import { TransactionLog } from '../../../src-server/store/transaction-log';
+import { describeOnEngines } from '../support/engines';
+
+const card = (fields: Partial<Record<keyof ContactInput, unknown>>): ContactInput => contactInputSchema.parse(fields);
+const ID = (n: number) => `card-000${n}`;
+
+async function addAccount(store: SqlStore, email: string): Promise<number> {
+  const row = await store.get<{ id: number }>(
+    `INSERT INTO accounts (email, imap_host, imap_port, imap_security, smtp_host, smtp_port, smtp_security, secret, created_at)
+     VALUES (?, 'imap.tern.test', 993, 'tls', 'smtp.tern.test', 465, 'tls', ?, 0) RETURNING id`,
+    [email, Buffer.from('sealed')],
+  );
+  return row!.id;
+}
+
+const errorName = async (promise: Promise<unknown>) => promise.then(() => 'resolved', (error: unknown) => (error instanceof TernError ? error.name : String(error)));
+
+describeOnEngines('ContactService', (engine) => {
+  let store: SqlStore;
+  let txlog: TransactionLog;
+  let announced: [number, number][];
+  let contacts: ContactService;
+  let alice: number;
+  let bob: number;
+  let clock: number;
+
+  beforeEach(async () => {
+    store = await engine.open();
+    txlog = new TransactionLog(store);
+    announced = [];
+    clock = 1_000;
+    contacts = new ContactService({ store, txlog, push: { announce: (accountId, latest) => announced.push([accountId, latest]) }, now: () => clock++, maxContacts: 4 });
+    alice = await addAccount(store, 'alice@tern.test');
+    bob = await addAccount(store, 'bob@tern.test');
+  });
+  afterEach(() => store.close());
+
+  test('a put creates a card, a second replaces its fields; each is one announced txlog entry and the stream carries the newest state', async () => {
+    const created = await contacts.put(alice, ID(1), card({ firstName: 'Ann', emails: ['Ann@Kite.test'], phones: ['+49 30 1234'] }));
+    expect(created).toEqual({ id: ID(1), firstName: 'Ann', lastName: '', emails: ['ann@kite.test'], phones: ['+49 30 1234'], company: '', notes: '', createdAt: 1000, updatedAt: 1000 });
+    const first = await contacts.changes(alice, '', 100);
+    expect(first).toEqual({ contacts: [created], deleted: [], cursor: expect.any(String), hasMore: false });
+
+    const edited = await contacts.put(alice, ID(1), card({ firstName: 'Ann', lastName: 'Lee', emails: ['ann@kite.test', 'ann@work.test'], company: 'Kite' }));
+    expect(edited).toMatchObject({ lastName: 'Lee', emails: ['ann@kite.test', 'ann@work.test'], phones: [], createdAt: 1000, updatedAt: 1001 });
+    const since = await contacts.changes(alice, first.cursor, 100);
+    expect(since.contacts).toEqual([edited]);
+    expect(await contacts.changes(alice, since.cursor, 100)).toEqual({ contacts: [], deleted: [], cursor: since.cursor, hasMore: false });
+
+    const log = await txlog.read(alice, 0, 10);
+    expect(log.entries.map((entry) => [entry.object, entry.objectId])).toEqual([['contacts', alice], ['contacts', alice]]);
+    expect(announced).toEqual([[alice, 1], [alice, 2]]);
+    expect(await contacts.revision(alice)).toBe(2);
+    // Bob's book is his own.
+    expect((await contacts.changes(bob, '', 100)).contacts).toEqual([]);
+    expect(await errorName(contacts.get(bob, ID(1)))).toBe('InvalidOperation');
+  });
+
+  test('pages follow the cursor through cards stamped by one change (ordered by id), with hasMore until the end', async () => {
+    for (let n = 1; n <= 3; n++) await contacts.put(alice, ID(n), card({ firstName: `P${n}`, emails: [`p${n}@kite.test`] }));
+    await contacts.put(alice, ID(4), card({ firstName: 'Q', emails: ['p1@kite.test'] }));
+    await contacts.merge(alice, [ID(4), ID(1)]); // one change stamps two cards
+    const seen: string[] = [];
+    let cursor = '';
+    let pages = 0;
+    for (;;) {
+      const page = await contacts.changes(alice, cursor, 1);
+      pages++;
+      seen.push(...page.contacts.map((c) => `+${c.id}`), ...page.deleted.map((id) => `-${id}`));
+      cursor = page.cursor;
+      if (!page.hasMore || pages > 10) break; // a cursor that does not move would loop forever
+    }
+    expect(seen).toEqual([`+${ID(2)}`, `+${ID(3)}`, `-${ID(1)}`, `+${ID(4)}`]);
+    expect(pages).toBe(4);
+  });
+
+  test('delete leaves a tombstone in the stream, a second delete changes nothing, restore brings the card back as it was', async () => {
+    const kept = await contacts.put(alice, ID(1), card({ firstName: 'Ann', emails: ['ann@kite.test'], notes: 'met at the fair' }));
+    const before = (await contacts.changes(alice, '', 100)).cursor;
+    await contacts.delete(alice, ID(1));
+    await contacts.delete(alice, ID(1));
+    await contacts.delete(alice, 'never-existed');
+    expect(announced).toHaveLength(2); // the put and the first delete
+    const afterDelete = await contacts.changes(alice, before, 100);
+    expect(afterDelete).toMatchObject({ contacts: [], deleted: [ID(1)] });
+    expect(await errorName(contacts.get(alice, ID(1)))).toBe('InvalidOperation');
+
+    expect(await contacts.restore(alice, [ID(1), 'never-existed'])).toBe(1);
+    expect(await contacts.restore(alice, [ID(1)])).toBe(0);
+    expect(await contacts.get(alice, ID(1))).toMatchObject({ ...kept, updatedAt: expect.any(Number) });
+    expect((await contacts.changes(alice, afterDelete.cursor, 100)).contacts.map((c) => c.id)).toEqual([ID(1)]);
+  });
+
+  test('merge folds the others into the first by the address equivalence; a card not there refuses it whole', async () => {
+    await contacts.put(alice, ID(1), card({ firstName: 'Ann', emails: ['ann@kite.test'], phones: ['1'], notes: 'a' }));
+    await contacts.put(alice, ID(2), card({ lastName: 'Lee', emails: ['Ann+news@kite.test', 'ann@home.test'], phones: ['1', '2'], company: 'Kite', notes: 'b' }));
+    await contacts.put(alice, ID(3), card({ firstName: 'Other', emails: ['o@kite.test'] }));
+    await contacts.delete(alice, ID(3));
+    const latest = await txlog.latest(alice);
+    expect(await errorName(contacts.merge(alice, [ID(1), ID(3)]))).toBe('InvalidOperation');
+    expect(await errorName(contacts.merge(alice, [ID(1), ID(1)]))).toBe('InvalidRequestData');
+    expect(await txlog.latest(alice)).toBe(latest); // refused: nothing written, not even the log entry
+
+    const merged = await contacts.merge(alice, [ID(1), ID(2)]);
+    expect(merged).toMatchObject({ id: ID(1), firstName: 'Ann', lastName: 'Lee', company: 'Kite', emails: ['ann@kite.test', 'ann@home.test'], phones: ['1', '2'], notes: 'a\n\nb' });
+    expect(await errorName(contacts.get(alice, ID(2)))).toBe('InvalidOperation');
+  });
+
+  test('past the limit a new card is TotalContactsLimitExceed and nothing is written; edits of existing cards still go through', async () => {
+    for (let n = 1; n <= 4; n++) await contacts.put(alice, ID(n), card({ emails: [`p${n}@kite.test`] }));
+    const latest = await txlog.latest(alice);
+    const refused = await contacts.put(alice, ID(5), card({ emails: ['p5@kite.test'] })).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(TernError);
+    expect(refused).toMatchObject({ name: 'TotalContactsLimitExceed', detail: { limit: 4, count: 4 } });
+    expect(await txlog.latest(alice)).toBe(latest);
+    expect(await errorName(contacts.get(alice, ID(5)))).toBe('InvalidOperation');
+    await contacts.put(alice, ID(4), card({ firstName: 'Still editable', emails: ['p4@kite.test'] }));
+    // A deleted card makes room; restoring it when full is refused.
+    await contacts.delete(alice, ID(4));
+    await contacts.put(alice, ID(5), card({ emails: ['p5@kite.test'] }));
+    expect(await errorName(contacts.restore(alice, [ID(4)]))).toBe('TotalContactsLimitExceed');
+    // Bob's count is his own.
+    await contacts.put(bob, ID(1), card({ emails: ['x@kite.test'] }));
+  });
+});
