@@ -111,6 +111,7 @@ export const rules: Record<keyof typeof en, string> = {
 
   forwardingIntro: 'Jede ankommende Nachricht vom Mailserver an eine andere Adresse weiterleiten – auch wenn Tern geschlossen ist.',
   forwardingOn: 'E-Mails weiterleiten',
+  forwardPlaceholder: 'name@example.com',
   forwardTo: 'Weiterleiten an',
   keepCopy: 'Eine Kopie in diesem Postfach behalten',
   forwardingWarning: 'Weitergeleitete E-Mails behalten ihren ursprünglichen Absender. Manche Empfangsserver lehnen sie ab, wenn die Domain des Absenders eine strenge SPF- oder DMARC-Richtlinie hat, es sei denn, Ihr Mailserver schreibt den Absender um (SRS). Senden Sie nach dem Einschalten eine Testnachricht.',

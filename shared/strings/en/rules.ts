@@ -110,6 +110,7 @@ export const rules = {
 
   forwardingIntro: 'Forward every message that arrives to another address, from your mail server, even when Tern is closed.',
   forwardingOn: 'Forward my mail',
+  forwardPlaceholder: 'name@example.com',
   forwardTo: 'Forward to',
   keepCopy: 'Keep a copy in this mailbox',
   forwardingWarning: 'Forwarded mail keeps its original sender. Some receiving servers reject it when the sender\'s domain publishes a strict SPF or DMARC policy, unless your mail server rewrites the sender (SRS). Send yourself a test message after turning this on.',

@@ -41,7 +41,7 @@ function ForwardingForm({ context }: { context: RulesPageContext }) {
           <label className="field-label" htmlFor={`${id}-to`}>
             {t('rules.forwardTo')}
           </label>
-          <input id={`${id}-to`} className="input" type="email" autoComplete="email" aria-invalid={invalid} placeholder="name@example.com" value={draft.address} onChange={(event) => set({ address: event.target.value })} />
+          <input id={`${id}-to`} className="input" type="email" autoComplete="email" aria-invalid={invalid} placeholder={t('rules.forwardPlaceholder')} value={draft.address} onChange={(event) => set({ address: event.target.value })} />
           {invalid && (
             <p className="field-error" role="alert">
               {draft.address.trim() ? t('rules.invalidSender') : t('rules.forwardingNeedsAddress')}
