@@ -122,6 +122,9 @@ export interface ContextOverrides {
  */
 const MIRROR_LEASE_TTL_MS = 9_000;
 
+/** A node gives accounts up only when it holds more than its share of them by this many (LeaseKeeper `spread`). */
+const ACCOUNT_SPREAD_SLACK = 1;
+
 /** Errors outside a request, when no reporter is given: their message on stderr. */
 const warnOnStderr = (message: string, error: unknown) => console.warn(`${message}: ${error instanceof Error ? error.message : String(error)}`);
 
@@ -165,12 +168,14 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     options: { sweepIntervalMs: config.mirrorSweepMs },
     onError: (accountId, error) => report(`mirror of account ${accountId}`, error),
     leanFetch: new LeanFetch({ onInactive: (error) => report('IMAP', error) }),
+    askOwner: (accountId, folderPath) => shared.resync.request(accountId, folderPath),
     // On PostgreSQL several nodes may share the database: each account is mirrored by the
     // node holding its lease (DESIGN §7). SQLite is one node's file: it mirrors everything.
     ...(store.dialect === 'postgres'
-      ? { ownership: { leases: new AccountLeases({ store }), holder: nodeId, ttlMs: MIRROR_LEASE_TTL_MS, onError: (error: unknown) => report('account leases', error) } }
+      ? { ownership: { leases: new AccountLeases({ store }), holder: nodeId, ttlMs: MIRROR_LEASE_TTL_MS, spread: { slack: ACCOUNT_SPREAD_SLACK }, onError: (error: unknown) => report('account leases', error) } }
       : {}),
   });
+  shared.resync.handle((accountId, folderPath) => mirrors.resyncIfMirrored(accountId, folderPath));
   const materializer = new Materializer(store);
   const folders = new FolderQueries(store, materializer);
   const threads = new ThreadQueries(store);
@@ -217,9 +222,9 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     plans,
     preferences,
     contacts,
-    rules: new RulesService({ store, accounts, plans, domains: config.mailDomains }),
+    rules: new RulesService({ store, accounts, plans, domains: config.mailDomains, onError: (accountId, error) => report(`rules${accountId === null ? '' : ` of account ${accountId}`}`, error) }),
     folders,
-    folderCommands: new FolderService({ folders, mirrors, rehomer: new FolderRehomer({ store, txlog, push }) }),
+    folderCommands: new FolderService({ folders, mirrors, push, rehomer: new FolderRehomer({ store, txlog, push }) }),
     threads,
     messages,
     previews: new AttachmentPreviews({ messages }),

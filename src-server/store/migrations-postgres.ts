@@ -348,5 +348,11 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     expires_at BIGINT NOT NULL
   );
   `,
+  /* 16: the gateway nodes alive */ `
+  CREATE TABLE cluster_nodes (
+    holder     TEXT PRIMARY KEY,
+    expires_at BIGINT NOT NULL
+  );
+  `,
 ];
 

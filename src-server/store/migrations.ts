@@ -370,5 +370,13 @@ export const MIGRATIONS: readonly string[] = [
     expires_at INTEGER NOT NULL            -- epoch ms
   );
   `,
+  /* 16: the gateway nodes alive, for spreading accounts over them (cluster/account-leases.ts) */ `
+  -- Each node's heartbeat, renewed with its leases: a node is alive while now < expires_at. A
+  -- node holding no lease is counted too, so the others leave it its share of the accounts.
+  CREATE TABLE cluster_nodes (
+    holder     TEXT PRIMARY KEY,           -- the node, as in account_leases.holder
+    expires_at INTEGER NOT NULL            -- epoch ms
+  );
+  `,
 ];
 

@@ -13,7 +13,7 @@ import { applyTheme } from '../theme/theme';
 import { RedirectToLogin } from '../kit/Redirect';
 import { Toasts } from './Toasts';
 import { paywallAtom } from '../state/settings-atoms';
-import { UpdateBanner } from '../offline/UpdateBanner';
+import { UpdateBanner } from '../offline';
 
 // Loaded when a gated feature is first asked for without it in the plan.
 const PaywallDialog = lazy(() => import('../settings/PaywallDialog'));

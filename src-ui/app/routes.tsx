@@ -9,6 +9,7 @@
  *   /settings                       the Settings screen: its pages (a list alone on a phone)
  *   /settings/$page                 one page (settings/pages.ts), each its own lazy chunk
  *   /contacts?account&contact       the address book (contacts/ContactsScreen.tsx)
+ *   /compose?uri=mailto:…           a mailto: link (Tern as the default mail app): the composer, filled, over the inbox
  *
  * A screen whose chunk is gone after a deploy says "has been updated, reload" (chunk-errors.ts).
  */
@@ -27,7 +28,7 @@ import { RootLayout } from './RootLayout';
 import { NotFound } from './NotFound';
 import { RouteError } from './RouteError';
 import { builtSettingsPage, loadSettingsPage } from '../settings/pages';
-import { contactsSearchSchema, loginSearchSchema, mailSearchSchema, parseSearchString, stringifySearchObject } from './search-params';
+import { composeSearchSchema, contactsSearchSchema, loginSearchSchema, mailSearchSchema, parseSearchString, stringifySearchObject } from './search-params';
 
 const rootRoute = createRootRoute({ component: RootLayout, notFoundComponent: NotFound });
 
@@ -90,6 +91,13 @@ const settingsPageRoute = createRoute({
   component: lazyRouteComponent(importChunk(() => import('../settings/SettingsLayout')), 'SettingsPageView'),
 });
 
+const composeRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'compose',
+  validateSearch: composeSearchSchema,
+  component: lazyRouteComponent(importChunk(() => import('./ComposeLink')), 'ComposeLink'),
+});
+
 const contactsRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: 'contacts',
@@ -100,6 +108,7 @@ const contactsRoute = createRoute({
 export const routeTree = rootRoute.addChildren([
   indexRoute,
   loginRoute,
+  composeRoute,
   mailRoute.addChildren([mailIndexRoute, unifiedRoute, folderRoute]),
   settingsRoute.addChildren([settingsIndexRoute, settingsPageRoute]),
   contactsRoute,

@@ -84,3 +84,23 @@ export function parseMailto(uri: string): MailtoFields {
 
 /** Whether a handed-over value is a mailto: URI at all (the handler's `%s`, a pasted link). */
 export const isMailtoUri = (value: string): boolean => /^\s*mailto:/i.test(value);
+
+/** What /compose was handed: a whole `mailto:` URI (`uri`, or `to` as the handler's `%s`), or its fields one by one. */
+export interface ComposeLinkParams {
+  readonly uri?: string | undefined;
+  readonly to?: string | undefined;
+  readonly cc?: string | undefined;
+  readonly bcc?: string | undefined;
+  readonly subject?: string | undefined;
+  readonly body?: string | undefined;
+}
+
+/** The `mailto:` URI /compose stands for, whichever way it was given. */
+export function mailtoFromParams(params: ComposeLinkParams): string {
+  if (params.uri && isMailtoUri(params.uri)) return params.uri.trim();
+  if (params.to && isMailtoUri(params.to)) return params.to.trim();
+  const fields = (['cc', 'bcc', 'subject', 'body'] as const).filter((name) => params[name]).map((name) => `${name}=${encodeURIComponent(params[name]!)}`);
+  // Commas between addresses stay commas (they separate them); the rest is escaped.
+  const to = (params.to ?? '').split(',').map((address) => encodeURIComponent(address.trim()).replace(/%40/g, '@')).filter(Boolean).join(',');
+  return `mailto:${to}${fields.length ? `?${fields.join('&')}` : ''}`;
+}

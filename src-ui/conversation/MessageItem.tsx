@@ -12,7 +12,18 @@ import { Icon } from '../kit/icons';
 import { printDocument, printInFrame } from './print-message';
 import { formatFullDate, formatMessageDate } from '../kit/date-format';
 import { displayName, recipientSummary, senderLine } from './message-format';
-import { errorText, useLocale, useT } from '../kit/i18n';
+import { errorText, useLocale, useT, type Translate } from '../kit/i18n';
+
+
+/**
+ * Why a body is not on screen. With no way to the gateway (offline, or the gateway down)
+ * an unopened message is simply not on this device yet: that, not "The operation failed".
+ */
+function bodyErrorText(t: Translate, error: TernError): string {
+  const detail = error.detail as { network?: boolean } | undefined;
+  if (detail?.network) return t('device.bodyNotOffline');
+  return errorText(t, error);
+}
 
 export interface MessageItemProps {
   readonly message: MessageView;
@@ -70,7 +81,7 @@ export function MessageItem(props: MessageItemProps) {
     setBody({ state: 'loading' });
     loadBody(message.id).then(
       (loaded) => setBody({ state: 'ready', body: loaded }),
-      (cause: unknown) => setBody({ state: 'failed', message: errorText(t, TernError.from(cause)) }),
+      (cause: unknown) => setBody({ state: 'failed', message: bodyErrorText(t, TernError.from(cause)) }),
     );
   }, [loadBody, message.id]);
 
@@ -79,7 +90,7 @@ export function MessageItem(props: MessageItemProps) {
     () =>
       loadBody(message.id, { whole: true }).then(
         (loaded) => setBody({ state: 'ready', body: loaded }),
-        (cause: unknown) => setBody({ state: 'failed', message: errorText(t, TernError.from(cause)) }),
+        (cause: unknown) => setBody({ state: 'failed', message: bodyErrorText(t, TernError.from(cause)) }),
       ),
     [loadBody, message.id],
   );
@@ -106,7 +117,7 @@ export function MessageItem(props: MessageItemProps) {
       const shown = body.state === 'ready' ? body.body : await loadBody(message.id);
       printInFrame(printDocument(message, shown, { allowRemote: allowThisMessage || props.senderTrusted, t, ...(locale ? { locale } : {}) }), t('conversation.print'));
     } catch (cause) {
-      setBody({ state: 'failed', message: errorText(t, TernError.from(cause)) });
+      setBody({ state: 'failed', message: bodyErrorText(t, TernError.from(cause)) });
     } finally {
       setPrinting(false);
     }

@@ -17,6 +17,7 @@ function setWaiting(worker: ServiceWorker) {
 /** A new version waits for the page's Reload. */
 export const updateWaiting = (): boolean => waiting !== null;
 
+/** Called when a new version waits, or the install prompt comes or goes. */
 export function subscribeToUpdate(listener: Listener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
@@ -43,12 +44,46 @@ export async function requestPersistentStorage(): Promise<boolean> {
   }
 }
 
+/** Chromium's install prompt, held for the app page's Install button (it comes once per page load, when the browser decides). */
+interface InstallPromptEvent extends Event {
+  prompt(): Promise<void>;
+  readonly userChoice: Promise<{ readonly outcome: 'accepted' | 'dismissed' }>;
+}
+let installPrompt: InstallPromptEvent | null = null;
+
+/** The browser offers its install prompt now. */
+export const installOffered = (): boolean => installPrompt !== null;
+
+/**
+ * Shows the browser's install prompt; true when the person installed. Storage is made
+ * persistent then (the `appinstalled` event does it too, for an install from the browser's menu).
+ */
+export async function promptInstall(): Promise<boolean> {
+  const offered = installPrompt;
+  if (!offered) return false;
+  installPrompt = null;
+  for (const listener of listeners) listener();
+  await offered.prompt();
+  const { outcome } = await offered.userChoice;
+  if (outcome === 'accepted') void requestPersistentStorage();
+  return outcome === 'accepted';
+}
+
+/** Tern opened as an installed app (its own window, no browser bar). */
+export const runsInstalled = (): boolean => typeof matchMedia === 'function' && (matchMedia('(display-mode: standalone)').matches || matchMedia('(display-mode: window-controls-overlay)').matches);
+
 const UPDATE_CHECK_MS = 30 * 60 * 1000;
 
 export async function registerServiceWorker(): Promise<void> {
   if (!('serviceWorker' in navigator) || !window.isSecureContext) return;
   window.addEventListener('appinstalled', () => void requestPersistentStorage());
-  if (matchMedia('(display-mode: standalone)').matches) void requestPersistentStorage();
+  // Held rather than shown as the browser's bar: the app page offers it (settings/apps).
+  window.addEventListener('beforeinstallprompt', (event) => {
+    event.preventDefault();
+    installPrompt = event as InstallPromptEvent;
+    for (const listener of listeners) listener();
+  });
+  if (runsInstalled()) void requestPersistentStorage();
   // updateViaCache 'none': the browser asks the gateway for /sw.js itself, never an HTTP cache.
   const registration = await navigator.serviceWorker.register('/sw.js', { scope: '/', updateViaCache: 'none' });
   // A worker that installs while another controls this page is a new version: it waits. (The

@@ -24,12 +24,12 @@ export const SETTINGS_PAGES: readonly SettingsPage[] = [
   { id: 'signatures', title: 'settings.pageSignatures' },
   { id: 'email-alias', title: 'settings.pageEmailAlias', feature: 'emailAlias' },
   { id: 'priority', title: 'settings.pagePriority' },
-  { id: 'forwarding', title: 'settings.pageForwarding' },
+  { id: 'forwarding', title: 'settings.pageForwarding', load: () => import('./rules/ForwardingPage') },
   { id: 'notifications', title: 'settings.pageNotifications' },
   { id: 'allow-block', title: 'settings.pageAllowBlock', feature: 'allowBlockLists', load: () => import('./rules/AllowBlockPage') },
   { id: 'manage-senders', title: 'settings.pageManageSenders' },
   { id: 'auto-reply', title: 'settings.pageAutoReply', load: () => import('./rules/AutoReplyPage') },
-  { id: 'business-auto-reply', title: 'settings.pageBusinessAutoReply', feature: 'businessAutoReply' },
+  { id: 'business-auto-reply', title: 'settings.pageBusinessAutoReply', feature: 'businessAutoReply', load: () => import('./rules/BusinessHoursPage') },
   { id: 'auto-clean', title: 'settings.pageAutoClean', feature: 'autoClean' },
   { id: 'spell-checker', title: 'settings.pageSpellChecker', feature: 'spellChecker', load: () => import('./spell-checker/SpellCheckerPage') },
   { id: 'rules', title: 'settings.pageRules', load: () => import('./rules/FiltersPage') },
@@ -37,6 +37,8 @@ export const SETTINGS_PAGES: readonly SettingsPage[] = [
   { id: 'tracking', title: 'settings.pageTracking' },
   { id: 'labels', title: 'settings.pageLabels', feature: 'labels' },
   { id: 'contacts', title: 'settings.pageContacts' },
+  // Installing Tern, and Tern as the default mail app (the account menu's "Get the app" opens it).
+  { id: 'apps', title: 'device.pageApps', load: () => import('./apps/AppsPage') },
   { id: 'plan', title: 'settings.pagePlan', load: () => import('./plan/PlanPage') },
 ];
 

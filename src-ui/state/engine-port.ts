@@ -74,6 +74,7 @@ export function engineFromWorker(worker: Remote<WorkerApi>, version: string, sta
       getThread: (params) => worker.mail.getThread(params),
       watchThread: (params, onPush) => worker.mail.watchThread(params, proxy(onPush)),
       getBody: (params) => worker.mail.getBody(params),
+      prefetchBodies: (params, onProgress) => worker.mail.prefetchBodies(params, proxy(onProgress)),
       listFolders: (params) => worker.mail.listFolders(params),
       counts: (params) => worker.mail.counts(params),
       suggestAddresses: (params) => worker.mail.suggestAddresses(params),

@@ -85,6 +85,8 @@ describe('filters', () => {
     await openFolder(page, alice.email, 'Inbox');
     const conversation = await openThread(page, demo.probes.lunch);
     const fromBob = conversation.locator('article', { hasText: bob.name }).last();
+    await fromBob.getByRole('button', { name: 'Block sender' }).waitFor();
+    await shots('message-actions');
     await fromBob.getByRole('button', { name: 'Block sender' }).click();
     const toast = page.getByText(`${bob.email} is blocked: new mail from them goes to Spam.`);
     await toast.waitFor();
@@ -113,6 +115,17 @@ describe('filters', () => {
     await page.getByLabel('Last day').fill('2026-12-10');
     await page.getByText('The last day comes before the first day.').waitFor();
     await shots('auto-reply');
+    await page.goto(`${baseUrl}/settings/business-auto-reply`);
+    await page.getByRole('switch', { name: /Send a reply outside working hours/ }).waitFor();
+    await page.getByLabel('Until').fill('08:00');
+    await page.getByText('The working day must end after it starts.').waitFor();
+    await shots('business-hours');
+    await page.goto(`${baseUrl}/settings/forwarding`);
+    await page.getByRole('switch', { name: 'Forward my mail' }).check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Enter the address to forward to.').waitFor();
+    await page.getByRole('note').getByText(/SPF or DMARC/).waitFor();
+    await shots('forwarding');
     expect(tab.errors).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 /** The mailto: parser (RFC 6068): what a link in a mail, the default-mail-app handler and an installed app hand to the composer. */
 import { expect, test } from 'vitest';
-import { isMailtoUri, parseMailto, percentDecode } from '../../../../src-ui/composer/mailto-uri';
+import { isMailtoUri, mailtoFromParams, parseMailto, percentDecode } from '../../../../src-ui/composer/mailto-uri';
 
 const emails = (list: readonly { email: string }[]) => list.map((address) => address.email);
 
@@ -38,4 +38,16 @@ test('only mailto: URIs are taken for one', () => {
   expect(isMailtoUri(' MailTo:ann@example.com')).toBe(true);
   expect(isMailtoUri('ann@example.com')).toBe(false);
   expect(isMailtoUri('javascript:alert(1)')).toBe(false);
+});
+
+test('/compose takes a whole mailto: URI (uri=, or to= as a handler’s %s) or the fields one by one', () => {
+  expect(mailtoFromParams({ uri: 'mailto:ann@example.com?subject=Hi' })).toBe('mailto:ann@example.com?subject=Hi');
+  expect(mailtoFromParams({ to: 'mailto:ann@example.com?subject=Hi' })).toBe('mailto:ann@example.com?subject=Hi');
+  const built = parseMailto(mailtoFromParams({ to: 'ann@example.com, bob@example.com', cc: 'cat@example.com', subject: 'A & B = 100%', body: 'One\nTwo' }));
+  expect(emails(built.to)).toEqual(['ann@example.com', 'bob@example.com']);
+  expect(emails(built.cc)).toEqual(['cat@example.com']);
+  expect(built.subject).toBe('A & B = 100%');
+  expect(built.body).toBe('One\nTwo');
+  // A uri= that is not a mailto: URI is not taken for one.
+  expect(mailtoFromParams({ uri: 'javascript:alert(1)', to: 'ann@example.com' })).toBe('mailto:ann@example.com');
 });
