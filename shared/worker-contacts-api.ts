@@ -35,6 +35,11 @@ export interface ContactsService {
   restore(params: { readonly accountId: string; readonly ids: readonly string[] }): Promise<void>;
   /** Folds the other cards into the first (shared/contacts.ts mergeCards); resolves with it. */
   merge(params: { readonly accountId: string; readonly ids: readonly string[] }): Promise<ContactCard>;
+  /**
+   * Takes an address out of the composer's suggestions (it stays out until the person writes
+   * to it again); an address a card holds is still suggested — delete the card for that.
+   */
+  forgetSuggestion(params: { readonly accountIds: readonly string[]; readonly email: string }): Promise<void>;
   /** Calls `onChange` with the account's book now and whenever it changes (any tab, any device). */
   watch(params: { readonly accountId: string }, onChange: (book: ContactBook) => void): Promise<{ readonly subscriptionId: string }>;
   unwatch(params: { readonly subscriptionId: string }): Promise<void>;

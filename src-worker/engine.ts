@@ -226,6 +226,7 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
       remove: (params) => contacts.remove(params),
       restore: (params) => contacts.restore(params),
       merge: (params) => contacts.merge(params),
+      forgetSuggestion: (params) => contacts.forgetSuggestion(params),
       watch: (params, onChange) => contacts.watch(params, onChange),
       unwatch: (params) => contacts.unwatch(params),
     }),

@@ -261,6 +261,7 @@ export function ComposerHost({ defaultAccountId }: { defaultAccountId: string | 
           onUpload={(params, onProgress) => actions.uploadAttachment(params, onProgress)}
           onCancelUpload={(uploadId) => actions.cancelUpload(uploadId)}
           suggest={(prefix) => actions.suggestAddresses({ accountIds: composerAccounts.map((account) => account.accountId), prefix, limit: 8 })}
+          forgetSuggestion={(email) => actions.forgetSuggestion({ accountIds: composerAccounts.map((account) => account.accountId), email })}
           onDiscard={({ draftId, restore }) => {
             remember(null);
             actions.closeComposer();

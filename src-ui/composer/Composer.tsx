@@ -386,6 +386,7 @@ export function Composer(props: ComposerProps) {
         onChipsChange={(kind) => edited(chipSetters[kind])}
         onPendingChange={typePending}
         suggest={suggest}
+        {...(props.forgetSuggestion ? { forgetSuggestion: props.forgetSuggestion } : {})}
         toInput={toInput}
         subject={subject}
         onSubjectChange={edited(setSubject)}

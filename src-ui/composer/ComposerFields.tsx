@@ -21,6 +21,7 @@ export interface ComposerFieldsProps {
   readonly onChipsChange: (kind: RecipientKind) => (chips: RecipientChip[]) => void;
   readonly onPendingChange: (kind: RecipientKind) => (text: string) => void;
   readonly suggest: (prefix: string) => Promise<readonly Address[]>;
+  readonly forgetSuggestion?: (email: string) => void;
   readonly toInput: RefObject<HTMLInputElement | null>;
   readonly subject: string;
   readonly onSubjectChange: (subject: string) => void;
@@ -66,6 +67,7 @@ export function ComposerFields(props: ComposerFieldsProps) {
           text={pending.to}
           onTextChange={onPendingChange('to')}
           suggest={suggest}
+          {...(props.forgetSuggestion ? { forgetSuggestion: props.forgetSuggestion } : {})}
           autoFocus={initial.mode === 'new' || initial.mode === 'forward'}
           inputRef={(input) => (props.toInput.current = input)}
         />
@@ -84,12 +86,14 @@ export function ComposerFields(props: ComposerFieldsProps) {
       </div>
       {showCc && (
         <div className="tern-recipient-row">
-          <RecipientField label={t('composer.cc')} chips={chips.cc} onChange={onChipsChange('cc')} text={pending.cc} onTextChange={onPendingChange('cc')} suggest={suggest} autoFocus={chips.cc.length === 0 && initial.cc.length === 0} />
+          <RecipientField label={t('composer.cc')} chips={chips.cc} onChange={onChipsChange('cc')} text={pending.cc} onTextChange={onPendingChange('cc')} suggest={suggest}
+          {...(props.forgetSuggestion ? { forgetSuggestion: props.forgetSuggestion } : {})} autoFocus={chips.cc.length === 0 && initial.cc.length === 0} />
         </div>
       )}
       {showBcc && (
         <div className="tern-recipient-row">
-          <RecipientField label={t('composer.bcc')} chips={chips.bcc} onChange={onChipsChange('bcc')} text={pending.bcc} onTextChange={onPendingChange('bcc')} suggest={suggest} autoFocus={chips.bcc.length === 0 && initial.bcc.length === 0} />
+          <RecipientField label={t('composer.bcc')} chips={chips.bcc} onChange={onChipsChange('bcc')} text={pending.bcc} onTextChange={onPendingChange('bcc')} suggest={suggest}
+          {...(props.forgetSuggestion ? { forgetSuggestion: props.forgetSuggestion } : {})} autoFocus={chips.bcc.length === 0 && initial.bcc.length === 0} />
         </div>
       )}
       <div className="tern-subject-row">

@@ -19,6 +19,8 @@ export interface RecipientFieldProps {
   readonly text: string;
   readonly onTextChange: (text: string) => void;
   readonly suggest: (prefix: string) => Promise<readonly Address[]>;
+  /** Removes a suggestion for good (Shift+Delete on the active one, or its × button). */
+  readonly forgetSuggestion?: (email: string) => void;
   readonly autoFocus?: boolean;
   /** Quiet time before asking for suggestions. */
   readonly suggestDelayMs?: number;
@@ -94,8 +96,20 @@ export function RecipientField(props: RecipientFieldProps) {
     inputRef.current?.focus();
   };
 
+  /** Out of the list now, and out of the suggestions for good (the engine remembers). */
+  const forget = (address: Address) => {
+    props.forgetSuggestion?.(address.email);
+    setOptions((list) => list.filter((option) => option.email !== address.email));
+    setActive((index) => Math.max(0, Math.min(index, options.length - 2)));
+  };
+
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
     const listOpen = open && options.length > 0;
+    if (event.key === 'Delete' && event.shiftKey && listOpen && active >= 0 && options[active] && props.forgetSuggestion) {
+      event.preventDefault();
+      forget(options[active] as Address);
+      return;
+    }
     switch (event.key) {
       case 'ArrowDown':
         if (listOpen) {
@@ -225,6 +239,22 @@ export function RecipientField(props: RecipientFieldProps) {
                 <span className="tern-suggestion-name">{address.name || address.email}</span>
                 {address.name && <span className="tern-suggestion-email">{address.email}</span>}
               </span>
+              {props.forgetSuggestion && (
+                <button
+                  type="button"
+                  tabIndex={-1}
+                  className="tern-suggestion-remove"
+                  aria-label={t('composer.removeSuggestion', { email: address.email })}
+                  title={t('composer.removeSuggestion', { email: address.email })}
+                  onMouseDown={(event) => {
+                    event.preventDefault();
+                    event.stopPropagation();
+                    forget(address);
+                  }}
+                >
+                  ×
+                </button>
+              )}
             </li>
           ))}
       </ul>

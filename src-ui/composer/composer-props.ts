@@ -32,6 +32,8 @@ export interface ComposerProps {
   readonly onCancelUpload?: (uploadId: string) => Promise<boolean>;
   /** Recipient suggestions for a typed prefix (MailQueryService.suggestAddresses). */
   readonly suggest: (prefix: string) => Promise<readonly Address[]>;
+  /** Takes an address out of the suggestions (ContactsService.forgetSuggestion); absent: no remove control. */
+  readonly forgetSuggestion?: (email: string) => void;
   /** The composer is done: closed (draft kept) or sent (after the undo window). */
   readonly onClose: (outcome: 'closed' | 'sent') => void;
   /**

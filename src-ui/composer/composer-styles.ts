@@ -70,6 +70,9 @@ export const COMPOSER_CSS = `${BASE_CSS}
 .tern-suggestion-text { display: flex; flex-direction: column; min-width: 0; }
 .tern-suggestion-name { font-size: 13.5px; font-weight: 500; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .tern-suggestion-email { font-size: 12px; color: var(--t-muted); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.tern-suggestion-remove { margin-left: auto; flex: none; width: 24px; height: 24px; border: 0; border-radius: 50%; background: transparent; color: var(--t-muted); font-size: 16px; line-height: 1; cursor: pointer; visibility: hidden; }
+.tern-suggestion.is-active .tern-suggestion-remove, .tern-suggestion:hover .tern-suggestion-remove { visibility: visible; }
+.tern-suggestion-remove:hover { background: var(--t-hover, rgba(127, 127, 127, 0.15)); color: inherit; }
 
 .tern-editor-wrap { flex: 1 1 auto; min-height: 0; display: flex; flex-direction: column; }
 /* The editor keeps a few lines to write in (the attachments give up height first, issue point 23:

@@ -120,6 +120,7 @@ export function engineFromWorker(worker: Remote<WorkerApi>, version: string, sta
       remove: (params) => worker.contacts.remove(params),
       restore: (params) => worker.contacts.restore(params),
       merge: (params) => worker.contacts.merge(params),
+      forgetSuggestion: (params) => worker.contacts.forgetSuggestion(params),
       watch: (params, onChange) => worker.contacts.watch(params, proxy(onChange)),
       unwatch: (params) => worker.contacts.unwatch(params),
     },

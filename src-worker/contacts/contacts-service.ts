@@ -135,6 +135,16 @@ export class EngineContacts implements ContactsService {
     });
   }
 
+  async forgetSuggestion({ accountIds, email }: { readonly accountIds: readonly string[]; readonly email: string }): Promise<void> {
+    const id = email.trim().toLowerCase();
+    for (const accountId of accountIds) {
+      await withWrite(await this.open(accountId), ['Contact'], async (tx) => {
+        const row = await tx.get('Contact', id);
+        if (row && row.is_personal_contact !== 1) await tx.put('Contact', { ...row, forgotten: 1 });
+      });
+    }
+  }
+
   async watch({ accountId }: { readonly accountId: string }, onChange: (book: ContactBook) => void): Promise<{ readonly subscriptionId: string }> {
     await this.open(accountId);
     const subscriptionId = crypto.randomUUID();

@@ -123,6 +123,7 @@ export class MailWriter {
 
   async putFolder(folder: Folder): Promise<void> {
     this.tx.queuePut('Category', folderToRow(this.accountId, folder));
+    this.contacts.noteFolder(folder);
     this.foldersChanged = true;
   }
 

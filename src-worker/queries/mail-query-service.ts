@@ -41,7 +41,7 @@ import {
 } from './query-params';
 import type { OpenStore } from './thread-list-reader';
 import { BodyPrefetch } from './body-prefetch';
-import { orderSuggestions } from './suggestion-order';
+import { orderSuggestions, suggestionCandidates, type SuggestionCandidate } from './suggestion-order';
 import { orderFolders } from './views';
 
 export interface MailQueryServiceDeps {
@@ -137,18 +137,10 @@ export class EngineMailQueries implements MailQueryService {
     const { accountIds, prefix, limit } = parseParams(suggestParamsSchema, params);
     const needle = prefix.trim().toLowerCase();
     if (!needle) return [];
-    const seen = new Map<string, { address: Address; rank: number; lastAt: number }>();
+    const seen = new Map<string, SuggestionCandidate>();
     for (const accountId of accountIds) {
-      const contacts = await withRead(await this.deps.open(accountId), ['Contact'], (tx) => tx.getAll('Contact'));
-      for (const contact of contacts) {
-        const email = String(contact.email ?? contact.id);
-        const name = String(contact.name ?? '');
-        const words = [email, ...name.toLowerCase().split(/\s+/)];
-        if (!words.some((word) => word.startsWith(needle))) continue;
-        const rank = Number(contact.mailSearchRank ?? 0) + Number(contact.mailComposeRank ?? 0) * 5;
-        const earlier = seen.get(email);
-        if (!earlier || earlier.rank < rank) seen.set(email, { address: { name, email }, rank, lastAt: Number(contact.last_seen_at ?? 0) });
-      }
+      const rows = await withRead(await this.deps.open(accountId), ['Contact'], (tx) => tx.getAll('Contact'));
+      suggestionCandidates(rows, needle, seen);
     }
     return orderSuggestions(seen.values(), limit);
   }

@@ -2,13 +2,14 @@
  * Contacts end to end on the demo (issue 18): a card created on the Contacts screen is saved
  * through the engine and the gateway and is still there after a reload; a second card with the
  * same address (by the spec's equivalence) is offered for merging and merged; a delete is
- * undone from its toast; the composer suggests the card after one letter; the screen
+ * undone from its toast; the composer suggests the card by its last name; the screen
  * photographed at 1366×768 and 390×844, light and dark, in English and German.
  */
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium, screenshot } from './chromium';
 import { literal, logIn, watch, type Watched } from './demo-session';
+import { composerForm } from './mail-page';
 
 const baseUrl = inject('baseUrl');
 const { alice } = inject('demo');
@@ -93,6 +94,21 @@ describe('the Contacts screen', () => {
     expect(await page.getByLabel('First name').inputValue()).toBe('Abe');
     await page.keyboard.press('Escape');
     await page.getByText(/contacts\. Choose one/).waitFor();
+  });
+
+  test('the composer suggests a card by its last name and takes it as a chip', async () => {
+    await page.goto(`${baseUrl}/mail/unified/inbox`);
+    await page.getByRole('button', { name: 'Compose', exact: true }).click();
+    const box = composerForm(page);
+    await box.waitFor();
+    const to = box.getByRole('combobox', { name: 'To' });
+    await to.pressSequentially('quar');
+    const suggestions = page.getByRole('listbox', { name: /Suggestions/ });
+    await suggestions.getByRole('option').first().waitFor();
+    expect(await suggestions.getByRole('option').first().textContent()).toContain('Zoe Quartz');
+    await to.press('Enter');
+    await box.getByText('Zoe Quartz').waitFor();
+    await page.keyboard.press('Escape');
   });
 
   test('the screen at 1366×768 and 390×844, light and dark, English and German', async () => {

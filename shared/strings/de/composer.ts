@@ -86,4 +86,5 @@ export const composer: Record<keyof typeof en, string> = {
   indicatorConflictSent: 'Konflikt: Dieser Entwurf wurde in einem anderen Tab oder Fenster gesendet.',
   indicatorConflictChanged: 'Konflikt: Dieser Entwurf wurde in einem anderen Tab oder Fenster geändert.',
   indicatorNotSaved: 'Nicht gespeichert',
+  removeSuggestion: '{email} aus den Vorschlägen entfernen (Umschalt+Entf)',
 };

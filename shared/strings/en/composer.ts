@@ -85,4 +85,5 @@ export const composer = {
   indicatorConflictSent: 'Conflict: this draft was sent from another tab or window.',
   indicatorConflictChanged: 'Conflict: this draft was changed in another tab or window.',
   indicatorNotSaved: 'Not saved',
+  removeSuggestion: 'Remove {email} from suggestions (Shift+Delete)',
 };

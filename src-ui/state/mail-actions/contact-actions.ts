@@ -21,6 +21,8 @@ export interface ContactActions {
   deleteContacts(params: { accountId: string; ids: readonly string[]; name: string }): Promise<void>;
   /** "Add to contacts" on a message: the sender as a new card (names split at the last space), said in a toast. */
   addSenderToContacts(params: { accountId: string; sender: Address }): Promise<void>;
+  /** Takes an address out of the composer's suggestions (best effort: a failure only leaves it suggested). */
+  forgetSuggestion(params: { accountIds: readonly string[]; email: string }): void;
   /** Folds the others into the first card. */
   mergeContacts(params: { accountId: string; ids: readonly string[] }): Promise<ContactCard>;
 }
@@ -61,6 +63,7 @@ export function createContactActions({ engine, bridge }: { engine: UiEngine; bri
       });
     },
     mergeContacts: (params) => call(() => contacts().merge(params)),
+    forgetSuggestion: (params) => void call(() => contacts().forgetSuggestion(params)).catch(() => undefined),
     async addSenderToContacts({ accountId, sender }) {
       const name = sender.name.trim();
       const space = name.lastIndexOf(' ');

@@ -1,3 +1,4 @@
+import { decayedRank } from '../../../../shared/contact-rank';
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, test } from 'vitest';
@@ -81,7 +82,8 @@ async function stored(store: LocalStore<MailTable>) {
     messages: (await tx.getAll('Message')).map((row) => messageFromRow(row).meta),
     threads: (await tx.getAll('Thread')).map((row) => threadFromRow(row).summary),
     counts: Object.fromEntries((await tx.getAll('ThreadCount')).map((row) => [row.id, { total: row.total, unread: row.unread }])),
-    contacts: Object.fromEntries((await tx.getAll('Contact')).map((row) => [row.id, row.mailSearchRank])),
+    // Search ranks as of the first test message (shared/contact-rank.ts): a fresh received-from is 1, a copy 0.2.
+    contacts: Object.fromEntries((await tx.getAll('Contact')).map((row) => [row.id, Math.round(decayedRank(Number(row.mailSearchRank), Date.UTC(2026, 0, 1)) * 10) / 10])),
   }));
 }
 
@@ -127,8 +129,8 @@ describe('delta applier', () => {
     const threads = [...new Set([...server.messages.values()].map((message) => message.threadId))].map((id) => server.thread(id)!);
     expect(byId(now.threads)).toEqual(byId(threads));
     expect(now.counts).toEqual(expectedCounts(server, threads));
-    // Ann is on every message (to) and sent two: 12 + 2 sightings; changed messages are not new ones.
-    expect(now.contacts).toMatchObject({ 'fay@example.com': 2, 'ann@example.com': 14, 'eve@example.com': 4, 'dan@example.com': 4 });
+    // Ann is on every message (to: 10 × 0.2) and sent two (2 × 1, as sender and copy at once: the heavier); changed messages are not new ones.
+    expect(now.contacts).toMatchObject({ 'fay@example.com': 2, 'ann@example.com': 4, 'eve@example.com': 4, 'dan@example.com': 4 });
 
     // The search index gets the rows as written.
     expect([...applied.messages.removed].sort()).toEqual([first[0]!.id, first[5]!.id].sort());
@@ -146,6 +148,7 @@ describe('delta applier', () => {
       'getMany Thread': 1,
       'getAll Message.thread_id': 2,
       'getAll ThreadCount': 1,
+      'getAll Category': 1,
       'getMany Contact': 1,
     });
     expect(late).toEqual([]);
@@ -172,7 +175,8 @@ describe('delta applier', () => {
     expect(byId(now.threads)).toEqual(byId(threads));
     expect(now.counts).toEqual(expectedCounts(server, threads));
     // Changed messages are not new: their senders are not counted twice.
-    expect(now.contacts).toMatchObject({ 'p0@example.com': 58, 'zed@example.com': 6, 'ann@example.com': 406 });
+    // P0 sent 58 of the 400, Zed 6; Ann is copied on all 406 (× 0.2); the 8 hours between add under 0.5 %.
+    expect(now.contacts).toMatchObject({ 'p0@example.com': 58.1, 'zed@example.com': 6, 'ann@example.com': 81.3 });
     expect(Object.fromEntries([...reads].filter(([key]) => key.startsWith('get') && / (Message|Thread)$/.test(key)))).toEqual({
       'getAllKeys Message': 1,
       'getMany Message': 1,
