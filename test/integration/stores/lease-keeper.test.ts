@@ -6,6 +6,7 @@
 import { expect, test } from 'vitest';
 import { AccountLeases } from '../../../src-server/cluster/account-leases';
 import { LeaseKeeper } from '../../../src-server/cluster/lease-keeper';
+import type { SqlStore } from '../../../src-server/store/sql';
 import { useClusterNodes } from '../support/cluster-nodes';
 import { describeOnEngines } from '../support/engines';
 
@@ -71,6 +72,36 @@ describeOnEngines('LeaseKeeper', (engine) => {
     expect(b.events.slice(2).sort()).toEqual(['-1@2', '-3@1']);
     await a.keeper.tick();
     expect(a.events.slice(3)).toEqual(['+3@2']);
+  });
+
+  test('a round takes every free account in one statement: a takeover of hundreds of accounts is held within a round trip', async () => {
+    const store = nodes.nodeStore();
+    const statements: string[] = [];
+    const counted: SqlStore = {
+      dialect: store.dialect,
+      location: store.location,
+      all: (sql, params) => (statements.push(sql), store.all(sql, params)),
+      get: (sql, params) => (statements.push(sql), store.get(sql, params)),
+      run: (sql, params) => (statements.push(sql), store.run(sql, params)),
+      transaction: (body) => store.transaction(body),
+      close: () => store.close(),
+    };
+    const accounts = Array.from({ length: 300 }, (_, i) => i + 1);
+    const b = node('node-b', accounts);
+    for (const accountId of accounts.slice(0, 10)) await b.leases.acquire(accountId, 'node-b', TTL); // ten live elsewhere
+    const events: string[] = [];
+    const keeper = new LeaseKeeper({
+      leases: new AccountLeases({ store: counted, now: nodes.clock }),
+      holder: 'node-a',
+      ttlMs: TTL,
+      wanted: async () => accounts,
+      onGained: (accountId, token) => events.push(`+${accountId}@${token}`),
+      onLost: (accountId, token) => events.push(`-${accountId}@${token}`),
+    });
+    await keeper.tick();
+    expect(events).toEqual(accounts.slice(10).map((accountId) => `+${accountId}@1`));
+    expect(statements.filter((sql) => sql.includes('INSERT INTO account_leases'))).toHaveLength(1);
+    expect(statements.length).toBeLessThanOrEqual(3); // renew, held elsewhere, acquire
   });
 
   test("a lease of the node's that its keeper does not know (an acquire whose answer was lost) is given up, and taken again with a new token", async () => {
