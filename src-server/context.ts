@@ -18,6 +18,7 @@ import { JobWorker, type JobWorkerOptions } from './jobs/job-worker';
 import { accountDocument, DeltaReader, mailSources } from './mirror/delta-reader';
 import { Materializer } from './mirror/materialize';
 import { MirrorManager } from './mirror/mirror-manager';
+import { postgresOwnership } from './mirror/mirror-ownership';
 import { UploadIntake } from './drafts/upload-intake';
 import { MirrorStore } from './mirror/mirror-store';
 import { createMailWrites, type MailWrites } from './outbox/mail-writes';
@@ -167,9 +168,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     leanFetch: new LeanFetch({ onInactive: (error) => report('IMAP', error) }),
     // On PostgreSQL several nodes may share the database: each account is mirrored by the
     // node holding its lease (DESIGN §7). SQLite is one node's file: it mirrors everything.
-    ...(store.dialect === 'postgres'
-      ? { ownership: { leases: new AccountLeases({ store }), holder: nodeId, ttlMs: MIRROR_LEASE_TTL_MS, onError: (error: unknown) => report('account leases', error) } }
-      : {}),
+    ...(store.dialect === 'postgres' && config.databaseUrl ? { ownership: postgresOwnership({ store, databaseUrl: config.databaseUrl, holder: nodeId, ttlMs: MIRROR_LEASE_TTL_MS, onError: (error) => report('account leases', error) }) } : {}),
   });
   const materializer = new Materializer(store);
   const folders = new FolderQueries(store, materializer);
