@@ -25,6 +25,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip, gzipSync } from 'node:zlib';
 
+import { brandIcons } from './build-icons.mjs';
+
 const root = dirname(fileURLToPath(import.meta.url));
 
 /** Runs `npm ci` when the installed packages are not the ones the lockfile names. */
@@ -115,19 +117,59 @@ function firstScreenChunks(metafile) {
 /** The URL the gateway serves a built file at (public/build/x.js → /build/x.js). */
 const toUrl = (outUi, path) => '/build/' + relative(outUi, resolve(root, path)).split('\\').join('/');
 
-function writePage(outUi, brand, ui, worker) {
+/** The two themes' page colours (src-ui/kit/base.css --bg-app): the installed app's title bar and splash. */
+const THEME_COLOURS = { light: '#eef1f5', dark: '#0d1014' };
+
+/**
+ * The web app manifest (issue 20): the brand's name and icons (PNGs drawn by
+ * build-icons.mjs, the SVG logo), and `mailto:` links handled by /compose (an installed
+ * app's registration; the page's own is Settings' "Default mail app").
+ */
+function writeManifest(outUi, brand) {
+  const icons = brandIcons(brand);
+  for (const [name, bytes] of Object.entries(icons)) writeFileSync(join(outUi, name), bytes);
+  writeFileSync(join(outUi, 'icon.svg'), brand.logoSvg);
   const manifest = {
+    id: '/',
     name: brand.name,
     short_name: brand.name,
     start_url: '/',
+    scope: '/',
     display: 'standalone',
-    theme_color: brand.accent,
-    icons: [{ src: `data:image/svg+xml,${encodeURIComponent(brand.logoSvg)}`, sizes: 'any', type: 'image/svg+xml' }],
+    theme_color: THEME_COLOURS.light,
+    background_color: THEME_COLOURS.light,
+    icons: [
+      { src: '/build/icon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' },
+      { src: '/build/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+      { src: '/build/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+      { src: '/build/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+    ],
+    protocol_handlers: [{ protocol: 'mailto', url: '/compose?uri=%s' }],
   };
   writeFileSync(join(outUi, 'manifest.webmanifest'), JSON.stringify(manifest, null, 2));
+  return ['/build/manifest.webmanifest', '/build/icon.svg', ...Object.keys(icons).map((name) => `/build/${name}`)];
+}
+
+/**
+ * The service worker at public/build/sw.js (the gateway serves it as /sw.js): its code
+ * (src-ui/offline/service-worker.ts) after the list of this build's files. The version is
+ * a hash of that list and the page, so any change of either makes a new worker, which
+ * waits until the page's "Reload" (never old and new chunks in one tab).
+ */
+function writeServiceWorker(outUi, code, files, page) {
+  const urls = ['/', ...[...new Set(files)].sort()];
+  const version = createHash('sha256').update(urls.join('\n')).update(page).digest('hex').slice(0, 16);
+  writeFileSync(join(outUi, 'sw.js'), `self.__TERN_PRECACHE__=${JSON.stringify({ version, urls })};\n${code}`);
+}
+
+function writePage(outUi, brand, ui, worker, sw) {
+  const assets = writeManifest(outUi, brand);
+
   const values = {
     title: brand.name,
     accent: brand.accent,
+    themeLight: THEME_COLOURS.light,
+    themeDark: THEME_COLOURS.dark,
     manifest: '/build/manifest.webmanifest',
     css: toUrl(outUi, ui.css),
     entry: toUrl(outUi, ui.path),
@@ -144,6 +186,7 @@ function writePage(outUi, brand, ui, worker) {
     return attribute(values[key]);
   });
   writeFileSync(join(outUi, 'index.html'), html);
+  writeServiceWorker(outUi, sw.code, [...ui.files, ...worker.files, ...assets].map((path) => (path.startsWith('/') ? path : toUrl(outUi, path))), html);
 }
 
 /** Files the gateway may send precompressed: text; images and fonts are compressed already. */
@@ -240,17 +283,20 @@ async function main() {
   };
   // The page needs both bundles' hashed names; each build reports its latest, and the
   // page is rewritten whenever either changes (in watch mode too).
-  const latest = { ui: null, worker: null };
+  const latest = { ui: null, worker: null, sw: null };
   const pageWriter = (key, entry) => ({
     name: `write-page-${key}`,
     setup(build) {
       build.onEnd((result) => {
         if (result.errors.length > 0 || !result.metafile) return;
-        latest[key] = {
+        if (key === 'sw') latest.sw = { code: result.outputFiles[0].text };
+        else latest[key] = {
           ...outputOf(result.metafile, entry),
+          // Every file the browser may load (the service worker keeps them all).
+          files: Object.keys(result.metafile.outputs).filter((path) => !path.endsWith('.map')),
           ...(key === 'ui' ? { boot: outputOf(result.metafile, BOOT_MODULE).path, preload: firstScreenChunks(result.metafile) } : {}),
         };
-        if (latest.ui && latest.worker) writePage(outUi, brand, latest.ui, latest.worker);
+        if (latest.ui && latest.worker && latest.sw) writePage(outUi, brand, latest.ui, latest.worker, latest.sw);
         if (options.watch) console.log(`[watch] rebuilt ${key}`);
       });
     },
@@ -269,6 +315,16 @@ async function main() {
       ...browser,
       entryPoints: { worker: 'src-worker/entry.ts' },
       plugins: [pageWriter('worker', 'src-worker/entry.ts')],
+    }),
+    // The service worker: one classic script, its own file (not in the entry), written with the page.
+    esbuild.context({
+      ...browser,
+      entryPoints: { sw: 'src-ui/offline/service-worker.ts' },
+      format: 'iife',
+      sourcemap: false,
+      write: false,
+      entryNames: '[name]',
+      plugins: [pageWriter('sw', 'src-ui/offline/service-worker.ts')],
     }),
     esbuild.context({
       entryPoints: { gateway: 'src-server/main.ts' },

@@ -14,7 +14,16 @@ export interface Brand {
   readonly onAccent: string;
   /** The logo as a self-contained SVG document (no external references). */
   readonly logoSvg: string;
+  /**
+   * The logo's glyph as plain shapes in its 32×32 box, for the PNG icons build.mjs draws
+   * (build-icons.mjs: an installed app needs PNGs, and a maskable one full-bleed): the
+   * background shape in the accent, the mark in `onAccent` on top.
+   */
+  readonly iconShapes: { readonly background: IconShape; readonly mark: readonly IconShape[] };
 }
+
+/** A filled circle or polygon in the logo's 32×32 box. */
+export type IconShape = { readonly kind: 'circle'; readonly cx: number; readonly cy: number; readonly r: number } | { readonly kind: 'polygon'; readonly points: readonly (readonly [number, number])[] };
 
 export const BRAND_IDS = ['tern', 'kite'] as const;
 export type BrandId = (typeof BRAND_IDS)[number];
@@ -34,6 +43,10 @@ export const BRANDS: Readonly<Record<BrandId, Brand>> = {
       '<circle cx="16" cy="16" r="15" fill="#0b7285"/>' +
         '<path d="M5 14 L16 18 L27 9 L19 19 L22 25 L16 20 L10 24 L13 18 Z" fill="#ffffff"/>',
     ),
+    iconShapes: {
+      background: { kind: 'circle', cx: 16, cy: 16, r: 15 },
+      mark: [{ kind: 'polygon', points: [[5, 14], [16, 18], [27, 9], [19, 19], [22, 25], [16, 20], [10, 24], [13, 18]] }],
+    },
   },
   kite: {
     id: 'kite',
@@ -46,6 +59,14 @@ export const BRANDS: Readonly<Record<BrandId, Brand>> = {
         '<path d="M16 2 L16 24 M6 13 L26 13" stroke="#ffffff" stroke-width="1.5"/>' +
         '<path d="M16 24 Q13 27 16 29 Q19 31 16 32" stroke="#c2410c" stroke-width="1.5" fill="none"/>',
     ),
+    iconShapes: {
+      background: { kind: 'polygon', points: [[16, 2], [26, 13], [16, 24], [6, 13]] },
+      // The cross of the kite's spars (its 1.5 px strokes as thin bars).
+      mark: [
+        { kind: 'polygon', points: [[15.25, 2], [16.75, 2], [16.75, 24], [15.25, 24]] },
+        { kind: 'polygon', points: [[6, 12.25], [26, 12.25], [26, 13.75], [6, 13.75]] },
+      ],
+    },
   },
 };
 

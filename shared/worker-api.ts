@@ -7,9 +7,11 @@ import type { AccountInfo, BillingAccountInfo, PartnerInfo, PublicAccount } from
 import type { AnalyticsEventName, AnalyticsValue } from './analytics-events';
 import type { LoginChallengeStep } from './login-steps';
 import type { LogType } from './constants';
+import type { ContactsService } from './worker-contacts-api';
 import type { FolderCommandService, MailCommandService, MailQueryService } from './worker-mail-api';
 import type { Feature, Plan } from './plans';
 import type { PreferencePatch, PreferenceValues } from './preferences';
+import type { MailRules, RulesDoc } from './mail-rules';
 
 /**
  * A service object reached through the remote by path (`api.session.handshake(...)`).
@@ -21,7 +23,7 @@ export type Service<T> = T & ProxyMarked;
  * Bumped whenever this contract changes incompatibly. A tab built against another
  * version is told to reload instead of calling methods that no longer mean the same.
  */
-export const WORKER_API_VERSION = 3;
+export const WORKER_API_VERSION = 5;
 
 export interface HandshakeParams {
   /** The WORKER_API_VERSION the tab was built with. */
@@ -212,6 +214,26 @@ export interface SettingsService {
   unwatch(params: { readonly subscriptionId: string }): Promise<void>;
 }
 
+/**
+ * Mail rules that run on the mail server (filters, blocked and allowed senders, auto replies,
+ * forwarding): shared/mail-rules.ts. They live on the account's server, so reading and saving
+ * need the gateway (no offline queue: a rule must be accepted by the server, or the person must
+ * be told at once). Refusals are the catalogue's errors (SieveUnavailable, TooLargeSieveUpdate,
+ * SieveScriptRejected, TargetFolderNotExists, InvalidParameter, RulesChanged, FeatureNotInPlan),
+ * and nothing changed then.
+ */
+export interface RulesService {
+  /** The account's rules as the gateway has them (availability 'unavailable': no ManageSieve). */
+  get(params: { readonly accountId: string }): Promise<RulesDoc>;
+  /** Saves the whole rules, edited from `baseRevision`. */
+  save(params: { readonly accountId: string; readonly rules: MailRules; readonly baseRevision: number }): Promise<RulesDoc>;
+  /**
+   * Puts a sender (address or domain) on the blocked or allowed list, off the other one, or off
+   * both (`list: null`), on the newest rules (the toolbar's "Block sender").
+   */
+  listSender(params: { readonly accountId: string; readonly sender: string; readonly list: 'blocked' | 'allowed' | null }): Promise<RulesDoc>;
+}
+
 /** Everything the engine exposes, one service per domain. */
 export interface WorkerApi {
   /** Tab registration and version handshake. */
@@ -230,4 +252,8 @@ export interface WorkerApi {
   readonly folders: Service<FolderCommandService>;
   /** Each account's preferences and plan: read, watched, changed (offline too). */
   readonly settings: Service<SettingsService>;
+  /** Each account's address book: read, watched, changed (offline too), merged (shared/worker-contacts-api.ts). */
+  readonly contacts: Service<ContactsService>;
+  /** Rules that run on the mail server: read and saved through the gateway. */
+  readonly rules: Service<RulesService>;
 }

@@ -3,7 +3,6 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { AccountStore } from './accounts/account-store';
 import { AnalyticsStore } from './analytics/analytics-store';
-import { AccountLeases } from './cluster/account-leases';
 import { SessionStore } from './accounts/session-store';
 import { discoverServers, rememberDiscoveries } from './auth/discovery';
 import { checkImapLogin } from './auth/imap-check';
@@ -123,6 +122,9 @@ export interface ContextOverrides {
  */
 const MIRROR_LEASE_TTL_MS = 9_000;
 
+/** A node gives accounts up only when it holds more than its share of them by this many (LeaseKeeper `spread`). */
+const ACCOUNT_SPREAD_SLACK = 1;
+
 /** Errors outside a request, when no reporter is given: their message on stderr. */
 const warnOnStderr = (message: string, error: unknown) => console.warn(`${message}: ${error instanceof Error ? error.message : String(error)}`);
 
@@ -166,10 +168,14 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     options: { sweepIntervalMs: config.mirrorSweepMs },
     onError: (accountId, error) => report(`mirror of account ${accountId}`, error),
     leanFetch: new LeanFetch({ onInactive: (error) => report('IMAP', error) }),
+    askOwner: (accountId, folderPath) => shared.resync.request(accountId, folderPath),
     // On PostgreSQL several nodes may share the database: each account is mirrored by the
     // node holding its lease (DESIGN §7). SQLite is one node's file: it mirrors everything.
-    ...(store.dialect === 'postgres' && config.databaseUrl ? { ownership: postgresOwnership({ store, databaseUrl: config.databaseUrl, holder: nodeId, ttlMs: MIRROR_LEASE_TTL_MS, onError: (error) => report('account leases', error) }) } : {}),
+    ...(store.dialect === 'postgres' && config.databaseUrl
+      ? { ownership: postgresOwnership({ store, databaseUrl: config.databaseUrl, holder: nodeId, ttlMs: MIRROR_LEASE_TTL_MS, spread: { slack: ACCOUNT_SPREAD_SLACK }, onError: (error) => report('account leases', error) }) }
+      : {}),
   });
+  shared.resync.handle((accountId, folderPath) => mirrors.resyncIfMirrored(accountId, folderPath));
   const materializer = new Materializer(store);
   const folders = new FolderQueries(store, materializer);
   const threads = new ThreadQueries(store);
@@ -216,9 +222,9 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     plans,
     preferences,
     contacts,
-    rules: new RulesService({ store, accounts, plans, domains: config.mailDomains }),
+    rules: new RulesService({ store, accounts, plans, domains: config.mailDomains, onError: (accountId, error) => report(`rules${accountId === null ? '' : ` of account ${accountId}`}`, error) }),
     folders,
-    folderCommands: new FolderService({ folders, mirrors, rehomer: new FolderRehomer({ store, txlog, push }) }),
+    folderCommands: new FolderService({ folders, mirrors, push, rehomer: new FolderRehomer({ store, txlog, push }) }),
     threads,
     messages,
     previews: new AttachmentPreviews({ messages }),

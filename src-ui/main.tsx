@@ -68,6 +68,11 @@ function showFavicon() {
   link.href = `data:image/svg+xml,${encodeURIComponent(brand.logoSvg)}`;
 }
 
+/** The service worker (the shell opens offline; updates wait for Reload): its code loads after the first screen, outside the entry. */
+function registerOffline() {
+  import('./offline/sw-registration').then((module) => module.registerServiceWorker()).catch(() => undefined);
+}
+
 function Boot() {
   const [engine, setEngine] = useState<EngineState>({ kind: 'connecting' });
   const [splash, setSplash] = useState(false);
@@ -76,7 +81,7 @@ function Boot() {
     const failed = (error: unknown) => setEngine({ kind: 'failed', message: error instanceof Error ? error.message : String(error) });
     connecting.then((connection) => setEngine({ kind: 'connected', handshake: connection.handshake }), failed);
     mailApp.then((component) => component && setApp({ component }), failed);
-    const timers = [setTimeout(() => setSplash(true), SPLASH_DELAY_MS), setTimeout(showFavicon, FAVICON_DELAY_MS)];
+    const timers = [setTimeout(() => setSplash(true), SPLASH_DELAY_MS), setTimeout(showFavicon, FAVICON_DELAY_MS), setTimeout(registerOffline, FAVICON_DELAY_MS)];
     return () => timers.forEach(clearTimeout);
   }, []);
   if (App) return <App.component />;

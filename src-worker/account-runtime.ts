@@ -46,6 +46,8 @@ export interface AccountRuntimeDeps {
   readonly log?: (type: LogType, message: string) => void;
   /** A delta page carried the account's preferences or plan (already stored): the settings service tells the tabs. */
   readonly onSettingsChanged?: () => void;
+  /** A delta page said the address book changed on the gateway: the contacts service pulls the cards. */
+  readonly onContactsChanged?: () => void;
 }
 
 export interface AccountRuntime {
@@ -86,6 +88,7 @@ export function createAccountRuntime(deps: AccountRuntimeDeps): AccountRuntime {
       deps.changes.emit({ accountId, threadIds: page.threadIds, foldersChanged: page.foldersChanged, messages: page.messages });
       for (const status of page.finished) deps.statuses.publish(status);
       if (page.settingsChanged) deps.onSettingsChanged?.();
+      if (page.contactsRevision !== null) deps.onContactsChanged?.();
       await deps.saveCursor(page.state).catch((error: unknown) => deps.log?.('Error', `saving the cursor of ${accountId}: ${String(error)}`));
     },
     onState: deps.onSyncState,

@@ -1,6 +1,6 @@
 import { proxy } from 'comlink';
 import { systemClock, type Clock } from '../shared/clock';
-import type { AnalyticsService, SettingsService, WorkerApi } from '../shared/worker-api';
+import type { AnalyticsService, RulesService, SettingsService, WorkerApi } from '../shared/worker-api';
 import { ACCOUNTS_DATABASE, ACCOUNTS_SCHEMA } from './accounts/accounts-database';
 import { AccountRepository } from './accounts/account-repository';
 import { ACCOUNTS_CHANNEL, EngineAccounts } from './accounts/account-service';
@@ -23,7 +23,12 @@ import { createSessionService } from './session-service';
 import { GatewayClient } from './api/gateway-client';
 import { createRequestIds } from './api/request-id';
 import { createSettingsGateway } from './settings/settings-gateway';
+import { createContactsGateway } from './contacts/contacts-gateway';
+import { EngineContacts } from './contacts/contacts-service';
+import type { ContactsService } from '../shared/worker-contacts-api';
 import { EngineSettings } from './settings/settings-service';
+import { createRulesGateway } from './rules/rules-gateway';
+import { EngineRules } from './rules/rules-service';
 import { TernError } from '../shared/errors';
 import { MAIL_CHANNEL } from './boundary/mail-relay';
 import { globalOnlineSignal } from './net/online-status';
@@ -142,8 +147,12 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     relay: { channel: openChannel(MAIL_CHANNEL), engineId },
     firstScreenWaitMs: deps.firstScreenWaitMs ?? FIRST_SCREEN_WAIT_MS,
     // Preferences and plan: loaded when an account's runtime starts, pushed when delta brings them.
-    onAccountStarted: (accountId) => void settings.load(accountId),
+    onAccountStarted: (accountId) => {
+      void settings.load(accountId);
+      void contacts.pull(accountId);
+    },
     onSettingsChanged: () => settings.changed(),
+    onContactsChanged: (accountId) => void contacts.pull(accountId),
     clock,
     log: (type, message) => logger.log(type, message),
     // 401 InvalidToken from the sync, the websocket, a command or a read: log the account out
@@ -152,28 +161,37 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
       void accounts.sessionEnded({ accountId, token }).catch((error: unknown) => logger.log('Error', `logging out ${accountId}: ${String(error)}`)),
   });
   let settingsRequestIds: Promise<ReturnType<typeof createRequestIds>> | null = null;
+  // A gateway client for one account's settings, rules and contacts (not the sync's: these calls come from their screens).
+  const accountClient = async (accountId: string) => {
+    const account = await repository.get(accountId);
+    if (!account) throw new TernError('AccountNotFound', { detail: { accountId } });
+    settingsRequestIds ??= (deviceId ??= repository.deviceId()).then((installationId) => createRequestIds({ installationId, now: () => clock.now() }));
+    const requestId = await settingsRequestIds;
+    return new GatewayClient({
+      fetch: fetcher,
+      session: () => ({ api: account.api, token: account.token }),
+      requestId,
+      clock,
+      onSessionEnded: () => void accounts.sessionEnded({ accountId, token: account.token }).catch(() => undefined),
+    });
+  };
   const settings = new EngineSettings({
     accountIds: async () => (await repository.list()).map((account) => account.accountId),
     open: (accountId) => databases.open(accountId),
-    gateway: async (accountId) => {
-      const account = await repository.get(accountId);
-      if (!account) throw new TernError('AccountNotFound', { detail: { accountId } });
-      settingsRequestIds ??= (deviceId ??= repository.deviceId()).then((installationId) => createRequestIds({ installationId, now: () => clock.now() }));
-      const requestId = await settingsRequestIds;
-      return createSettingsGateway(
-        new GatewayClient({
-          fetch: fetcher,
-          session: () => ({ api: account.api, token: account.token }),
-          requestId,
-          clock,
-          onSessionEnded: () => void accounts.sessionEnded({ accountId, token: account.token }).catch(() => undefined),
-        }),
-      );
-    },
+    gateway: async (accountId) => createSettingsGateway(await accountClient(accountId)),
     online: mail.online,
     clock,
     log: (type, message) => logger.log(type, message),
   });
+  const contacts = new EngineContacts({
+    accountIds: async () => (await repository.list()).map((account) => account.accountId),
+    open: (accountId) => databases.open(accountId),
+    gateway: async (accountId) => createContactsGateway(await accountClient(accountId)),
+    online: mail.online,
+    clock,
+    log: (type, message) => logger.log(type, message),
+  });
+  const rules = new EngineRules({ gateway: async (accountId) => createRulesGateway(await accountClient(accountId)) });
   // Analytics reads its stored queues: after the first screen, like the sync.
   void Promise.all([writer.elected, mail.startup.opened]).then(() => analytics.start());
   // Every change of the stored accounts (start-up, login, logout, cache clear) re-plans the account runtimes.
@@ -200,6 +218,21 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
       update: (params) => settings.update(params),
       watch: (onChange) => settings.watch(onChange),
       unwatch: (params) => settings.unwatch(params),
+    }),
+    // The contract's methods only: pull/changed are the engine's own.
+    contacts: proxy<ContactsService>({
+      list: (params) => contacts.list(params),
+      save: (params) => contacts.save(params),
+      remove: (params) => contacts.remove(params),
+      restore: (params) => contacts.restore(params),
+      merge: (params) => contacts.merge(params),
+      watch: (params, onChange) => contacts.watch(params, onChange),
+      unwatch: (params) => contacts.unwatch(params),
+    }),
+    rules: proxy<RulesService>({
+      get: (params) => rules.get(params),
+      save: (params) => rules.save(params),
+      listSender: (params) => rules.listSender(params),
     }),
   };
 }

@@ -73,6 +73,8 @@ export interface MailEngineDeps {
    */
   readonly onAccountStarted?: (accountId: string) => void;
   readonly onSettingsChanged?: (accountId: string) => void;
+  /** A delta page said the account's address book changed (any device): the contacts service pulls it. */
+  readonly onContactsChanged?: (accountId: string) => void;
 }
 
 export interface MailEngine {
@@ -203,6 +205,7 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
       },
       ...(deps.log ? { log: deps.log } : {}),
       onSettingsChanged: () => deps.onSettingsChanged?.(accountId),
+      onContactsChanged: () => deps.onContactsChanged?.(accountId),
     });
     runtimes.set(accountId, runtime);
     deps.onAccountStarted?.(accountId);

@@ -65,6 +65,11 @@ const RENEW = 'UPDATE account_leases SET expires_at = ? WHERE account_id = ? AND
 const RELEASE = 'UPDATE account_leases SET expires_at = 0 WHERE account_id = ? AND holder = ? AND token = ?';
 const RENEW_ALL = 'UPDATE account_leases SET expires_at = ? WHERE holder = ? AND expires_at > ? RETURNING account_id AS "accountId", token';
 const HELD_ELSEWHERE = 'SELECT account_id AS "accountId" FROM account_leases WHERE holder <> ? AND expires_at > ?';
+const HEARTBEAT = `INSERT INTO cluster_nodes (holder, expires_at) VALUES (?, ?)
+  ON CONFLICT (holder) DO UPDATE SET expires_at = excluded.expires_at`;
+const LIVE_NODES = 'SELECT COUNT(*) AS "count" FROM cluster_nodes WHERE expires_at > ?';
+const FORGET_NODES = 'DELETE FROM cluster_nodes WHERE expires_at <= ?';
+const LEAVE = 'DELETE FROM cluster_nodes WHERE holder = ?';
 const CURRENT = 'SELECT account_id AS "accountId", holder, token, expires_at AS "expiresAt" FROM account_leases WHERE account_id = ?';
 
 export class AccountLeases {
@@ -144,6 +149,24 @@ export class AccountLeases {
   /** Gives the lease up (a node stopping, an account moved): free at once for another node. False when it was no longer held. */
   async release(accountId: number, holder: string, token: number): Promise<boolean> {
     return (await this.store.run(RELEASE, [accountId, holder, token])).changes === 1;
+  }
+
+  /**
+   * The node says it is alive for `ttlMs` more (with its leases' renewal): how many nodes are
+   * alive now, itself included. Nodes dead for a while are forgotten on the way.
+   */
+  async heartbeat(holder: string, ttlMs: number): Promise<number> {
+    assertHolder(holder);
+    assertTtl(ttlMs);
+    const now = this.now();
+    await this.store.run(HEARTBEAT, [holder, now + ttlMs]);
+    await this.store.run(FORGET_NODES, [now - 10 * ttlMs]);
+    return Number((await this.store.get<{ count: number | string }>(LIVE_NODES, [now]))?.count ?? 1);
+  }
+
+  /** The node stops: it no longer counts among the live ones (the others' shares grow at once). */
+  async leave(holder: string): Promise<void> {
+    await this.store.run(LEAVE, [holder]);
   }
 
   /**

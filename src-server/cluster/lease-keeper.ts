@@ -12,8 +12,16 @@ export interface LeaseKeeperDeps {
   readonly onGained: (accountId: number, token: number) => void;
   /** The node no longer owns it (lost, expired, released): stop its mirror at once. */
   readonly onLost: (accountId: number, token: number) => void;
-  /** At most this many accounts held at once (a node's share); unlimited when absent. */
+  /** At most this many accounts held at once; unlimited when absent. */
   readonly maxHeld?: number;
+  /**
+   * Spread the accounts over the live nodes (each keeper's heartbeat counts them): a node
+   * takes accounts only while it holds fewer than its share, ceil(wanted / live nodes), and
+   * gives up the ones over share + `slack` (the newest accounts first) for the others to take.
+   * The slack keeps an account's mirror from moving at every small change of the count.
+   * Absent: no spreading (the first node to see an account takes it).
+   */
+  readonly spread?: { readonly slack: number };
   readonly onError?: (error: unknown) => void;
 }
 
@@ -25,9 +33,10 @@ export interface LeaseKeeperDeps {
  * token and are checked (AccountLeases.check), so a stop that comes late still writes
  * nothing. `start` ticks every ttl/3 on a timer; tests call `tick` with their own clock.
  *
- * Not wired in yet: the mirror's store is being rewritten (issue 12), and spreading
- * accounts evenly over nodes (a node joining takes none until others give some up) needs
- * a choice of `wanted`/`maxHeld` the wiring will make.
+ * With `spread`, the nodes share the accounts out evenly and deterministically: every node
+ * sees the same wanted accounts (live sessions) and the same count of live nodes, so each
+ * fills up to the same share; a node that joins takes what the others shed above theirs,
+ * and when a node dies its heartbeat lapses with its leases and the others' shares grow.
  */
 export class LeaseKeeper {
   private readonly held = new Map<number, number>();
@@ -59,6 +68,7 @@ export class LeaseKeeper {
       this.deps.onLost(accountId, token);
       await this.deps.leases.release(accountId, this.deps.holder, token).catch((error: unknown) => this.deps.onError?.(error));
     }
+    if (this.deps.spread) await this.deps.leases.leave(this.deps.holder).catch((error: unknown) => this.deps.onError?.(error));
   }
 
   /** One round: renew, give up, acquire. One at a time: a tick asked for during another waits for it. */
@@ -73,7 +83,8 @@ export class LeaseKeeper {
   }
 
   private async round(): Promise<void> {
-    const { leases, holder, ttlMs } = this.deps;
+    const { leases, holder, ttlMs, spread } = this.deps;
+    const liveNodes = spread ? await leases.heartbeat(holder, ttlMs) : 1;
     // One statement renews them all, however many the node holds.
     const renewed = await leases.renewAll(holder, ttlMs);
     for (const [accountId, token] of [...this.held]) {
@@ -90,7 +101,20 @@ export class LeaseKeeper {
       this.deps.onLost(accountId, token);
       await leases.release(accountId, holder, token);
     }
-    const room = Math.max(0, (this.deps.maxHeld ?? Infinity) - this.held.size);
+    let share = this.deps.maxHeld ?? Infinity;
+    if (spread) {
+      share = Math.min(share, Math.ceil(wanted.size / Math.max(1, liveNodes)));
+      // Over share + slack: the newest accounts go back, for the nodes under their share to take.
+      const excess = this.held.size > share + spread.slack ? this.held.size - share : 0;
+      const over = [...this.held.keys()].sort((a, b) => b - a).slice(0, excess);
+      for (const accountId of over) {
+        const token = this.held.get(accountId)!;
+        this.held.delete(accountId);
+        this.deps.onLost(accountId, token);
+        await leases.release(accountId, holder, token);
+      }
+    }
+    const room = Math.max(0, share - this.held.size);
     const taken = await leases.heldElsewhere(holder);
     const free = [...wanted].filter((accountId) => !this.held.has(accountId) && !taken.has(accountId)).slice(0, room);
     if (free.length === 0) return;

@@ -1,15 +1,15 @@
 import type { FolderRoles } from '../actions/folder-roles';
 import type { MailboxAccess } from '../actions/mailbox-access';
 import type { DraftRecord, DraftStore } from './draft-store';
-import type { KeyedLock } from './keyed-lock';
+import type { DraftLocks } from './draft-locks';
 import { appendMessage, deleteByMessageId, uidsWithMessageId } from './mailbox-search';
 
 export interface DraftRecoveryDeps {
   readonly store: DraftStore;
   readonly roles: FolderRoles;
   readonly access: MailboxAccess;
-  /** The draft service's per-draft lock: a recovery never runs beside a save of the same draft. */
-  readonly locks: KeyedLock<number>;
+  /** The drafts' save locks: a recovery never runs beside a save of the same draft, on any node. */
+  readonly locks: Pick<DraftLocks, 'tryRun'>;
   /** The draft's message as SQLite holds it, to APPEND again when no copy reached the server. */
   readonly render: (draft: DraftRecord) => Promise<Buffer>;
   readonly flags: readonly string[];
@@ -32,13 +32,12 @@ export interface DraftRecoveryDeps {
 export class DraftRecovery {
   constructor(private readonly deps: DraftRecoveryDeps) {}
 
-  /** Every unfinished save; one that cannot be resolved now (IMAP down) stays for the next pass. */
+  /** Every unfinished save; one that cannot be resolved now (IMAP down, or its save still running) stays for the next pass. */
   async recoverAll(onError: (accountId: number, error: unknown) => void): Promise<number> {
     let resolved = 0;
     for (const draft of await this.deps.store.savesUnderWay()) {
       try {
-        await this.recover(draft.accountId, draft.id);
-        resolved++;
+        if (await this.recover(draft.accountId, draft.id)) resolved++;
       } catch (error) {
         onError(draft.accountId, error);
       }
@@ -46,12 +45,16 @@ export class DraftRecovery {
     return resolved;
   }
 
-  async recover(accountId: number, draftId: number): Promise<void> {
-    await this.deps.locks.run(draftId, async () => {
+  /** False when a save of the draft holds its lock (it is not unfinished: it is under way). */
+  async recover(accountId: number, draftId: number): Promise<boolean> {
+    const done = await this.deps.locks.tryRun(draftId, async () => {
       const { store, roles, access } = this.deps;
       const draft = await store.get(accountId, draftId);
-      if (!draft || draft.savingSince === null) return; // a save finished meanwhile
-      if (draft.state === 'sent') return store.endSave(draft.id);
+      if (!draft || draft.savingSince === null) return true; // a save finished meanwhile
+      if (draft.state === 'sent') {
+        await store.endSave(draft.id);
+        return true;
+      }
       const path = draft.folderPath ?? (await roles.pathOf(accountId, 'drafts'));
       const keep = await access.withFolder(accountId, path, async (client) => {
         const found = await uidsWithMessageId(client, draft.messageIdHeader);
@@ -68,6 +71,8 @@ export class DraftRecovery {
       });
       await store.endSave(draft.id, draft.state === 'deleted' ? undefined : keep);
       await access.settle(accountId, [path]);
+      return true;
     });
+    return done === true;
   }
 }

@@ -9,6 +9,7 @@ import type { SqlStore } from '../store/sql';
 import type { TransactionLog } from '../store/transaction-log';
 import { DraftAdopter } from './draft-adopter';
 import { DraftRecovery } from './draft-recovery';
+import { DraftLocks, type DraftLocksOptions } from './draft-locks';
 import type { DraftFields, DraftParent, DraftRecord, DraftStore } from './draft-store';
 import { KeyedLock } from './keyed-lock';
 import { appendMessage, deleteByMessageId, refusedAppendError } from './mailbox-search';
@@ -27,6 +28,8 @@ export interface DraftServiceDeps {
   readonly roles: FolderRoles;
   readonly access: MailboxAccess;
   readonly txlog: TransactionLog;
+  /** The cross-node save locks' times (tests shorten them). */
+  readonly locks?: Partial<DraftLocksOptions>;
 }
 
 const DRAFT_FLAGS = ['\\Draft', '\\Seen'];
@@ -42,13 +45,15 @@ const MIRRORED_MESSAGE = `SELECT m.uid, m.flags, m.message_id_header AS "message
  * APPEND and delete left behind — are found and removed by it.
  */
 export class DraftService {
-  private readonly locks = new KeyedLock<number>();
+  /** One save of a draft at a time, on any node (draft-locks.ts). */
+  private readonly locks: DraftLocks;
   /** Opening a message as a draft, one at a time per message: a double click adopts it once. */
   private readonly openings = new KeyedLock<number>();
   private readonly adopter: DraftAdopter;
   private readonly recovery: DraftRecovery;
 
   constructor(private readonly deps: DraftServiceDeps) {
+    this.locks = new DraftLocks(deps.sql, deps.locks);
     this.adopter = new DraftAdopter({ sql: deps.sql, store: deps.store, accounts: deps.accounts, access: deps.access, uploads: deps.uploads });
     this.recovery = new DraftRecovery({
       store: deps.store,
@@ -75,14 +80,19 @@ export class DraftService {
     const path = await roles.pathOf(accountId, 'drafts');
     const raw = await this.render({ accountId, fields, parent, attachmentIds: body.attachmentIds, messageIdHeader });
     let draft: DraftRecord;
+    // The draft's lock is taken with its insert: a save of this draft by its client's retry, on
+    // any node, waits for the APPEND.
+    const lock = this.locks.newToken();
     try {
-      draft = await store.insert({ accountId, clientId: body.clientId ?? null, messageIdHeader, folderPath: path, uid: null, fields, parent, attachmentIds: body.attachmentIds, saving: true });
+      draft = await this.deps.sql.transaction(async () => {
+        const inserted = await store.insert({ accountId, clientId: body.clientId ?? null, messageIdHeader, folderPath: path, uid: null, fields, parent, attachmentIds: body.attachmentIds, saving: true });
+        await this.locks.take(inserted.id, lock);
+        return inserted;
+      });
     } catch (error) {
       await this.refuseRepeat(accountId, body.clientId); // a create racing its own retry: the first one stands
       throw error;
     }
-    // Taken at once (no await between the insert's end and here, so no other request of this process
-    // runs in between): a save of this draft by its client's retry waits for the APPEND.
     return this.locks.run(draft.id, async () => {
       try {
         const uid = await access.withFolder(accountId, path, (client) => appendMessage({ client, path, raw, flags: DRAFT_FLAGS, messageIdHeader })).catch((error: unknown) => {
@@ -96,7 +106,7 @@ export class DraftService {
         throw error;
       }
       return this.saved((await store.get(accountId, draft.id))!, path);
-    });
+    }, lock);
   }
 
   async update(accountId: number, draftId: number, body: DraftSave): Promise<DraftSaved> {
@@ -188,8 +198,13 @@ export class DraftService {
     });
   }
 
-  /** Puts right every save a crash (or IMAP failing mid-way) left unfinished: one Drafts copy per draft. */
-  recoverSaves(onError: (accountId: number, error: unknown) => void): Promise<number> {
+  /**
+   * Puts right every save a crash (or IMAP failing mid-way) left unfinished: one Drafts copy
+   * per draft. A save still running on some node holds its lock and is left alone; `soleNode`
+   * (SQLite at start: no other process uses the database) first drops the locks of a process gone.
+   */
+  async recoverSaves(onError: (accountId: number, error: unknown) => void, soleNode = false): Promise<number> {
+    if (soleNode) await this.locks.releaseAll();
     return this.recovery.recoverAll(onError);
   }
 

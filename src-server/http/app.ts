@@ -59,6 +59,8 @@ export async function createApp(ctx: GatewayContext, options: AppOptions = {}): 
   app.addHook('onReady', async () => ctx.jobs.worker.start());
   app.addHook('onClose', async () => ctx.jobs.worker.stop());
   // Mirrored mail becomes searchable in the background, so a search rarely has to index first.
+  app.addHook('onReady', async () => ctx.rules.start());
+  app.addHook('onClose', async () => ctx.rules.stop());
   app.addHook('onReady', async () => ctx.searchIndexer.start());
   app.addHook('onClose', async () => ctx.searchIndexer.stop());
   await registerStaticShell(app, ctx.config.publicDir);

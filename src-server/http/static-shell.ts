@@ -56,6 +56,8 @@ export async function registerStaticShell(app: FastifyInstance, publicDir: strin
       .header('X-Content-Type-Options', 'nosniff')
       .sendFile('build/index.html');
   app.get('/', sendPage);
+  // The service worker (build.mjs, src-ui/offline/service-worker.ts) at the root, so its scope is the whole app; never cached, so a deploy is seen.
+  app.get('/sw.js', (_request, reply) => reply.header('Cache-Control', 'no-cache').header('X-Content-Type-Options', 'nosniff').type('text/javascript').sendFile('build/sw.js'));
   // Client-side routes load the same page; API and asset misses stay 404s.
   app.setNotFoundHandler((request, reply) => {
     // Decide on the path alone: a query such as ?q=invoice.pdf must still get the page.

@@ -102,6 +102,11 @@ export class AccountMirror extends EventEmitter<MirrorEvents> {
       onError: (error) => this.emit('error', error),
     });
   }
+  /** The store this mirror writes with (fenced by its lease's token when the account has one). */
+  get store(): MirrorStore {
+    return this.deps.store;
+  }
+
 
   get state(): MirrorState {
     return this.currentState;

@@ -24,6 +24,8 @@ export interface MirrorManagerDeps {
    * Without it (SQLite, one node) every account with a live session is mirrored here.
    */
   readonly ownership?: MirrorOwnership;
+  /** Asks the node that mirrors the account to resync it (SharedState.resync); without it, a node without the mirror does nothing. */
+  readonly askOwner?: (accountId: number, folderPath?: string) => void;
 }
 
 export interface MirrorOwnership {
@@ -41,6 +43,8 @@ export interface MirrorOwnership {
   readonly holder: string;
   /** A lease's time to live: how long a dead node's accounts wait for another (renewed every third of it). */
   readonly ttlMs: number;
+  /** Spread the accounts over the live nodes (LeaseKeeper's `spread`); absent: the first node to see an account takes it. */
+  readonly spread?: { readonly slack: number };
   readonly onError?: (error: unknown) => void;
   /** Closes what the ownership opened (the keeper's connection), once the keeper has given its leases back. */
   readonly close?: () => Promise<void>;
@@ -83,6 +87,7 @@ export class MirrorManager {
           leases: ownership.leases,
           holder: ownership.holder,
           ttlMs: ownership.ttlMs,
+          ...(ownership.spread ? { spread: ownership.spread } : {}),
           wanted: ownership.wanted ?? (() => deps.sessions.activeAccountIds()),
           onGained: (accountId, token) => {
             const fencing = ownership.fencing ?? ownership.leases;
@@ -95,9 +100,16 @@ export class MirrorManager {
     deps.sessions.on('ended', this.onSessionEnded);
   }
 
-  /** The mirror's store, for what a reader learns about mirrored messages (exact attachment sizes). */
-  get store(): MirrorStore {
-    return this.deps.store;
+  /**
+   * Where this node may write what a reader learns about the account's mirrored messages
+   * (exact attachment sizes): its running mirror's store, fenced by the lease's token like
+   * every other mirror write; on one node without leases (SQLite), the store itself. Null
+   * when another node owns the account: its mirror is that node's to write.
+   */
+  writerFor(accountId: number): MirrorStore | null {
+    const mirror = this.mirrors.get(accountId);
+    if (mirror) return mirror.store;
+    return this.keeper ? null : this.deps.store;
   }
 
   /** Starts mirrors for every account that has a live session (gateway start); with ownership, those this node can hold, and keeps the leases from now on. */
@@ -169,9 +181,20 @@ export class MirrorManager {
     }
   }
 
-  /** Brings the mirror up to date with the server now, where this process runs it; elsewhere its owner's IDLE and sweeps do. */
+  /**
+   * Brings the mirror up to date with the server now, where this process runs it (resolves
+   * when done); elsewhere the node that mirrors the account is asked to (resolves at once:
+   * the change reaches the log, and every node's push, when that node has synced).
+   */
   async resyncNow(accountId: number, folderPath?: string): Promise<void> {
-    await this.mirrors.get(accountId)?.resyncNow(folderPath);
+    const mirror = this.mirrors.get(accountId);
+    if (mirror) return mirror.resyncNow(folderPath);
+    this.deps.askOwner?.(accountId, folderPath);
+  }
+
+  /** Another node asked (SharedState.resync): resyncs the account if its mirror runs here. */
+  resyncIfMirrored(accountId: number, folderPath?: string): void {
+    this.mirrors.get(accountId)?.resyncNow(folderPath).catch((error: unknown) => this.deps.onError?.(accountId, error));
   }
 
   async stop(accountId: number): Promise<void> {

@@ -18,6 +18,7 @@ export function postgresOwnership(params: {
   readonly databaseUrl: string;
   readonly holder: string;
   readonly ttlMs: number;
+  readonly spread?: MirrorOwnership['spread'];
   readonly onError?: (error: unknown) => void;
 }): MirrorOwnership {
   const own = PostgresStore.connect(params.databaseUrl, { max: 1 });
@@ -28,6 +29,7 @@ export function postgresOwnership(params: {
     wanted: () => sessions.activeAccountIds(),
     holder: params.holder,
     ttlMs: params.ttlMs,
+    ...(params.spread ? { spread: params.spread } : {}),
     onError: params.onError,
     close: () => own.close(),
   };

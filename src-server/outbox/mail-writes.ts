@@ -97,7 +97,8 @@ export function createMailWrites(deps: MailWritesDeps): MailWrites {
   let sweepTimer: NodeJS.Timeout | null = null;
   let recoveryTimer: NodeJS.Timeout | null = null;
   const sweep = () => void uploads.sweep(UPLOAD_MAX_AGE_MS).catch((error: unknown) => report(null, error));
-  const recoverDrafts = () => void drafts.recoverSaves(report).catch((error: unknown) => report(null, error));
+  // SQLite is one node's file: at start, the draft locks it holds were left by a process that is gone.
+  const recoverDrafts = (atStart = false) => void drafts.recoverSaves(report, atStart && store.dialect === 'sqlite').catch((error: unknown) => report(null, error));
   return {
     actions,
     drafts,
@@ -106,7 +107,7 @@ export function createMailWrites(deps: MailWritesDeps): MailWrites {
     outbox,
     start() {
       void outboxJobs.adoptUnfinished(outboxStore).then(() => deps.jobs.worker.kick(), (error: unknown) => report(null, error));
-      recoverDrafts();
+      recoverDrafts(true);
       recoveryTimer = setInterval(recoverDrafts, DRAFT_RECOVERY_INTERVAL_MS);
       recoveryTimer.unref();
       sweep();

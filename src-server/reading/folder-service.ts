@@ -3,6 +3,7 @@ import type { Folder } from '../../shared/api/mail';
 import type { TrashFolderResponse } from '../../shared/api/reading';
 import { TernError } from '../../shared/errors';
 import type { MirrorManager } from '../mirror/mirror-manager';
+import type { PushHub } from '../push/push-hub';
 import type { FolderRow } from '../mirror/mirror-rows';
 import type { FolderRehomer } from './folder-rehome';
 import { childPath, isWithin, samePath, validFolderName } from './folder-name';
@@ -12,8 +13,15 @@ import { folderCommandError } from './imap-errors';
 export interface FolderServiceDeps {
   readonly folders: FolderQueries;
   readonly mirrors: MirrorManager;
+  /** The accounts' new transactions, from any node: the folder a command made reaching the mirror. */
+  readonly push: PushHub;
   readonly rehomer: FolderRehomer;
+  /** How long a command waits for its folder in the mirror when another node mirrors the account. */
+  readonly mirroredWaitMs?: number;
 }
+
+/** How long a command waits for the owner node's resync to bring its folder into the mirror. */
+const MIRRORED_WAIT_MS = 10_000;
 
 /** How many "Name 2", "Name 3" … a folder moved to Trash may try before giving up. */
 const MAX_TRASH_SUFFIX = 100;
@@ -22,7 +30,10 @@ const MAX_TRASH_SUFFIX = 100;
  * Folder commands. Each validates against the mirror first (so bad input never reaches
  * IMAP), runs the command through the account's connection, then waits for a sweep of
  * the folder list: the change is in the mirror and the transaction log — and so on its
- * way to every client — by the time the reply leaves.
+ * way to every client — by the time the reply leaves. On a node that does not mirror the
+ * account (another node holds its lease, DESIGN §7) the command runs over a connection of
+ * its own, the owner is asked to resync, and the reply waits for the folder to reach the
+ * mirror through the owner's transactions (announced to every node).
  */
 export class FolderService {
   constructor(private readonly deps: FolderServiceDeps) {}
@@ -133,10 +144,38 @@ export class FolderService {
     await this.deps.mirrors.resyncNow(accountId).catch(() => undefined);
   }
 
-  /** The folder at `path` after the resync; missing means the server did not do what it said. */
+  /**
+   * The folder at `path` after the resync. Where another node mirrors the account it comes
+   * with that node's resync: looked for again at each of the account's new transactions, up
+   * to `mirroredWaitMs`. Missing then means the server did not do what it said.
+   */
   private async mirrored(accountId: number, path: string): Promise<Folder> {
-    const row = (await this.deps.folders.rows(accountId)).find((candidate) => samePath(candidate.path, path));
+    const find = async () => (await this.deps.folders.rows(accountId)).find((candidate) => samePath(candidate.path, path));
+    const row = (await find()) ?? (this.deps.mirrors.get(accountId) ? undefined : await this.arrival(accountId, find));
     if (!row) throw new TernError('OperationFailed');
     return this.deps.folders.folder(accountId, row.id);
+  }
+
+  /** Waits for `find` to find the row: looked for at each transaction of the account (and once the subscription is live), until the wait ends. */
+  private arrival(accountId: number, find: () => Promise<FolderRow | undefined>): Promise<FolderRow | undefined> {
+    return new Promise((resolve, reject) => {
+      let done = false;
+      const end = (row: FolderRow | undefined, error?: unknown) => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        unsubscribe();
+        if (error === undefined) resolve(row);
+        else reject(error);
+      };
+      const look = () =>
+        void find().then(
+          (row) => row && end(row),
+          (error: unknown) => end(undefined, error),
+        );
+      const timer = setTimeout(() => void find().then((row) => end(row), (error: unknown) => end(undefined, error)), this.deps.mirroredWaitMs ?? MIRRORED_WAIT_MS);
+      const unsubscribe = this.deps.push.subscribe(accountId, look);
+      look(); // the owner may have been done before the subscription
+    });
   }
 }

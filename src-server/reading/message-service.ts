@@ -4,6 +4,7 @@ import type { MessageBody } from '../../shared/api/mail';
 import { TernError, type ErrorName } from '../../shared/errors';
 import { decodeBodyParts } from '../mirror/body-parts';
 import { storedAttachmentsOf, type Materializer } from '../mirror/materialize';
+import { StaleLeaseError } from '../cluster/account-leases';
 import type { MirrorManager } from '../mirror/mirror-manager';
 import type { MessageRow } from '../mirror/mirror-rows';
 import type { BodyCache } from './body-cache';
@@ -97,9 +98,17 @@ export class MessageService {
     return body;
   }
 
-  /** The parse measured the attachments: their exact sizes replace the mirror's estimate for every client. */
-  private keepExactSizes(accountId: number, messageId: number, body: MessageBody): Promise<void> {
-    return this.deps.mirrors.store.exactAttachmentSizes(accountId, messageId, new Map(body.attachments.map((attachment) => [attachment.index, attachment.size])));
+  /**
+   * The parse measured the attachments: their exact sizes replace the mirror's estimate for
+   * every client — written like any mirror write, under the account's lease, so a node that
+   * does not own the account (or has just lost it) writes nothing; the estimate stays until
+   * the owner opens the message.
+   */
+  private async keepExactSizes(accountId: number, messageId: number, body: MessageBody): Promise<void> {
+    const writer = this.deps.mirrors.writerFor(accountId);
+    await writer?.exactAttachmentSizes(accountId, messageId, new Map(body.attachments.map((attachment) => [attachment.index, attachment.size]))).catch((error: unknown) => {
+      if (!(error instanceof StaleLeaseError)) throw error; // the lease moved on mid-read: the body is still good
+    });
   }
 
   private async row(accountId: number, messageId: number): Promise<MessageRow> {

@@ -4,6 +4,7 @@ import { MemoryLoginThrottle, type LoginThrottle } from '../auth/rate-limit';
 import { RedisLoginThrottle } from '../auth/redis-login-throttle';
 import { PushHub } from '../push/push-hub';
 import { RedisPushBus } from '../push/redis-push-bus';
+import { LocalResyncRequests, RedisResyncRelay, type ResyncRequests } from './resync-relay';
 import { SessionEndRelay, type SessionEvents } from './session-end-relay';
 
 /** What the gateway nodes share (DESIGN §7): in this process alone, or in Redis (with logouts, relayed). */
@@ -12,6 +13,8 @@ export interface SharedState {
   readonly push: PushHub;
   /** Login and address-check counters: this node's own, or with Redis every node's together (this node's own while Redis is away). */
   readonly throttle: LoginThrottle;
+  /** "Resync account X's mirror now", to whichever node mirrors it (with Redis, every node hears it). */
+  readonly resync: ResyncRequests;
   /** Lets go of the Redis connections (nothing to do without Redis). */
   close(): Promise<void>;
 }
@@ -68,7 +71,7 @@ async function connect(url: string, name: string, onError: (error: unknown) => v
 }
 
 export async function openSharedState(params: SharedStateParams): Promise<SharedState> {
-  if (params.redisUrl === undefined) return { push: new PushHub(), throttle: new MemoryLoginThrottle(), close: async () => undefined };
+  if (params.redisUrl === undefined) return { push: new PushHub(), throttle: new MemoryLoginThrottle(), resync: new LocalResyncRequests(), close: async () => undefined };
   const commands = await connect(params.redisUrl, 'commands', params.onError);
   let subscriber: Redis;
   try {
@@ -79,8 +82,10 @@ export async function openSharedState(params: SharedStateParams): Promise<Shared
   }
   const push = new PushHub(new RedisPushBus({ publisher: commands, subscriber, latest: params.latest, onError: params.onError }));
   const logouts = new SessionEndRelay({ sessions: params.sessions, publisher: commands, subscriber, onError: params.onError });
+  const resync = new RedisResyncRelay({ publisher: commands, subscriber, onError: params.onError });
   return {
     push,
+    resync,
     throttle: new FallbackLoginThrottle({
       shared: new RedisLoginThrottle(commands),
       fallback: new MemoryLoginThrottle(),
@@ -89,6 +94,7 @@ export async function openSharedState(params: SharedStateParams): Promise<Shared
     }),
     async close() {
       logouts.close();
+      resync.close();
       await push.close();
       commands.disconnect();
     },

@@ -18,7 +18,7 @@ import type { SqlStore } from '../store/sql';
 import { ManageSieveClient, SieveCommandError, type SieveEndpoint } from './managesieve-client';
 import { RulesStore, type StoredRules } from './rules-store';
 import { rulesProblem } from './rules-checks';
-import { TERN_SCRIPT_NAME, writeScript } from './script-writer';
+import { TERN_SCRIPT_NAME, writeScript, zoneOffset } from './script-writer';
 import { probeSieve, SIEVE_RECHECK_MS, sieveCandidates, type SieveConnect } from './sieve-discovery';
 
 export interface RulesServiceDeps {
@@ -29,7 +29,11 @@ export interface RulesServiceDeps {
   readonly now?: () => number;
   /** How to reach a ManageSieve server (default ManageSieveClient.connect). */
   readonly connect?: SieveConnect;
+  /** A background rewrite that failed (the DST check); the account's id, or null for the whole pass. */
+  readonly onError?: (accountId: number | null, error: unknown) => void;
 }
+
+const DST_CHECK_MS = 60 * 60_000;
 
 export interface SaveRulesParams {
   readonly accountId: number;
@@ -42,6 +46,7 @@ export class RulesService {
   private readonly rules: RulesStore;
   private readonly folderRoles: FolderRoles;
   private readonly lock = new KeyedLock<number>();
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly deps: RulesServiceDeps) {
     this.rules = new RulesStore(deps.store);
@@ -68,9 +73,55 @@ export class RulesService {
     const problem = rulesProblem(rules, { folders: folders.map((folder) => folder.path), ownAddress: account.email });
     if (problem) throw new TernError(problem.error, { detail: problem.detail });
 
-    const endpoint = await this.endpoint(accountId);
+    const keptScript = await this.upload(account, stored, rules);
+    const next: StoredRules = { revision: stored.revision + 1, rules, keptScript, updatedAt: this.now() };
+    await this.rules.putRules(accountId, next);
+    return toDoc(next, true);
+  }
+
+  /**
+   * Daylight saving time: Sieve's zones are fixed offsets, so a business-hours script written in
+   * winter would be an hour off in summer. Every account whose business-hours zone has another
+   * offset now than when its script was written gets the same rules written again (its revision
+   * stays: the rules did not change). Run hourly by start(); harmless on several nodes at once.
+   */
+  async rewriteForZoneChanges(): Promise<number[]> {
+    const rewritten: number[] = [];
+    for (const { accountId, stored } of await this.rules.withBusinessHours()) {
+      const zone = stored.rules.businessHours.timeZone;
+      if (zoneOffset(zone, new Date(stored.updatedAt)) === zoneOffset(zone, new Date(this.now()))) continue;
+      try {
+        await this.lock.run(accountId, async () => {
+          const current = await this.rules.getRules(accountId);
+          if (current.revision !== stored.revision) return; // saved meanwhile, with today's offset
+          const keptScript = await this.upload(await this.account(accountId), current, current.rules);
+          await this.rules.putRules(accountId, { ...current, keptScript, updatedAt: this.now() });
+          rewritten.push(accountId);
+        });
+      } catch (error) {
+        this.deps.onError?.(accountId, error);
+      }
+    }
+    return rewritten;
+  }
+
+  /** Starts the hourly DST check (the offset changes on the hour in every zone that has DST). */
+  start(): void {
+    this.timer ??= setInterval(() => void this.rewriteForZoneChanges().catch((error: unknown) => this.deps.onError?.(null, error)), DST_CHECK_MS);
+    this.timer.unref?.();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Writes the rules as Tern's script on the account's server and makes it active; resolves with the kept script's name. */
+  private async upload(account: AccountRecord, stored: StoredRules, rules: MailRules): Promise<string | null> {
+    const endpoint = await this.endpoint(account.id);
     if (!endpoint) throw new TernError('SieveUnavailable');
-    const keptScript = await this.withClient(account, endpoint, async (client) => {
+    const folders = await this.folderRoles.folders(account.id);
+    return this.withClient(account, endpoint, async (client) => {
       const scripts = await client.listScripts();
       const active = scripts.find((script) => script.active);
       // The person's own script: the one active now if it is not ours, else the one kept before (if it still exists).
@@ -89,9 +140,6 @@ export class RulesService {
       if (active?.name !== TERN_SCRIPT_NAME) await client.setActive(TERN_SCRIPT_NAME);
       return kept;
     });
-    const next: StoredRules = { revision: stored.revision + 1, rules, keptScript, updatedAt: this.now() };
-    await this.rules.putRules(accountId, next);
-    return toDoc(next, true);
   }
 
   /** The account's ManageSieve server, discovered on first need (and again a day after finding none). */

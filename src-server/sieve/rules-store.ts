@@ -37,6 +37,16 @@ export class RulesStore {
     await this.store.run(PUT_RULES, [accountId, stored.revision, JSON.stringify(stored.rules), stored.keptScript, stored.updatedAt]);
   }
 
+  /** Accounts whose rules have the business-hours reply on (the DST check's candidates). */
+  async withBusinessHours(): Promise<{ accountId: number; stored: StoredRules }[]> {
+    const rows = await this.store.all<{ accountId: number; revision: number; rulesJson: string; keptScript: string | null; updatedAt: number }>(
+      'SELECT account_id AS "accountId", revision, rules_json AS "rulesJson", kept_script AS "keptScript", updated_at AS "updatedAt" FROM mail_rules',
+    );
+    return rows
+      .map((row) => ({ accountId: Number(row.accountId), stored: { revision: Number(row.revision), rules: readMailRules(parseJson(row.rulesJson)), keptScript: row.keptScript, updatedAt: Number(row.updatedAt) } }))
+      .filter(({ stored }) => stored.rules.businessHours.enabled);
+  }
+
   async getServer(accountId: number): Promise<StoredSieveServer | undefined> {
     const row = await this.store.get<{ host: string | null; port: number | null; security: string | null; checkedAt: number }>(GET_SERVER, [accountId]);
     if (!row) return undefined;

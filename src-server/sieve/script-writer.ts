@@ -139,6 +139,7 @@ function dateWindow(reply: AutoReply, needs: Set<string>): string | null {
 function outsideHoursTest(hours: BusinessHours, now: Date, needs: Set<string>): string {
   needs.add('date');
   needs.add('relational');
+  needs.add('comparator-i;ascii-numeric');
   const zone = quote(zoneOffset(hours.timeZone, now));
   // "hour" and "minute" as one number: currentdate has no "HHMM" part, so compare the hour, and within its hour the minute.
   const at = (cmp: 'ge' | 'lt', time: string) => {

@@ -341,5 +341,18 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX contacts_changes ON contacts(account_id, changed_txn, id);
   `,
+  /* 15: draft save locks across gateway nodes */ `
+  CREATE TABLE draft_locks (
+    draft_id   BIGINT PRIMARY KEY,
+    holder     TEXT NOT NULL,
+    expires_at BIGINT NOT NULL
+  );
+  `,
+  /* 16: the gateway nodes alive */ `
+  CREATE TABLE cluster_nodes (
+    holder     TEXT PRIMARY KEY,
+    expires_at BIGINT NOT NULL
+  );
+  `,
 ];
 

@@ -361,5 +361,22 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX contacts_changes ON contacts(account_id, changed_txn, id);
   `,
+  /* 15: draft save locks across gateway nodes (drafts/draft-locks.ts) */ `
+  -- One save of a draft at a time on any node; a row lives while its save runs (renewed), a
+  -- dead node's lapses at expires_at. No foreign key: a lock never blocks a draft's deletion.
+  CREATE TABLE draft_locks (
+    draft_id   INTEGER PRIMARY KEY,
+    holder     TEXT NOT NULL,              -- the save's random token
+    expires_at INTEGER NOT NULL            -- epoch ms
+  );
+  `,
+  /* 16: the gateway nodes alive, for spreading accounts over them (cluster/account-leases.ts) */ `
+  -- Each node's heartbeat, renewed with its leases: a node is alive while now < expires_at. A
+  -- node holding no lease is counted too, so the others leave it its share of the accounts.
+  CREATE TABLE cluster_nodes (
+    holder     TEXT PRIMARY KEY,           -- the node, as in account_leases.holder
+    expires_at INTEGER NOT NULL            -- epoch ms
+  );
+  `,
 ];
 

@@ -5,6 +5,7 @@
  * conversation view (src-ui/conversation, loaded lazily), wiring its callbacks to the
  * command functions. While that chunk loads, a plain summary of the messages stands in.
  */
+import { useNavigate } from '@tanstack/react-router';
 import { atom, useAtomValue, useStore } from 'jotai';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef } from 'react';
 import { TernError } from '../../shared/errors';
@@ -24,6 +25,7 @@ import { Avatar } from '../kit/Avatar';
 import { EmptyPane } from './EmptyPane';
 import { Icon } from '../kit/icons';
 import { parseRowKey } from '../state/thread-list/row-key';
+import { filterPrefillAtom, filterPrefillOf } from '../state/rules-prefill';
 import { editDraft } from './open-draft';
 import { PartBoundary } from './RouteError';
 import type { Locale } from '../../shared/locales';
@@ -136,6 +138,7 @@ export function ReadingPane({ threadKey, onClose, showBack }: { threadKey: strin
   closeRef.current = onClose;
   const onGone = useCallback(() => closeRef.current('gone'), []);
   const store = useStore();
+  const navigate = useNavigate();
   const cache = readingCacheOf(actions);
   // Only this thread's row, as a version string: other rows changing re-render nothing here.
   const versionAtom = useMemo(
@@ -297,6 +300,11 @@ export function ReadingPane({ threadKey, onClose, showBack }: { threadKey: strin
                 onCompose={actions.openComposer}
                 onMessageOpened={onMessageOpened}
                 onEditDraft={onEditDraft}
+                onFilterLike={(message) => {
+                  store.set(filterPrefillAtom, filterPrefillOf(message));
+                  void navigate({ to: '/settings/$page', params: { page: 'rules' } });
+                }}
+                onBlockSender={(message) => message.from[0] && void actions.blockSender({ accountId: message.accountId, sender: message.from[0].email.toLowerCase() })}
               />
             </Suspense>
           </PartBoundary>

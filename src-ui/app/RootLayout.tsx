@@ -13,6 +13,7 @@ import { applyTheme } from '../theme/theme';
 import { RedirectToLogin } from '../kit/Redirect';
 import { Toasts } from './Toasts';
 import { paywallAtom } from '../state/settings-atoms';
+import { UpdateBanner } from '../offline';
 
 // Loaded when a gated feature is first asked for without it in the plan.
 const PaywallDialog = lazy(() => import('../settings/PaywallDialog'));
@@ -48,6 +49,7 @@ export function RootLayout() {
       <Outlet />
       <Toasts />
       <Paywall />
+      <UpdateBanner />
     </>
   );
 }

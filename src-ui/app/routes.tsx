@@ -8,6 +8,7 @@
  *   /mail/$accountId/$folderId?…    one folder of one account
  *   /settings                       the Settings screen: its pages (a list alone on a phone)
  *   /settings/$page                 one page (settings/pages.ts), each its own lazy chunk
+ *   /compose?uri=mailto:…           a mailto: link (Tern as the default mail app): the composer, filled, over the inbox
  *
  * A screen whose chunk is gone after a deploy says "has been updated, reload" (chunk-errors.ts).
  */
@@ -26,7 +27,7 @@ import { RootLayout } from './RootLayout';
 import { NotFound } from './NotFound';
 import { RouteError } from './RouteError';
 import { builtSettingsPage, loadSettingsPage } from '../settings/pages';
-import { loginSearchSchema, mailSearchSchema, parseSearchString, stringifySearchObject } from './search-params';
+import { composeSearchSchema, loginSearchSchema, mailSearchSchema, parseSearchString, stringifySearchObject } from './search-params';
 
 const rootRoute = createRootRoute({ component: RootLayout, notFoundComponent: NotFound });
 
@@ -89,9 +90,17 @@ const settingsPageRoute = createRoute({
   component: lazyRouteComponent(importChunk(() => import('../settings/SettingsLayout')), 'SettingsPageView'),
 });
 
+const composeRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'compose',
+  validateSearch: composeSearchSchema,
+  component: lazyRouteComponent(importChunk(() => import('./ComposeLink')), 'ComposeLink'),
+});
+
 export const routeTree = rootRoute.addChildren([
   indexRoute,
   loginRoute,
+  composeRoute,
   mailRoute.addChildren([mailIndexRoute, unifiedRoute, folderRoute]),
   settingsRoute.addChildren([settingsIndexRoute, settingsPageRoute]),
 ]);

@@ -28,6 +28,17 @@ export const loginSearchSchema = z.object({
 });
 export type LoginSearch = z.output<typeof loginSearchSchema>;
 
+/** `/compose?uri=mailto:…` (or `?to=&cc=&bcc=&subject=&body=`): a mailto: link opening the composer (app/ComposeLink.tsx). */
+const linkField = (max: number) => lenient(z.string().check(z.maxLength(max)));
+export const composeSearchSchema = z.object({
+  uri: linkField(100_000),
+  to: linkField(10_000),
+  cc: linkField(10_000),
+  bcc: linkField(10_000),
+  subject: linkField(2_000),
+  body: linkField(100_000),
+});
+
 export const UNIFIED_ROLES = ['inbox', 'sent', 'drafts', 'archive', 'junk', 'trash'] as const;
 export const unifiedRoleSchema = z.enum(UNIFIED_ROLES);
 export type UnifiedRole = z.output<typeof unifiedRoleSchema>;

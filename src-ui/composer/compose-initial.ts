@@ -10,6 +10,7 @@ import { withoutBidiControls } from '../../shared/bidi-controls';
 import type { BodyView, DraftInput, MessageView } from '../../shared/worker-mail-api';
 import { sanitizeMailHtml } from '../mail-html/sanitize-html';
 import { scopeMailStyles } from '../mail-html/scope-styles';
+import { parseMailto } from './mailto-uri';
 
 // What a composer opens with is state (the open composer's atom holds it): declared in state/, used here.
 import type { ComposeMode, ComposerInitial, UploadedAttachment } from '../state/composer-initial';
@@ -207,26 +208,12 @@ export function composeFromMessage(params: ReplyParams): ComposerInitial {
   };
 }
 
-/** A `mailto:` link (RFC 6068): to, cc, bcc, subject and body. */
+/** A `mailto:` link (RFC 6068, mailto-uri.ts): to, cc, bcc, subject and body. */
 export function composeFromMailto(href: string, accountId: string): ComposerInitial {
-  const url = href.replace(/^mailto:/i, '');
-  const [path = '', query = ''] = url.split('?', 2);
-  const params = new URLSearchParams(query);
-  const list = (value: string | null): Address[] =>
-    (value ?? '')
-      .split(',')
-      .map((email) => {
-        try {
-          return decodeURIComponent(email).trim();
-        } catch {
-          return email.trim();
-        }
-      })
-      .filter((email) => email !== '')
-      .map((email) => ({ name: '', email }));
+  const fields = parseMailto(href);
   const doc = newDocument();
   const root = doc.createElement('div');
-  for (const line of (params.get('body') ?? '').split(/\r?\n/)) {
+  for (const line of fields.body.split('\n')) {
     const p = paragraph(doc, line);
     if (line === '') p.append(doc.createElement('br'));
     root.append(p);
@@ -234,11 +221,11 @@ export function composeFromMailto(href: string, accountId: string): ComposerInit
   return {
     mode: 'new',
     accountId,
-    to: [...list(path), ...list(params.get('to'))],
-    cc: list(params.get('cc')),
-    bcc: list(params.get('bcc')),
-    subject: params.get('subject') ?? '',
-    html: params.has('body') ? root.innerHTML : '',
+    to: [...fields.to],
+    cc: [...fields.cc],
+    bcc: [...fields.bcc],
+    subject: fields.subject,
+    html: fields.body ? root.innerHTML : '',
   };
 }
 

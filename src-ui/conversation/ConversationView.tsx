@@ -37,6 +37,10 @@ export interface ConversationViewProps {
   readonly onTrustSender: (email: string) => void;
   /** "Stop" on the line saying a sender's images always show. */
   readonly onDistrustSender?: (email: string) => void;
+  /** "Filter messages like this" on a message. */
+  readonly onFilterLike?: (message: MessageView) => void;
+  /** "Block sender" on a message. */
+  readonly onBlockSender?: (message: MessageView) => void;
   /** Opens the composer with a reply, reply-all, forward or `mailto:` link. */
   readonly onCompose: (initial: ComposerInitial) => void;
   /** An unread message was opened (the shell marks it read). */
@@ -220,6 +224,8 @@ export const ConversationView = memo(function ConversationView(props: Conversati
                 senderTrusted={message.from.some((address) => trusted.has(addressKey(address.email)))}
                 onTrustSender={props.onTrustSender}
                 onDistrustSender={props.onDistrustSender}
+                {...(props.onFilterLike ? { onFilterLike: props.onFilterLike } : {})}
+                {...(props.onBlockSender ? { onBlockSender: props.onBlockSender } : {})}
                 onCompose={props.onCompose}
                 onRespond={respond}
                 onEditDraft={props.onEditDraft}

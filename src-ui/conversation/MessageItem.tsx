@@ -12,7 +12,18 @@ import { Icon } from '../kit/icons';
 import { printDocument, printInFrame } from './print-message';
 import { formatFullDate, formatMessageDate } from '../kit/date-format';
 import { displayName, recipientSummary, senderLine } from './message-format';
-import { errorText, useLocale, useT } from '../kit/i18n';
+import { errorText, useLocale, useT, type Translate } from '../kit/i18n';
+
+
+/**
+ * Why a body is not on screen. With no way to the gateway (offline, or the gateway down)
+ * an unopened message is simply not on this device yet: that, not "The operation failed".
+ */
+function bodyErrorText(t: Translate, error: TernError): string {
+  const detail = error.detail as { network?: boolean } | undefined;
+  if (detail?.network) return t('device.bodyNotOffline');
+  return errorText(t, error);
+}
 
 export interface MessageItemProps {
   readonly message: MessageView;
@@ -33,6 +44,10 @@ export interface MessageItemProps {
   /** Reply, reply all or forward this message (the conversation builds the quote). */
   readonly onRespond: (message: MessageView, mode: ResponseMode) => Promise<void>;
   readonly onEditDraft?: (message: MessageView) => void;
+  /** "Filter messages like this": a new filter from this message (Settings → Filters). */
+  readonly onFilterLike?: (message: MessageView) => void;
+  /** "Block sender": mail from this sender goes to Spam from now on (rules on the server). */
+  readonly onBlockSender?: (message: MessageView) => void;
   readonly now: number;
   readonly locale?: string;
 }
@@ -64,7 +79,7 @@ export function MessageItem(props: MessageItemProps) {
     setBody({ state: 'loading' });
     loadBody(message.id).then(
       (loaded) => setBody({ state: 'ready', body: loaded }),
-      (cause: unknown) => setBody({ state: 'failed', message: errorText(t, TernError.from(cause)) }),
+      (cause: unknown) => setBody({ state: 'failed', message: bodyErrorText(t, TernError.from(cause)) }),
     );
   }, [loadBody, message.id]);
 
@@ -73,7 +88,7 @@ export function MessageItem(props: MessageItemProps) {
     () =>
       loadBody(message.id, { whole: true }).then(
         (loaded) => setBody({ state: 'ready', body: loaded }),
-        (cause: unknown) => setBody({ state: 'failed', message: errorText(t, TernError.from(cause)) }),
+        (cause: unknown) => setBody({ state: 'failed', message: bodyErrorText(t, TernError.from(cause)) }),
       ),
     [loadBody, message.id],
   );
@@ -100,7 +115,7 @@ export function MessageItem(props: MessageItemProps) {
       const shown = body.state === 'ready' ? body.body : await loadBody(message.id);
       printInFrame(printDocument(message, shown, { allowRemote: allowThisMessage || props.senderTrusted, t, ...(locale ? { locale } : {}) }), t('conversation.print'));
     } catch (cause) {
-      setBody({ state: 'failed', message: errorText(t, TernError.from(cause)) });
+      setBody({ state: 'failed', message: bodyErrorText(t, TernError.from(cause)) });
     } finally {
       setPrinting(false);
     }
@@ -155,6 +170,16 @@ export function MessageItem(props: MessageItemProps) {
             <button type="button" className="tern-icon-button" aria-label={t('conversation.print')} title={t('conversation.printThisMessage')} disabled={printing} onClick={() => void print()}>
               <Icon name="print" />
             </button>
+            {!message.draft && props.onFilterLike && (
+              <button type="button" className="tern-icon-button" aria-label={t('rules.filterLikeThis')} title={t('rules.filterLikeThis')} onClick={() => props.onFilterLike?.(message)}>
+                <Icon name="list" />
+              </button>
+            )}
+            {!message.draft && props.onBlockSender && sender && !props.ownAddresses.includes(sender.email.toLowerCase()) && (
+              <button type="button" className="tern-icon-button" aria-label={t('rules.blockSender')} title={t('rules.blockSender')} onClick={() => props.onBlockSender?.(message)}>
+                <Icon name="spam" />
+              </button>
+            )}
           </span>
         )}
       </div>

@@ -7,7 +7,7 @@
  * command functions of mail-actions.ts (STYLE item 13).
  */
 import { proxy, type Remote } from 'comlink';
-import type { AccountService, AccountsState, AddAccountParams, AddAccountResult, SettingsService, WorkerApi } from '../../shared/worker-api';
+import type { AccountService, AccountsState, AddAccountParams, AddAccountResult, RulesService, SettingsService, WorkerApi } from '../../shared/worker-api';
 import type { FolderCommandService, MailCommandService, MailQueryService } from '../../shared/worker-mail-api';
 import type { EarlyList } from '../engine/first-screen';
 
@@ -31,6 +31,8 @@ export interface UiEngine {
   readonly folders: FolderCommandService;
   /** Each account's preferences and plan (absent in fakes that do not need them). */
   readonly settings?: SettingsService;
+  /** Rules that run on the mail server (absent in fakes that do not need them). */
+  readonly rules?: RulesService;
   /**
    * Answers the entry asked for before the app loaded (engine/connect-engine.ts): the
    * bridge takes them instead of asking again. Absent in tests and fakes.
@@ -69,6 +71,7 @@ export function engineFromWorker(worker: Remote<WorkerApi>, version: string, sta
       getThread: (params) => worker.mail.getThread(params),
       watchThread: (params, onPush) => worker.mail.watchThread(params, proxy(onPush)),
       getBody: (params) => worker.mail.getBody(params),
+      prefetchBodies: (params, onProgress) => worker.mail.prefetchBodies(params, proxy(onProgress)),
       listFolders: (params) => worker.mail.listFolders(params),
       counts: (params) => worker.mail.counts(params),
       suggestAddresses: (params) => worker.mail.suggestAddresses(params),
@@ -102,6 +105,11 @@ export function engineFromWorker(worker: Remote<WorkerApi>, version: string, sta
       update: (params) => worker.settings.update(params),
       watch: (onChange) => worker.settings.watch(proxy(onChange)),
       unwatch: (params) => worker.settings.unwatch(params),
+    },
+    rules: {
+      get: (params) => worker.rules.get(params),
+      save: (params) => worker.rules.save(params),
+      listSender: (params) => worker.rules.listSender(params),
     },
   };
 }

@@ -59,6 +59,8 @@ export function AccountMenu() {
     },
     { kind: 'separator', id: 'separator' },
     { kind: 'item', id: 'add', label: t('toolbar.addAnotherAccount'), icon: 'plus', onSelect: () => void navigate({ to: '/login', search: { add: '1' } }) },
+    // The app download page (spec §2): install on a computer or phone, and the default mail app.
+    { kind: 'item', id: 'apps', label: t('device.appsMenu'), icon: 'phone', onSelect: () => void navigate({ to: '/settings/$page', params: { page: 'apps' } }) },
     {
       kind: 'item',
       id: 'logout',

@@ -28,6 +28,7 @@ export const REQUEST_TYPE_CODES = {
   preferences: 'PF',
   plan: 'PL',
   rules: 'RU',
+  contacts: 'CT',
 } as const;
 
 export type RequestType = keyof typeof REQUEST_TYPE_CODES;

@@ -50,8 +50,8 @@ export function watch(page: Page): Watched {
   return { page, mail: new MailPage(page), errors };
 }
 
-export async function newDemoContext(browser: Browser): Promise<BrowserContext> {
-  return browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'light' });
+export async function newDemoContext(browser: Browser, options: { readonly serviceWorkers?: 'allow' | 'block' } = {}): Promise<BrowserContext> {
+  return browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'light', ...options });
 }
 
 /** Logs in to one account from the login screen (email first, then password) and waits for the inbox. */

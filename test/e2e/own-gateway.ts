@@ -18,6 +18,8 @@ import type { DemoFacts } from './demo-setup';
 
 export interface OwnGateway {
   readonly baseUrl: string;
+  /** Its copy of public/ (the built app it serves): a test may change a file, as a deploy would. */
+  readonly publicDir: string;
   /** The current data dir (changes on `restartFresh`). */
   readonly dataDir: string;
   /** Stops the gateway (the port refuses connections until `startFresh`). */
@@ -82,6 +84,7 @@ export async function startOwnGateway(params: { readonly root: string; readonly 
   await start();
   return {
     baseUrl,
+    publicDir,
     get dataDir() {
       return dataDir;
     },

@@ -89,7 +89,10 @@ async function seed(): Promise<void> {
 beforeAll(async () => {
   await seed();
   browser = await launchChromium();
-  context = await newDemoContext(browser);
+  // No service worker: "a tab that outlives a deploy" below fakes a chunk gone from the
+  // server, which a tab meets without one (a first visit, a browser without them); with one,
+  // the tab keeps its own build's chunks (offline-shell.test.ts).
+  context = await newDemoContext(browser, { serviceWorkers: 'block' });
   tab = watch(await context.newPage());
   ({ page } = tab);
   await logIn(page, baseUrl, alice);

@@ -109,6 +109,22 @@ test('one node holds the account; new mail reaches a websocket held through the 
   }
 });
 
+test('a folder created through a node that does not hold the account: answered with the folder, which came from the owner’s mirror', async () => {
+  const owner = (await ownerNode())!;
+  const other = cluster.nodes().find((node) => node !== owner)!;
+  const reply = await fetch(`http://127.0.0.1:${other.port}/api/folders`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Made on another node' }),
+  });
+  expect(reply.status, await reply.clone().text()).toBe(201);
+  const { folder } = (await reply.json()) as { folder: { id: string; name: string } };
+  expect(folder.name).toBe('Made on another node');
+  const row = await store.get<{ id: number }>("SELECT id FROM folders WHERE path = 'Made on another node'");
+  expect(String(row?.id)).toBe(folder.id);
+  expect((await ownerNode())?.name).toBe(owner.name); // the owner wrote it: the lease did not move
+});
+
 test('kill -9 of the owning node: another node takes the lease and its IDLE brings the next mail; no txn id twice, nothing lost', async () => {
   const owner = (await ownerNode())!;
   const first = (await lease())!;

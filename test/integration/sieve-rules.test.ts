@@ -246,4 +246,24 @@ describe('rules on the server', () => {
     expect(await withSieve((client) => client.getScript(TERN_SCRIPT_NAME))).toBe(before);
     expect((await getRules()).body.revision).toBe(doc.revision);
   });
+  test('forwarding keeps a copy (redirect :copy), and the business-hours reply answers outside working hours', async () => {
+    // Deterministic without a test clock: every weekday but today (in UTC) is a working day, so "now" is outside hours.
+    const today = new Date().getUTCDay() || 7;
+    const workDays = [1, 2, 3, 4, 5, 6, 7].filter((day) => day !== today);
+    const rules: MailRules = {
+      ...doc.rules,
+      autoReply: { ...doc.rules.autoReply, enabled: false },
+      businessHours: { enabled: true, workDays, start: '00:00', end: '23:59', timeZone: 'UTC', subject: 'Our office is closed', body: 'We answer on the next working day.' },
+      forwarding: { enabled: true, address: BOB.email, keepCopy: true },
+    };
+    const put = await putRules(rules, doc.revision);
+    expect(put.status, put.text).toBe(200);
+    doc = put.body;
+
+    await send({ from: BOB.email, to: ALICE.email, subject: 'Forward this along' });
+    await arrived(aliceImap, 'INBOX', 'Forward this along');
+    await arrived(bobImap, 'INBOX', 'Forward this along');
+    const closed = await arrived(bobImap, 'INBOX', 'Our office is closed');
+    expect(closed.flags.has('\\Seen')).toBe(false);
+  });
 });

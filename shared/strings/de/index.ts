@@ -16,6 +16,7 @@ import { composer } from './composer';
 import { settingsMenu } from './settingsMenu';
 import { shell } from './shell';
 import { settings } from './settings';
+import { rules } from './rules';
 import { device } from './device';
 
 export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (typeof en)[Area], string>> } = {
@@ -35,5 +36,6 @@ export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (ty
   settingsMenu,
   shell,
   settings,
+  rules,
   device,
 };

@@ -22,7 +22,7 @@ export const settings: Record<keyof typeof en, string> = {
   pageBusinessAutoReply: 'Automatische Antwort außerhalb der Geschäftszeiten',
   pageAutoClean: 'Automatisch aufräumen',
   pageSpellChecker: 'Rechtschreibprüfung',
-  pageRules: 'Regeln',
+  pageRules: 'Filter',
   pageEmailActions: 'E-Mail-Aktionen',
   pageTracking: 'Nachverfolgung',
   pageLabels: 'Labels',

@@ -15,6 +15,7 @@ import { composer } from './composer';
 import { settingsMenu } from './settingsMenu';
 import { shell } from './shell';
 import { settings } from './settings';
+import { rules } from './rules';
 import { device } from './device';
 
 export const en = {
@@ -34,5 +35,6 @@ export const en = {
   settingsMenu,
   shell,
   settings,
+  rules,
   device,
 };

@@ -21,7 +21,7 @@ export const settings = {
   pageBusinessAutoReply: 'Business-hours auto reply',
   pageAutoClean: 'Auto clean',
   pageSpellChecker: 'Spell checker',
-  pageRules: 'Rules',
+  pageRules: 'Filters',
   pageEmailActions: 'Email actions',
   pageTracking: 'Tracking',
   pageLabels: 'Labels',

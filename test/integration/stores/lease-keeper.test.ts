@@ -18,7 +18,7 @@ describeOnEngines('LeaseKeeper', (engine) => {
   const nodes = useClusterNodes(engine);
 
   /** A node: its keeper, and what it was told (gained/lost, with tokens). */
-  const node = (holder: string, wanted: number[], maxHeld?: number) => {
+  const node = (holder: string, wanted: number[], maxHeld?: number, spread?: { slack: number }) => {
     const events: string[] = [];
     const leases = new AccountLeases({ store: nodes.nodeStore(), now: nodes.clock });
     const keeper = new LeaseKeeper({
@@ -29,6 +29,7 @@ describeOnEngines('LeaseKeeper', (engine) => {
       onGained: (accountId, token) => events.push(`+${accountId}@${token}`),
       onLost: (accountId, token) => events.push(`-${accountId}@${token}`),
       ...(maxHeld === undefined ? {} : { maxHeld }),
+      ...(spread === undefined ? {} : { spread }),
     });
     return { keeper, events, wanted, leases };
   };
@@ -140,5 +141,37 @@ describeOnEngines('LeaseKeeper', (engine) => {
     await a.keeper.tick();
     expect(a.events).toEqual(['+5@2']);
     await expect(a.leases.check(5, 1)).rejects.toThrow('moved on to token 2');
+  });
+
+  test('three spreading nodes share ten accounts 4/4/2: the first takes all, sheds its newest once the others beat; a dead node’s accounts go to the living, each up to its new share', async () => {
+    const accounts = Array.from({ length: 10 }, (_, i) => i + 1);
+    const [a, b, c] = ['node-a', 'node-b', 'node-c'].map((holder) => node(holder, [...accounts], undefined, { slack: 1 }));
+    const held = (n: typeof a) => [...n!.keeper.holdings().keys()].sort((x, y) => x - y);
+    await a!.keeper.tick(); // alone: its share is everything
+    expect(held(a)).toEqual(accounts);
+    await b!.keeper.tick();
+    await c!.keeper.tick(); // they beat, but nothing is free yet
+    expect([held(b), held(c)]).toEqual([[], []]);
+    await a!.keeper.tick(); // three live nodes: share 4, and 10 > 4 + 1: the newest six go back
+    expect(held(a)).toEqual([1, 2, 3, 4]);
+    expect(a!.events.slice(10)).toEqual(['-10@1', '-9@1', '-8@1', '-7@1', '-6@1', '-5@1']);
+    await b!.keeper.tick();
+    await c!.keeper.tick();
+    expect([held(a), held(b), held(c)]).toEqual([[1, 2, 3, 4], [5, 6, 7, 8], [9, 10]]);
+    for (const n of [a, b, c]) await n!.keeper.tick(); // stable: nobody sheds or takes
+    expect([held(a), held(b), held(c)]).toEqual([[1, 2, 3, 4], [5, 6, 7, 8], [9, 10]]);
+
+    // node-c dies: its leases and its heartbeat lapse together; the two left take 9 and 10, one each (share 5).
+    for (let step = 0; step < 3; step++) {
+      nodes.now += TTL / 3;
+      await a!.keeper.tick();
+      await b!.keeper.tick();
+    }
+    expect([held(a), held(b)]).toEqual([[1, 2, 3, 4, 9], [5, 6, 7, 8, 10]]);
+
+    // A node that stops leaves at once: the last one takes everything.
+    await b!.keeper.stop();
+    await a!.keeper.tick();
+    expect(held(a)).toEqual(accounts);
   });
 });

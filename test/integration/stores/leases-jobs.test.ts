@@ -277,6 +277,40 @@ describeOnEngines('Account leases and jobs', (engine) => {
     expect(await queue.get(id)).toMatchObject({ state: 'done' });
   });
 
+  test('a started worker deletes finished jobs older than keepDoneMs; the sole worker of a database lets a dead process’s claims lapse at its start', async () => {
+    const queue = new JobQueue({ store: nodes.store, now: nodes.clock });
+    const old = await queue.enqueue('counted', { n: 1 }, nodes.now);
+    const worker = new JobWorker({ queue, name: 'node-a', handlers: { counted: async () => undefined } });
+    expect(await worker.runDue()).toBe(1);
+    nodes.now += 1_000;
+    const orphan = await queue.enqueue('counted', { n: 2 }, nodes.now);
+    expect(await queue.claim({ worker: 'gone', kinds: ['counted'], limit: 1, lockMs: 60_000 })).toHaveLength(1); // its process died
+    const next = new JobWorker({ queue, name: 'node-b', handlers: { counted: async () => undefined }, options: { keepDoneMs: 500, soleWorker: true, idleCheckMs: 60_000 } });
+    await next.start();
+    try {
+      await expect.poll(async () => (await queue.get(old)) ?? null).toBeNull(); // done 1 s ago, kept 0.5 s
+      await expect.poll(async () => (await queue.get(orphan))?.state).toBe('done'); // taken at once, not after 60 s
+      expect(await queue.get(orphan)).toMatchObject({ claimedBy: 'node-b', attempts: 2 });
+    } finally {
+      await next.stop();
+    }
+  });
+
+  test('laned jobs: one at a time per lane, the first due first; other lanes and unlaned jobs go beside them', async () => {
+    const queue = new JobQueue({ store: nodes.store, now: nodes.clock });
+    const a1 = await queue.enqueue('send', { n: 'a1' }, nodes.now, undefined, 'account:1');
+    const a2 = await queue.enqueue('send', { n: 'a2' }, nodes.now, undefined, 'account:1');
+    const b1 = await queue.enqueue('send', { n: 'b1' }, nodes.now, undefined, 'account:2');
+    const free = await queue.enqueue('send', { n: 'free' }, nodes.now);
+    const claim = () => queue.claim({ worker: 'w', kinds: ['send'], limit: 10, lockMs: 10_000 });
+    const first = await claim();
+    expect(first.map((job) => job.id)).toEqual([a1, b1, free]);
+    expect(await claim()).toEqual([]); // a2 waits for a1 while it runs
+    expect(await queue.fail(first[0]!, '451 later')).toBe('queued'); // a1 retries later: a2 is now the lane's first due
+    expect((await claim()).map((job) => job.id)).toEqual([a2]);
+    expect(await queue.get(a1)).toMatchObject({ state: 'queued', lane: 'account:1' });
+  });
+
   test('a dedupe key keeps one pending job per kind and key; a queued job can be cancelled, a running one not', async () => {
     const queue = new JobQueue({ store: nodes.store, now: nodes.clock });
     const first = await queue.enqueue('reminder', { thread: 1 }, nodes.now + 5_000, 'reminder:1');

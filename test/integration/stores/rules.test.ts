@@ -120,4 +120,18 @@ describeOnEngines('Rules stores', (engine) => {
     expect(await new RulesStore(store).getServer(accountId)).toEqual({ endpoint: null, checkedAt: 1_000 });
     await expect(rules.save({ accountId, rules: EMPTY_RULES, baseRevision: 0 })).rejects.toMatchObject({ name: 'SieveUnavailable' });
   });
+  test('daylight saving time: the business-hours script is written again when its zone\'s offset changes, once', async () => {
+    const sieve = fakeSieve();
+    let now = Date.parse('2026-01-15T12:00:00Z');
+    const rules = new RulesService({ store, accounts, plans: { require: async () => undefined }, domains: new Map([['tern.test', { imap: server, smtp: server, sieve: server }]]), connect: sieve.connect, now: () => now });
+    const hours = { enabled: true, workDays: [1, 2, 3, 4, 5], start: '09:00', end: '17:00', timeZone: 'Europe/Berlin', subject: 'Closed', body: 'Back at nine.' };
+    const saved = await rules.save({ accountId, rules: rulesWith({ businessHours: hours }), baseRevision: 0 });
+    expect(sieve.scripts.get('tern-rules')).toContain(':zone "+0100"');
+    expect(await rules.rewriteForZoneChanges()).toEqual([]);
+    now = Date.parse('2026-07-15T12:00:00Z');
+    expect(await rules.rewriteForZoneChanges()).toEqual([accountId]);
+    expect(sieve.scripts.get('tern-rules')).toContain(':zone "+0200"');
+    expect(await rules.rewriteForZoneChanges()).toEqual([]);
+    expect((await rules.get(accountId)).revision).toBe(saved.revision);
+  });
 });

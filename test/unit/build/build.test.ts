@@ -21,12 +21,31 @@ test('--brand=kite builds a Kite page naming content-hashed bundles that exist',
   const out = await build('--brand=kite');
   const html = await readFile(join(out, 'public', 'build', 'index.html'), 'utf8');
   expect(html).toContain('<title>Kite Mail</title>');
-  expect(html).toContain('content="#c2410c"');
+  // Both themes' colours for the browser's bar; the brand's name, icons (PNGs in its accent, one maskable) and mailto handler in the manifest.
+  expect(html).toMatch(/<meta name="theme-color" media="\(prefers-color-scheme: light\)" content="#[0-9a-f]{6}" \/>/);
+  expect(html).toMatch(/<meta name="theme-color" media="\(prefers-color-scheme: dark\)" content="#[0-9a-f]{6}" \/>/);
+  const manifest = JSON.parse(await readFile(join(out, 'public', 'build', 'manifest.webmanifest'), 'utf8')) as { name: string; icons: { src: string; purpose: string }[]; protocol_handlers: unknown[] };
+  expect(manifest.name).toBe('Kite Mail');
+  expect(manifest.icons.map((icon) => icon.purpose)).toContain('maskable');
+  expect(manifest.protocol_handlers).toEqual([{ protocol: 'mailto', url: '/compose?uri=%s' }]);
+  const maskable = await readFile(join(out, 'public', 'build', 'icon-maskable-512.png'));
+  expect(maskable.subarray(1, 4).toString('ascii')).toBe('PNG');
+  // The corner pixel of a maskable icon is the background, Kite's accent #c2410c: the first row's first RGBA after the filter byte.
+  const { inflateSync } = await import('node:zlib');
+  const idat = maskable.indexOf('IDAT');
+  const firstPixel = inflateSync(maskable.subarray(idat + 4, idat + 4 + maskable.readUInt32BE(idat - 4))).subarray(1, 5);
+  expect([...firstPixel]).toEqual([0xc2, 0x41, 0x0c, 255]);
+  // The service worker lists this build's files, the page first.
+  const sw = await readFile(join(out, 'public', 'build', 'sw.js'), 'utf8');
+  const precache = JSON.parse(/^self\.__TERN_PRECACHE__=(.*);$/m.exec(sw)![1]!) as { version: string; urls: string[] };
+  expect(precache.urls[0]).toBe('/');
   const files = await readdir(join(out, 'public', 'build'));
   const worker = /content="\/build\/(worker-[A-Z0-9]{8}\.js)"/.exec(html)?.[1];
   const entry = /<script type="module" src="\/build\/(app-[A-Z0-9]{8}\.js)"/.exec(html)?.[1];
   expect(files).toContain(worker);
   expect(files).toContain(entry);
+  expect(precache.urls).toEqual(expect.arrayContaining([`/build/${worker}`, `/build/${entry}`, '/build/manifest.webmanifest', '/build/icon-maskable-512.png']));
+  expect(precache.urls.some((url) => url.endsWith('.map'))).toBe(false);
   await expect(readdir(join(out, 'dist', 'server'))).resolves.toContain('gateway.mjs');
 
   // Every script, style sheet and the page over 1 KB has brotli and gzip copies holding the same

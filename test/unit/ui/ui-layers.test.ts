@@ -35,6 +35,7 @@ const FLOORS: Record<string, number> = {
   'mail-html': 3,
   keyboard: 3,
   shell: 3,
+  offline: 3,
   app: 4,
   'main.tsx': 4,
   'styles.css': 4,

@@ -11,6 +11,7 @@ import { afterEach, beforeEach, expect, test } from 'vitest';
 import { loadConfig } from '../../../../src-server/config';
 import { closeContext, createContext, type GatewayContext } from '../../../../src-server/context';
 import type { AccountMirror } from '../../../../src-server/mirror/account-mirror';
+import { MirrorManager } from '../../../../src-server/mirror/mirror-manager';
 
 const nowhere = { host: '127.0.0.1', port: 1, security: 'none' as const };
 
@@ -50,4 +51,14 @@ test('start-up mirrors the accounts with live sessions; the last session ending 
   await ctx.sessions.end(await ctx.sessions.verify(token));
   await gone;
   expect(ctx.mirrors.get(accountId)).toBeUndefined();
+});
+
+test('what a reader learns (exact attachment sizes) is written through the running mirror’s store; with leases, a node without the account’s mirror writes nothing', async () => {
+  const alone = ctx.mirrors.writerFor(accountId); // one node, no leases: the store itself
+  expect(alone).not.toBeNull();
+  const mirror = (await ctx.mirrors.onLogin(accountId))!;
+  expect(ctx.mirrors.writerFor(accountId)).toBe(mirror.store);
+  const leased = new MirrorManager({ accounts: ctx.accounts, sessions: ctx.sessions, store: alone!, ownership: { leases: {} as never, holder: 'node-b', ttlMs: 9_000 } });
+  expect(leased.writerFor(accountId)).toBeNull(); // another node owns it: its mirror is that node's to write
+  await leased.stopAll();
 });

@@ -11,7 +11,7 @@ import { readingFixture, READING_FOLDERS } from './reading-fixture';
  * A stand-in for the account's IMAP server and mirror: folder commands change a list of
  * paths, and `resyncNow` runs the sweep's folder-list update from it, as the real mirror does.
  */
-async function setup() {
+async function setup(options: { owner?: 'here' | 'elsewhere' | 'gone' } = {}) {
   const fx = await readingFixture();
   const paths = READING_FOLDERS.map((folder) => folder.path);
   const commands: string[] = [];
@@ -48,12 +48,17 @@ async function setup() {
       await fx.store.syncFolderList(fx.accountId, paths.map(listing));
     },
   };
+  const owner = options.owner ?? 'here';
   const mirrors = {
-    get: () => mirror,
+    get: () => (owner === 'here' ? mirror : undefined),
     withMailbox: <T>(_accountId: number, path: string, fn: (client: ImapFlow, mailbox: MailboxObject) => Promise<T>) => mirror.withMailbox(path, fn),
-    resyncNow: () => mirror.resyncNow(),
+    // Elsewhere: the owner node is asked and resyncs later, its transactions announced (as through Redis); gone: nobody answers.
+    resyncNow: async () => {
+      if (owner === 'here') return mirror.resyncNow();
+      if (owner === 'elsewhere') setImmediate(() => void mirror.resyncNow());
+    },
   } as unknown as MirrorManager;
-  const service = new FolderService({ folders: fx.folders, mirrors, rehomer: new FolderRehomer({ store: fx.sql, txlog: fx.txlog, push: fx.push }) });
+  const service = new FolderService({ folders: fx.folders, mirrors, push: fx.push, mirroredWaitMs: 200, rehomer: new FolderRehomer({ store: fx.sql, txlog: fx.txlog, push: fx.push }) });
   return { ...fx, service, commands, paths };
 }
 
@@ -68,6 +73,15 @@ async function refusal(promise: Promise<unknown>): Promise<string> {
 }
 
 describe('folder commands', () => {
+  test('on a node that does not mirror the account: the folder is created, the owner asked to resync, and the reply carries the folder once the owner’s sync brings it', async () => {
+    const fx = await setup({ owner: 'elsewhere' });
+    const created = await fx.service.create(fx.accountId, { name: 'Made elsewhere', parentId: null });
+    expect(created).toMatchObject({ name: 'Made elsewhere' });
+    expect(fx.commands).toContain('CREATE Made elsewhere');
+    const gone = await setup({ owner: 'gone' }); // no owner answers: the server has it, the mirror does not say so in time
+    expect(await refusal(gone.service.create(gone.accountId, { name: 'Unseen', parentId: null }))).toBe('OperationFailed');
+  });
+
   test('bad names, special folders and clashes are refused before any IMAP command', async () => {
     const fx = await setup();
     const inbox = fx.folder('INBOX');

@@ -70,6 +70,7 @@ describe('the script', () => {
       businessHours: { enabled: true, workDays: [1, 2, 3, 4, 5, 7], start: '08:30', end: '17:00', timeZone: 'Europe/Berlin', subject: 'Closed', body: 'We are closed.' },
     };
     const script = writeScript(rules, ctx);
+    expect(script).toContain('require ["comparator-i;ascii-numeric", "date", "relational", "vacation"];');
     expect(script).toContain('} elsif not allof(currentdate :zone "+0100" :is "weekday" ["1", "2", "3", "4", "5", "0"]');
     expect(script).toContain('currentdate :zone "+0100" :value "lt" :comparator "i;ascii-numeric" "hour" "17"');
     expect(script).toContain('currentdate :zone "+0100" :value "ge" :comparator "i;ascii-numeric" "minute" "30"');

@@ -253,3 +253,23 @@ describe('reply, reply all, forward', () => {
     expect((onCompose.mock.calls[1]?.[0] as ComposerInitial).html).toContain('End of the whole');
   });
 });
+
+describe('a body the gateway cannot send', () => {
+  test('with no way to the gateway (offline) the message says it is not on this device yet; another failure keeps its own words', async () => {
+    const { TernError } = await import('../../../../shared/errors');
+    const loadBody = vi.fn(async (id: string) => {
+      if (id === '1') throw new TernError('OperationFailed', { detail: { network: true } });
+      throw new TernError('MessageNotFound');
+    });
+    const { view } = setup([msg('1'), msg('2')], { loadBody });
+    await settle();
+    const alerts = () => [...view.querySelectorAll('.tern-body-error')].map((element) => element.textContent);
+    // The newest message opens by itself: its own failure, in its own words.
+    expect(alerts()).toEqual([expect.stringContaining('The message could not be found.')]);
+    // The older one opens on a click: not downloaded, and no way to the gateway.
+    click(view.querySelectorAll<HTMLElement>('[aria-expanded="false"]')[0]!);
+    await settle();
+    expect(alerts()).toEqual([expect.stringContaining('This message is not on this device yet. It opens when you are back online.'), expect.stringContaining('The message could not be found.')]);
+    expect(alerts().join(' ')).not.toContain('The operation failed');
+  });
+});

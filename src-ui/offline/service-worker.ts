@@ -1,0 +1,84 @@
+/// <reference lib="webworker" />
+/**
+ * The service worker (issue 20 point 2): the app shell opens when the gateway is out of
+ * reach. Built on its own by build.mjs (never part of the entry bundle) and served at
+ * /sw.js, with the build's file list prepended as `self.__TERN_PRECACHE__`.
+ *
+ * - install: every file of this build goes into one cache named for the build's version.
+ *   A new version installs beside the old and waits: the page offers "Reload" (the
+ *   `skip-waiting` message), so a tab never runs old chunks with new ones.
+ * - a page (navigation): the network first; when it cannot answer (offline, the gateway
+ *   down or a proxy's 502/503/504) the shell of this version from the cache.
+ * - a file of this build: from the cache (the names are content-hashed), else the network.
+ * - /api and anything else: not touched. Mail lives in the engine's IndexedDB, never here.
+ */
+export interface Precache {
+  /** The build's version: a hash of its files. */
+  readonly version: string;
+  /** The URLs to keep, the shell ('/') first. */
+  readonly urls: readonly string[];
+}
+
+declare const self: ServiceWorkerGlobalScope & { __TERN_PRECACHE__: Precache };
+
+const CACHE_PREFIX = 'tern-shell-';
+const SHELL_URL = '/';
+/** Answers a proxy gives when the gateway behind it is down: the cached shell serves better. */
+const GATEWAY_DOWN = new Set([502, 503, 504]);
+
+const precache = self.__TERN_PRECACHE__;
+const cacheName = CACHE_PREFIX + precache.version;
+const precached = new Set(precache.urls);
+
+self.addEventListener('install', (event) => {
+  // `cache: 'reload'`: straight from the gateway, never an HTTP cache's older copy of '/'.
+  event.waitUntil(caches.open(cacheName).then((cache) => cache.addAll(precache.urls.map((url) => new Request(url, { cache: 'reload' })))));
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    (async () => {
+      const names = await caches.keys();
+      await Promise.all(names.filter((name) => name.startsWith(CACHE_PREFIX) && name !== cacheName).map((name) => caches.delete(name)));
+      // The first install takes the open tabs at once, so they open offline from now on (they run this very build).
+      await self.clients.claim();
+    })(),
+  );
+});
+
+self.addEventListener('message', (event) => {
+  if (event.data === 'skip-waiting') void self.skipWaiting();
+  // The page asks which build this worker holds (sw-registration.ts).
+  if (event.data === 'version') event.source?.postMessage({ kind: 'tern-sw-version', version: precache.version });
+});
+
+async function shellFromCache(): Promise<Response | undefined> {
+  const cache = await caches.open(cacheName);
+  return cache.match(SHELL_URL);
+}
+
+async function page(request: Request): Promise<Response> {
+  try {
+    const response = await fetch(request);
+    if (!GATEWAY_DOWN.has(response.status)) return response;
+    return (await shellFromCache()) ?? response;
+  } catch (error) {
+    const shell = await shellFromCache();
+    if (shell) return shell;
+    throw error;
+  }
+}
+
+async function buildFile(request: Request): Promise<Response> {
+  const cache = await caches.open(cacheName);
+  return (await cache.match(request, { ignoreSearch: true })) ?? fetch(request);
+}
+
+self.addEventListener('fetch', (event) => {
+  const { request } = event;
+  if (request.method !== 'GET') return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin || url.pathname.startsWith('/api/')) return;
+  if (request.mode === 'navigate') return event.respondWith(page(request));
+  if (precached.has(url.pathname)) return event.respondWith(buildFile(request));
+});

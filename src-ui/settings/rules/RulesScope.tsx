@@ -1,0 +1,86 @@
+/**
+ * What every rules page shares: which account (a choice when there are several), its rules
+ * loading, the honest "not available" for a server without ManageSieve, and a refused save's
+ * sentence. The page itself only edits `doc.rules` and calls `save`.
+ */
+import { useId, useState, type ReactNode } from 'react';
+import type { PublicAccount } from '../../../shared/account';
+import type { RulesDoc } from '../../../shared/mail-rules';
+import { useT } from '../../kit/i18n';
+import { useAccountsWithSettings } from '../settings-hooks';
+import { useAccountRules, type AccountRules } from './use-account-rules';
+
+export interface RulesPageContext {
+  readonly account: PublicAccount;
+  readonly doc: RulesDoc;
+  readonly rules: AccountRules;
+}
+
+export function RulesScope({ intro, initialAccountId, children }: { intro: ReactNode; initialAccountId?: string; children: (context: RulesPageContext) => ReactNode }) {
+  const t = useT();
+  const accounts = useAccountsWithSettings().map(({ account }) => account);
+  const id = useId();
+  const [chosen, setChosen] = useState<string | undefined>(initialAccountId);
+  const account = accounts.find((candidate) => candidate.accountId === chosen) ?? accounts[0];
+  return (
+    <div className="settings-sections">
+      <p className="settings-intro">{intro}</p>
+      {accounts.length > 1 && (
+        <div className="settings-group">
+          <label className="field-label" htmlFor={id}>
+            {t('rules.account')}
+          </label>
+          <select id={id} className="input settings-select" value={account?.accountId ?? ''} onChange={(event) => setChosen(event.target.value)}>
+            {accounts.map((candidate) => (
+              <option key={candidate.accountId} value={candidate.accountId}>
+                {candidate.emailAddress}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
+      {account && <AccountRulesView key={account.accountId} account={account} render={children} />}
+    </div>
+  );
+}
+
+function AccountRulesView({ account, render }: { account: PublicAccount; render: (context: RulesPageContext) => ReactNode }) {
+  const t = useT();
+  const rules = useAccountRules(account.accountId);
+  const { load } = rules;
+  if (load.kind === 'loading') {
+    return (
+      <p className="settings-notice" role="status">
+        {t('rules.loading')}
+      </p>
+    );
+  }
+  if (load.kind === 'failed') {
+    return (
+      <div className="settings-group" role="alert">
+        <p className="field-error">{t('rules.loadFailed', { reason: load.reason })}</p>
+        <button type="button" className="button button-secondary" onClick={rules.reload}>
+          {t('rules.retry')}
+        </button>
+      </div>
+    );
+  }
+  if (load.doc.availability === 'unavailable') {
+    return (
+      <p className="settings-notice rules-unavailable" role="status">
+        {t('rules.unavailable', { email: account.emailAddress })}
+      </p>
+    );
+  }
+  return (
+    <>
+      {render({ account, doc: load.doc, rules })}
+      {rules.saveError && (
+        <p className="field-error" role="alert">
+          {t('rules.notSaved', { reason: rules.saveError })}
+        </p>
+      )}
+      {load.doc.keptScript && <p className="field-hint">{t('rules.keptScript', { name: load.doc.keptScript })}</p>}
+    </>
+  );
+}

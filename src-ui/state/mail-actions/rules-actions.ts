@@ -1,0 +1,58 @@
+/**
+ * Rules that run on the mail server (Settings' Filters, Blocklist and allowlist, Auto reply;
+ * the toolbar's "Block sender"): each one engine call; refusals become the catalogue's TernError.
+ */
+import { TernError } from '../../../shared/errors';
+import type { MailRules, RulesDoc } from '../../../shared/mail-rules';
+import { errorPhrase } from '../../../shared/strings';
+import type { WorkerBridge } from '../engine-feeds';
+import type { UiEngine } from '../engine-port';
+
+export interface RulesActions {
+  loadRules(accountId: string): Promise<RulesDoc>;
+  /** Saves the whole rules edited from `baseRevision`; throws the TernError the server or gateway gave (nothing changed then). */
+  saveRules(params: { accountId: string; rules: MailRules; baseRevision: number }): Promise<RulesDoc>;
+  /** The sender (address or domain) onto the blocked or allowed list, or off both (null). */
+  listSender(params: { accountId: string; sender: string; list: 'blocked' | 'allowed' | null }): Promise<RulesDoc>;
+  /** The toolbar's "Block sender": blocks it, says so in a toast with Undo, or says why not. */
+  blockSender(params: { accountId: string; sender: string }): Promise<void>;
+}
+
+async function call<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw TernError.from(error);
+  }
+}
+
+export function createRulesActions({ engine, bridge }: { engine: UiEngine; bridge: Pick<WorkerBridge, 'toast'> }): RulesActions {
+  const rules = () => {
+    if (!engine.rules) throw new TernError('ServiceNotFound');
+    return engine.rules;
+  };
+  return {
+    loadRules: (accountId) => call(() => rules().get({ accountId })),
+    saveRules: (params) => call(() => rules().save(params)),
+    listSender: (params) => call(() => rules().listSender(params)),
+    async blockSender({ accountId, sender }) {
+      try {
+        const doc = await call(() => rules().listSender({ accountId, sender, list: 'blocked' }));
+        bridge.toast({
+          tone: 'info',
+          message: { id: doc.rules.blockAction === 'discard' ? 'rules.senderBlockedDiscard' : 'rules.senderBlocked', values: { sender } },
+          action: {
+            label: { id: 'app.undo' },
+            run: () =>
+              void call(() => rules().listSender({ accountId, sender, list: null })).then(
+                () => bridge.toast({ tone: 'info', message: { id: 'rules.senderUnblocked', values: { sender } } }),
+                (error: unknown) => bridge.toast({ tone: 'error', message: errorPhrase(TernError.from(error)) }),
+              ),
+          },
+        });
+      } catch (error) {
+        bridge.toast({ tone: 'error', message: errorPhrase(TernError.from(error)) });
+      }
+    },
+  };
+}

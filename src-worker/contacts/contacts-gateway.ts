@@ -1,0 +1,28 @@
+/** The gateway's address book routes (shared/api/contacts.ts), for one account. */
+import * as z from 'zod';
+import { contactChangesSchema, contactRestoreResponseSchema, contactSchema, type Contact, type ContactChanges, type ContactInput } from '../../shared/api/contacts';
+import type { GatewayClient } from '../api/gateway-client';
+
+export interface ContactsGateway {
+  changes(since: string): Promise<ContactChanges>;
+  get(id: string): Promise<Contact>;
+  /** PUT under the device's id: repeating it is harmless (the HTTP client may retry). */
+  put(id: string, card: ContactInput): Promise<Contact>;
+  delete(id: string): Promise<void>;
+  restore(ids: readonly string[]): Promise<number>;
+  merge(ids: readonly string[]): Promise<Contact>;
+}
+
+const path = (id: string) => `/contacts/${encodeURIComponent(id)}`;
+
+export function createContactsGateway(client: GatewayClient): ContactsGateway {
+  return {
+    changes: (since) => client.json({ type: 'contacts', path: '/contacts', query: { since, limit: 1000 } }, contactChangesSchema),
+    get: (id) => client.json({ type: 'contacts', path: path(id) }, contactSchema),
+    put: (id, card) => client.json({ type: 'contacts', method: 'PUT', path: path(id), json: card }, contactSchema),
+    delete: async (id) => void (await client.json({ type: 'contacts', method: 'DELETE', path: path(id) }, z.object({ ok: z.literal(true) }))),
+    restore: async (ids) => (await client.json({ type: 'contacts', method: 'POST', path: '/contacts/restore', json: { ids } }, contactRestoreResponseSchema)).restored,
+    // Not retried by the client: a merge that landed but whose answer was lost would be refused the second time.
+    merge: (ids) => client.json({ type: 'contacts', method: 'POST', path: '/contacts/merge', json: { ids }, retry: false }, contactSchema),
+  };
+}

@@ -1,0 +1,258 @@
+/**
+ * The engine's ContactsService (shared/worker-contacts-api.ts): each account's address book
+ * cached in its database (mail-store/contact-cards.ts), pulled from the gateway's changes
+ * stream at start and whenever the delta says the book changed (any device), pushed to every
+ * watching tab, and changed at once here, then on the gateway (contact-sender.ts), so an edit
+ * works offline and reaches the gateway later.
+ */
+import type { Clock } from '../../shared/clock';
+import { systemClock } from '../../shared/clock';
+import type { LogType } from '../../shared/constants';
+import { CONTACT_LIMITS, contactDisplayName, contactInputSchema, mergeCards, type Contact } from '../../shared/contacts';
+import { TernError } from '../../shared/errors';
+import type { ContactBook, ContactCard, ContactsService } from '../../shared/worker-contacts-api';
+import type { MailTable } from '../db/mail-schema';
+import { withRead, withWrite, type LocalStore, type WriteTransaction } from '../db/store';
+import {
+  CONTACT_TABLES,
+  pendingIds,
+  readCard,
+  readCards,
+  readContactsCursor,
+  readOps,
+  toContactCard,
+  writeCard,
+  writeContactsCursor,
+  writeOps,
+  type CardRow,
+  type ContactOp,
+} from '../mail-store/contact-cards';
+import type { OnlineStatus } from '../net/online-status';
+import { createContactSender, type ContactSender } from './contact-sender';
+import type { ContactsGateway } from './contacts-gateway';
+
+export interface EngineContactsDeps {
+  /** The stored accounts' ids. */
+  readonly accountIds: () => Promise<readonly string[]>;
+  readonly open: (accountId: string) => Promise<LocalStore<MailTable>>;
+  readonly gateway: (accountId: string) => Promise<ContactsGateway>;
+  readonly online: Pick<OnlineStatus, 'isOnline' | 'subscribe'>;
+  readonly clock?: Clock;
+  readonly random?: () => number;
+  readonly log?: (type: LogType, message: string) => void;
+  /** Live cards per account (CONTACT_LIMITS.contacts; tests lower it). */
+  readonly maxContacts?: number;
+}
+
+const byName = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
+
+/** Appends a change; a put right after a put of the same card replaces it (one request, the newest fields). */
+function queue(ops: readonly ContactOp[], op: ContactOp): ContactOp[] {
+  const last = ops.at(-1);
+  if (op.kind === 'put' && last?.kind === 'put' && last.id === op.id) return [...ops.slice(0, -1), op];
+  return [...ops, op];
+}
+
+export class EngineContacts implements ContactsService {
+  private readonly watchers = new Map<string, { accountId: string; onChange: (book: ContactBook) => unknown }>();
+  private readonly refusals = new Map<string, ContactBook['refused']>();
+  private readonly pulls = new Map<string, { running: Promise<void>; again: boolean }>();
+  private readonly sender: ContactSender;
+  private readonly clock: Clock;
+
+  constructor(private readonly deps: EngineContactsDeps) {
+    this.clock = deps.clock ?? systemClock;
+    this.sender = createContactSender({
+      open: deps.open,
+      gateway: deps.gateway,
+      online: deps.online,
+      ...(deps.clock ? { clock: deps.clock } : {}),
+      ...(deps.random ? { random: deps.random } : {}),
+      changed: (accountId) => this.changed(accountId),
+      refused: (accountId, error) => {
+        this.refusals.set(accountId, { name: error.name, message: error.message });
+        deps.log?.('Error', `a contact change of ${accountId} was refused by the gateway (${error.name}); taken back on this device`);
+        this.changed(accountId);
+      },
+      drained: (accountId) => void this.pull(accountId),
+    });
+  }
+
+  async list({ accountId }: { readonly accountId: string }): Promise<ContactBook> {
+    const store = await this.open(accountId);
+    const rows = await withRead(store, CONTACT_TABLES, readCards);
+    const cards = rows.filter((row) => !row.deleted).map(toContactCard);
+    const names = new Map(cards.map((card) => [card.id, contactDisplayName(card)]));
+    cards.sort((a, b) => byName.compare(names.get(a.id)!, names.get(b.id)!) || a.id.localeCompare(b.id));
+    return { accountId, cards, refused: this.refusals.get(accountId) ?? null };
+  }
+
+  async save({ accountId, id, card }: Parameters<ContactsService['save']>[0]): Promise<ContactCard> {
+    const parsed = contactInputSchema.safeParse(card);
+    if (!parsed.success) throw new TernError('InvalidRequestData', { detail: parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })) });
+    const cardId = id ?? crypto.randomUUID();
+    const now = this.clock.now();
+    const saved = await this.change(accountId, async (tx) => {
+      const old = await readCard(tx, cardId);
+      if (!old || old.deleted) await this.assertRoom(tx, 1);
+      const next: Contact = { id: cardId, ...parsed.data, createdAt: old?.card.createdAt ?? now, updatedAt: now };
+      writeCard(tx, { card: next, deleted: false, unsynced: true });
+      return { op: { kind: 'put', id: cardId, card: parsed.data }, result: { ...next, unsynced: true } };
+    });
+    return saved;
+  }
+
+  async remove({ accountId, ids }: { readonly accountId: string; readonly ids: readonly string[] }): Promise<void> {
+    await this.change(accountId, async (tx) => {
+      const live = (await this.rows(tx, ids)).filter((row) => !row.deleted);
+      for (const row of live) writeCard(tx, { ...row, deleted: true, unsynced: true });
+      return { op: live.length > 0 ? { kind: 'delete', ids: live.map((row) => row.card.id) } : null, result: undefined };
+    });
+  }
+
+  async restore({ accountId, ids }: { readonly accountId: string; readonly ids: readonly string[] }): Promise<void> {
+    await this.change(accountId, async (tx) => {
+      const gone = (await this.rows(tx, ids)).filter((row) => row.deleted);
+      await this.assertRoom(tx, gone.length);
+      for (const row of gone) writeCard(tx, { ...row, deleted: false, unsynced: true });
+      return { op: gone.length > 0 ? { kind: 'restore', ids: gone.map((row) => row.card.id) } : null, result: undefined };
+    });
+  }
+
+  async merge({ accountId, ids }: { readonly accountId: string; readonly ids: readonly string[] }): Promise<ContactCard> {
+    const unique = [...new Set(ids)];
+    if (unique.length < 2) throw new TernError('InvalidRequestData', { detail: { ids: 'two different cards' } });
+    return this.change(accountId, async (tx) => {
+      const rows = await this.rows(tx, unique);
+      const missing = unique.filter((id) => !rows.some((row) => row.card.id === id && !row.deleted));
+      if (missing.length > 0) throw new TernError('InvalidOperation', { detail: { contacts: missing } });
+      const ordered = unique.map((id) => rows.find((row) => row.card.id === id)!);
+      const [first, ...others] = ordered;
+      const merged: Contact = { ...first!.card, ...mergeCards(ordered.map((row) => row.card)), updatedAt: this.clock.now() };
+      writeCard(tx, { card: merged, deleted: false, unsynced: true });
+      for (const row of others) writeCard(tx, { ...row, deleted: true, unsynced: true });
+      return { op: { kind: 'merge', ids: unique }, result: { ...merged, unsynced: true } };
+    });
+  }
+
+  async watch({ accountId }: { readonly accountId: string }, onChange: (book: ContactBook) => void): Promise<{ readonly subscriptionId: string }> {
+    await this.open(accountId);
+    const subscriptionId = crypto.randomUUID();
+    this.watchers.set(subscriptionId, { accountId, onChange });
+    void this.list({ accountId })
+      .then((book) => this.watchers.has(subscriptionId) && onChange(book))
+      .catch(() => this.watchers.delete(subscriptionId));
+    return { subscriptionId };
+  }
+
+  async unwatch({ subscriptionId }: { readonly subscriptionId: string }): Promise<void> {
+    this.watchers.delete(subscriptionId);
+  }
+
+  /**
+   * Reads the gateway's changes after this device's cursor, page by page (sign-in, engine
+   * start, the delta's word that the book changed). Changes waiting here go first, so the
+   * pull after them sees them confirmed; cards they touch are left as they are here.
+   * One pull at a time per account; a call during one runs another after it.
+   */
+  pull(accountId: string): Promise<void> {
+    const current = this.pulls.get(accountId);
+    if (current) {
+      current.again = true;
+      return current.running;
+    }
+    const entry = { running: Promise.resolve(), again: false };
+    entry.running = (async () => {
+      do {
+        entry.again = false;
+        await this.pullOnce(accountId).catch((error: unknown) => this.deps.log?.('Info', `pulling the contacts of ${accountId}: ${error instanceof Error ? error.message : String(error)}`));
+      } while (entry.again);
+      this.pulls.delete(accountId);
+    })();
+    this.pulls.set(accountId, entry);
+    return entry.running;
+  }
+
+  /** The cards of an account changed (here, a pull, a refusal): every tab watching it hears. */
+  changed(accountId: string): void {
+    const watching = [...this.watchers].filter(([, watcher]) => watcher.accountId === accountId);
+    if (watching.length === 0) return;
+    void this.list({ accountId })
+      .then((book) => {
+        for (const [id, watcher] of watching) {
+          void Promise.resolve()
+            .then(() => watcher.onChange(book))
+            .catch(() => this.watchers.delete(id));
+        }
+      })
+      .catch((error: unknown) => this.deps.log?.('Error', `reading contacts: ${String(error)}`));
+  }
+
+  stop(): void {
+    this.sender.stop();
+  }
+
+  private async pullOnce(accountId: string): Promise<void> {
+    const store = await this.deps.open(accountId);
+    if ((await withRead(store, CONTACT_TABLES, readOps)).length > 0) {
+      await this.sender.send(accountId); // its end (drained) asks for the pull again
+      return;
+    }
+    const gateway = await this.deps.gateway(accountId);
+    for (;;) {
+      const cursor = await withRead(store, CONTACT_TABLES, readContactsCursor);
+      const page = await gateway.changes(cursor);
+      const applied = await withWrite(store, CONTACT_TABLES, async (tx) => {
+        if ((await readContactsCursor(tx)) !== cursor) return false; // another pull moved it: this page no longer follows
+        const pending = pendingIds(await readOps(tx));
+        for (const card of page.contacts) if (!pending.has(card.id)) writeCard(tx, { card, deleted: false, unsynced: false });
+        for (const id of page.deleted) {
+          const old = pending.has(id) ? undefined : await readCard(tx, id);
+          if (old) writeCard(tx, { ...old, deleted: true, unsynced: false });
+        }
+        writeContactsCursor(tx, page.cursor);
+        return page.contacts.length + page.deleted.length > 0;
+      });
+      if (applied) this.changed(accountId);
+      if (!page.hasMore) return;
+    }
+  }
+
+  /** One local change and the request it owes the gateway, in one transaction; then the tabs hear and the sender goes. */
+  private async change<R>(accountId: string, body: (tx: WriteTransaction<MailTable>) => Promise<{ op: ContactOp | null; result: R }>): Promise<R> {
+    const store = await this.open(accountId);
+    const { result, queued } = await withWrite(store, CONTACT_TABLES, async (tx) => {
+      const { op, result } = await body(tx);
+      if (op) writeOps(tx, queue(await readOps(tx), op));
+      return { result, queued: op !== null };
+    });
+    if (queued) {
+      this.refusals.delete(accountId);
+      this.changed(accountId);
+      void this.sender.send(accountId);
+    }
+    return result;
+  }
+
+  private async rows(tx: WriteTransaction<MailTable>, ids: readonly string[]): Promise<CardRow[]> {
+    const rows: CardRow[] = [];
+    for (const id of ids) {
+      const row = await readCard(tx, id);
+      if (row) rows.push(row);
+    }
+    return rows;
+  }
+
+  /** This device's count of live cards leaves room for `adding`, else TotalContactsLimitExceed (the gateway checks again). */
+  private async assertRoom(tx: WriteTransaction<MailTable>, adding: number): Promise<void> {
+    if (adding === 0) return;
+    const limit = this.deps.maxContacts ?? CONTACT_LIMITS.contacts;
+    const count = (await readCards(tx)).filter((row) => !row.deleted).length;
+    if (count + adding > limit) throw new TernError('TotalContactsLimitExceed', { detail: { limit, count } });
+  }
+
+  private async open(accountId: string): Promise<LocalStore<MailTable>> {
+    if (!(await this.deps.accountIds()).includes(accountId)) throw new TernError('AccountNotFound', { detail: { accountId } });
+    return this.deps.open(accountId);
+  }
+}

@@ -1,0 +1,17 @@
+/** The gateway's rules routes (shared/api/rules.ts), for one account. */
+import { rulesDocSchema, type RulesDoc } from '../../shared/api/rules';
+import type { MailRules } from '../../shared/mail-rules';
+import type { GatewayClient } from '../api/gateway-client';
+
+export interface RulesGateway {
+  rules(): Promise<RulesDoc>;
+  /** PUT with the base revision: a repeat after a lost answer is RulesChanged, never a double change. */
+  saveRules(rules: MailRules, baseRevision: number): Promise<RulesDoc>;
+}
+
+export function createRulesGateway(client: GatewayClient): RulesGateway {
+  return {
+    rules: () => client.json({ type: 'rules', path: '/rules' }, rulesDocSchema),
+    saveRules: (rules, baseRevision) => client.json({ type: 'rules', method: 'PUT', path: '/rules', json: { rules, baseRevision } }, rulesDocSchema),
+  };
+}

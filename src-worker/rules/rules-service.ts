@@ -1,0 +1,58 @@
+/**
+ * The engine's RulesService (shared/worker-api.ts): each account's rules, read and saved through
+ * the gateway, which puts them on the mail server. No offline queue on purpose: a rule counts
+ * once the server accepted its script, and a refusal must reach the person while they look.
+ * The newest document per account is kept in memory for `listSender` (the toolbar's "Block
+ * sender" changes the lists without the Settings page open).
+ */
+import * as z from 'zod';
+import { TernError } from '../../shared/errors';
+import { mailRulesSchema, senderEntrySchema, type RulesDoc } from '../../shared/mail-rules';
+import type { RulesService } from '../../shared/worker-api';
+import type { RulesGateway } from './rules-gateway';
+
+export interface EngineRulesDeps {
+  readonly gateway: (accountId: string) => Promise<RulesGateway>;
+}
+
+const saveSchema = z.object({ accountId: z.string().min(1), rules: mailRulesSchema, baseRevision: z.number().int().nonnegative() });
+const listSchema = z.object({ accountId: z.string().min(1), sender: senderEntrySchema, list: z.enum(['blocked', 'allowed']).nullable() });
+
+function parse<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new TernError('InvalidParameter', { detail: parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })) });
+  return parsed.data;
+}
+
+export class EngineRules implements RulesService {
+  private readonly latest = new Map<string, RulesDoc>();
+
+  constructor(private readonly deps: EngineRulesDeps) {}
+
+  async get({ accountId }: { readonly accountId: string }): Promise<RulesDoc> {
+    const doc = await (await this.deps.gateway(accountId)).rules();
+    this.latest.set(accountId, doc);
+    return doc;
+  }
+
+  async save(params: Parameters<RulesService['save']>[0]): Promise<RulesDoc> {
+    const { accountId, rules, baseRevision } = parse(saveSchema, params);
+    const doc = await (await this.deps.gateway(accountId)).saveRules(rules, baseRevision);
+    this.latest.set(accountId, doc);
+    return doc;
+  }
+
+  async listSender(params: Parameters<RulesService['listSender']>[0]): Promise<RulesDoc> {
+    const { accountId, sender, list } = parse(listSchema, params);
+    // Always from the gateway's newest copy: another device may have changed the lists.
+    const current = await this.get({ accountId });
+    if (current.availability === 'unavailable') throw new TernError('SieveUnavailable');
+    const without = (entries: readonly string[]) => entries.filter((entry) => entry !== sender);
+    const rules = {
+      ...current.rules,
+      blocked: list === 'blocked' ? [...without(current.rules.blocked), sender] : without(current.rules.blocked),
+      allowed: list === 'allowed' ? [...without(current.rules.allowed), sender] : without(current.rules.allowed),
+    };
+    return this.save({ accountId, rules, baseRevision: current.revision });
+  }
+}

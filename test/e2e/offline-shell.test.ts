@@ -1,0 +1,107 @@
+/**
+ * The installable app (issue 20 point 2) against a gateway of the test's own: the page
+ * links its manifest (brand name, PNG icons, mailto handler); on this secure origin the
+ * default-mail dialog asks the browser to take email links; the service worker takes the
+ * page; a new build's worker waits and the page offers "A new version is ready — Reload",
+ * which brings the new version in; then, with the gateway stopped, a reload still opens
+ * Tern — the shell from the service worker's cache, the mail list from the engine's
+ * IndexedDB — instead of the browser's error page — and a message never opened here reads
+ * offline, its body downloaded ahead by "keep recent mail offline".
+ */
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { expect, inject, test } from 'vitest';
+import { screenshot } from './chromium';
+import { eventually, logIn, watch } from './demo-session';
+import { useOwnGateway } from './own-gateway';
+
+const { alice } = inject('demo');
+const own = useOwnGateway();
+
+/** The version of the service worker controlling the page (service-worker.ts answers 'version'). */
+const controllerVersion = (page: import('playwright-core').Page) =>
+  page.evaluate(
+    `new Promise((resolve) => {
+      const controller = navigator.serviceWorker.controller;
+      if (!controller) return resolve(null);
+      navigator.serviceWorker.addEventListener('message', (event) => event.data?.kind === 'tern-sw-version' && resolve(event.data.version), { once: true });
+      controller.postMessage('version');
+    })`,
+  ) as Promise<string | null>;
+
+test('manifest and icons; the service worker takes the page; a new build waits for Reload; with the gateway down a reload shows the app and its mail', async () => {
+  const { gateway, browser } = own;
+  const context = await browser.newContext({ viewport: { width: 1366, height: 768 }, colorScheme: 'light' });
+  const tab = watch(await context.newPage());
+  const { page, mail } = tab;
+  await logIn(page, gateway.baseUrl, alice);
+
+  // The manifest: the brand's name, PNG icons (one maskable), both themes' colours in the page, mailto.
+  const manifestUrl = await page.locator('link[rel="manifest"]').getAttribute('href');
+  const manifest = (await (await fetch(new URL(manifestUrl!, gateway.baseUrl))).json()) as { name: string; icons: { src: string; type: string; purpose: string }[]; protocol_handlers: { protocol: string; url: string }[] };
+  expect(manifest.name).toBe('Tern Mail');
+  expect(manifest.icons.some((icon) => icon.type === 'image/png' && icon.purpose === 'maskable')).toBe(true);
+  for (const icon of manifest.icons.filter((one) => one.type === 'image/png')) {
+    const bytes = Buffer.from(await (await fetch(new URL(icon.src, gateway.baseUrl))).arrayBuffer());
+    expect(bytes.subarray(1, 4).toString('ascii')).toBe('PNG');
+  }
+  expect(manifest.protocol_handlers).toEqual([{ protocol: 'mailto', url: '/compose?uri=%s' }]);
+  await expect(page.locator('meta[name="theme-color"]').count()).resolves.toBe(2);
+
+  // On a secure origin (127.0.0.1 is one) the default-mail dialog asks the browser, and says only that it asked.
+  await page.goto(`${gateway.baseUrl}/settings/apps`);
+  await page.getByRole('button', { name: 'Use Tern Mail for email links…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Open email links in Tern Mail' });
+  await dialog.getByRole('button', { name: 'Use Tern Mail for email links' }).click();
+  await dialog.getByRole('status').filter({ hasText: 'Your browser has been asked.' }).waitFor();
+  await screenshot(page, 'offline-default-mail-asked');
+  await dialog.getByRole('button', { name: 'Close', exact: true }).first().click();
+  await page.getByRole('button', { name: 'Back to mail' }).click();
+  await mail.waitForRows();
+
+  // The service worker takes this page (the first install claims it: no reload needed).
+  const firstVersion = await eventually(() => controllerVersion(page), 15_000, 'a service worker controlling the page');
+
+  // A deploy: a new sw.js (a new build's file list). The worker installs and waits; the page offers Reload.
+  const swPath = join(gateway.publicDir, 'build', 'sw.js');
+  const original = await readFile(swPath, 'utf8');
+  await writeFile(swPath, original.replace(/"version":"([0-9a-f]+)"/, '"version":"$1-next"'));
+  await Promise.all(['.br', '.gz'].map((extension) => rm(swPath + extension, { force: true })));
+  await page.evaluate('navigator.serviceWorker.getRegistration().then((registration) => registration.update())');
+  const banner = page.getByRole('status').filter({ hasText: 'A new version is ready.' });
+  await banner.waitFor({ timeout: 15_000 });
+  // Until then the old version still serves this tab: nothing mixes.
+  await expect(controllerVersion(page)).resolves.toBe(firstVersion);
+  await screenshot(page, 'offline-update-ready');
+  await banner.getByRole('button', { name: 'Reload' }).click();
+  await page.waitForEvent('load');
+  await mail.waitForRows();
+  await expect(eventually(() => controllerVersion(page), 15_000, 'the new version')).resolves.toBe(`${firstVersion}-next`);
+  await expect(banner.count()).resolves.toBe(0);
+
+  // Keep recent mail offline (Settings → Apps): the engine downloads the missing bodies, the page says when all are here.
+  await page.goto(`${gateway.baseUrl}/settings/apps`);
+  await page.getByRole('checkbox', { name: /^Keep the last 30 days of mail on this device/ }).check();
+  await page.getByRole('status').filter({ hasText: 'The last 30 days of mail are on this device.' }).waitFor({ timeout: 60_000 });
+  await screenshot(page, 'offline-keep-recent-done');
+  await page.getByRole('button', { name: 'Back to mail' }).click();
+  await mail.waitForRows();
+
+  // The gateway goes away; a reload still opens Tern with the mail the engine keeps.
+  const firstRow = await mail.threadList().locator('[role="option"]:not([aria-disabled="true"])').first().getAttribute('aria-label');
+  await gateway.halt();
+  await expect(fetch(gateway.baseUrl).then(() => 'answered', () => 'refused')).resolves.toBe('refused');
+  await page.reload();
+  await mail.waitForRows();
+  await expect(mail.threadList().locator('[role="option"]:not([aria-disabled="true"])').first().getAttribute('aria-label')).resolves.toBe(firstRow);
+  await expect(page.title()).resolves.toMatch(/Tern Mail/);
+  await screenshot(page, 'offline-gateway-down');
+  // A message never opened here reads offline: its body was downloaded ahead.
+  await mail.threadList().locator('[role="option"][aria-posinset="3"]').click();
+  const pane = page.getByRole('region', { name: 'Conversation' });
+  await pane.locator('.tern-message-content:not([hidden])').first().waitFor();
+  await expect.poll(() => pane.locator('.tern-body-loading').count(), { timeout: 10_000 }).toBe(0);
+  await expect(pane.locator('.tern-body-error').count()).resolves.toBe(0);
+  await screenshot(page, 'offline-prefetched-message');
+  await context.close();
+});

@@ -1,0 +1,40 @@
+// The engine's rules service over a fake of our own gateway: "Block sender" edits the newest
+// lists (moving a sender from one list to the other), and bad input never reaches the gateway.
+import { describe, expect, test } from 'vitest';
+import { TernError } from '../../../../shared/errors';
+import { EMPTY_RULES, type MailRules, type RulesDoc } from '../../../../shared/mail-rules';
+import { EngineRules } from '../../../../src-worker/rules/rules-service';
+
+function fakeGateway(initial: Partial<MailRules> = {}, availability: RulesDoc['availability'] = 'available') {
+  let doc: RulesDoc = { availability, revision: 5, rules: { ...EMPTY_RULES, ...initial }, keptScript: null, updatedAt: 1 };
+  const saves: { rules: MailRules; baseRevision: number }[] = [];
+  const gateway = {
+    rules: async () => doc,
+    saveRules: async (rules: MailRules, baseRevision: number) => {
+      saves.push({ rules, baseRevision });
+      if (baseRevision !== doc.revision) throw new TernError('RulesChanged');
+      doc = { ...doc, rules, revision: doc.revision + 1 };
+      return doc;
+    },
+  };
+  return { saves, service: new EngineRules({ gateway: async () => gateway }) };
+}
+
+describe('EngineRules', () => {
+  test('blocking a sender takes it off the allowed list, on the newest revision', async () => {
+    const { service, saves } = fakeGateway({ allowed: ['bob@kite.test', 'kite.test'], blocked: ['x.test'] });
+    const doc = await service.listSender({ accountId: '1', sender: ' Bob@Kite.test ', list: 'blocked' });
+    expect(saves).toEqual([{ rules: expect.objectContaining({ allowed: ['kite.test'], blocked: ['x.test', 'bob@kite.test'] }), baseRevision: 5 }]);
+    expect(doc.revision).toBe(6);
+    const cleared = await service.listSender({ accountId: '1', sender: 'bob@kite.test', list: null });
+    expect(cleared.rules.blocked).toEqual(['x.test']);
+  });
+
+  test('an account without ManageSieve cannot block; a bad sender or rules never reach the gateway', async () => {
+    await expect(fakeGateway({}, 'unavailable').service.listSender({ accountId: '1', sender: 'a@b.test', list: 'blocked' })).rejects.toMatchObject({ name: 'SieveUnavailable' });
+    const { service, saves } = fakeGateway();
+    await expect(service.listSender({ accountId: '1', sender: 'not a sender', list: 'blocked' })).rejects.toMatchObject({ name: 'InvalidParameter' });
+    await expect(service.save({ accountId: '1', rules: { ...EMPTY_RULES, forwarding: { enabled: true, address: 'nope', keepCopy: true } }, baseRevision: 5 })).rejects.toMatchObject({ name: 'InvalidParameter' });
+    expect(saves).toEqual([]);
+  });
+});
