@@ -56,6 +56,11 @@ export interface ListSnapshot {
    * "not here yet" (the UI shows loading rows then, never "Your inbox is empty").
    */
   readonly complete: boolean;
+  /**
+   * A search stopped at the spec's match limit (1,000 messages, SEARCH_MATCH_LIMIT): the
+   * list holds the newest matches and older ones are left out. Absent: not cut.
+   */
+  readonly truncated?: boolean;
 }
 
 /**
@@ -72,6 +77,8 @@ export interface ListPatch {
   readonly changed?: readonly { readonly index: number; readonly row: ThreadRow }[];
   /** ListSnapshot.complete, when it changed (absent: as before). */
   readonly complete?: boolean;
+  /** ListSnapshot.truncated, when it changed (absent: as before). */
+  readonly truncated?: boolean;
 }
 
 /** A message as the conversation view shows it (no body). */

@@ -17,6 +17,7 @@ import { scopeKeyOf } from '../state/engine-feeds';
 import { indexOfKey, rowAt, type HeldList } from '../state/thread-list/list-patch';
 import { groupByAccount, refOf, selectRange, toggleRow, type ThreadRef } from '../state/thread-list/selection';
 import { resolveTargets } from '../state/thread-list/targets';
+import { SearchCutNotice } from '../thread-list/SearchCutNotice';
 import { SelectAllBanner } from '../thread-list/SelectAllBanner';
 import { accountsOfScope } from '../state/thread-list/scope-selection';
 import { cursorIndexOf, ThreadList } from '../thread-list/ThreadList';
@@ -360,6 +361,7 @@ export function MailboxView({ scope, title, specialUse, folderId }: MailboxViewP
         onSelectScope={() => store.set(allInScopeAtom, { scopeKey, selection: store.get(selectionAtom) })}
         onClear={() => store.set(selectionAtom, new Map())}
       />
+      {scope.kind === 'search' && <SearchCutNotice />}
       <div className="mailbox-body" ref={split.bodyRef}>
         <div className="mailbox-list" hidden={!showList} style={beside && split.bodyWidth > 0 ? { width: listWidth } : undefined}>
           <ThreadList

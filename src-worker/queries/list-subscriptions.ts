@@ -23,6 +23,7 @@ interface Subscription {
   rows: ThreadRow[];
   total: number;
   complete: boolean;
+  truncated: boolean;
   /** Row keys named by changes since the last refresh. */
   dirty: Set<string>;
   everything: boolean;
@@ -44,6 +45,9 @@ export interface ListSubscriptionsDeps {
 }
 
 const PATCH_TIMEOUT_MS = 60_000;
+
+/** ListSnapshot.truncated is sent only when true: every other list leaves it out. */
+const cut = (truncated: boolean) => (truncated ? { truncated: true } : {});
 
 const clampWindow = (window: ListWindow): ListWindow => ({
   offset: Math.max(0, Math.floor(window.offset)),
@@ -79,13 +83,14 @@ export class ListSubscriptions {
       rows: read.rows,
       total: read.total,
       complete: read.complete,
+      truncated: read.truncated,
       dirty: new Set(),
       everything: false,
       running: null,
       again: false,
     };
     this.subscriptions.set(subscription.id, subscription);
-    return { subscriptionId: subscription.id, total: read.total, offset: window.offset, rows: fitToBudget(read.rows), complete: read.complete };
+    return { subscriptionId: subscription.id, total: read.total, offset: window.offset, rows: fitToBudget(read.rows), complete: read.complete, ...cut(read.truncated) };
   }
 
   async move(params: { subscriptionId: string; window: ListWindow }): Promise<ListSnapshot> {
@@ -98,8 +103,9 @@ export class ListSubscriptions {
     subscription.rows = read.rows;
     subscription.total = read.total;
     subscription.complete = read.complete;
+    subscription.truncated = read.truncated;
     subscription.dirty.clear();
-    return { subscriptionId: subscription.id, total: read.total, offset: subscription.window.offset, rows: fitToBudget(read.rows), complete: read.complete };
+    return { subscriptionId: subscription.id, total: read.total, offset: subscription.window.offset, rows: fitToBudget(read.rows), complete: read.complete, ...cut(read.truncated) };
   }
 
   unwatch(subscriptionId: string): void {
@@ -141,15 +147,17 @@ export class ListSubscriptions {
     const { changed, replace } = diffWindow(subscription.rows, read.rows);
     const totalChanged = read.total !== subscription.total;
     const completeChanged = read.complete !== subscription.complete;
+    const truncatedChanged = read.truncated !== subscription.truncated;
     subscription.rows = read.rows;
     subscription.total = read.total;
     subscription.complete = read.complete;
-    if (changed.length === 0 && !totalChanged && !replace && !completeChanged) return;
+    subscription.truncated = read.truncated;
+    if (changed.length === 0 && !totalChanged && !replace && !completeChanged && !truncatedChanged) return;
     const { offset } = subscription.window;
-    const complete = completeChanged ? { complete: read.complete } : {};
+    const flags = { ...(completeChanged ? { complete: read.complete } : {}), ...(truncatedChanged ? { truncated: read.truncated } : {}) };
     const patch: ListPatch = replace
-      ? { subscriptionId: subscription.id, total: read.total, offset, rows: fitToBudget(read.rows), ...complete }
-      : { subscriptionId: subscription.id, total: read.total, offset, changed: changed.map(({ index, row }) => ({ index: offset + index, row })), ...complete };
+      ? { subscriptionId: subscription.id, total: read.total, offset, rows: fitToBudget(read.rows), ...flags }
+      : { subscriptionId: subscription.id, total: read.total, offset, changed: changed.map(({ index, row }) => ({ index: offset + index, row })), ...flags };
     // The tab is gone (closed without unwatching): stop working for it.
     if (!(await pushToTab(() => subscription.onPatch(patch), this.deps.patchTimeoutMs ?? PATCH_TIMEOUT_MS))) this.subscriptions.delete(subscription.id);
   }
@@ -166,7 +174,7 @@ export class ListSubscriptions {
       const row = found.rows.get(key) ?? loaded.get(key) ?? known.get(key);
       return row ? [row] : [];
     });
-    return { total: found.total, rows, complete };
+    return { total: found.total, rows, complete, truncated: found.truncated ?? false };
   }
 
   /** Whether every account of the scope has caught up with the gateway (an empty list before that is only "not here yet"). */

@@ -22,6 +22,8 @@ export interface WindowRead {
   readonly keys: readonly string[];
   /** Rows already read on the way (every scope but a folder's). */
   readonly rows: ReadonlyMap<string, ThreadRow>;
+  /** A search reached the match limit in some account: older matches are left out. */
+  readonly truncated?: boolean;
 }
 
 const BY_FOLDER = 'category_timestamps';
@@ -151,7 +153,8 @@ export class ThreadListReader {
     const merged = found
       .flatMap(({ accountId, hits }) => hits.threads.map((thread) => ({ key: rowKey(accountId, thread.threadId), lastAt: thread.lastAt })))
       .sort((a, b) => b.lastAt - a.lastAt || (a.key < b.key ? 1 : a.key > b.key ? -1 : 0));
-    return { total: merged.length, keys: merged.slice(window.offset, window.offset + window.limit).map((entry) => entry.key), rows: new Map() };
+    const truncated = found.some(({ hits }) => hits.truncated);
+    return { total: merged.length, keys: merged.slice(window.offset, window.offset + window.limit).map((entry) => entry.key), rows: new Map(), truncated };
   }
 
   /** One account's part of a merged scope: enough newest rows to fill the window after merging. */

@@ -56,6 +56,8 @@ test('the box has a name and a landmark; `/` focuses it; from:bob subject: finds
   // Bob's answer sits in Alice's inbox; Bob's inbox holds only her question (not from him).
   await expect.poll(() => rowNames(page)).toEqual([expect.stringMatching(new RegExp(`${literal(stamp).source}.*in ${literal(alice.email).source}$`))]);
   await expect(page.getByRole('alert').filter({ hasText: /search operator|not valid|not closed/ }).count()).resolves.toBe(0);
+  // Far under the 1,000-match limit: no "newest 1,000 matches" line (search-cut.test.tsx shows it for a cut search).
+  await expect(page.getByRole('status').filter({ hasText: /newest .* matches/ }).count()).resolves.toBe(0);
 
   // Without from:, both accounts hold the thread.
   await box.fill(`subject:${stamp}`);

@@ -4,6 +4,7 @@ export const threadList: Record<keyof typeof en, string> = {
   conversations: 'Konversationen',
   progress: '{done} von {count, plural, one {# Konversation} other {# Konversationen}}',
   progressLabel: '{verb}: Konversationen',
+  searchCut: 'Angezeigt {count, plural, one {wird der neueste Treffer} other {werden die neuesten # Treffer}}; ältere fehlen. Weitere Wörter oder Operatoren (from:, before:) grenzen die Suche ein.',
   pageSelected: 'Alle {count, plural, one {# Konversation} other {# Konversationen}} auf dieser Seite sind ausgewählt.',
   selectAllIn: 'Alle {count, plural, one {# Konversation} other {# Konversationen}} in {folder} auswählen',
   allSelected: 'Alle {count, plural, one {# Konversation} other {# Konversationen}} in {folder} sind ausgewählt.',

@@ -3,6 +3,7 @@ export const threadList = {
   conversations: 'conversations',
   progress: '{done} of {count, plural, one {# conversation} other {# conversations}}',
   progressLabel: '{verb} conversations',
+  searchCut: 'Showing the newest {count, plural, one {# match} other {# matches}}; older ones are left out. Add words or operators (from:, before:) to narrow the search.',
   pageSelected: 'All {count, plural, one {# conversation} other {# conversations}} on this page are selected.',
   selectAllIn: 'Select all {count, plural, one {# conversation} other {# conversations}} in {folder}',
   allSelected: 'All {count, plural, one {# conversation} other {# conversations}} in {folder} are selected.',

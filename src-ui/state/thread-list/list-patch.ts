@@ -14,6 +14,8 @@ export interface HeldList {
   readonly rows: readonly ThreadRow[];
   /** The worker knows the list's contents (ListSnapshot.complete): only then is an empty list "empty". */
   readonly complete: boolean;
+  /** A search cut at the match limit (ListSnapshot.truncated): the list says so. Absent: not cut. */
+  readonly truncated?: boolean;
 }
 
 const sameArray = <T>(a: readonly T[], b: readonly T[], same: (x: T, y: T) => boolean) =>
@@ -49,15 +51,16 @@ function reuseRows(rows: readonly ThreadRow[], previous: readonly ThreadRow[]): 
 /** The held list after a snapshot (a new subscription or a moved window). */
 export function heldFromSnapshot(snapshot: ListSnapshot, previous?: HeldList): HeldList {
   const rows = reuseRows(snapshot.rows, previous?.rows ?? []);
-  return { subscriptionId: snapshot.subscriptionId, total: snapshot.total, offset: snapshot.offset, rows, complete: snapshot.complete };
+  return { subscriptionId: snapshot.subscriptionId, total: snapshot.total, offset: snapshot.offset, rows, complete: snapshot.complete, truncated: snapshot.truncated ?? false };
 }
 
 /** Applies a patch; a patch of another subscription (an old list still draining) changes nothing. */
 export function applyListPatch(held: HeldList, patch: ListPatch): HeldList {
   if (patch.subscriptionId !== held.subscriptionId) return held;
   const complete = patch.complete ?? held.complete;
+  const truncated = patch.truncated ?? held.truncated;
   if (patch.rows) {
-    return { subscriptionId: held.subscriptionId, total: patch.total, offset: patch.offset, rows: reuseRows(patch.rows, held.rows), complete };
+    return { subscriptionId: held.subscriptionId, total: patch.total, offset: patch.offset, rows: reuseRows(patch.rows, held.rows), complete, truncated };
   }
   const rows = [...held.rows];
   for (const { index, row } of patch.changed ?? []) {
@@ -68,7 +71,7 @@ export function applyListPatch(held: HeldList, patch: ListPatch): HeldList {
   }
   rows.length = Math.max(0, Math.min(rows.length, patch.total - held.offset));
   const unchanged = rows.length === held.rows.length && rows.every((row, i) => row === held.rows[i]);
-  return { subscriptionId: held.subscriptionId, total: patch.total, offset: held.offset, rows: unchanged ? held.rows : rows, complete };
+  return { subscriptionId: held.subscriptionId, total: patch.total, offset: held.offset, rows: unchanged ? held.rows : rows, complete, truncated };
 }
 
 /**

@@ -10,14 +10,14 @@ afterEach(() => engines.splice(0).forEach((engine) => engine.close()));
 const HOUR = 3_600_000;
 const T0 = Date.UTC(2026, 0, 1);
 
-async function synced(servers: FakeMailServer[]) {
+async function synced(servers: FakeMailServer[], timeoutMs = 3000) {
   const profile = new Profile(servers);
   await profile.addAccounts();
   const engine = await profile.engine();
   engines.push(engine);
   for (const server of servers) {
     const runtime = await waitFor(() => engine.runtime(server.accountId), 'the runtime');
-    await waitFor(() => runtime.sync.state.phase === 'idle' && runtime.sync.state.appliedTransactionId === server.latest, 'the sync');
+    await waitFor(() => runtime.sync.state.phase === 'idle' && runtime.sync.state.appliedTransactionId === server.latest, 'the sync', timeoutMs);
   }
   return engine;
 }
@@ -98,4 +98,23 @@ describe('search over the cached mail', () => {
       name: 'AccountNotFound',
     });
   });
+
+  test('a search cut at the 1,000-match limit says so, and says it no longer is once the query narrows', async () => {
+    const server = new FakeMailServer();
+    server.standardFolders();
+    for (let i = 0; i < 1001; i++) server.deliver({ subject: `Receipt ${i}`, at: T0 + i * HOUR, unread: i >= 1000 });
+    const engine = await synced([server], 20_000);
+    await waitFor(() => engine.search.size('7') === 1001, 'the index', 10_000);
+
+    const all = await watchSearch(engine, 'receipt');
+    expect(all.snapshot.truncated).toBe(true);
+    expect(all.snapshot.total).toBe(1000); // the newest 1,000: the oldest is left out
+    expect(heldFromSnapshot(all.snapshot).truncated).toBe(true);
+    const few = await watchSearch(engine, 'receipt is:unread');
+    expect(few.snapshot.truncated).toBeUndefined();
+    expect(few.snapshot.total).toBe(1);
+    await engine.queries.unwatch({ subscriptionId: few.snapshot.subscriptionId });
+    await engine.queries.unwatch({ subscriptionId: all.snapshot.subscriptionId });
+  }, 30_000);
 });
+
