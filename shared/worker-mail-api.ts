@@ -199,6 +199,14 @@ export interface DraftEdit extends Omit<DraftInput, 'draftId' | 'attachmentIds'>
   readonly revision?: number;
 }
 
+/** How far "keep recent mail offline" has come: bodies fetched of those missing. */
+export interface BodyProgress {
+  readonly done: number;
+  readonly total: number;
+  /** 'offline': stopped with no way to the gateway; 'paused': the browser asks to save data. */
+  readonly state: 'idle' | 'running' | 'done' | 'offline' | 'paused';
+}
+
 /** Reads for the UI. */
 export interface MailQueryService {
   /** Starts a live thread list; `onPatch` receives only changes inside the window. */
@@ -216,6 +224,12 @@ export interface MailQueryService {
   getThread(params: { accountId: string; threadId: string }): Promise<ThreadView>;
   /** A body: from MessageBody, or fetched from the gateway and cached. */
   getBody(params: { accountId: string; messageId: string; whole?: boolean }): Promise<BodyView>;
+  /**
+   * Keeps recent mail readable offline (issue 20): fetches the bodies of the last `days`
+   * days' messages not on this device yet, one at a time, newest first; `onProgress` hears
+   * how far it is. Resolves when done, or stopped (offline, or the browser saving data).
+   */
+  prefetchBodies(params: { accountIds: readonly string[]; days: number }, onProgress: (progress: BodyProgress) => void): Promise<BodyProgress>;
   /** Folders of an account, special folders first, nested order. */
   listFolders(params: { accountId: string }): Promise<readonly FolderView[]>;
   /** Unread counts per account, for the sidebar. */

@@ -3,7 +3,6 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { AccountStore } from './accounts/account-store';
 import { AnalyticsStore } from './analytics/analytics-store';
-import { AccountLeases } from './cluster/account-leases';
 import { SessionStore } from './accounts/session-store';
 import { discoverServers, rememberDiscoveries } from './auth/discovery';
 import { checkImapLogin } from './auth/imap-check';
@@ -18,6 +17,7 @@ import { JobWorker, type JobWorkerOptions } from './jobs/job-worker';
 import { accountDocument, DeltaReader, mailSources } from './mirror/delta-reader';
 import { Materializer } from './mirror/materialize';
 import { MirrorManager } from './mirror/mirror-manager';
+import { postgresOwnership } from './mirror/mirror-ownership';
 import { UploadIntake } from './drafts/upload-intake';
 import { MirrorStore } from './mirror/mirror-store';
 import { createMailWrites, type MailWrites } from './outbox/mail-writes';
@@ -171,8 +171,8 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     askOwner: (accountId, folderPath) => shared.resync.request(accountId, folderPath),
     // On PostgreSQL several nodes may share the database: each account is mirrored by the
     // node holding its lease (DESIGN §7). SQLite is one node's file: it mirrors everything.
-    ...(store.dialect === 'postgres'
-      ? { ownership: { leases: new AccountLeases({ store }), holder: nodeId, ttlMs: MIRROR_LEASE_TTL_MS, spread: { slack: ACCOUNT_SPREAD_SLACK }, onError: (error: unknown) => report('account leases', error) } }
+    ...(store.dialect === 'postgres' && config.databaseUrl
+      ? { ownership: postgresOwnership({ store, databaseUrl: config.databaseUrl, holder: nodeId, ttlMs: MIRROR_LEASE_TTL_MS, spread: { slack: ACCOUNT_SPREAD_SLACK }, onError: (error) => report('account leases', error) }) }
       : {}),
   });
   shared.resync.handle((accountId, folderPath) => mirrors.resyncIfMirrored(accountId, folderPath));

@@ -44,9 +44,22 @@ export interface JobWorkerOptions {
    * left by a process that is gone, so its claim lapses at once instead of after `lockMs`.
    */
   readonly soleWorker: boolean;
+  /** Finished jobs are kept this long (for operators), then deleted by the started loop, hourly; dead ones stay. */
+  readonly keepDoneMs: number;
 }
 
-export const DEFAULT_JOB_WORKER_OPTIONS: JobWorkerOptions = { concurrency: 4, lockMs: 30_000, idleCheckMs: 5_000, stopWaitMs: 10_000, renewEveryMs: 10_000, soleWorker: false };
+export const DEFAULT_JOB_WORKER_OPTIONS: JobWorkerOptions = {
+  concurrency: 4,
+  lockMs: 30_000,
+  idleCheckMs: 5_000,
+  stopWaitMs: 10_000,
+  renewEveryMs: 10_000,
+  soleWorker: false,
+  keepDoneMs: 24 * 60 * 60_000,
+};
+
+/** How often a started loop deletes the finished jobs older than keepDoneMs. */
+const CLEAN_EVERY_MS = 60 * 60_000;
 
 export interface JobWorkerDeps {
   readonly queue: JobQueue;
@@ -78,6 +91,9 @@ export class JobWorker {
   /** Claims under way: `stop` waits for them, then for the jobs they brought. */
   private readonly claiming = new Set<Promise<unknown>>();
   private timer: NodeJS.Timeout | null = null;
+  private cleaner: NodeJS.Timeout | null = null;
+  /** A kick came while a claim was under way (its pass found no free slot): one more pass after the claim. */
+  private lookAgain = false;
   /** The timer loop is off (never started, or stopped); `runDue` still works (tests call it). */
   private stopped = true;
   /** `stop` was called: nothing more is claimed. */
@@ -102,10 +118,16 @@ export class JobWorker {
     this.stopped = false;
     this.closing = false;
     this.kick();
+    const clean = () => void this.deps.queue.deleteDone(this.deps.queue.now() - this.options.keepDoneMs).catch((error: unknown) => this.deps.onError?.(error));
+    clean();
+    this.cleaner = setInterval(clean, CLEAN_EVERY_MS);
+    this.cleaner.unref();
   }
 
   /** Looks at the table soon (a job enqueued here, a slot freed). */
   kick(): void {
+    // A claim under way holds the free slots and may have read the table before the job came: look again after it.
+    if (this.claiming.size > 0) this.lookAgain = true;
     this.schedule(0);
   }
 
@@ -115,6 +137,8 @@ export class JobWorker {
     this.closing = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    if (this.cleaner) clearInterval(this.cleaner);
+    this.cleaner = null;
     let waited: NodeJS.Timeout | undefined;
     const limit = new Promise<void>((resolve) => (waited = setTimeout(resolve, this.options.stopWaitMs)));
     const drained = (async () => {
@@ -143,6 +167,10 @@ export class JobWorker {
     } finally {
       this.reserved -= free;
       this.claiming.delete(claim);
+      if (this.lookAgain && this.claiming.size === 0) {
+        this.lookAgain = false;
+        this.kick();
+      }
     }
     const runs = jobs.map((job) => this.track(this.run(job)));
     await Promise.all(runs);

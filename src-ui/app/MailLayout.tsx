@@ -18,6 +18,7 @@ import { ComposerHost } from './ComposerHost';
 import { SyncBanner } from './SyncBanner';
 import { useT } from '../kit/i18n';
 import { Icon } from '../kit/icons';
+import { OfflineKeeper } from '../offline';
 import { dispatchMailEvent, MAIL_EVENTS } from '../kit/mail-events';
 
 const mailRoute = getRouteApi('/mail');
@@ -52,6 +53,7 @@ export function MailLayout() {
         <span>{t('device.compose')}</span>
       </button>
       <ShortcutsDialog />
+      <OfflineKeeper />
       <ComposerHost defaultAccountId={activeAccountId} />
     </div>
   );

@@ -305,6 +305,7 @@ export function ReadingPane({ threadKey, onClose, showBack }: { threadKey: strin
                   void navigate({ to: '/settings/$page', params: { page: 'rules' } });
                 }}
                 onBlockSender={(message) => message.from[0] && void actions.blockSender({ accountId: message.accountId, sender: message.from[0].email.toLowerCase() })}
+                onAddContact={(message) => message.from[0] && void actions.addSenderToContacts({ accountId: message.accountId, sender: message.from[0] })}
               />
             </Suspense>
           </PartBoundary>

@@ -1,4 +1,4 @@
-/** The bar above the mailbox: (on a phone) the folders, search, shortcuts help, settings, account. */
+/** The bar above the mailbox: (on a phone) the folders, search, shortcuts help, contacts, settings, account. */
 import { useNavigate } from '@tanstack/react-router';
 import { useSetAtom } from 'jotai';
 import { Icon } from '../kit/icons';
@@ -28,6 +28,9 @@ export function TopBar() {
       <div className="topbar-actions">
         <button type="button" className="icon-button topbar-shortcuts" aria-label={t('toolbar.keyboardShortcuts')} title={t('toolbar.keyboardShortcuts2')} aria-keyshortcuts="?" onClick={() => openShortcuts(true)}>
           <Icon name="keyboard" size={20} />
+        </button>
+        <button type="button" className="icon-button topbar-contacts" aria-label={t('contacts.openContacts')} title={t('contacts.openContacts')} onClick={() => void navigate({ to: '/contacts' })}>
+          <Icon name="contacts" size={20} />
         </button>
         <SettingsMenu />
         <AccountMenu />

@@ -8,6 +8,7 @@
  *   /mail/$accountId/$folderId?…    one folder of one account
  *   /settings                       the Settings screen: its pages (a list alone on a phone)
  *   /settings/$page                 one page (settings/pages.ts), each its own lazy chunk
+ *   /contacts?account&contact       the address book (contacts/ContactsScreen.tsx)
  *   /compose?uri=mailto:…           a mailto: link (Tern as the default mail app): the composer, filled, over the inbox
  *
  * A screen whose chunk is gone after a deploy says "has been updated, reload" (chunk-errors.ts).
@@ -27,7 +28,7 @@ import { RootLayout } from './RootLayout';
 import { NotFound } from './NotFound';
 import { RouteError } from './RouteError';
 import { builtSettingsPage, loadSettingsPage } from '../settings/pages';
-import { composeSearchSchema, loginSearchSchema, mailSearchSchema, parseSearchString, stringifySearchObject } from './search-params';
+import { composeSearchSchema, contactsSearchSchema, loginSearchSchema, mailSearchSchema, parseSearchString, stringifySearchObject } from './search-params';
 
 const rootRoute = createRootRoute({ component: RootLayout, notFoundComponent: NotFound });
 
@@ -97,12 +98,20 @@ const composeRoute = createRoute({
   component: lazyRouteComponent(importChunk(() => import('./ComposeLink')), 'ComposeLink'),
 });
 
+const contactsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'contacts',
+  validateSearch: contactsSearchSchema,
+  component: lazyRouteComponent(importChunk(() => import('../contacts/ContactsScreen')), 'ContactsScreen'),
+});
+
 export const routeTree = rootRoute.addChildren([
   indexRoute,
   loginRoute,
   composeRoute,
   mailRoute.addChildren([mailIndexRoute, unifiedRoute, folderRoute]),
   settingsRoute.addChildren([settingsIndexRoute, settingsPageRoute]),
+  contactsRoute,
 ]);
 
 export function createAppRouter(history: RouterHistory = createBrowserHistory()) {

@@ -30,6 +30,13 @@ export const loginSearchSchema = z.object({
 });
 export type LoginSearch = z.output<typeof loginSearchSchema>;
 
+/** /contacts?account&contact: whose book, and the open card ('new' for a new one). */
+export const contactsSearchSchema = z.object({
+  account: lenient(z.string().check(z.maxLength(64))),
+  contact: lenient(z.string().check(z.maxLength(64))),
+});
+export type ContactsSearch = z.output<typeof contactsSearchSchema>;
+
 /** `/compose?uri=mailto:…` (or `?to=&cc=&bcc=&subject=&body=`): a mailto: link opening the composer (app/ComposeLink.tsx). */
 const linkField = (max: number) => lenient(z.string().check(z.maxLength(max)));
 export const composeSearchSchema = z.object({

@@ -41,6 +41,7 @@ export interface ConversationViewProps {
   readonly onFilterLike?: (message: MessageView) => void;
   /** "Block sender" on a message. */
   readonly onBlockSender?: (message: MessageView) => void;
+  readonly onAddContact?: (message: MessageView) => void;
   /** Opens the composer with a reply, reply-all, forward or `mailto:` link. */
   readonly onCompose: (initial: ComposerInitial) => void;
   /** An unread message was opened (the shell marks it read). */
@@ -226,6 +227,7 @@ export const ConversationView = memo(function ConversationView(props: Conversati
                 onDistrustSender={props.onDistrustSender}
                 {...(props.onFilterLike ? { onFilterLike: props.onFilterLike } : {})}
                 {...(props.onBlockSender ? { onBlockSender: props.onBlockSender } : {})}
+                {...(props.onAddContact ? { onAddContact: props.onAddContact } : {})}
                 onCompose={props.onCompose}
                 onRespond={respond}
                 onEditDraft={props.onEditDraft}

@@ -48,6 +48,8 @@ export interface MessageItemProps {
   readonly onFilterLike?: (message: MessageView) => void;
   /** "Block sender": mail from this sender goes to Spam from now on (rules on the server). */
   readonly onBlockSender?: (message: MessageView) => void;
+  /** "Add to contacts": the sender becomes a card of the account's address book. */
+  readonly onAddContact?: (message: MessageView) => void;
   readonly now: number;
   readonly locale?: string;
 }
@@ -173,6 +175,11 @@ export function MessageItem(props: MessageItemProps) {
             {!message.draft && props.onFilterLike && (
               <button type="button" className="tern-icon-button" aria-label={t('rules.filterLikeThis')} title={t('rules.filterLikeThis')} onClick={() => props.onFilterLike?.(message)}>
                 <Icon name="list" />
+              </button>
+            )}
+            {!message.draft && props.onAddContact && sender && !props.ownAddresses.includes(sender.email.toLowerCase()) && (
+              <button type="button" className="tern-icon-button" aria-label={t('contacts.addToContacts')} title={t('contacts.addToContacts')} onClick={() => props.onAddContact?.(message)}>
+                <Icon name="contacts" />
               </button>
             )}
             {!message.draft && props.onBlockSender && sender && !props.ownAddresses.includes(sender.email.toLowerCase()) && (

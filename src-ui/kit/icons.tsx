@@ -6,6 +6,7 @@
 import type { ReactNode } from 'react';
 
 export type IconName =
+  | 'contacts'
   | 'inbox'
   | 'send'
   | 'draft'
@@ -207,6 +208,7 @@ const PATHS: Record<IconName, ReactNode> = {
   list: <><path d="M9 6h11M9 12h11M9 18h11" /><circle cx="4.5" cy="6" r=".8" /><circle cx="4.5" cy="12" r=".8" /><circle cx="4.5" cy="18" r=".8" /></>,
   minimize: <path d="M6 18h12" />,
   menu: <path d="M4 6h16M4 12h16M4 18h16" />,
+  contacts: <><circle cx="12" cy="8" r="4" /><path d="M4 21a8 8 0 0 1 16 0" /></>,
   phone: <><rect x="7" y="2" width="10" height="20" rx="2" /><path d="M11 18h2" /></>,
   music: <><path d="M9 18V6l11-2v12" /><circle cx="6.5" cy="18" r="2.5" /><circle cx="17.5" cy="16" r="2.5" /></>,
   numberedList: <><path d="M10 6h10M10 12h10M10 18h10" /><path d="M4 5l1.5-1V9M3.5 13.5a1.5 1.5 0 1 1 2.6 1L3.5 17h3" /></>,

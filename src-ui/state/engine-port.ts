@@ -8,6 +8,7 @@
  */
 import { proxy, type Remote } from 'comlink';
 import type { AccountService, AccountsState, AddAccountParams, AddAccountResult, RulesService, SettingsService, WorkerApi } from '../../shared/worker-api';
+import type { ContactsService } from '../../shared/worker-contacts-api';
 import type { FolderCommandService, MailCommandService, MailQueryService } from '../../shared/worker-mail-api';
 import type { EarlyList } from '../engine/first-screen';
 
@@ -33,6 +34,8 @@ export interface UiEngine {
   readonly settings?: SettingsService;
   /** Rules that run on the mail server (absent in fakes that do not need them). */
   readonly rules?: RulesService;
+  /** Each account's address book (absent in fakes that do not need it). */
+  readonly contacts?: ContactsService;
   /**
    * Answers the entry asked for before the app loaded (engine/connect-engine.ts): the
    * bridge takes them instead of asking again. Absent in tests and fakes.
@@ -71,6 +74,7 @@ export function engineFromWorker(worker: Remote<WorkerApi>, version: string, sta
       getThread: (params) => worker.mail.getThread(params),
       watchThread: (params, onPush) => worker.mail.watchThread(params, proxy(onPush)),
       getBody: (params) => worker.mail.getBody(params),
+      prefetchBodies: (params, onProgress) => worker.mail.prefetchBodies(params, proxy(onProgress)),
       listFolders: (params) => worker.mail.listFolders(params),
       counts: (params) => worker.mail.counts(params),
       suggestAddresses: (params) => worker.mail.suggestAddresses(params),
@@ -109,6 +113,15 @@ export function engineFromWorker(worker: Remote<WorkerApi>, version: string, sta
       get: (params) => worker.rules.get(params),
       save: (params) => worker.rules.save(params),
       listSender: (params) => worker.rules.listSender(params),
+    },
+    contacts: {
+      list: (params) => worker.contacts.list(params),
+      save: (params) => worker.contacts.save(params),
+      remove: (params) => worker.contacts.remove(params),
+      restore: (params) => worker.contacts.restore(params),
+      merge: (params) => worker.contacts.merge(params),
+      watch: (params, onChange) => worker.contacts.watch(params, proxy(onChange)),
+      unwatch: (params) => worker.contacts.unwatch(params),
     },
   };
 }

@@ -6,6 +6,7 @@
 import type { Address } from '../../shared/api/mail';
 import type {
   AccountCounts,
+  BodyProgress,
   BodyView,
   FolderView,
   ListPatch,
@@ -32,12 +33,14 @@ import {
   bodyParamsSchema,
   moveWindowParamsSchema,
   parseParams,
+  prefetchParamsSchema,
   subscriptionParamsSchema,
   suggestParamsSchema,
   threadParamsSchema,
   watchParamsSchema,
 } from './query-params';
 import type { OpenStore } from './thread-list-reader';
+import { BodyPrefetch } from './body-prefetch';
 import { orderSuggestions } from './suggestion-order';
 import { orderFolders } from './views';
 
@@ -55,7 +58,20 @@ export interface MailQueryServiceDeps {
 }
 
 export class EngineMailQueries implements MailQueryService {
+  /** "Keep recent mail offline" (body-prefetch.ts): made on first use, one run for every tab. */
+  private bodyPrefetch: BodyPrefetch | null = null;
+
   constructor(private readonly deps: MailQueryServiceDeps) {}
+
+  async prefetchBodies(params: { accountIds: readonly string[]; days: number }, onProgress: (progress: BodyProgress) => void): Promise<BodyProgress> {
+    const parsed = parseParams(prefetchParamsSchema, params);
+    this.bodyPrefetch ??= new BodyPrefetch({
+      open: this.deps.open,
+      fetchBody: (body) => this.deps.reads.body(body),
+      saveData: () => (globalThis.navigator as { connection?: { saveData?: boolean } } | undefined)?.connection?.saveData === true,
+    });
+    return this.bodyPrefetch.run(parsed, onProgress);
+  }
 
   async watchThreadList(params: { scope: ListScope; window: ListWindow }, onPatch: (patch: ListPatch) => void): Promise<ListSnapshot> {
     try {

@@ -26,6 +26,7 @@ export const bodyParamsSchema = z.object({ accountId: id, messageId: id, whole: 
 export const attachmentParamsSchema = z.object({ accountId: id, messageId: id, index: z.number().int().min(0).max(9999) });
 export const accountParamsSchema = z.object({ accountId: id });
 export const accountsParamsSchema = z.object({ accountIds });
+export const prefetchParamsSchema = z.object({ accountIds, days: z.number().int().min(1).max(3650) });
 export const suggestParamsSchema = z.object({ accountIds, prefix: z.string().max(200), limit: z.number().int().min(1).max(50) });
 export const subscriptionParamsSchema = z.object({ subscriptionId: id });
 

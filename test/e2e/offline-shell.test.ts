@@ -5,7 +5,8 @@
  * page; a new build's worker waits and the page offers "A new version is ready — Reload",
  * which brings the new version in; then, with the gateway stopped, a reload still opens
  * Tern — the shell from the service worker's cache, the mail list from the engine's
- * IndexedDB — instead of the browser's error page.
+ * IndexedDB — instead of the browser's error page — and a message never opened here reads
+ * offline, its body downloaded ahead by "keep recent mail offline".
  */
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -78,6 +79,14 @@ test('manifest and icons; the service worker takes the page; a new build waits f
   await expect(eventually(() => controllerVersion(page), 15_000, 'the new version')).resolves.toBe(`${firstVersion}-next`);
   await expect(banner.count()).resolves.toBe(0);
 
+  // Keep recent mail offline (Settings → Apps): the engine downloads the missing bodies, the page says when all are here.
+  await page.goto(`${gateway.baseUrl}/settings/apps`);
+  await page.getByRole('checkbox', { name: /^Keep the last 30 days of mail on this device/ }).check();
+  await page.getByRole('status').filter({ hasText: 'The last 30 days of mail are on this device.' }).waitFor({ timeout: 60_000 });
+  await screenshot(page, 'offline-keep-recent-done');
+  await page.getByRole('button', { name: 'Back to mail' }).click();
+  await mail.waitForRows();
+
   // The gateway goes away; a reload still opens Tern with the mail the engine keeps.
   const firstRow = await mail.threadList().locator('[role="option"]:not([aria-disabled="true"])').first().getAttribute('aria-label');
   await gateway.halt();
@@ -87,5 +96,12 @@ test('manifest and icons; the service worker takes the page; a new build waits f
   await expect(mail.threadList().locator('[role="option"]:not([aria-disabled="true"])').first().getAttribute('aria-label')).resolves.toBe(firstRow);
   await expect(page.title()).resolves.toMatch(/Tern Mail/);
   await screenshot(page, 'offline-gateway-down');
+  // A message never opened here reads offline: its body was downloaded ahead.
+  await mail.threadList().locator('[role="option"][aria-posinset="3"]').click();
+  const pane = page.getByRole('region', { name: 'Conversation' });
+  await pane.locator('.tern-message-content:not([hidden])').first().waitFor();
+  await expect.poll(() => pane.locator('.tern-body-loading').count(), { timeout: 10_000 }).toBe(0);
+  await expect(pane.locator('.tern-body-error').count()).resolves.toBe(0);
+  await screenshot(page, 'offline-prefetched-message');
   await context.close();
 });

@@ -35,4 +35,11 @@ export const device: Readonly<Record<keyof typeof en, string>> = {
   defaultMailImpossible: 'Dieser Browser lässt keine Website E-Mail-Links öffnen (Safari nicht, und kein Browser auf einer Seite, die nicht über HTTPS kommt). Installieren Sie {app} oder verwenden Sie Chrome, Edge oder Firefox.',
   appsMenu: 'App herunterladen',
   bodyNotOffline: 'Diese Nachricht ist noch nicht auf diesem Gerät. Sie öffnet sich, sobald Sie wieder online sind.',
+  offlineTitle: 'Offline lesen',
+  offlineKeep: 'Die E-Mails der letzten {days} Tage auf diesem Gerät behalten',
+  offlineHint: 'Nachrichten werden im Hintergrund geladen, nur der Text (Anhänge öffnen sich online). Offline geschriebene E-Mails warten im Postausgang und werden gesendet, sobald Sie wieder online sind.',
+  offlineRunning: 'Wird geladen: {done} von {total} Nachrichten …',
+  offlineStoppedOffline: 'Ohne Verbindung angehalten ({done} von {total} geladen). Es geht weiter, wenn Sie die App das nächste Mal online öffnen.',
+  offlinePausedSaveData: 'Angehalten: Ihr Browser bittet Websites, Daten zu sparen.',
+  offlineDone: 'Die E-Mails der letzten {days} Tage sind auf diesem Gerät.',
 };

@@ -17,6 +17,7 @@ import { settingsMenu } from './settingsMenu';
 import { shell } from './shell';
 import { settings } from './settings';
 import { rules } from './rules';
+import { contacts } from './contacts';
 import { device } from './device';
 
 export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (typeof en)[Area], string>> } = {
@@ -37,5 +38,6 @@ export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (ty
   shell,
   settings,
   rules,
+  contacts,
   device,
 };

@@ -34,4 +34,11 @@ export const device = {
   defaultMailImpossible: 'This browser does not let a website handle email links (Safari does not, and no browser allows it on a page that is not served over HTTPS). Install {app}, or use Chrome, Edge or Firefox.',
   appsMenu: 'Get the app',
   bodyNotOffline: 'This message is not on this device yet. It opens when you are back online.',
+  offlineTitle: 'Offline reading',
+  offlineKeep: 'Keep the last {days} days of mail on this device',
+  offlineHint: 'Messages download in the background, text only (attachments open when you are online). Mail you write offline waits in the outbox and is sent when you are back.',
+  offlineRunning: 'Downloading: {done} of {total} messages…',
+  offlineStoppedOffline: 'Paused with no connection ({done} of {total} downloaded). It goes on the next time you open the app online.',
+  offlinePausedSaveData: 'Paused: your browser asks websites to save data.',
+  offlineDone: 'The last {days} days of mail are on this device.',
 };

@@ -16,6 +16,7 @@ import { settingsMenu } from './settingsMenu';
 import { shell } from './shell';
 import { settings } from './settings';
 import { rules } from './rules';
+import { contacts } from './contacts';
 import { device } from './device';
 
 export const en = {
@@ -36,5 +37,6 @@ export const en = {
   shell,
   settings,
   rules,
+  contacts,
   device,
 };

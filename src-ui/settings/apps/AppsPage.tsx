@@ -4,10 +4,26 @@
  * offers one (Chromium's `beforeinstallprompt`, held by offline/sw-registration.ts), the
  * steps for the others — and Tern as the default mail app (the set-default-mail modal).
  */
-import { useState, useSyncExternalStore } from 'react';
+import { useAtomValue } from 'jotai';
+import { useId, useState, useSyncExternalStore } from 'react';
+import type { BodyProgress } from '../../../shared/worker-mail-api';
 import { brand } from '../../brand';
 import { useT, type MessageId } from '../../kit/i18n';
-import { installOffered, promptInstall, runsInstalled, subscribeToUpdate } from '../../offline';
+import {
+  chooseKeepOffline,
+  installOffered,
+  keepOfflineChosen,
+  OFFLINE_DAYS,
+  offlineProgress,
+  promptInstall,
+  requestPersistentStorage,
+  runKeepOffline,
+  runsInstalled,
+  subscribeToOffline,
+  subscribeToUpdate,
+} from '../../offline';
+import { useMailActions } from '../../state/actions-context';
+import { accountsAtom } from '../../state/atoms';
 import { DefaultMailDialog } from './DefaultMailDialog';
 
 const CSS = `
@@ -23,6 +39,7 @@ dialog.modal-dialog.default-mail-dialog { width: min(500px, calc(100vw - 32px));
 .default-mail-actions { display: flex; flex-wrap: wrap; justify-content: flex-end; gap: 10px; margin-top: 4px; }
 .default-mail-actions .button { min-height: 44px; }
 .settings-notice-error { background: var(--danger-soft); }
+.apps-offline-status { margin-top: 10px; }
 `;
 
 /** Where to find "Install" in each browser, for those with no prompt to offer. */
@@ -33,6 +50,54 @@ const STEPS: readonly { readonly where: MessageId; readonly how: MessageId }[] =
   { where: 'device.stepsIos', how: 'device.stepsIosHow' },
   { where: 'device.stepsFirefox', how: 'device.stepsFirefoxHow' },
 ];
+
+/** What the engine's progress means to a person. */
+function progressText(t: ReturnType<typeof useT>, progress: BodyProgress | null): string | null {
+  if (!progress || progress.state === 'idle') return null;
+  if (progress.state === 'running') return t('device.offlineRunning', { done: progress.done, total: progress.total });
+  if (progress.state === 'offline') return t('device.offlineStoppedOffline', { done: progress.done, total: progress.total });
+  if (progress.state === 'paused') return t('device.offlinePausedSaveData');
+  return t('device.offlineDone', { days: OFFLINE_DAYS });
+}
+
+/** "Keep recent mail offline": the choice and how far the engine has come. */
+function OfflineReading() {
+  const t = useT();
+  const actions = useMailActions();
+  const accounts = useAtomValue(accountsAtom) ?? [];
+  const chosen = useSyncExternalStore(subscribeToOffline, keepOfflineChosen, () => false);
+  const progress = useSyncExternalStore(subscribeToOffline, offlineProgress, () => null);
+  const id = useId();
+  const toggle = (on: boolean) => {
+    chooseKeepOffline(on);
+    if (!on) return;
+    // Kept mail is worth keeping: ask the browser not to evict it.
+    void requestPersistentStorage();
+    void runKeepOffline(actions.keepOffline, accounts.map((account) => account.accountId));
+  };
+  const status = chosen ? progressText(t, progress) : null;
+  return (
+    <section className="settings-group" aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`} className="field-label">
+        {t('device.offlineTitle')}
+      </h3>
+      <label className="settings-switch">
+        <input type="checkbox" checked={chosen} onChange={(event) => toggle(event.target.checked)} aria-describedby={`${id}-hint`} />
+        <span className="settings-switch-text">
+          <span>{t('device.offlineKeep', { days: OFFLINE_DAYS })}</span>
+          <span id={`${id}-hint`} className="settings-choice-hint">
+            {t('device.offlineHint')}
+          </span>
+        </span>
+      </label>
+      {status && (
+        <p className="settings-notice apps-offline-status" role="status">
+          {status}
+        </p>
+      )}
+    </section>
+  );
+}
 
 export default function AppsPage() {
   const t = useT();
@@ -81,6 +146,7 @@ export default function AppsPage() {
           </button>
         </div>
       </section>
+      <OfflineReading />
       {defaultOpen && <DefaultMailDialog onClose={() => setDefaultOpen(false)} />}
     </div>
   );

@@ -19,13 +19,14 @@ import type { LanguageChoice, PreferencePatch } from '../../../shared/preference
 import type { RoamingPreferences } from '../roaming-preferences';
 import { createAccountActions, type AccountActions } from './account-actions';
 import { createMessageActions, type MessageActions } from './message-actions';
+import { createContactActions, type ContactActions } from './contact-actions';
 import { createRulesActions, type RulesActions } from './rules-actions';
 import { createThreadCommands, type ThreadCommandActions } from './thread-commands';
 
 export { loggedOutMessage } from './account-actions';
 export { confirmation, UNDONE_MESSAGE, type RunOptions, type ThreadCommand } from './thread-commands';
 
-export interface MailActions extends AccountActions, ThreadCommandActions, MessageActions, RulesActions {
+export interface MailActions extends AccountActions, ThreadCommandActions, MessageActions, RulesActions, ContactActions {
   // The thread list
   openThreadList(scope: ListScope, window: ListWindow): Promise<void>;
   moveThreadListWindow(window: ListWindow): void;
@@ -76,6 +77,7 @@ export function createMailActions(params: {
     ...createThreadCommands({ engine, store, bridge }),
     ...createMessageActions({ engine, bridge }),
     ...createRulesActions({ engine, bridge }),
+    ...createContactActions({ engine, bridge }),
 
     openThreadList: (scope, window) => bridge.openThreadList(scope, window),
     moveThreadListWindow: (window) => bridge.moveThreadListWindow(window),

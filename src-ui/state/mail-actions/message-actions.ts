@@ -5,7 +5,7 @@
  */
 import { TernError } from '../../../shared/errors';
 import type { Address } from '../../../shared/api/mail';
-import type { BodyView, DraftEdit, DraftInput, DraftSaveReceipt, SendNotice, ThreadView, UploadParams } from '../../../shared/worker-mail-api';
+import type { BodyProgress, BodyView, DraftEdit, DraftInput, DraftSaveReceipt, SendNotice, ThreadView, UploadParams } from '../../../shared/worker-mail-api';
 import type { WorkerBridge } from '../engine-feeds';
 import type { UiEngine } from '../engine-port';
 
@@ -13,6 +13,8 @@ export interface MessageActions {
   loadThread(params: { accountId: string; threadId: string }): Promise<ThreadView>;
   /** `whole`: a very large HTML body in full ("Show the whole message"). */
   loadBody(params: { accountId: string; messageId: string; whole?: boolean }): Promise<BodyView>;
+  /** "Keep recent mail offline": the engine fetches the last `days` days' missing bodies (one run for every tab). */
+  keepOffline(params: { accountIds: readonly string[]; days: number }, onProgress: (progress: BodyProgress) => void): Promise<BodyProgress>;
   suggestAddresses(params: { accountIds: readonly string[]; prefix: string; limit: number }): Promise<readonly Address[]>;
   saveDraft(draft: DraftInput): Promise<DraftSaveReceipt>;
   /** A draft to edit, by its message in Drafts (Bcc and attachments included), or by the id a composer saved it under (composers restored after a reload). */
@@ -39,6 +41,7 @@ export function createMessageActions(params: { engine: UiEngine; bridge: WorkerB
   return {
     loadThread: (thread) => engine.mail.getThread(thread),
     loadBody: (body) => engine.mail.getBody(body),
+    keepOffline: (params, onProgress) => engine.mail.prefetchBodies(params, onProgress),
     suggestAddresses: (query) => engine.mail.suggestAddresses(query),
     saveDraft: (draft) => engine.commands.saveDraft({ draft }),
     async openDraft(draft) {

@@ -69,6 +69,29 @@ describeOnEngines('Account leases and jobs', (engine) => {
     await expect(a!.check(7, third!)).rejects.toThrow(`moved on to token ${third! + 1} (held by node-a)`);
   });
 
+  test('acquireMany takes the free, released, expired and own accounts in one go and skips the ones another node holds live', async () => {
+    const [a, b] = leasesOf(nodeStores(2));
+    const expired = (await b!.acquire(2, 'node-b', TTL / 2))!;
+    const released = (await b!.acquire(3, 'node-b', TTL))!;
+    await b!.release(3, 'node-b', released);
+    const own = (await a!.acquire(4, 'node-a', TTL))!;
+    const live = (await b!.acquire(5, 'node-b', TTL))!;
+    nodes.now += TTL / 2; // account 2's lease lapses now; 5's is still live
+    // Account 1 was never leased; a duplicate is tolerated.
+    const tokens = await a!.acquireMany([1, 2, 3, 4, 5, 1], 'node-a', TTL);
+    expect([...tokens].sort(([x], [y]) => x - y)).toEqual([[1, 1], [2, expired + 1], [3, released + 1], [4, own + 1]]);
+    for (const [accountId, token] of tokens) await a!.check(accountId, token);
+    await b!.check(5, live);
+    expect(await a!.acquireMany([], 'node-a', TTL)).toEqual(new Map());
+  });
+
+  test('two nodes racing acquireMany over the same accounts: each account goes to exactly one of them', async () => {
+    const [a, b] = leasesOf(nodeStores(2));
+    const accounts = Array.from({ length: 40 }, (_, i) => i + 1);
+    const [byA, byB] = await Promise.all([a!.acquireMany(accounts, 'node-a', TTL), b!.acquireMany([...accounts].reverse(), 'node-b', TTL)]);
+    for (const accountId of accounts) expect(Number(byA.has(accountId)) + Number(byB.has(accountId))).toBe(1);
+  });
+
   test('an expired lease refuses writes even before anyone takes it over; no lease at all refuses them too', async () => {
     const [a] = leasesOf([nodes.store]);
     const token = (await a!.acquire(3, 'node-a', TTL))!;
@@ -252,6 +275,40 @@ describeOnEngines('Account leases and jobs', (engine) => {
     expect(await finishedWhenStopped).toBe(true);
     expect(await ran).toBe(1);
     expect(await queue.get(id)).toMatchObject({ state: 'done' });
+  });
+
+  test('a started worker deletes finished jobs older than keepDoneMs; the sole worker of a database lets a dead process’s claims lapse at its start', async () => {
+    const queue = new JobQueue({ store: nodes.store, now: nodes.clock });
+    const old = await queue.enqueue('counted', { n: 1 }, nodes.now);
+    const worker = new JobWorker({ queue, name: 'node-a', handlers: { counted: async () => undefined } });
+    expect(await worker.runDue()).toBe(1);
+    nodes.now += 1_000;
+    const orphan = await queue.enqueue('counted', { n: 2 }, nodes.now);
+    expect(await queue.claim({ worker: 'gone', kinds: ['counted'], limit: 1, lockMs: 60_000 })).toHaveLength(1); // its process died
+    const next = new JobWorker({ queue, name: 'node-b', handlers: { counted: async () => undefined }, options: { keepDoneMs: 500, soleWorker: true, idleCheckMs: 60_000 } });
+    await next.start();
+    try {
+      await expect.poll(async () => (await queue.get(old)) ?? null).toBeNull(); // done 1 s ago, kept 0.5 s
+      await expect.poll(async () => (await queue.get(orphan))?.state).toBe('done'); // taken at once, not after 60 s
+      expect(await queue.get(orphan)).toMatchObject({ claimedBy: 'node-b', attempts: 2 });
+    } finally {
+      await next.stop();
+    }
+  });
+
+  test('laned jobs: one at a time per lane, the first due first; other lanes and unlaned jobs go beside them', async () => {
+    const queue = new JobQueue({ store: nodes.store, now: nodes.clock });
+    const a1 = await queue.enqueue('send', { n: 'a1' }, nodes.now, undefined, 'account:1');
+    const a2 = await queue.enqueue('send', { n: 'a2' }, nodes.now, undefined, 'account:1');
+    const b1 = await queue.enqueue('send', { n: 'b1' }, nodes.now, undefined, 'account:2');
+    const free = await queue.enqueue('send', { n: 'free' }, nodes.now);
+    const claim = () => queue.claim({ worker: 'w', kinds: ['send'], limit: 10, lockMs: 10_000 });
+    const first = await claim();
+    expect(first.map((job) => job.id)).toEqual([a1, b1, free]);
+    expect(await claim()).toEqual([]); // a2 waits for a1 while it runs
+    expect(await queue.fail(first[0]!, '451 later')).toBe('queued'); // a1 retries later: a2 is now the lane's first due
+    expect((await claim()).map((job) => job.id)).toEqual([a2]);
+    expect(await queue.get(a1)).toMatchObject({ state: 'queued', lane: 'account:1' });
   });
 
   test('a dedupe key keeps one pending job per kind and key; a queued job can be cancelled, a running one not', async () => {

@@ -509,6 +509,12 @@ export function createFakeEngine(options: FakeEngineOptions = {}): FakeEngine {
       async getBody({ messageId }) {
         return { messageId, html: null, text: 'Hello from the fake engine.', attachments: [], inlineImages: {} };
       },
+      // Every body is at hand in memory: nothing to fetch.
+      async prefetchBodies(_params, onProgress) {
+        const done = { done: 0, total: 0, state: 'done' as const };
+        onProgress(done);
+        return done;
+      },
       async listFolders({ accountId }) {
         const list = folders.get(accountId);
         if (!list) throw new TernError('AccountNotFound');

@@ -36,6 +36,7 @@ const FLOORS: Record<string, number> = {
   keyboard: 3,
   shell: 3,
   offline: 3,
+  contacts: 3,
   app: 4,
   'main.tsx': 4,
   'styles.css': 4,

@@ -1,0 +1,83 @@
+/**
+ * The address book (the Contacts screen, "Add to contacts" on a message): each one engine
+ * call; a delete says so in a toast with Undo (the engine's restore); refusals become the
+ * catalogue's TernError.
+ */
+import { sameAddress } from '../../../shared/address-equivalence';
+import type { Address } from '../../../shared/api/mail';
+import { contactDisplayName, type ContactInput } from '../../../shared/contacts';
+import { TernError } from '../../../shared/errors';
+import { errorPhrase } from '../../../shared/strings';
+import type { ContactBook, ContactCard } from '../../../shared/worker-contacts-api';
+import type { WorkerBridge } from '../engine-feeds';
+import type { UiEngine } from '../engine-port';
+
+export interface ContactActions {
+  /** Calls `onChange` with the account's book now and on every change; returns the stop. */
+  watchContacts(accountId: string, onChange: (book: ContactBook) => void): () => void;
+  /** Creates (no id) or edits a card; throws InvalidRequestData (detail names the field) or TotalContactsLimitExceed. */
+  saveContact(params: { accountId: string; id?: string; card: Partial<ContactInput> }): Promise<ContactCard>;
+  /** Deletes cards and offers Undo in a toast. */
+  deleteContacts(params: { accountId: string; ids: readonly string[]; name: string }): Promise<void>;
+  /** "Add to contacts" on a message: the sender as a new card (names split at the last space), said in a toast. */
+  addSenderToContacts(params: { accountId: string; sender: Address }): Promise<void>;
+  /** Folds the others into the first card. */
+  mergeContacts(params: { accountId: string; ids: readonly string[] }): Promise<ContactCard>;
+}
+
+async function call<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw TernError.from(error);
+  }
+}
+
+export function createContactActions({ engine, bridge }: { engine: UiEngine; bridge: Pick<WorkerBridge, 'toast'> }): ContactActions {
+  const contacts = () => {
+    if (!engine.contacts) throw new TernError('ServiceNotFound');
+    return engine.contacts;
+  };
+  return {
+    watchContacts(accountId, onChange) {
+      let stopped = false;
+      const subscription = call(() => contacts().watch({ accountId }, (book) => !stopped && onChange(book)));
+      subscription.catch((error: unknown) => bridge.toast({ tone: 'error', message: errorPhrase(TernError.from(error)) }));
+      return () => {
+        stopped = true;
+        void subscription.then(({ subscriptionId }) => contacts().unwatch({ subscriptionId })).catch(() => undefined);
+      };
+    },
+    saveContact: (params) => call(() => contacts().save(params)),
+    async deleteContacts({ accountId, ids, name }) {
+      await call(() => contacts().remove({ accountId, ids }));
+      bridge.toast({
+        tone: 'info',
+        message: { id: 'contacts.deleted', values: { name } },
+        action: {
+          label: { id: 'app.undo' },
+          run: () => void call(() => contacts().restore({ accountId, ids })).catch((error: unknown) => bridge.toast({ tone: 'error', message: errorPhrase(TernError.from(error)) })),
+        },
+      });
+    },
+    mergeContacts: (params) => call(() => contacts().merge(params)),
+    async addSenderToContacts({ accountId, sender }) {
+      const name = sender.name.trim();
+      const space = name.lastIndexOf(' ');
+      const card = { firstName: space > 0 ? name.slice(0, space) : name, lastName: space > 0 ? name.slice(space + 1) : '', emails: [sender.email] };
+      try {
+        // One card per person: an address already in the book (by the spec's equivalence) is not added twice.
+        const book = await call(() => contacts().list({ accountId }));
+        const known = book.cards.find((existing) => existing.emails.some((email) => sameAddress(email, sender.email)));
+        if (known) {
+          bridge.toast({ tone: 'info', message: { id: 'contacts.alreadyThere', values: { name: contactDisplayName(known) } } });
+          return;
+        }
+        const saved = await call(() => contacts().save({ accountId, card }));
+        bridge.toast({ tone: 'info', message: { id: 'contacts.added', values: { name: contactDisplayName(saved) } } });
+      } catch (error) {
+        bridge.toast({ tone: 'error', message: errorPhrase(TernError.from(error)) });
+      }
+    },
+  };
+}

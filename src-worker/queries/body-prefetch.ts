@@ -1,0 +1,96 @@
+/**
+ * "Keep recent mail offline" (issue 20 point 3): the bodies (text and HTML parts, their
+ * small inline images; never attachments) of every message of the last `days` days that
+ * this device has not fetched yet, newest first, into MessageBody — the cache opening a
+ * message already reads (message-reads.ts), so a prefetched message opens offline.
+ *
+ * Polite: one body at a time, a pause between them (the engine's own work, a person's
+ * clicks, go first), none while the browser asks to save data, and it stops at the first
+ * sign of no network (it runs again when asked, e.g. on the next start). One run at a time
+ * for every tab: a second ask joins the run under way.
+ */
+import { TernError } from '../../shared/errors';
+import type { BodyProgress } from '../../shared/worker-mail-api';
+import { withRead } from '../db/store';
+import { messageFromRow } from '../mail-store/mail-rows';
+import type { OpenStore } from './thread-list-reader';
+
+export interface BodyPrefetchDeps {
+  readonly open: OpenStore;
+  /** Fetches and caches one body (MessageReads.body). */
+  readonly fetchBody: (params: { accountId: string; messageId: string }) => Promise<unknown>;
+  readonly now?: () => number;
+  /** The pause between two bodies (ms). */
+  readonly pauseMs?: number;
+  /** The browser asks sites to save data (Network Information API's saveData). */
+  readonly saveData?: () => boolean;
+}
+
+const DAY_MS = 86_400_000;
+
+/** The messages of the last `days` days with no cached body, newest first. */
+export async function missingBodies(open: OpenStore, accountId: string, since: number): Promise<{ accountId: string; messageId: string; date: number }[]> {
+  return withRead(await open(accountId), ['Message', 'MessageBody'], async (tx) => {
+    const recent = (await tx.getAll('Message'))
+      .map(messageFromRow)
+      .filter((message) => !message.deleted && message.meta.date >= since && !message.meta.draft)
+      .sort((a, b) => b.meta.date - a.meta.date);
+    const cached = new Set(await tx.getAllKeys('MessageBody'));
+    return recent.filter((message) => !cached.has(message.meta.id)).map((message) => ({ accountId, messageId: message.meta.id, date: message.meta.date }));
+  });
+}
+
+const isNetworkFailure = (error: unknown) => error instanceof TernError && (error.detail as { network?: boolean } | undefined)?.network === true;
+
+export class BodyPrefetch {
+  private running: Promise<BodyProgress> | null = null;
+  private readonly listeners = new Set<(progress: BodyProgress) => void>();
+  private last: BodyProgress = { done: 0, total: 0, state: 'idle' };
+
+  constructor(private readonly deps: BodyPrefetchDeps) {}
+
+  /** The last progress (for a tab that opens the page while a run goes on). */
+  progress(): BodyProgress {
+    return this.last;
+  }
+
+  run(params: { accountIds: readonly string[]; days: number }, onProgress?: (progress: BodyProgress) => void): Promise<BodyProgress> {
+    if (onProgress) {
+      this.listeners.add(onProgress);
+      onProgress(this.last);
+    }
+    this.running ??= this.runAll(params).finally(() => (this.running = null));
+    return this.running.finally(() => onProgress && this.listeners.delete(onProgress));
+  }
+
+  private report(progress: BodyProgress) {
+    this.last = progress;
+    for (const listener of this.listeners) listener(progress);
+  }
+
+  private async runAll({ accountIds, days }: { accountIds: readonly string[]; days: number }): Promise<BodyProgress> {
+    const since = (this.deps.now ?? Date.now)() - days * DAY_MS;
+    const missing = (await Promise.all(accountIds.map((accountId) => missingBodies(this.deps.open, accountId, since)))).flat().sort((a, b) => b.date - a.date);
+    let done = 0;
+    const total = missing.length;
+    this.report({ done, total, state: total === 0 ? 'done' : 'running' });
+    for (const message of missing) {
+      if (this.deps.saveData?.()) return this.finish({ done, total, state: 'paused' });
+      try {
+        await this.deps.fetchBody({ accountId: message.accountId, messageId: message.messageId });
+      } catch (error) {
+        if (isNetworkFailure(error)) return this.finish({ done, total, state: 'offline' });
+        // One body the gateway refuses (gone, too large) does not stop the others.
+      }
+      done++;
+      this.report({ done, total, state: done === total ? 'done' : 'running' });
+      await new Promise((resolve) => setTimeout(resolve, this.deps.pauseMs ?? 50));
+    }
+    return this.finish({ done, total, state: 'done' });
+  }
+
+  private finish(progress: BodyProgress): BodyProgress {
+    this.report(progress);
+    return progress;
+  }
+}

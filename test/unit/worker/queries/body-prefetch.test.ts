@@ -1,0 +1,53 @@
+/**
+ * "Keep recent mail offline" (issue 20 point 3) on the engine against our fake gateway: the
+ * bodies of the last N days not on this device are fetched once each, newest first, into
+ * the cache opening a message reads; older mail, and bodies already here, are left alone.
+ */
+import { afterEach, beforeAll, expect, test } from 'vitest';
+import { registerErrorTransfer } from '../../../../shared/error-transfer';
+import type { BodyProgress } from '../../../../shared/worker-mail-api';
+import { FakeMailServer } from '../fake-mail-server';
+import { Profile, waitFor } from '../mail-test-kit';
+
+beforeAll(() => registerErrorTransfer());
+const engines: { close(): void }[] = [];
+afterEach(() => {
+  engines.splice(0).forEach((engine) => engine.close());
+});
+
+const DAY = 86_400_000;
+
+test('fetches the missing bodies of the last N days, newest first, once; then they open from the cache', async () => {
+  const server = new FakeMailServer();
+  server.standardFolders();
+  const now = Date.now();
+  const yesterday = server.deliver({ subject: 'Yesterday', at: now - DAY });
+  const lastWeek = server.deliver({ subject: 'Last week', at: now - 7 * DAY });
+  const opened = server.deliver({ subject: 'Already opened', at: now - 2 * DAY });
+  const old = server.deliver({ subject: 'Two months ago', at: now - 60 * DAY });
+  const profile = new Profile([server]);
+  await profile.addAccounts();
+  const engine = await profile.engine();
+  engines.push(engine);
+  const runtime = await waitFor(() => engine.runtime(server.accountId), 'the runtime');
+  await waitFor(() => runtime.sync.state.phase === 'idle' && runtime.sync.state.appliedTransactionId === server.latest, 'the sync');
+  await engine.queries.getBody({ accountId: server.accountId, messageId: opened.id });
+  const bodyRequests = () => [yesterday, lastWeek, opened, old].map((message) => server.requestsTo(`/api/messages/${message.id}/body`).length);
+  expect(bodyRequests()).toEqual([0, 0, 1, 0]);
+
+  const heard: BodyProgress[] = [];
+  const result = await engine.queries.prefetchBodies({ accountIds: [server.accountId], days: 30 }, (progress) => heard.push(progress));
+  expect(result).toEqual({ done: 2, total: 2, state: 'done' });
+  expect(heard.map((progress) => `${progress.done}/${progress.total} ${progress.state}`)).toEqual(['0/0 idle', '0/2 running', '1/2 running', '2/2 done', '2/2 done']);
+  // Each missing recent body once, the opened one not again, the old one never.
+  expect(bodyRequests()).toEqual([1, 1, 1, 0]);
+
+  // Opening a prefetched message reads the cache: no request.
+  const body = await engine.queries.getBody({ accountId: server.accountId, messageId: lastWeek.id });
+  expect(body.messageId).toBe(lastWeek.id);
+  expect(bodyRequests()).toEqual([1, 1, 1, 0]);
+
+  // Asked again: nothing is missing.
+  await expect(engine.queries.prefetchBodies({ accountIds: [server.accountId], days: 30 }, () => undefined)).resolves.toEqual({ done: 0, total: 0, state: 'done' });
+  await expect(engine.queries.prefetchBodies({ accountIds: [server.accountId], days: 0 }, () => undefined)).rejects.toMatchObject({ name: 'InvalidRequestData' });
+});
