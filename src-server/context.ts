@@ -3,7 +3,6 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { AccountStore } from './accounts/account-store';
 import { AnalyticsStore } from './analytics/analytics-store';
-import { AccountLeases } from './cluster/account-leases';
 import { SessionStore } from './accounts/session-store';
 import { discoverServers, rememberDiscoveries } from './auth/discovery';
 import { checkImapLogin } from './auth/imap-check';
@@ -18,6 +17,7 @@ import { JobWorker, type JobWorkerOptions } from './jobs/job-worker';
 import { accountDocument, DeltaReader, mailSources } from './mirror/delta-reader';
 import { Materializer } from './mirror/materialize';
 import { MirrorManager } from './mirror/mirror-manager';
+import { postgresOwnership } from './mirror/mirror-ownership';
 import { UploadIntake } from './drafts/upload-intake';
 import { MirrorStore } from './mirror/mirror-store';
 import { createMailWrites, type MailWrites } from './outbox/mail-writes';
@@ -158,7 +158,8 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     name: nodeId,
     // SQLite is one node's file: what is `running` when it starts was left by a process that is gone.
     // A stop gives up on a job after 3 s: its claim goes back and its late writes are fenced.
-    options: { soleWorker: store.dialect === 'sqlite', stopWaitMs: 3_000, ...overrides.jobs },
+    // Claims are renewed every third of their time, so two renewals may fail before one lapses.
+    options: { soleWorker: store.dialect === 'sqlite', stopWaitMs: 3_000, lockMs: config.jobClaimMs, renewEveryMs: Math.floor(config.jobClaimMs / 3), ...overrides.jobs },
     onError: (error, job) => report(job ? `job ${job.kind} #${job.id}` : 'jobs', error),
   });
   const mirrors = new MirrorManager({
@@ -171,8 +172,8 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     askOwner: (accountId, folderPath) => shared.resync.request(accountId, folderPath),
     // On PostgreSQL several nodes may share the database: each account is mirrored by the
     // node holding its lease (DESIGN §7). SQLite is one node's file: it mirrors everything.
-    ...(store.dialect === 'postgres'
-      ? { ownership: { leases: new AccountLeases({ store }), holder: nodeId, ttlMs: MIRROR_LEASE_TTL_MS, spread: { slack: ACCOUNT_SPREAD_SLACK }, onError: (error: unknown) => report('account leases', error) } }
+    ...(store.dialect === 'postgres' && config.databaseUrl
+      ? { ownership: postgresOwnership({ store, databaseUrl: config.databaseUrl, holder: nodeId, ttlMs: MIRROR_LEASE_TTL_MS, spread: { slack: ACCOUNT_SPREAD_SLACK }, onError: (error) => report('account leases', error) }) }
       : {}),
   });
   shared.resync.handle((accountId, folderPath) => mirrors.resyncIfMirrored(accountId, folderPath));
@@ -222,7 +223,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     plans,
     preferences,
     contacts,
-    rules: new RulesService({ store, accounts, plans, domains: config.mailDomains, onError: (accountId, error) => report(`rules${accountId === null ? '' : ` of account ${accountId}`}`, error) }),
+    rules: new RulesService({ store, accounts, plans, mirrors, domains: config.mailDomains, onError: (accountId, error) => report(`rules${accountId === null ? '' : ` of account ${accountId}`}`, error) }),
     folders,
     folderCommands: new FolderService({ folders, mirrors, push, rehomer: new FolderRehomer({ store, txlog, push }) }),
     threads,

@@ -114,16 +114,18 @@ export class LeaseKeeper {
         await leases.release(accountId, holder, token);
       }
     }
-    const room = share - this.held.size;
+    const room = Math.max(0, share - this.held.size);
     const taken = await leases.heldElsewhere(holder);
-    const free = [...wanted].filter((accountId) => !this.held.has(accountId) && !taken.has(accountId));
-    let gained = 0;
+    const free = [...wanted].filter((accountId) => !this.held.has(accountId) && !taken.has(accountId)).slice(0, room);
+    if (free.length === 0) return;
+    // All in one statement: a round that took one lease per round trip, while the mirrors it
+    // had started crowded the same connection pool, could outlast the TTL on a node taking
+    // over hundreds of accounts, and its first leases lapsed before the next round renewed them.
+    const tokens = await leases.acquireMany(free, holder, ttlMs);
     for (const accountId of free) {
-      if (gained >= room) break;
-      const token = await leases.acquire(accountId, holder, ttlMs);
-      if (token === null) continue;
+      const token = tokens.get(accountId);
+      if (token === undefined) continue; // another node was quicker
       this.held.set(accountId, token);
-      gained++;
       this.deps.onGained(accountId, token);
     }
   }

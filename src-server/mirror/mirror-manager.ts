@@ -29,7 +29,16 @@ export interface MirrorManagerDeps {
 }
 
 export interface MirrorOwnership {
+  /** The keeper's leases: acquired, renewed and released here. */
   readonly leases: AccountLeases;
+  /**
+   * The leases whose `check` runs first in each mirror write's transaction, so on the store
+   * the mirror writes through (default `leases`). The keeper's may sit on a connection of its
+   * own, where renewals never queue behind the mirrors' traffic.
+   */
+  readonly fencing?: AccountLeases;
+  /** The accounts this node should hold if free (default: every account with a live session, read through the sessions' store). */
+  readonly wanted?: () => Promise<readonly number[]>;
   /** This process's name in the lease table: unique per process. */
   readonly holder: string;
   /** A lease's time to live: how long a dead node's accounts wait for another (renewed every third of it). */
@@ -37,6 +46,8 @@ export interface MirrorOwnership {
   /** Spread the accounts over the live nodes (LeaseKeeper's `spread`); absent: the first node to see an account takes it. */
   readonly spread?: { readonly slack: number };
   readonly onError?: (error: unknown) => void;
+  /** Closes what the ownership opened (the keeper's connection), once the keeper has given its leases back. */
+  readonly close?: () => Promise<void>;
 }
 
 /**
@@ -77,9 +88,10 @@ export class MirrorManager {
           holder: ownership.holder,
           ttlMs: ownership.ttlMs,
           ...(ownership.spread ? { spread: ownership.spread } : {}),
-          wanted: () => deps.sessions.activeAccountIds(),
+          wanted: ownership.wanted ?? (() => deps.sessions.activeAccountIds()),
           onGained: (accountId, token) => {
-            if (!this.closed) this.startMirror(accountId, deps.store.fenced((id) => ownership.leases.check(id, token)));
+            const fencing = ownership.fencing ?? ownership.leases;
+            if (!this.closed) this.startMirror(accountId, deps.store.fenced((id) => fencing.check(id, token)));
           },
           onLost: (accountId) => void this.stop(accountId).catch((error: unknown) => deps.onError?.(accountId, error)),
           onError: ownership.onError,
@@ -198,6 +210,7 @@ export class MirrorManager {
     this.deps.sessions.off('ended', this.onSessionEnded);
     // Released, not left to expire: the other nodes take the accounts over at once.
     await this.keeper?.stop();
+    await this.deps.ownership?.close?.();
     await Promise.all([...this.mirrors.keys()].map((accountId) => this.stop(accountId)));
   }
 

@@ -299,7 +299,8 @@ describe('folders and everyday controls on the demo', () => {
     await empty.getByRole('button', { name: 'Cancel' }).click();
     await empty.waitFor({ state: 'detached' });
 
-    // The narrow sidebar is a rail of icons; its "New folder" (+) opens the same dialog.
+    // On a phone the folders are a pane of their own (the Folders button); its "New folder" opens the same dialog.
+    await page.getByRole('button', { name: 'Folders' }).click();
     await page.locator('.nav-new-folder').first().click();
     const dialog = folderDialog('New folder');
     await dialog.waitFor();

@@ -26,7 +26,8 @@ test('a German browser shows the mailbox and the login screen in German', async 
     const context = await browser.newContext({ locale: 'de-DE', viewport: { width, height } });
     const page = await context.newPage();
     await openFakeApp(page, bundle, '/mail/unified/inbox');
-    await page.getByRole('button', { name: 'Archivieren' }).first().waitFor({ state: 'attached' });
+    // includeHidden: on a phone the toolbar shows no action until a conversation is chosen (app/phone.css).
+    await page.getByRole('button', { name: 'Archivieren', includeHidden: true }).first().waitFor({ state: 'attached' });
     await expect(page.locator('html').getAttribute('lang')).resolves.toBe('de');
     await screenshot(page, `german-mailbox-${width}`);
     await page.close();

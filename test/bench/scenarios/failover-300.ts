@@ -10,6 +10,7 @@
  * Dovecot itself with `doveadm who`). Mail delivered during the outage, and new mail after
  * it, to a sample of accounts whose push websockets sit on the survivor, checks end to end.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openStore } from '../../../src-server/store/open-store';
@@ -28,6 +29,8 @@ const ACCOUNTS = 300;
 const SAMPLE = 20;
 /** src-server/context.ts MIRROR_LEASE_TTL_MS (renewed every third of it). */
 const LEASE_TTL_MS = 9_000;
+/** How long a mail delivered during the outage may take to reach its websocket before it counts as not seen. */
+const DURING_WAIT_MS = 120_000;
 
 const FIGURES = {
   all: {
@@ -69,6 +72,7 @@ const FIGURES = {
 
 interface LeaseRow {
   readonly holder: string;
+  readonly token: number;
   readonly expiresAt: number;
 }
 
@@ -102,8 +106,9 @@ export const failover300: Scenario = {
     const mail = { imap: { host: servers.host, port: servers.ports.imap, security: 'none' }, smtp: { host: servers.host, port: servers.ports.smtp, security: 'none' } };
     const [balancerPort] = await findFreePorts(1);
     ctx.progress('starting PostgreSQL, Redis, two gateway nodes and HAProxy…');
+    const clusterDir = path.join(ctx.env.root, 'cluster');
     const cluster = await startCluster({
-      dir: path.join(ctx.env.root, 'cluster'),
+      dir: clusterDir,
       port: balancerPort!,
       nodeCount: 2,
       env: { TERN_MAIL_DOMAINS: JSON.stringify({ 'tern.test': mail }), TERN_LOG_LEVEL: 'warn' },
@@ -114,7 +119,7 @@ export const failover300: Scenario = {
     const sockets: PushClient[] = [];
     try {
       store = await openStore({ databaseUrl: cluster.databaseUrl, dataDir: ctx.env.root, databaseFile: 'unused' });
-      const leases = () => store!.all<LeaseRow>('SELECT holder, expires_at AS "expiresAt" FROM account_leases');
+      const leases = () => store!.all<LeaseRow>('SELECT holder, token, expires_at AS "expiresAt" FROM account_leases');
 
       // Every account on node1: node2 is down while they log in there, and finds every lease live when it comes back.
       await cluster.kill('node2');
@@ -135,11 +140,12 @@ export const failover300: Scenario = {
         const victim = nodeOfHolder(cluster, holder);
         const survivor = cluster.nodes().find((node) => node !== victim);
         if (!victim || !survivor) throw new Error(`no node holds the leases (holder ${holder})`);
-        const result = await failoverOnce({ cluster, servers, users, tokens, leases, victim: victim.name, survivorUrl: survivor.gateway.url, survivorPid: survivor.gateway.child.pid!, sockets });
+        const result = await failoverOnce({ cluster, servers, users, tokens, leases, victim: victim.name, survivorUrl: survivor.gateway.url, survivorPid: survivor.gateway.child.pid!, survivorLog: path.join(clusterDir, `${survivor.name}.log`), sockets });
         times.push(result);
+        const seen = result.duringMs.filter((ms) => Number.isFinite(ms));
         ctx.progress(
           `run ${run + 1}/${runs}: killed ${victim.name}; first lease taken at ${(result.detectMs / 1000).toFixed(1)} s, all ${count} leases at ${(result.leasesMs / 1000).toFixed(1)} s, ` +
-            `all with IDLE at ${(result.allIdleMs / 1000).toFixed(1)} s (survivor CPU ${(result.survivorCpuMs / 1000).toFixed(1)} s); mail during the outage seen at ${(median(result.duringMs) / 1000).toFixed(1)} s (median), new mail after: ${Math.round(median(result.afterMs))} ms`,
+            `all with IDLE at ${(result.allIdleMs / 1000).toFixed(1)} s (survivor CPU ${(result.survivorCpuMs / 1000).toFixed(1)} s); ${seen.length}/${result.duringMs.length} mails sent during the outage seen, at ${seen.length > 0 ? (median(seen) / 1000).toFixed(1) : '–'} s (median), new mail after: ${Math.round(median(result.afterMs))} ms`,
         );
         for (const socket of sockets.splice(0)) socket.close();
         // The killed node comes back empty-handed (every lease is live on the survivor): the next run kills the survivor.
@@ -156,10 +162,13 @@ export const failover300: Scenario = {
       );
       ctx.record(FIGURES.detect, { '1': times.map((t) => t.detectMs) }, 'First row of account_leases held (live) by the survivor.');
       ctx.record(FIGURES.leases, { '1': times.map((t) => t.leasesMs) }, 'Every row of account_leases held (live) by the survivor: one acquire statement per account, in the survivor\'s tick.');
+      const during = times.flatMap((t) => t.duringMs);
+      const unseen = during.filter((ms) => !Number.isFinite(ms)).length;
       ctx.record(
         FIGURES.during,
-        { '1': times.flatMap((t) => t.duringMs) },
-        `${SAMPLE} sample accounts × ${runs} runs: one mail each over SMTP just after the kill, while no node mirrors them; timed from the kill to the frame at the account's websocket, which sits on the survivor (the owner's push crosses Redis when it is the other node).`,
+        { '1': during.filter((ms) => Number.isFinite(ms)) },
+        `${SAMPLE} sample accounts × ${runs} runs: one mail each over SMTP just after the kill, while no node mirrors them; timed from the kill to the frame at the account's websocket, which sits on the survivor. ` +
+          (unseen > 0 ? `**${unseen} of ${during.length} not seen within ${DURING_WAIT_MS / 1000} s.**` : `All ${during.length} seen.`),
       );
       ctx.record(
         FIGURES.after,
@@ -194,6 +203,8 @@ async function failoverOnce(params: {
   victim: string;
   survivorUrl: string;
   survivorPid: number;
+  /** The survivor's log file (cluster harness: <dir>/<node>.log). */
+  survivorLog: string;
   sockets: PushClient[];
 }): Promise<FailoverTimes> {
   const { cluster, servers, users, tokens, leases, survivorPid } = params;
@@ -206,7 +217,8 @@ async function failoverOnce(params: {
   const killedAt = performance.now();
   await cluster.kill(params.victim);
   // Mail that arrives while nobody mirrors the accounts: the survivor's catch-up must bring it.
-  const during = clients.map((client) => client.frameAfter(client.latest, 60_000));
+  // Not seen within the wait: NaN, counted in the note rather than failing the run (a slow catch-up on a loaded machine, or a loss to look into).
+  const during = clients.map((client) => client.frameAfter(client.latest, DURING_WAIT_MS).catch(() => Number.NaN));
   await inParallel(sample, 4, (user, index) => send(user.email, `During the failover ${index}`));
 
   let detectMs: number | null = null;
@@ -216,9 +228,17 @@ async function failoverOnce(params: {
   let survivorCpuMs = 0;
   while (allIdleMs === null) {
     const now = performance.now();
-    if (now - killedAt > 90_000) throw new Error(`the survivor did not take all ${users.length} accounts within 90 s (leases: ${leasesMs}, first: ${detectMs})`);
     const rows = await leases();
     const held = rows.filter((row) => pidOf(row.holder) === survivorPid && row.expiresAt > Date.now()).length;
+    if (now - killedAt > 90_000) {
+      // Tokens far above one takeover's show leases lost and taken again (a round that outlasted the TTL).
+      const tokens = rows.map((row) => row.token);
+      const survivorLog = readFileSync(params.survivorLog, 'utf8').trim().split('\n').slice(-12).join('\n');
+      throw new Error(
+        `the survivor did not take all ${users.length} accounts within 90 s: it holds ${held} live (first taken at ${Math.round(detectMs ?? NaN)} ms, all at ${Math.round(leasesMs ?? NaN)} ms); ` +
+          `lease tokens ${Math.min(...tokens)}–${Math.max(...tokens)}; survivor CPU since the kill ${Math.round(processCpuMs(survivorPid) - cpuBefore)} ms. Its log ends:\n${survivorLog}`,
+      );
+    }
     if (held > 0) detectMs ??= now - killedAt;
     if (held === users.length) leasesMs ??= now - killedAt;
     // The killed node's connections are gone well before its leases lapse; counted only once every lease has moved.
@@ -233,7 +253,7 @@ async function failoverOnce(params: {
   const duringMs = (await Promise.all(during)).map((at) => at - killedAt);
   const afterMs = await inParallel(sample, 4, async (user, index) => {
     const client = clients[index]!;
-    const seen = client.frameAfter(client.latest, 15_000);
+    const seen = client.frameAfter(client.latest, 30_000);
     const { acceptedAt } = await send(user.email, `After the failover ${index}`);
     return (await seen) - acceptedAt;
   });

@@ -8,14 +8,15 @@
  * and again with all of them idle; CPU is the process's own time over quiet windows; new
  * mail goes over SMTP to random accounts while a push websocket of each waits.
  */
+import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FolderListResponse } from '../../../shared/api/reading';
 import { GatewayProcess } from '../lib/gateway-process';
 import { imapConnectionsByUser, inParallel, loginAll, manyUsers, PushClient, startManyMailServers, TINY_INBOX } from '../lib/many-accounts';
 import { InspectorSession } from '../lib/node-inspector';
 import type { FigureSpec, Scenario } from '../lib/scenario';
-import { sendBySmtp } from '../lib/smtp-send';
-import { median } from '../lib/stats';
+import { postfixDelays, sendBySmtp } from '../lib/smtp-send';
+import { median, p95 } from '../lib/stats';
 
 /** Logins at once: a few, as people arriving (the login limit counts failures only). */
 const LOGINS_IN_FLIGHT = 8;
@@ -174,11 +175,16 @@ export const idle1000: Scenario = {
         const { acceptedAt } = await sendBySmtp({ host: servers.host, port: servers.ports.smtp, message: { from: 'sender@kite.test', to: user.email, subject, text: 'Hello from the idle benchmark.\n' } });
         return (await seen) - acceptedAt;
       });
+      // Postfix's share of each (its log's delays=: accepted → handed over to Dovecot's LMTP), to tell a slow tail's origin.
+      const postfixLog = readFileSync(servers.logFiles.postfix, 'utf8');
+      const postfixMs = sample.flatMap((user) => postfixDelays(postfixLog, user.email, 1).map((delay) => delay.total * 1000));
+      const postfixShare = postfixMs.length > 0 ? ` Postfix's own share (its log's delays=, 10 ms resolution): median ${Math.round(median(postfixMs))} ms, p95 ${Math.round(p95(postfixMs))} ms.` : '';
       ctx.record(
         FIGURES.newMail,
         { '1': latencies },
         `${deliveries} deliveries to distinct random accounts of the ${count} (4 in flight), raw SMTP to the harness Postfix; clock from its 250 after DATA to the frame at the account's push websocket (Node ws client on loopback). ` +
-          'About 500 ms of it is Dovecot\'s IDLE notification timer (see the new-mail figure).',
+          'About 500 ms of it is Dovecot\'s IDLE notification timer (see the new-mail figure).' +
+          postfixShare,
       );
     } finally {
       for (const socket of sockets) socket.close();

@@ -6,6 +6,9 @@
 import { expect, test } from 'vitest';
 import { AccountLeases } from '../../../src-server/cluster/account-leases';
 import { LeaseKeeper } from '../../../src-server/cluster/lease-keeper';
+import { postgresOwnership } from '../../../src-server/mirror/mirror-ownership';
+import { PostgresStore } from '../../../src-server/store/postgres-store';
+import type { SqlStore } from '../../../src-server/store/sql';
 import { useClusterNodes } from '../support/cluster-nodes';
 import { describeOnEngines } from '../support/engines';
 
@@ -72,6 +75,64 @@ describeOnEngines('LeaseKeeper', (engine) => {
     expect(b.events.slice(2).sort()).toEqual(['-1@2', '-3@1']);
     await a.keeper.tick();
     expect(a.events.slice(3)).toEqual(['+3@2']);
+  });
+
+  test('a round takes every free account in one statement: a takeover of hundreds of accounts is held within a round trip', async () => {
+    const store = nodes.nodeStore();
+    const statements: string[] = [];
+    const counted: SqlStore = {
+      dialect: store.dialect,
+      location: store.location,
+      all: (sql, params) => (statements.push(sql), store.all(sql, params)),
+      get: (sql, params) => (statements.push(sql), store.get(sql, params)),
+      run: (sql, params) => (statements.push(sql), store.run(sql, params)),
+      transaction: (body) => store.transaction(body),
+      close: () => store.close(),
+    };
+    const accounts = Array.from({ length: 300 }, (_, i) => i + 1);
+    const b = node('node-b', accounts);
+    for (const accountId of accounts.slice(0, 10)) await b.leases.acquire(accountId, 'node-b', TTL); // ten live elsewhere
+    const events: string[] = [];
+    const keeper = new LeaseKeeper({
+      leases: new AccountLeases({ store: counted, now: nodes.clock }),
+      holder: 'node-a',
+      ttlMs: TTL,
+      wanted: async () => accounts,
+      onGained: (accountId, token) => events.push(`+${accountId}@${token}`),
+      onLost: (accountId, token) => events.push(`-${accountId}@${token}`),
+    });
+    await keeper.tick();
+    expect(events).toEqual(accounts.slice(10).map((accountId) => `+${accountId}@1`));
+    expect(statements.filter((sql) => sql.includes('INSERT INTO account_leases'))).toHaveLength(1);
+    expect(statements.length).toBeLessThanOrEqual(3); // renew, held elsewhere, acquire
+  });
+
+  test.runIf(engine.dialect === 'postgres')("on PostgreSQL the node's keeper takes and renews leases while the mirrors' traffic fills the main pool", async () => {
+    // The main pool with every connection busy in a transaction, as when hundreds of mirrors start at once.
+    const main = PostgresStore.connect(nodes.store.location, { max: 2 });
+    let endTraffic!: () => void;
+    const traffic = new Promise<void>((resolve) => (endTraffic = resolve));
+    const busy = [main.transaction(() => traffic), main.transaction(() => traffic)];
+    const ownership = postgresOwnership({ store: main, databaseUrl: nodes.store.location, holder: 'node-a', ttlMs: TTL });
+    try {
+      const keeperWork = (async () => {
+        const token = await ownership.leases.acquire(1, 'node-a', TTL);
+        const renewed = await ownership.leases.renewAll('node-a', TTL);
+        return { token, renewed: [...renewed], wanted: await ownership.wanted!() };
+      })();
+      // Done while the main pool is still full: the keeper does not queue behind it.
+      const outcome = await Promise.race([keeperWork, new Promise<'stuck'>((resolve) => setTimeout(resolve, 5_000, 'stuck'))]);
+      expect(outcome).toEqual({ token: 1, renewed: [[1, 1]], wanted: [] });
+    } finally {
+      endTraffic();
+      await Promise.all(busy);
+      await ownership.close!();
+      await main.close();
+    }
+    // The fencing check runs on the main store, inside the write's own transaction.
+    const check = postgresOwnership({ store: nodes.store, databaseUrl: nodes.store.location, holder: 'node-a', ttlMs: TTL });
+    await check.close!();
+    await nodes.store.transaction(() => check.fencing!.check(1, 1));
   });
 
   test("a lease of the node's that its keeper does not know (an acquire whose answer was lost) is given up, and taken again with a new token", async () => {

@@ -69,6 +69,29 @@ describeOnEngines('Account leases and jobs', (engine) => {
     await expect(a!.check(7, third!)).rejects.toThrow(`moved on to token ${third! + 1} (held by node-a)`);
   });
 
+  test('acquireMany takes the free, released, expired and own accounts in one go and skips the ones another node holds live', async () => {
+    const [a, b] = leasesOf(nodeStores(2));
+    const expired = (await b!.acquire(2, 'node-b', TTL / 2))!;
+    const released = (await b!.acquire(3, 'node-b', TTL))!;
+    await b!.release(3, 'node-b', released);
+    const own = (await a!.acquire(4, 'node-a', TTL))!;
+    const live = (await b!.acquire(5, 'node-b', TTL))!;
+    nodes.now += TTL / 2; // account 2's lease lapses now; 5's is still live
+    // Account 1 was never leased; a duplicate is tolerated.
+    const tokens = await a!.acquireMany([1, 2, 3, 4, 5, 1], 'node-a', TTL);
+    expect([...tokens].sort(([x], [y]) => x - y)).toEqual([[1, 1], [2, expired + 1], [3, released + 1], [4, own + 1]]);
+    for (const [accountId, token] of tokens) await a!.check(accountId, token);
+    await b!.check(5, live);
+    expect(await a!.acquireMany([], 'node-a', TTL)).toEqual(new Map());
+  });
+
+  test('two nodes racing acquireMany over the same accounts: each account goes to exactly one of them', async () => {
+    const [a, b] = leasesOf(nodeStores(2));
+    const accounts = Array.from({ length: 40 }, (_, i) => i + 1);
+    const [byA, byB] = await Promise.all([a!.acquireMany(accounts, 'node-a', TTL), b!.acquireMany([...accounts].reverse(), 'node-b', TTL)]);
+    for (const accountId of accounts) expect(Number(byA.has(accountId)) + Number(byB.has(accountId))).toBe(1);
+  });
+
   test('an expired lease refuses writes even before anyone takes it over; no lease at all refuses them too', async () => {
     const [a] = leasesOf([nodes.store]);
     const token = (await a!.acquire(3, 'node-a', TTL))!;
