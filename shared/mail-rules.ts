@@ -154,6 +154,10 @@ export type RulesDoc = z.infer<typeof rulesDocSchema>;
 export const rulesPutRequestSchema = z.object({ rules: mailRulesSchema, baseRevision: z.number().int().nonnegative() });
 export type RulesPutRequest = z.infer<typeof rulesPutRequestSchema>;
 
+/** POST /api/rules/apply: one filter run over the mail already in the Inbox. */
+export const rulesApplyRequestSchema = z.object({ filter: mailFilterSchema });
+export const rulesApplyResponseSchema = z.object({ matched: z.number().int().nonnegative() });
+
 /** Stored rules made whole: what does not parse reads as the empty rules. */
 export function readMailRules(raw: unknown): MailRules {
   const parsed = mailRulesSchema.safeParse(raw);

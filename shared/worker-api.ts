@@ -11,7 +11,7 @@ import type { ContactsService } from './worker-contacts-api';
 import type { FolderCommandService, MailCommandService, MailQueryService } from './worker-mail-api';
 import type { Feature, Plan } from './plans';
 import type { PreferencePatch, PreferenceValues } from './preferences';
-import type { MailRules, RulesDoc } from './mail-rules';
+import type { MailFilter, MailRules, RulesDoc } from './mail-rules';
 
 /**
  * A service object reached through the remote by path (`api.session.handshake(...)`).
@@ -232,6 +232,8 @@ export interface RulesService {
    * both (`list: null`), on the newest rules (the toolbar's "Block sender").
    */
   listSender(params: { readonly accountId: string; readonly sender: string; readonly list: 'blocked' | 'allowed' | null }): Promise<RulesDoc>;
+  /** Runs one filter over the mail already in the Inbox (the gateway, over IMAP); resolves with how many messages matched. */
+  applyFilter(params: { readonly accountId: string; readonly filter: MailFilter }): Promise<{ readonly matched: number }>;
 }
 
 /** Everything the engine exposes, one service per domain. */

@@ -11,8 +11,12 @@ export type ListScope =
   /** The same special folder (usually inbox) across several accounts, merged by time. */
   | { readonly kind: 'unified'; readonly accountIds: readonly string[]; readonly role: 'inbox' | 'sent' | 'drafts' | 'archive' | 'junk' | 'trash' }
   | { readonly kind: 'label'; readonly accountId: string; readonly label: string }
-  /** Search over cached data; the query uses the gateway's operators (from:, is:unread …). */
-  | { readonly kind: 'search'; readonly accountIds: readonly string[]; readonly query: string };
+  /**
+   * Search over cached data; the query uses the gateway's operators (from:, is:unread …).
+   * `server`: the gateway's search instead (it also reads message text, and mail not
+   * mirrored yet), asked for when the cached search was cut at the match limit.
+   */
+  | { readonly kind: 'search'; readonly accountIds: readonly string[]; readonly query: string; readonly server?: boolean };
 
 /** One row of a thread list: all a list item needs, nothing more (keeps frames small). */
 export interface ThreadRow {

@@ -129,6 +129,7 @@ const configSchema = z.object({
   TERN_SMTP_SECURITY: securitySchema.optional(),
   TERN_ALLOWED_ORIGINS: allowedOriginsSchema.default([]),
   TERN_MIRROR_SWEEP_MS: z.coerce.number().int().min(1000).max(600_000).default(15_000),
+  TERN_JOB_CLAIM_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
   TERN_TRUST_PROXY: trustProxySchema.default(false),
   TERN_LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
 });
@@ -166,6 +167,8 @@ export interface GatewayConfig {
   readonly allowedOrigins: readonly string[];
   /** How often each mirror checks every folder's STATUS for changes made by other clients (TERN_MIRROR_SWEEP_MS). */
   readonly mirrorSweepMs: number;
+  /** How long a job's claim (an outgoing message's, say) holds unrenewed: a dead node's jobs wait this long for another (TERN_JOB_CLAIM_MS). */
+  readonly jobClaimMs: number;
   /** Proxies whose X-Forwarded-For names the client (TERN_TRUST_PROXY): false, a hop count or their addresses. */
   readonly trustProxy: false | number | readonly string[];
   /** How much the gateway logs to stdout (TERN_LOG_LEVEL). */
@@ -199,6 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     },
     allowedOrigins: value.TERN_ALLOWED_ORIGINS,
     mirrorSweepMs: value.TERN_MIRROR_SWEEP_MS,
+    jobClaimMs: value.TERN_JOB_CLAIM_MS,
     trustProxy: value.TERN_TRUST_PROXY,
     logLevel: value.TERN_LOG_LEVEL,
   };

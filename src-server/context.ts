@@ -158,7 +158,8 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     name: nodeId,
     // SQLite is one node's file: what is `running` when it starts was left by a process that is gone.
     // A stop gives up on a job after 3 s: its claim goes back and its late writes are fenced.
-    options: { soleWorker: store.dialect === 'sqlite', stopWaitMs: 3_000, ...overrides.jobs },
+    // Claims are renewed every third of their time, so two renewals may fail before one lapses.
+    options: { soleWorker: store.dialect === 'sqlite', stopWaitMs: 3_000, lockMs: config.jobClaimMs, renewEveryMs: Math.floor(config.jobClaimMs / 3), ...overrides.jobs },
     onError: (error, job) => report(job ? `job ${job.kind} #${job.id}` : 'jobs', error),
   });
   const mirrors = new MirrorManager({
@@ -222,7 +223,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     plans,
     preferences,
     contacts,
-    rules: new RulesService({ store, accounts, plans, domains: config.mailDomains, onError: (accountId, error) => report(`rules${accountId === null ? '' : ` of account ${accountId}`}`, error) }),
+    rules: new RulesService({ store, accounts, plans, mirrors, domains: config.mailDomains, onError: (accountId, error) => report(`rules${accountId === null ? '' : ` of account ${accountId}`}`, error) }),
     folders,
     folderCommands: new FolderService({ folders, mirrors, push, rehomer: new FolderRehomer({ store, txlog, push }) }),
     threads,

@@ -233,6 +233,7 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
       get: (params) => rules.get(params),
       save: (params) => rules.save(params),
       listSender: (params) => rules.listSender(params),
+      applyFilter: (params) => rules.applyFilter(params),
     }),
   };
 }

@@ -4,6 +4,7 @@
  * builds it once per worker and tells it when the stored accounts change.
  */
 import { resetSyncState, senderName, type Account } from '../shared/account';
+import { SEARCH_MATCH_LIMIT } from '../shared/api/reading';
 import { systemClock, type Clock } from '../shared/clock';
 import type { LogType } from '../shared/constants';
 import { TernError } from '../shared/errors';
@@ -253,7 +254,9 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
 
   // Subscribed to the change feed before the live lists: a list re-reading after a change finds the index updated.
   const search = new SearchIndexes({ open, changes, onError: (error) => deps.log?.('Error', `search index: ${String(error)}`) });
-  const reader = new ThreadListReader(open, search);
+  // "Search the server for more" (a cached search cut at the match limit): the gateway's search, as many matches as it allows.
+  const serverSearch = async (accountId: string, query: string) => (await gatewayOf(accountId)).search({ q: query, limit: SEARCH_MATCH_LIMIT });
+  const reader = new ThreadListReader(open, search, serverSearch);
   const lists = new ListSubscriptions({ reader, changes, settled, onError: (error) => deps.log?.('Error', `live list: ${String(error)}`) });
   const reads = new MessageReads({ open, gateway: gatewayOf, now: () => clock.now() });
   const threads = new ThreadSubscriptions({ reads, changes, onError: (error) => deps.log?.('Error', `live thread: ${String(error)}`) });

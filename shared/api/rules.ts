@@ -11,5 +11,8 @@
  *                     made active. Any refusal changes nothing, on the server or here. An edit of
  *                     an older revision is RulesChanged 409; no ManageSieve SieveUnavailable 404;
  *                     block/allow lists and business hours without the plan FeatureNotInPlan 402.
+ *   POST /api/rules/apply { filter } → { matched }: the filter run once over the Inbox's mail
+ *                     (IMAP SEARCH, then its flags, labels and move; forwarding and stop do not
+ *                     apply to mail already here). The mirror has the result before the answer.
  */
-export { rulesDocSchema, rulesPutRequestSchema, type RulesDoc, type RulesPutRequest } from '../mail-rules';
+export { rulesApplyRequestSchema, rulesApplyResponseSchema, rulesDocSchema, rulesPutRequestSchema, type RulesDoc, type RulesPutRequest } from '../mail-rules';

@@ -7,13 +7,15 @@
  * save leaves both the server and the stored rules as they were.
  */
 import { TernError } from '../../shared/errors';
-import { EMPTY_RULES, type MailRules, type RulesDoc } from '../../shared/mail-rules';
+import { EMPTY_RULES, type MailFilter, type MailRules, type RulesDoc } from '../../shared/mail-rules';
 import type { Feature } from '../../shared/plans';
 import type { AccountRecord, AccountStore } from '../accounts/account-store';
 import { FolderRoles, roleIn } from '../actions/folder-roles';
 import type { DomainServers } from '../config';
 import { KeyedLock } from '../drafts/keyed-lock';
+import type { MirrorManager } from '../mirror/mirror-manager';
 import type { PlanService } from '../plans/plan-service';
+import { applyActions, matchingUids } from './existing-mail';
 import type { SqlStore } from '../store/sql';
 import { ManageSieveClient, SieveCommandError, type SieveEndpoint } from './managesieve-client';
 import { RulesStore, type StoredRules } from './rules-store';
@@ -29,6 +31,8 @@ export interface RulesServiceDeps {
   readonly now?: () => number;
   /** How to reach a ManageSieve server (default ManageSieveClient.connect). */
   readonly connect?: SieveConnect;
+  /** The accounts' IMAP mirrors ("apply to existing mail" runs through their queues). */
+  readonly mirrors?: Pick<MirrorManager, 'withMailbox' | 'get'>;
   /** A background rewrite that failed (the DST check); the account's id, or null for the whole pass. */
   readonly onError?: (accountId: number | null, error: unknown) => void;
 }
@@ -77,6 +81,28 @@ export class RulesService {
     const next: StoredRules = { revision: stored.revision + 1, rules, keptScript, updatedAt: this.now() };
     await this.rules.putRules(accountId, next);
     return toDoc(next, true);
+  }
+
+  /**
+   * Runs a filter over the mail already in the Inbox (existing-mail.ts): the same checks as a
+   * save (folders exist), then IMAP SEARCH and the actions. Resolves with how many messages matched.
+   */
+  async applyToExisting({ accountId, filter }: { accountId: number; filter: MailFilter }): Promise<{ matched: number }> {
+    const account = await this.account(accountId);
+    const folders = await this.folderRoles.folders(accountId);
+    const problem = rulesProblem({ ...EMPTY_RULES, filters: [filter] }, { folders: folders.map((folder) => folder.path), ownAddress: account.email });
+    if (problem) throw new TernError(problem.error, { detail: problem.detail });
+    const mirrors = this.deps.mirrors;
+    if (!mirrors) throw new TernError('ServiceNotFound');
+    const inbox = roleIn(folders, 'inbox')?.path ?? 'INBOX';
+    const { matched, moved } = await mirrors.withMailbox(accountId, inbox, async (client) => {
+      const uids = await matchingUids(client, filter);
+      return { matched: uids.length, moved: await applyActions(client, uids, filter, roleIn(folders, 'trash')?.path ?? null) };
+    });
+    // The mirror (and so every device) shows the result before the answer.
+    const mirror = mirrors.get(accountId);
+    if (mirror) await Promise.all([inbox, ...moved].map((path) => mirror.resyncNow(path).catch((error: unknown) => this.deps.onError?.(accountId, error))));
+    return { matched };
   }
 
   /**

@@ -361,7 +361,7 @@ export function MailboxView({ scope, title, specialUse, folderId }: MailboxViewP
         onSelectScope={() => store.set(allInScopeAtom, { scopeKey, selection: store.get(selectionAtom) })}
         onClear={() => store.set(selectionAtom, new Map())}
       />
-      {scope.kind === 'search' && <SearchCutNotice />}
+      {scope.kind === 'search' && <SearchCutNotice server={scope.server === true} />}
       <div className="mailbox-body" ref={split.bodyRef}>
         <div className="mailbox-list" hidden={!showList} style={beside && split.bodyWidth > 0 ? { width: listWidth } : undefined}>
           <ThreadList

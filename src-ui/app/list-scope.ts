@@ -13,7 +13,7 @@ export function searchAccountIds(mailbox: MailboxAddress, searchIn: string | und
 }
 
 export function listScopeFor(mailbox: MailboxAddress, search: MailSearch, accountIds: readonly string[]): ListScope {
-  if (search.q) return { kind: 'search', accountIds: searchAccountIds(mailbox, search.in, accountIds), query: search.q };
+  if (search.q) return { kind: 'search', accountIds: searchAccountIds(mailbox, search.in, accountIds), query: search.q, ...(search.server ? { server: true } : {}) };
   if (mailbox.kind === 'unified') return { kind: 'unified', accountIds, role: mailbox.role };
   return { kind: 'folder', accountId: mailbox.accountId, folderId: mailbox.folderId };
 }

@@ -11,6 +11,8 @@ const lenient = <T extends z.core.$ZodType>(schema: T) => z.catch(z.optional(sch
 export const mailSearchSchema = z.object({
   /** Search query (the gateway's operators allowed: from:, is:unread …). */
   q: lenient(z.string().check(z.trim(), z.minLength(1), z.maxLength(1000))),
+  /** The gateway's search instead of the cache's (asked for when the cached search was cut at 1,000 matches). */
+  server: lenient(z.enum(['1'])),
   /** Search in: `all` accounts or one account id. */
   in: lenient(z.string().check(z.maxLength(200))),
   /** The open thread: its row key `${accountId}:${threadId}`. */

@@ -113,6 +113,7 @@ export function engineFromWorker(worker: Remote<WorkerApi>, version: string, sta
       get: (params) => worker.rules.get(params),
       save: (params) => worker.rules.save(params),
       listSender: (params) => worker.rules.listSender(params),
+      applyFilter: (params) => worker.rules.applyFilter(params),
     },
     contacts: {
       list: (params) => worker.contacts.list(params),

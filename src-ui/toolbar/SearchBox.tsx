@@ -84,7 +84,8 @@ export function SearchBox() {
     sent.current.latest = q ?? '';
     void navigate({
       to: '.',
-      search: (previous: Record<string, unknown>) => ({ ...previous, q, in: q && scope !== defaultScope ? scope : undefined, thread: undefined }),
+      // A new query is searched in the cache first: the server's search is asked for per query.
+      search: (previous: Record<string, unknown>) => ({ ...previous, q, in: q && scope !== defaultScope ? scope : undefined, thread: undefined, server: undefined }),
       replace,
     });
   };

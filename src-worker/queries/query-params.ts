@@ -12,7 +12,7 @@ export const listScopeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('folder'), accountId: id, folderId: id }),
   z.object({ kind: z.literal('unified'), accountIds, role: z.enum(['inbox', 'sent', 'drafts', 'archive', 'junk', 'trash']) }),
   z.object({ kind: z.literal('label'), accountId: id, label: z.string().min(1).max(255) }),
-  z.object({ kind: z.literal('search'), accountIds, query: z.string().max(1000) }),
+  z.object({ kind: z.literal('search'), accountIds, query: z.string().max(1000), server: z.optional(z.boolean()) }),
 ]);
 
 export const listWindowSchema = z.object({ offset: z.number().int().nonnegative(), limit: z.number().int().positive() });

@@ -5,6 +5,7 @@
  * in-memory search index (search/), keys only too; the other scopes must read rows to
  * order them and hand those over too.
  */
+import type { ThreadSummary } from '../../shared/api/mail';
 import type { ListScope, ListWindow, ThreadRow } from '../../shared/worker-mail-api';
 import type { MailTable } from '../db/mail-schema';
 import { only, prefixRange, withRead, type LocalStore, type ReadTransaction } from '../db/store';
@@ -15,6 +16,12 @@ import { parseRowKey, rowKey, toThreadRow } from './views';
 
 /** Opens an account's database (AccountNotFound when the account is not known). */
 export type OpenStore = (accountId: string) => Promise<LocalStore<MailTable>>;
+
+/** The gateway's search of one account (GET /api/search): its threads, newest first, and whether it was cut. */
+export type ServerSearch = (accountId: string, query: string) => Promise<{ readonly threads: readonly ThreadSummary[]; readonly truncated: boolean }>;
+
+/** Server answers kept for re-reads of a live list (a patch, a scroll): the last few queries. */
+const SERVER_ANSWERS_KEPT = 8;
 
 export interface WindowRead {
   readonly total: number;
@@ -53,13 +60,17 @@ async function threadRows(tx: ReadTransaction<MailTable>, accountId: string, thr
 }
 
 export class ThreadListReader {
+  private readonly serverAnswers = new Map<string, ReturnType<ServerSearch>>();
+
   constructor(
     private readonly open: OpenStore,
     private readonly search: Pick<SearchIndexes, 'search'>,
+    private readonly serverSearch?: ServerSearch,
   ) {}
 
   async window(scope: ListScope, window: ListWindow): Promise<WindowRead> {
     if (scope.kind === 'folder') return this.folderWindow(scope.accountId, scope.folderId, window);
+    if (scope.kind === 'search' && scope.server && this.serverSearch) return this.serverSearchWindow(scope.accountIds, scope.query, window);
     if (scope.kind === 'search') return this.searchWindow(scope.accountIds, scope.query, window);
     const lists = await Promise.all(accountsOf(scope).map((accountId) => this.orderedRows(scope, accountId, window)));
     const total = lists.reduce((sum, list) => sum + list.total, 0);
@@ -155,6 +166,39 @@ export class ThreadListReader {
       .sort((a, b) => b.lastAt - a.lastAt || (a.key < b.key ? 1 : a.key > b.key ? -1 : 0));
     const truncated = found.some(({ hits }) => hits.truncated);
     return { total: merged.length, keys: merged.slice(window.offset, window.offset + window.limit).map((entry) => entry.key), rows: new Map(), truncated };
+  }
+
+  /**
+   * The gateway's search of each account, merged newest first. Asked once per query (kept
+   * for the list's re-reads); rows come from the cache where it has the thread (fresher:
+   * commands since show), else from the gateway's summary.
+   */
+  private async serverSearchWindow(accountIds: readonly string[], query: string, window: ListWindow): Promise<WindowRead> {
+    const found = await Promise.all(accountIds.map(async (accountId) => ({ accountId, answer: await this.askServer(accountId, query) })));
+    const merged = found
+      .flatMap(({ accountId, answer }) => answer.threads.map((summary) => toThreadRow(accountId, { summary, server: null })))
+      .sort(newestFirst);
+    const picked = merged.slice(window.offset, window.offset + window.limit);
+    const cached = await this.rows(picked.map((row) => row.key));
+    return {
+      total: merged.length,
+      keys: picked.map((row) => row.key),
+      rows: new Map(picked.map((row) => [row.key, cached.get(row.key) ?? row])),
+      truncated: found.some(({ answer }) => answer.truncated),
+    };
+  }
+
+  private askServer(accountId: string, query: string): ReturnType<ServerSearch> {
+    const key = `${accountId}\n${query}`;
+    let answer = this.serverAnswers.get(key);
+    if (!answer) {
+      answer = this.serverSearch!(accountId, query);
+      // A failed answer is not kept: the next read asks again.
+      answer.catch(() => this.serverAnswers.delete(key));
+      this.serverAnswers.set(key, answer);
+      if (this.serverAnswers.size > SERVER_ANSWERS_KEPT) this.serverAnswers.delete(this.serverAnswers.keys().next().value!);
+    }
+    return answer;
   }
 
   /** One account's part of a merged scope: enough newest rows to fill the window after merging. */

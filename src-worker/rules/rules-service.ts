@@ -7,7 +7,7 @@
  */
 import * as z from 'zod';
 import { TernError } from '../../shared/errors';
-import { mailRulesSchema, senderEntrySchema, type RulesDoc } from '../../shared/mail-rules';
+import { mailFilterSchema, mailRulesSchema, senderEntrySchema, type RulesDoc } from '../../shared/mail-rules';
 import type { RulesService } from '../../shared/worker-api';
 import type { RulesGateway } from './rules-gateway';
 
@@ -16,6 +16,7 @@ export interface EngineRulesDeps {
 }
 
 const saveSchema = z.object({ accountId: z.string().min(1), rules: mailRulesSchema, baseRevision: z.number().int().nonnegative() });
+const applySchema = z.object({ accountId: z.string().min(1), filter: mailFilterSchema });
 const listSchema = z.object({ accountId: z.string().min(1), sender: senderEntrySchema, list: z.enum(['blocked', 'allowed']).nullable() });
 
 function parse<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
@@ -40,6 +41,11 @@ export class EngineRules implements RulesService {
     const doc = await (await this.deps.gateway(accountId)).saveRules(rules, baseRevision);
     this.latest.set(accountId, doc);
     return doc;
+  }
+
+  async applyFilter(params: Parameters<RulesService['applyFilter']>[0]): Promise<{ readonly matched: number }> {
+    const { accountId, filter } = parse(applySchema, params);
+    return (await this.deps.gateway(accountId)).applyFilter(filter);
   }
 
   async listSender(params: Parameters<RulesService['listSender']>[0]): Promise<RulesDoc> {

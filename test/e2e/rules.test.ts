@@ -72,6 +72,9 @@ describe('filters', () => {
     const item = page.locator('.rules-item', { hasText: 'Digests' });
     await item.getByText(`Subject contains “${SUBJECT}” → Move to folder Archive, Star`).waitFor();
     await shots('filters');
+    // Run over the Inbox now: nothing there matches yet (the filter's mail has not been sent).
+    await item.getByRole('button', { name: 'Apply to existing mail' }).click();
+    await page.getByText('No message in the Inbox matches this filter.').waitFor();
 
     await sendToAlice(`${SUBJECT} for Q4`);
     await page.goto(`${baseUrl}/mail/unified/inbox`);

@@ -151,3 +151,22 @@ test('Escape leaves the search: the mailbox comes back and the focus is on its l
   await expect.poll(() => focused(box)).toBe(true);
   expect(tab.errors).toEqual([]);
 });
+
+test('the server’s search ("Search the server for more", server=1): the gateway answers the same query, and the line above the results says so', async () => {
+  await box.fill(`subject:${stamp}`);
+  await expect.poll(async () => accountsShown(await rowNames(page)).size).toBe(2);
+  // The offer itself shows only past 1,000 matches (search-cut.test.tsx); the demo holds 500 messages, so the address asks.
+  const url = new URL(page.url());
+  url.searchParams.set('server', '1');
+  await page.goto(url.toString());
+  await page.getByRole('status').filter({ hasText: 'Results of the server’s search' }).waitFor();
+  await expect.poll(async () => accountsShown(await rowNames(page)).size).toBe(2);
+  for (const name of await rowNames(page)) expect(name).toMatch(literal(stamp));
+  await screenshot(page, 'search-server-results');
+  // A new query is the cache's again.
+  await box.fill(`from:bob subject:${stamp}`);
+  await expect.poll(query).toBe(`from:bob subject:${stamp}`);
+  await expect.poll(() => page.evaluate(() => new URL(location.href).searchParams.get('server'))).toBeNull();
+  await expect(page.getByRole('status').filter({ hasText: 'Results of the server’s search' }).count()).resolves.toBe(0);
+  expect(tab.errors).toEqual([]);
+});

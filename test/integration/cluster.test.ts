@@ -3,12 +3,16 @@
  * PostgreSQL, Redis, three built gateway nodes and HAProxy in front (test/harness/cluster.ts).
  * A login through the balancer gets one node the account's lease; new mail reaches the
  * websocket whatever node holds it; kill -9 of that node moves the lease to another, whose
- * IDLE brings the next mail, with no transaction id used twice and no message lost.
+ * IDLE brings the next mail, with no transaction id used twice and no message lost. Mail
+ * leaves through a fault proxy in front of Postfix: kill -9 of the node sending a message
+ * after its final "." leaves a job claim that lapses, and another node finishes the message
+ * without sending it again.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { chmod } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ImapFlow } from 'imapflow';
 import { createTransport } from 'nodemailer';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import WebSocket from 'ws';
@@ -16,6 +20,7 @@ import { deltaResponseSchema, type DeltaResponse } from '../../shared/api/delta'
 import { loginResponseSchema } from '../../shared/api/account';
 import { openStore } from '../../src-server/store/open-store';
 import type { SqlStore } from '../../src-server/store/sql';
+import { startFaultProxy, type FaultProxy } from '../crash/fault-proxy';
 import { startCluster, type Cluster } from '../harness/cluster';
 import { startMailServers, type MailServers } from '../harness/mail-servers';
 import { findFreePorts } from '../harness/ports';
@@ -27,14 +32,18 @@ let servers: MailServers;
 let cluster: Cluster;
 let store: SqlStore;
 let token: string;
+let smtpProxy: FaultProxy;
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'tern-cluster-'));
   await chmod(root, 0o711); // the mail daemons' users must reach <root>/mail
   servers = await startMailServers({ dataDir: join(root, 'mail'), users: [ALICE], fresh: true });
   const [balancerPort] = await findFreePorts(1);
-  const mail = { imap: { host: servers.host, port: servers.ports.imap, security: 'none' }, smtp: { host: servers.host, port: servers.ports.smtp, security: 'none' } };
-  cluster = await startCluster({ dir: join(root, 'cluster'), port: balancerPort!, nodeCount: 3, env: { TERN_MAIL_DOMAINS: JSON.stringify({ 'tern.test': mail }), TERN_LOG_LEVEL: 'warn' } });
+  smtpProxy = await startFaultProxy({ host: servers.host, port: servers.ports.smtp });
+  const mail = { imap: { host: servers.host, port: servers.ports.imap, security: 'none' }, smtp: { host: servers.host, port: smtpProxy.port, security: 'none' } };
+  // Job claims of 3 s: a dead node's outgoing message is finished by another within seconds.
+  const env = { TERN_MAIL_DOMAINS: JSON.stringify({ 'tern.test': mail }), TERN_LOG_LEVEL: 'warn', TERN_JOB_CLAIM_MS: '3000' };
+  cluster = await startCluster({ dir: join(root, 'cluster'), port: balancerPort!, nodeCount: 3, env });
   store = await openStore({ databaseUrl: cluster.databaseUrl, dataDir: root, databaseFile: 'unused' });
   const reply = await fetch(`${cluster.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ALICE) });
   expect(reply.status).toBe(200);
@@ -43,6 +52,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await store?.close();
   await cluster?.stop();
+  await smtpProxy?.close();
   await servers?.stop();
   if (root) await rm(root, { recursive: true, force: true });
 });
@@ -123,6 +133,45 @@ test('a folder created through a node that does not hold the account: answered w
   const row = await store.get<{ id: number }>("SELECT id FROM folders WHERE path = 'Made on another node'");
   expect(String(row?.id)).toBe(folder.id);
   expect((await ownerNode())?.name).toBe(owner.name); // the owner wrote it: the lease did not move
+});
+
+test('kill -9 of the node sending a message, after its final ".": another node finishes it once the claim lapses; delivered once, never sent again', async () => {
+  const marker = `Sent through a dying node ${Date.now()}`;
+  const key = `cluster-${Date.now()}`;
+  const dot = smtpProxy.arm('smtp-hold-after-dot');
+  const via = cluster.nodes()[0]!;
+  void fetch(`http://127.0.0.1:${via.port}/api/send`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ idempotencyKey: key, compose: { to: [ALICE.email], subject: marker, text: 'Once.' } }),
+  }).catch(() => null);
+  await dot; // the "." reached Postfix, its 250 is held: the message is out, the node does not know
+  const claimed = await store.get<{ claimedBy: string }>(`SELECT claimed_by AS "claimedBy" FROM jobs WHERE kind = 'outbox.send' AND state = 'running'`);
+  const sender = cluster.nodes().find((node) => node.gateway.child.pid === Number(claimed!.claimedBy.split(':')[1]))!;
+  await cluster.kill(sender.name);
+  smtpProxy.release('drop');
+  const row = await eventually(async () => {
+    const now = await store.get<{ state: string; attempts: number; lastError: string }>('SELECT state, attempts, last_error AS "lastError" FROM outbox WHERE idempotency_key = ?', [key]);
+    return now && now.state !== 'sending' && now.state !== 'queued' ? now : undefined;
+  }, 20_000, 'another node to resolve the message');
+  expect([row.state, row.attempts]).toEqual(['unknown', 1]); // not in Sent: "may have been sent", never sent again on its own
+  expect(row.lastError).toMatch(/may have been sent/);
+  const job = await store.get<{ claimedBy: string; state: string }>(`SELECT claimed_by AS "claimedBy", state FROM jobs WHERE kind = 'outbox.send' ORDER BY id DESC LIMIT 1`);
+  expect(job).toMatchObject({ state: 'done' });
+  expect(job!.claimedBy).not.toBe(claimed!.claimedBy);
+  const imap = new ImapFlow({ host: servers.host, port: servers.ports.imap, secure: false, auth: { user: ALICE.email, pass: ALICE.password }, logger: false });
+  imap.on('error', () => undefined);
+  await imap.connect();
+  try {
+    await imap.mailboxOpen('INBOX');
+    const copies = await eventually(async () => {
+      const found = await imap.search({ subject: marker }, { uid: true });
+      return Array.isArray(found) && found.length > 0 ? found : undefined;
+    }, 15_000, 'the message in the INBOX');
+    expect(copies).toHaveLength(1);
+  } finally {
+    await imap.logout();
+  }
 });
 
 test('kill -9 of the owning node: another node takes the lease and its IDLE brings the next mail; no txn id twice, nothing lost', async () => {

@@ -266,4 +266,27 @@ describe('rules on the server', () => {
     const closed = await arrived(bobImap, 'INBOX', 'Our office is closed');
     expect(closed.flags.has('\\Seen')).toBe(false);
   });
+  test('"apply to existing mail" runs a filter over the Inbox over IMAP: matched mail is labelled and moved, the rest stays', async () => {
+    const message = (from: string, subject: string) => `From: ${from}\r\nTo: ${ALICE.email}\r\nSubject: ${subject}\r\nMessage-ID: <${Math.random().toString(36).slice(2)}@kite.test>\r\n\r\nOld mail.\r\n`;
+    await aliceImap.append('INBOX', message(BOB.email, 'Old receipt 1'));
+    await aliceImap.append('INBOX', message(BOB.email, 'Old receipt 2'));
+    await aliceImap.append('INBOX', message('carol@elsewhere.test', 'Old receipt 3'));
+    const filter = {
+      id: 'receipts',
+      name: 'Receipts',
+      enabled: true,
+      match: 'all' as const,
+      conditions: [{ field: 'subject' as const, op: 'contains' as const, value: 'Old receipt' }, { field: 'from' as const, op: 'contains' as const, value: 'kite.test' }],
+      actions: [{ kind: 'move' as const, folder: 'Archive' }, { kind: 'label' as const, keyword: '$receipt' }, { kind: 'forward' as const, address: 'nobody@kite.test' }],
+    };
+    const applied = await fx.api<{ matched: number }>(fx.alice, 'POST', '/api/rules/apply', { filter });
+    expect(applied.status, applied.text).toBe(200);
+    expect(applied.body).toEqual({ matched: 2 });
+    const moved = await arrived(aliceImap, 'Archive', 'Old receipt 2');
+    expect(moved.flags.has('$receipt')).toBe(true);
+    expect(await countSubject(aliceImap, 'Archive', 'Old receipt')).toBe(2);
+    expect(await countSubject(aliceImap, 'INBOX', 'Old receipt')).toBe(1);
+    const noFolder = await fx.api(fx.alice, 'POST', '/api/rules/apply', { filter: { ...filter, actions: [{ kind: 'move', folder: 'Nowhere' }] } });
+    expect(noFolder.status).toBe(404);
+  });
 });

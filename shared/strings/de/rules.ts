@@ -59,6 +59,9 @@ export const rules: Record<keyof typeof en, string> = {
   labelKeyword: 'Label',
   forwardAddress: 'Adresse',
   summary: '{conditions} → {actions}',
+  applyExisting: 'Auf vorhandene E-Mails anwenden',
+  applied: '{count, plural, =0 {Keine Nachricht im Posteingang passt zu diesem Filter.} one {Der Filter wurde auf # Nachricht im Posteingang angewendet.} other {Der Filter wurde auf # Nachrichten im Posteingang angewendet.}}',
+  applying: 'Wird angewendet …',
   filterLikeThis: 'Ähnliche Nachrichten filtern',
   conditionMissing: 'Bitte jede Bedingung und Aktion ausfüllen.',
 

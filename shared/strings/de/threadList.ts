@@ -5,6 +5,8 @@ export const threadList: Record<keyof typeof en, string> = {
   progress: '{done} von {count, plural, one {# Konversation} other {# Konversationen}}',
   progressLabel: '{verb}: Konversationen',
   searchCut: 'Angezeigt {count, plural, one {wird der neueste Treffer} other {werden die neuesten # Treffer}}; ältere fehlen. Weitere Wörter oder Operatoren (from:, before:) grenzen die Suche ein.',
+  searchTheServer: 'Auf dem Server nach mehr suchen',
+  serverResults: 'Ergebnisse der Suche auf dem Server, die auch den Text jeder Nachricht liest.',
   pageSelected: 'Alle {count, plural, one {# Konversation} other {# Konversationen}} auf dieser Seite sind ausgewählt.',
   selectAllIn: 'Alle {count, plural, one {# Konversation} other {# Konversationen}} in {folder} auswählen',
   allSelected: 'Alle {count, plural, one {# Konversation} other {# Konversationen}} in {folder} sind ausgewählt.',

@@ -58,6 +58,9 @@ export const rules = {
   labelKeyword: 'Label',
   forwardAddress: 'Address',
   summary: '{conditions} → {actions}',
+  applyExisting: 'Apply to existing mail',
+  applied: '{count, plural, =0 {No message in the Inbox matches this filter.} one {The filter was applied to # message in the Inbox.} other {The filter was applied to # messages in the Inbox.}}',
+  applying: 'Applying…',
   filterLikeThis: 'Filter messages like this',
   conditionMissing: 'Fill in every condition and action.',
 

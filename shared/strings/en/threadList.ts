@@ -4,6 +4,8 @@ export const threadList = {
   progress: '{done} of {count, plural, one {# conversation} other {# conversations}}',
   progressLabel: '{verb} conversations',
   searchCut: 'Showing the newest {count, plural, one {# match} other {# matches}}; older ones are left out. Add words or operators (from:, before:) to narrow the search.',
+  searchTheServer: 'Search the server for more',
+  serverResults: 'Results of the server’s search, which also reads the text of every message.',
   pageSelected: 'All {count, plural, one {# conversation} other {# conversations}} on this page are selected.',
   selectAllIn: 'Select all {count, plural, one {# conversation} other {# conversations}} in {folder}',
   allSelected: 'All {count, plural, one {# conversation} other {# conversations}} in {folder} are selected.',

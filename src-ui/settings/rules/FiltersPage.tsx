@@ -9,6 +9,7 @@ import { useEffect, useState } from 'react';
 import type { MailFilter } from '../../../shared/mail-rules';
 import { Icon } from '../../kit/icons';
 import { useT } from '../../kit/i18n';
+import { useMailActions } from '../../state/actions-context';
 import { foldersAtom } from '../../state/atoms';
 import { filterPrefillAtom, type FilterPrefill } from '../../state/rules-prefill';
 import { FilterEditor } from './FilterEditor';
@@ -35,6 +36,8 @@ function FilterList({ context, prefill }: { context: RulesPageContext; prefill: 
   const { doc, rules, account } = context;
   const folders = (useAtomValue(foldersAtom)[account.accountId] ?? []).map((folder) => folder.path);
   const [editing, setEditing] = useState<MailFilter | null>(() => (prefill ? newFilter(folders, prefill) : null));
+  const [applying, setApplying] = useState<string | null>(null);
+  const actions = useMailActions();
   const filters = doc.rules.filters;
   const saveFilters = (next: readonly MailFilter[]) => rules.save({ ...doc.rules, filters: [...next] });
 
@@ -87,6 +90,17 @@ function FilterList({ context, prefill }: { context: RulesPageContext; prefill: 
                 </button>
                 <button type="button" className="button button-secondary" onClick={() => setEditing(filter)}>
                   {t('rules.editFilter')}
+                </button>
+                <button
+                  type="button"
+                  className="button button-secondary"
+                  disabled={applying !== null}
+                  onClick={() => {
+                    setApplying(filter.id);
+                    void actions.applyFilter({ accountId: account.accountId, filter }).finally(() => setApplying(null));
+                  }}
+                >
+                  {applying === filter.id ? t('rules.applying') : t('rules.applyExisting')}
                 </button>
                 <button type="button" className="icon-button" aria-label={`${t('rules.deleteFilter')}: ${filter.name || t('rules.untitled')}`} title={t('rules.deleteFilter')} disabled={rules.saving} onClick={() => void saveFilters(filters.filter((existing) => existing.id !== filter.id))}>
                   <Icon name="trash" size={16} />

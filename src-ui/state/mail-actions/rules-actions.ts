@@ -3,7 +3,7 @@
  * the toolbar's "Block sender"): each one engine call; refusals become the catalogue's TernError.
  */
 import { TernError } from '../../../shared/errors';
-import type { MailRules, RulesDoc } from '../../../shared/mail-rules';
+import type { MailFilter, MailRules, RulesDoc } from '../../../shared/mail-rules';
 import { errorPhrase } from '../../../shared/strings';
 import type { WorkerBridge } from '../engine-feeds';
 import type { UiEngine } from '../engine-port';
@@ -14,6 +14,8 @@ export interface RulesActions {
   saveRules(params: { accountId: string; rules: MailRules; baseRevision: number }): Promise<RulesDoc>;
   /** The sender (address or domain) onto the blocked or allowed list, or off both (null). */
   listSender(params: { accountId: string; sender: string; list: 'blocked' | 'allowed' | null }): Promise<RulesDoc>;
+  /** Runs a filter over the Inbox's mail now; says how many messages it changed (or why not) in a toast. */
+  applyFilter(params: { accountId: string; filter: MailFilter }): Promise<void>;
   /** The toolbar's "Block sender": blocks it, says so in a toast with Undo, or says why not. */
   blockSender(params: { accountId: string; sender: string }): Promise<void>;
 }
@@ -35,6 +37,14 @@ export function createRulesActions({ engine, bridge }: { engine: UiEngine; bridg
     loadRules: (accountId) => call(() => rules().get({ accountId })),
     saveRules: (params) => call(() => rules().save(params)),
     listSender: (params) => call(() => rules().listSender(params)),
+    async applyFilter({ accountId, filter }) {
+      try {
+        const { matched } = await call(() => rules().applyFilter({ accountId, filter }));
+        bridge.toast({ tone: 'info', message: { id: 'rules.applied', values: { count: matched } } });
+      } catch (error) {
+        bridge.toast({ tone: 'error', message: errorPhrase(TernError.from(error)) });
+      }
+    },
     async blockSender({ accountId, sender }) {
       try {
         const doc = await call(() => rules().listSender({ accountId, sender, list: 'blocked' }));

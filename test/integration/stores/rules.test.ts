@@ -5,6 +5,7 @@
  * an account without ManageSieve is remembered as such.
  */
 import { afterEach, beforeEach, expect, test } from 'vitest';
+import { TernError } from '../../../shared/errors';
 import { EMPTY_RULES, type MailRules } from '../../../shared/mail-rules';
 import { AccountStore } from '../../../src-server/accounts/account-store';
 import { SecretBox } from '../../../src-server/crypto/secret-box';
@@ -133,5 +134,26 @@ describeOnEngines('Rules stores', (engine) => {
     expect(sieve.scripts.get('tern-rules')).toContain(':zone "+0200"');
     expect(await rules.rewriteForZoneChanges()).toEqual([]);
     expect((await rules.get(accountId)).revision).toBe(saved.revision);
+  });
+  test('block and allow lists and business hours need the plan\'s feature; filters and the auto reply do not', async () => {
+    const asked: string[] = [];
+    const free = new RulesService({
+      store,
+      accounts,
+      plans: {
+        require: async (_accountId, feature) => {
+          asked.push(feature);
+          throw new TernError('FeatureNotInPlan', { detail: { feature } });
+        },
+      },
+      domains: new Map([['tern.test', { imap: server, smtp: server, sieve: server }]]),
+      connect: fakeSieve().connect,
+    });
+    await expect(free.save({ accountId, rules: rulesWith({ blocked: ['spam.test'] }), baseRevision: 0 })).rejects.toMatchObject({ name: 'FeatureNotInPlan', detail: { feature: 'allowBlockLists' } });
+    const hours = { ...EMPTY_RULES.businessHours, enabled: true, body: 'Closed.' };
+    await expect(free.save({ accountId, rules: rulesWith({ businessHours: hours }), baseRevision: 0 })).rejects.toMatchObject({ detail: { feature: 'businessAutoReply' } });
+    const saved = await free.save({ accountId, rules: rulesWith({ filters: [starFilter], autoReply: { ...EMPTY_RULES.autoReply, enabled: true, body: 'Away.' } }), baseRevision: 0 });
+    expect(saved.revision).toBe(1);
+    expect(asked).toEqual(['allowBlockLists', 'businessAutoReply']);
   });
 });

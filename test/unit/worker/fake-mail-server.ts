@@ -55,6 +55,10 @@ export class FakeMailServer {
   readonly sockets: FakeSocket[] = [];
   readonly sent = new Map<string, { draftId: string }>();
   readonly drafts = new Map<string, FakeDraft>();
+  /** GET /api/search: the message ids the gateway's search finds per query (it reads text the cache never sees). */
+  readonly serverSearchHits = new Map<string, string[]>();
+  /** Queries GET /api/search was asked, in order. */
+  readonly serverSearches: string[] = [];
   /** The draft each message of Drafts is a version of (GET /api/drafts/of-message/:id), as the test files them. */
   readonly draftOfMessage = new Map<string, string>();
   /** Attachment bytes by `${messageId}/${index}`, served at /api/messages/:id/attachments/:index. */
@@ -258,6 +262,14 @@ export class FakeMailServer {
     if (headers.get('authorization') !== `Bearer ${this.token}`) return Response.json({ error: 'InvalidToken', description: 'Your session has ended.' }, { status: 401 });
     if (path === '/api/delta') return Response.json(this.delta(Number(url.searchParams.get('cursor')), Number(url.searchParams.get('limit'))));
     if (path === '/api/folders') return Response.json({ folders: [...this.folders.values()], separator: '/' });
+    if (path === '/api/search') {
+      const q = url.searchParams.get('q') ?? '';
+      this.serverSearches.push(q);
+      const hits = this.serverSearchHits.get(q) ?? [];
+      const threadIds = new Set(hits.map((id) => this.messages.get(id)!.threadId));
+      const threads = [...threadIds].map((id) => this.thread(id)!).sort((a, b) => b.lastMessageAt - a.lastMessageAt);
+      return Response.json({ threads, matchedMessages: hits.length, truncated: false, complete: true, pendingOnServer: 0 });
+    }
     if (path === '/api/threads') {
       const folderId = url.searchParams.get('folderId');
       const limit = Number(url.searchParams.get('limit') ?? 50);

@@ -10,6 +10,7 @@ function fakeGateway(initial: Partial<MailRules> = {}, availability: RulesDoc['a
   const saves: { rules: MailRules; baseRevision: number }[] = [];
   const gateway = {
     rules: async () => doc,
+    applyFilter: async () => ({ matched: 0 }),
     saveRules: async (rules: MailRules, baseRevision: number) => {
       saves.push({ rules, baseRevision });
       if (baseRevision !== doc.revision) throw new TernError('RulesChanged');

@@ -116,5 +116,24 @@ describe('search over the cached mail', () => {
     await engine.queries.unwatch({ subscriptionId: few.snapshot.subscriptionId });
     await engine.queries.unwatch({ subscriptionId: all.snapshot.subscriptionId });
   }, 30_000);
+
+  test('"search the server": the gateway’s search answers the list, asked once per query; cached rows where the cache has them', async () => {
+    const server = new FakeMailServer();
+    server.standardFolders();
+    const paper = server.deliver({ subject: 'Scanned letter', at: T0 });
+    server.deliver({ subject: 'Quarterly report', at: T0 + HOUR });
+    const engine = await synced([server]);
+    // "invoice" is only in the letter's text: the cache's index (subjects, senders, snippets) does not find it, the gateway does.
+    server.serverSearchHits.set('invoice', [paper.id]);
+    expect(await subjects(engine, 'invoice')).toEqual([]);
+    const scope: ListScope = { kind: 'search', accountIds: ['7'], query: 'invoice', server: true };
+    const patches: ListPatch[] = [];
+    const snapshot = await engine.queries.watchThreadList({ scope, window: { offset: 0, limit: 50 } }, (patch) => void patches.push(patch));
+    expect(snapshot.rows.map((row) => row.subject)).toEqual(['Scanned letter']);
+    expect(snapshot.truncated).toBeUndefined();
+    await engine.queries.moveWindow({ subscriptionId: snapshot.subscriptionId, window: { offset: 0, limit: 40 } });
+    expect(server.serverSearches).toEqual(['invoice']);
+    await engine.queries.unwatch({ subscriptionId: snapshot.subscriptionId });
+  });
 });
 
