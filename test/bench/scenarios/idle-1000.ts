@@ -76,7 +76,7 @@ async function settledMemory(gateway: GatewayProcess, inspector: InspectorSessio
 export const idle1000: Scenario = {
   id: 'idle-1000',
   title: 'One gateway node holding 1,000 accounts with IDLE (issue 12 point 7)',
-  estimateSec: 180,
+  estimateSec: 300,
   scale: true,
   figures: Object.values(FIGURES),
   async run(ctx) {

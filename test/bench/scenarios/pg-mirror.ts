@@ -48,7 +48,7 @@ const FIGURES = {
 export const pgMirror: Scenario = {
   id: 'pg-mirror',
   title: 'Gateway mirror of 10,000 messages on PostgreSQL beside SQLite (issue 12 point 7)',
-  estimateSec: 150,
+  estimateSec: 200,
   scale: true,
   figures: Object.values(FIGURES),
   async run(ctx) {
