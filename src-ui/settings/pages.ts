@@ -36,7 +36,7 @@ export const SETTINGS_PAGES: readonly SettingsPage[] = [
   { id: 'email-actions', title: 'settings.pageEmailActions' },
   { id: 'tracking', title: 'settings.pageTracking' },
   { id: 'labels', title: 'settings.pageLabels', feature: 'labels' },
-  { id: 'contacts', title: 'settings.pageContacts' },
+  { id: 'contacts', title: 'settings.pageContacts', load: () => import('./contacts/ContactsPage') },
   // Installing Tern, and Tern as the default mail app (the account menu's "Get the app" opens it).
   { id: 'apps', title: 'device.pageApps', load: () => import('./apps/AppsPage') },
   { id: 'plan', title: 'settings.pagePlan', load: () => import('./plan/PlanPage') },

@@ -32,5 +32,9 @@ export const contacts: Record<keyof typeof en, string> = {
   addToContacts: 'Zu Kontakten hinzufügen',
   added: '{name} wurde zu Ihren Kontakten hinzugefügt.',
   alreadyThere: '{name} ist schon in Ihren Kontakten.',
+  settingsIntro: 'Ihr Adressbuch liegt auf dem Server und auf jedem Gerät, auf dem Sie angemeldet sind, und funktioniert auch offline: Änderungen ohne Verbindung werden gespeichert, sobald sie wieder besteht.',
+  settingsLimits: 'Ein Adressbuch fasst bis zu {contacts} Kontakte mit je bis zu {emails} E-Mail-Adressen und {phones} Telefonnummern.',
+  settingsSuggestions: 'Beim Schreiben werden die Personen zuerst vorgeschlagen, denen Sie am häufigsten und zuletzt geschrieben haben; Adressen wie no-reply oder Benachrichtigungen kommen zuletzt. Um einen Vorschlag zu entfernen, zeigen Sie darauf und wählen ×, oder drücken Umschalt+Entf.',
+  openBook: 'Kontakte öffnen',
   openContacts: 'Kontakte',
 };

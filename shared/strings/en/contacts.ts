@@ -31,5 +31,9 @@ export const contacts = {
   addToContacts: 'Add to contacts',
   added: '{name} added to your contacts.',
   alreadyThere: '{name} is already in your contacts.',
+  settingsIntro: 'Your address book is kept on the server and on every device you sign in on, and works offline: changes made without a connection are saved when it is back.',
+  settingsLimits: 'An address book holds up to {contacts} contacts, each with up to {emails} email addresses and {phones} phone numbers.',
+  settingsSuggestions: 'When you write, the people you write to most and most recently are suggested first; addresses like no-reply or notifications come last. To remove a suggestion, point at it and choose ×, or press Shift+Delete.',
+  openBook: 'Open your contacts',
   openContacts: 'Contacts',
 };
