@@ -13,6 +13,7 @@ import { createContactsGateway } from '../../../../src-worker/contacts/contacts-
 import { EngineContacts } from '../../../../src-worker/contacts/contacts-service';
 import { MAIL_SCHEMA } from '../../../../src-worker/db/mail-schema';
 import { idbStoreFactory } from '../../../../src-worker/db/idb-store';
+import { withRead, withWrite } from '../../../../src-worker/db/store';
 import { signInTestApp, startTestApp, type TestApp } from '../../server/http/gateway-app-fixture';
 import { waitFor } from '../mail-test-kit';
 
@@ -56,6 +57,7 @@ async function browser() {
     });
   return {
     engine,
+    factory,
     contacts: engine(),
     offline: () => void (net.online = false),
     online: () => {
@@ -141,5 +143,18 @@ describe('engine contacts', () => {
     expect(book.refused).toMatchObject({ name: 'InvalidOperation' });
     // Taken back: the first card as the gateway has it (not merged), the deleted one gone.
     expect(book.cards.filter((c) => c.firstName === 'Dee').map((c) => [c.id, c.lastName, c.emails, c.unsynced])).toEqual([[dee.id, '', ['dee@kite.test'], false]]);
+  });
+
+  test('a removed suggestion is marked forgotten on the address row; a card is never touched by it', async () => {
+    const laptop = await browser();
+    const card = await laptop.contacts.save({ accountId: ACCOUNT, card: { firstName: 'Eli', emails: ['eli@kite.test'] } });
+    const store = await laptop.factory.open(ACCOUNT, MAIL_SCHEMA);
+    await withWrite(store, ['Contact'], (tx) => tx.put('Contact', { id: 'fay@kite.test', email: 'fay@kite.test', name: 'Fay', mailComposeRank: 5 }));
+    await laptop.contacts.forgetSuggestion({ accountIds: [ACCOUNT], email: ' Fay@Kite.test ' });
+    await laptop.contacts.forgetSuggestion({ accountIds: [ACCOUNT], email: 'nobody@kite.test' });
+    const rows = await withRead(store, ['Contact'], async (tx) => [await tx.get('Contact', 'fay@kite.test'), await tx.get('Contact', `card:${card.id}`)]);
+    expect(rows[0]).toMatchObject({ forgotten: 1, mailComposeRank: 5 });
+    expect(rows[1]?.forgotten).toBeUndefined();
+    await expect(laptop.contacts.forgetSuggestion({ accountIds: ['nope'], email: 'fay@kite.test' })).rejects.toMatchObject({ name: 'AccountNotFound' });
   });
 });
