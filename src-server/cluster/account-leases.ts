@@ -64,7 +64,7 @@ const ACQUIRE_CHUNK = 500;
 const RENEW = 'UPDATE account_leases SET expires_at = ? WHERE account_id = ? AND holder = ? AND token = ? AND expires_at > ?';
 const RELEASE = 'UPDATE account_leases SET expires_at = 0 WHERE account_id = ? AND holder = ? AND token = ?';
 const RENEW_ALL = 'UPDATE account_leases SET expires_at = ? WHERE holder = ? AND expires_at > ? RETURNING account_id AS "accountId", token';
-const HELD_ELSEWHERE = 'SELECT account_id AS "accountId" FROM account_leases WHERE holder <> ? AND expires_at > ?';
+const HELD_ELSEWHERE = 'SELECT account_id AS "accountId", expires_at AS "expiresAt" FROM account_leases WHERE holder <> ? AND expires_at > ?';
 const HEARTBEAT = `INSERT INTO cluster_nodes (holder, expires_at) VALUES (?, ?)
   ON CONFLICT (holder) DO UPDATE SET expires_at = excluded.expires_at`;
 const LIVE_NODES = 'SELECT COUNT(*) AS "count" FROM cluster_nodes WHERE expires_at > ?';
@@ -140,10 +140,11 @@ export class AccountLeases {
     return new Map(rows.map((row) => [row.accountId, row.token]));
   }
 
-  /** The accounts whose live lease another holder has: not worth an acquire now. */
-  async heldElsewhere(holder: string): Promise<Set<number>> {
-    const rows = await this.store.all<{ accountId: number }>(HELD_ELSEWHERE, [holder, this.now()]);
-    return new Set(rows.map((row) => row.accountId));
+  /** The accounts whose live lease another holder has (not worth an acquire now), each with the ms left until it lapses unrenewed. */
+  async heldElsewhere(holder: string): Promise<Map<number, number>> {
+    const now = this.now();
+    const rows = await this.store.all<{ accountId: number; expiresAt: number }>(HELD_ELSEWHERE, [holder, now]);
+    return new Map(rows.map((row) => [row.accountId, row.expiresAt - now]));
   }
 
   /** Gives the lease up (a node stopping, an account moved): free at once for another node. False when it was no longer held. */

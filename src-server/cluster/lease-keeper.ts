@@ -38,10 +38,16 @@ export interface LeaseKeeperDeps {
  * fills up to the same share; a node that joins takes what the others shed above theirs,
  * and when a node dies its heartbeat lapses with its leases and the others' shares grow.
  */
+/** How long after another holder's lease lapses the keeper looks: clocks and the database's own timing agree to this much. */
+const LAPSE_MARGIN_MS = 50;
+
 export class LeaseKeeper {
   private readonly held = new Map<number, number>();
   private timer: NodeJS.Timeout | null = null;
+  /** A one-shot tick at the next lapse of a wanted account's lease elsewhere, when that comes before the regular tick. */
+  private wake: NodeJS.Timeout | null = null;
   private ticking: Promise<void> | null = null;
+  private lapseInMs: number | null = null;
 
   constructor(private readonly deps: LeaseKeeperDeps) {}
 
@@ -50,18 +56,45 @@ export class LeaseKeeper {
     return this.held;
   }
 
-  /** Ticks every ttl/3 from now on; resolves once the first tick is done (its failure reported, not thrown). */
+  /**
+   * After a round: the ms until the first live lease of a wanted account held by another node
+   * lapses unrenewed (null: none is held elsewhere). A live holder renews every third of the
+   * ttl, so its leases never lapse before this node's next regular tick; one that does lapse
+   * first is a dead holder's, and waking then rather than up to ttl/3 later shortens a takeover.
+   */
+  nextLapseInMs(): number | null {
+    return this.lapseInMs;
+  }
+
+  /** Ticks every ttl/3 from now on, and at a dead holder's lapse; resolves once the first tick is done (its failure reported, not thrown). */
   start(): Promise<void> {
     if (this.timer) return Promise.resolve();
-    this.timer = setInterval(() => void this.tick().catch((error: unknown) => this.deps.onError?.(error)), Math.max(1, Math.floor(this.deps.ttlMs / 3)));
+    const everyMs = Math.max(1, Math.floor(this.deps.ttlMs / 3));
+    const tick = (): Promise<void> =>
+      this.tick().then(
+        () => this.wakeAtLapse(everyMs, tick),
+        (error: unknown) => this.deps.onError?.(error),
+      );
+    this.timer = setInterval(() => void tick(), everyMs);
     this.timer.unref();
-    return this.tick().catch((error: unknown) => this.deps.onError?.(error));
+    return tick();
+  }
+
+  private wakeAtLapse(everyMs: number, tick: () => Promise<void>): void {
+    if (this.timer === null || this.wake !== null || this.lapseInMs === null || this.lapseInMs >= everyMs) return;
+    this.wake = setTimeout(() => {
+      this.wake = null;
+      void tick();
+    }, this.lapseInMs + LAPSE_MARGIN_MS);
+    this.wake.unref();
   }
 
   /** Stops ticking and releases every lease, so other nodes take the accounts at once rather than after the ttl. */
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    if (this.wake) clearTimeout(this.wake);
     this.timer = null;
+    this.wake = null;
     await this.ticking?.catch(() => undefined);
     for (const [accountId, token] of [...this.held]) {
       this.held.delete(accountId);
@@ -116,6 +149,8 @@ export class LeaseKeeper {
     }
     const room = Math.max(0, share - this.held.size);
     const taken = await leases.heldElsewhere(holder);
+    const lapses = [...wanted].flatMap((accountId) => (taken.has(accountId) ? [taken.get(accountId)!] : []));
+    this.lapseInMs = lapses.length > 0 ? Math.min(...lapses) : null;
     const free = [...wanted].filter((accountId) => !this.held.has(accountId) && !taken.has(accountId)).slice(0, room);
     if (free.length === 0) return;
     // All in one statement: a round that took one lease per round trip, while the mirrors it

@@ -178,7 +178,7 @@ test('kill -9 of the owning node: another node takes the lease and its IDLE brin
   const owner = (await ownerNode())!;
   const first = (await lease())!;
   await cluster.kill(owner.name);
-  // The lease expires (9 s) and a surviving node takes it with a larger token.
+  // The lease lapses (its TTL) and a surviving node takes it with a larger token.
   const moved = await eventually(async () => {
     const now = await lease();
     return now && now.token > first.token && now.holder !== first.holder ? now : undefined;
