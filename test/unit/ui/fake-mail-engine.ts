@@ -49,6 +49,8 @@ export interface FakeEngineOptions {
   readonly now?: number;
   /** Delay of command outcomes and of login, in ms (0: next macrotask). */
   readonly latencyMs?: number;
+  /** The address check answers only once this settles: a test sees the "checking" state for as long as it needs. */
+  readonly addressCheckGate?: Promise<void>;
 }
 
 export const DEMO_LOGINS: readonly FakeLogin[] = [
@@ -412,6 +414,7 @@ export function createFakeEngine(options: FakeEngineOptions = {}): FakeEngine {
       async checkAddress({ email }) {
         record('accounts.checkAddress', { email });
         await new Promise((resolve) => setTimeout(resolve, latency));
+        await options.addressCheckGate;
         if (email.toLowerCase().endsWith('.invalid')) throw new TernError('MXNotFound');
         return { provider: email.slice(email.indexOf('@') + 1) };
       },

@@ -121,12 +121,15 @@ test('adding another account keeps the first one logged in; logging out of all s
 });
 
 test('the email step asks the gateway about the domain first: an unknown one is refused there, before any password', async () => {
-  const view = await renderApp({ engine: loggedOut(30), path: '/login' });
+  let answer!: () => void;
+  const addressCheckGate = new Promise<void>((resolve) => (answer = resolve));
+  const view = await renderApp({ engine: createFakeEngine({ logins: [...DEMO_LOGINS, CAROL], loggedIn: [], addressCheckGate }), path: '/login' });
   await waitFor(() => input(view.container, 'email')!);
   await typeInto(input(view.container, 'email')!, 'someone@nowhere.invalid');
   await click(byRole(view.container, 'button', 'Next'));
   // While the gateway looks, the button says so and cannot be pressed twice.
-  expect((byRole(view.container, 'button', 'Checking…') as HTMLButtonElement).disabled).toBe(true);
+  await waitFor(() => expect((byRole(view.container, 'button', 'Checking…') as HTMLButtonElement).disabled).toBe(true));
+  answer();
   const email = input(view.container, 'email')!;
   await waitFor(() => expect(email.getAttribute('aria-invalid')).toBe('true'));
   expect(document.getElementById(email.getAttribute('aria-describedby')!)?.textContent).toContain('No mail server was found for this domain.');
