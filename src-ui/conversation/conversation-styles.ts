@@ -11,9 +11,10 @@ export const CONVERSATION_CSS = `${BASE_CSS}
 .tern-message-list { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; border: 1px solid var(--t-line); border-radius: 12px; background: var(--t-bg); box-shadow: var(--t-shadow); }
 .tern-message-list > li + li { border-top: 1px solid var(--t-line); }
 .tern-message { position: relative; }
-.tern-message-header { display: flex; align-items: flex-start; gap: 4px; padding-right: 10px; }
+/* Wraps: when the sender line would not fit whole beside the message actions (a long name, a narrow pane, a phone), the actions go under it. */
+.tern-message-header { display: flex; flex-wrap: wrap; align-items: flex-start; gap: 4px; padding-right: 10px; }
 .tern-message-toggle {
-  flex: 1; min-width: 0; display: flex; align-items: center; gap: 12px; padding: 12px 8px 12px 16px;
+  flex: 1 1 auto; min-width: 0; display: flex; align-items: center; gap: 12px; padding: 12px 8px 12px 16px;
   border: 0; background: none; color: inherit; font: inherit; text-align: left; cursor: pointer; border-radius: 12px;
 }
 .tern-message:not(.is-expanded) .tern-message-toggle:hover { background: var(--t-hover); }
@@ -28,7 +29,7 @@ export const CONVERSATION_CSS = `${BASE_CSS}
 .tern-message-sub { font-size: 13px; color: var(--t-muted); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .tern-message-date { flex: none; display: flex; align-items: center; gap: 6px; font-size: 12.5px; color: var(--t-muted); white-space: nowrap; }
 .tern-message.is-expanded .tern-message-date { padding-top: 2px; }
-.tern-message-actions { flex: none; display: flex; gap: 2px; padding-top: 12px; }
+.tern-message-actions { flex: none; display: flex; gap: 2px; padding-top: 12px; margin-left: auto; }
 .tern-message-content { padding: 0 20px 18px 64px; }
 .tern-message-content[hidden] { display: none; }
 @media (max-width: 640px) { .tern-message-content { padding-left: 16px; } .tern-conversation { padding: 12px 8px; } }

@@ -88,6 +88,10 @@ describe('filters', () => {
     await openFolder(page, alice.email, 'Inbox');
     const conversation = await openThread(page, demo.probes.lunch);
     const fromBob = conversation.locator('article', { hasText: bob.name }).last();
+    // Another e2e file may have replied in this thread: Bob's message is then folded, and its actions show once it is opened.
+    const bobToggle = fromBob.locator('.tern-message-toggle');
+    await bobToggle.waitFor();
+    if ((await bobToggle.getAttribute('aria-expanded')) !== 'true') await bobToggle.click();
     await fromBob.getByRole('button', { name: 'Block sender' }).waitFor();
     await shots('message-actions');
     await fromBob.getByRole('button', { name: 'Block sender' }).click();
