@@ -22,6 +22,7 @@ import { UploadIntake } from './drafts/upload-intake';
 import { MirrorStore } from './mirror/mirror-store';
 import { createMailWrites, type MailWrites } from './outbox/mail-writes';
 import type { OutboxOptions } from './outbox/outbox-worker';
+import { ContactImportService } from './contacts/contact-imports';
 import { ContactService } from './contacts/contact-service';
 import { PlanService } from './plans/plan-service';
 import { PreferenceService } from './preferences/preference-service';
@@ -95,6 +96,8 @@ export interface GatewayContext {
   readonly preferences: PreferenceService;
   /** The address book of each account (/api/contacts). */
   readonly contacts: ContactService;
+  /** Imports (a job per file) and exports of the address book (/api/contacts/imports, /api/contacts/export). */
+  readonly contactImports: ContactImportService;
   /** Mail rules that run on the mail server, written as Sieve over ManageSieve (GET/PUT /api/rules). */
   readonly rules: RulesService;
 }
@@ -226,6 +229,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     plans,
     preferences,
     contacts,
+    contactImports: new ContactImportService({ store, contacts, jobs: { queue: jobQueue, worker: jobWorker } }),
     rules: new RulesService({ store, accounts, plans, mirrors, domains: config.mailDomains, onError: (accountId, error) => report(`rules${accountId === null ? '' : ` of account ${accountId}`}`, error) }),
     folders,
     folderCommands: new FolderService({ folders, mirrors, push, rehomer: new FolderRehomer({ store, txlog, push }) }),

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { GatewayContext } from '../context';
 import { registerAnalyticsRoutes } from './routes/analytics-routes';
 import { registerAuthRoutes } from './routes/auth-routes';
+import { registerContactImportRoutes } from './routes/contact-import-routes';
 import { registerContactRoutes } from './routes/contact-routes';
 import { registerDeltaRoutes } from './routes/delta-routes';
 import { registerDraftRoutes } from './routes/drafts-routes';
@@ -41,6 +42,7 @@ export const ROUTES: readonly RouteModule[] = [
   registerPreferenceRoutes,
   registerPlanRoutes,
   registerContactRoutes,
+  registerContactImportRoutes,
   registerRulesRoutes,
   registerFilesRoutes,
   (app, ctx) => registerPushSocket(app, ctx),

@@ -378,5 +378,30 @@ export const MIGRATIONS: readonly string[] = [
     expires_at INTEGER NOT NULL            -- epoch ms
   );
   `,
+  /* 17: address book imports (issue 18 point 4; src-server/contacts/contact-imports.ts) */ `
+  -- One row per import: the cards read from the file (kept until the job has written them),
+  -- the job's progress and outcome. At most one unfinished import per account (the partial
+  -- unique index: a second is PreviousImportRequestRunning 425).
+  CREATE TABLE contact_imports (
+    id           INTEGER PRIMARY KEY AUTOINCREMENT,
+    account_id   INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    state        TEXT NOT NULL,            -- queued | running | done | failed
+    file_name    TEXT NOT NULL,
+    format       TEXT NOT NULL,            -- csv | vcard
+    cards_json   TEXT NOT NULL,            -- the valid cards, emptied once written
+    cards        INTEGER NOT NULL,
+    created      INTEGER NOT NULL DEFAULT 0,
+    updated      INTEGER NOT NULL DEFAULT 0,
+    unchanged    INTEGER NOT NULL DEFAULT 0,
+    written      INTEGER NOT NULL DEFAULT 0,
+    skipped_json TEXT NOT NULL DEFAULT '[]',
+    skipped_count INTEGER NOT NULL DEFAULT 0,
+    error_name   TEXT,
+    error_message TEXT,
+    created_at   INTEGER NOT NULL,
+    updated_at   INTEGER NOT NULL
+  );
+  CREATE UNIQUE INDEX contact_imports_unfinished ON contact_imports(account_id) WHERE state IN ('queued', 'running');
+  `,
 ];
 
