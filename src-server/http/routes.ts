@@ -9,6 +9,7 @@ import { registerDraftRoutes } from './routes/drafts-routes';
 import { registerFilesRoutes } from './routes/files-routes';
 import { registerFolderRoutes } from './routes/folder-routes';
 import { registerHealthRoutes } from './routes/health-routes';
+import { registerImageProxyRoutes } from './routes/image-proxy-routes';
 import { registerMailActionRoutes } from './routes/mail-actions-routes';
 import { registerMessageRoutes } from './routes/message-routes';
 import { registerPlanRoutes } from './routes/plan-routes';
@@ -45,5 +46,6 @@ export const ROUTES: readonly RouteModule[] = [
   registerContactImportRoutes,
   registerRulesRoutes,
   registerFilesRoutes,
+  registerImageProxyRoutes,
   (app, ctx) => registerPushSocket(app, ctx),
 ];
