@@ -354,5 +354,13 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     expires_at BIGINT NOT NULL
   );
   `,
+  /* 17: undo-send holds and scheduled send on the gateway */ `
+  ALTER TABLE outbox ADD COLUMN send_at BIGINT;
+  ALTER TABLE outbox ADD COLUMN time_zone TEXT;
+  ALTER TABLE outbox ADD COLUMN scheduled INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE outbox ADD COLUMN sent_at BIGINT;
+  ALTER TABLE outbox ADD COLUMN summary_json TEXT;
+  CREATE INDEX outbox_scheduled ON outbox(account_id, scheduled, state);
+  `,
 ];
 
