@@ -103,6 +103,10 @@ export const ERROR_CATALOGUE = {
   TotalContactsLimitExceed: entry(400, 'You have reached the maximum number of contacts.'),
   InvalidCsvUpload: entry(400, 'This CSV file could not be read.'),
   PreviousImportRequestRunning: entry(425, 'A previous import is still running.'),
+  // Remote images, fetched by the gateway's image proxy (src-server/image-proxy/)
+  RemoteImageRefused: entry(403, 'This image is not loaded: its address is not on the public internet.'),
+  RemoteImageTooLarge: entry(413, 'This image is too large to show.'),
+  RemoteImageUnavailable: entry(502, 'This image could not be loaded from its server.'),
   // No status: the account is not registered or its services are not initialised.
   ServiceNotFound: entry(null, 'This account is not ready yet.'),
   // Local storage in the browser (worker side only, so no HTTP status).

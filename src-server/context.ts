@@ -26,12 +26,15 @@ import { ContactService } from './contacts/contact-service';
 import { PlanService } from './plans/plan-service';
 import { PreferenceService } from './preferences/preference-service';
 import type { PushHub } from './push/push-hub';
+import { allowedRanges } from './image-proxy/image-fetch';
+import { ImageProxy } from './image-proxy/image-proxy';
 import { AttachmentPreviews } from './reading/attachment-previews';
 import { BodyCache } from './reading/body-cache';
 import { FolderQueries } from './reading/folder-queries';
 import { FolderRehomer } from './reading/folder-rehome';
 import { FolderService } from './reading/folder-service';
 import { MessageService } from './reading/message-service';
+import { PreviewLinks } from './reading/preview-links';
 import { Spool } from './reading/spool';
 import { RulesService } from './sieve/rules-service';
 import { ThreadQueries } from './reading/thread-queries';
@@ -79,6 +82,8 @@ export interface GatewayContext {
   readonly messages: MessageService;
   /** Signed links that open one attachment, sandboxed. */
   readonly previews: AttachmentPreviews;
+  /** Remote images a person allowed, fetched by the gateway so the sender never sees the reader (issue 19). */
+  readonly imageProxy: ImageProxy;
   /** Search over the mirror, and the server where the mirror cannot know. */
   readonly search: SearchService;
   /** Indexes mirrored mail for search in the background while the app runs. */
@@ -239,7 +244,8 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     folderCommands: new FolderService({ folders, mirrors, push, rehomer: new FolderRehomer({ store, txlog, push }) }),
     threads,
     messages,
-    previews: new AttachmentPreviews({ messages }),
+    previews: new AttachmentPreviews({ messages, links: new PreviewLinks({ secret: secrets.derive('attachment-preview') }) }),
+    imageProxy: new ImageProxy({ secret: secrets.derive('image-proxy'), allowed: allowedRanges(config.imageProxyAllow) }),
     search,
     searchIndexer: new BackgroundIndexer({ search, onError: (error) => report('search index', error) }),
     analytics: new AnalyticsStore(store),

@@ -8,6 +8,7 @@ import { registerDraftRoutes } from './routes/drafts-routes';
 import { registerFilesRoutes } from './routes/files-routes';
 import { registerFolderRoutes } from './routes/folder-routes';
 import { registerHealthRoutes } from './routes/health-routes';
+import { registerImageProxyRoutes } from './routes/image-proxy-routes';
 import { registerMailActionRoutes } from './routes/mail-actions-routes';
 import { registerMessageRoutes } from './routes/message-routes';
 import { registerPlanRoutes } from './routes/plan-routes';
@@ -43,5 +44,6 @@ export const ROUTES: readonly RouteModule[] = [
   registerContactRoutes,
   registerRulesRoutes,
   registerFilesRoutes,
+  registerImageProxyRoutes,
   (app, ctx) => registerPushSocket(app, ctx),
 ];
