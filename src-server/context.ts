@@ -122,6 +122,11 @@ export interface ContextOverrides {
   readonly outbox?: Partial<OutboxOptions>;
   /** The job worker's claim times and loop (tests shorten them). */
   readonly jobs?: Partial<JobWorkerOptions>;
+  /**
+   * The clock of time-based work (jobs' due times, held and scheduled sends): tests pass one
+   * they move instead of waiting, then kick the job worker.
+   */
+  readonly now?: () => number;
 }
 
 /**
@@ -163,7 +168,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
   const push = shared.push;
   /** This process among the nodes: the holder of its mirror leases and the claimer of its jobs. */
   const nodeId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  const jobQueue = new JobQueue({ store });
+  const jobQueue = new JobQueue({ store, ...(overrides.now ? { now: overrides.now } : {}) });
   const jobWorker = new JobWorker({
     queue: jobQueue,
     name: nodeId,
@@ -204,6 +209,8 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
       preferences: accountDocument((accountId) => preferences.get(accountId)),
       plan: accountDocument((accountId) => plans.planOf(accountId)),
       contacts: accountDocument(async (accountId) => ({ revision: await contacts.revision(accountId) })),
+      // Read when delta is asked for, after mailWrites below is built.
+      scheduled: accountDocument((accountId) => mailWrites.send.waiting(accountId)),
     },
   });
   const mailWrites = createMailWrites({
@@ -218,6 +225,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     smtp: overrides.smtp,
     sendWaitMs: overrides.sendWaitMs,
     outbox: overrides.outbox,
+    now: overrides.now,
     onError: (accountId, error) => report(`mail writes${accountId === null ? '' : ` of account ${accountId}`}`, error),
   });
   return {
