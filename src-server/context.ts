@@ -24,6 +24,7 @@ import { createMailWrites, type MailWrites } from './outbox/mail-writes';
 import type { OutboxOptions } from './outbox/outbox-worker';
 import { ContactService } from './contacts/contact-service';
 import { PlanService } from './plans/plan-service';
+import { IdentityService } from './identities/identity-service';
 import { PreferenceService } from './preferences/preference-service';
 import type { PushHub } from './push/push-hub';
 import { AttachmentPreviews } from './reading/attachment-previews';
@@ -93,6 +94,8 @@ export interface GatewayContext {
   readonly plans: PlanService;
   /** The per-account preference document (GET/PATCH /api/preferences). */
   readonly preferences: PreferenceService;
+  /** The addresses each account sends from (GET/PUT/DELETE /api/identities). */
+  readonly identities: IdentityService;
   /** The address book of each account (/api/contacts). */
   readonly contacts: ContactService;
   /** Mail rules that run on the mail server, written as Sieve over ManageSieve (GET/PUT /api/rules). */
@@ -188,6 +191,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
   const plans = new PlanService({ store, txlog, push });
   const preferences = new PreferenceService({ store, txlog, push, plans });
   const contacts = new ContactService({ store, txlog, push });
+  const identities = new IdentityService({ store, txlog, push, plans, accounts });
   const delta = new DeltaReader({
     store,
     txlog,
@@ -196,6 +200,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
       preferences: accountDocument((accountId) => preferences.get(accountId)),
       plan: accountDocument((accountId) => plans.planOf(accountId)),
       contacts: accountDocument(async (accountId) => ({ revision: await contacts.revision(accountId) })),
+      identities: accountDocument((accountId) => identities.doc(accountId)),
     },
   });
   const mailWrites = createMailWrites({
@@ -206,6 +211,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     push,
     mirrors,
     materializer,
+    identities,
     jobs: { queue: jobQueue, worker: jobWorker },
     smtp: overrides.smtp,
     sendWaitMs: overrides.sendWaitMs,
@@ -225,6 +231,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     delta,
     plans,
     preferences,
+    identities,
     contacts,
     rules: new RulesService({ store, accounts, plans, mirrors, domains: config.mailDomains, onError: (accountId, error) => report(`rules${accountId === null ? '' : ` of account ${accountId}`}`, error) }),
     folders,

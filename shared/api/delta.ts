@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { identitiesDocSchema } from '../identities';
 import { planResponseSchema } from '../plans';
 import { preferencesDocSchema } from '../preferences';
 import { folderSchema, messageMetaSchema, threadSummarySchema } from './mail';
@@ -29,6 +30,8 @@ const upsertChangeSchema = z.discriminatedUnion('object', [
   // The address book changed (any device): its latest change's id; the engine then pulls the
   // cards themselves from its own cursor (GET /api/contacts?since=…, shared/api/contacts.ts).
   z.object({ txnId: z.number().int(), op: z.literal('upsert'), object: z.literal('contacts'), data: contactsRevisionSchema }),
+  // The account's identities changed (any device): the whole list, so the newest wins.
+  z.object({ txnId: z.number().int(), op: z.literal('upsert'), object: z.literal('identities'), data: identitiesDocSchema }),
 ]);
 export const deltaChangeSchema = z.discriminatedUnion('op', [
   upsertChangeSchema,
