@@ -176,7 +176,7 @@ describe('settings service', () => {
 
     const saved = await settings.saveIdentity({ accountId: '7', identityId: 'work', identity: { name: 'Ann at Work', email: 'Ann.Work@Example.com', isDefault: true } });
     expect(saved.identities.map(({ id, email, isDefault }) => [id, email, isDefault])).toEqual([['own', 'me@tern.test', false], ['work', 'ann.work@example.com', true]]);
-    await waitFor(() => seen.at(-1)?.[0]?.identities.length === 2);
+    await waitFor(() => seen.at(-1)?.[0]?.identities.length === 2 || undefined, 'the tabs to hear of the new identity');
 
     const revision = gateway.identitiesDoc.revision;
     const refusal = (promise: Promise<unknown>) => promise.then(() => null, (error: unknown) => (error as TernError).name);
