@@ -75,6 +75,11 @@ export function ownIdentity(email: string): Identity {
   return { id: OWN_IDENTITY_ID, name: '', email, replyTo: null, bccSelf: false, isDefault: true, signatureHtml: '', signatureOnReplies: true, updatedAt: 0 };
 }
 
+/** An account's identities as known: the engine's list, or the own address alone before the gateway first answered. */
+export function identitiesOrOwn(identities: readonly Identity[] | undefined, accountEmail: string): readonly Identity[] {
+  return identities && identities.length > 0 ? identities : [ownIdentity(accountEmail)];
+}
+
 /** The default identity of a list (the first when none says so: the gateway always marks one). */
 export function defaultIdentity(identities: readonly Identity[]): Identity | undefined {
   return identities.find((identity) => identity.isDefault) ?? identities[0];
