@@ -114,6 +114,8 @@ export interface ContextOverrides {
   readonly outbox?: Partial<OutboxOptions>;
   /** The job worker's claim times and loop (tests shorten them). */
   readonly jobs?: Partial<JobWorkerOptions>;
+  /** Messages per step of an "apply to existing mail" run (tests make it small to see the steps). */
+  readonly rulesApplyBatch?: number;
 }
 
 /**
@@ -188,6 +190,18 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
   const plans = new PlanService({ store, txlog, push });
   const preferences = new PreferenceService({ store, txlog, push, plans });
   const contacts = new ContactService({ store, txlog, push });
+  const rules = new RulesService({
+    store,
+    accounts,
+    plans,
+    mirrors,
+    txlog,
+    push,
+    jobs: { queue: jobQueue, worker: jobWorker },
+    ...(overrides.rulesApplyBatch ? { applyBatch: overrides.rulesApplyBatch } : {}),
+    domains: config.mailDomains,
+    onError: (accountId, error) => report(`rules${accountId === null ? '' : ` of account ${accountId}`}`, error),
+  });
   const delta = new DeltaReader({
     store,
     txlog,
@@ -196,6 +210,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
       preferences: accountDocument((accountId) => preferences.get(accountId)),
       plan: accountDocument((accountId) => plans.planOf(accountId)),
       contacts: accountDocument(async (accountId) => ({ revision: await contacts.revision(accountId) })),
+      rules: accountDocument((accountId) => rules.activity(accountId)),
     },
   });
   const mailWrites = createMailWrites({
@@ -226,7 +241,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     plans,
     preferences,
     contacts,
-    rules: new RulesService({ store, accounts, plans, mirrors, domains: config.mailDomains, onError: (accountId, error) => report(`rules${accountId === null ? '' : ` of account ${accountId}`}`, error) }),
+    rules,
     folders,
     folderCommands: new FolderService({ folders, mirrors, push, rehomer: new FolderRehomer({ store, txlog, push }) }),
     threads,

@@ -114,6 +114,8 @@ export function engineFromWorker(worker: Remote<WorkerApi>, version: string, sta
       save: (params) => worker.rules.save(params),
       listSender: (params) => worker.rules.listSender(params),
       applyFilter: (params) => worker.rules.applyFilter(params),
+      watch: (params, onChange) => worker.rules.watch(params, proxy(onChange)),
+      unwatch: (params) => worker.rules.unwatch(params),
     },
     contacts: {
       list: (params) => worker.contacts.list(params),

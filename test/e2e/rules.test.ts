@@ -2,21 +2,23 @@
  * Rules that run on the server, end to end on the demo (issue 16): Alice creates a filter on
  * the Filters page, mail sent over SMTP is filed by Dovecot's Sieve into Archive and shows
  * there in the app; "Filter messages like this" on an open message opens a new filter
- * prefilled with its sender; "Block sender" says so and can be undone. The rules pages are
+ * prefilled with its sender; "Block sender" says so and can be undone. A second tab on the
+ * Filters page sees the saved filter and the run's result without a reload. The rules pages are
  * photographed at 1366×768 and 390×844, light and dark. The filter is deleted at the end, so
  * other files' mail to Alice is delivered as before.
  */
 import { createTransport } from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { screenshot } from './chromium';
-import { imapSubjects, literal, openFolder, openThread, rowWith, startInInbox, type Watched } from './demo-session';
+import { imapSubjects, literal, openFolder, openThread, rowWith, startInInbox, watch, type Watched } from './demo-session';
 
 const baseUrl = inject('baseUrl');
 const demo = inject('demo');
 const { alice, bob } = demo;
 
 let browser: Browser;
+let context: BrowserContext;
 let tab: Watched;
 let page: Page;
 
@@ -44,7 +46,7 @@ async function shots(name: string) {
 }
 
 beforeAll(async () => {
-  ({ browser, tab, page } = await startInInbox(baseUrl, alice));
+  ({ browser, context, tab, page } = await startInInbox(baseUrl, alice));
 }, 60_000);
 
 afterAll(async () => {
@@ -52,7 +54,10 @@ afterAll(async () => {
 });
 
 describe('filters', () => {
-  test('a filter made on the Filters page files new mail into Archive, starred', async () => {
+  test('a filter made on the Filters page files new mail into Archive, starred; another tab sees it and its run without a reload', async () => {
+    const other = watch(await context.newPage());
+    await other.page.goto(`${baseUrl}/settings/rules`);
+    await other.page.getByText('No filters yet.').waitFor();
     await page.goto(`${baseUrl}/settings/rules`);
     await page.getByRole('heading', { name: 'Filters', level: 2 }).waitFor();
     await page.getByText('No filters yet.').waitFor();
@@ -72,9 +77,19 @@ describe('filters', () => {
     const item = page.locator('.rules-item', { hasText: 'Digests' });
     await item.getByText(`Subject contains “${SUBJECT}” → Move to folder Archive, Star`).waitFor();
     await shots('filters');
-    // Run over the Inbox now: nothing there matches yet (the filter's mail has not been sent).
+    // The other tab was told through the gateway's push and delta, not reloaded.
+    const otherItem = other.page.locator('.rules-item', { hasText: 'Digests' });
+    await otherItem.waitFor();
+    // Run over the Inbox now: nothing there matches yet (the filter's mail has not been sent). The run is a
+    // gateway job: its result shows under the filter, here and in the other tab.
     await item.getByRole('button', { name: 'Apply to existing mail' }).click();
-    await page.getByText('No message in the Inbox matches this filter.').waitFor();
+    await item.getByRole('status').getByText('No message in the Inbox matches this filter.').waitFor();
+    await otherItem.getByRole('status').getByText('No message in the Inbox matches this filter.').waitFor();
+    // A reload still shows how the run went (the gateway keeps it an hour).
+    await other.page.reload();
+    await other.page.locator('.rules-item', { hasText: 'Digests' }).getByText('No message in the Inbox matches this filter.').waitFor();
+    expect(other.errors).toEqual([]);
+    await other.page.close();
 
     await sendToAlice(`${SUBJECT} for Q4`);
     await page.goto(`${baseUrl}/mail/unified/inbox`);

@@ -62,6 +62,9 @@ export const rules: Record<keyof typeof en, string> = {
   applyExisting: 'Auf vorhandene E-Mails anwenden',
   applied: '{count, plural, =0 {Keine Nachricht im Posteingang passt zu diesem Filter.} one {Der Filter wurde auf # Nachricht im Posteingang angewendet.} other {Der Filter wurde auf # Nachrichten im Posteingang angewendet.}}',
   applying: 'Wird angewendet …',
+  applySearching: 'Passende Nachrichten im Posteingang werden gesucht …',
+  applyProgress: 'Wird auf den Posteingang angewendet: {done} von {total} Nachrichten …',
+  applyFailed: 'Nicht auf den Posteingang angewendet: {reason}',
   filterLikeThis: 'Ähnliche Nachrichten filtern',
   conditionMissing: 'Bitte jede Bedingung und Aktion ausfüllen.',
 

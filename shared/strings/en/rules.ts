@@ -61,6 +61,9 @@ export const rules = {
   applyExisting: 'Apply to existing mail',
   applied: '{count, plural, =0 {No message in the Inbox matches this filter.} one {The filter was applied to # message in the Inbox.} other {The filter was applied to # messages in the Inbox.}}',
   applying: 'Applying…',
+  applySearching: 'Looking for matching messages in the Inbox…',
+  applyProgress: 'Applying to the Inbox: {done} of {total} messages…',
+  applyFailed: 'Not applied to the Inbox: {reason}',
   filterLikeThis: 'Filter messages like this',
   conditionMissing: 'Fill in every condition and action.',
 
