@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { rulesActivitySchema } from '../mail-rules';
 import { planResponseSchema } from '../plans';
 import { preferencesDocSchema } from '../preferences';
+import { pendingSendsSchema } from './compose';
 import { folderSchema, messageMetaSchema, threadSummarySchema } from './mail';
 
 /** The delta's word that the address book changed: the txlog id of its latest change. */
@@ -30,6 +31,8 @@ const upsertChangeSchema = z.discriminatedUnion('object', [
   // The address book changed (any device): its latest change's id; the engine then pulls the
   // cards themselves from its own cursor (GET /api/contacts?since=…, shared/api/contacts.ts).
   z.object({ txnId: z.number().int(), op: z.literal('upsert'), object: z.literal('contacts'), data: contactsRevisionSchema }),
+  // The sends waiting on the gateway changed (held, scheduled, cancelled, gone out): the whole list.
+  z.object({ txnId: z.number().int(), op: z.literal('upsert'), object: z.literal('scheduled'), data: pendingSendsSchema }),
   // The rules changed (a save on any device) or an "apply to existing mail" run moved on: the
   // revision and the runs; a tab showing the rules loads them again when the revision passed its own.
   z.object({ txnId: z.number().int(), op: z.literal('upsert'), object: z.literal('rules'), data: rulesActivitySchema }),
