@@ -191,6 +191,12 @@ export const rulesApplyResponseSchema = z.object({ run: ruleRunSchema });
 export const rulesActivitySchema = z.object({ revision: z.number().int().nonnegative(), runs: z.array(ruleRunSchema) });
 export type RulesActivity = z.infer<typeof rulesActivitySchema>;
 
+/** POST /api/rules/forwarding-check: the other address whose forwarding to this account is tried. */
+export const forwardingCheckRequestSchema = z.object({ address: ruleAddressSchema });
+/** Whether the test message sent to that address arrived here, and after how long (or how long was waited). */
+export const forwardingCheckResultSchema = z.object({ arrived: z.boolean(), seconds: z.number().int().nonnegative() });
+export type ForwardingCheckResult = z.infer<typeof forwardingCheckResultSchema>;
+
 /** Stored rules made whole: what does not parse reads as the empty rules. */
 export function readMailRules(raw: unknown): MailRules {
   const parsed = mailRulesSchema.safeParse(raw);

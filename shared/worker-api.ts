@@ -11,7 +11,7 @@ import type { ContactsService } from './worker-contacts-api';
 import type { FolderCommandService, MailCommandService, MailQueryService } from './worker-mail-api';
 import type { Feature, Plan } from './plans';
 import type { PreferencePatch, PreferenceValues } from './preferences';
-import type { MailFilter, MailRules, RuleRun, RulesActivity, RulesDoc } from './mail-rules';
+import type { ForwardingCheckResult, MailFilter, MailRules, RuleRun, RulesActivity, RulesDoc } from './mail-rules';
 
 /**
  * A service object reached through the remote by path (`api.session.handshake(...)`).
@@ -242,6 +242,11 @@ export interface RulesService {
   watch(params: { readonly accountId: string }, onChange: (activity: RulesActivity) => void): Promise<{ readonly subscriptionId: string }>;
   /** Ends a `watch`. */
   unwatch(params: { readonly subscriptionId: string }): Promise<void>;
+  /**
+   * Forwarding in: sends a test message to the other address and resolves once it arrived in
+   * the Inbox or the gateway stopped waiting (`arrived` false). SendFailed when it could not go out.
+   */
+  checkForwarding(params: { readonly accountId: string; readonly address: string }): Promise<ForwardingCheckResult>;
 }
 
 /** Everything the engine exposes, one service per domain. */

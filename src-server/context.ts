@@ -42,7 +42,7 @@ import { ThreadQueries } from './reading/thread-queries';
 import { BackgroundIndexer } from './search/background-indexer';
 import { SearchService } from './search/search-service';
 import { openSharedState, type SharedState } from './shared-state/open-shared-state';
-import type { SmtpConnector } from './smtp/smtp-connector';
+import { NodemailerSmtp, type SmtpConnector } from './smtp/smtp-connector';
 import { openStore } from './store/open-store';
 import type { SqlStore } from './store/sql';
 import { TransactionLog } from './store/transaction-log';
@@ -124,6 +124,8 @@ export interface ContextOverrides {
   readonly jobs?: Partial<JobWorkerOptions>;
   /** Messages per step of an "apply to existing mail" run (tests make it small to see the steps). */
   readonly rulesApplyBatch?: number;
+  /** How long the forwarding check waits for its test message (tests shorten the "did not arrive" case). */
+  readonly forwardingCheckWaitMs?: number;
   /**
    * The clock of time-based work (jobs' due times, held and scheduled sends): tests pass one
    * they move instead of waiting, then kick the job worker.
@@ -212,6 +214,8 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     push,
     jobs: { queue: jobQueue, worker: jobWorker },
     ...(overrides.rulesApplyBatch ? { applyBatch: overrides.rulesApplyBatch } : {}),
+    ...(overrides.forwardingCheckWaitMs ? { forwardingWaitMs: overrides.forwardingCheckWaitMs } : {}),
+    smtp: overrides.smtp ?? new NodemailerSmtp(),
     domains: config.mailDomains,
     onError: (accountId, error) => report(`rules${accountId === null ? '' : ` of account ${accountId}`}`, error),
   });

@@ -238,6 +238,7 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
       applyFilter: (params) => rules.applyFilter(params),
       watch: (params, onChange) => rules.watch(params, onChange),
       unwatch: (params) => rules.unwatch(params),
+      checkForwarding: (params) => rules.checkForwarding(params),
     }),
   };
 }

@@ -21,7 +21,9 @@ import type { JobWorker } from '../jobs/job-worker';
 import type { PlanService, TxnAnnouncer } from '../plans/plan-service';
 import type { SqlStore } from '../store/sql';
 import type { TransactionLog } from '../store/transaction-log';
+import type { SmtpConnector } from '../smtp/smtp-connector';
 import { applyActions, matchingUids } from './existing-mail';
+import { checkForwarding, type ForwardingCheckResult } from './forwarding-check';
 import { ManageSieveClient, SieveCommandError, type SieveEndpoint } from './managesieve-client';
 import { RuleRunStore, type RunChange } from './rule-runs';
 import { RulesStore, type StoredRules } from './rules-store';
@@ -41,6 +43,10 @@ export interface RulesServiceDeps {
   readonly jobs?: { readonly queue: Pick<JobQueue, 'enqueue'>; readonly worker: Pick<JobWorker, 'register' | 'kick'> };
   /** Messages per step of a run (default existing-mail.ts APPLY_BATCH). */
   readonly applyBatch?: number;
+  /** How the forwarding check's test message goes out (the account's own SMTP server). */
+  readonly smtp?: SmtpConnector;
+  /** How long the forwarding check waits for its message (default forwarding-check.ts). */
+  readonly forwardingWaitMs?: number;
   readonly now?: () => number;
   /** How to reach a ManageSieve server (default ManageSieveClient.connect). */
   readonly connect?: SieveConnect;
@@ -65,6 +71,8 @@ export class RulesService {
   private readonly runs: RuleRunStore;
   private readonly folderRoles: FolderRoles;
   private readonly lock = new KeyedLock<number>();
+  /** One forwarding check per account at a time (each sends a message). */
+  private readonly checks = new KeyedLock<number>();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly deps: RulesServiceDeps) {
@@ -178,6 +186,26 @@ export class RulesService {
       return latest;
     });
     this.deps.push.announce(accountId, latest);
+  }
+
+  /**
+   * Forwarding in: sends a test message to `address` and waits for it in this account's Inbox
+   * (forwarding-check.ts). Resolves with whether it arrived; SendFailed when the account's SMTP
+   * server refused it, InvalidParameter for the account's own address (that proves nothing).
+   */
+  async checkForwarding({ accountId, address }: { accountId: number; address: string }): Promise<ForwardingCheckResult> {
+    const account = await this.account(accountId);
+    if (address.trim().toLowerCase() === account.email.toLowerCase()) throw new TernError('InvalidParameter', { detail: { field: 'address', value: address } });
+    const { mirrors, smtp } = this.deps;
+    if (!mirrors || !smtp) throw new TernError('ServiceNotFound');
+    const inbox = roleIn(await this.folderRoles.folders(accountId), 'inbox')?.path ?? 'INBOX';
+    const password = await this.deps.accounts.password(accountId);
+    return this.checks.run(accountId, () =>
+      checkForwarding(
+        { smtp, mirrors, ...(this.deps.forwardingWaitMs ? { waitMs: this.deps.forwardingWaitMs } : {}), now: () => this.now() },
+        { account, password, address, inbox },
+      ),
+    );
   }
 
   /**

@@ -116,6 +116,7 @@ export function engineFromWorker(worker: Remote<WorkerApi>, version: string, sta
       applyFilter: (params) => worker.rules.applyFilter(params),
       watch: (params, onChange) => worker.rules.watch(params, proxy(onChange)),
       unwatch: (params) => worker.rules.unwatch(params),
+      checkForwarding: (params) => worker.rules.checkForwarding(params),
     },
     contacts: {
       list: (params) => worker.contacts.list(params),

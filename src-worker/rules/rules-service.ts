@@ -9,7 +9,7 @@
  */
 import * as z from 'zod';
 import { TernError } from '../../shared/errors';
-import { mailFilterSchema, mailRulesSchema, senderEntrySchema, type RuleRun, type RulesActivity, type RulesDoc } from '../../shared/mail-rules';
+import { mailFilterSchema, mailRulesSchema, ruleAddressSchema, senderEntrySchema, type ForwardingCheckResult, type RuleRun, type RulesActivity, type RulesDoc } from '../../shared/mail-rules';
 import type { RulesService } from '../../shared/worker-api';
 import type { RulesGateway } from './rules-gateway';
 
@@ -19,6 +19,7 @@ export interface EngineRulesDeps {
 
 const saveSchema = z.object({ accountId: z.string().min(1), rules: mailRulesSchema, baseRevision: z.number().int().nonnegative() });
 const applySchema = z.object({ accountId: z.string().min(1), filter: mailFilterSchema });
+const checkSchema = z.object({ accountId: z.string().min(1), address: ruleAddressSchema });
 const listSchema = z.object({ accountId: z.string().min(1), sender: senderEntrySchema, list: z.enum(['blocked', 'allowed']).nullable() });
 
 function parse<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
@@ -49,6 +50,11 @@ export class EngineRules implements RulesService {
   async applyFilter(params: Parameters<RulesService['applyFilter']>[0]): Promise<RuleRun> {
     const { accountId, filter } = parse(applySchema, params);
     return (await this.deps.gateway(accountId)).applyFilter(filter);
+  }
+
+  async checkForwarding(params: Parameters<RulesService['checkForwarding']>[0]): Promise<ForwardingCheckResult> {
+    const { accountId, address } = parse(checkSchema, params);
+    return (await this.deps.gateway(accountId)).checkForwarding(address);
   }
 
   /** The first call comes with the gateway's activity now (a page opened or reloaded mid-run); later ones with the delta's. */

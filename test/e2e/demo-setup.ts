@@ -34,7 +34,8 @@ export interface E2eLogin {
 export interface DemoFacts {
   readonly alice: E2eLogin;
   readonly bob: E2eLogin;
-  readonly mail: { readonly host: string; readonly imap: number; readonly smtp: number };
+  /** The mail servers' ports (sieve: ManageSieve, for a test that sets up another address's forwarding). */
+  readonly mail: { readonly host: string; readonly imap: number; readonly smtp: number; readonly sieve: number };
   /** Messages delivered over SMTP at setup, newest mail of their inbox. */
   readonly probes: {
     /**
@@ -212,7 +213,7 @@ export async function startDemo(log: (line: string) => void = () => undefined): 
     const facts: DemoFacts = {
       alice: { email: alice.email, password: alice.password, name: alice.name },
       bob: { email: bob.email, password: bob.password, name: bob.name },
-      mail: { host: servers.host, imap: servers.ports.imap, smtp: servers.ports.smtp },
+      mail: { host: servers.host, imap: servers.ports.imap, smtp: servers.ports.smtp, sieve: servers.ports.sieve },
       probes,
       tracker: { port: started.port, logFile },
     };

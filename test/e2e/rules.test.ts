@@ -3,13 +3,16 @@
  * the Filters page, mail sent over SMTP is filed by Dovecot's Sieve into Archive and shows
  * there in the app; "Filter messages like this" on an open message opens a new filter
  * prefilled with its sender; "Block sender" says so and can be undone. A second tab on the
- * Filters page sees the saved filter and the run's result without a reload. The rules pages are
+ * Filters page sees the saved filter and the run's result without a reload. Forwarding in:
+ * with Bob's address forwarding to Alice (his own Sieve script, as another provider's
+ * forwarding), the page's check says the test message arrived. The rules pages are
  * photographed at 1366×768 and 390×844, light and dark. The filter is deleted at the end, so
  * other files' mail to Alice is delivered as before.
  */
 import { createTransport } from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { ManageSieveClient } from '../../src-server/sieve/managesieve-client';
 import { screenshot } from './chromium';
 import { imapSubjects, literal, openFolder, openThread, rowWith, startInInbox, watch, type Watched } from './demo-session';
 
@@ -30,6 +33,16 @@ async function sendToAlice(subject: string) {
     await transport.sendMail({ from: `${bob.name} <${bob.email}>`, to: alice.email, subject, text: 'The numbers.' });
   } finally {
     transport.close();
+  }
+}
+
+/** Bob's own ManageSieve session: his address's forwarding, set up and taken down by the test. */
+async function asBobOnSieve(work: (client: ManageSieveClient) => Promise<void>) {
+  const client = await ManageSieveClient.connect({ host: demo.mail.host, port: demo.mail.sieve, security: 'none', user: bob.email, password: bob.password });
+  try {
+    await work(client);
+  } finally {
+    await client.logout();
   }
 }
 
@@ -147,11 +160,26 @@ describe('filters', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Enter the address to forward to.').waitFor();
     await page.getByRole('note').getByText(/SPF or DMARC/).waitFor();
+    // Forwarding in: Bob's address forwards to Alice, and the check proves it with a test message.
+    await asBobOnSieve(async (client) => {
+      await client.putScript('e2e-forward', `redirect ${JSON.stringify(alice.email)};\r\n`);
+      await client.setActive('e2e-forward');
+    });
+    await page.getByRole('textbox', { name: 'Your other address' }).fill(bob.email);
+    await page.getByRole('button', { name: 'Send a test message' }).click();
+    await page.getByRole('status').getByText(`Forwarding works: the test message sent to ${bob.email} arrived here`).waitFor({ timeout: 30_000 });
     await shots('forwarding');
     expect(tab.errors).toEqual([]);
   });
 
   afterAll(async () => {
+    // Bob's address forwards nothing any more (his mail stays his in later files).
+    await asBobOnSieve(async (client) => {
+      if ((await client.listScripts()).some((script) => script.name === 'e2e-forward')) {
+        await client.setActive('');
+        await client.deleteScript('e2e-forward');
+      }
+    }).catch(() => undefined);
     // Leave Alice's mail as other files expect it: no filters, no blocked sender (a failed
     // Undo above would otherwise send Bob's mail to Spam in every later file).
     await page.goto(`${baseUrl}/settings/allow-block`);

@@ -21,7 +21,7 @@ const USER_SCRIPT = 'require "imap4flags";\r\n# Alice\'s own rule, written befor
 
 beforeAll(async () => {
   // One message per step of an "apply to existing mail" run, so the test sees each step.
-  fx = await startWritesFixture({ name: 'sieve-rules', count: 3, overrides: { rulesApplyBatch: 1 } });
+  fx = await startWritesFixture({ name: 'sieve-rules', count: 3, overrides: { rulesApplyBatch: 1, forwardingCheckWaitMs: 3_000 } });
   aliceImap = await fx.imap(ALICE);
   bobImap = await fx.imap(BOB);
 }, 60_000);
@@ -349,3 +349,43 @@ describe('rules on the server', () => {
     expect((await fx.api<RulesActivity>(fx.alice, 'GET', '/api/rules/activity')).body.runs).toHaveLength(1);
   });
 });
+
+describe('forwarding in, checked', () => {
+  const bobSieve = () => ManageSieveClient.connect({ host: fx.servers.host, port: fx.servers.ports.sieve, security: 'none', user: BOB.email, password: BOB.password });
+
+  test('a test message sent to the other address arrives here when it forwards (and is removed); without forwarding the answer says it did not', async () => {
+    const check = (address: string) => fx.api<{ arrived: boolean; seconds: number; error?: string }>(fx.alice, 'POST', '/api/rules/forwarding-check', { address });
+    // Bob's address forwards to Alice: the other provider's forwarding, here Bob's own Sieve script.
+    const client = await bobSieve();
+    try {
+      await client.putScript('forward-to-alice', `redirect ${JSON.stringify(ALICE.email)};\r\n`);
+      await client.setActive('forward-to-alice');
+    } finally {
+      await client.logout();
+    }
+    const inboxBefore = await countSubject(aliceImap, 'INBOX', 'Tern Mail forwarding check');
+    const works = await check(BOB.email);
+    expect(works.status, works.text).toBe(200);
+    expect(works.body.arrived).toBe(true);
+    expect(works.body.seconds).toBeGreaterThanOrEqual(1);
+    // The probe is Tern's own message: gone from the Inbox once seen.
+    expect(await countSubject(aliceImap, 'INBOX', 'Tern Mail forwarding check')).toBe(inboxBefore);
+
+    // Bob stops forwarding: the message stays with Bob, and the check says it did not arrive.
+    const off = await bobSieve();
+    try {
+      await off.setActive('');
+    } finally {
+      await off.logout();
+    }
+    const broken = await check(BOB.email);
+    expect(broken.status, broken.text).toBe(200);
+    expect(broken.body).toMatchObject({ arrived: false });
+    expect(broken.body.seconds).toBeGreaterThanOrEqual(3);
+    await arrived(bobImap, 'INBOX', 'Tern Mail forwarding check');
+
+    expect((await check(ALICE.email)).body.error).toBe('InvalidParameter');
+    expect((await check('not an address')).status).toBe(400);
+  });
+});
+

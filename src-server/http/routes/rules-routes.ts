@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { forwardingCheckRequestSchema, type ForwardingCheckResult } from '../../../shared/mail-rules';
 import { rulesApplyRequestSchema, rulesPutRequestSchema, type RuleRun, type RulesActivity, type RulesDoc } from '../../../shared/api/rules';
 import { parseInput } from '../../actions/request-input';
 import type { GatewayContext } from '../../context';
@@ -25,6 +26,13 @@ export function registerRulesRoutes(app: FastifyInstance, ctx: GatewayContext): 
     // Accepted: the job goes on after the answer; its progress comes through delta.
     reply.code(202);
     return { run };
+  });
+
+  // Waits for the test message (up to ~45 s): the engine gives this request a longer timeout.
+  app.post('/api/rules/forwarding-check', async (request, reply): Promise<ForwardingCheckResult> => {
+    const { address } = parseInput(forwardingCheckRequestSchema, request.body, 'InvalidParameter');
+    reply.header('Cache-Control', 'no-store');
+    return ctx.rules.checkForwarding({ accountId: request.session.accountId, address });
   });
 
   app.put('/api/rules', { bodyLimit: BODY_LIMIT }, async (request, reply): Promise<RulesDoc> => {

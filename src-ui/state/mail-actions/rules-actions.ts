@@ -3,7 +3,7 @@
  * the toolbar's "Block sender"): each one engine call; refusals become the catalogue's TernError.
  */
 import { TernError } from '../../../shared/errors';
-import type { MailFilter, MailRules, RulesActivity, RulesDoc } from '../../../shared/mail-rules';
+import type { ForwardingCheckResult, MailFilter, MailRules, RulesActivity, RulesDoc } from '../../../shared/mail-rules';
 import { errorPhrase } from '../../../shared/strings';
 import type { WorkerBridge } from '../engine-feeds';
 import type { UiEngine } from '../engine-port';
@@ -16,6 +16,8 @@ export interface RulesActions {
   listSender(params: { accountId: string; sender: string; list: 'blocked' | 'allowed' | null }): Promise<RulesDoc>;
   /** Starts a run of a filter over the Inbox's mail (its progress comes to `watchRules`); a refusal is said in a toast. */
   applyFilter(params: { accountId: string; filter: MailFilter }): Promise<void>;
+  /** Forwarding in: a test message to the other address, waited for here; throws the TernError when it could not be sent. */
+  checkForwarding(params: { accountId: string; address: string }): Promise<ForwardingCheckResult>;
   /** The rules' revision and runs now and at every change on any device; returns the unsubscribe. */
   watchRules(accountId: string, onChange: (activity: RulesActivity) => void): () => void;
   /** The toolbar's "Block sender": blocks it, says so in a toast with Undo, or says why not. */
@@ -39,6 +41,7 @@ export function createRulesActions({ engine, bridge }: { engine: UiEngine; bridg
     loadRules: (accountId) => call(() => rules().get({ accountId })),
     saveRules: (params) => call(() => rules().save(params)),
     listSender: (params) => call(() => rules().listSender(params)),
+    checkForwarding: (params) => call(() => rules().checkForwarding(params)),
     async applyFilter({ accountId, filter }) {
       try {
         await call(() => rules().applyFilter({ accountId, filter }));

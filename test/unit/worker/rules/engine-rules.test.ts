@@ -13,6 +13,7 @@ function fakeGateway(initial: Partial<MailRules> = {}, availability: RulesDoc['a
     rules: async () => doc,
     applyFilter: async (): Promise<RuleRun> => ({ id: 1, filterId: 'f', filterName: 'F', state: 'running', total: 0, done: 0, error: null, startedAt: 1, updatedAt: 1 }),
     activity: async (): Promise<RulesActivity> => ({ revision: doc.revision, runs: [] }),
+    checkForwarding: async () => ({ arrived: true, seconds: 2 }),
     saveRules: async (rules: MailRules, baseRevision: number) => {
       saves.push({ rules, baseRevision });
       if (baseRevision !== doc.revision) throw new TernError('RulesChanged');
@@ -37,6 +38,7 @@ describe('EngineRules', () => {
     await expect(fakeGateway({}, 'unavailable').service.listSender({ accountId: '1', sender: 'a@b.test', list: 'blocked' })).rejects.toMatchObject({ name: 'SieveUnavailable' });
     const { service, saves } = fakeGateway();
     await expect(service.listSender({ accountId: '1', sender: 'not a sender', list: 'blocked' })).rejects.toMatchObject({ name: 'InvalidParameter' });
+    await expect(service.checkForwarding({ accountId: '1', address: 'not an address' })).rejects.toMatchObject({ name: 'InvalidParameter' });
     await expect(service.save({ accountId: '1', rules: { ...EMPTY_RULES, forwarding: { enabled: true, address: 'nope', keepCopy: true } }, baseRevision: 5 })).rejects.toMatchObject({ name: 'InvalidParameter' });
     expect(saves).toEqual([]);
   });
