@@ -43,6 +43,11 @@ export interface RulesServiceDeps {
   readonly jobs?: { readonly queue: Pick<JobQueue, 'enqueue'>; readonly worker: Pick<JobWorker, 'register' | 'kick'> };
   /** Messages per step of a run (default existing-mail.ts APPLY_BATCH). */
   readonly applyBatch?: number;
+  /**
+   * Every address of the account (its own and each alias): the auto replies' `vacation
+   * :addresses`, so mail to an alias is answered too. Default: the account's own address.
+   */
+  readonly addresses?: (accountId: number) => Promise<readonly string[]>;
   /** How the forwarding check's test message goes out (the account's own SMTP server). */
   readonly smtp?: SmtpConnector;
   /** How long the forwarding check waits for its message (default forwarding-check.ts). */
@@ -259,7 +264,7 @@ export class RulesService {
       const script = writeScript(rules, {
         spamFolder: roleIn(folders, 'junk')?.path ?? null,
         trashFolder: roleIn(folders, 'trash')?.path ?? null,
-        addresses: [account.email],
+        addresses: await this.addresses(account),
         includeScript: kept,
         now: new Date(this.now()),
       });
@@ -304,6 +309,12 @@ export class RulesService {
     } finally {
       await client.logout();
     }
+  }
+
+  /** The account's own address first, then its aliases, each once. */
+  private async addresses(account: AccountRecord): Promise<string[]> {
+    const more = this.deps.addresses ? await this.deps.addresses(account.id) : [];
+    return [...new Set([account.email, ...more].map((address) => address.trim().toLowerCase()))];
   }
 
   private async account(accountId: number): Promise<AccountRecord> {

@@ -11,7 +11,7 @@
  */
 import { createTransport } from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { ManageSieveClient } from '../../src-server/sieve/managesieve-client';
 import { screenshot } from './chromium';
 import { imapSubjects, literal, openFolder, openThread, rowWith, startInInbox, watch, type Watched } from './demo-session';
@@ -46,11 +46,13 @@ async function asBobOnSieve(work: (client: ManageSieveClient) => Promise<void>) 
   }
 }
 
-async function shots(name: string) {
+/** Both themes at both widths; `focus` is scrolled into view first (the settings pane scrolls, not the page). */
+async function shots(name: string, focus?: Locator) {
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     for (const [width, height] of [[1366, 768], [390, 844]] as const) {
       await page.setViewportSize({ width, height });
+      await focus?.scrollIntoViewIfNeeded();
       await screenshot(page, `rules-${name}-${width}-${scheme}`);
     }
   }
@@ -89,7 +91,6 @@ describe('filters', () => {
     await page.getByText('Rules saved on your mail server').waitFor();
     const item = page.locator('.rules-item', { hasText: 'Digests' });
     await item.getByText(`Subject contains “${SUBJECT}” → Move to folder Archive, Star`).waitFor();
-    await shots('filters');
     // The other tab was told through the gateway's push and delta, not reloaded.
     const otherItem = other.page.locator('.rules-item', { hasText: 'Digests' });
     await otherItem.waitFor();
@@ -98,6 +99,7 @@ describe('filters', () => {
     await item.getByRole('button', { name: 'Apply to existing mail' }).click();
     await item.getByRole('status').getByText('No message in the Inbox matches this filter.').waitFor();
     await otherItem.getByRole('status').getByText('No message in the Inbox matches this filter.').waitFor();
+    await shots('filters');
     // A reload still shows how the run went (the gateway keeps it an hour).
     await other.page.reload();
     await other.page.locator('.rules-item', { hasText: 'Digests' }).getByText('No message in the Inbox matches this filter.').waitFor();
@@ -167,8 +169,9 @@ describe('filters', () => {
     });
     await page.getByRole('textbox', { name: 'Your other address' }).fill(bob.email);
     await page.getByRole('button', { name: 'Send a test message' }).click();
-    await page.getByRole('status').getByText(`Forwarding works: the test message sent to ${bob.email} arrived here`).waitFor({ timeout: 30_000 });
-    await shots('forwarding');
+    const works = page.getByRole('status').getByText(`Forwarding works: the test message sent to ${bob.email} arrived here`);
+    await works.waitFor({ timeout: 30_000 });
+    await shots('forwarding', works);
     expect(tab.errors).toEqual([]);
   });
 

@@ -44,7 +44,7 @@ export function ForwardingInCheck({ account }: { account: PublicAccount }) {
       <h3 id={`${id}-title`} className="rules-subtitle">
         {t('rules.forwardingInTitle')}
       </h3>
-      <p className="field-hint">{t('rules.forwardingIn', { email })}</p>
+      <p className="rules-steps-intro">{t('rules.forwardingIn', { email })}</p>
       <ol className="rules-steps">
         <li>{t('rules.forwardingInStep1')}</li>
         <li>{t('rules.forwardingInStep2', { email })}</li>

@@ -113,6 +113,21 @@ describeOnEngines('Rules stores', (engine) => {
     expect(await service(sieve).activity(accountId)).toEqual({ revision: 2, runs: [] });
   });
 
+  test('the auto reply answers mail to every address of the account (vacation :addresses with each alias)', async () => {
+    const sieve = fakeSieve();
+    const rules = new RulesService({
+      store,
+      accounts,
+      ...log(),
+      plans: { require: async () => undefined },
+      domains: new Map([['tern.test', { imap: server, smtp: server, sieve: server }]]),
+      connect: sieve.connect,
+      addresses: async () => ['Alice.Tern@tern.test', 'alice@tern.test'],
+    });
+    await rules.save({ accountId, rules: rulesWith({ autoReply: { ...EMPTY_RULES.autoReply, enabled: true, body: 'Away.' } }), baseRevision: 0 });
+    expect(sieve.scripts.get('tern-rules')).toContain(':addresses ["alice@tern.test", "alice.tern@tern.test"]');
+  });
+
   test('"apply to existing mail" runs keep their filter and progress; finished runs go after an hour, running ones stay', async () => {
     const runs = new RuleRunStore(store);
     const first = await runs.create(accountId, starFilter, 1_000);
