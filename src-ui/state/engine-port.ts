@@ -80,6 +80,7 @@ export function engineFromWorker(worker: Remote<WorkerApi>, version: string, sta
       suggestAddresses: (params) => worker.mail.suggestAddresses(params),
       getAttachment: (params) => worker.mail.getAttachment(params),
       previewAttachment: (params) => worker.mail.previewAttachment(params),
+      proxyRemoteImages: (params) => worker.mail.proxyRemoteImages(params),
       watchSync: (onStatus) => worker.mail.watchSync(proxy(onStatus)),
       unwatchSync: (params) => worker.mail.unwatchSync(params),
     },

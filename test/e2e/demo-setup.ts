@@ -22,6 +22,9 @@ import { findFreePorts } from '../harness/ports';
 import { seedMailbox } from '../harness/seed/seed-mailbox';
 
 /** Seeded messages per account: enough for real lists and folders, small enough to stay fast. */
+/** Where e2e files serve remote images from: a loopback address the demo gateway's image proxy is allowed to reach. */
+export const E2E_IMAGE_HOST = '127.0.0.66';
+
 export const E2E_SEED_COUNTS: Readonly<Record<string, number>> = { 'alice@tern.test': 300, 'bob@kite.test': 200 };
 
 export interface E2eLogin {
