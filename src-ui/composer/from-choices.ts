@@ -5,8 +5,8 @@
 import type { ComposerInitial } from './compose-initial';
 import type { ComposerAccount } from './composer-props';
 
-/** A choice's key (the From select's value): account and identity. */
-export const fromKey = (choice: Pick<ComposerAccount, 'accountId' | 'identityId'>): string => `${choice.accountId}/${choice.identityId ?? ''}`;
+/** A choice's key (the From select's value): the account, and the identity when one is named. */
+export const fromKey = (choice: Pick<ComposerAccount, 'accountId' | 'identityId'>): string => (choice.identityId ? `${choice.accountId}/${choice.identityId}` : choice.accountId);
 
 /** "Name <address>", or the address alone. */
 export const fromLabel = (choice: Pick<ComposerAccount, 'name' | 'email'>): string => (choice.name ? `${choice.name} <${choice.email}>` : choice.email);
