@@ -149,6 +149,8 @@ describeOnEngines('Rules stores', (engine) => {
     await runs.create(accountId, starFilter, later);
     expect(await runs.get(first.id)).toBeUndefined();
     expect(await runs.get(third.id)).toBeDefined();
+    // The third has had no step for over five minutes: its job is gone, so it reads as failed (and may be run again).
+    expect((await runs.recent(accountId, later)).find((run) => run.id === third.id)).toMatchObject({ state: 'failed', error: 'OperationFailed' });
   });
 
   test('CHECKSCRIPT\'s refusal is SieveScriptRejected with the server\'s text, a size refusal TooLargeSieveUpdate; nothing is stored', async () => {
