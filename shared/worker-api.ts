@@ -11,7 +11,7 @@ import type { ContactsService } from './worker-contacts-api';
 import type { FolderCommandService, MailCommandService, MailQueryService } from './worker-mail-api';
 import type { Feature, Plan } from './plans';
 import type { PreferencePatch, PreferenceValues } from './preferences';
-import type { MailFilter, MailRules, RulesDoc } from './mail-rules';
+import type { ForwardingCheckResult, MailFilter, MailRules, RuleRun, RulesActivity, RulesDoc } from './mail-rules';
 
 /**
  * A service object reached through the remote by path (`api.session.handshake(...)`).
@@ -232,8 +232,21 @@ export interface RulesService {
    * both (`list: null`), on the newest rules (the toolbar's "Block sender").
    */
   listSender(params: { readonly accountId: string; readonly sender: string; readonly list: 'blocked' | 'allowed' | null }): Promise<RulesDoc>;
-  /** Runs one filter over the mail already in the Inbox (the gateway, over IMAP); resolves with how many messages matched. */
-  applyFilter(params: { readonly accountId: string; readonly filter: MailFilter }): Promise<{ readonly matched: number }>;
+  /** Starts a run of one filter over the mail already in the Inbox (a gateway job, over IMAP); its progress comes to `watch`. */
+  applyFilter(params: { readonly accountId: string; readonly filter: MailFilter }): Promise<RuleRun>;
+  /**
+   * Calls `onChange` with the account's rules activity (the rules' revision, the runs of the last
+   * hour and their progress) now and whenever it changes on any device: a tab whose rules are
+   * older than `revision` loads them again.
+   */
+  watch(params: { readonly accountId: string }, onChange: (activity: RulesActivity) => void): Promise<{ readonly subscriptionId: string }>;
+  /** Ends a `watch`. */
+  unwatch(params: { readonly subscriptionId: string }): Promise<void>;
+  /**
+   * Forwarding in: sends a test message to the other address and resolves once it arrived in
+   * the Inbox or the gateway stopped waiting (`arrived` false). SendFailed when it could not go out.
+   */
+  checkForwarding(params: { readonly accountId: string; readonly address: string }): Promise<ForwardingCheckResult>;
 }
 
 /** Everything the engine exposes, one service per domain. */

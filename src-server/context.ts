@@ -42,7 +42,7 @@ import { ThreadQueries } from './reading/thread-queries';
 import { BackgroundIndexer } from './search/background-indexer';
 import { SearchService } from './search/search-service';
 import { openSharedState, type SharedState } from './shared-state/open-shared-state';
-import type { SmtpConnector } from './smtp/smtp-connector';
+import { NodemailerSmtp, type SmtpConnector } from './smtp/smtp-connector';
 import { openStore } from './store/open-store';
 import type { SqlStore } from './store/sql';
 import { TransactionLog } from './store/transaction-log';
@@ -122,6 +122,10 @@ export interface ContextOverrides {
   readonly outbox?: Partial<OutboxOptions>;
   /** The job worker's claim times and loop (tests shorten them). */
   readonly jobs?: Partial<JobWorkerOptions>;
+  /** Messages per step of an "apply to existing mail" run (tests make it small to see the steps). */
+  readonly rulesApplyBatch?: number;
+  /** How long the forwarding check waits for its test message (tests shorten the "did not arrive" case). */
+  readonly forwardingCheckWaitMs?: number;
   /**
    * The clock of time-based work (jobs' due times, held and scheduled sends): tests pass one
    * they move instead of waiting, then kick the job worker.
@@ -201,6 +205,20 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
   const plans = new PlanService({ store, txlog, push });
   const preferences = new PreferenceService({ store, txlog, push, plans });
   const contacts = new ContactService({ store, txlog, push });
+  const rules = new RulesService({
+    store,
+    accounts,
+    plans,
+    mirrors,
+    txlog,
+    push,
+    jobs: { queue: jobQueue, worker: jobWorker },
+    ...(overrides.rulesApplyBatch ? { applyBatch: overrides.rulesApplyBatch } : {}),
+    ...(overrides.forwardingCheckWaitMs ? { forwardingWaitMs: overrides.forwardingCheckWaitMs } : {}),
+    smtp: overrides.smtp ?? new NodemailerSmtp(),
+    domains: config.mailDomains,
+    onError: (accountId, error) => report(`rules${accountId === null ? '' : ` of account ${accountId}`}`, error),
+  });
   const delta = new DeltaReader({
     store,
     txlog,
@@ -211,6 +229,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
       contacts: accountDocument(async (accountId) => ({ revision: await contacts.revision(accountId) })),
       // Read when delta is asked for, after mailWrites below is built.
       scheduled: accountDocument((accountId) => mailWrites.send.waiting(accountId)),
+      rules: accountDocument((accountId) => rules.activity(accountId)),
     },
   });
   const mailWrites = createMailWrites({
@@ -243,7 +262,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     preferences,
     contacts,
     contactImports: new ContactImportService({ store, contacts, jobs: { queue: jobQueue, worker: jobWorker } }),
-    rules: new RulesService({ store, accounts, plans, mirrors, domains: config.mailDomains, onError: (accountId, error) => report(`rules${accountId === null ? '' : ` of account ${accountId}`}`, error) }),
+    rules,
     folders,
     folderCommands: new FolderService({ folders, mirrors, push, rehomer: new FolderRehomer({ store, txlog, push }) }),
     threads,

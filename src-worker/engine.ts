@@ -154,6 +154,7 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     },
     onSettingsChanged: () => settings.changed(),
     onContactsChanged: (accountId) => void contacts.pull(accountId),
+    onRulesActivity: (accountId, activity) => rules.changed(accountId, activity),
     clock,
     log: (type, message) => logger.log(type, message),
     // 401 InvalidToken from the sync, the websocket, a command or a read: log the account out
@@ -245,6 +246,9 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
       save: (params) => rules.save(params),
       listSender: (params) => rules.listSender(params),
       applyFilter: (params) => rules.applyFilter(params),
+      watch: (params, onChange) => rules.watch(params, onChange),
+      unwatch: (params) => rules.unwatch(params),
+      checkForwarding: (params) => rules.checkForwarding(params),
     }),
   };
 }

@@ -415,5 +415,21 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE UNIQUE INDEX contact_imports_unfinished ON contact_imports(account_id) WHERE state IN ('queued', 'running');
   `,
+  /* 19: "apply to existing mail" runs and their progress (issue 16; sieve/rule-runs.ts) */ `
+  -- One row per run of a filter over the Inbox, done by a 'rules.apply' job; kept an hour after
+  -- its last change, so a reloaded page still shows how it went.
+  CREATE TABLE rule_runs (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    account_id  INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    filter_json TEXT NOT NULL,             -- the filter as it was when the run started
+    state       TEXT NOT NULL,             -- 'running' | 'done' | 'failed'
+    total       INTEGER NOT NULL DEFAULT 0,  -- N: messages matched
+    done        INTEGER NOT NULL DEFAULT 0,  -- n: messages done
+    error       TEXT,                      -- a failed run's catalogue error name
+    started_at  INTEGER NOT NULL,
+    updated_at  INTEGER NOT NULL
+  );
+  CREATE INDEX rule_runs_account ON rule_runs(account_id, updated_at);
+  `,
 ];
 

@@ -80,6 +80,7 @@ export function engineFromWorker(worker: Remote<WorkerApi>, version: string, sta
       suggestAddresses: (params) => worker.mail.suggestAddresses(params),
       getAttachment: (params) => worker.mail.getAttachment(params),
       previewAttachment: (params) => worker.mail.previewAttachment(params),
+      proxyRemoteImages: (params) => worker.mail.proxyRemoteImages(params),
       watchSync: (onStatus) => worker.mail.watchSync(proxy(onStatus)),
       unwatchSync: (params) => worker.mail.unwatchSync(params),
     },
@@ -114,6 +115,9 @@ export function engineFromWorker(worker: Remote<WorkerApi>, version: string, sta
       save: (params) => worker.rules.save(params),
       listSender: (params) => worker.rules.listSender(params),
       applyFilter: (params) => worker.rules.applyFilter(params),
+      watch: (params, onChange) => worker.rules.watch(params, proxy(onChange)),
+      unwatch: (params) => worker.rules.unwatch(params),
+      checkForwarding: (params) => worker.rules.checkForwarding(params),
     },
     contacts: {
       list: (params) => worker.contacts.list(params),

@@ -22,6 +22,9 @@ import { findFreePorts } from '../harness/ports';
 import { seedMailbox } from '../harness/seed/seed-mailbox';
 
 /** Seeded messages per account: enough for real lists and folders, small enough to stay fast. */
+/** Where e2e files serve remote images from: a loopback address the demo gateway's image proxy is allowed to reach. */
+export const E2E_IMAGE_HOST = '127.0.0.66';
+
 export const E2E_SEED_COUNTS: Readonly<Record<string, number>> = { 'alice@tern.test': 300, 'bob@kite.test': 200 };
 
 export interface E2eLogin {
@@ -34,7 +37,8 @@ export interface E2eLogin {
 export interface DemoFacts {
   readonly alice: E2eLogin;
   readonly bob: E2eLogin;
-  readonly mail: { readonly host: string; readonly imap: number; readonly smtp: number };
+  /** The mail servers' ports (sieve: ManageSieve, for a test that sets up another address's forwarding). */
+  readonly mail: { readonly host: string; readonly imap: number; readonly smtp: number; readonly sieve: number };
   /** Messages delivered over SMTP at setup, newest mail of their inbox. */
   readonly probes: {
     /**
@@ -212,7 +216,7 @@ export async function startDemo(log: (line: string) => void = () => undefined): 
     const facts: DemoFacts = {
       alice: { email: alice.email, password: alice.password, name: alice.name },
       bob: { email: bob.email, password: bob.password, name: bob.name },
-      mail: { host: servers.host, imap: servers.ports.imap, smtp: servers.ports.smtp },
+      mail: { host: servers.host, imap: servers.ports.imap, smtp: servers.ports.smtp, sieve: servers.ports.sieve },
       probes,
       tracker: { port: started.port, logFile },
     };
