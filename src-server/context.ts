@@ -219,6 +219,8 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     ...(overrides.rulesApplyBatch ? { applyBatch: overrides.rulesApplyBatch } : {}),
     ...(overrides.forwardingCheckWaitMs ? { forwardingWaitMs: overrides.forwardingCheckWaitMs } : {}),
     smtp: overrides.smtp ?? new NodemailerSmtp(),
+    // addresses (every alias, for vacation :addresses): the identities of issue 14 once they are in
+    // main; until then the auto replies answer mail to the account's own address only.
     domains: config.mailDomains,
     onError: (accountId, error) => report(`rules${accountId === null ? '' : ` of account ${accountId}`}`, error),
   });

@@ -24,6 +24,7 @@ import { GatewayClient } from './api/gateway-client';
 import { createRequestIds } from './api/request-id';
 import { createSettingsGateway } from './settings/settings-gateway';
 import { createContactsGateway } from './contacts/contacts-gateway';
+import { EngineContactFiles } from './contacts/contact-files';
 import { EngineContacts } from './contacts/contacts-service';
 import type { ContactsService } from '../shared/worker-contacts-api';
 import { EngineSettings } from './settings/settings-service';
@@ -192,6 +193,12 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     clock,
     log: (type, message) => logger.log(type, message),
   });
+  const contactFiles = new EngineContactFiles({
+    gateway: async (accountId) => createContactsGateway(await accountClient(accountId)),
+    list: (params) => contacts.list(params),
+    pull: (accountId) => contacts.pull(accountId),
+    clock,
+  });
   const rules = new EngineRules({ gateway: async (accountId) => createRulesGateway(await accountClient(accountId)) });
   // Analytics reads its stored queues: after the first screen, like the sync.
   void Promise.all([writer.elected, mail.startup.opened]).then(() => analytics.start());
@@ -230,6 +237,9 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
       restore: (params) => contacts.restore(params),
       merge: (params) => contacts.merge(params),
       forgetSuggestion: (params) => contacts.forgetSuggestion(params),
+      previewImport: (params) => contactFiles.previewImport(params),
+      importFile: (params, onProgress) => contactFiles.importFile(params, onProgress),
+      exportFile: (params) => contactFiles.exportFile(params),
       watch: (params, onChange) => contacts.watch(params, onChange),
       unwatch: (params) => contacts.unwatch(params),
     }),

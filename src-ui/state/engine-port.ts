@@ -128,6 +128,10 @@ export function engineFromWorker(worker: Remote<WorkerApi>, version: string, sta
       restore: (params) => worker.contacts.restore(params),
       merge: (params) => worker.contacts.merge(params),
       forgetSuggestion: (params) => worker.contacts.forgetSuggestion(params),
+      // The file's bytes are copied to the engine (structured clone); the tab keeps its File.
+      previewImport: (params) => worker.contacts.previewImport(params),
+      importFile: (params, onProgress) => worker.contacts.importFile(params, proxy(onProgress)),
+      exportFile: (params) => worker.contacts.exportFile(params),
       watch: (params, onChange) => worker.contacts.watch(params, proxy(onChange)),
       unwatch: (params) => worker.contacts.unwatch(params),
     },
