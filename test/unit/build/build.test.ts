@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { expect, test } from 'vitest';
-import { buildApp as build, sharedDefaultBuild } from './app-build';
+import { buildApp as build, BUILD_TEST_TIMEOUT_MS, sharedDefaultBuild } from './app-build';
 
 test('--brand=kite builds a Kite page naming content-hashed bundles that exist', async () => {
   const out = await build('--brand=kite');
@@ -54,7 +54,7 @@ test('--brand=kite builds a Kite page naming content-hashed bundles that exist',
   // Maps get gzip only; brotli's top quality is slow on them and only DevTools reads them.
   await expect(readFile(join(built, `${entry}.map.gz`))).resolves.toBeInstanceOf(Buffer);
   await expect(readFile(join(built, `${entry}.map.br`))).rejects.toMatchObject({ code: 'ENOENT' });
-}, 60_000);
+}, BUILD_TEST_TIMEOUT_MS);
 
 test('the default brand is tern, and the same sources give the same hashes', async () => {
   // Two builds side by side (the second core is otherwise idle): the shared one and one of this test's own.
@@ -62,8 +62,8 @@ test('the default brand is tern, and the same sources give the same hashes', asy
   const pageA = await readFile(join(a, 'public', 'build', 'index.html'), 'utf8');
   expect(pageA).toContain('<title>Tern Mail</title>');
   expect(pageA).toBe(await readFile(join(b, 'public', 'build', 'index.html'), 'utf8'));
-}, 60_000);
+}, BUILD_TEST_TIMEOUT_MS);
 
 test('an unknown brand fails the build with exit code 2', async () => {
   await expect(build('--brand=heron', '--no-precompress')).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('Unknown brand "heron"') });
-}, 60_000);
+}, BUILD_TEST_TIMEOUT_MS);

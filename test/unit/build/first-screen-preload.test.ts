@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { expect, test } from 'vitest';
-import { sharedDefaultBuild } from './app-build';
+import { BUILD_TEST_TIMEOUT_MS, sharedDefaultBuild } from './app-build';
 
 async function staticImports(file: string, seen = new Set<string>()): Promise<Set<string>> {
   if (seen.has(file)) return seen;
@@ -32,4 +32,4 @@ test('the page preloads the first screen\'s chunks and starts the engine from a 
   }
   // The screens behind the login, the composer and the conversation stay lazy.
   expect(preloaded.some((file) => /\/(LoginScreen|composer|conversation)-/.test(file))).toBe(false);
-}, 60_000);
+}, BUILD_TEST_TIMEOUT_MS);

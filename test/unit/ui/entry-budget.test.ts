@@ -7,7 +7,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { expect, test } from 'vitest';
-import { sharedDefaultBuild } from '../build/app-build';
+import { BUILD_TEST_TIMEOUT_MS, sharedDefaultBuild } from '../build/app-build';
 
 const ENTRY_BUDGET_BYTES = 90 * 1024;
 
@@ -37,4 +37,4 @@ test('the entry and its static imports stay within 90 KB gzipped; screens load l
   expect(entryCode).not.toContain('Enter your password');
   expect(entryCode).not.toContain('Conversation actions');
   expect(entryCode).toMatch(/import\("\.\/chunks\/App-[A-Z0-9]{8}\.js"\)/);
-}, 60_000);
+}, BUILD_TEST_TIMEOUT_MS);
