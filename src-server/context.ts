@@ -25,6 +25,7 @@ import type { OutboxOptions } from './outbox/outbox-worker';
 import { ContactImportService } from './contacts/contact-imports';
 import { ContactService } from './contacts/contact-service';
 import { PlanService } from './plans/plan-service';
+import { IdentityService } from './identities/identity-service';
 import { PreferenceService } from './preferences/preference-service';
 import type { PushHub } from './push/push-hub';
 import { allowedRanges } from './image-proxy/image-fetch';
@@ -99,6 +100,8 @@ export interface GatewayContext {
   readonly plans: PlanService;
   /** The per-account preference document (GET/PATCH /api/preferences). */
   readonly preferences: PreferenceService;
+  /** The addresses each account sends from (GET/PUT/DELETE /api/identities). */
+  readonly identities: IdentityService;
   /** The address book of each account (/api/contacts). */
   readonly contacts: ContactService;
   /** Imports (a job per file) and exports of the address book (/api/contacts/imports, /api/contacts/export). */
@@ -221,6 +224,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     domains: config.mailDomains,
     onError: (accountId, error) => report(`rules${accountId === null ? '' : ` of account ${accountId}`}`, error),
   });
+  const identities = new IdentityService({ store, txlog, push, plans, accounts });
   const delta = new DeltaReader({
     store,
     txlog,
@@ -232,6 +236,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
       // Read when delta is asked for, after mailWrites below is built.
       scheduled: accountDocument((accountId) => mailWrites.send.waiting(accountId)),
       rules: accountDocument((accountId) => rules.activity(accountId)),
+      identities: accountDocument((accountId) => identities.doc(accountId)),
     },
   });
   const mailWrites = createMailWrites({
@@ -242,6 +247,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     push,
     mirrors,
     materializer,
+    identities,
     jobs: { queue: jobQueue, worker: jobWorker },
     smtp: overrides.smtp,
     sendWaitMs: overrides.sendWaitMs,
@@ -262,6 +268,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     delta,
     plans,
     preferences,
+    identities,
     contacts,
     contactImports: new ContactImportService({ store, contacts, jobs: { queue: jobQueue, worker: jobWorker } }),
     rules,

@@ -10,6 +10,7 @@ import { registerFilesRoutes } from './routes/files-routes';
 import { registerFolderRoutes } from './routes/folder-routes';
 import { registerHealthRoutes } from './routes/health-routes';
 import { registerImageProxyRoutes } from './routes/image-proxy-routes';
+import { registerIdentityRoutes } from './routes/identity-routes';
 import { registerMailActionRoutes } from './routes/mail-actions-routes';
 import { registerMessageRoutes } from './routes/message-routes';
 import { registerPlanRoutes } from './routes/plan-routes';
@@ -44,6 +45,7 @@ export const ROUTES: readonly RouteModule[] = [
   registerPlanRoutes,
   registerContactRoutes,
   registerContactImportRoutes,
+  registerIdentityRoutes,
   registerRulesRoutes,
   registerFilesRoutes,
   registerImageProxyRoutes,
