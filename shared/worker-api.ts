@@ -9,6 +9,7 @@ import type { LoginChallengeStep } from './login-steps';
 import type { LogType } from './constants';
 import type { ContactsService } from './worker-contacts-api';
 import type { FolderCommandService, MailCommandService, MailQueryService } from './worker-mail-api';
+import type { Identity, IdentityDraft } from './identities';
 import type { Feature, Plan } from './plans';
 import type { PreferencePatch, PreferenceValues } from './preferences';
 import type { ForwardingCheckResult, MailFilter, MailRules, RuleRun, RulesActivity, RulesDoc } from './mail-rules';
@@ -192,6 +193,8 @@ export interface AccountSettings {
   readonly plan: Plan;
   /** The features the plan includes: what `useFeature` answers. */
   readonly features: readonly Feature[];
+  /** The addresses the account sends from, own one first (empty until the gateway first answers: the own address alone). */
+  readonly identities: readonly Identity[];
 }
 
 /**
@@ -208,6 +211,14 @@ export interface SettingsService {
    * feature the plan lacks, InvalidRequestData for a bad value, AccountNotFound.
    */
   update(params: { readonly accountId: string; readonly values: PreferencePatch }): Promise<AccountSettings>;
+  /**
+   * Creates or replaces an identity on the gateway (online only), then every tab hears.
+   * Rejects with InvalidParameter (detail names the field: a bad address, an address
+   * already used), SignatureTooLarge, FeatureNotInPlan for an alias, AccountNotFound.
+   */
+  saveIdentity(params: { readonly accountId: string; readonly identityId: string; readonly identity: IdentityDraft }): Promise<AccountSettings>;
+  /** Removes an alias, or puts the own identity back to its defaults (online only). */
+  deleteIdentity(params: { readonly accountId: string; readonly identityId: string }): Promise<AccountSettings>;
   /** Calls `onChange` with every account's settings now and whenever one changes. */
   watch(onChange: (settings: readonly AccountSettings[]) => void): Promise<{ readonly subscriptionId: string }>;
   /** Ends a `watch`. */

@@ -151,6 +151,8 @@ export interface DraftInput {
   readonly html: string;
   readonly inReplyToMessageId?: string;
   readonly attachmentIds: readonly string[];
+  /** The identity it goes out from (name and address); absent: the account's own address under its sender name. */
+  readonly from?: Address;
   /**
    * The draft's revision this composer last saved or opened (draft-revisions.ts): a save
    * over a newer one — another tab saved the draft meanwhile, or sent it — is refused with

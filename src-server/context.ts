@@ -26,6 +26,7 @@ import { ContactImportService } from './contacts/contact-imports';
 import { ContactListService } from './contacts/contact-lists';
 import { ContactService } from './contacts/contact-service';
 import { PlanService } from './plans/plan-service';
+import { IdentityService } from './identities/identity-service';
 import { PreferenceService } from './preferences/preference-service';
 import type { PushHub } from './push/push-hub';
 import { allowedRanges } from './image-proxy/image-fetch';
@@ -100,6 +101,8 @@ export interface GatewayContext {
   readonly plans: PlanService;
   /** The per-account preference document (GET/PATCH /api/preferences). */
   readonly preferences: PreferenceService;
+  /** The addresses each account sends from (GET/PUT/DELETE /api/identities). */
+  readonly identities: IdentityService;
   /** The address book of each account (/api/contacts). */
   readonly contacts: ContactService;
   /** Imports (a job per file) and exports of the address book (/api/contacts/imports, /api/contacts/export). */
@@ -220,9 +223,12 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     ...(overrides.rulesApplyBatch ? { applyBatch: overrides.rulesApplyBatch } : {}),
     ...(overrides.forwardingCheckWaitMs ? { forwardingWaitMs: overrides.forwardingCheckWaitMs } : {}),
     smtp: overrides.smtp ?? new NodemailerSmtp(),
+    // addresses (every alias, for vacation :addresses): the identities of issue 14 once they are in
+    // main; until then the auto replies answer mail to the account's own address only.
     domains: config.mailDomains,
     onError: (accountId, error) => report(`rules${accountId === null ? '' : ` of account ${accountId}`}`, error),
   });
+  const identities = new IdentityService({ store, txlog, push, plans, accounts });
   const delta = new DeltaReader({
     store,
     txlog,
@@ -235,6 +241,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
       // Read when delta is asked for, after mailWrites below is built.
       scheduled: accountDocument((accountId) => mailWrites.send.waiting(accountId)),
       rules: accountDocument((accountId) => rules.activity(accountId)),
+      identities: accountDocument((accountId) => identities.doc(accountId)),
     },
   });
   const mailWrites = createMailWrites({
@@ -245,6 +252,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     push,
     mirrors,
     materializer,
+    identities,
     jobs: { queue: jobQueue, worker: jobWorker },
     smtp: overrides.smtp,
     sendWaitMs: overrides.sendWaitMs,
@@ -265,6 +273,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     delta,
     plans,
     preferences,
+    identities,
     contacts,
     contactLists,
     contactImports: new ContactImportService({ store, contacts, jobs: { queue: jobQueue, worker: jobWorker } }),

@@ -220,10 +220,12 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     mail: proxy(withQueryEvents(mail.queries, analytics, usageError)),
     commands: proxy(withCommandEvents(mail.commands, analytics, usageError)),
     folders: proxy(mail.folders),
-    // The contract's four methods only: load/changed are the engine's own.
+    // The contract's methods only: load/changed are the engine's own.
     settings: proxy<SettingsService>({
       list: () => settings.list(),
       update: (params) => settings.update(params),
+      saveIdentity: (params) => settings.saveIdentity(params),
+      deleteIdentity: (params) => settings.deleteIdentity(params),
       watch: (onChange) => settings.watch(onChange),
       unwatch: (params) => settings.unwatch(params),
     }),

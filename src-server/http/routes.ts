@@ -11,6 +11,7 @@ import { registerFilesRoutes } from './routes/files-routes';
 import { registerFolderRoutes } from './routes/folder-routes';
 import { registerHealthRoutes } from './routes/health-routes';
 import { registerImageProxyRoutes } from './routes/image-proxy-routes';
+import { registerIdentityRoutes } from './routes/identity-routes';
 import { registerMailActionRoutes } from './routes/mail-actions-routes';
 import { registerMessageRoutes } from './routes/message-routes';
 import { registerPlanRoutes } from './routes/plan-routes';
@@ -46,6 +47,7 @@ export const ROUTES: readonly RouteModule[] = [
   registerContactRoutes,
   registerContactImportRoutes,
   registerContactListRoutes,
+  registerIdentityRoutes,
   registerRulesRoutes,
   registerFilesRoutes,
   registerImageProxyRoutes,

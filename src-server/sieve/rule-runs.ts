@@ -11,6 +11,11 @@ import type { SqlStore } from '../store/sql';
 
 /** Finished runs are shown (and kept) this long after their last change. */
 export const RUN_KEEP_MS = 60 * 60_000;
+/**
+ * A run with no step for this long has lost its job (a node died on its last attempt): it reads
+ * as failed, so its filter can be run again. A step is one batch of IMAP commands: seconds.
+ */
+export const RUN_STALL_MS = 5 * 60_000;
 /** The runs an activity lists at most, newest first. */
 const RECENT_RUNS = 20;
 
@@ -75,7 +80,9 @@ export class RuleRunStore {
     );
     return rows.flatMap((row) => {
       const filter = readFilter(row.filterJson);
-      return filter ? [toRun(row, filter)] : [];
+      if (!filter) return [];
+      const run = toRun(row, filter);
+      return [run.state === 'running' && now - run.updatedAt > RUN_STALL_MS ? { ...run, state: 'failed' as const, error: 'OperationFailed' } : run];
     });
   }
 }

@@ -239,6 +239,21 @@ export class RulesService {
     return rewritten;
   }
 
+  /**
+   * The account's addresses changed (an alias added or removed): its auto replies' `:addresses`
+   * are in the script, so the same rules are written again (the revision stays). Nothing to do
+   * without an auto reply, or before the first save. Resolves true when the script was rewritten.
+   */
+  async addressesChanged(accountId: number): Promise<boolean> {
+    return this.lock.run(accountId, async () => {
+      const current = await this.rules.getRules(accountId);
+      if (current.revision === 0 || !(current.rules.autoReply.enabled || current.rules.businessHours.enabled)) return false;
+      const keptScript = await this.upload(await this.account(accountId), current, current.rules);
+      await this.rules.putRules(accountId, { ...current, keptScript, updatedAt: this.now() });
+      return true;
+    });
+  }
+
   /** Starts the hourly DST check (the offset changes on the hour in every zone that has DST). */
   start(): void {
     this.timer ??= setInterval(() => void this.rewriteForZoneChanges().catch((error: unknown) => this.deps.onError?.(null, error)), DST_CHECK_MS);

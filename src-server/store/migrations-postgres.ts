@@ -398,7 +398,27 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX rule_runs_account ON rule_runs(account_id, updated_at);
   `,
-  /* 20: contact lists */ `
+  /* 20: identities and their signatures */ `
+  CREATE TABLE identities (
+    account_id           BIGINT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    id                   TEXT NOT NULL,
+    name                 TEXT NOT NULL DEFAULT '',
+    email                TEXT NOT NULL,
+    reply_to             TEXT,
+    bcc_self             INTEGER NOT NULL DEFAULT 0,
+    is_default           INTEGER NOT NULL DEFAULT 0,
+    signature_html       TEXT NOT NULL DEFAULT '',
+    signature_on_replies INTEGER NOT NULL DEFAULT 1,
+    updated_at           BIGINT NOT NULL,
+    PRIMARY KEY (account_id, id)
+  );
+  CREATE UNIQUE INDEX identities_email ON identities(account_id, email);
+  CREATE TABLE identity_revisions (
+    account_id BIGINT PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+    revision   BIGINT NOT NULL
+  );
+  `,
+  /* 21: contact lists */ `
   CREATE TABLE contact_lists (
     account_id      BIGINT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
     id              TEXT NOT NULL,

@@ -431,7 +431,30 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX rule_runs_account ON rule_runs(account_id, updated_at);
   `,
-  /* 20: contact lists (issue 18 point 3; src-server/contacts/contact-lists.ts) */ `
+  /* 20: identities and their signatures (issue 14; src-server/identities) */ `
+  -- The addresses an account sends from. The own address has a row only once edited (id
+  -- 'own'); the gateway lists a default one until then. At most one row has is_default = 1.
+  CREATE TABLE identities (
+    account_id           INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    id                   TEXT NOT NULL,    -- chosen by the creating device: a create sent twice is one identity
+    name                 TEXT NOT NULL DEFAULT '',
+    email                TEXT NOT NULL,
+    reply_to             TEXT,
+    bcc_self             INTEGER NOT NULL DEFAULT 0,
+    is_default           INTEGER NOT NULL DEFAULT 0,
+    signature_html       TEXT NOT NULL DEFAULT '',
+    signature_on_replies INTEGER NOT NULL DEFAULT 1,
+    updated_at           INTEGER NOT NULL,
+    PRIMARY KEY (account_id, id)
+  );
+  CREATE UNIQUE INDEX identities_email ON identities(account_id, email);
+  -- The txlog id of the account's last identity change: devices keep the newest list (a slow GET loses to a delta).
+  CREATE TABLE identity_revisions (
+    account_id INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+    revision   INTEGER NOT NULL
+  );
+  `,
+  /* 21: contact lists (issue 18 point 3; src-server/contacts/contact-lists.ts) */ `
   -- A list of the book's cards; deleted lists stay as tombstones for devices syncing from an older cursor.
   CREATE TABLE contact_lists (
     account_id      INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,

@@ -107,6 +107,8 @@ export function engineFromWorker(worker: Remote<WorkerApi>, version: string, sta
     settings: {
       list: () => worker.settings.list(),
       update: (params) => worker.settings.update(params),
+      saveIdentity: (params) => worker.settings.saveIdentity(params),
+      deleteIdentity: (params) => worker.settings.deleteIdentity(params),
       watch: (onChange) => worker.settings.watch(proxy(onChange)),
       unwatch: (params) => worker.settings.unwatch(params),
     },

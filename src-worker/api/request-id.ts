@@ -30,6 +30,7 @@ export const REQUEST_TYPE_CODES = {
   rules: 'RU',
   contacts: 'CT',
   imageProxy: 'IP',
+  identities: 'ID',
 } as const;
 
 export type RequestType = keyof typeof REQUEST_TYPE_CODES;

@@ -14,7 +14,7 @@ import { PendingEffects } from '../mail-store/outbox-rows';
 import { readSyncState, syncStateRow, type SyncState } from '../mail-store/sync-state';
 import type { MessageRowChanges } from '../mail-store/change-feed';
 import { MAIL_WRITE_TABLES, MailWriter } from '../mail-store/mail-writer';
-import { SETTINGS_TABLES, writePlan, writeServerPreferences } from '../mail-store/settings-rows';
+import { SETTINGS_TABLES, writePlan, writeServerIdentities, writeServerPreferences } from '../mail-store/settings-rows';
 import { writePendingSends } from '../mail-store/pending-sends';
 
 /** A page writes mail and, when it carries them, the account's preferences and plan. */
@@ -30,7 +30,7 @@ export interface AppliedPage {
   readonly finished: readonly CommandStatus[];
   /** Every Message row the page wrote or removed (the search index takes them as they are). */
   readonly messages: MessageRowChanges;
-  /** The page carried the account's preferences or plan (written with it): the settings service tells the tabs. */
+  /** The page carried the account's preferences, plan or identities (written with it): the settings service tells the tabs. */
   readonly settingsChanged: boolean;
   /** The address book changed on the gateway (its latest change's id): the contacts service pulls the cards. */
   readonly contactsRevision: number | null;
@@ -61,6 +61,7 @@ async function applyChange(tx: WriteTransaction<MailTable>, writer: MailWriter, 
   // Not mail: cached beside it (mail-store/settings-rows.ts), in this page's transaction, so
   // the cursor never passes a preference change this device has not stored.
   else if (change.object === 'preferences') return (await writeServerPreferences(tx, change.data), true);
+  else if (change.object === 'identities') return (await writeServerIdentities(tx, change.data), true);
   else if (change.object === 'plan') return (await writePlan(tx, change.data), true);
   else await writePendingSends(tx, change.data);
   return false;

@@ -20,13 +20,14 @@ import type { RoamingPreferences } from '../roaming-preferences';
 import { createAccountActions, type AccountActions } from './account-actions';
 import { createMessageActions, type MessageActions } from './message-actions';
 import { createContactActions, type ContactActions } from './contact-actions';
+import { createIdentityActions, type IdentityActions } from './identity-actions';
 import { createRulesActions, type RulesActions } from './rules-actions';
 import { createThreadCommands, type ThreadCommandActions } from './thread-commands';
 
 export { loggedOutMessage } from './account-actions';
 export { confirmation, UNDONE_MESSAGE, type RunOptions, type ThreadCommand } from './thread-commands';
 
-export interface MailActions extends AccountActions, ThreadCommandActions, MessageActions, RulesActions, ContactActions {
+export interface MailActions extends AccountActions, ThreadCommandActions, MessageActions, RulesActions, ContactActions, IdentityActions {
   // The thread list
   openThreadList(scope: ListScope, window: ListWindow): Promise<void>;
   moveThreadListWindow(window: ListWindow): void;
@@ -78,6 +79,7 @@ export function createMailActions(params: {
     ...createMessageActions({ engine, bridge }),
     ...createRulesActions({ engine, bridge }),
     ...createContactActions({ engine, bridge }),
+    ...createIdentityActions({ engine }),
 
     openThreadList: (scope, window) => bridge.openThreadList(scope, window),
     moveThreadListWindow: (window) => bridge.moveThreadListWindow(window),

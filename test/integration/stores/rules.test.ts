@@ -122,10 +122,17 @@ describeOnEngines('Rules stores', (engine) => {
       plans: { require: async () => undefined },
       domains: new Map([['tern.test', { imap: server, smtp: server, sieve: server }]]),
       connect: sieve.connect,
-      addresses: async () => ['Alice.Tern@tern.test', 'alice@tern.test'],
+      addresses: async () => aliases,
     });
-    await rules.save({ accountId, rules: rulesWith({ autoReply: { ...EMPTY_RULES.autoReply, enabled: true, body: 'Away.' } }), baseRevision: 0 });
+    let aliases = ['Alice.Tern@tern.test', 'alice@tern.test'];
+    expect(await rules.addressesChanged(accountId)).toBe(false); // nothing saved yet
+    const saved = await rules.save({ accountId, rules: rulesWith({ autoReply: { ...EMPTY_RULES.autoReply, enabled: true, body: 'Away.' } }), baseRevision: 0 });
     expect(sieve.scripts.get('tern-rules')).toContain(':addresses ["alice@tern.test", "alice.tern@tern.test"]');
+    // An alias added later: the script is written again with it, the rules' revision unchanged.
+    aliases = [...aliases, 'team@tern.test'];
+    expect(await rules.addressesChanged(accountId)).toBe(true);
+    expect(sieve.scripts.get('tern-rules')).toContain(':addresses ["alice@tern.test", "alice.tern@tern.test", "team@tern.test"]');
+    expect((await rules.get(accountId)).revision).toBe(saved.revision);
   });
 
   test('"apply to existing mail" runs keep their filter and progress; finished runs go after an hour, running ones stay', async () => {
@@ -149,6 +156,8 @@ describeOnEngines('Rules stores', (engine) => {
     await runs.create(accountId, starFilter, later);
     expect(await runs.get(first.id)).toBeUndefined();
     expect(await runs.get(third.id)).toBeDefined();
+    // The third has had no step for over five minutes: its job is gone, so it reads as failed (and may be run again).
+    expect((await runs.recent(accountId, later)).find((run) => run.id === third.id)).toMatchObject({ state: 'failed', error: 'OperationFailed' });
   });
 
   test('CHECKSCRIPT\'s refusal is SieveScriptRejected with the server\'s text, a size refusal TooLargeSieveUpdate; nothing is stored', async () => {
