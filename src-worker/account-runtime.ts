@@ -48,6 +48,8 @@ export interface AccountRuntimeDeps {
   readonly onSettingsChanged?: () => void;
   /** A delta page said the address book changed on the gateway: the contacts service pulls the cards. */
   readonly onContactsChanged?: () => void;
+  /** A delta page carried the gateway's waiting sends (held, scheduled): the tabs' lists read them again. */
+  readonly onPendingSendsChanged?: () => void;
 }
 
 export interface AccountRuntime {
@@ -89,6 +91,7 @@ export function createAccountRuntime(deps: AccountRuntimeDeps): AccountRuntime {
       for (const status of page.finished) deps.statuses.publish(status);
       if (page.settingsChanged) deps.onSettingsChanged?.();
       if (page.contactsRevision !== null) deps.onContactsChanged?.();
+      if (page.pendingSendsChanged) deps.onPendingSendsChanged?.();
       await deps.saveCursor(page.state).catch((error: unknown) => deps.log?.('Error', `saving the cursor of ${accountId}: ${String(error)}`));
     },
     onState: deps.onSyncState,

@@ -18,6 +18,8 @@ import { newDraftId, readOpenComposers, tabStorage, writeOpenComposers, type Ope
 import { MAIL_EVENTS, type MailEventDetail } from '../kit/mail-events';
 import { useMailActions } from '../state/actions-context';
 import { accountsAtom, composerAtom, draftStatusAtom, ownEmailsByAccountAtom } from '../state/atoms';
+import { accountSettingsAtom } from '../state/settings-atoms';
+import { DEFAULT_PREFERENCES } from '../../shared/preferences';
 import type { MailActions } from '../state/mail-actions';
 import { appUpdatedMessage, isChunkLoadError } from './chunk-errors';
 import { dockClassName, isAnswer, revealLastMessage } from './composer-dock';
@@ -71,6 +73,7 @@ export function ComposerHost({ defaultAccountId }: { defaultAccountId: string | 
   const accounts = useAtomValue(accountsAtom) ?? [];
   const ownEmailsByAccount = useAtomValue(ownEmailsByAccountAtom);
   const draftStatuses = useAtomValue(draftStatusAtom);
+  const accountSettings = useAtomValue(accountSettingsAtom);
   const composerAccounts = useMemo(() => accounts.map((account) => ({ accountId: account.accountId, name: senderName(account), email: account.emailAddress })), [accounts]);
 
   useEffect(() => {
@@ -218,6 +221,8 @@ export function ComposerHost({ defaultAccountId }: { defaultAccountId: string | 
           key={open.id}
           initial={open.initial}
           accounts={composerAccounts}
+          // The account's undo window (Settings › Email actions); the gateway holds the message that long.
+          undoDelayMs={(accountSettings?.[open.initial.accountId]?.preferences.undoSendSeconds ?? DEFAULT_PREFERENCES.undoSendSeconds) * 1000}
           minimized={isMinimized}
           onMinimize={minimize}
           onSave={(draft) => {

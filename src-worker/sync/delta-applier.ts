@@ -33,6 +33,8 @@ export interface AppliedPage {
   readonly settingsChanged: boolean;
   /** The address book changed on the gateway (its latest change's id): the contacts service pulls the cards. */
   readonly contactsRevision: number | null;
+  /** The page carried the gateway's waiting sends (written with it). */
+  readonly pendingSendsChanged: boolean;
 }
 
 export type { SyncState };
@@ -85,6 +87,7 @@ export class DeltaApplier {
       await writer.prefetch(page.changes);
       let settingsChanged = false;
       let contactsRevision: number | null = null;
+      const pendingSendsChanged = page.changes.some((change) => change.object === 'scheduled');
       for (const change of page.changes) {
         // The cards are not in the page: the contacts service pulls them from its own cursor after the commit.
         if (change.object === 'contacts') contactsRevision = change.op === 'upsert' ? change.data.revision : contactsRevision;
@@ -93,7 +96,7 @@ export class DeltaApplier {
       const finished = await this.deps.reconcile({ tx, writer, cursor: page.cursor });
       await writer.finish();
       tx.queuePut('JSONBlob', syncStateRow(state));
-      return { accountId, state, threadIds: [...writer.threadIds], foldersChanged: writer.foldersChanged, finished, messages: writer.messages, settingsChanged, contactsRevision };
+      return { accountId, state, threadIds: [...writer.threadIds], foldersChanged: writer.foldersChanged, finished, messages: writer.messages, settingsChanged, contactsRevision, pendingSendsChanged };
     });
   }
 }
