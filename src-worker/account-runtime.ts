@@ -6,6 +6,7 @@
 import type { Account } from '../shared/account';
 import type { Clock } from '../shared/clock';
 import type { LogType } from '../shared/constants';
+import type { RulesActivity } from '../shared/mail-rules';
 import type { TernError } from '../shared/errors';
 import { GatewayClient } from './api/gateway-client';
 import { MailGateway } from './api/mail-gateway';
@@ -50,6 +51,8 @@ export interface AccountRuntimeDeps {
   readonly onContactsChanged?: () => void;
   /** A delta page carried the gateway's waiting sends (held, scheduled): the tabs' lists read them again. */
   readonly onPendingSendsChanged?: () => void;
+  /** A delta page brought the rules' revision and runs (a save on another device, a run's progress): the rules service tells the tabs. */
+  readonly onRulesActivity?: (activity: RulesActivity) => void;
 }
 
 export interface AccountRuntime {
@@ -92,6 +95,7 @@ export function createAccountRuntime(deps: AccountRuntimeDeps): AccountRuntime {
       if (page.settingsChanged) deps.onSettingsChanged?.();
       if (page.contactsRevision !== null) deps.onContactsChanged?.();
       if (page.pendingSendsChanged) deps.onPendingSendsChanged?.();
+      if (page.rulesActivity) deps.onRulesActivity?.(page.rulesActivity);
       await deps.saveCursor(page.state).catch((error: unknown) => deps.log?.('Error', `saving the cursor of ${accountId}: ${String(error)}`));
     },
     onState: deps.onSyncState,

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { GatewayContext } from '../context';
 import { registerAnalyticsRoutes } from './routes/analytics-routes';
 import { registerAuthRoutes } from './routes/auth-routes';
+import { registerContactImportRoutes } from './routes/contact-import-routes';
 import { registerContactRoutes } from './routes/contact-routes';
 import { registerDeltaRoutes } from './routes/delta-routes';
 import { registerDraftRoutes } from './routes/drafts-routes';
@@ -9,6 +10,7 @@ import { registerFilesRoutes } from './routes/files-routes';
 import { registerFolderRoutes } from './routes/folder-routes';
 import { registerHealthRoutes } from './routes/health-routes';
 import { registerImageProxyRoutes } from './routes/image-proxy-routes';
+import { registerIdentityRoutes } from './routes/identity-routes';
 import { registerMailActionRoutes } from './routes/mail-actions-routes';
 import { registerMessageRoutes } from './routes/message-routes';
 import { registerPlanRoutes } from './routes/plan-routes';
@@ -42,6 +44,8 @@ export const ROUTES: readonly RouteModule[] = [
   registerPreferenceRoutes,
   registerPlanRoutes,
   registerContactRoutes,
+  registerContactImportRoutes,
+  registerIdentityRoutes,
   registerRulesRoutes,
   registerFilesRoutes,
   registerImageProxyRoutes,

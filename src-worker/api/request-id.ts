@@ -33,6 +33,8 @@ export const REQUEST_TYPE_CODES = {
   plan: 'PL',
   rules: 'RU',
   contacts: 'CT',
+  imageProxy: 'IP',
+  identities: 'ID',
 } as const;
 
 export type RequestType = keyof typeof REQUEST_TYPE_CODES;

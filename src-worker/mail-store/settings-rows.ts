@@ -5,6 +5,7 @@
  * `plan`, the spec's table for what start-up reads without a round trip). One database
  * per account, so a delta page writes them in the same transaction as its cursor.
  */
+import { identitiesDocSchema, type IdentitiesDoc } from '../../shared/identities';
 import { DEFAULT_PLAN, FEATURES, planResponseSchema, type PlanResponse } from '../../shared/plans';
 import { readPreferenceValues, type PreferencePatch, type PreferencesDoc, type PreferenceValues } from '../../shared/preferences';
 import type { AccountSettings } from '../../shared/worker-api';
@@ -13,6 +14,7 @@ import type { ReadTransaction, WriteTransaction } from '../db/store';
 
 const PREFERENCES_KEY = 'preferences';
 const PLAN_KEY = 'plan';
+const IDENTITIES_KEY = 'identities';
 
 /** The tables a settings write touches. */
 export const SETTINGS_TABLES = ['JSONBlob', 'FeatureSettings'] as const satisfies readonly MailTable[];
@@ -76,8 +78,22 @@ export async function writePlan(tx: WriteTransaction<MailTable>, plan: PlanRespo
   await tx.put('FeatureSettings', { id: PLAN_KEY, plan: plan.plan, features: [...plan.features] });
 }
 
+/** The gateway's last list of identities (null before the first answer). */
+export async function readCachedIdentities(tx: ReadTransaction<MailTable>): Promise<IdentitiesDoc | null> {
+  const parsed = identitiesDocSchema.safeParse((await tx.get('JSONBlob', IDENTITIES_KEY)) as { doc?: unknown } | undefined);
+  return parsed.success ? parsed.data : null;
+}
+
+/** The gateway's list (a GET, a change's answer or a delta upsert); an older revision than the one kept is ignored. */
+export async function writeServerIdentities(tx: WriteTransaction<MailTable>, doc: IdentitiesDoc): Promise<boolean> {
+  const cached = await readCachedIdentities(tx);
+  if (cached && cached.revision > doc.revision) return false;
+  await tx.put('JSONBlob', { id: IDENTITIES_KEY, revision: doc.revision, identities: doc.identities });
+  return true;
+}
+
 /** What the tabs see: the values made whole, pending changes laid over the gateway's. */
-export function toAccountSettings(accountId: string, cached: CachedPreferences, plan: PlanResponse): AccountSettings {
+export function toAccountSettings(accountId: string, cached: CachedPreferences, plan: PlanResponse, identities: IdentitiesDoc | null = null): AccountSettings {
   const preferences: PreferenceValues = readPreferenceValues({ ...cached.doc?.values, ...cached.pending });
   return {
     accountId,
@@ -86,5 +102,6 @@ export function toAccountSettings(accountId: string, cached: CachedPreferences, 
     unsynced: cached.pending !== null,
     plan: plan.plan,
     features: plan.features,
+    identities: identities?.identities ?? [],
   };
 }

@@ -1,5 +1,6 @@
-/** The gateway's preference and plan routes (shared/api/preferences.ts), for one account. */
+/** The gateway's preference, plan and identity routes (shared/api/preferences.ts, shared/identities.ts), for one account. */
 import { planResponseSchema, preferencesDocSchema, type PlanResponse, type PreferencesDoc } from '../../shared/api/preferences';
+import { identitiesDocSchema, type IdentitiesDoc, type IdentityInput } from '../../shared/identities';
 import type { PreferencePatch } from '../../shared/preferences';
 import type { GatewayClient } from '../api/gateway-client';
 
@@ -8,6 +9,10 @@ export interface SettingsGateway {
   /** PATCH: a set of choices, so repeating it is harmless (the HTTP client may retry). */
   patchPreferences(values: PreferencePatch): Promise<PreferencesDoc>;
   plan(): Promise<PlanResponse>;
+  identities(): Promise<IdentitiesDoc>;
+  /** PUT: the whole identity under the device's id, so repeating it is harmless. */
+  putIdentity(id: string, identity: IdentityInput): Promise<IdentitiesDoc>;
+  deleteIdentity(id: string): Promise<IdentitiesDoc>;
 }
 
 export function createSettingsGateway(client: GatewayClient): SettingsGateway {
@@ -15,5 +20,9 @@ export function createSettingsGateway(client: GatewayClient): SettingsGateway {
     preferences: () => client.json({ type: 'preferences', path: '/preferences' }, preferencesDocSchema),
     patchPreferences: (values) => client.json({ type: 'preferences', method: 'PATCH', path: '/preferences', json: { values } }, preferencesDocSchema),
     plan: () => client.json({ type: 'plan', path: '/plan' }, planResponseSchema),
+    identities: () => client.json({ type: 'identities', path: '/identities' }, identitiesDocSchema),
+    putIdentity: (id, identity) => client.json({ type: 'identities', method: 'PUT', path: `/identities/${encodeURIComponent(id)}`, json: identity }, identitiesDocSchema),
+    // Not retried: a repeat after a lost answer would say InvalidOperation for what was done.
+    deleteIdentity: (id) => client.json({ type: 'identities', method: 'DELETE', path: `/identities/${encodeURIComponent(id)}`, retry: false }, identitiesDocSchema),
   };
 }

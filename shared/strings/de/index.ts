@@ -20,6 +20,7 @@ import { rules } from './rules';
 import { contacts } from './contacts';
 import { device } from './device';
 import { scheduled } from './scheduled';
+import { identities } from './identities';
 
 export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (typeof en)[Area], string>> } = {
   app,
@@ -42,4 +43,5 @@ export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (ty
   contacts,
   device,
   scheduled,
+  identities,
 };

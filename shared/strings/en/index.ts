@@ -19,6 +19,7 @@ import { rules } from './rules';
 import { contacts } from './contacts';
 import { device } from './device';
 import { scheduled } from './scheduled';
+import { identities } from './identities';
 
 export const en = {
   app,
@@ -41,4 +42,5 @@ export const en = {
   contacts,
   device,
   scheduled,
+  identities,
 };
