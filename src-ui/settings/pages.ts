@@ -33,7 +33,7 @@ export const SETTINGS_PAGES: readonly SettingsPage[] = [
   { id: 'auto-clean', title: 'settings.pageAutoClean', feature: 'autoClean' },
   { id: 'spell-checker', title: 'settings.pageSpellChecker', feature: 'spellChecker', load: () => import('./spell-checker/SpellCheckerPage') },
   { id: 'rules', title: 'settings.pageRules', load: () => import('./rules/FiltersPage') },
-  { id: 'email-actions', title: 'settings.pageEmailActions' },
+  { id: 'email-actions', title: 'settings.pageEmailActions', load: () => import('./email-actions/EmailActionsPage') },
   { id: 'tracking', title: 'settings.pageTracking' },
   { id: 'labels', title: 'settings.pageLabels', feature: 'labels' },
   { id: 'contacts', title: 'settings.pageContacts', load: () => import('./contacts/ContactsPage') },
