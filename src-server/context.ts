@@ -23,6 +23,7 @@ import { MirrorStore } from './mirror/mirror-store';
 import { createMailWrites, type MailWrites } from './outbox/mail-writes';
 import type { OutboxOptions } from './outbox/outbox-worker';
 import { ContactImportService } from './contacts/contact-imports';
+import { ContactListService } from './contacts/contact-lists';
 import { ContactService } from './contacts/contact-service';
 import { PlanService } from './plans/plan-service';
 import { IdentityService } from './identities/identity-service';
@@ -106,6 +107,8 @@ export interface GatewayContext {
   readonly contacts: ContactService;
   /** Imports (a job per file) and exports of the address book (/api/contacts/imports, /api/contacts/export). */
   readonly contactImports: ContactImportService;
+  /** Contact lists, the spec's contact groups (/api/contact-lists, gated on 'contactGroups'). */
+  readonly contactLists: ContactListService;
   /** Mail rules that run on the mail server, written as Sieve over ManageSieve (GET/PUT /api/rules). */
   readonly rules: RulesService;
 }
@@ -208,6 +211,16 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
   const plans = new PlanService({ store, txlog, push });
   const preferences = new PreferenceService({ store, txlog, push, plans });
   const contacts = new ContactService({ store, txlog, push });
+  const contactLists = new ContactListService({ store, contacts });
+  // An alias added or removed changes the auto replies' :addresses: the rules' script is written again.
+  const identities = new IdentityService({
+    store,
+    txlog,
+    push,
+    plans,
+    accounts,
+    onChange: (accountId) => void rules.addressesChanged(accountId).catch((error: unknown) => report(`rules of account ${accountId}`, error)),
+  });
   const rules = new RulesService({
     store,
     accounts,
@@ -219,12 +232,11 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     ...(overrides.rulesApplyBatch ? { applyBatch: overrides.rulesApplyBatch } : {}),
     ...(overrides.forwardingCheckWaitMs ? { forwardingWaitMs: overrides.forwardingCheckWaitMs } : {}),
     smtp: overrides.smtp ?? new NodemailerSmtp(),
-    // addresses (every alias, for vacation :addresses): the identities of issue 14 once they are in
-    // main; until then the auto replies answer mail to the account's own address only.
+    // Every address of the account (its identities), so the auto replies answer mail to each alias too.
+    addresses: async (accountId) => (await identities.doc(accountId)).identities.map((identity) => identity.email),
     domains: config.mailDomains,
     onError: (accountId, error) => report(`rules${accountId === null ? '' : ` of account ${accountId}`}`, error),
   });
-  const identities = new IdentityService({ store, txlog, push, plans, accounts });
   const delta = new DeltaReader({
     store,
     txlog,
@@ -232,7 +244,8 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
       ...mailSources(materializer),
       preferences: accountDocument((accountId) => preferences.get(accountId)),
       plan: accountDocument((accountId) => plans.planOf(accountId)),
-      contacts: accountDocument(async (accountId) => ({ revision: await contacts.revision(accountId) })),
+      // Cards and lists are one book: its revision is the latest change of either.
+      contacts: accountDocument(async (accountId) => ({ revision: Math.max(await contacts.revision(accountId), await contactLists.revision(accountId)) })),
       // Read when delta is asked for, after mailWrites below is built.
       scheduled: accountDocument((accountId) => mailWrites.send.waiting(accountId)),
       rules: accountDocument((accountId) => rules.activity(accountId)),
@@ -270,6 +283,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     preferences,
     identities,
     contacts,
+    contactLists,
     contactImports: new ContactImportService({ store, contacts, jobs: { queue: jobQueue, worker: jobWorker } }),
     rules,
     folders,

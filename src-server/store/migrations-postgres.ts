@@ -418,5 +418,19 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     revision   BIGINT NOT NULL
   );
   `,
+  /* 21: contact lists */ `
+  CREATE TABLE contact_lists (
+    account_id      BIGINT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    id              TEXT NOT NULL,
+    name            TEXT NOT NULL,
+    member_ids_json TEXT NOT NULL DEFAULT '[]',
+    created_at      BIGINT NOT NULL,
+    updated_at      BIGINT NOT NULL,
+    changed_txn     BIGINT NOT NULL,
+    deleted         INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (account_id, id)
+  );
+  CREATE INDEX contact_lists_changes ON contact_lists(account_id, changed_txn, id);
+  `,
 ];
 
