@@ -26,7 +26,8 @@ test('a reload opens the composer that was open, with what its draft holds (from
   sessionStorage.setItem(OPEN_COMPOSERS_KEY, JSON.stringify([{ accountId: '1002', draftId, mode: 'reply' }]));
 
   const view = await renderApp({ engine, path: '/mail/unified/inbox' });
-  await waitFor(() => expect(composer(view.container)).not.toBeNull());
+  // The app's first render and the composer's chunk: over 8 s on a machine loaded 20 deep. Ends when it shows.
+  await waitFor(() => expect(composer(view.container)).not.toBeNull(), 15_000);
   expect(subjectInput(view.container).value).toBe('Re: Plans for Friday');
   await waitFor(() => expect(composer(view.container)!.textContent).toContain('See you at noon'));
   expect(composer(view.container)!.textContent).toContain('alice@tern.test');
