@@ -37,6 +37,7 @@ import { useDraftTruth } from './use-draft-truth';
 import { useFileDropGuard } from './use-file-drop-guard';
 import { useComposerAutosave } from './use-composer-autosave';
 import { useComposerFrom } from './use-composer-from';
+import { useSignature } from './use-signature';
 import { useFileDropZone } from './use-file-drop-zone';
 import { errorText, useT, type MessageId } from '../kit/i18n';
 import { useSpellCheck } from '../state/use-feature';
@@ -83,6 +84,7 @@ export function Composer(props: ComposerProps) {
   const lastSave = useRef<string | undefined>(undefined);
 
   const editor = useRef<RichTextEditorHandle>(null);
+  const signature = useSignature({ editor, initial, choice: from.choice });
   const toInput = useRef<HTMLInputElement | null>(null);
   const undoButton = useRef<HTMLButtonElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
@@ -228,6 +230,7 @@ export function Composer(props: ComposerProps) {
     if (!next) return;
     touch();
     changeAccount(next.accountId);
+    signature.swap(next);
   };
 
   // ── Send, undo, close ───────────────────────────────────────────────────────
@@ -415,7 +418,7 @@ export function Composer(props: ComposerProps) {
 
       <RichTextEditor
         handleRef={editor}
-        initialHtml={sentBody.current ?? initial.html}
+        initialHtml={sentBody.current ?? signature.openingHtml}
         onInput={() => {
           touch();
           setBodyVersion((version) => version + 1);
