@@ -97,6 +97,12 @@ export const ERROR_CATALOGUE = {
   TotalContactsLimitExceed: entry(400, 'You have reached the maximum number of contacts.'),
   InvalidCsvUpload: entry(400, 'This CSV file could not be read.'),
   PreviousImportRequestRunning: entry(425, 'A previous import is still running.'),
+  // Labels (shared/labels.ts): detail.max is the longest name.
+  LabelNameInvalid: entry(400, 'A label needs a name of 1 to 40 characters.'),
+  LabelAlreadyExists: entry(409, 'A label with this name already exists.'),
+  // LABEL_LIMITS.perAccount: mail servers keep only so many keywords per folder.
+  LabelLimitReached: entry(403, 'You have 20 labels, the most an account can have. Delete one to make room.'),
+  LabelNotFound: entry(404, 'The label could not be found.'),
   // No status: the account is not registered or its services are not initialised.
   ServiceNotFound: entry(null, 'This account is not ready yet.'),
   // Local storage in the browser (worker side only, so no HTTP status).

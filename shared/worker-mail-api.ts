@@ -87,6 +87,8 @@ export type MailCommand =
   /** Not spam: the thread's messages in Spam go to the Inbox (its other messages stay where they are). */
   | { readonly kind: 'notspam'; readonly accountId: string; readonly threadIds: readonly string[] }
   | { readonly kind: 'delete'; readonly accountId: string; readonly threadIds: readonly string[] }
+  /** Gives (`add`) or takes a label, by its keyword (shared/labels.ts), to every message of the threads. */
+  | { readonly kind: 'label'; readonly accountId: string; readonly threadIds: readonly string[]; readonly keyword: string; readonly add: boolean }
   /**
    * Puts messages back where they were: the undo of a move, archive, trash or spam, as
    * the engine built it when that command ran (its `undo`). Each message goes back to

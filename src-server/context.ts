@@ -23,6 +23,8 @@ import { MirrorStore } from './mirror/mirror-store';
 import { createMailWrites, type MailWrites } from './outbox/mail-writes';
 import type { OutboxOptions } from './outbox/outbox-worker';
 import { ContactService } from './contacts/contact-service';
+import { MailboxAccess } from './actions/mailbox-access';
+import { LabelService } from './labels/label-service';
 import { PlanService } from './plans/plan-service';
 import { PreferenceService } from './preferences/preference-service';
 import type { PushHub } from './push/push-hub';
@@ -97,6 +99,8 @@ export interface GatewayContext {
   readonly contacts: ContactService;
   /** Mail rules that run on the mail server, written as Sieve over ManageSieve (GET/PUT /api/rules). */
   readonly rules: RulesService;
+  /** Each account's labels: keyword ↔ name ↔ colour (/api/labels); applied as bulk actions. */
+  readonly labels: LabelService;
 }
 
 /** Parts a test or an embedding may replace. */
@@ -188,6 +192,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
   const plans = new PlanService({ store, txlog, push });
   const preferences = new PreferenceService({ store, txlog, push, plans });
   const contacts = new ContactService({ store, txlog, push });
+  const labels = new LabelService({ store, txlog, push, plans, access: new MailboxAccess({ mirrors, onError: (accountId, error) => report(`labels of account ${accountId}`, error) }) });
   const delta = new DeltaReader({
     store,
     txlog,
@@ -196,6 +201,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
       preferences: accountDocument((accountId) => preferences.get(accountId)),
       plan: accountDocument((accountId) => plans.planOf(accountId)),
       contacts: accountDocument(async (accountId) => ({ revision: await contacts.revision(accountId) })),
+      labels: accountDocument((accountId) => labels.doc(accountId)),
     },
   });
   const mailWrites = createMailWrites({
@@ -206,6 +212,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     push,
     mirrors,
     materializer,
+    labels,
     jobs: { queue: jobQueue, worker: jobWorker },
     smtp: overrides.smtp,
     sendWaitMs: overrides.sendWaitMs,
@@ -226,6 +233,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     plans,
     preferences,
     contacts,
+    labels,
     rules: new RulesService({ store, accounts, plans, mirrors, domains: config.mailDomains, onError: (accountId, error) => report(`rules${accountId === null ? '' : ` of account ${accountId}`}`, error) }),
     folders,
     folderCommands: new FolderService({ folders, mirrors, push, rehomer: new FolderRehomer({ store, txlog, push }) }),

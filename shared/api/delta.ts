@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { planResponseSchema } from '../plans';
+import { labelsDocSchema } from './labels';
 import { preferencesDocSchema } from '../preferences';
 import { folderSchema, messageMetaSchema, threadSummarySchema } from './mail';
 
@@ -29,6 +30,8 @@ const upsertChangeSchema = z.discriminatedUnion('object', [
   // The address book changed (any device): its latest change's id; the engine then pulls the
   // cards themselves from its own cursor (GET /api/contacts?since=…, shared/api/contacts.ts).
   z.object({ txnId: z.number().int(), op: z.literal('upsert'), object: z.literal('contacts'), data: contactsRevisionSchema }),
+  // The account's label table changed (any device): the whole table, so the newest wins.
+  z.object({ txnId: z.number().int(), op: z.literal('upsert'), object: z.literal('labels'), data: labelsDocSchema }),
 ]);
 export const deltaChangeSchema = z.discriminatedUnion('op', [
   upsertChangeSchema,

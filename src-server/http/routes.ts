@@ -8,6 +8,7 @@ import { registerDraftRoutes } from './routes/drafts-routes';
 import { registerFilesRoutes } from './routes/files-routes';
 import { registerFolderRoutes } from './routes/folder-routes';
 import { registerHealthRoutes } from './routes/health-routes';
+import { registerLabelRoutes } from './routes/label-routes';
 import { registerMailActionRoutes } from './routes/mail-actions-routes';
 import { registerMessageRoutes } from './routes/message-routes';
 import { registerPlanRoutes } from './routes/plan-routes';
@@ -42,6 +43,7 @@ export const ROUTES: readonly RouteModule[] = [
   registerPlanRoutes,
   registerContactRoutes,
   registerRulesRoutes,
+  registerLabelRoutes,
   registerFilesRoutes,
   (app, ctx) => registerPushSocket(app, ctx),
 ];

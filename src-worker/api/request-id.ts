@@ -29,6 +29,7 @@ export const REQUEST_TYPE_CODES = {
   plan: 'PL',
   rules: 'RU',
   contacts: 'CT',
+  labels: 'LB',
 } as const;
 
 export type RequestType = keyof typeof REQUEST_TYPE_CODES;

@@ -17,7 +17,7 @@ import { withRead, withWrite, type LocalStore } from '../db/store';
 import type { OnlineStatus } from '../net/online-status';
 import { createPreferenceSender, type PreferenceSender } from './preference-sender';
 import type { SettingsGateway } from './settings-gateway';
-import { addPending, readCachedPlan, readCachedPreferences, SETTINGS_TABLES, toAccountSettings, writePlan, writeServerPreferences } from '../mail-store/settings-rows';
+import { addPending, readCachedLabels, readCachedPlan, readCachedPreferences, SETTINGS_TABLES, toAccountSettings, writeLabels, writePlan, writeServerPreferences } from '../mail-store/settings-rows';
 
 export interface EngineSettingsDeps {
   /** The stored accounts' ids (any order). */
@@ -94,10 +94,12 @@ export class EngineSettings implements SettingsService {
   async load(accountId: string): Promise<void> {
     try {
       const gateway = await this.deps.gateway(accountId);
-      const [doc, plan] = await Promise.all([gateway.preferences(), gateway.plan()]);
+      // An older gateway has no labels: the rest still loads.
+      const [doc, plan, labels] = await Promise.all([gateway.preferences(), gateway.plan(), gateway.labels().catch(() => null)]);
       await withWrite(await this.deps.open(accountId), SETTINGS_TABLES, async (tx) => {
         await writeServerPreferences(tx, doc);
         await writePlan(tx, plan);
+        if (labels) await writeLabels(tx, labels);
       });
       this.changed();
     } catch (error) {
@@ -127,7 +129,7 @@ export class EngineSettings implements SettingsService {
 
   private async read(accountId: string): Promise<AccountSettings> {
     return withRead(await this.deps.open(accountId), SETTINGS_TABLES, async (tx) =>
-      toAccountSettings(accountId, await readCachedPreferences(tx), await readCachedPlan(tx)),
+      toAccountSettings(accountId, await readCachedPreferences(tx), await readCachedPlan(tx), await readCachedLabels(tx)),
     );
   }
 

@@ -13,7 +13,7 @@ import { PendingEffects } from '../mail-store/outbox-rows';
 import { readSyncState, syncStateRow, type SyncState } from '../mail-store/sync-state';
 import type { MessageRowChanges } from '../mail-store/change-feed';
 import { MAIL_WRITE_TABLES, MailWriter } from '../mail-store/mail-writer';
-import { SETTINGS_TABLES, writePlan, writeServerPreferences } from '../mail-store/settings-rows';
+import { SETTINGS_TABLES, writeLabels, writePlan, writeServerPreferences } from '../mail-store/settings-rows';
 
 /** A page writes mail and, when it carries them, the account's preferences and plan. */
 const PAGE_TABLES = [...MAIL_WRITE_TABLES, ...SETTINGS_TABLES] as const;
@@ -43,7 +43,7 @@ export interface DeltaApplierDeps {
   readonly reconcile: (params: { tx: WriteTransaction<MailTable>; writer: MailWriter; cursor: number }) => Promise<CommandStatus[]>;
 }
 
-/** Applies one change; true when it was the account's preferences or plan rather than mail. */
+/** Applies one change; true when it was the account's preferences, plan or labels rather than mail. */
 async function applyChange(tx: WriteTransaction<MailTable>, writer: MailWriter, change: Exclude<DeltaChange, { object: 'contacts' }>): Promise<boolean> {
   if (change.op === 'delete') {
     if (change.object === 'folder') await writer.deleteFolder(change.objectId);
@@ -57,6 +57,7 @@ async function applyChange(tx: WriteTransaction<MailTable>, writer: MailWriter, 
   // Not mail: cached beside it (mail-store/settings-rows.ts), in this page's transaction, so
   // the cursor never passes a preference change this device has not stored.
   else if (change.object === 'preferences') return (await writeServerPreferences(tx, change.data), true);
+  else if (change.object === 'labels') return (await writeLabels(tx, change.data), true);
   else return (await writePlan(tx, change.data), true);
   return false;
 }

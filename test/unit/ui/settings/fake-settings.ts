@@ -15,7 +15,7 @@ export class FakeSettings implements SettingsService {
 
   constructor(accounts: Readonly<Record<string, { plan?: Plan; values?: PreferencePatch; revision?: number }>>) {
     for (const [accountId, { plan = 'paid', values = {}, revision = 0 }] of Object.entries(accounts)) {
-      this.settings.set(accountId, { accountId, preferences: { ...DEFAULT_PREFERENCES, ...values }, revision, unsynced: false, plan, features: plan === 'paid' ? [...FEATURES] : [] });
+      this.settings.set(accountId, { accountId, preferences: { ...DEFAULT_PREFERENCES, ...values }, revision, unsynced: false, plan, features: plan === 'paid' ? [...FEATURES] : [], labels: [], serverKeepsLabels: null });
     }
   }
 

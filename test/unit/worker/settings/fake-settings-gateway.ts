@@ -4,6 +4,7 @@
  * feature the plan lacks is FeatureNotInPlan 402; `offline` makes every call fail as a
  * network failure does in the HTTP client.
  */
+import type { LabelsDoc } from '../../../../shared/api/labels';
 import { TernError } from '../../../../shared/errors';
 import { FEATURES, type Plan, type PlanResponse } from '../../../../shared/plans';
 import { DEFAULT_PREFERENCES, PREFERENCE_FEATURES, type PreferenceKey, type PreferencePatch, type PreferencesDoc } from '../../../../shared/preferences';
@@ -26,6 +27,13 @@ export class FakeSettingsGateway implements SettingsGateway {
   async preferences(): Promise<PreferencesDoc> {
     this.reach();
     return structuredClone(this.doc);
+  }
+
+  labelsDoc: LabelsDoc = { labels: [], serverKeepsLabels: true };
+
+  async labels(): Promise<LabelsDoc> {
+    this.reach();
+    return structuredClone(this.labelsDoc);
   }
 
   async plan(): Promise<PlanResponse> {
