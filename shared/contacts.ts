@@ -15,12 +15,16 @@ import { checkEmail } from './email-rule';
  * Limits (the spec names the errors, not the numbers; chosen here):
  * - contacts: cards per account (TotalContactsLimitExceed past it): 25,000, Google's own
  *   limit, so a Google export always fits; the engine keeps them all in memory for search.
- * - importContacts: cards per imported file (CsvImportContactsLimitExceed).
+ * - importContacts: cards per imported file (CsvImportContactsLimitExceed): 10,000, what one
+ *   import job writes in a few seconds (benchmark contacts-import: ≤ 10 s).
+ * - importBytes: an imported file's size (InvalidCsvUpload, reason tooLarge): 10 MB, three times
+ *   a Google export of 10,000 cards with every column filled; a bigger file is not an address book.
  * - per card: 20 addresses, 20 phones, names of 200 characters, notes of 10,000.
  */
 export const CONTACT_LIMITS = {
   contacts: 25_000,
   importContacts: 10_000,
+  importBytes: 10 * 1024 * 1024,
   emails: 20,
   phones: 20,
   name: 200,

@@ -52,6 +52,12 @@ export const ERROR_CATALOGUE = {
   MailLockUnacquired: entry(500, 'The mailbox is busy. Please try again.'),
   ParentMessageNotFound: entry(404, 'The message you are replying to could not be found.'),
   ExpiredLink: entry(400, 'This link has expired.'),
+  // Undo or cancel of a held or scheduled send that has already gone to the mail server.
+  SendAlreadyLeft: entry(410, 'This message has already been sent. It can no longer be undone or cancelled.'),
+  // A scheduled send's time (shared/send-time.ts): in the past, more than a year ahead, or skipped by a clock change.
+  ScheduleTimeInPast: entry(400, 'This time has already passed. Choose a time in the future.'),
+  ScheduleTimeTooFar: entry(400, 'A message can be scheduled at most one year ahead.'),
+  ScheduleTimeNonexistent: entry(400, 'This time does not exist in your time zone: the clocks change then. Choose another time.'),
   // Messages and server
   MessageNotFound: entry(404, 'The message could not be found.'),
   ThreadNotFound: entry(404, 'The conversation could not be found.'),
@@ -97,6 +103,10 @@ export const ERROR_CATALOGUE = {
   TotalContactsLimitExceed: entry(400, 'You have reached the maximum number of contacts.'),
   InvalidCsvUpload: entry(400, 'This CSV file could not be read.'),
   PreviousImportRequestRunning: entry(425, 'A previous import is still running.'),
+  // Remote images, fetched by the gateway's image proxy (src-server/image-proxy/)
+  RemoteImageRefused: entry(403, 'This image is not loaded: its address is not on the public internet.'),
+  RemoteImageTooLarge: entry(413, 'This image is too large to show.'),
+  RemoteImageUnavailable: entry(502, 'This image could not be loaded from its server.'),
   // Labels (shared/labels.ts): detail.max is the longest name.
   LabelNameInvalid: entry(400, 'A label needs a name of 1 to 40 characters.'),
   LabelAlreadyExists: entry(409, 'A label with this name already exists.'),

@@ -94,6 +94,23 @@ const trustProxySchema = z
     return items;
   });
 
+/**
+ * TERN_IMAGE_PROXY_ALLOW: addresses or CIDRs the image proxy may fetch from although they are
+ * not on the public internet (an operator's own image host on its private network). Empty by
+ * default: the proxy then reaches public addresses only.
+ */
+const imageProxyAllowSchema = z
+  .string()
+  .transform((text, ctx) => {
+    const items = text.split(',').map((item) => item.trim()).filter(Boolean);
+    const bad = items.filter((item) => PROXY_RANGE_NAMES.has(item) || !isProxyAddress(item));
+    if (bad.length > 0) {
+      ctx.addIssue({ code: 'custom', message: `"${bad.join('", "')}" is not an IP address or a CIDR like 10.1.2.0/24` });
+      return z.NEVER;
+    }
+    return items;
+  });
+
 /** TERN_REDIS_URL: the Redis that gateway nodes share (DESIGN §7); unset or empty means one node, state in memory. */
 const redisUrlSchema = z
   .string()
@@ -132,6 +149,7 @@ const configSchema = z.object({
   TERN_JOB_CLAIM_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
   TERN_TRUST_PROXY: trustProxySchema.default(false),
   TERN_LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  TERN_IMAGE_PROXY_ALLOW: imageProxyAllowSchema.default([]),
 });
 
 /** Mail servers of one domain, as an operator configured them. */
@@ -173,6 +191,8 @@ export interface GatewayConfig {
   readonly trustProxy: false | number | readonly string[];
   /** How much the gateway logs to stdout (TERN_LOG_LEVEL). */
   readonly logLevel: LogLevel;
+  /** Non-public addresses/CIDRs the image proxy may still fetch from (TERN_IMAGE_PROXY_ALLOW). */
+  readonly imageProxyAllow: readonly string[];
 }
 
 const definedOnly = <T extends object>(value: T): Partial<T> =>
@@ -205,5 +225,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     jobClaimMs: value.TERN_JOB_CLAIM_MS,
     trustProxy: value.TERN_TRUST_PROXY,
     logLevel: value.TERN_LOG_LEVEL,
+    imageProxyAllow: value.TERN_IMAGE_PROXY_ALLOW,
   };
 }

@@ -22,18 +22,22 @@ import { UploadIntake } from './drafts/upload-intake';
 import { MirrorStore } from './mirror/mirror-store';
 import { createMailWrites, type MailWrites } from './outbox/mail-writes';
 import type { OutboxOptions } from './outbox/outbox-worker';
+import { ContactImportService } from './contacts/contact-imports';
 import { ContactService } from './contacts/contact-service';
 import { MailboxAccess } from './actions/mailbox-access';
 import { LabelService } from './labels/label-service';
 import { PlanService } from './plans/plan-service';
 import { PreferenceService } from './preferences/preference-service';
 import type { PushHub } from './push/push-hub';
+import { allowedRanges } from './image-proxy/image-fetch';
+import { ImageProxy } from './image-proxy/image-proxy';
 import { AttachmentPreviews } from './reading/attachment-previews';
 import { BodyCache } from './reading/body-cache';
 import { FolderQueries } from './reading/folder-queries';
 import { FolderRehomer } from './reading/folder-rehome';
 import { FolderService } from './reading/folder-service';
 import { MessageService } from './reading/message-service';
+import { PreviewLinks } from './reading/preview-links';
 import { Spool } from './reading/spool';
 import { RulesService } from './sieve/rules-service';
 import { ThreadQueries } from './reading/thread-queries';
@@ -81,6 +85,8 @@ export interface GatewayContext {
   readonly messages: MessageService;
   /** Signed links that open one attachment, sandboxed. */
   readonly previews: AttachmentPreviews;
+  /** Remote images a person allowed, fetched by the gateway so the sender never sees the reader (issue 19). */
+  readonly imageProxy: ImageProxy;
   /** Search over the mirror, and the server where the mirror cannot know. */
   readonly search: SearchService;
   /** Indexes mirrored mail for search in the background while the app runs. */
@@ -97,6 +103,8 @@ export interface GatewayContext {
   readonly preferences: PreferenceService;
   /** The address book of each account (/api/contacts). */
   readonly contacts: ContactService;
+  /** Imports (a job per file) and exports of the address book (/api/contacts/imports, /api/contacts/export). */
+  readonly contactImports: ContactImportService;
   /** Mail rules that run on the mail server, written as Sieve over ManageSieve (GET/PUT /api/rules). */
   readonly rules: RulesService;
   /** Each account's labels: keyword ↔ name ↔ colour (/api/labels); applied as bulk actions. */
@@ -118,6 +126,11 @@ export interface ContextOverrides {
   readonly outbox?: Partial<OutboxOptions>;
   /** The job worker's claim times and loop (tests shorten them). */
   readonly jobs?: Partial<JobWorkerOptions>;
+  /**
+   * The clock of time-based work (jobs' due times, held and scheduled sends): tests pass one
+   * they move instead of waiting, then kick the job worker.
+   */
+  readonly now?: () => number;
 }
 
 /**
@@ -159,7 +172,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
   const push = shared.push;
   /** This process among the nodes: the holder of its mirror leases and the claimer of its jobs. */
   const nodeId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  const jobQueue = new JobQueue({ store });
+  const jobQueue = new JobQueue({ store, ...(overrides.now ? { now: overrides.now } : {}) });
   const jobWorker = new JobWorker({
     queue: jobQueue,
     name: nodeId,
@@ -201,6 +214,8 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
       preferences: accountDocument((accountId) => preferences.get(accountId)),
       plan: accountDocument((accountId) => plans.planOf(accountId)),
       contacts: accountDocument(async (accountId) => ({ revision: await contacts.revision(accountId) })),
+      // Read when delta is asked for, after mailWrites below is built.
+      scheduled: accountDocument((accountId) => mailWrites.send.waiting(accountId)),
       labels: accountDocument((accountId) => labels.doc(accountId)),
     },
   });
@@ -217,6 +232,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     smtp: overrides.smtp,
     sendWaitMs: overrides.sendWaitMs,
     outbox: overrides.outbox,
+    now: overrides.now,
     onError: (accountId, error) => report(`mail writes${accountId === null ? '' : ` of account ${accountId}`}`, error),
   });
   return {
@@ -233,13 +249,15 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     plans,
     preferences,
     contacts,
+    contactImports: new ContactImportService({ store, contacts, jobs: { queue: jobQueue, worker: jobWorker } }),
     labels,
     rules: new RulesService({ store, accounts, plans, mirrors, domains: config.mailDomains, onError: (accountId, error) => report(`rules${accountId === null ? '' : ` of account ${accountId}`}`, error) }),
     folders,
     folderCommands: new FolderService({ folders, mirrors, push, rehomer: new FolderRehomer({ store, txlog, push }) }),
     threads,
     messages,
-    previews: new AttachmentPreviews({ messages }),
+    previews: new AttachmentPreviews({ messages, links: new PreviewLinks({ secret: secrets.derive('attachment-preview') }) }),
+    imageProxy: new ImageProxy({ secret: secrets.derive('image-proxy'), allowed: allowedRanges(config.imageProxyAllow) }),
     search,
     searchIndexer: new BackgroundIndexer({ search, onError: (error) => report('search index', error) }),
     analytics: new AnalyticsStore(store),

@@ -5,7 +5,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 /** Integration files that run on Cyrus IMAP too (project integration-cyrus). */
 const CYRUS_FILES = ['login', 'mirror', 'actions', 'folder-sync', 'drafts', 'send', 'search', 'line-ends', 'body-parts'];
 /** Integration files that run with the gateway on PostgreSQL too (project integration-postgres): every store end to end. */
-const POSTGRES_FILES = ['login', 'mirror', 'delta', 'actions', 'folder-sync', 'drafts', 'send', 'search', 'reading', 'push', 'worker-sync', 'gateway-startup'];
+const POSTGRES_FILES = ['login', 'mirror', 'delta', 'actions', 'folder-sync', 'drafts', 'send', 'scheduled-send', 'search', 'reading', 'push', 'worker-sync', 'gateway-startup'];
 
 /**
  * The three test layers. `test/run.mjs` runs them one after another (`npm test`);

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { MAX_UNDO_HOLD_MS, scheduleSchema } from '../send-time';
 import { emailSchema } from './account';
 
 /**
@@ -155,8 +156,13 @@ export const sendRequestSchema = z
     /** When given, the draft must still be at this version (InvalidDraftVersion otherwise). */
     draftVersion: z.number().int().positive().optional(),
     compose: composeFieldsSchema.optional(),
+    /** The undo window (ms): the gateway holds the message this long; POST /api/outbox/:id/undo takes it back meanwhile. */
+    holdMs: z.number().int().min(0).max(MAX_UNDO_HOLD_MS).optional(),
+    /** Send later: a wall-clock time in an IANA zone (shared/send-time.ts); it joins the Scheduled list until then. */
+    schedule: scheduleSchema.optional(),
   })
-  .refine((body) => (body.draftId === undefined) !== (body.compose === undefined), { message: 'Give either draftId or compose.' });
+  .refine((body) => (body.draftId === undefined) !== (body.compose === undefined), { message: 'Give either draftId or compose.' })
+  .refine((body) => body.holdMs === undefined || body.schedule === undefined, { message: 'Give either holdMs or schedule.' });
 export type SendRequest = z.output<typeof sendRequestSchema>;
 
 /**
@@ -164,7 +170,7 @@ export type SendRequest = z.output<typeof sendRequestSchema>;
  * before the server's reply came back, so nobody knows whether it was taken. Such a message
  * is never resent on its own: the person is told it may have been sent and decides.
  */
-export const OUTBOX_STATES = ['queued', 'sending', 'accepted', 'sent', 'failed', 'unknown'] as const;
+export const OUTBOX_STATES = ['queued', 'sending', 'accepted', 'sent', 'failed', 'unknown', 'cancelled'] as const;
 export type OutboxState = (typeof OUTBOX_STATES)[number];
 
 export const sendResultSchema = z.object({
@@ -183,5 +189,35 @@ export const sendResultSchema = z.object({
    * Absent from gateways older than this field.
    */
   sentCopy: z.enum(['pending', 'filed', 'failed']).optional(),
+  /** A held or scheduled send: when it leaves (epoch ms UTC). Until then undo/cancel take it back. */
+  sendAt: z.number().int().nullable().optional(),
+  /** A scheduled send (it shows in the Scheduled list), not an undo hold. */
+  scheduled: z.boolean().optional(),
+  /** A scheduled send that left more than SENT_LATE_AFTER_MS after its time (the gateway was down). */
+  sentLate: z.boolean().optional(),
 });
 export type SendResult = z.infer<typeof sendResultSchema>;
+
+/** One send waiting on the gateway (held for undo, or scheduled): the Scheduled list and the undo toasts of every tab. */
+export const pendingSendSchema = z.object({
+  outboxId: z.string(),
+  /** The gateway's draft it was sent from (back to a draft on cancel); null for a direct send. */
+  draftId: z.string().nullable(),
+  sendAt: z.number().int(),
+  /** The zone the time was chosen in (null for an undo hold). */
+  timeZone: z.string().nullable(),
+  scheduled: z.boolean(),
+  /** `queued` until it leaves; `sending` while the mail server takes it. */
+  state: z.enum(OUTBOX_STATES),
+  subject: z.string(),
+  to: z.array(z.string()),
+});
+export type PendingSend = z.infer<typeof pendingSendSchema>;
+
+/** GET /api/scheduled, and the delta's `scheduled` document: the account's waiting sends, soonest first. */
+export const pendingSendsSchema = z.object({ sends: z.array(pendingSendSchema) });
+export type PendingSends = z.infer<typeof pendingSendsSchema>;
+
+/** POST /api/outbox/:id/undo, POST /api/scheduled/:id/cancel: the send taken back; its draft is open again. */
+export const cancelledSendSchema = z.object({ outboxId: z.string(), draftId: z.string().nullable(), latestTxnId: z.number().int() });
+export type CancelledSend = z.infer<typeof cancelledSendSchema>;

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { planResponseSchema } from '../plans';
 import { labelsDocSchema } from './labels';
 import { preferencesDocSchema } from '../preferences';
+import { pendingSendsSchema } from './compose';
 import { folderSchema, messageMetaSchema, threadSummarySchema } from './mail';
 
 /** The delta's word that the address book changed: the txlog id of its latest change. */
@@ -30,6 +31,8 @@ const upsertChangeSchema = z.discriminatedUnion('object', [
   // The address book changed (any device): its latest change's id; the engine then pulls the
   // cards themselves from its own cursor (GET /api/contacts?since=…, shared/api/contacts.ts).
   z.object({ txnId: z.number().int(), op: z.literal('upsert'), object: z.literal('contacts'), data: contactsRevisionSchema }),
+  // The sends waiting on the gateway changed (held, scheduled, cancelled, gone out): the whole list.
+  z.object({ txnId: z.number().int(), op: z.literal('upsert'), object: z.literal('scheduled'), data: pendingSendsSchema }),
   // The account's label table changed (any device): the whole table, so the newest wins.
   z.object({ txnId: z.number().int(), op: z.literal('upsert'), object: z.literal('labels'), data: labelsDocSchema }),
 ]);

@@ -98,10 +98,13 @@ export class ContactStore {
     return Number(row?.count ?? 0);
   }
 
-  /** Every live card's addresses (import's duplicate check). */
-  async liveAddresses(accountId: number): Promise<{ id: string; emails: string[] }[]> {
-    const rows = await this.store.all<{ id: string; emailsJson: string }>('SELECT id, emails_json AS "emailsJson" FROM contacts WHERE account_id = ? AND deleted = 0', [accountId]);
-    return rows.map((row) => ({ id: row.id, emails: strings(row.emailsJson) }));
+  /** Every live card (an import's duplicate check, the export). */
+  async liveCards(accountId: number): Promise<Contact[]> {
+    const rows = await this.store.all<SqlRow>(`SELECT ${COLUMNS} FROM contacts WHERE account_id = ? AND deleted = 0 ORDER BY id`, [accountId]);
+    return rows.map((row) => {
+      const { changedTxn: _txn, deleted: _deleted, ...card } = toRow(row);
+      return card;
+    });
   }
 
   /** Creates the card, or replaces the fields of the stored one (and undeletes it). */

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -44,6 +44,15 @@ export class SecretBox {
     cipher.setAAD(Buffer.from(context));
     const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
     return Buffer.concat([Buffer.from([VERSION]), iv, cipher.getAuthTag(), body]);
+  }
+
+  /**
+   * A key for one other purpose (signing links, say), derived from this one: every node of a
+   * cluster has the same key, so a link one node signed opens on any other, and the derived
+   * key reveals nothing of the sealing key.
+   */
+  derive(purpose: string): Buffer {
+    return createHmac('sha256', this.key).update(`tern-derived-key:${purpose}`).digest();
   }
 
   open(sealed: Buffer, context: string): string {

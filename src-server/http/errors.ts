@@ -17,6 +17,13 @@ function fromFastify(error: FastifyError): TernError | null {
   return name ? new TernError(name) : null;
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The catalogue error a body over the route's limit is (default MessageSizeExceeded): an upload's own (InvalidCsvUpload). */
+    bodyTooLarge?: ErrorName;
+  }
+}
+
 /**
  * A body over the route's limit, said with its size and the limit (the catalogue's bare
  * sentence left a person guessing what to cut). The size is the request's Content-Length:
@@ -26,6 +33,8 @@ function bodyTooLarge(request: FastifyRequest): TernError {
   const limitBytes = request.routeOptions.bodyLimit;
   const length = Number(request.headers['content-length']);
   const sizeBytes = Number.isSafeInteger(length) && length > 0 ? length : undefined;
+  const own = request.routeOptions.config.bodyTooLarge;
+  if (own && own !== 'MessageSizeExceeded') return new TernError(own, { detail: { reason: 'tooLarge', sizeBytes, limitBytes } });
   const base = ERROR_CATALOGUE.MessageSizeExceeded.description.replace(/\.$/, '');
   const sizes = sizeBytes === undefined ? `at most ${formatFileSize(limitBytes)}` : `${formatFileSize(sizeBytes)}, at most ${formatFileSize(limitBytes)}`;
   return new TernError('MessageSizeExceeded', { description: `${base}: ${sizes}.`, detail: { what: 'request body', sizeBytes, limitBytes } });

@@ -2,12 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import type { GatewayContext } from '../context';
 import { registerAnalyticsRoutes } from './routes/analytics-routes';
 import { registerAuthRoutes } from './routes/auth-routes';
+import { registerContactImportRoutes } from './routes/contact-import-routes';
 import { registerContactRoutes } from './routes/contact-routes';
 import { registerDeltaRoutes } from './routes/delta-routes';
 import { registerDraftRoutes } from './routes/drafts-routes';
 import { registerFilesRoutes } from './routes/files-routes';
 import { registerFolderRoutes } from './routes/folder-routes';
 import { registerHealthRoutes } from './routes/health-routes';
+import { registerImageProxyRoutes } from './routes/image-proxy-routes';
 import { registerLabelRoutes } from './routes/label-routes';
 import { registerMailActionRoutes } from './routes/mail-actions-routes';
 import { registerMessageRoutes } from './routes/message-routes';
@@ -42,8 +44,10 @@ export const ROUTES: readonly RouteModule[] = [
   registerPreferenceRoutes,
   registerPlanRoutes,
   registerContactRoutes,
+  registerContactImportRoutes,
   registerRulesRoutes,
   registerLabelRoutes,
   registerFilesRoutes,
+  registerImageProxyRoutes,
   (app, ctx) => registerPushSocket(app, ctx),
 ];

@@ -96,6 +96,7 @@ const EXTEND = "UPDATE jobs SET locked_until = ?, updated_at = ? WHERE id = ? AN
 const RELEASE = "UPDATE jobs SET locked_until = ?, updated_at = ? WHERE id = ? AND state = 'running' AND attempts = ?";
 const RELEASE_ALL = "UPDATE jobs SET locked_until = ?, updated_at = ? WHERE state = 'running' AND locked_until > ?";
 const CANCEL = "DELETE FROM jobs WHERE id = ? AND state = 'queued'";
+const CANCEL_BY_KEY = "DELETE FROM jobs WHERE kind = ? AND dedupe_key = ? AND state = 'queued'";
 const DELETE_DONE = "DELETE FROM jobs WHERE state = 'done' AND updated_at < ?";
 const LAPSED_ON_LAST_ATTEMPT = 'Its worker stopped (its claim lapsed) during the last attempt.';
 
@@ -230,6 +231,11 @@ export class JobQueue {
   /** Removes a job that has not started. False once it runs (too late) or is finished. */
   async cancel(id: number): Promise<boolean> {
     return (await this.store.run(CANCEL, [id])).changes === 1;
+  }
+
+  /** Removes the pending job of a kind and dedupe key that has not started. False once it runs, or when there is none. */
+  async cancelPending(kind: string, dedupeKey: string): Promise<boolean> {
+    return (await this.store.run(CANCEL_BY_KEY, [kind, dedupeKey])).changes === 1;
   }
 
   async get(id: number): Promise<Job | undefined> {

@@ -21,6 +21,7 @@ import type { TransactionLog } from '../store/transaction-log';
 import { OUTBOX_SEND, OutboxJobs } from './outbox-jobs';
 import { OutboxStore } from './outbox-store';
 import { OutboxWorker, type OutboxOptions } from './outbox-worker';
+import { ScheduledDrafts } from './scheduled-drafts';
 import { SendService } from './send-service';
 import { SentFiler } from './sent-filer';
 
@@ -48,6 +49,8 @@ export interface MailWritesDeps {
   readonly outbox?: Partial<OutboxOptions>;
   /** How long POST /api/send waits for the outcome. */
   readonly sendWaitMs?: number;
+  /** The gateway's clock (tests pass one they move): held and scheduled sends leave by it. */
+  readonly now?: () => number;
   readonly onError?: (accountId: number | null, error: unknown) => void;
 }
 
@@ -78,8 +81,9 @@ export function createMailWrites(deps: MailWritesDeps): MailWrites {
   const assembler = new MessageAssembler({ accounts, uploads });
   const parents = new ParentResolver({ materializer, roles, access });
   const drafts = new DraftService({ sql: store, store: draftStore, accounts, assembler, parents, uploads, roles, access, txlog });
-  const outboxStore = new OutboxStore(store);
+  const outboxStore = new OutboxStore(store, deps.now);
   const outbox = new OutboxWorker({
+    now: deps.now,
     store: outboxStore,
     smtp: deps.smtp ?? new NodemailerSmtp(),
     accounts,
@@ -93,7 +97,33 @@ export function createMailWrites(deps: MailWritesDeps): MailWrites {
   });
   deps.jobs.worker.register(OUTBOX_SEND, outbox.handle, outbox.retryPolicy);
   const outboxJobs = new OutboxJobs(deps.jobs.queue, store);
-  const send = new SendService({ sql: store, store: outboxStore, jobs: outboxJobs, worker: outbox, kick: () => deps.jobs.worker.kick(), drafts, draftStore, assembler, parents, accounts, txlog, waitMs: deps.sendWaitMs });
+  /** A `scheduled` entry in the account's log: every device reads the waiting sends anew through delta. */
+  const announceWaiting = async (accountId: number) => deps.push.announce(accountId, await txlog.append(accountId, [{ object: 'scheduled', objectId: accountId }]));
+  const send = new SendService({
+    sql: store,
+    store: outboxStore,
+    jobs: outboxJobs,
+    worker: outbox,
+    kick: () => deps.jobs.worker.kick(),
+    drafts,
+    draftStore,
+    assembler,
+    parents,
+    accounts,
+    txlog,
+    waitMs: deps.sendWaitMs,
+    now: deps.now,
+    announceWaiting,
+    draftCopies: new ScheduledDrafts({ drafts, draftStore, roles, access }),
+    onError: report,
+  });
+  // A held or scheduled send that starts, leaves or fails changes the waiting list every device shows.
+  outbox.on('changed', (outboxId) => {
+    void outboxStore.get(outboxId).then(
+      (row) => (row && row.sendAt !== null ? announceWaiting(row.accountId) : undefined),
+      (error: unknown) => report(null, error),
+    ).catch((error: unknown) => report(null, error));
+  });
   const actions = new ActionService({ targets: new ActionTargets(store), roles, access, rehomer: new MoveRehomer({ store, txlog, push: deps.push }), txlog, labels: deps.labels });
 
   let sweepTimer: NodeJS.Timeout | null = null;

@@ -34,6 +34,11 @@ export class OutboxJobs {
     return this.queue.enqueue(OUTBOX_SEND, { outboxId: row.id }, runAt, `outbox:${row.id}`, `account:${row.accountId}`);
   }
 
+  /** Removes the row's job before it runs (undo, cancel); false once a worker has claimed it (too late). */
+  cancel(row: { readonly id: number }): Promise<boolean> {
+    return this.queue.cancelPending(OUTBOX_SEND, `outbox:${row.id}`);
+  }
+
   /**
    * A state change that gives a finished row work again (resend, confirm an `unknown` one)
    * and its job, in one transaction. False when the change did not apply.

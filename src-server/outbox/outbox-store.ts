@@ -27,13 +27,29 @@ export interface OutboxRow {
   /** The Sent folder's copy: filed, still to file, or given up on after every retry. */
   readonly sentCopyState: NonNullable<SendResult['sentCopy']>;
   readonly createdAt: number;
+  /** Held until (undo window, or a scheduled send); null: sent at once. */
+  readonly sendAt: number | null;
+  /** The IANA zone a scheduled time was chosen in. */
+  readonly timeZone: string | null;
+  /** A scheduled send (the Scheduled list), not an undo hold. */
+  readonly scheduled: boolean;
+  /** When SMTP took it. */
+  readonly sentAt: number | null;
+  /** What the Scheduled list shows of it. */
+  readonly summary: SendSummary;
+}
+
+/** What lists show of a waiting send. */
+export interface SendSummary {
+  readonly subject: string;
+  readonly to: readonly string[];
 }
 
 /** What a new outbox row is made from; the rest (state, attempts, times) the store sets. */
 export type NewOutboxRow = Pick<
   OutboxRow,
   'accountId' | 'idempotencyKey' | 'requestHash' | 'draftId' | 'parentId' | 'messageIdHeader' | 'envelope' | 'raw' | 'sentCopy' | 'uploadIds'
->;
+> & Partial<Pick<OutboxRow, 'sendAt' | 'timeZone' | 'scheduled' | 'summary'>>;
 
 interface Row {
   id: number;
@@ -57,6 +73,11 @@ interface Row {
   committed_at: number | null;
   sent_copy_state: NonNullable<SendResult['sentCopy']>;
   created_at: number;
+  send_at: number | null;
+  time_zone: string | null;
+  scheduled: number;
+  sent_at: number | null;
+  summary_json: string | null;
 }
 
 const toRow = (row: Row): OutboxRow => ({
@@ -81,16 +102,24 @@ const toRow = (row: Row): OutboxRow => ({
   committedAt: row.committed_at,
   sentCopyState: row.sent_copy_state,
   createdAt: row.created_at,
+  sendAt: row.send_at === null ? null : Number(row.send_at),
+  timeZone: row.time_zone,
+  scheduled: row.scheduled === 1,
+  sentAt: row.sent_at === null ? null : Number(row.sent_at),
+  summary: row.summary_json === null ? { subject: '', to: [] } : (JSON.parse(row.summary_json) as SendSummary),
 });
 
 const COLUMNS = `id, account_id, idempotency_key, request_hash, draft_id, parent_id, message_id_header, envelope_json, raw, sent_copy,
-  upload_ids_json, state, attempts, filing_attempts, next_attempt_at, smtp_json, last_error, error_json, committed_at, sent_copy_state, created_at`;
+  upload_ids_json, state, attempts, filing_attempts, next_attempt_at, smtp_json, last_error, error_json, committed_at, sent_copy_state, created_at,
+  send_at, time_zone, scheduled, sent_at, summary_json`;
 const ENQUEUE = `INSERT INTO outbox (account_id, idempotency_key, request_hash, draft_id, parent_id, message_id_header, envelope_json, raw,
-    sent_copy, upload_ids_json, state, next_attempt_at, created_at, updated_at)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?)
+    sent_copy, upload_ids_json, state, next_attempt_at, created_at, updated_at, send_at, time_zone, scheduled, summary_json)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?)
   ON CONFLICT (account_id, idempotency_key) DO NOTHING`;
 const BY_ID = `SELECT ${COLUMNS} FROM outbox WHERE id = ?`;
 const BY_KEY = `SELECT ${COLUMNS} FROM outbox WHERE account_id = ? AND idempotency_key = ?`;
+/** Sends still waiting on the gateway (held or scheduled, not yet accepted by SMTP), soonest first. */
+const WAITING = `SELECT ${COLUMNS} FROM outbox WHERE account_id = ? AND send_at IS NOT NULL AND state IN ('queued', 'sending') ORDER BY send_at, id`;
 const UNFINISHED = `SELECT id, account_id AS "accountId", next_attempt_at AS "nextAttemptAt" FROM outbox WHERE state IN ('queued', 'sending', 'accepted') ORDER BY id`;
 /** What a sent row keeps of its message once Sent holds it: nothing (`raw` is NOT NULL). */
 const NO_BYTES = Buffer.alloc(0);
@@ -121,7 +150,8 @@ export class OutboxStore {
   async enqueue(params: NewOutboxRow): Promise<{ row: OutboxRow; created: boolean }> {
     const now = this.now();
     const result = await this.store.run(ENQUEUE, [params.accountId, params.idempotencyKey, params.requestHash, params.draftId, params.parentId,
-      params.messageIdHeader, JSON.stringify(params.envelope), params.raw, params.sentCopy, JSON.stringify(params.uploadIds), now, now, now]);
+      params.messageIdHeader, JSON.stringify(params.envelope), params.raw, params.sentCopy, JSON.stringify(params.uploadIds), params.sendAt ?? now, now, now,
+      params.sendAt ?? null, params.timeZone ?? null, params.scheduled ? 1 : 0, params.summary ? JSON.stringify(params.summary) : null]);
     return { row: (await this.byKey(params.accountId, params.idempotencyKey))!, created: result.changes > 0 };
   }
 
@@ -133,6 +163,27 @@ export class OutboxStore {
   async byKey(accountId: number, idempotencyKey: string): Promise<OutboxRow | undefined> {
     const row = await this.store.get<Row>(BY_KEY, [accountId, idempotencyKey]);
     return row && toRow(row);
+  }
+
+  /** The account's sends held or scheduled and not yet gone, soonest first. */
+  async waiting(accountId: number): Promise<OutboxRow[]> {
+    return (await this.store.all<Row>(WAITING, [accountId])).map(toRow);
+  }
+
+  /**
+   * queued → cancelled before its first attempt (undo, cancel): never sent. Call it in the
+   * transaction that removed the row's pending job, so no worker can claim it meanwhile.
+   */
+  cancel(id: number): Promise<boolean> {
+    return this.change(id, ['queued'], `last_error = NULL, state = 'cancelled'`, []);
+  }
+
+  /**
+   * The attempt's message with the Date: it leaves at (a held or scheduled send was built
+   * earlier): what SMTP gets and what Sent keeps carry the real send time. Fenced by the attempt.
+   */
+  redate(id: number, raw: Buffer, sentCopy: Buffer | null, attempt: number): Promise<boolean> {
+    return this.change(id, ['sending'], `raw = ?, sent_copy = ?`, [raw, sentCopy], attempt);
   }
 
   /** Rows with work left (to send, being sent, to file), oldest first: each must have its job. */
@@ -156,7 +207,8 @@ export class OutboxStore {
 
   /** sending → accepted: the marker that SMTP took the message; from here on it is never sent again. */
   markAccepted(id: number, outcome: SmtpOutcome, attempt?: number): Promise<boolean> {
-    return this.change(id, ['sending'], `state = 'accepted', smtp_json = ?, last_error = NULL, next_attempt_at = ?`, [JSON.stringify(outcome), this.now()], attempt);
+    const now = this.now();
+    return this.change(id, ['sending'], `state = 'accepted', smtp_json = ?, last_error = NULL, next_attempt_at = ?, sent_at = ?`, [JSON.stringify(outcome), now, now], attempt);
   }
 
   /** sending → queued: try again at `at` (the server refused it, or the attempt ended before its final "."). */

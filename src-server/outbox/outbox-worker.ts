@@ -6,6 +6,7 @@ import { PermanentJobError, RetryJobError, type JobContext, type JobHandler } fr
 import type { RetryPolicy } from '../jobs/retry-policy';
 import { OUTBOX_RETRY_POLICY } from './outbox-jobs';
 import type { OutboxRow, OutboxStore } from './outbox-store';
+import { withDate } from './redate';
 
 /** What happens to a message once SMTP has taken it (Sent copy, draft removal …). */
 export interface SentFiling {
@@ -122,6 +123,12 @@ export class OutboxWorker extends EventEmitter<WorkerEvents> {
     if (!(await store.claim(row.id))) return false;
     this.emit('changed', row.id);
     const attempt = row.attempts + 1;
+    // Built when Send was pressed, leaving now: recipients and Sent see the real send time.
+    if (row.sendAt !== null) {
+      const now = this.now();
+      row = { ...row, raw: withDate(row.raw, now), sentCopy: row.sentCopy && withDate(row.sentCopy, now) };
+      if (!(await store.redate(row.id, row.raw, row.sentCopy, attempt))) return false;
+    }
     let committed = false;
     // The SMTP connector awaits this before it writes the final ".": the commit point is in the
     // database before the server can take the message (a crash after it reads as `unknown`).

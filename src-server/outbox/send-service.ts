@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { SendRequest, SendResult } from '../../shared/api/compose';
+import type { CancelledSend, PendingSends, SendRequest, SendResult } from '../../shared/api/compose';
 import { TernError } from '../../shared/errors';
+import { checkSchedule, SENT_LATE_AFTER_MS } from '../../shared/send-time';
 import type { AccountStore } from '../accounts/account-store';
 import type { DraftService } from '../drafts/draft-service';
 import type { DraftFields, DraftParent, DraftStore } from '../drafts/draft-store';
@@ -23,7 +24,7 @@ export interface SendServiceDeps {
   readonly worker: Pick<OutboxWorker, 'on' | 'off'>;
   /** Wakes this node's job worker for a job just enqueued. */
   readonly kick: () => void;
-  readonly drafts: Pick<DraftService, 'editable'>;
+  readonly drafts: Pick<DraftService, 'editable' | 'remove'>;
   readonly draftStore: DraftStore;
   readonly assembler: MessageAssembler;
   readonly parents: ParentResolver;
@@ -31,6 +32,13 @@ export interface SendServiceDeps {
   readonly txlog: TransactionLog;
   /** How long POST /api/send waits for the outcome before answering 202 (the outbox carries on). */
   readonly waitMs?: number;
+  /** The gateway's clock (tests pass one they move): when a held send leaves, whether a time has passed. */
+  readonly now?: () => number;
+  /** The account's waiting sends changed: every device hears of it (a `scheduled` entry in its log). */
+  readonly announceWaiting: (accountId: number) => Promise<void>;
+  /** A scheduled draft's copy leaves Drafts while it waits, and comes back when it is cancelled (scheduled-drafts.ts). */
+  readonly draftCopies: { hide(accountId: number, draftId: number): Promise<void>; restore(accountId: number, draftId: number): Promise<void> };
+  readonly onError?: (accountId: number, error: unknown) => void;
 }
 
 /** How often a send waiting for its outcome reads its row (another node may be sending it). */
@@ -38,7 +46,9 @@ const OTHER_NODE_LOOK_MS = 1_000;
 
 /** Worth answering: done, failed, unknown (the person decides), or an attempt made and a retry scheduled. */
 function settled(row: OutboxRow): boolean {
-  if (row.state === 'sent' || row.state === 'failed' || row.state === 'unknown') return true;
+  if (row.state === 'sent' || row.state === 'failed' || row.state === 'unknown' || row.state === 'cancelled') return true;
+  // Held or scheduled and not tried yet: its answer is "queued until sendAt".
+  if (row.sendAt !== null && row.state === 'queued' && row.attempts === 0) return true;
   if (row.state === 'queued') return row.attempts > 0;
   return row.state === 'accepted' && row.filingAttempts > 0;
 }
@@ -51,9 +61,11 @@ function settled(row: OutboxRow): boolean {
  */
 export class SendService {
   private readonly waitMs: number;
+  private readonly now: () => number;
 
   constructor(private readonly deps: SendServiceDeps) {
     this.waitMs = deps.waitMs ?? 30_000;
+    this.now = deps.now ?? Date.now;
   }
 
   async send(accountId: number, request: SendRequest): Promise<{ status: 200 | 202; result: SendResult }> {
@@ -62,6 +74,7 @@ export class SendService {
     const requestHash = createHash('sha256').update(JSON.stringify(content)).digest('hex');
     const earlier = await store.byKey(accountId, idempotencyKey);
     if (earlier) return this.repeat(earlier, requestHash);
+    const hold = this.holdOf(request);
 
     const source = await this.contentOf(accountId, request);
     const recipients = [...new Set([...source.fields.to, ...source.fields.cc, ...source.fields.bcc].map((recipient) => recipient.email))];
@@ -98,13 +111,80 @@ export class SendService {
         raw,
         sentCopy,
         uploadIds: uploads.map((upload) => upload.id),
+        ...(hold ? { sendAt: hold.sendAt, timeZone: hold.timeZone, scheduled: hold.scheduled } : {}),
+        summary: { subject: source.fields.subject, to: [...source.fields.to, ...source.fields.cc].map((recipient) => recipient.name || recipient.email) },
       });
-      if (stored.created) await this.deps.jobs.enqueue(stored.row);
+      // Held or scheduled: the job is due when the message leaves; undo/cancel remove it before then.
+      if (stored.created) await this.deps.jobs.enqueue(stored.row, hold?.sendAt);
       return stored;
     });
     if (!created) return this.repeat(row, requestHash);
     this.deps.kick();
+    if (hold) {
+      await this.deps.announceWaiting(accountId);
+      // Kept apart from Drafts while it waits (other mail programs would offer it as a draft to send).
+      if (hold.scheduled && row.draftId !== null) await this.deps.draftCopies.hide(accountId, row.draftId).catch((error: unknown) => this.deps.onError?.(accountId, error));
+      return this.answer(row, requestHash);
+    }
     return this.answer(await this.outcome(row.id), requestHash);
+  }
+
+  /** DELETE /api/scheduled/:id: a scheduled send cancelled and its draft deleted (it was out of Drafts already). */
+  async deleteScheduled(accountId: number, outboxId: number): Promise<CancelledSend> {
+    const cancelled = await this.cancel(accountId, outboxId, { backToDrafts: false });
+    if (cancelled.draftId === null) return cancelled;
+    const { latestTxnId } = await this.deps.drafts.remove(accountId, Number(cancelled.draftId));
+    return { ...cancelled, latestTxnId };
+  }
+
+  /** When a held or scheduled send leaves (null: at once); a scheduled time that cannot be used is refused here, before anything is stored. */
+  private holdOf(request: SendRequest): { sendAt: number; timeZone: string | null; scheduled: boolean } | null {
+    if (request.schedule) {
+      const check = checkSchedule(request.schedule, this.now());
+      if (!check.ok) throw new TernError(check.error, { detail: { at: request.schedule.at, timeZone: request.schedule.timeZone } });
+      return { sendAt: check.sendAt, timeZone: request.schedule.timeZone, scheduled: true };
+    }
+    if (request.holdMs) return { sendAt: this.now() + request.holdMs, timeZone: null, scheduled: false };
+    return null;
+  }
+
+  /** GET /api/scheduled (and the delta's `scheduled` document): the sends held or scheduled, soonest first. */
+  async waiting(accountId: number): Promise<PendingSends> {
+    const rows = await this.deps.store.waiting(accountId);
+    return {
+      sends: rows.map((row) => ({
+        outboxId: String(row.id),
+        draftId: row.draftId === null ? null : String(row.draftId),
+        sendAt: row.sendAt!,
+        timeZone: row.timeZone,
+        scheduled: row.scheduled,
+        state: row.state,
+        subject: row.summary.subject,
+        to: [...row.summary.to],
+      })),
+    };
+  }
+
+  /**
+   * POST /api/outbox/:id/undo and POST /api/scheduled/:id/cancel: a held or scheduled send
+   * taken back before it leaves; its draft is open again (and back in Drafts). Its job is
+   * removed and the row cancelled in one transaction, so a worker either claimed the job
+   * first — then it is too late: SendAlreadyLeft — or never will. Asked twice, the same answer.
+   */
+  async cancel(accountId: number, outboxId: number, options: { backToDrafts: boolean } = { backToDrafts: true }): Promise<CancelledSend> {
+    const { sql, store, draftStore } = this.deps;
+    const row = await this.own(accountId, outboxId);
+    if (row.sendAt === null) throw new TernError('SendAlreadyLeft', { detail: { outboxId: String(row.id), state: row.state } });
+    const cancelled = row.state === 'cancelled' || (await sql.transaction(async () => {
+      if (!(await this.deps.jobs.cancel(row))) return false;
+      if (!(await store.cancel(row.id))) throw new TernError('SendAlreadyLeft', { detail: { outboxId: String(row.id) } });
+      if (row.draftId !== null) await draftStore.transition(row.draftId, ['sending'], 'open');
+      return true;
+    }));
+    if (!cancelled) throw new TernError('SendAlreadyLeft', { detail: { outboxId: String(row.id), state: (await store.get(row.id))?.state } });
+    await this.deps.announceWaiting(accountId);
+    if (options.backToDrafts && row.scheduled && row.draftId !== null) await this.deps.draftCopies.restore(accountId, row.draftId).catch((error: unknown) => this.deps.onError?.(accountId, error));
+    return { outboxId: String(row.id), draftId: row.draftId === null ? null : String(row.draftId), latestTxnId: await this.deps.txlog.latest(accountId) };
   }
 
   /** The same key again (a retry, or a double click racing the first): the first send's outcome, waited for like it. */
@@ -172,7 +252,8 @@ export class SendService {
       });
     }
     // `unknown` is 200: nothing more happens until the person resends or dismisses it.
-    return { status: row.state === 'sent' || row.state === 'accepted' || row.state === 'unknown' ? 200 : 202, result: await this.resultOf(row) };
+    const final = row.state === 'sent' || row.state === 'accepted' || row.state === 'unknown' || row.state === 'cancelled';
+    return { status: final ? 200 : 202, result: await this.resultOf(row) };
   }
 
   private checkKey(row: OutboxRow, requestHash: string): void {
@@ -190,6 +271,7 @@ export class SendService {
       latestTxnId: await this.deps.txlog.latest(row.accountId),
       lastError: row.lastError,
       ...(row.state === 'accepted' || row.state === 'sent' ? { sentCopy: row.sentCopyState } : {}),
+      ...(row.sendAt !== null ? { sendAt: row.sendAt, scheduled: row.scheduled, sentLate: row.scheduled && row.sentAt !== null && row.sentAt - row.sendAt > SENT_LATE_AFTER_MS } : {}),
     };
   }
 

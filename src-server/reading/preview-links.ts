@@ -8,11 +8,12 @@
  * link: an HMAC over account, message, part and expiry, under a secret of this gateway
  * process. It opens that one part for a few minutes and nothing else.
  *
- * The secret lives in memory: a restarted gateway only makes open previews ask again.
- * (Several nodes behind a balancer would share it through the store.)
+ * The secret is derived from the gateway's key (SecretBox.derive), which every node of a
+ * cluster shares, so a link one node signed opens on the node the balancer picks next.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { TernError } from '../../shared/errors';
+import { LINK_MAC_PATTERN, LinkMac } from '../crypto/link-mac';
 
 /** How long a link opens its part: long enough to look, short enough that a copied link soon dies. */
 export const PREVIEW_LINK_TTL_MS = 5 * 60_000;
@@ -23,14 +24,15 @@ export interface PreviewTarget {
   readonly index: number;
 }
 
-const TOKEN = /^(\d{1,15})\.(\d{1,15})\.(\d{1,4})\.(\d{1,15})\.([A-Za-z0-9_-]{43})$/;
+const TOKEN = new RegExp(`^(\\d{1,15})\\.(\\d{1,15})\\.(\\d{1,4})\\.(\\d{1,15})\\.(${LINK_MAC_PATTERN})$`);
 
 export class PreviewLinks {
-  private readonly secret: Buffer;
+  private readonly mac: LinkMac;
   private readonly now: () => number;
 
+  /** `secret`: the gateway's derived key; a random one (a test's) opens only this process's links. */
   constructor(deps: { secret?: Buffer; now?: () => number } = {}) {
-    this.secret = deps.secret ?? randomBytes(32);
+    this.mac = new LinkMac(deps.secret ?? randomBytes(32), 'attachment-preview');
     this.now = deps.now ?? Date.now;
   }
 
@@ -38,7 +40,7 @@ export class PreviewLinks {
   sign(target: PreviewTarget): { token: string; expiresAt: number } {
     const expiresAt = this.now() + PREVIEW_LINK_TTL_MS;
     const payload = `${target.accountId}.${target.messageId}.${target.index}.${expiresAt}`;
-    return { token: `${payload}.${this.mac(payload)}`, expiresAt };
+    return { token: `${payload}.${this.mac.of(payload)}`, expiresAt };
   }
 
   /** The part a token opens; FileNotFound for a forged or mangled one, ExpiredLink once its time is up. */
@@ -46,13 +48,8 @@ export class PreviewLinks {
     const match = TOKEN.exec(token);
     if (!match) throw new TernError('FileNotFound');
     const [, accountId, messageId, index, expiresAt, mac] = match as unknown as [string, string, string, string, string, string];
-    const expected = Buffer.from(this.mac(`${accountId}.${messageId}.${index}.${expiresAt}`));
-    if (!timingSafeEqual(Buffer.from(mac), expected)) throw new TernError('FileNotFound');
+    if (!this.mac.matches(`${accountId}.${messageId}.${index}.${expiresAt}`, mac)) throw new TernError('FileNotFound');
     if (Number(expiresAt) <= this.now()) throw new TernError('ExpiredLink');
     return { accountId: Number(accountId), messageId: Number(messageId), index: Number(index) };
-  }
-
-  private mac(payload: string): string {
-    return createHmac('sha256', this.secret).update(`attachment-preview:${payload}`).digest('base64url');
   }
 }

@@ -14,7 +14,11 @@ export type SieveSecurity = 'starttls' | 'tls' | 'none';
 export interface SieveEndpoint {
   readonly host: string;
   readonly port: number;
-  /** 'starttls' is ManageSieve's usual (port 4190); 'none' only for a loopback test server. */
+  /**
+   * 'starttls' is ManageSieve's usual (port 4190): required, and the certificate verified.
+   * 'none' (a server the operator says has no TLS, e.g. on loopback) still upgrades when the
+   * server offers STARTTLS, so the password never crosses a link TLS could have protected.
+   */
   readonly security: SieveSecurity;
 }
 
@@ -69,6 +73,8 @@ export class ManageSieveClient {
   private timer: NodeJS.Timeout | undefined;
   /** The server's capabilities as last announced. */
   capabilities!: SieveCapabilities;
+  /** Whether the link is encrypted (implicit TLS or after STARTTLS). */
+  secure = false;
 
   private constructor(
     private socket: net.Socket,
@@ -83,11 +89,15 @@ export class ManageSieveClient {
     const socket = await openSocket(params, timeoutMs);
     const client = new ManageSieveClient(socket, timeoutMs);
     try {
+      client.secure = params.security === 'tls';
       client.capabilities = readCapabilities((await client.await('greeting')).data);
-      if (params.security === 'starttls') {
-        if (!client.capabilities.starttls) throw new SieveConnectionError('The server does not offer STARTTLS');
+      if (params.security === 'starttls' && !client.capabilities.starttls) throw new SieveConnectionError('The server does not offer STARTTLS');
+      // Asked for, or offered: SASL PLAIN is the password itself, so it goes over TLS whenever TLS is there.
+      if (!client.secure && client.capabilities.starttls) {
         await client.command('STARTTLS', [Buffer.from('STARTTLS')]);
-        await client.upgrade(params);
+        // A server the operator calls plaintext gets TLS without a verified certificate (opportunistic,
+        // as Postfix's "may"): that still keeps the password from anyone only listening.
+        await client.upgrade({ ...params, tlsOptions: params.security === 'none' ? { rejectUnauthorized: false, ...params.tlsOptions } : params.tlsOptions });
         // RFC 5804 §2.2: the server sends its capabilities again after the handshake.
         client.capabilities = readCapabilities((await client.await('greeting after STARTTLS')).data);
       }
@@ -234,9 +244,10 @@ export class ManageSieveClient {
     this.reader = new WireReader();
     const secure = await new Promise<tls.TLSSocket>((resolve, reject) => {
       const socket = tls.connect({ socket: plain, servername: net.isIP(params.host) ? undefined : params.host, ...params.tlsOptions }, () => resolve(socket));
-      socket.once('error', reject);
+      socket.on('error', (error) => reject(new SieveConnectionError(`TLS: ${error.message}`)));
     });
     this.socket = secure;
+    this.secure = true;
     this.attach(secure);
   }
 }

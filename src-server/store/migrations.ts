@@ -378,7 +378,44 @@ export const MIGRATIONS: readonly string[] = [
     expires_at INTEGER NOT NULL            -- epoch ms
   );
   `,
-  /* 17: labels (issue 17; src-server/labels) — the spec's EmailLabels */ `
+  /* 17: undo-send holds and scheduled send on the gateway (issue 15; outbox/send-service.ts) */ `
+  -- A row with send_at is held until then (its outbox.send job's run_at is the same time):
+  -- an undo hold (scheduled = 0, seconds) or a scheduled send (scheduled = 1, stored in UTC
+  -- with the IANA zone it was chosen in). 'cancelled' (undo, cancel) is a state of its own,
+  -- so a retried POST /api/send with the same key answers "cancelled", never a second send.
+  ALTER TABLE outbox ADD COLUMN send_at INTEGER;            -- epoch ms UTC; NULL: at once
+  ALTER TABLE outbox ADD COLUMN time_zone TEXT;             -- the zone a scheduled time was chosen in
+  ALTER TABLE outbox ADD COLUMN scheduled INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE outbox ADD COLUMN sent_at INTEGER;            -- when SMTP took it (the Date: of the Sent copy)
+  ALTER TABLE outbox ADD COLUMN summary_json TEXT;          -- {subject, to[]} for the Scheduled list
+  CREATE INDEX outbox_scheduled ON outbox(account_id, scheduled, state);
+  `,
+  /* 18: address book imports (issue 18 point 4; src-server/contacts/contact-imports.ts) */ `
+  -- One row per import: the cards read from the file (kept until the job has written them),
+  -- the job's progress and outcome. At most one unfinished import per account (the partial
+  -- unique index: a second is PreviousImportRequestRunning 425).
+  CREATE TABLE contact_imports (
+    id           INTEGER PRIMARY KEY AUTOINCREMENT,
+    account_id   INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    state        TEXT NOT NULL,            -- queued | running | done | failed
+    file_name    TEXT NOT NULL,
+    format       TEXT NOT NULL,            -- csv | vcard
+    cards_json   TEXT NOT NULL,            -- the valid cards, emptied once written
+    cards        INTEGER NOT NULL,
+    created      INTEGER NOT NULL DEFAULT 0,
+    updated      INTEGER NOT NULL DEFAULT 0,
+    unchanged    INTEGER NOT NULL DEFAULT 0,
+    written      INTEGER NOT NULL DEFAULT 0,
+    skipped_json TEXT NOT NULL DEFAULT '[]',
+    skipped_count INTEGER NOT NULL DEFAULT 0,
+    error_name   TEXT,
+    error_message TEXT,
+    created_at   INTEGER NOT NULL,
+    updated_at   INTEGER NOT NULL
+  );
+  CREATE UNIQUE INDEX contact_imports_unfinished ON contact_imports(account_id) WHERE state IN ('queued', 'running');
+  `,
+  /* 19: labels (issue 17; src-server/labels) — the spec's EmailLabels */ `
   -- One row per label of an account: the IMAP keyword it is stored as on the mail server
   -- (chosen once, never renamed), and the name and colour people see (both change freely).
   CREATE TABLE labels (

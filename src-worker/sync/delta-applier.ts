@@ -14,6 +14,7 @@ import { readSyncState, syncStateRow, type SyncState } from '../mail-store/sync-
 import type { MessageRowChanges } from '../mail-store/change-feed';
 import { MAIL_WRITE_TABLES, MailWriter } from '../mail-store/mail-writer';
 import { SETTINGS_TABLES, writeLabels, writePlan, writeServerPreferences } from '../mail-store/settings-rows';
+import { writePendingSends } from '../mail-store/pending-sends';
 
 /** A page writes mail and, when it carries them, the account's preferences and plan. */
 const PAGE_TABLES = [...MAIL_WRITE_TABLES, ...SETTINGS_TABLES] as const;
@@ -57,8 +58,9 @@ async function applyChange(tx: WriteTransaction<MailTable>, writer: MailWriter, 
   // Not mail: cached beside it (mail-store/settings-rows.ts), in this page's transaction, so
   // the cursor never passes a preference change this device has not stored.
   else if (change.object === 'preferences') return (await writeServerPreferences(tx, change.data), true);
+  else if (change.object === 'plan') return (await writePlan(tx, change.data), true);
   else if (change.object === 'labels') return (await writeLabels(tx, change.data), true);
-  else return (await writePlan(tx, change.data), true);
+  else await writePendingSends(tx, change.data);
   return false;
 }
 

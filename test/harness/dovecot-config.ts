@@ -37,6 +37,11 @@ export interface DovecotConfigParams {
    * defaults, kept when absent, hold about a hundred.
    */
   imapConnections?: number;
+  /**
+   * The harness's self-signed certificate (tls-cert.ts): ManageSieve offers STARTTLS with it,
+   * so the client's upgrade is tested on the real server. IMAP stays plaintext (ssl = no).
+   */
+  sieveTls?: { certFile: string; keyFile: string };
 }
 
 /** IMAP connections one imap process serves when sized for many (see renderScaleSettings). */
@@ -119,6 +124,10 @@ export function renderDovecotConfig(p: DovecotConfigParams): string {
   assertPort(p.imapPort, 'IMAP');
   assertPort(p.lmtpPort, 'LMTP');
   assertPort(p.sievePort, 'ManageSieve');
+  if (p.sieveTls) {
+    assertConfigSafePath(p.sieveTls.certFile, 'sieveTls.certFile');
+    assertConfigSafePath(p.sieveTls.keyFile, 'sieveTls.keyFile');
+  }
   const instance = p.instanceName ?? `tern-${p.imapPort}`;
   if (!/^[A-Za-z0-9._-]+$/.test(instance)) throw new Error(`Invalid Dovecot instance name: ${instance}`);
 
@@ -136,7 +145,7 @@ info_log_path = ${p.logFile}
 debug_log_path = ${p.logFile}
 
 protocols = imap lmtp sieve
-# Loopback only: this is a test server with plaintext passwords and no TLS.
+# Loopback only: this is a test server with plaintext passwords, TLS on ManageSieve only.
 listen = 127.0.0.1
 ssl = no
 disable_plaintext_auth = no
@@ -224,7 +233,15 @@ protocol imap {
 protocol lmtp {
   mail_plugins = $mail_plugins sieve
 }
-${p.smtpPort ? `\n# Sieve's vacation and redirect send through the harness's Postfix.\nsubmission_host = 127.0.0.1:${p.smtpPort}\n` : ''}
+${p.sieveTls ? `
+# ManageSieve offers STARTTLS (RFC 5804's usual), so a client's upgrade meets a real server;
+# plaintext logins stay allowed, so a client that would send PLAIN in clear could.
+protocol sieve {
+  ssl = yes
+  ssl_cert = <${p.sieveTls.certFile}
+  ssl_key = <${p.sieveTls.keyFile}
+}
+` : ''}${p.smtpPort ? `\n# Sieve's vacation and redirect send through the harness's Postfix.\nsubmission_host = 127.0.0.1:${p.smtpPort}\n` : ''}
 plugin {
   sieve = file:~/sieve;active=~/.dovecot.sieve
 }

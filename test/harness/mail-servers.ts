@@ -39,6 +39,7 @@ import {
   type ServerProcess,
 } from './server-processes';
 import { ensureCyrusRuntimePackages, ensureMailPackages } from './system-packages';
+import { ensureHarnessCert, type HarnessTls } from './tls-cert';
 import { smtpRcptCodes, waitForGreeting } from './wire-probes';
 
 export interface MailUser { email: string; password: string }
@@ -66,6 +67,8 @@ export interface MailServers {
   readonly dataDir: string;
   readonly mailOwner: { uid: number; gid: number };
   readonly logFiles: { dovecot: string; postfix: string };
+  /** The self-signed certificate ManageSieve's STARTTLS presents (trust `cert` as a CA to verify it). */
+  readonly tls: HarnessTls;
   /** <dataDir>/mail/<domain>/<local>/Maildir (Dovecot only). */
   maildirOf(email: string): string;
   /** Updates the passwd file + Postfix tables; resolves once new users can log in and receive. */
@@ -105,11 +108,12 @@ async function resolvePorts(requested: Partial<MailServerPorts>): Promise<MailSe
 }
 
 /** Rewritten at every start, so changed ports or a harness upgrade just work. */
-async function writeServerConfigs(p: HarnessLayout, ports: MailServerPorts, owner: { uid: number; gid: number }, postmaster: string, imapConnections: number | undefined) {
+async function writeServerConfigs(p: HarnessLayout, ports: MailServerPorts, owner: { uid: number; gid: number }, postmaster: string, imapConnections: number | undefined, tls: HarnessTls) {
   const dovecotConfig = renderDovecotConfig({
     baseDir: p.dovecotBase, stateDir: p.dovecotState, logFile: p.dovecotLog, usersFile: p.usersFile,
     mailRoot: p.mailRoot, imapPort: ports.imap, lmtpPort: ports.lmtp, sievePort: ports.sieve, smtpPort: ports.smtp,
     mailUid: owner.uid, mailGid: owner.gid, postmasterAddress: postmaster, imapConnections,
+    sieveTls: { certFile: tls.certFile, keyFile: tls.keyFile },
   });
   await writeAtomic(p.dovecotConf, dovecotConfig, 0o644);
   const postfixParams = {
@@ -148,10 +152,12 @@ export async function startMailServers(opts: MailServersOptions): Promise<MailSe
   const writeUsers = async () => {
     usersMtime = await writeUserTables(p, [...users.values()], { mailOwner, dovecotGid, previousMtime: usersMtime });
   };
+  let tls: HarnessTls;
   try {
     await prepareDataDir(p, opts.fresh ?? false, mailOwner);
+    tls = await ensureHarnessCert(path.dirname(p.dovecotConf));
     const [firstUser] = users.keys();
-    await writeServerConfigs(p, ports, mailOwner, `postmaster@${firstUser ? addressParts(firstUser).domain : 'harness.test'}`, opts.imapConnections);
+    await writeServerConfigs(p, ports, mailOwner, `postmaster@${firstUser ? addressParts(firstUser).domain : 'harness.test'}`, opts.imapConnections, tls);
     await writeUsers();
   } catch (err) {
     await releaseLock();
@@ -293,6 +299,7 @@ export async function startMailServers(opts: MailServersOptions): Promise<MailSe
     dataDir,
     mailOwner,
     logFiles: { dovecot: p.dovecotLog, postfix: p.postfixLog },
+    tls,
     maildirOf: (email) => {
       dovecotOnly('maildirOf');
       return path.join(homeOf(p, email), 'Maildir');

@@ -3,11 +3,12 @@
 // → Sieve: filed, starred, labelled, blocked into Junk, auto-replied once per sender, while the
 // person's own earlier script keeps running. Bad input changes nothing on the server.
 import { readFile } from 'node:fs/promises';
+import type { ConnectionOptions } from 'node:tls';
 import type { ImapFlow } from 'imapflow';
 import { createTransport } from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { EMPTY_RULES, type MailRules, type RulesDoc } from '../../shared/mail-rules';
-import { ManageSieveClient, SieveCommandError } from '../../src-server/sieve/managesieve-client';
+import { ManageSieveClient, SieveCommandError, SieveConnectionError } from '../../src-server/sieve/managesieve-client';
 import { TERN_SCRIPT_NAME } from '../../src-server/sieve/script-writer';
 import { eventually } from './support/gateway-fixture';
 import { ALICE, BOB, startWritesFixture, type WritesFixture } from './support/mail-writes-fixture';
@@ -114,6 +115,41 @@ describe('the ManageSieve client on Dovecot Pigeonhole', () => {
       // The connection survives a NO.
       expect(Array.isArray(await client.listScripts())).toBe(true);
     });
+  });
+});
+
+describe('STARTTLS on the real managesieved', () => {
+  /** Dovecot's login lines for Alice on ManageSieve: ", TLS," on an encrypted link, "secured" on plain loopback. */
+  const logins = async () => (await readFile(fx.servers.logFiles.dovecot, 'utf8')).split('\n').filter((line) => /managesieve-login: (Info: )?Login: user=<alice@tern\.test>, method=PLAIN/.test(line));
+  const connect = (security: 'starttls' | 'none', tlsOptions?: ConnectionOptions) =>
+    ManageSieveClient.connect({ host: fx.servers.host, port: fx.servers.ports.sieve, security, user: ALICE.email, password: ALICE.password, ...(tlsOptions ? { tlsOptions } : {}) });
+
+  test('the client upgrades, verifies the certificate and logs in over TLS; a failed upgrade never falls back to PLAIN in clear', async () => {
+    const before = (await logins()).length;
+    const verified = await connect('starttls', { ca: fx.servers.tls.cert });
+    try {
+      expect(verified.secure).toBe(true);
+      // The capabilities announced again after the handshake: STARTTLS is no longer offered.
+      expect(verified.capabilities.starttls).toBe(false);
+      expect(Array.isArray(await verified.listScripts())).toBe(true);
+    } finally {
+      await verified.logout();
+    }
+    // A server the operator calls plaintext ('none') that offers STARTTLS gets the password over TLS too.
+    const opportunistic = await connect('none');
+    expect(opportunistic.secure).toBe(true);
+    await opportunistic.logout();
+    await eventually(async () => ((await logins()).length === before + 2 ? true : undefined), 5_000, 'two logins in the log');
+    const lines = (await logins()).slice(before);
+    for (const line of lines) expect(line).toMatch(/, TLS[,:]/);
+
+    // An untrusted certificate: refused before AUTHENTICATE, with nothing sent in clear instead.
+    const untrusted = await connect('starttls').catch((error: unknown) => error);
+    expect(untrusted).toBeInstanceOf(SieveConnectionError);
+    expect((untrusted as Error).message).toMatch(/TLS: .*(self.signed|certificate)/i);
+    const failedUpgrade = await connect('none', { rejectUnauthorized: true }).catch((error: unknown) => error);
+    expect(failedUpgrade).toBeInstanceOf(SieveConnectionError);
+    expect((await logins()).length).toBe(before + 2);
   });
 });
 

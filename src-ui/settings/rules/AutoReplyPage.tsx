@@ -7,6 +7,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { AutoReply } from '../../../shared/mail-rules';
 import { useT } from '../../kit/i18n';
+import { ReplyFields } from './ReplyFields';
 import { RulesScope, type RulesPageContext } from './RulesScope';
 
 export default function AutoReplyPage() {
@@ -72,23 +73,7 @@ function AutoReplyForm({ context }: { context: RulesPageContext }) {
       <p id={`${id}-dates`} className={backwards ? 'field-error' : 'field-hint'} role={backwards ? 'alert' : undefined}>
         {backwards ? t('rules.datesBackwards') : t('rules.dateHint')}
       </p>
-      <div>
-        <label className="field-label" htmlFor={`${id}-subject`}>
-          {t('rules.subject')}
-        </label>
-        <input id={`${id}-subject`} className="input" maxLength={200} placeholder={t('rules.subjectPlaceholder')} value={draft.subject} onChange={(event) => set({ subject: event.target.value.replace(/[\r\n]/g, ' ') })} />
-      </div>
-      <div>
-        <label className="field-label" htmlFor={`${id}-body`}>
-          {t('rules.message')}
-        </label>
-        <textarea id={`${id}-body`} className="input rules-body" rows={7} maxLength={20_000} aria-invalid={noBody} value={draft.body} onChange={(event) => set({ body: event.target.value })} />
-        {noBody && (
-          <p className="field-error" role="alert">
-            {t('rules.bodyRequired')}
-          </p>
-        )}
-      </div>
+      <ReplyFields id={id} value={draft} rows={7} bodyMissing={noBody} onChange={set} />
       <div className="rules-days">
         <label className="field-label" htmlFor={`${id}-days`}>
           {t('rules.everyDays')}

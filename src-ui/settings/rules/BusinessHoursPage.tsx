@@ -8,6 +8,7 @@ import { useId, useMemo, useState, type FormEvent } from 'react';
 import type { BusinessHours } from '../../../shared/mail-rules';
 import { useT, type MessageId } from '../../kit/i18n';
 import { useFeature } from '../../state/use-feature';
+import { ReplyFields } from './ReplyFields';
 import { RulesScope, type RulesPageContext } from './RulesScope';
 
 const WEEKDAYS = [1, 2, 3, 4, 5, 6, 7] as const;
@@ -103,23 +104,7 @@ function HoursForm({ context }: { context: RulesPageContext }) {
           {t('rules.timeZoneHint')}
         </p>
       </div>
-      <div>
-        <label className="field-label" htmlFor={`${id}-subject`}>
-          {t('rules.subject')}
-        </label>
-        <input id={`${id}-subject`} className="input" maxLength={200} placeholder={t('rules.subjectPlaceholder')} value={draft.subject} onChange={(event) => set({ subject: event.target.value.replace(/[\r\n]/g, ' ') })} />
-      </div>
-      <div>
-        <label className="field-label" htmlFor={`${id}-body`}>
-          {t('rules.message')}
-        </label>
-        <textarea id={`${id}-body`} className="input rules-body" rows={6} maxLength={20_000} aria-invalid={noBody} value={draft.body} onChange={(event) => set({ body: event.target.value })} />
-        {noBody && (
-          <p className="field-error" role="alert">
-            {t('rules.bodyRequired')}
-          </p>
-        )}
-      </div>
+      <ReplyFields id={id} value={draft} rows={6} bodyMissing={noBody} onChange={set} />
       <div>
         <button type="submit" className="button button-primary" disabled={rules.saving || backwards || noBody}>
           {rules.saving ? t('rules.saving') : t('rules.save')}

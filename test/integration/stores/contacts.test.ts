@@ -2,11 +2,22 @@
  * The address book's store and service on both engines (DESIGN §7): every query of
  * contact-store once on SQLite and once on a real PostgreSQL — the changes stream and its
  * cursor, tombstones and restore, merge, the limit — each change one txlog entry, announced.
+ *
+ * Imports (ContactImportService, one PostgreSQL server for the file): the request refuses a bad
+ * file, a file over its limit and a book that would overflow before anything is written; a
+ * second import while one is unfinished is PreviousImportRequestRunning 425 (the partial unique
+ * index, on both engines); the job writes the cards in batches with its progress, one txlog
+ * entry per batch; importing the same file again creates nothing; a job that runs again after
+ * a crash continues without duplicates; a book that filled while the job waited fails the
+ * import with nothing written.
  */
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { contactInputSchema, type ContactInput } from '../../../shared/contacts';
 import { TernError } from '../../../shared/errors';
+import { ContactImportService } from '../../../src-server/contacts/contact-imports';
 import { ContactService } from '../../../src-server/contacts/contact-service';
+import { JobQueue } from '../../../src-server/jobs/job-queue';
+import { JobWorker } from '../../../src-server/jobs/job-worker';
 import type { SqlStore } from '../../../src-server/store/sql';
 import { TransactionLog } from '../../../src-server/store/transaction-log';
 import { describeOnEngines } from '../support/engines';
@@ -131,5 +142,112 @@ describeOnEngines('ContactService', (engine) => {
     expect(await errorName(contacts.restore(alice, [ID(4)]))).toBe('TotalContactsLimitExceed');
     // Bob's count is his own.
     await contacts.put(bob, ID(1), card({ emails: ['x@kite.test'] }));
+  });
+});
+
+const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+const csv = (count: number, from = 0) => `\ufeffFirst Name,Last Name,E-mail 1 - Value\r\n${Array.from({ length: count }, (_, i) => `P${from + i},Test,p${from + i}@kite.test`).join('\r\n')}\r\n`;
+const request = (text: string, extra: { skipInvalid?: boolean } = {}) => ({ fileName: 'contacts.csv', data: base64(text), skipInvalid: extra.skipInvalid ?? false });
+const importRefusal = async (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'resolved',
+    (error: unknown) => (error instanceof TernError ? `${error.name} ${error.status}` : String(error)),
+  );
+
+describeOnEngines('ContactImportService', (engine) => {
+  let store: SqlStore;
+  let contacts: ContactService;
+  let imports: ContactImportService;
+  let worker: JobWorker;
+  let alice: number;
+  let announced: number;
+
+  beforeEach(async () => {
+    store = await engine.open();
+    announced = 0;
+    const txlog = new TransactionLog(store);
+    contacts = new ContactService({ store, txlog, push: { announce: () => void announced++ } });
+    const queue = new JobQueue({ store });
+    worker = new JobWorker({ queue, name: 'test' });
+    // Small limits and batches, so that the files are a few lines: 16 KB and 120 cards a file, 150 in the book, 50 a batch.
+    imports = new ContactImportService({ store, contacts, jobs: { queue, worker }, limits: { bytes: 16 * 1024, perFile: 120, total: 150 }, batch: 50 });
+    alice = await addAccount(store, 'alice@tern.test');
+  });
+  afterEach(() => store.close());
+
+  test('an import is written by its job in batches with progress; the same file again creates nothing; a second import while one waits is 425', async () => {
+    const started = await imports.start(alice, request(csv(110)));
+    expect(started).toMatchObject({ state: 'queued', cards: 110, written: 0, format: 'csv' });
+    // Nothing is written before the job runs, and the account may not start another.
+    expect(await contacts.rows.liveCount(alice)).toBe(0);
+    expect(await importRefusal(imports.start(alice, request(csv(1))))).toBe('PreviousImportRequestRunning 425');
+
+    expect(await worker.runDue()).toBe(1);
+    const done = await imports.status(alice, started.id);
+    expect(done).toMatchObject({ state: 'done', created: 110, updated: 0, unchanged: 0, written: 110, error: null });
+    expect(await contacts.rows.liveCount(alice)).toBe(110);
+    expect(announced).toBe(3); // batches of 50: three changes of the book, each announced
+
+    // The same file again, and an overlapping one: no duplicates, only the new card is created.
+    const again = await imports.start(alice, request(csv(110)));
+    await worker.runDue();
+    expect(await imports.status(alice, again.id)).toMatchObject({ state: 'done', created: 0, updated: 0, unchanged: 110 });
+    const overlap = await imports.start(alice, request(`E-mail,Phone\r\nP0+x@Kite.test,+1 555\r\nnew@kite.test,\r\n`));
+    await worker.runDue();
+    expect(await imports.status(alice, overlap.id)).toMatchObject({ created: 1, updated: 1 });
+    expect(await contacts.rows.liveCount(alice)).toBe(111);
+    expect((await contacts.rows.liveCards(alice)).find((card) => card.emails.includes('p0@kite.test'))?.phones).toEqual(['+1 555']);
+    // Another account sees none of it.
+    expect(await importRefusal(imports.status(await addAccount(store, 'bob@tern.test'), started.id))).toBe('InvalidOperation 404');
+  });
+
+  test('refusals before anything is written: no address column, an invalid address, over the file limit, over the book limit, garbage', async () => {
+    expect(await importRefusal(imports.start(alice, request('Name,Phone\r\nAnn,1\r\n')))).toBe('InvalidCsvUpload 400');
+    expect(await importRefusal(imports.start(alice, request('Name,E-mail\r\nAnn,ann@kite.test\r\nBad,not an address\r\n')))).toBe('InvalidCsvUpload 400');
+    expect(await importRefusal(imports.start(alice, request(csv(121))))).toBe('CsvImportContactsLimitExceed 400');
+    const vcards = Array.from({ length: 121 }, (_, i) => `BEGIN:VCARD\r\nVERSION:3.0\r\nEMAIL:v${i}@x.test\r\nEND:VCARD`).join('\r\n');
+    expect(await importRefusal(imports.start(alice, { fileName: 'all.vcf', data: base64(vcards), skipInvalid: false }))).toBe('CsvImportContactsLimitExceed 400');
+    expect(await importRefusal(imports.start(alice, { fileName: 'big.csv', data: Buffer.alloc(17 * 1024, 0x41).toString('base64'), skipInvalid: false }))).toBe('InvalidCsvUpload 400');
+    expect(await importRefusal(imports.start(alice, { fileName: 'photo.csv', data: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 13, 1, 2, 3]).toString('base64'), skipInvalid: false }))).toBe('InvalidCsvUpload 400');
+    expect(await contacts.rows.liveCount(alice)).toBe(0);
+    expect(await worker.runDue()).toBe(0);
+
+    // With the invalid row acknowledged, the rest is imported and the row is listed in the result.
+    const skipping = await imports.start(alice, request('Name,E-mail\r\nAnn,ann@kite.test\r\nBad,not an address\r\n', { skipInvalid: true }));
+    expect(skipping.skipped).toEqual([{ row: 3, reason: 'invalidEmail', value: 'not an address' }]);
+    await worker.runDue();
+    expect(await contacts.rows.liveCount(alice)).toBe(1);
+
+    // 1 + 100 fits; 1 + 100 + 60 would pass the book's 150: refused whole, nothing written.
+    await imports.start(alice, request(csv(100)));
+    await worker.runDue();
+    expect(await importRefusal(imports.start(alice, request(csv(60, 500))))).toBe('TotalContactsLimitExceed 400');
+    expect(await contacts.rows.liveCount(alice)).toBe(101);
+  });
+
+  test('a job run again after a crash goes on without duplicates; a book that filled while the job waited fails the import, nothing written', async () => {
+    const first = await imports.start(alice, request(csv(70)));
+    // The crash: the first batch written under the ids the job gives, then the worker died.
+    const cards = csv(70)
+      .split('\r\n')
+      .slice(1, 51)
+      .map((line) => line.split(','));
+    await contacts.change(alice, async (at) => {
+      for (const [i, [given, family, email]] of cards.entries()) await contacts.rows.put(alice, `imp${first.id}-${i}`, contactInputSchema.parse({ firstName: given, lastName: family, emails: [email] }), at);
+    });
+    await worker.runDue();
+    expect(await imports.status(alice, first.id)).toMatchObject({ state: 'done', created: 20, unchanged: 50 });
+    expect(await contacts.rows.liveCount(alice)).toBe(70);
+
+    const late = await imports.start(alice, request(csv(70, 100)));
+    // Another device fills the book before the job runs.
+    await contacts.change(alice, async (at) => {
+      for (let i = 0; i < 20; i++) await contacts.rows.put(alice, `other-device-${i}`, contactInputSchema.parse({ emails: [`o${i}@kite.test`] }), at);
+    });
+    await worker.runDue();
+    expect(await imports.status(alice, late.id)).toMatchObject({ state: 'failed', written: 0, error: { name: 'TotalContactsLimitExceed' } });
+    expect(await contacts.rows.liveCount(alice)).toBe(90);
+    // A failed import leaves the account free to import again.
+    expect((await imports.start(alice, request(csv(1)))).state).toBe('queued');
   });
 });

@@ -303,7 +303,7 @@ describeOnEngines('Writing stores', (engine) => {
     const draftService = new DraftService({ sql: store, store: drafts, accounts, assembler, parents: {} as never, uploads, roles: {} as never, access: access as never, txlog });
     const worker = { on: () => undefined, off: () => undefined } as never;
     const jobs = new OutboxJobs(new JobQueue({ store, now: () => clock }), store);
-    const send = new SendService({ sql: store, store: outbox, jobs, worker, kick: () => undefined, drafts: draftService, draftStore: drafts, assembler, parents: {} as never, accounts, txlog, waitMs: 1 });
+    const send = new SendService({ sql: store, store: outbox, jobs, worker, kick: () => undefined, drafts: draftService, draftStore: drafts, assembler, parents: {} as never, accounts, txlog, waitMs: 1, announceWaiting: async () => undefined, draftCopies: { hide: async () => undefined, restore: async () => undefined } });
     return { draftService, send, source };
   }
 

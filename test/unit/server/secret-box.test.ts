@@ -56,6 +56,15 @@ describe('SecretBox', () => {
     expect(() => other.open(hexBox.seal('x', 'c'), 'c')).toThrow();
   });
 
+  test('derived keys: the same for every node holding the key, one per purpose, another under another key', () => {
+    const key = randomBytes(32).toString('hex');
+    const node1 = SecretBox.load({ dataDir, envKey: key });
+    const node2 = SecretBox.load({ dataDir, envKey: key });
+    expect(node1.derive('image-proxy')).toEqual(node2.derive('image-proxy'));
+    expect(node1.derive('image-proxy')).not.toEqual(node1.derive('attachment-preview'));
+    expect(SecretBox.load({ dataDir, envKey: randomBytes(32).toString('hex') }).derive('image-proxy')).not.toEqual(node1.derive('image-proxy'));
+  });
+
   test('a bad env key is rejected with a message naming TERN_SECRET_KEY', () => {
     for (const bad of ['short', 'abcd'.repeat(15), randomBytes(16).toString('base64')]) {
       expect(() => SecretBox.load({ dataDir, envKey: bad })).toThrow(/TERN_SECRET_KEY must hold a 256-bit key/);

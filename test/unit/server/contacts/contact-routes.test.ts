@@ -1,9 +1,11 @@
 /**
  * The address book through the gateway's HTTP API (the whole app, every route and the error
  * handler, over an in-memory SQLite): the round trip a device makes, a second device hearing
- * of it through delta, and bad input refused with the catalogue's errors, changing nothing.
+ * of it through delta, and bad input refused with the catalogue's errors, changing nothing;
+ * an import through its route and the node's job worker, then exported as CSV and vCard.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { contactImportSchema } from '../../../../shared/api/contact-imports';
 import { contactChangesSchema, contactSchema } from '../../../../shared/api/contacts';
 import { deltaResponseSchema } from '../../../../shared/api/delta';
 import { signInTestApp, startTestApp, type TestApp } from '../http/gateway-app-fixture';
@@ -75,5 +77,29 @@ describe('contacts over HTTP', () => {
     expect(await gateway.ctx.txlog.latest(alice.accountId)).toBe(latest);
     // Without a token: TokenParamMissing, as every API route.
     expect((await gateway.app.inject({ method: 'GET', url: '/api/contacts' })).json()).toMatchObject({ error: 'TokenParamMissing' });
+  });
+
+  test('import a CSV: 202, the job writes it, its status says so; a 50 MB body is InvalidCsvUpload; export as CSV and vCard', async () => {
+    const carol = await signIn('bob@tern.test');
+    const file = '\ufeffFirst Name,Last Name,E-mail 1 - Value,Phone 1 - Value\r\nImo,Gen,imo@gen.test ::: imo@work.test,+1 555\r\n';
+    const started = await carol.call('POST', '/api/contacts/imports', { fileName: 'google.csv', data: Buffer.from(file).toString('base64') });
+    expect(started.statusCode).toBe(202);
+    const { id } = contactImportSchema.parse(started.json());
+    // The app's job worker runs it; the status is polled as the engine does.
+    await vi.waitFor(
+      async () => expect(contactImportSchema.parse((await carol.call('GET', `/api/contacts/imports/${id}`)).json())).toMatchObject({ state: 'done', created: 1, written: 1 }),
+      { timeout: 5_000, interval: 20 },
+    );
+
+    // Fastify refuses on Content-Length before reading: the upload's own error, not MessageSizeExceeded.
+    const huge = await gateway.app.inject({ method: 'POST', url: '/api/contacts/imports', headers: { ...carol.headers, 'content-type': 'application/json' }, payload: `{"fileName":"x.csv","data":"${'A'.repeat(50 * 1024 * 1024)}"}` });
+    expect([huge.statusCode, (huge.json() as { error: string; detail: { reason: string } }).error, (huge.json() as { detail: { reason: string } }).detail.reason]).toEqual([400, 'InvalidCsvUpload', 'tooLarge']);
+
+    const csv = await carol.call('GET', '/api/contacts/export?format=csv');
+    expect(csv.headers['content-disposition']).toBe('attachment; filename="contacts.csv"');
+    expect(csv.body).toContain('Imo,Gen,,imo@gen.test ::: imo@work.test,+1 555,');
+    const vcard = await carol.call('GET', '/api/contacts/export?format=vcard');
+    expect(vcard.body).toMatch(/^BEGIN:VCARD\r\nVERSION:3\.0\r\n/);
+    expect(vcard.body).toContain('EMAIL;TYPE=INTERNET:imo@work.test');
   });
 });
