@@ -118,7 +118,9 @@ export type ScopeCommand =
   /** Only for a list of one account (the folder is that account's). */
   | { readonly kind: 'move'; readonly folderId: string }
   | { readonly kind: 'markRead'; readonly read: boolean }
-  | { readonly kind: 'star'; readonly starred: boolean };
+  | { readonly kind: 'star'; readonly starred: boolean }
+  /** Only for a list of one account (the keyword is one of that account's labels). */
+  | { readonly kind: 'label'; readonly keyword: string; readonly add: boolean };
 
 /** How far a runOnScope is: threads whose command is recorded (applied locally), of all it found. */
 export interface ScopeRunProgress {

@@ -6,6 +6,7 @@
  *   /login?add=1                    login, or add another account
  *   /mail/unified/$role?q&in&thread the same special folder of every account
  *   /mail/$accountId/$folderId?…    one folder of one account
+ *   /mail/$accountId/label/$label?… one account's threads with a label (its keyword)
  *   /settings                       the Settings screen: its pages (a list alone on a phone)
  *   /settings/$page                 one page (settings/pages.ts), each its own lazy chunk
  *   /contacts?account&contact       the address book (contacts/ContactsScreen.tsx)
@@ -66,6 +67,12 @@ const folderRoute = createRoute({
   component: lazyRouteComponent(importChunk(() => import('./MailboxRoutes')), 'FolderMailbox'),
 });
 
+const labelRoute = createRoute({
+  getParentRoute: () => mailRoute,
+  path: '$accountId/label/$label',
+  component: lazyRouteComponent(importChunk(() => import('./MailboxRoutes')), 'LabelMailbox'),
+});
+
 const settingsRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: 'settings',
@@ -109,7 +116,7 @@ export const routeTree = rootRoute.addChildren([
   indexRoute,
   loginRoute,
   composeRoute,
-  mailRoute.addChildren([mailIndexRoute, unifiedRoute, folderRoute]),
+  mailRoute.addChildren([mailIndexRoute, unifiedRoute, folderRoute, labelRoute]),
   settingsRoute.addChildren([settingsIndexRoute, settingsPageRoute]),
   contactsRoute,
 ]);

@@ -19,6 +19,7 @@ import { settings } from './settings';
 import { rules } from './rules';
 import { contacts } from './contacts';
 import { device } from './device';
+import { labels } from './labels';
 
 export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (typeof en)[Area], string>> } = {
   app,
@@ -40,4 +41,5 @@ export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (ty
   rules,
   contacts,
   device,
+  labels,
 };

@@ -18,6 +18,7 @@ import { settings } from './settings';
 import { rules } from './rules';
 import { contacts } from './contacts';
 import { device } from './device';
+import { labels } from './labels';
 
 export const en = {
   app,
@@ -39,4 +40,5 @@ export const en = {
   rules,
   contacts,
   device,
+  labels,
 };

@@ -21,12 +21,13 @@ import { createAccountActions, type AccountActions } from './account-actions';
 import { createMessageActions, type MessageActions } from './message-actions';
 import { createContactActions, type ContactActions } from './contact-actions';
 import { createRulesActions, type RulesActions } from './rules-actions';
+import { createLabelActions, type LabelActions } from './label-actions';
 import { createThreadCommands, type ThreadCommandActions } from './thread-commands';
 
 export { loggedOutMessage } from './account-actions';
 export { confirmation, UNDONE_MESSAGE, type RunOptions, type ThreadCommand } from './thread-commands';
 
-export interface MailActions extends AccountActions, ThreadCommandActions, MessageActions, RulesActions, ContactActions {
+export interface MailActions extends AccountActions, ThreadCommandActions, MessageActions, RulesActions, ContactActions, LabelActions {
   // The thread list
   openThreadList(scope: ListScope, window: ListWindow): Promise<void>;
   moveThreadListWindow(window: ListWindow): void;
@@ -78,6 +79,7 @@ export function createMailActions(params: {
     ...createMessageActions({ engine, bridge }),
     ...createRulesActions({ engine, bridge }),
     ...createContactActions({ engine, bridge }),
+    ...createLabelActions({ engine }),
 
     openThreadList: (scope, window) => bridge.openThreadList(scope, window),
     moveThreadListWindow: (window) => bridge.moveThreadListWindow(window),
