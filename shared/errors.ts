@@ -98,6 +98,8 @@ export const ERROR_CATALOGUE = {
   SieveScriptRejected: entry(400, 'Your mail server refused these rules. Nothing was changed.'),
   // Saved from an older copy of the rules (another tab or device saved since).
   RulesChanged: entry(409, 'These rules were changed elsewhere. Reload them before saving again.'),
+  // Identities: a signature over MAX_SIGNATURE_CHARS (shared/identities.ts; detail.limit, detail.length).
+  SignatureTooLarge: entry(400, 'This signature is too long. Shorten it and save again.'),
   // Contacts
   CsvImportContactsLimitExceed: entry(400, 'This file has too many contacts to import.'),
   TotalContactsLimitExceed: entry(400, 'You have reached the maximum number of contacts.'),

@@ -157,7 +157,46 @@ export type RulesPutRequest = z.infer<typeof rulesPutRequestSchema>;
 
 /** POST /api/rules/apply: one filter run over the mail already in the Inbox. */
 export const rulesApplyRequestSchema = z.object({ filter: mailFilterSchema });
-export const rulesApplyResponseSchema = z.object({ matched: z.number().int().nonnegative() });
+
+export const RULE_RUN_STATES = ['running', 'done', 'failed'] as const;
+
+/**
+ * One "apply to existing mail" run: a gateway job, so it goes on with the page closed or
+ * reloaded, and its progress is the account's to see on any device (n of N messages).
+ */
+export const ruleRunSchema = z.object({
+  id: z.number().int().positive(),
+  /** The filter it ran (its id, and its name as it was). */
+  filterId: z.string(),
+  filterName: z.string(),
+  state: z.enum(RULE_RUN_STATES),
+  /** N: the messages the filter matched (0 until the search has run). */
+  total: z.number().int().nonnegative(),
+  /** n: the messages done so far. */
+  done: z.number().int().nonnegative(),
+  /** A failed run's catalogue error name. */
+  error: z.string().nullable(),
+  startedAt: z.number().int().nonnegative(),
+  updatedAt: z.number().int().nonnegative(),
+});
+export type RuleRun = z.infer<typeof ruleRunSchema>;
+
+/** POST /api/rules/apply's answer: the run, started. */
+export const rulesApplyResponseSchema = z.object({ run: ruleRunSchema });
+
+/**
+ * What changes about an account's rules without a reload: the rules' revision (a save on any
+ * device) and the runs of the last hour (each one's progress). The delta's 'rules' upsert and
+ * GET /api/rules/activity.
+ */
+export const rulesActivitySchema = z.object({ revision: z.number().int().nonnegative(), runs: z.array(ruleRunSchema) });
+export type RulesActivity = z.infer<typeof rulesActivitySchema>;
+
+/** POST /api/rules/forwarding-check: the other address whose forwarding to this account is tried. */
+export const forwardingCheckRequestSchema = z.object({ address: ruleAddressSchema });
+/** Whether the test message sent to that address arrived here, and after how long (or how long was waited). */
+export const forwardingCheckResultSchema = z.object({ arrived: z.boolean(), seconds: z.number().int().nonnegative() });
+export type ForwardingCheckResult = z.infer<typeof forwardingCheckResultSchema>;
 
 /** Stored rules made whole: what does not parse reads as the empty rules. */
 export function readMailRules(raw: unknown): MailRules {

@@ -9,10 +9,11 @@ import type { LoginChallengeStep } from './login-steps';
 import type { LogType } from './constants';
 import type { ContactsService } from './worker-contacts-api';
 import type { FolderCommandService, MailCommandService, MailQueryService } from './worker-mail-api';
+import type { Identity, IdentityDraft } from './identities';
 import type { Feature, Plan } from './plans';
 import type { Label, LabelColor } from './labels';
 import type { PreferencePatch, PreferenceValues } from './preferences';
-import type { MailFilter, MailRules, RulesDoc } from './mail-rules';
+import type { ForwardingCheckResult, MailFilter, MailRules, RuleRun, RulesActivity, RulesDoc } from './mail-rules';
 
 /**
  * A service object reached through the remote by path (`api.session.handshake(...)`).
@@ -193,6 +194,8 @@ export interface AccountSettings {
   readonly plan: Plan;
   /** The features the plan includes: what `useFeature` answers. */
   readonly features: readonly Feature[];
+  /** The addresses the account sends from, own one first (empty until the gateway first answers: the own address alone). */
+  readonly identities: readonly Identity[];
   /** The account's labels (keyword ↔ name ↔ colour, shared/labels.ts), in the gateway's order. */
   readonly labels: readonly Label[];
   /** Whether the mail server keeps new keywords (PERMANENTFLAGS \*); null: not known yet. */
@@ -227,6 +230,14 @@ export interface SettingsService {
    * feature the plan lacks, InvalidRequestData for a bad value, AccountNotFound.
    */
   update(params: { readonly accountId: string; readonly values: PreferencePatch }): Promise<AccountSettings>;
+  /**
+   * Creates or replaces an identity on the gateway (online only), then every tab hears.
+   * Rejects with InvalidParameter (detail names the field: a bad address, an address
+   * already used), SignatureTooLarge, FeatureNotInPlan for an alias, AccountNotFound.
+   */
+  saveIdentity(params: { readonly accountId: string; readonly identityId: string; readonly identity: IdentityDraft }): Promise<AccountSettings>;
+  /** Removes an alias, or puts the own identity back to its defaults (online only). */
+  deleteIdentity(params: { readonly accountId: string; readonly identityId: string }): Promise<AccountSettings>;
   /** Calls `onChange` with every account's settings now and whenever one changes. */
   watch(onChange: (settings: readonly AccountSettings[]) => void): Promise<{ readonly subscriptionId: string }>;
   /** Ends a `watch`. */
@@ -251,8 +262,21 @@ export interface RulesService {
    * both (`list: null`), on the newest rules (the toolbar's "Block sender").
    */
   listSender(params: { readonly accountId: string; readonly sender: string; readonly list: 'blocked' | 'allowed' | null }): Promise<RulesDoc>;
-  /** Runs one filter over the mail already in the Inbox (the gateway, over IMAP); resolves with how many messages matched. */
-  applyFilter(params: { readonly accountId: string; readonly filter: MailFilter }): Promise<{ readonly matched: number }>;
+  /** Starts a run of one filter over the mail already in the Inbox (a gateway job, over IMAP); its progress comes to `watch`. */
+  applyFilter(params: { readonly accountId: string; readonly filter: MailFilter }): Promise<RuleRun>;
+  /**
+   * Calls `onChange` with the account's rules activity (the rules' revision, the runs of the last
+   * hour and their progress) now and whenever it changes on any device: a tab whose rules are
+   * older than `revision` loads them again.
+   */
+  watch(params: { readonly accountId: string }, onChange: (activity: RulesActivity) => void): Promise<{ readonly subscriptionId: string }>;
+  /** Ends a `watch`. */
+  unwatch(params: { readonly subscriptionId: string }): Promise<void>;
+  /**
+   * Forwarding in: sends a test message to the other address and resolves once it arrived in
+   * the Inbox or the gateway stopped waiting (`arrived` false). SendFailed when it could not go out.
+   */
+  checkForwarding(params: { readonly accountId: string; readonly address: string }): Promise<ForwardingCheckResult>;
 }
 
 /** Everything the engine exposes, one service per domain. */

@@ -3,7 +3,37 @@
  * database, synced from the gateway's changes stream, changed at once here and queued for the
  * gateway like mail commands, so an edit made offline reaches it later.
  */
+import type { ContactExportFormat, ContactImport } from './api/contact-imports';
+import type { CsvField } from './contact-files/csv-columns';
+import type { ContactFileRead, InvalidRow } from './contact-files/read-contact-file';
 import type { Contact, ContactInput } from './contacts';
+
+export type { ContactExportFormat, ContactImport, CsvField, InvalidRow };
+
+/**
+ * What a picked file holds, read on this device before anything is sent (the preview the
+ * person confirms): the reader's answer (shared/contact-files) without the cards themselves.
+ */
+export interface ContactImportPreview extends Pick<ContactFileRead, 'format' | 'encoding' | 'headers' | 'mapping' | 'sample'> {
+  /** Cards that will be imported. */
+  readonly valid: number;
+  /** Rows that are not valid cards (the first 50), and how many there are. */
+  readonly invalid: readonly InvalidRow[];
+  readonly invalidCount: number;
+}
+
+/** A file to import, as picked. */
+export interface ContactImportFile {
+  readonly fileName: string;
+  readonly bytes: ArrayBuffer;
+}
+
+/** An exported book, ready to be saved by the tab. */
+export interface ContactExportFile {
+  readonly fileName: string;
+  readonly mimeType: string;
+  readonly text: string;
+}
 
 /** A card as the engine holds it: the gateway's, or this device's edit not confirmed yet. */
 export interface ContactCard extends Contact {
@@ -40,6 +70,24 @@ export interface ContactsService {
    * to it again); an address a card holds is still suggested — delete the card for that.
    */
   forgetSuggestion(params: { readonly accountIds: readonly string[]; readonly email: string }): Promise<void>;
+  /**
+   * Reads a picked file with the column mapping asked for (default: the guess from its header)
+   * and says what it holds; nothing is sent. Rejects with the catalogue's error for a file that
+   * cannot be imported (InvalidCsvUpload with detail.reason, CsvImportContactsLimitExceed).
+   */
+  previewImport(params: { readonly file: ContactImportFile; readonly mapping?: readonly CsvField[] }): Promise<ContactImportPreview>;
+  /**
+   * Sends the file to the gateway's import job, calls `onProgress` as it writes, and resolves
+   * with the import at its end (done, or failed with its error); the new cards then arrive
+   * through the book's sync. Rejects with the request's refusal (InvalidCsvUpload,
+   * CsvImportContactsLimitExceed, TotalContactsLimitExceed, PreviousImportRequestRunning).
+   */
+  importFile(
+    params: { readonly accountId: string; readonly file: ContactImportFile; readonly mapping?: readonly CsvField[]; readonly skipInvalid: boolean },
+    onProgress: (status: ContactImport) => void,
+  ): Promise<ContactImport>;
+  /** The account's cards as a CSV or vCard file, from this device's copy (works offline). */
+  exportFile(params: { readonly accountId: string; readonly format: ContactExportFormat }): Promise<ContactExportFile>;
   /** Calls `onChange` with the account's book now and whenever it changes (any tab, any device). */
   watch(params: { readonly accountId: string }, onChange: (book: ContactBook) => void): Promise<{ readonly subscriptionId: string }>;
   unwatch(params: { readonly subscriptionId: string }): Promise<void>;

@@ -155,6 +155,8 @@ export interface DraftInput {
   readonly html: string;
   readonly inReplyToMessageId?: string;
   readonly attachmentIds: readonly string[];
+  /** The identity it goes out from (name and address); absent: the account's own address under its sender name. */
+  readonly from?: Address;
   /**
    * The draft's revision this composer last saved or opened (draft-revisions.ts): a save
    * over a newer one — another tab saved the draft meanwhile, or sent it — is refused with
@@ -252,6 +254,12 @@ export interface MailQueryService {
    * of the app's origin, where an SVG's script would run (issue point 12).
    */
   previewAttachment(params: { accountId: string; messageId: string; index: number }): Promise<{ url: string; expiresAt: number }>;
+  /**
+   * The gateway addresses that load a message's remote images once the person allowed them
+   * (issue 19's image proxy): remote URL → signed gateway URL; a URL left out stays blocked.
+   * The sender then sees the gateway's address, never the reader's.
+   */
+  proxyRemoteImages(params: { accountId: string; urls: readonly string[] }): Promise<Readonly<Record<string, string>>>;
   /** Addresses seen in mail, best first, for recipient autocomplete. */
   suggestAddresses(params: { accountIds: readonly string[]; prefix: string; limit: number }): Promise<readonly Address[]>;
   /** Calls `onStatus` with every account's sync status now and whenever one changes. */

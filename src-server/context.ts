@@ -27,6 +27,7 @@ import { ContactService } from './contacts/contact-service';
 import { MailboxAccess } from './actions/mailbox-access';
 import { LabelService } from './labels/label-service';
 import { PlanService } from './plans/plan-service';
+import { IdentityService } from './identities/identity-service';
 import { PreferenceService } from './preferences/preference-service';
 import type { PushHub } from './push/push-hub';
 import { allowedRanges } from './image-proxy/image-fetch';
@@ -44,7 +45,7 @@ import { ThreadQueries } from './reading/thread-queries';
 import { BackgroundIndexer } from './search/background-indexer';
 import { SearchService } from './search/search-service';
 import { openSharedState, type SharedState } from './shared-state/open-shared-state';
-import type { SmtpConnector } from './smtp/smtp-connector';
+import { NodemailerSmtp, type SmtpConnector } from './smtp/smtp-connector';
 import { openStore } from './store/open-store';
 import type { SqlStore } from './store/sql';
 import { TransactionLog } from './store/transaction-log';
@@ -101,6 +102,8 @@ export interface GatewayContext {
   readonly plans: PlanService;
   /** The per-account preference document (GET/PATCH /api/preferences). */
   readonly preferences: PreferenceService;
+  /** The addresses each account sends from (GET/PUT/DELETE /api/identities). */
+  readonly identities: IdentityService;
   /** The address book of each account (/api/contacts). */
   readonly contacts: ContactService;
   /** Imports (a job per file) and exports of the address book (/api/contacts/imports, /api/contacts/export). */
@@ -126,6 +129,10 @@ export interface ContextOverrides {
   readonly outbox?: Partial<OutboxOptions>;
   /** The job worker's claim times and loop (tests shorten them). */
   readonly jobs?: Partial<JobWorkerOptions>;
+  /** Messages per step of an "apply to existing mail" run (tests make it small to see the steps). */
+  readonly rulesApplyBatch?: number;
+  /** How long the forwarding check waits for its test message (tests shorten the "did not arrive" case). */
+  readonly forwardingCheckWaitMs?: number;
   /**
    * The clock of time-based work (jobs' due times, held and scheduled sends): tests pass one
    * they move instead of waiting, then kick the job worker.
@@ -205,6 +212,23 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
   const plans = new PlanService({ store, txlog, push });
   const preferences = new PreferenceService({ store, txlog, push, plans });
   const contacts = new ContactService({ store, txlog, push });
+  const rules = new RulesService({
+    store,
+    accounts,
+    plans,
+    mirrors,
+    txlog,
+    push,
+    jobs: { queue: jobQueue, worker: jobWorker },
+    ...(overrides.rulesApplyBatch ? { applyBatch: overrides.rulesApplyBatch } : {}),
+    ...(overrides.forwardingCheckWaitMs ? { forwardingWaitMs: overrides.forwardingCheckWaitMs } : {}),
+    smtp: overrides.smtp ?? new NodemailerSmtp(),
+    // addresses (every alias, for vacation :addresses): the identities of issue 14 once they are in
+    // main; until then the auto replies answer mail to the account's own address only.
+    domains: config.mailDomains,
+    onError: (accountId, error) => report(`rules${accountId === null ? '' : ` of account ${accountId}`}`, error),
+  });
+  const identities = new IdentityService({ store, txlog, push, plans, accounts });
   const labels = new LabelService({ store, txlog, push, plans, access: new MailboxAccess({ mirrors, onError: (accountId, error) => report(`labels of account ${accountId}`, error) }) });
   const delta = new DeltaReader({
     store,
@@ -216,6 +240,8 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
       contacts: accountDocument(async (accountId) => ({ revision: await contacts.revision(accountId) })),
       // Read when delta is asked for, after mailWrites below is built.
       scheduled: accountDocument((accountId) => mailWrites.send.waiting(accountId)),
+      rules: accountDocument((accountId) => rules.activity(accountId)),
+      identities: accountDocument((accountId) => identities.doc(accountId)),
       labels: accountDocument((accountId) => labels.doc(accountId)),
     },
   });
@@ -227,6 +253,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     push,
     mirrors,
     materializer,
+    identities,
     labels,
     jobs: { queue: jobQueue, worker: jobWorker },
     smtp: overrides.smtp,
@@ -248,10 +275,11 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     delta,
     plans,
     preferences,
+    identities,
     contacts,
     contactImports: new ContactImportService({ store, contacts, jobs: { queue: jobQueue, worker: jobWorker } }),
     labels,
-    rules: new RulesService({ store, accounts, plans, mirrors, domains: config.mailDomains, onError: (accountId, error) => report(`rules${accountId === null ? '' : ` of account ${accountId}`}`, error) }),
+    rules,
     folders,
     folderCommands: new FolderService({ folders, mirrors, push, rehomer: new FolderRehomer({ store, txlog, push }) }),
     threads,

@@ -6,6 +6,7 @@
 import type { Account } from '../shared/account';
 import type { Clock } from '../shared/clock';
 import type { LogType } from '../shared/constants';
+import type { RulesActivity } from '../shared/mail-rules';
 import type { TernError } from '../shared/errors';
 import { GatewayClient } from './api/gateway-client';
 import { MailGateway } from './api/mail-gateway';
@@ -48,6 +49,8 @@ export interface AccountRuntimeDeps {
   readonly onSettingsChanged?: () => void;
   /** A delta page said the address book changed on the gateway: the contacts service pulls the cards. */
   readonly onContactsChanged?: () => void;
+  /** A delta page brought the rules' revision and runs (a save on another device, a run's progress): the rules service tells the tabs. */
+  readonly onRulesActivity?: (activity: RulesActivity) => void;
 }
 
 export interface AccountRuntime {
@@ -89,6 +92,7 @@ export function createAccountRuntime(deps: AccountRuntimeDeps): AccountRuntime {
       for (const status of page.finished) deps.statuses.publish(status);
       if (page.settingsChanged) deps.onSettingsChanged?.();
       if (page.contactsRevision !== null) deps.onContactsChanged?.();
+      if (page.rulesActivity) deps.onRulesActivity?.(page.rulesActivity);
       await deps.saveCursor(page.state).catch((error: unknown) => deps.log?.('Error', `saving the cursor of ${accountId}: ${String(error)}`));
     },
     onState: deps.onSyncState,

@@ -24,6 +24,7 @@ import { GatewayClient } from './api/gateway-client';
 import { createRequestIds } from './api/request-id';
 import { createSettingsGateway } from './settings/settings-gateway';
 import { createContactsGateway } from './contacts/contacts-gateway';
+import { EngineContactFiles } from './contacts/contact-files';
 import { EngineContacts } from './contacts/contacts-service';
 import type { ContactsService } from '../shared/worker-contacts-api';
 import { EngineSettings } from './settings/settings-service';
@@ -155,6 +156,7 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     },
     onSettingsChanged: () => settings.changed(),
     onContactsChanged: (accountId) => void contacts.pull(accountId),
+    onRulesActivity: (accountId, activity) => rules.changed(accountId, activity),
     clock,
     log: (type, message) => logger.log(type, message),
     // 401 InvalidToken from the sync, the websocket, a command or a read: log the account out
@@ -193,6 +195,12 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     clock,
     log: (type, message) => logger.log(type, message),
   });
+  const contactFiles = new EngineContactFiles({
+    gateway: async (accountId) => createContactsGateway(await accountClient(accountId)),
+    list: (params) => contacts.list(params),
+    pull: (accountId) => contacts.pull(accountId),
+    clock,
+  });
   const rules = new EngineRules({ gateway: async (accountId) => createRulesGateway(await accountClient(accountId)) });
   const labels = new EngineLabels({ open: (accountId) => databases.open(accountId), gateway: async (accountId) => createLabelsGateway(await accountClient(accountId)), changed: () => settings.changed() });
   // Analytics reads its stored queues: after the first screen, like the sync.
@@ -215,10 +223,12 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     mail: proxy(withQueryEvents(mail.queries, analytics, usageError)),
     commands: proxy(withCommandEvents(mail.commands, analytics, usageError)),
     folders: proxy(mail.folders),
-    // The contract's four methods only: load/changed are the engine's own.
+    // The contract's methods only: load/changed are the engine's own.
     settings: proxy<SettingsService>({
       list: () => settings.list(),
       update: (params) => settings.update(params),
+      saveIdentity: (params) => settings.saveIdentity(params),
+      deleteIdentity: (params) => settings.deleteIdentity(params),
       watch: (onChange) => settings.watch(onChange),
       unwatch: (params) => settings.unwatch(params),
     }),
@@ -230,6 +240,9 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
       restore: (params) => contacts.restore(params),
       merge: (params) => contacts.merge(params),
       forgetSuggestion: (params) => contacts.forgetSuggestion(params),
+      previewImport: (params) => contactFiles.previewImport(params),
+      importFile: (params, onProgress) => contactFiles.importFile(params, onProgress),
+      exportFile: (params) => contactFiles.exportFile(params),
       watch: (params, onChange) => contacts.watch(params, onChange),
       unwatch: (params) => contacts.unwatch(params),
     }),
@@ -238,6 +251,9 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
       save: (params) => rules.save(params),
       listSender: (params) => rules.listSender(params),
       applyFilter: (params) => rules.applyFilter(params),
+      watch: (params, onChange) => rules.watch(params, onChange),
+      unwatch: (params) => rules.unwatch(params),
+      checkForwarding: (params) => rules.checkForwarding(params),
     }),
     labels: proxy<LabelService>({
       create: (params) => labels.create(params),

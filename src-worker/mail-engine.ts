@@ -8,6 +8,7 @@ import { SEARCH_MATCH_LIMIT } from '../shared/api/reading';
 import { systemClock, type Clock } from '../shared/clock';
 import type { LogType } from '../shared/constants';
 import { TernError } from '../shared/errors';
+import type { RulesActivity } from '../shared/mail-rules';
 import type { FolderCommandService, MailCommandService, MailQueryService } from '../shared/worker-mail-api';
 import { GatewayClient } from './api/gateway-client';
 import { MailGateway } from './api/mail-gateway';
@@ -76,6 +77,8 @@ export interface MailEngineDeps {
   readonly onSettingsChanged?: (accountId: string) => void;
   /** A delta page said the account's address book changed (any device): the contacts service pulls it. */
   readonly onContactsChanged?: (accountId: string) => void;
+  /** A delta page brought the account's rules activity (a save anywhere, a run's progress): the rules service tells the tabs. */
+  readonly onRulesActivity?: (accountId: string, activity: RulesActivity) => void;
 }
 
 export interface MailEngine {
@@ -207,6 +210,7 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
       ...(deps.log ? { log: deps.log } : {}),
       onSettingsChanged: () => deps.onSettingsChanged?.(accountId),
       onContactsChanged: () => deps.onContactsChanged?.(accountId),
+      onRulesActivity: (activity) => deps.onRulesActivity?.(accountId, activity),
     });
     runtimes.set(accountId, runtime);
     deps.onAccountStarted?.(accountId);

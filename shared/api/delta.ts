@@ -1,4 +1,6 @@
 import * as z from 'zod';
+import { rulesActivitySchema } from '../mail-rules';
+import { identitiesDocSchema } from '../identities';
 import { planResponseSchema } from '../plans';
 import { labelsDocSchema } from './labels';
 import { preferencesDocSchema } from '../preferences';
@@ -33,6 +35,11 @@ const upsertChangeSchema = z.discriminatedUnion('object', [
   z.object({ txnId: z.number().int(), op: z.literal('upsert'), object: z.literal('contacts'), data: contactsRevisionSchema }),
   // The sends waiting on the gateway changed (held, scheduled, cancelled, gone out): the whole list.
   z.object({ txnId: z.number().int(), op: z.literal('upsert'), object: z.literal('scheduled'), data: pendingSendsSchema }),
+  // The rules changed (a save on any device) or an "apply to existing mail" run moved on: the
+  // revision and the runs; a tab showing the rules loads them again when the revision passed its own.
+  z.object({ txnId: z.number().int(), op: z.literal('upsert'), object: z.literal('rules'), data: rulesActivitySchema }),
+  // The account's identities changed (any device): the whole list, so the newest wins.
+  z.object({ txnId: z.number().int(), op: z.literal('upsert'), object: z.literal('identities'), data: identitiesDocSchema }),
   // The account's label table changed (any device): the whole table, so the newest wins.
   z.object({ txnId: z.number().int(), op: z.literal('upsert'), object: z.literal('labels'), data: labelsDocSchema }),
 ]);

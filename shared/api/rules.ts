@@ -11,8 +11,23 @@
  *                     made active. Any refusal changes nothing, on the server or here. An edit of
  *                     an older revision is RulesChanged 409; no ManageSieve SieveUnavailable 404;
  *                     block/allow lists and business hours without the plan FeatureNotInPlan 402.
- *   POST /api/rules/apply { filter } → { matched }: the filter run once over the Inbox's mail
- *                     (IMAP SEARCH, then its flags, labels and move; forwarding and stop do not
- *                     apply to mail already here). The mirror has the result before the answer.
+ *   POST /api/rules/apply { filter } → 202 { run }: the filter run once over the Inbox's mail by a
+ *                     gateway job (IMAP SEARCH, then its flags, labels and move a batch at a time;
+ *                     forwarding and stop do not apply to mail already here). The run's progress
+ *                     (n of N) reaches every device through delta ('rules' upserts); the mirror
+ *                     has the result before the run says 'done'.
+ *   GET /api/rules/activity → RulesActivity: the rules' revision and the runs of the last hour
+ *                     (what a page opened or reloaded mid-run shows first).
+ *   Every save and every step of a run is a 'rules' entry in the account's transaction log.
  */
-export { rulesApplyRequestSchema, rulesApplyResponseSchema, rulesDocSchema, rulesPutRequestSchema, type RulesDoc, type RulesPutRequest } from '../mail-rules';
+export {
+  rulesActivitySchema,
+  rulesApplyRequestSchema,
+  rulesApplyResponseSchema,
+  rulesDocSchema,
+  rulesPutRequestSchema,
+  type RuleRun,
+  type RulesActivity,
+  type RulesDoc,
+  type RulesPutRequest,
+} from '../mail-rules';

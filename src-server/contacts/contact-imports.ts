@@ -24,6 +24,9 @@ import { planImport, type ImportPlan } from './import-plan';
 
 export const CONTACT_IMPORT_JOB = 'contacts.import';
 
+/** The id of the card an import's i-th card creates: the same on a run again, and a valid card id (contactIdSchema: 8 characters or more). */
+export const importedCardId = (importId: number, index: number): string => `import-${importId}-${index}`;
+
 /** Cards written per transaction by default: one txlog entry and one progress step each. */
 const BATCH = 500;
 
@@ -66,7 +69,7 @@ export class ContactImportService {
     }
     if (read.cards.length === 0) throw new TernError('InvalidCsvUpload', { detail: { reason: 'noCards' } });
     const book = await this.deps.contacts.rows.liveCards(accountId);
-    this.assertRoom(book.length, planImport(book, read.cards, (i) => `n${i}`));
+    this.assertRoom(book.length, planImport(book, read.cards, (i) => importedCardId(0, i)));
     const { queue, worker } = this.deps.jobs;
     const id = await this.deps.store.transaction(async () => {
       const inserted = await this.imports.insert({ accountId, fileName: request.fileName, format: read.format, cards: read.cards, skipped: read.invalid, now: this.now() });
@@ -100,7 +103,7 @@ export class ContactImportService {
     try {
       const cards = await this.imports.cards(importId);
       const book = await this.deps.contacts.rows.liveCards(accountId);
-      const plan = planImport(book, cards, (i) => `imp${importId}-${i}`);
+      const plan = planImport(book, cards, (i) => importedCardId(importId, i));
       try {
         this.assertRoom(book.length, plan);
       } catch (error) {

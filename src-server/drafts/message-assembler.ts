@@ -1,5 +1,6 @@
 import { MAX_MESSAGE_BYTES, MAX_RAW_MESSAGE_BYTES, type ComposeFields } from '../../shared/api/compose';
 import { TernError } from '../../shared/errors';
+import type { Identity } from '../../shared/identities';
 import type { AccountStore } from '../accounts/account-store';
 import { buildMime, type OutgoingMessage } from '../smtp/mime-builder';
 import { plainAlternative } from '../smtp/plain-alternative';
@@ -13,6 +14,14 @@ export interface AssembleParams {
   readonly attachmentIds: readonly string[];
   readonly messageIdHeader: string;
   readonly date: Date;
+  /** The message is being sent (not saved as a draft): the identity's Bcc to the account is added. */
+  readonly sending?: boolean;
+}
+
+/** The account's identities, as the send path asks for them (identities/identity-service.ts). */
+export interface SenderIdentities {
+  /** The identity of `email` (null: none of the account's); FeatureNotInPlan for an alias the plan no longer allows. */
+  forSending(accountId: number, email: string): Promise<Identity | null>;
 }
 
 export interface Assembled {
@@ -21,19 +30,28 @@ export interface Assembled {
 }
 
 /**
- * Turns what the person wrote into a message: the sender is the account (no other From
- * is accepted), attachments come from the account's own uploads, and both the content
- * (25 MB) and the finished MIME are held to the size limits (MessageSizeExceeded).
+ * Turns what the person wrote into a message: the sender is one of the account's
+ * identities (its own address or an alias; no other From is accepted) with that identity's
+ * Reply-To and Bcc to the account, attachments come from the account's own uploads, and
+ * both the content (25 MB) and the finished MIME are held to the size limits
+ * (MessageSizeExceeded). Whether the server lets the account send as an alias is its to
+ * say: the envelope sender is the From address, so a refusal comes back as SendFailed.
  */
 export class MessageAssembler {
-  constructor(private readonly deps: { accounts: Pick<AccountStore, 'get'>; uploads: UploadStore }) {}
+  constructor(private readonly deps: { accounts: Pick<AccountStore, 'get'>; uploads: UploadStore; identities?: SenderIdentities }) {}
+
+  /** The identity mail from `email` goes out under: the account's own address when there is no identity service. */
+  private async identityOf(accountId: number, accountEmail: string, email: string): Promise<Pick<Identity, 'email' | 'name' | 'replyTo' | 'bccSelf'> | null> {
+    if (this.deps.identities) return this.deps.identities.forSending(accountId, email);
+    return email === accountEmail ? { email, name: '', replyTo: null, bccSelf: false } : null;
+  }
 
   /** Validated compose fields → what a draft keeps. */
   async fieldsOf(accountId: number, compose: ComposeFields): Promise<DraftFields> {
     const account = await this.deps.accounts.get(accountId);
     if (!account) throw new TernError('AccountNotFound');
-    if (compose.from && compose.from.email !== account.email) {
-      throw new TernError('InvalidParameter', { detail: [{ path: 'from', message: 'Mail can only be sent from the account’s own address.' }] });
+    if (compose.from && compose.from.email !== account.email && !(await this.identityOf(accountId, account.email, compose.from.email))) {
+      throw new TernError('InvalidParameter', { detail: [{ path: 'from', message: 'Mail can only be sent from the account’s own address or one of its identities.' }] });
     }
     return {
       from: compose.from ?? null,
@@ -57,11 +75,15 @@ export class MessageAssembler {
     const attachments = await Promise.all(
       uploads.map(async (upload) => ({ filename: upload.filename, contentType: upload.contentType, content: await this.deps.uploads.read(upload) })),
     );
+    const identity = (await this.identityOf(params.accountId, account.email, fields.from?.email ?? account.email)) ?? (await this.identityOf(params.accountId, account.email, account.email));
+    const fromEmail = identity?.email ?? account.email;
+    const listed = [...fields.to, ...fields.cc, ...fields.bcc].some((recipient) => recipient.email === account.email);
     const message: OutgoingMessage = {
-      from: { name: fields.from?.name || account.name, email: account.email },
+      from: { name: fields.from?.name || identity?.name || account.name, email: fromEmail },
+      replyTo: identity?.replyTo ? { name: '', email: identity.replyTo } : null,
       to: fields.to,
       cc: fields.cc,
-      bcc: fields.bcc,
+      bcc: params.sending && identity?.bccSelf && !listed ? [...fields.bcc, { name: '', email: account.email }] : fields.bcc,
       subject: fields.subject,
       html: fields.html,
       text: fields.text ?? (fields.html !== null ? plainAlternative(fields.html) : null),

@@ -10,6 +10,7 @@ import { registerFilesRoutes } from './routes/files-routes';
 import { registerFolderRoutes } from './routes/folder-routes';
 import { registerHealthRoutes } from './routes/health-routes';
 import { registerImageProxyRoutes } from './routes/image-proxy-routes';
+import { registerIdentityRoutes } from './routes/identity-routes';
 import { registerLabelRoutes } from './routes/label-routes';
 import { registerMailActionRoutes } from './routes/mail-actions-routes';
 import { registerMessageRoutes } from './routes/message-routes';
@@ -45,6 +46,7 @@ export const ROUTES: readonly RouteModule[] = [
   registerPlanRoutes,
   registerContactRoutes,
   registerContactImportRoutes,
+  registerIdentityRoutes,
   registerRulesRoutes,
   registerLabelRoutes,
   registerFilesRoutes,

@@ -10,8 +10,8 @@ const APP_CSP = [
   "script-src 'self'",
   "worker-src 'self'",
   "connect-src 'self'",
-  // https: only matters once a person clicks "Show images": the mail pipeline blocks remote images before that.
-  "img-src 'self' data: blob: https:",
+  // No remote host: images a person allows in a mail load through the gateway's image proxy ('self').
+  "img-src 'self' data: blob:",
   "style-src 'self' 'unsafe-inline'",
   // No blob: frames: nothing from a mail may render in the app's origin (previews come from the gateway, sandboxed).
   "frame-src 'self'",

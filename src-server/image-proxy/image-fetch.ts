@@ -2,7 +2,8 @@
  * Fetches one remote image for the image proxy, on the sender's terms never: the address is
  * checked after DNS resolution and the connection goes to exactly the address checked (no
  * second lookup a rebinding DNS server could answer differently); each redirect is checked the
- * same way; size and time are capped; only raster image types pass (SVG can carry script);
+ * same way; size and time are capped; only image types pass (an SVG's script cannot run: the
+ * route answers with a sandbox CSP, and an <img> never runs one);
  * no cookie, referrer or client address is sent, and nothing of the reply but its bytes and
  * type is kept.
  */
@@ -20,6 +21,7 @@ export const PROXIED_IMAGE_TYPES: ReadonlySet<string> = new Set([
   'image/gif',
   'image/webp',
   'image/avif',
+  'image/svg+xml',
   'image/bmp',
   'image/x-icon',
   'image/vnd.microsoft.icon',

@@ -7,7 +7,7 @@ import { MailboxAccess } from '../actions/mailbox-access';
 import { MoveRehomer } from '../actions/move-identity';
 import { DraftService } from '../drafts/draft-service';
 import { DraftStore } from '../drafts/draft-store';
-import { MessageAssembler } from '../drafts/message-assembler';
+import { MessageAssembler, type SenderIdentities } from '../drafts/message-assembler';
 import { ParentResolver } from '../drafts/parent-resolver';
 import { UploadStore } from '../drafts/upload-store';
 import type { JobQueue } from '../jobs/job-queue';
@@ -40,6 +40,8 @@ export interface MailWritesDeps {
   readonly push: PushHub;
   readonly mirrors: MirrorManager;
   readonly materializer: Materializer;
+  /** The account's identities, for the From, Reply-To and Bcc of what is sent; absent: the account's own address only. */
+  readonly identities?: SenderIdentities;
   /** Checks a bulk action's label keyword (the account's labels, the plan's `labels`). */
   readonly labels: ActionServiceDeps['labels'];
   /** The node's job queue and worker: the outbox's rows are sent as `outbox.send` jobs. */
@@ -78,7 +80,7 @@ export function createMailWrites(deps: MailWritesDeps): MailWrites {
   const access = new MailboxAccess({ mirrors, onError: report });
   const uploads = new UploadStore({ store, dir: join(deps.dataDir, 'uploads') });
   const draftStore = new DraftStore(store);
-  const assembler = new MessageAssembler({ accounts, uploads });
+  const assembler = new MessageAssembler({ accounts, uploads, ...(deps.identities ? { identities: deps.identities } : {}) });
   const parents = new ParentResolver({ materializer, roles, access });
   const drafts = new DraftService({ sql: store, store: draftStore, accounts, assembler, parents, uploads, roles, access, txlog });
   const outboxStore = new OutboxStore(store, deps.now);

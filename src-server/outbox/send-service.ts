@@ -77,12 +77,16 @@ export class SendService {
     const hold = this.holdOf(request);
 
     const source = await this.contentOf(accountId, request);
-    const recipients = [...new Set([...source.fields.to, ...source.fields.cc, ...source.fields.bcc].map((recipient) => recipient.email))];
-    if (recipients.length === 0) throw new TernError('InvalidParameter', { detail: [{ path: 'to', message: 'Add at least one recipient.' }] });
+    if (source.fields.to.length + source.fields.cc.length + source.fields.bcc.length === 0) {
+      throw new TernError('InvalidParameter', { detail: [{ path: 'to', message: 'Add at least one recipient.' }] });
+    }
     const account = await this.deps.accounts.get(accountId);
     if (!account) throw new TernError('AccountNotFound');
     const messageIdHeader = newMessageIdHeader(account.email);
-    const { message, uploads } = await this.deps.assembler.assemble({ accountId, ...source, messageIdHeader, date: new Date() });
+    const { message, uploads } = await this.deps.assembler.assemble({ accountId, ...source, messageIdHeader, date: new Date(), sending: true });
+    // The identity's Bcc to the account is among them; the envelope sender is the From address
+    // (an alias the server refuses is refused at MAIL FROM: SendFailed with its reply).
+    const recipients = [...new Set([...message.to, ...message.cc, ...message.bcc].map((recipient) => recipient.email))];
     const raw = await this.deps.assembler.raw(message, { keepBcc: false });
     const sentCopy = message.bcc.length > 0 ? await this.deps.assembler.raw(message, { keepBcc: true }) : null;
 
@@ -107,7 +111,7 @@ export class SendService {
         draftId: source.draftId,
         parentId: source.parent.parentId,
         messageIdHeader,
-        envelope: { from: account.email, to: recipients },
+        envelope: { from: message.from.email, to: recipients },
         raw,
         sentCopy,
         uploadIds: uploads.map((upload) => upload.id),

@@ -9,8 +9,8 @@
 import type { ImapFlow, SearchObject } from 'imapflow';
 import type { MailFilter, RuleCondition } from '../../shared/mail-rules';
 
-/** Moves and flag changes go in batches of this many UIDs (a long UID set is one long command line). */
-const BATCH = 500;
+/** Moves and flag changes go in batches of this many UIDs (a long UID set is one long command line); each batch is a step of the run's progress. */
+export const APPLY_BATCH = 100;
 
 export function conditionQuery(condition: RuleCondition): SearchObject {
   const text = (query: SearchObject, op: 'contains' | 'is' | 'notContains'): SearchObject => (op === 'notContains' ? { not: query } : query);
@@ -45,15 +45,26 @@ export async function matchingUids(client: ImapFlow, filter: MailFilter): Promis
   return [...(result ?? [])].sort((a, b) => a - b);
 }
 
-/** Applies the filter's actions to these UIDs of the selected folder; resolves with the folders mail was moved to. */
-export async function applyActions(client: ImapFlow, uids: readonly number[], filter: MailFilter, trashPath: string | null): Promise<string[]> {
+/**
+ * Applies the filter's actions to these UIDs of the selected folder, `batch` at a time, saying
+ * after each how many are done; resolves with the folders mail was moved to.
+ */
+export async function applyActions(
+  client: ImapFlow,
+  uids: readonly number[],
+  filter: MailFilter,
+  trashPath: string | null,
+  progress: { readonly batch?: number; readonly onBatch?: (done: number) => Promise<void> } = {},
+): Promise<string[]> {
   const flags = filter.actions.flatMap((action) => (action.kind === 'markRead' ? ['\\Seen'] : action.kind === 'star' ? ['\\Flagged'] : action.kind === 'label' ? [action.keyword] : []));
   const move = filter.actions.find((action) => action.kind === 'move' || action.kind === 'delete');
   const target = move?.kind === 'move' ? move.folder : move?.kind === 'delete' ? trashPath : null;
-  for (let start = 0; start < uids.length; start += BATCH) {
-    const batch = uids.slice(start, start + BATCH).join(',');
+  const size = progress.batch ?? APPLY_BATCH;
+  for (let start = 0; start < uids.length; start += size) {
+    const batch = uids.slice(start, start + size).join(',');
     if (flags.length) await client.messageFlagsAdd(batch, flags, { uid: true });
     if (target) await client.messageMove(batch, target, { uid: true });
+    await progress.onBatch?.(Math.min(start + size, uids.length));
   }
   return target && uids.length ? [target] : [];
 }

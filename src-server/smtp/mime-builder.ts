@@ -12,6 +12,8 @@ export interface OutgoingAttachment {
 /** Everything a message is made of; headers come from these fields, never from raw header text. */
 export interface OutgoingMessage {
   readonly from: Recipient;
+  /** Where replies should go (the identity's Reply-To), or null. */
+  readonly replyTo?: Recipient | null;
   readonly to: readonly Recipient[];
   readonly cc: readonly Recipient[];
   readonly bcc: readonly Recipient[];
@@ -44,6 +46,7 @@ const address = (recipient: Recipient) => ({ name: recipient.name, address: reci
 export async function buildMime(message: OutgoingMessage, options: { keepBcc: boolean }): Promise<Buffer> {
   const composer = new MailComposer({
     from: address(message.from),
+    ...(message.replyTo ? { replyTo: address(message.replyTo) } : {}),
     to: message.to.map(address),
     cc: message.cc.map(address),
     bcc: message.bcc.map(address),

@@ -415,7 +415,46 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE UNIQUE INDEX contact_imports_unfinished ON contact_imports(account_id) WHERE state IN ('queued', 'running');
   `,
-  /* 19: labels (issue 17; src-server/labels) — the spec's EmailLabels */ `
+  /* 19: "apply to existing mail" runs and their progress (issue 16; sieve/rule-runs.ts) */ `
+  -- One row per run of a filter over the Inbox, done by a 'rules.apply' job; kept an hour after
+  -- its last change, so a reloaded page still shows how it went.
+  CREATE TABLE rule_runs (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    account_id  INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    filter_json TEXT NOT NULL,             -- the filter as it was when the run started
+    state       TEXT NOT NULL,             -- 'running' | 'done' | 'failed'
+    total       INTEGER NOT NULL DEFAULT 0,  -- N: messages matched
+    done        INTEGER NOT NULL DEFAULT 0,  -- n: messages done
+    error       TEXT,                      -- a failed run's catalogue error name
+    started_at  INTEGER NOT NULL,
+    updated_at  INTEGER NOT NULL
+  );
+  CREATE INDEX rule_runs_account ON rule_runs(account_id, updated_at);
+  `,
+  /* 20: identities and their signatures (issue 14; src-server/identities) */ `
+  -- The addresses an account sends from. The own address has a row only once edited (id
+  -- 'own'); the gateway lists a default one until then. At most one row has is_default = 1.
+  CREATE TABLE identities (
+    account_id           INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    id                   TEXT NOT NULL,    -- chosen by the creating device: a create sent twice is one identity
+    name                 TEXT NOT NULL DEFAULT '',
+    email                TEXT NOT NULL,
+    reply_to             TEXT,
+    bcc_self             INTEGER NOT NULL DEFAULT 0,
+    is_default           INTEGER NOT NULL DEFAULT 0,
+    signature_html       TEXT NOT NULL DEFAULT '',
+    signature_on_replies INTEGER NOT NULL DEFAULT 1,
+    updated_at           INTEGER NOT NULL,
+    PRIMARY KEY (account_id, id)
+  );
+  CREATE UNIQUE INDEX identities_email ON identities(account_id, email);
+  -- The txlog id of the account's last identity change: devices keep the newest list (a slow GET loses to a delta).
+  CREATE TABLE identity_revisions (
+    account_id INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+    revision   INTEGER NOT NULL
+  );
+  `,
+  /* 21: labels (issue 17; src-server/labels) — the spec's EmailLabels */ `
   -- One row per label of an account: the IMAP keyword it is stored as on the mail server
   -- (chosen once, never renamed), and the name and colour people see (both change freely).
   CREATE TABLE labels (

@@ -11,6 +11,7 @@ import { useAtomValue } from 'jotai';
 import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { senderName } from '../../shared/account';
 import { isErrorName, TernError } from '../../shared/errors';
+import { identitiesOrOwn, identityForReply, isAlias, type Identity } from '../../shared/identities';
 import type { MessageView } from '../../shared/worker-mail-api';
 import type { ComposerInitial } from '../composer/compose-initial';
 import { composerInitialOfDraft } from '../composer/draft-initial';
@@ -18,6 +19,8 @@ import { newDraftId, readOpenComposers, tabStorage, writeOpenComposers, type Ope
 import { MAIL_EVENTS, type MailEventDetail } from '../kit/mail-events';
 import { useMailActions } from '../state/actions-context';
 import { accountsAtom, composerAtom, draftStatusAtom, ownEmailsByAccountAtom } from '../state/atoms';
+import { accountSettingsAtom } from '../state/settings-atoms';
+import { featureAllowed } from '../state/use-feature';
 import type { MailActions } from '../state/mail-actions';
 import { appUpdatedMessage, isChunkLoadError } from './chunk-errors';
 import { dockClassName, isAnswer, revealLastMessage } from './composer-dock';
@@ -33,20 +36,23 @@ type ReplyMode = 'reply' | 'replyAll' | 'forward';
 const repliedMessage = (messages: readonly MessageView[]) => [...messages].reverse().find((message) => !message.draft) ?? messages.at(-1);
 
 /** Builds a reply, reply-all or forward of a thread's newest message and opens it. */
-export async function openReply(actions: MailActions, params: { accountId: string; threadId: string; mode: ReplyMode; ownAddresses: readonly string[] }) {
+export async function openReply(actions: MailActions, params: { accountId: string; threadId: string; mode: ReplyMode; ownAddresses: readonly string[]; identities?: readonly Identity[] }) {
   const [{ composeFromMessage }, thread] = await Promise.all([import('../composer'), actions.loadThread(params)]);
   const message = repliedMessage(thread.messages);
   if (!message) return;
   const body = await actions.loadBody({ accountId: message.accountId, messageId: message.id }).catch(() => null);
-  actions.openComposer(
-    composeFromMessage({
+  // The reply comes from the identity the mail was addressed to (an alias's mail is answered from the alias).
+  const identity = params.identities && identityForReply(params.identities, [...message.to, ...message.cc].map((address) => address.email));
+  actions.openComposer({
+    ...composeFromMessage({
       mode: params.mode,
       message,
       body,
       ownAddresses: params.ownAddresses,
       loadAttachment: (index) => actions.loadAttachment({ accountId: message.accountId, messageId: message.id, index }),
     }),
-  );
+    ...(identity ? { from: { name: identity.name, email: identity.email } } : {}),
+  });
 }
 
 /**
@@ -71,7 +77,27 @@ export function ComposerHost({ defaultAccountId }: { defaultAccountId: string | 
   const accounts = useAtomValue(accountsAtom) ?? [];
   const ownEmailsByAccount = useAtomValue(ownEmailsByAccountAtom);
   const draftStatuses = useAtomValue(draftStatusAtom);
-  const composerAccounts = useMemo(() => accounts.map((account) => ({ accountId: account.accountId, name: senderName(account), email: account.emailAddress })), [accounts]);
+  const settings = useAtomValue(accountSettingsAtom);
+  /** Each account's identities (its own address before the engine knows them); aliases while the plan allows them. */
+  const identitiesOf = (accountId: string, email: string) => {
+    const all = identitiesOrOwn(settings?.[accountId]?.identities, email);
+    return featureAllowed(settings?.[accountId], 'emailAlias') ? all : all.filter((identity) => !isAlias(identity, email));
+  };
+  const composerAccounts = useMemo(
+    () =>
+      accounts.flatMap((account) =>
+        identitiesOf(account.accountId, account.emailAddress).map((identity) => ({
+          accountId: account.accountId,
+          identityId: identity.id,
+          name: identity.name || senderName(account),
+          email: identity.email,
+          isDefault: identity.isDefault,
+          signatureHtml: identity.signatureHtml,
+          signatureOnReplies: identity.signatureOnReplies,
+        })),
+      ),
+    [accounts, settings],
+  );
 
   useEffect(() => {
     const fail = (error: unknown) =>
@@ -89,7 +115,9 @@ export function ComposerHost({ defaultAccountId }: { defaultAccountId: string | 
       const { accountId, threadId } = (event as CustomEvent<MailEventDetail>).detail ?? {};
       if (!accountId || !threadId) return;
       // The thread's account is "me" (see ReadingPane): another account of the user is a correspondent.
-      openReply(actions, { accountId, threadId, mode, ownAddresses: [...(ownEmailsByAccount.get(accountId) ?? [])] }).catch(fail);
+      const account = accounts.find((candidate) => candidate.accountId === accountId);
+      const identities = account ? identitiesOf(accountId, account.emailAddress) : undefined;
+      openReply(actions, { accountId, threadId, mode, ownAddresses: [...(ownEmailsByAccount.get(accountId) ?? [])], ...(identities ? { identities } : {}) }).catch(fail);
     };
     const handlers: [string, (event: Event) => void][] = [
       [MAIL_EVENTS.compose, onCompose],
@@ -101,7 +129,7 @@ export function ComposerHost({ defaultAccountId }: { defaultAccountId: string | 
     return () => {
       for (const [name, handler] of handlers) window.removeEventListener(name, handler);
     };
-  }, [actions, defaultAccountId, ownEmailsByAccount]);
+  }, [actions, defaultAccountId, ownEmailsByAccount, accounts, settings]);
 
   // ── The open composer, remembered for a reload ──────────────────────────────
   const storage = useMemo(tabStorage, []);

@@ -264,6 +264,7 @@ export function ReadingPane({ threadKey, onClose, showBack }: { threadKey: strin
     (message: MessageView, attachment: AttachmentSummary) => actions.previewAttachment({ accountId: message.accountId, messageId: message.id, index: attachment.index }),
     [actions],
   );
+  const proxyImages = useCallback((message: MessageView, urls: readonly string[]) => actions.proxyRemoteImages({ accountId: message.accountId, urls }), [actions]);
   // The draft as the gateway keeps it (Bcc and attachments too) and the id it is saved and sent by, not the message's.
   const onEditDraft = useCallback((message: MessageView) => void editDraft(actions, message), [actions]);
 
@@ -293,6 +294,7 @@ export function ReadingPane({ threadKey, onClose, showBack }: { threadKey: strin
                 peekBody={peekBody}
                 loadAttachment={loadAttachment}
                 previewAttachment={previewAttachment}
+                proxyImages={proxyImages}
                 ownAddresses={ownAddresses}
                 trustedSenders={trustedSenders}
                 onTrustSender={actions.trustSender}

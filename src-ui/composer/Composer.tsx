@@ -35,6 +35,7 @@ import { useAttachmentUploads } from './use-attachment-uploads';
 import { useDraftTruth } from './use-draft-truth';
 import { useFileDropGuard } from './use-file-drop-guard';
 import { useComposerAutosave } from './use-composer-autosave';
+import { useComposerFrom } from './use-composer-from';
 import { useFileDropZone } from './use-file-drop-zone';
 import { errorText, useT, type MessageId } from '../kit/i18n';
 import { useSpellCheck } from '../state/use-feature';
@@ -60,6 +61,7 @@ export function Composer(props: ComposerProps) {
   const statusId = useId();
 
   const [accountId, setAccountId] = useState(initial.accountId);
+  const from = useComposerFrom({ accounts, initial, accountId });
   const spellCheck = useSpellCheck(accountId);
   const [to, setTo] = useState<RecipientChip[]>(() => toChips(initial.to));
   const [cc, setCc] = useState<RecipientChip[]>(() => toChips(initial.cc));
@@ -180,9 +182,10 @@ export function Composer(props: ComposerProps) {
         html: prepareOutgoingHtml(editor.current?.html() ?? ''),
         ...(initial.inReplyToMessageId ? { inReplyToMessageId: initial.inReplyToMessageId } : {}),
         attachmentIds: attachments.filter((item) => item.status === 'done' && item.attachmentId).map((item) => item.attachmentId as string),
+        ...(from.choice ? { from: { name: from.choice.name, email: from.choice.email } } : {}),
       };
     },
-    [accountId, to, cc, bcc, pending, subject, attachments, autosave, initial.inReplyToMessageId],
+    [accountId, to, cc, bcc, pending, subject, attachments, autosave, initial.inReplyToMessageId, from.choice],
   );
 
   /** Nothing changed by the person, or a new message with nothing in it: not worth a draft. */
@@ -217,6 +220,13 @@ export function Composer(props: ComposerProps) {
     accountRef.current = next;
     setAccountId(next);
     uploads.moveToAccount(next);
+  };
+  /** Another From: another account's (the draft moves there) or another identity of this one. */
+  const changeFrom = (key: string) => {
+    const next = from.choose(key);
+    if (!next) return;
+    touch();
+    changeAccount(next.accountId);
   };
 
   // ── Send, undo, close ───────────────────────────────────────────────────────
@@ -379,8 +389,8 @@ export function Composer(props: ComposerProps) {
         titleId={titleId}
         initial={initial}
         accounts={accounts}
-        accountId={accountId}
-        onAccountChange={changeAccount}
+        from={from.key}
+        onFromChange={changeFrom}
         chips={{ to, cc, bcc }}
         pending={pending}
         onChipsChange={(kind) => edited(chipSetters[kind])}

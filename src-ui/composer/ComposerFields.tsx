@@ -1,8 +1,9 @@
-/** The composer's header fields: From (a choice when there are several accounts), To with the Cc and Bcc toggles, Cc, Bcc and Subject. */
+/** The composer's header fields: From (a choice when there are several accounts or identities), To with the Cc and Bcc toggles, Cc, Bcc and Subject. */
 import type { RefObject } from 'react';
 import type { Address } from '../../shared/api/mail';
 import type { ComposerAccount } from './composer-props';
 import type { ComposerInitial } from './compose-initial';
+import { fromKey, fromLabel } from './from-choices';
 import { RecipientField } from './RecipientField';
 import type { RecipientChip } from './recipients';
 import { useT } from '../kit/i18n';
@@ -13,8 +14,9 @@ export interface ComposerFieldsProps {
   readonly titleId: string;
   readonly initial: ComposerInitial;
   readonly accounts: readonly ComposerAccount[];
-  readonly accountId: string;
-  readonly onAccountChange: (accountId: string) => void;
+  /** The chosen From (fromKey). */
+  readonly from: string;
+  readonly onFromChange: (key: string) => void;
   /** The chips of each recipient field, and the text typed there that is not a chip yet. */
   readonly chips: Readonly<Record<RecipientKind, RecipientChip[]>>;
   readonly pending: Readonly<Record<RecipientKind, string>>;
@@ -31,14 +33,11 @@ export interface ComposerFieldsProps {
   readonly onShow: (kind: 'cc' | 'bcc') => void;
 }
 
-/** "Name <address>", or the address alone. */
-const fromLabel = (account: ComposerAccount) => (account.name ? `${account.name} <${account.email}>` : account.email);
-
 export function ComposerFields(props: ComposerFieldsProps) {
   const t = useT();
-  const { titleId, initial, accounts, accountId, chips, pending, onChipsChange, onPendingChange, suggest } = props;
+  const { titleId, initial, accounts, from, chips, pending, onChipsChange, onPendingChange, suggest } = props;
   const { cc: showCc, bcc: showBcc } = props.shown;
-  const account = accounts.find((candidate) => candidate.accountId === accountId);
+  const account = accounts.find((candidate) => fromKey(candidate) === from);
   return (
     <div className="tern-composer-fields">
       <div className="tern-from-row">
@@ -46,9 +45,9 @@ export function ComposerFields(props: ComposerFieldsProps) {
           {t('composer.from')}
         </label>
         {accounts.length > 1 ? (
-          <select id={`${titleId}-from`} className="tern-from-select" value={accountId} onChange={(event) => props.onAccountChange(event.target.value)}>
+          <select id={`${titleId}-from`} className="tern-from-select" value={from} onChange={(event) => props.onFromChange(event.target.value)}>
             {accounts.map((candidate) => (
-              <option key={candidate.accountId} value={candidate.accountId}>
+              <option key={fromKey(candidate)} value={fromKey(candidate)}>
                 {fromLabel(candidate)}
               </option>
             ))}

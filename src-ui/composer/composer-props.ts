@@ -4,17 +4,25 @@ import type { CommandStatus, DraftInput, DraftSaveReceipt } from '../../shared/w
 import type { ComposerInitial } from './compose-initial';
 import type { UploadFunction } from './use-attachment-uploads';
 
-/** An account the message can be sent from. */
+/** A From the message can be sent from: an account's own address or one of its identities (aliases). */
 export interface ComposerAccount {
   readonly accountId: string;
+  /** The identity (shared/identities.ts); absent: the account's own address. */
+  readonly identityId?: string;
   readonly name: string;
   readonly email: string;
+  /** The account's default identity (a new message starts from it). */
+  readonly isDefault?: boolean;
+  /** Its signature (untrusted HTML, sanitised on insertion); '' or absent: none. */
+  readonly signatureHtml?: string;
+  /** Whether replies and forwards get the signature too. */
+  readonly signatureOnReplies?: boolean;
 }
 
 export interface ComposerProps {
   /** What the composer opens with (composeNew / composeFromMessage / composeFromMailto, or a restored draft). */
   readonly initial: ComposerInitial;
-  /** The user's accounts, for From. */
+  /** Every From the user may send as (each account's identities), for the From choice. */
   readonly accounts: readonly ComposerAccount[];
   /** MailCommandService.saveDraft: creates or updates the draft; resolves with its id (and its revision and command). */
   readonly onSave: (draft: DraftInput) => Promise<DraftSaveReceipt>;

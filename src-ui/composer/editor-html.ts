@@ -44,7 +44,7 @@ export function prepareEditorHtml(html: string, purifier: DOMPurify = mailPurifi
   const doc = body.ownerDocument;
   replaceCidImages(doc);
   scopeMailStyles(doc, { scope: `.${BODY_CLASS}` });
-  blockRemoteContent(doc, { allowRemote: false });
+  blockRemoteContent(doc, { proxied: null });
   return body.innerHTML;
 }
 

@@ -13,10 +13,12 @@ import { TernError } from '../../shared/errors';
 import type { ContactCard } from '../../shared/worker-contacts-api';
 import { errorText, useT } from '../kit/i18n';
 import { Icon } from '../kit/icons';
+import { MenuButton } from '../kit/Menu';
 import { useMailActions } from '../state/actions-context';
 import { accountsAtom } from '../state/atoms';
 import { ContactEditor } from './ContactEditor';
 import { ContactList } from './ContactList';
+import { ImportDialog } from './ImportDialog';
 import { filterCards, useContactBook } from './use-contact-book';
 import './contacts.css';
 
@@ -36,6 +38,25 @@ export function ContactsScreen() {
   const shown = useMemo(() => filterCards(book.cards, deferred), [book.cards, deferred]);
   const searchBox = useRef<HTMLInputElement>(null);
   const [mergeError, setMergeError] = useState<string | null>(null);
+  const [importing, setImporting] = useState(false);
+  const [fileNotice, setFileNotice] = useState<string | null>(null);
+
+  /** Saves the book as a file through a link the browser downloads (the engine made the text from this device's copy). */
+  const exportAs = async (format: 'csv' | 'vcard') => {
+    if (!accountId) return;
+    try {
+      const file = await actions.exportContacts({ accountId, format });
+      const url = URL.createObjectURL(new Blob([file.text], { type: file.mimeType }));
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = file.fileName;
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(url), 0);
+      setFileNotice(t('contacts.exported', { count: book.cards.length }));
+    } catch (error) {
+      setFileNotice(errorText(t, TernError.from(error)));
+    }
+  };
 
   const go = (next: { account?: string | undefined; contact?: string | undefined }) =>
     void navigate({ to: '/contacts', search: { account: accountId ?? undefined, contact: search.contact, ...next }, replace: next.account === undefined });
@@ -84,6 +105,19 @@ export function ContactsScreen() {
           <span>{t('contacts.backToMail')}</span>
         </button>
         <h1 className="contacts-title">{t('contacts.title')}</h1>
+        <MenuButton
+          label={t('contacts.fileMenu')}
+          title={t('contacts.fileMenu')}
+          className="icon-button contacts-file-menu"
+          align="end"
+          entries={[
+            { kind: 'item', id: 'import', label: t('contacts.importMenu'), icon: 'file', onSelect: () => setImporting(true) },
+            { kind: 'item', id: 'export-csv', label: t('contacts.exportCsv'), icon: 'download', onSelect: () => void exportAs('csv') },
+            { kind: 'item', id: 'export-vcard', label: t('contacts.exportVcard'), icon: 'download', onSelect: () => void exportAs('vcard') },
+          ]}
+        >
+          <Icon name="more" size={19} />
+        </MenuButton>
         {accounts.length > 1 ? (
           <select className="input contacts-account" aria-label={t('contacts.account')} value={accountId ?? ''} onChange={(event) => go({ account: event.target.value, contact: undefined })}>
             {accounts.map((account) => (
@@ -112,6 +146,11 @@ export function ContactsScreen() {
               <span>{t('contacts.newContact')}</span>
             </button>
           </div>
+          {fileNotice ? (
+            <p className="contacts-file-notice" role="status">
+              {fileNotice}
+            </p>
+          ) : null}
           {book.refused ? (
             <p className="contacts-notice" role="status">
               {t('contacts.refused', { reason: errorText(t, book.refused) })}
@@ -149,6 +188,7 @@ export function ContactsScreen() {
           )}
         </main>
       </div>
+      {importing && accountId ? <ImportDialog accountId={accountId} onClose={() => setImporting(false)} /> : null}
     </div>
   );
 }

@@ -29,6 +29,8 @@ export interface ConversationViewProps {
   readonly loadAttachment: (message: MessageView, attachment: AttachmentSummary) => Promise<Blob>;
   /** A sandboxed gateway address showing one attachment (AttachmentList's previews). */
   readonly previewAttachment: (message: MessageView, attachment: AttachmentSummary) => Promise<string>;
+  /** Signs allowed remote images for the gateway's image proxy; absent, they stay blocked. */
+  readonly proxyImages?: (message: MessageView, urls: readonly string[]) => Promise<Readonly<Record<string, string>>>;
   /** The user's own addresses (every account and alias): shown as "me", left out of reply-all. */
   readonly ownAddresses: readonly string[];
   /** Senders whose remote images always show (the persisted allow-list). */
@@ -221,6 +223,7 @@ export const ConversationView = memo(function ConversationView(props: Conversati
                 peekBody={props.peekBody}
                 loadAttachment={props.loadAttachment}
                 previewAttachment={props.previewAttachment}
+                proxyImages={props.proxyImages}
                 ownAddresses={props.ownAddresses}
                 senderTrusted={message.from.some((address) => trusted.has(addressKey(address.email)))}
                 onTrustSender={props.onTrustSender}

@@ -1,5 +1,5 @@
 /** One message of a conversation: a collapsible header, then its body and attachments. */
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useState } from 'react';
 import type { AttachmentSummary } from '../../shared/api/mail';
 import { TernError } from '../../shared/errors';
 import { showsPaperclip } from '../../shared/attachment-rules';
@@ -7,6 +7,7 @@ import type { BodyView, MessageView } from '../../shared/worker-mail-api';
 import { AttachmentList } from '../attachments';
 import { composeFromMailto, type ComposerInitial } from '../composer/compose-initial';
 import { MailBody } from '../mail-html/MailBody';
+import { proxiedImagesOf, type HtmlBody, type ProxiedImages } from '../mail-html/rendered-bodies';
 import { Avatar } from '../kit/Avatar';
 import { Icon } from '../kit/icons';
 import { printDocument, printInFrame } from './print-message';
@@ -34,6 +35,8 @@ export interface MessageItemProps {
   readonly peekBody?: (messageId: string) => BodyView | undefined;
   readonly loadAttachment: (message: MessageView, attachment: AttachmentSummary) => Promise<Blob>;
   readonly previewAttachment: (message: MessageView, attachment: AttachmentSummary) => Promise<string>;
+  /** Signs allowed remote images for the gateway's image proxy; absent, they stay blocked. */
+  readonly proxyImages?: (message: MessageView, urls: readonly string[]) => Promise<ProxiedImages>;
   readonly ownAddresses: readonly string[];
   /** The sender is on the remote-images allow-list. */
   readonly senderTrusted: boolean;
@@ -109,13 +112,18 @@ export function MessageItem(props: MessageItemProps) {
     }
   };
 
+  const { proxyImages: proxyFor } = props;
+  const proxyImages = useMemo(() => (proxyFor ? (urls: readonly string[]) => proxyFor(message, urls) : undefined), [proxyFor, message]);
+
   /** Print: the body shown (loaded first if need be), remote images as the reading view has them. */
   const [printing, setPrinting] = useState(false);
   const print = async () => {
     setPrinting(true);
     try {
       const shown = body.state === 'ready' ? body.body : await loadBody(message.id);
-      printInFrame(printDocument(message, shown, { allowRemote: allowThisMessage || props.senderTrusted, t, ...(locale ? { locale } : {}) }), t('conversation.print'));
+      const allowed = (allowThisMessage || props.senderTrusted) && shown.html !== null && proxyImages !== undefined;
+      const proxiedImages = allowed ? await proxiedImagesOf(shown as HtmlBody, proxyImages).catch(() => null) : null;
+      printInFrame(printDocument(message, shown, { proxiedImages, t, ...(locale ? { locale } : {}) }), t('conversation.print'));
     } catch (cause) {
       setBody({ state: 'failed', message: bodyErrorText(t, TernError.from(cause)) });
     } finally {
@@ -210,6 +218,7 @@ export function MessageItem(props: MessageItemProps) {
           <MailBody
             body={body.body}
             allowRemote={allowThisMessage || props.senderTrusted}
+            proxyImages={proxyImages}
             senderEmail={sender?.email}
             onAllowMessage={() => setAllowThisMessage(true)}
             onAllowSender={(email) => {

@@ -11,6 +11,7 @@ import type { Address } from '../../shared/api/mail';
 import type { BodyView, MessageView } from '../../shared/worker-mail-api';
 import { buildFrameDocument } from '../mail-html/frame-document';
 import { renderMailHtml } from '../mail-html/pipeline';
+import type { ProxiedImages } from '../mail-html/rendered-bodies';
 import { formatFullDate } from '../kit/date-format';
 import type { Translate } from '../kit/i18n';
 import { senderLine } from './message-format';
@@ -30,9 +31,10 @@ html, body { overflow: visible !important; height: auto !important; }
 const list = (addresses: readonly Address[]) => addresses.map(senderLine).join(', ');
 
 /** The whole document the print frame shows: the message's header, then its body as the reading view renders it. */
-export function printDocument(message: MessageView, body: BodyView, options: { allowRemote: boolean; t: Translate; locale?: string }): string {
+/** `proxiedImages`: the allowed remote images' proxy addresses (null: blocked), as the reading view has them. */
+export function printDocument(message: MessageView, body: BodyView, options: { proxiedImages: ProxiedImages | null; t: Translate; locale?: string }): string {
   const safe = body.html
-    ? renderMailHtml({ html: body.html, inlineImages: body.inlineImages, allowRemote: options.allowRemote }).srcdoc
+    ? renderMailHtml({ html: body.html, inlineImages: body.inlineImages, proxiedImages: options.proxiedImages }).srcdoc
     : plainTextDocument(body.text ?? '');
   // Parsing is inert (DOMParser runs nothing and loads nothing); the result is only added to.
   const doc = new DOMParser().parseFromString(safe, 'text/html');
@@ -74,7 +76,7 @@ function plainTextDocument(text: string): string {
   pre.style.font = 'inherit';
   pre.textContent = text;
   doc.body.append(pre);
-  return buildFrameDocument(doc, { allowRemote: false });
+  return buildFrameDocument(doc, {});
 }
 
 /**

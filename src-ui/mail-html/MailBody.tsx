@@ -4,7 +4,7 @@
  * large HTML body (the gateway sent its first part, BodyView.truncated) the bar that
  * offers the whole.
  */
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { MAX_SHOWN_HTML_CHARS } from '../../shared/api/mail';
 import { formatFileSize } from '../../shared/file-size';
 import type { BodyView } from '../../shared/worker-mail-api';
@@ -12,31 +12,15 @@ import { Icon } from '../kit/icons';
 import { IsolatedMailFrame } from './IsolatedMailFrame';
 import { MailFrame } from './MailFrame';
 import { PlainTextBody } from './PlainTextBody';
-import { renderMailHtml, type RenderedMailHtml } from './pipeline';
+import { proxiedImagesOf, renderedHtml, type HtmlBody, type ProxiedImages, type ProxyImages } from './rendered-bodies';
 import { useLocale, useT } from '../kit/i18n';
-
-/**
- * The pipeline's output per body (and remote-content choice). Sanitising and serialising
- * a large newsletter takes tens of milliseconds on a slow machine; a body reopened (a
- * conversation read again, a message collapsed and expanded) reuses the result. Keyed by
- * the body object, so it lives as long as whoever holds the body.
- */
-const renderedBodies = new WeakMap<BodyView, { remote?: RenderedMailHtml; blocked?: RenderedMailHtml }>();
-
-function renderedHtml(body: BodyView & { html: string }, allowRemote: boolean): RenderedMailHtml {
-  let entry = renderedBodies.get(body);
-  if (!entry) {
-    entry = {};
-    renderedBodies.set(body, entry);
-  }
-  const slot = allowRemote ? 'remote' : 'blocked';
-  return (entry[slot] ??= renderMailHtml({ html: body.html, inlineImages: body.inlineImages, allowRemote }));
-}
 
 export interface MailBodyProps {
   readonly body: BodyView;
   /** Remote content is allowed: for this message, or its sender is trusted. */
   readonly allowRemote: boolean;
+  /** Signs the remote image URLs for the gateway's image proxy: allowed images load only through it. */
+  readonly proxyImages?: ProxyImages;
   /** The sender's address, offered for "always show from this sender"; absent → only "Show images". */
   readonly senderEmail?: string;
   /** "Show images" for this message only. */
@@ -125,17 +109,38 @@ export function TrustedSenderLine(props: { senderEmail: string; onStop: (email: 
   );
 }
 
+/**
+ * Allowed remote images as image proxy addresses: null while the gateway signs them (the body
+ * shows with them blocked meanwhile, never loaded from the sender), 'failed' when it could not.
+ */
+function useProxiedImages(body: HtmlBody | null, allowRemote: boolean, proxyImages: ProxyImages | undefined): ProxiedImages | null | 'failed' {
+  const [images, setImages] = useState<{ body: HtmlBody; images: ProxiedImages | 'failed' } | null>(null);
+  useEffect(() => {
+    if (!body || !allowRemote || !proxyImages) return;
+    let current = true;
+    proxiedImagesOf(body, proxyImages).then(
+      (signed) => current && setImages({ body, images: signed }),
+      () => current && setImages({ body, images: 'failed' }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [body, allowRemote, proxyImages]);
+  return images?.body === body && allowRemote ? images.images : null;
+}
+
 export function MailBody(props: MailBodyProps) {
   const t = useT();
-  const { body, allowRemote } = props;
-  const rendered = useMemo(
-    () => (body.html !== null && body.html.trim() !== '' ? renderedHtml(body as BodyView & { html: string }, allowRemote) : null),
-    [body, allowRemote],
-  );
+  const { body, allowRemote, proxyImages } = props;
+  const html = body.html !== null && body.html.trim() !== '' ? (body as HtmlBody) : null;
+  const images = useProxiedImages(html, allowRemote, proxyImages);
+  const signed = allowRemote && images !== 'failed' ? images : null;
+  const rendered = useMemo(() => (html ? renderedHtml(html, signed) : null), [html, signed]);
   if (rendered) {
     return (
       <div className="tern-mail-body">
         {body.truncated?.htmlBytes !== undefined && <LargeBodyBar bytes={body.truncated.htmlBytes} onShowWhole={props.onShowWhole} />}
+        {images === 'failed' && <p className="tern-remote-bar" role="status">{t('mailHtml.imagesNotLoaded')}</p>}
         {rendered.blockedRemote > 0 && !allowRemote && (
           <RemoteContentBar blocked={rendered.blockedRemote} senderEmail={props.senderEmail} onAllowMessage={props.onAllowMessage} onAllowSender={props.onAllowSender} />
         )}

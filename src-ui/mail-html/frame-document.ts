@@ -11,17 +11,27 @@ import { PLAIN_COLOURS_CLASS } from './own-colours';
 /** The class on the frame's body; the mail's styles are scoped to it (scope-styles.ts). */
 export const MAIL_ROOT_CLASS = 'tern-mail-root';
 
-export function frameCsp(allowRemote: boolean): string {
+/**
+ * `imageProxy`: the gateway's image proxy path (`https://mail.example.com/api/proxy/image`)
+ * when the person allowed remote images; the only non-embedded place images may come from.
+ */
+export function frameCsp(imageProxy: string | null): string {
   return [
     "default-src 'none'",
-    `img-src data: blob:${allowRemote ? ' https:' : ''}`,
+    `img-src data: blob:${imageProxy ? ` ${imageProxy}` : ''}`,
     "style-src 'unsafe-inline'",
     'font-src data:',
     "form-action 'none'",
     "base-uri 'none'",
-    // Plain-http images the person allowed are fetched over https, or not at all.
-    ...(allowRemote ? ['upgrade-insecure-requests'] : []),
   ].join('; ');
+}
+
+/** The CSP source of the proxy addresses (all share the gateway's origin and path), or null. */
+export function imageProxySource(proxied: Readonly<Record<string, string>> | null): string | null {
+  const first = proxied ? Object.values(proxied)[0] : undefined;
+  if (!first || !URL.canParse(first)) return null;
+  const url = new URL(first);
+  return `${url.origin}${url.pathname}`;
 }
 
 /** Defaults for mail, in the frame; the mail's own (scoped) rules come later and win. */
@@ -58,7 +68,8 @@ function dropUnsafeRawText(doc: Document): void {
 }
 
 export interface FrameDocumentOptions {
-  readonly allowRemote: boolean;
+  /** The image proxy's CSP source (imageProxySource) when remote images are allowed. */
+  readonly imageProxy?: string | null;
   /** The mail sets no colours of its own: it may take the app's dark colours (own-colours.ts). */
   readonly plainColours?: boolean;
 }
@@ -68,7 +79,7 @@ export function buildFrameDocument(doc: Document, options: FrameDocumentOptions)
   const head = doc.head;
   const csp = doc.createElement('meta');
   csp.setAttribute('http-equiv', 'Content-Security-Policy');
-  csp.setAttribute('content', frameCsp(options.allowRemote));
+  csp.setAttribute('content', frameCsp(options.imageProxy ?? null));
   const referrer = doc.createElement('meta');
   referrer.setAttribute('name', 'referrer');
   referrer.setAttribute('content', 'no-referrer');

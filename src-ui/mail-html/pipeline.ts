@@ -6,7 +6,7 @@
 import type { DOMPurify } from 'dompurify';
 import { inlineCidImages } from './cid-images';
 import { breakLongRuns, fitImagesToWidth } from './fit-width';
-import { buildFrameDocument, MAIL_ROOT_CLASS } from './frame-document';
+import { buildFrameDocument, imageProxySource, MAIL_ROOT_CLASS } from './frame-document';
 import { rewriteLinks } from './links';
 import { declaresOwnColours } from './own-colours';
 import { blockRemoteContent } from './remote-content';
@@ -17,8 +17,11 @@ export interface MailHtmlInput {
   readonly html: string;
   /** `BodyView.inlineImages`: cid → object or data URL. */
   readonly inlineImages: Readonly<Record<string, string>>;
-  /** Remote content allowed for this message or its sender. */
-  readonly allowRemote: boolean;
+  /**
+   * null: remote content blocked. Allowed (for this message or its sender): each remote URL →
+   * the gateway's image proxy address for it (MailQueryService.proxyRemoteImages).
+   */
+  readonly proxiedImages: Readonly<Record<string, string>> | null;
 }
 
 export interface RenderedMailHtml {
@@ -30,6 +33,8 @@ export interface RenderedMailHtml {
   readonly missingInline: readonly string[];
   /** Remote references, blocked or allowed (the "always shown" line counts them). */
   readonly remote: number;
+  /** The remote URLs, once each: what to ask the gateway to sign when the person allows them. */
+  readonly remoteUrls: readonly string[];
   /** The mail sets no colours of its own: in the dark theme it takes the app's (own-colours.ts). */
   readonly plainColours: boolean;
 }
@@ -37,12 +42,12 @@ export interface RenderedMailHtml {
 export function renderMailHtml(input: MailHtmlInput, purifier?: DOMPurify): RenderedMailHtml {
   const doc = sanitizeMailHtml(input.html, purifier);
   const { missing } = inlineCidImages(doc, input.inlineImages);
-  const { blocked, remote } = blockRemoteContent(doc, { allowRemote: input.allowRemote });
+  const { blocked, remote, remoteUrls } = blockRemoteContent(doc, { proxied: input.proxiedImages });
   rewriteLinks(doc);
   fitImagesToWidth(doc);
   breakLongRuns(doc);
   scopeMailStyles(doc, { scope: `.${MAIL_ROOT_CLASS}` });
   const plainColours = !declaresOwnColours(doc);
-  const srcdoc = buildFrameDocument(doc, { allowRemote: input.allowRemote, plainColours });
-  return { srcdoc, blockedRemote: blocked, missingInline: missing, remote, plainColours };
+  const srcdoc = buildFrameDocument(doc, { imageProxy: imageProxySource(input.proxiedImages), plainColours });
+  return { srcdoc, blockedRemote: blocked, missingInline: missing, remote, remoteUrls, plainColours };
 }

@@ -1,16 +1,18 @@
 /**
  * "Sender name" from the settings dropdown: per account, the name people see in From when
- * mail is sent from it. The engine stores it with the account (every tab follows); left
- * empty, the name the gateway gave at login is used, and the field says which.
+ * mail is sent from it (the field is Settings → Identity's, SenderNameField). The engine
+ * stores it with the account (every tab follows); left empty, the name the gateway gave at
+ * login is used, and the field says which.
  */
 import { useAtomValue } from 'jotai';
 import { useId, useState, type FormEvent } from 'react';
-import { cleanDisplayName, MAX_DISPLAY_NAME_LENGTH } from '../../shared/account';
+import { cleanDisplayName } from '../../shared/account';
 import { TernError } from '../../shared/errors';
 import { ModalDialog } from '../kit/ModalDialog';
 import { useMailActions } from '../state/actions-context';
 import { accountsAtom } from '../state/atoms';
 import { errorText, useT } from '../kit/i18n';
+import { SenderNameField } from './identity/SenderNameField';
 
 const CSS = `
 dialog.modal-dialog.sender-names-dialog { width: min(520px, calc(100vw - 32px)); }
@@ -54,28 +56,14 @@ export function SenderNameDialog({ onClose }: { onClose: () => void }) {
       <form onSubmit={(event) => void save(event)}>
         <p className="sender-names-intro">{t('settingsMenu.theNamePeopleSee')}</p>
         {accounts.map((account) => {
-          const id = `${fieldId}-${account.accountId}`;
           return (
             <div key={account.accountId} className="field">
-              <label className="field-label" htmlFor={id}>
-                {t('settingsMenu.senderNameFor', { email: account.emailAddress })}
-              </label>
-              <input
-                id={id}
-                className="input"
-                type="text"
-                autoComplete="name"
-                maxLength={MAX_DISPLAY_NAME_LENGTH}
-                placeholder={account.name}
-                aria-describedby={`${id}-hint`}
+              <SenderNameField
+                id={`${fieldId}-${account.accountId}`}
+                account={account}
                 value={names[account.accountId] ?? ''}
-                onChange={(event) => setNames((current) => ({ ...current, [account.accountId]: event.target.value }))}
+                onChange={(value) => setNames((current) => ({ ...current, [account.accountId]: value }))}
               />
-              <p id={`${id}-hint`} className="field-hint">
-                {cleanDisplayName(names[account.accountId] ?? '')
-                  ? t('settingsMenu.mailGoesOutAs', { name: cleanDisplayName(names[account.accountId] ?? ''), email: account.emailAddress })
-                  : t('settingsMenu.leftEmpty', { name: account.name })}
-              </p>
             </div>
           );
         })}

@@ -22,7 +22,7 @@ export const SETTINGS_PAGES: readonly SettingsPage[] = [
   { id: 'general', title: 'settings.pageGeneral', load: () => import('./general/GeneralPage') },
   { id: 'identity', title: 'settings.pageIdentity', load: () => import('./identity/IdentityPage') },
   { id: 'signatures', title: 'settings.pageSignatures' },
-  { id: 'email-alias', title: 'settings.pageEmailAlias', feature: 'emailAlias' },
+  { id: 'email-alias', title: 'settings.pageEmailAlias', feature: 'emailAlias', load: () => import('./email-alias/EmailAliasPage') },
   { id: 'priority', title: 'settings.pagePriority' },
   { id: 'forwarding', title: 'settings.pageForwarding', load: () => import('./rules/ForwardingPage') },
   { id: 'notifications', title: 'settings.pageNotifications' },

@@ -13,6 +13,7 @@ import { DEFAULT_VIEW_MODE, type ViewMode } from './view-mode';
 import type { HeldList } from './thread-list/list-patch';
 import { NO_EDITS, withLocalEdits, type LocalEdits } from './thread-list/local-edits';
 import type { ComposerInitial } from './composer-initial';
+import { accountSettingsAtom } from './settings-atoms';
 import { EMPTY_SELECTION, type Selection } from './thread-list/selection';
 
 /** The engine's app version (from the handshake). */
@@ -135,13 +136,12 @@ export const trustedSendersAtom = atom<readonly string[]>([]);
 export const shortcutsOpenAtom = atom(false);
 
 /** Each account's own addresses, lowercased: "me" in that account's rows (another account of the user is a person there). */
-export const ownEmailsByAccountAtom = atom(
-  (get) =>
-    new Map((get(accountsAtom) ?? []).map((account) => [account.accountId, new Set([account.emailAddress, ...account.aliases].map((email) => email.toLowerCase()))] as const)) as ReadonlyMap<
-      string,
-      ReadonlySet<string>
-    >,
-);
+export const ownEmailsByAccountAtom = atom((get) => {
+  const settings = get(accountSettingsAtom);
+  // Its identities' addresses are the account's own too: a reply-all leaves them out.
+  const own = (account: PublicAccount) => [account.emailAddress, ...account.aliases, ...(settings?.[account.accountId]?.identities ?? []).map((identity) => identity.email)];
+  return new Map((get(accountsAtom) ?? []).map((account) => [account.accountId, new Set(own(account).map((email) => email.toLowerCase()))] as const)) as ReadonlyMap<string, ReadonlySet<string>>;
+});
 
 /** Addresses of every logged-in account, lowercased. (Replies use the thread account's own, ownEmailsByAccountAtom.) */
 export const ownEmailsAtom = atom((get) => new Set((get(accountsAtom) ?? []).flatMap((account) => [account.emailAddress, ...account.aliases].map((email) => email.toLowerCase()))));

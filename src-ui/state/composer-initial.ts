@@ -40,6 +40,8 @@ export interface ComposerInitial {
   readonly pendingAttachments?: readonly PendingAttachment[];
   /** The draft's revision as opened (DraftEdit.revision): its first save names it, so a newer one is not overwritten. */
   readonly revision?: number;
+  /** The identity it is written from (a reply: the address the mail was sent to; a draft: its From); absent: the account's default identity. */
+  readonly from?: Address;
   /** Back after its send failed: the catalogue's sentence and, for SendFailed, the mail server's own reply. */
   readonly sendFailure?: { readonly message: string; readonly detail?: string };
 }

@@ -82,6 +82,7 @@ export function engineFromWorker(worker: Remote<WorkerApi>, version: string, sta
       suggestAddresses: (params) => worker.mail.suggestAddresses(params),
       getAttachment: (params) => worker.mail.getAttachment(params),
       previewAttachment: (params) => worker.mail.previewAttachment(params),
+      proxyRemoteImages: (params) => worker.mail.proxyRemoteImages(params),
       watchSync: (onStatus) => worker.mail.watchSync(proxy(onStatus)),
       unwatchSync: (params) => worker.mail.unwatchSync(params),
     },
@@ -108,6 +109,8 @@ export function engineFromWorker(worker: Remote<WorkerApi>, version: string, sta
     settings: {
       list: () => worker.settings.list(),
       update: (params) => worker.settings.update(params),
+      saveIdentity: (params) => worker.settings.saveIdentity(params),
+      deleteIdentity: (params) => worker.settings.deleteIdentity(params),
       watch: (onChange) => worker.settings.watch(proxy(onChange)),
       unwatch: (params) => worker.settings.unwatch(params),
     },
@@ -116,6 +119,9 @@ export function engineFromWorker(worker: Remote<WorkerApi>, version: string, sta
       save: (params) => worker.rules.save(params),
       listSender: (params) => worker.rules.listSender(params),
       applyFilter: (params) => worker.rules.applyFilter(params),
+      watch: (params, onChange) => worker.rules.watch(params, proxy(onChange)),
+      unwatch: (params) => worker.rules.unwatch(params),
+      checkForwarding: (params) => worker.rules.checkForwarding(params),
     },
     labels: {
       create: (params) => worker.labels.create(params),
@@ -129,6 +135,10 @@ export function engineFromWorker(worker: Remote<WorkerApi>, version: string, sta
       restore: (params) => worker.contacts.restore(params),
       merge: (params) => worker.contacts.merge(params),
       forgetSuggestion: (params) => worker.contacts.forgetSuggestion(params),
+      // The file's bytes are copied to the engine (structured clone); the tab keeps its File.
+      previewImport: (params) => worker.contacts.previewImport(params),
+      importFile: (params, onProgress) => worker.contacts.importFile(params, proxy(onProgress)),
+      exportFile: (params) => worker.contacts.exportFile(params),
       watch: (params, onChange) => worker.contacts.watch(params, proxy(onChange)),
       unwatch: (params) => worker.contacts.unwatch(params),
     },

@@ -17,6 +17,7 @@ import {
   type UploadResponse,
 } from '../../shared/api/compose';
 import { deltaResponseSchema, type DeltaResponse } from '../../shared/api/delta';
+import { MAX_SIGNED_IMAGES } from '../../shared/api/image-proxy';
 import { messageBodySchema, type MessageBody } from '../../shared/api/mail';
 import {
   folderListResponseSchema,
@@ -36,6 +37,7 @@ import {
 import type { GatewayClient } from './gateway-client';
 
 const deleteDraftSchema = z.object({ latestTxnId: z.number().int() });
+const signedImagesSchema = z.object({ signed: z.record(z.string(), z.string().startsWith('/api/proxy/image?')) });
 
 export class MailGateway {
   constructor(private readonly client: GatewayClient) {}
@@ -104,6 +106,14 @@ export class MailGateway {
       previewLinkSchema,
     );
     return { url: await this.client.urlOf(link.path), expiresAt: link.expiresAt };
+  }
+
+  /** POST /api/proxy/sign: remote image URL → the absolute gateway address that loads it for the reader (issue 19). */
+  async signImages(urls: readonly string[]): Promise<Record<string, string>> {
+    const { signed } = await this.client.json({ type: 'imageProxy', method: 'POST', path: '/proxy/sign', json: { urls: urls.slice(0, MAX_SIGNED_IMAGES) } }, signedImagesSchema);
+    const absolute: Record<string, string> = {};
+    for (const [url, path] of Object.entries(signed)) absolute[url] = await this.client.urlOf(path.slice('/api'.length));
+    return absolute;
   }
 
   /**

@@ -29,6 +29,8 @@ export const REQUEST_TYPE_CODES = {
   plan: 'PL',
   rules: 'RU',
   contacts: 'CT',
+  imageProxy: 'IP',
+  identities: 'ID',
   labels: 'LB',
 } as const;
 

@@ -1,6 +1,7 @@
 /** The gateway's address book routes (shared/api/contacts.ts), for one account. */
 import * as z from 'zod';
 import { contactChangesSchema, contactRestoreResponseSchema, contactSchema, type Contact, type ContactChanges, type ContactInput } from '../../shared/api/contacts';
+import { contactImportSchema, type ContactImport, type ContactImportRequest } from '../../shared/api/contact-imports';
 import type { GatewayClient } from '../api/gateway-client';
 
 export interface ContactsGateway {
@@ -11,6 +12,9 @@ export interface ContactsGateway {
   delete(id: string): Promise<void>;
   restore(ids: readonly string[]): Promise<number>;
   merge(ids: readonly string[]): Promise<Contact>;
+  /** POST /contacts/imports: the import as queued (refusals as TernError). */
+  startImport(request: ContactImportRequest): Promise<ContactImport>;
+  importStatus(id: number): Promise<ContactImport>;
 }
 
 const path = (id: string) => `/contacts/${encodeURIComponent(id)}`;
@@ -24,5 +28,8 @@ export function createContactsGateway(client: GatewayClient): ContactsGateway {
     restore: async (ids) => (await client.json({ type: 'contacts', method: 'POST', path: '/contacts/restore', json: { ids } }, contactRestoreResponseSchema)).restored,
     // Not retried by the client: a merge that landed but whose answer was lost would be refused the second time.
     merge: (ids) => client.json({ type: 'contacts', method: 'POST', path: '/contacts/merge', json: { ids }, retry: false }, contactSchema),
+    // Not retried: a second POST of a file whose first landed would be PreviousImportRequestRunning. A file takes a while to send.
+    startImport: (request) => client.json({ type: 'contacts', method: 'POST', path: '/contacts/imports', json: request, retry: false, timeoutMs: 120_000 }, contactImportSchema),
+    importStatus: (id) => client.json({ type: 'contacts', path: `/contacts/imports/${id}` }, contactImportSchema),
   };
 }

@@ -53,7 +53,8 @@ function queue(ops: readonly ContactOp[], op: ContactOp): ContactOp[] {
   return [...ops, op];
 }
 
-export class EngineContacts implements ContactsService {
+/** The book itself; its files (import, export) are contact-files.ts. */
+export class EngineContacts implements Omit<ContactsService, 'previewImport' | 'importFile' | 'exportFile'> {
   private readonly watchers = new Map<string, { accountId: string; onChange: (book: ContactBook) => unknown }>();
   private readonly refusals = new Map<string, ContactBook['refused']>();
   private readonly pulls = new Map<string, { running: Promise<void>; again: boolean }>();

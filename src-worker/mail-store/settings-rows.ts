@@ -7,6 +7,7 @@
  * per account, so a delta page writes them in the same transaction as its cursor.
  */
 import { labelsDocSchema, type LabelsDoc } from '../../shared/api/labels';
+import { identitiesDocSchema, type IdentitiesDoc } from '../../shared/identities';
 import { DEFAULT_PLAN, FEATURES, planResponseSchema, type PlanResponse } from '../../shared/plans';
 import { readPreferenceValues, type PreferencePatch, type PreferencesDoc, type PreferenceValues } from '../../shared/preferences';
 import type { AccountSettings } from '../../shared/worker-api';
@@ -15,6 +16,7 @@ import type { ReadTransaction, WriteTransaction } from '../db/store';
 
 const PREFERENCES_KEY = 'preferences';
 const PLAN_KEY = 'plan';
+const IDENTITIES_KEY = 'identities';
 const LABELS_KEY = 'labels';
 
 /** The tables a settings write touches. */
@@ -79,6 +81,20 @@ export async function writePlan(tx: WriteTransaction<MailTable>, plan: PlanRespo
   await tx.put('FeatureSettings', { id: PLAN_KEY, plan: plan.plan, features: [...plan.features] });
 }
 
+/** The gateway's last list of identities (null before the first answer). */
+export async function readCachedIdentities(tx: ReadTransaction<MailTable>): Promise<IdentitiesDoc | null> {
+  const parsed = identitiesDocSchema.safeParse((await tx.get('JSONBlob', IDENTITIES_KEY)) as { doc?: unknown } | undefined);
+  return parsed.success ? parsed.data : null;
+}
+
+/** The gateway's list (a GET, a change's answer or a delta upsert); an older revision than the one kept is ignored. */
+export async function writeServerIdentities(tx: WriteTransaction<MailTable>, doc: IdentitiesDoc): Promise<boolean> {
+  const cached = await readCachedIdentities(tx);
+  if (cached && cached.revision > doc.revision) return false;
+  await tx.put('JSONBlob', { id: IDENTITIES_KEY, revision: doc.revision, identities: doc.identities });
+  return true;
+}
+
 const NO_LABELS: LabelsDoc = { labels: [], serverKeepsLabels: null };
 
 /** The label table (the spec's EmailLabels) as the gateway last sent it: none before its first word. */
@@ -92,7 +108,7 @@ export async function writeLabels(tx: WriteTransaction<MailTable>, doc: LabelsDo
 }
 
 /** What the tabs see: the values made whole, pending changes laid over the gateway's. */
-export function toAccountSettings(accountId: string, cached: CachedPreferences, plan: PlanResponse, labels: LabelsDoc = NO_LABELS): AccountSettings {
+export function toAccountSettings(accountId: string, cached: CachedPreferences, plan: PlanResponse, identities: IdentitiesDoc | null = null, labels: LabelsDoc = NO_LABELS): AccountSettings {
   const preferences: PreferenceValues = readPreferenceValues({ ...cached.doc?.values, ...cached.pending });
   return {
     accountId,
@@ -101,6 +117,7 @@ export function toAccountSettings(accountId: string, cached: CachedPreferences, 
     unsynced: cached.pending !== null,
     plan: plan.plan,
     features: plan.features,
+    identities: identities?.identities ?? [],
     labels: labels.labels,
     serverKeepsLabels: labels.serverKeepsLabels,
   };

@@ -38,6 +38,7 @@ export const draftInputSchema: z.ZodType<DraftInput> = z.object({
   html: z.string(),
   inReplyToMessageId: id.optional(),
   attachmentIds: z.array(z.string().regex(/^[a-f0-9]{32}$/)).max(50),
+  from: address.optional(),
   baseRevision: z.number().int().nonnegative().optional(),
 });
 

@@ -64,6 +64,7 @@ export function draftEditOf(accountId: string, view: DraftView, waiting: DraftRo
     subject: view.subject,
     html: view.html ?? textToHtml(view.text ?? ''),
     ...(view.inReplyTo ? { inReplyToMessageId: view.inReplyTo } : {}),
+    ...(view.from ? { from: view.from } : {}),
     attachments: files,
   };
 }

@@ -93,8 +93,8 @@ export class EngineMailCommands implements MailCommandService {
   async saveDraft(params: { draft: DraftInput }): Promise<DraftSaveReceipt> {
     const { baseRevision, ...draft } = parseParams(draftInputSchema, params.draft);
     const draftId = draft.draftId ?? temporaryId();
-    // Read before the transaction (no unrelated await inside one): the From as settings name it now.
-    const from = await this.deps.sender?.(draft.accountId);
+    // Read before the transaction (no unrelated await inside one): the composer's identity, or the From as settings name it now.
+    const from = draft.from ?? (await this.deps.sender?.(draft.accountId));
     const { row, revision } = await withWrite(await this.deps.open(draft.accountId), [OUTBOX_TABLE, 'JSONBlob'], async (tx) => {
       // Another tab saved or sent this draft since this composer's last save: refused before anything is written.
       const revision = await claimRevision(tx, draftId, draft.draftId === undefined ? undefined : baseRevision);

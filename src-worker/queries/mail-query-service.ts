@@ -34,6 +34,7 @@ import {
   moveWindowParamsSchema,
   parseParams,
   prefetchParamsSchema,
+  proxyImagesParamsSchema,
   subscriptionParamsSchema,
   suggestParamsSchema,
   threadParamsSchema,
@@ -110,6 +111,10 @@ export class EngineMailQueries implements MailQueryService {
 
   previewAttachment(params: { accountId: string; messageId: string; index: number }): Promise<{ url: string; expiresAt: number }> {
     return this.deps.reads.previewLink(parseParams(attachmentParamsSchema, params));
+  }
+
+  proxyRemoteImages(params: { accountId: string; urls: readonly string[] }): Promise<Readonly<Record<string, string>>> {
+    return this.deps.reads.signImages(parseParams(proxyImagesParamsSchema, params));
   }
 
   async listFolders(params: { accountId: string }): Promise<readonly FolderView[]> {

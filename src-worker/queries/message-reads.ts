@@ -23,7 +23,7 @@ const INLINE_RULE = 2;
 
 export interface MessageReadsDeps {
   readonly open: OpenStore;
-  readonly gateway: (accountId: string) => Promise<Pick<MailGateway, 'thread' | 'body' | 'attachment' | 'previewLink'>>;
+  readonly gateway: (accountId: string) => Promise<Pick<MailGateway, 'thread' | 'body' | 'attachment' | 'previewLink' | 'signImages'>>;
   readonly now?: () => number;
 }
 
@@ -121,6 +121,11 @@ export class MessageReads {
   async previewLink(params: { accountId: string; messageId: string; index: number }): Promise<{ url: string; expiresAt: number }> {
     const { accountId, messageId, index } = params;
     return (await this.deps.gateway(accountId)).previewLink({ messageId, index });
+  }
+
+  /** Gateway addresses that load these remote images for the reader, so the sender never sees the reader's address. */
+  async signImages(params: { accountId: string; urls: readonly string[] }): Promise<Record<string, string>> {
+    return (await this.deps.gateway(params.accountId)).signImages(params.urls);
   }
 
   private async fetchBody(accountId: string, messageId: string): Promise<BodyView> {

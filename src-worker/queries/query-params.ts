@@ -3,6 +3,7 @@
  * tab is input from outside the process). A bad request is InvalidRequestData.
  */
 import * as z from 'zod';
+import { MAX_SIGNED_IMAGES } from '../../shared/api/image-proxy';
 import { TernError } from '../../shared/errors';
 
 const id = z.string().min(1).max(64);
@@ -25,6 +26,8 @@ export const bodyParamsSchema = z.object({ accountId: id, messageId: id, whole: 
 /** The gateway numbers a message's attachments from 0 (AttachmentSummary.index). */
 export const attachmentParamsSchema = z.object({ accountId: id, messageId: id, index: z.number().int().min(0).max(9999) });
 export const accountParamsSchema = z.object({ accountId: id });
+/** A message's remote image URLs to sign (shared/api/image-proxy.ts caps them per call). */
+export const proxyImagesParamsSchema = z.object({ accountId: id, urls: z.array(z.string().min(1).max(4096)).max(MAX_SIGNED_IMAGES) });
 export const accountsParamsSchema = z.object({ accountIds });
 export const prefetchParamsSchema = z.object({ accountIds, days: z.number().int().min(1).max(3650) });
 export const suggestParamsSchema = z.object({ accountIds, prefix: z.string().max(200), limit: z.number().int().min(1).max(50) });

@@ -3,11 +3,13 @@
  * the gateway, which puts them on the mail server. No offline queue on purpose: a rule counts
  * once the server accepted its script, and a refusal must reach the person while they look.
  * The newest document per account is kept in memory for `listSender` (the toolbar's "Block
- * sender" changes the lists without the Settings page open).
+ * sender" changes the lists without the Settings page open). What changes on the gateway (a
+ * save on another device, an "apply to existing mail" run's progress) comes with the sync's
+ * delta pages (`changed`) and goes to every watching tab.
  */
 import * as z from 'zod';
 import { TernError } from '../../shared/errors';
-import { mailFilterSchema, mailRulesSchema, senderEntrySchema, type RulesDoc } from '../../shared/mail-rules';
+import { mailFilterSchema, mailRulesSchema, ruleAddressSchema, senderEntrySchema, type ForwardingCheckResult, type RuleRun, type RulesActivity, type RulesDoc } from '../../shared/mail-rules';
 import type { RulesService } from '../../shared/worker-api';
 import type { RulesGateway } from './rules-gateway';
 
@@ -17,6 +19,7 @@ export interface EngineRulesDeps {
 
 const saveSchema = z.object({ accountId: z.string().min(1), rules: mailRulesSchema, baseRevision: z.number().int().nonnegative() });
 const applySchema = z.object({ accountId: z.string().min(1), filter: mailFilterSchema });
+const checkSchema = z.object({ accountId: z.string().min(1), address: ruleAddressSchema });
 const listSchema = z.object({ accountId: z.string().min(1), sender: senderEntrySchema, list: z.enum(['blocked', 'allowed']).nullable() });
 
 function parse<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
@@ -27,6 +30,7 @@ function parse<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
 
 export class EngineRules implements RulesService {
   private readonly latest = new Map<string, RulesDoc>();
+  private readonly watchers = new Map<string, { accountId: string; onChange: (activity: RulesActivity) => unknown }>();
 
   constructor(private readonly deps: EngineRulesDeps) {}
 
@@ -43,9 +47,40 @@ export class EngineRules implements RulesService {
     return doc;
   }
 
-  async applyFilter(params: Parameters<RulesService['applyFilter']>[0]): Promise<{ readonly matched: number }> {
+  async applyFilter(params: Parameters<RulesService['applyFilter']>[0]): Promise<RuleRun> {
     const { accountId, filter } = parse(applySchema, params);
     return (await this.deps.gateway(accountId)).applyFilter(filter);
+  }
+
+  async checkForwarding(params: Parameters<RulesService['checkForwarding']>[0]): Promise<ForwardingCheckResult> {
+    const { accountId, address } = parse(checkSchema, params);
+    return (await this.deps.gateway(accountId)).checkForwarding(address);
+  }
+
+  /** The first call comes with the gateway's activity now (a page opened or reloaded mid-run); later ones with the delta's. */
+  async watch({ accountId }: { readonly accountId: string }, onChange: (activity: RulesActivity) => void): Promise<{ readonly subscriptionId: string }> {
+    const subscriptionId = crypto.randomUUID();
+    this.watchers.set(subscriptionId, { accountId, onChange });
+    void (async () => (await this.deps.gateway(accountId)).activity())()
+      .then((activity) => this.watchers.has(subscriptionId) && onChange(activity))
+      // Offline or refused: the next delta page brings the activity.
+      .catch(() => undefined);
+    return { subscriptionId };
+  }
+
+  async unwatch({ subscriptionId }: { readonly subscriptionId: string }): Promise<void> {
+    this.watchers.delete(subscriptionId);
+  }
+
+  /** A delta page brought the account's activity: every tab watching it hears (a tab that is gone is forgotten). */
+  changed(accountId: string, activity: RulesActivity): void {
+    if ((this.latest.get(accountId)?.revision ?? activity.revision) < activity.revision) this.latest.delete(accountId);
+    for (const [id, watcher] of this.watchers) {
+      if (watcher.accountId !== accountId) continue;
+      void Promise.resolve()
+        .then(() => watcher.onChange(activity))
+        .catch(() => this.watchers.delete(id));
+    }
   }
 
   async listSender(params: Parameters<RulesService['listSender']>[0]): Promise<RulesDoc> {

@@ -1,5 +1,5 @@
 /**
- * The engine's SettingsService (shared/worker-api.ts): each account's preferences and plan,
+ * The engine's SettingsService (shared/worker-api.ts): each account's preferences, plan and identities,
  * cached in its database (settings-rows.ts), loaded from the gateway at sign-in and start,
  * refreshed by delta (sync/delta-applier.ts writes the upserts; `changed` is called after
  * the commit), pushed to every watching tab, and changed at once here, then on the gateway
@@ -10,6 +10,7 @@ import { compareAccountIds } from '../../shared/account';
 import type { Clock } from '../../shared/clock';
 import type { LogType } from '../../shared/constants';
 import { TernError } from '../../shared/errors';
+import { identityIdSchema, identityInputSchema, MAX_SIGNATURE_CHARS, type IdentitiesDoc, type IdentityDraft } from '../../shared/identities';
 import { PREFERENCE_FEATURES, preferencePatchSchema, type PreferenceKey } from '../../shared/preferences';
 import type { AccountSettings, SettingsService } from '../../shared/worker-api';
 import type { MailTable } from '../db/mail-schema';
@@ -17,7 +18,19 @@ import { withRead, withWrite, type LocalStore } from '../db/store';
 import type { OnlineStatus } from '../net/online-status';
 import { createPreferenceSender, type PreferenceSender } from './preference-sender';
 import type { SettingsGateway } from './settings-gateway';
-import { addPending, readCachedLabels, readCachedPlan, readCachedPreferences, SETTINGS_TABLES, toAccountSettings, writeLabels, writePlan, writeServerPreferences } from '../mail-store/settings-rows';
+import {
+  addPending,
+  readCachedIdentities,
+  readCachedLabels,
+  readCachedPlan,
+  readCachedPreferences,
+  SETTINGS_TABLES,
+  toAccountSettings,
+  writeLabels,
+  writePlan,
+  writeServerIdentities,
+  writeServerPreferences,
+} from '../mail-store/settings-rows';
 
 export interface EngineSettingsDeps {
   /** The stored accounts' ids (any order). */
@@ -74,6 +87,38 @@ export class EngineSettings implements SettingsService {
     return this.read(accountId);
   }
 
+  /**
+   * Identities change on the gateway first (an alias is the gateway's and the plan's to
+   * allow), then in the cache and every tab; a bad field or an oversized signature is
+   * refused here, as the gateway would, without a round trip.
+   */
+  async saveIdentity(params: { readonly accountId: string; readonly identityId: string; readonly identity: IdentityDraft }): Promise<AccountSettings> {
+    await this.require(params.accountId);
+    const id = identityIdSchema.safeParse(params.identityId);
+    const parsed = identityInputSchema.safeParse(params.identity);
+    if (!id.success || !parsed.success) {
+      const issues = [...(id.success ? [] : [{ path: 'id', message: id.error.issues[0]?.message ?? '' }]), ...(parsed.success ? [] : parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })))];
+      throw new TernError('InvalidParameter', { detail: issues });
+    }
+    if (parsed.data.signatureHtml.length > MAX_SIGNATURE_CHARS) {
+      throw new TernError('SignatureTooLarge', { detail: { limit: MAX_SIGNATURE_CHARS, length: parsed.data.signatureHtml.length, identity: id.data } });
+    }
+    const gateway = await this.deps.gateway(params.accountId);
+    return this.keepIdentities(params.accountId, await gateway.putIdentity(id.data, parsed.data));
+  }
+
+  async deleteIdentity(params: { readonly accountId: string; readonly identityId: string }): Promise<AccountSettings> {
+    await this.require(params.accountId);
+    const gateway = await this.deps.gateway(params.accountId);
+    return this.keepIdentities(params.accountId, await gateway.deleteIdentity(params.identityId));
+  }
+
+  private async keepIdentities(accountId: string, doc: IdentitiesDoc): Promise<AccountSettings> {
+    await withWrite(await this.deps.open(accountId), SETTINGS_TABLES, (tx) => writeServerIdentities(tx, doc));
+    this.changed();
+    return this.read(accountId);
+  }
+
   async watch(onChange: (settings: readonly AccountSettings[]) => void): Promise<{ readonly subscriptionId: string }> {
     const subscriptionId = crypto.randomUUID();
     this.watchers.set(subscriptionId, onChange);
@@ -94,11 +139,20 @@ export class EngineSettings implements SettingsService {
   async load(accountId: string): Promise<void> {
     try {
       const gateway = await this.deps.gateway(accountId);
-      // An older gateway has no labels: the rest still loads.
-      const [doc, plan, labels] = await Promise.all([gateway.preferences(), gateway.plan(), gateway.labels().catch(() => null)]);
+      // Identities and labels on their own: a gateway older than them still gives preferences and plan.
+      const [doc, plan, identities, labels] = await Promise.all([
+        gateway.preferences(),
+        gateway.plan(),
+        gateway.identities().catch((error: unknown) => {
+          this.deps.log?.('Info', `loading the identities of ${accountId}: ${error instanceof Error ? error.message : String(error)}`);
+          return null;
+        }),
+        gateway.labels().catch(() => null),
+      ]);
       await withWrite(await this.deps.open(accountId), SETTINGS_TABLES, async (tx) => {
         await writeServerPreferences(tx, doc);
         await writePlan(tx, plan);
+        if (identities) await writeServerIdentities(tx, identities);
         if (labels) await writeLabels(tx, labels);
       });
       this.changed();
@@ -129,7 +183,7 @@ export class EngineSettings implements SettingsService {
 
   private async read(accountId: string): Promise<AccountSettings> {
     return withRead(await this.deps.open(accountId), SETTINGS_TABLES, async (tx) =>
-      toAccountSettings(accountId, await readCachedPreferences(tx), await readCachedPlan(tx), await readCachedLabels(tx)),
+      toAccountSettings(accountId, await readCachedPreferences(tx), await readCachedPlan(tx), await readCachedIdentities(tx), await readCachedLabels(tx)),
     );
   }
 

@@ -6,6 +6,7 @@
  * cursor/appliedTransactionId are copied from here after the commit, for display.
  */
 import type { DeltaChange, DeltaResponse } from '../../shared/api/delta';
+import type { RulesActivity } from '../../shared/mail-rules';
 import type { CommandStatus } from '../../shared/worker-mail-api';
 import type { MailTable } from '../db/mail-schema';
 import { withRead, withWrite, type LocalStore, type WriteTransaction } from '../db/store';
@@ -13,7 +14,7 @@ import { PendingEffects } from '../mail-store/outbox-rows';
 import { readSyncState, syncStateRow, type SyncState } from '../mail-store/sync-state';
 import type { MessageRowChanges } from '../mail-store/change-feed';
 import { MAIL_WRITE_TABLES, MailWriter } from '../mail-store/mail-writer';
-import { SETTINGS_TABLES, writeLabels, writePlan, writeServerPreferences } from '../mail-store/settings-rows';
+import { SETTINGS_TABLES, writeLabels, writePlan, writeServerIdentities, writeServerPreferences } from '../mail-store/settings-rows';
 import { writePendingSends } from '../mail-store/pending-sends';
 
 /** A page writes mail and, when it carries them, the account's preferences and plan. */
@@ -29,10 +30,12 @@ export interface AppliedPage {
   readonly finished: readonly CommandStatus[];
   /** Every Message row the page wrote or removed (the search index takes them as they are). */
   readonly messages: MessageRowChanges;
-  /** The page carried the account's preferences or plan (written with it): the settings service tells the tabs. */
+  /** The page carried the account's preferences, plan or identities (written with it): the settings service tells the tabs. */
   readonly settingsChanged: boolean;
   /** The address book changed on the gateway (its latest change's id): the contacts service pulls the cards. */
   readonly contactsRevision: number | null;
+  /** The rules were saved or a run moved on (the newest in the page): the rules service tells the tabs. Not stored: the rules live on the gateway. */
+  readonly rulesActivity: RulesActivity | null;
 }
 
 export type { SyncState };
@@ -44,8 +47,8 @@ export interface DeltaApplierDeps {
   readonly reconcile: (params: { tx: WriteTransaction<MailTable>; writer: MailWriter; cursor: number }) => Promise<CommandStatus[]>;
 }
 
-/** Applies one change; true when it was the account's preferences, plan or labels rather than mail. */
-async function applyChange(tx: WriteTransaction<MailTable>, writer: MailWriter, change: Exclude<DeltaChange, { object: 'contacts' }>): Promise<boolean> {
+/** Applies one change; true when it was the account's preferences, plan, identities or labels rather than mail. */
+async function applyChange(tx: WriteTransaction<MailTable>, writer: MailWriter, change: Exclude<DeltaChange, { object: 'contacts' | 'rules' }>): Promise<boolean> {
   if (change.op === 'delete') {
     if (change.object === 'folder') await writer.deleteFolder(change.objectId);
     else if (change.object === 'message') await writer.deleteMessage(change.objectId);
@@ -58,6 +61,7 @@ async function applyChange(tx: WriteTransaction<MailTable>, writer: MailWriter, 
   // Not mail: cached beside it (mail-store/settings-rows.ts), in this page's transaction, so
   // the cursor never passes a preference change this device has not stored.
   else if (change.object === 'preferences') return (await writeServerPreferences(tx, change.data), true);
+  else if (change.object === 'identities') return (await writeServerIdentities(tx, change.data), true);
   else if (change.object === 'plan') return (await writePlan(tx, change.data), true);
   else if (change.object === 'labels') return (await writeLabels(tx, change.data), true);
   else await writePendingSends(tx, change.data);
@@ -86,15 +90,17 @@ export class DeltaApplier {
       await writer.prefetch(page.changes);
       let settingsChanged = false;
       let contactsRevision: number | null = null;
+      let rulesActivity: RulesActivity | null = null;
       for (const change of page.changes) {
         // The cards are not in the page: the contacts service pulls them from its own cursor after the commit.
         if (change.object === 'contacts') contactsRevision = change.op === 'upsert' ? change.data.revision : contactsRevision;
+        else if (change.object === 'rules') rulesActivity = change.op === 'upsert' ? change.data : rulesActivity;
         else if (await applyChange(tx, writer, change)) settingsChanged = true;
       }
       const finished = await this.deps.reconcile({ tx, writer, cursor: page.cursor });
       await writer.finish();
       tx.queuePut('JSONBlob', syncStateRow(state));
-      return { accountId, state, threadIds: [...writer.threadIds], foldersChanged: writer.foldersChanged, finished, messages: writer.messages, settingsChanged, contactsRevision };
+      return { accountId, state, threadIds: [...writer.threadIds], foldersChanged: writer.foldersChanged, finished, messages: writer.messages, settingsChanged, contactsRevision, rulesActivity };
     });
   }
 }

@@ -2,29 +2,26 @@
  * Contacts end to end on the demo (issue 18): a card created on the Contacts screen is saved
  * through the engine and the gateway and is still there after a reload; a second card with the
  * same address (by the spec's equivalence) is offered for merging and merged; a delete is
- * undone from its toast; the composer suggests the card by its last name; the screen
+ * undone from its toast; the composer suggests the card by its last name; a Google CSV export
+ * (BOM, ` ::: ` multi-values, an invalid row) is imported through the column mapping and the
+ * gateway's job, and importing it again adds nothing; the screen and the import dialog
  * photographed at 1366×768 and 390×844, light and dark, in English and German.
  */
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium, screenshot } from './chromium';
-import { literal, logIn, watch, type Watched } from './demo-session';
+import type { Browser, Page } from 'playwright-core';
+import { screenshot } from './chromium';
+import { literal, startLoggedIn, type Watched } from './demo-session';
 import { composerForm } from './mail-page';
 
 const baseUrl = inject('baseUrl');
 const { alice } = inject('demo');
 
 let browser: Browser;
-let context: BrowserContext;
 let tab: Watched;
 let page: Page;
 
 beforeAll(async () => {
-  browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1366, height: 768 }, colorScheme: 'light', locale: 'en-US' });
-  tab = watch(await context.newPage());
-  page = tab.page;
-  await logIn(page, baseUrl, alice);
+  ({ browser, tab, page } = await startLoggedIn(baseUrl, alice, { viewport: { width: 1366, height: 768 } }));
 });
 afterAll(async () => {
   await browser?.close();
@@ -109,6 +106,61 @@ describe('the Contacts screen', () => {
     await to.press('Enter');
     await box.getByText('Zoe Quartz').waitFor();
     await page.keyboard.press('Escape');
+  });
+
+  test('import a Google CSV: the mapping is shown and confirmed, the invalid row left out on consent, progress, the cards listed; the same file again adds nothing', async () => {
+    const googleCsv = [
+      'First Name,Middle Name,Last Name,Nickname,Organization Name,Notes,Labels,E-mail 1 - Label,E-mail 1 - Value,E-mail 2 - Label,E-mail 2 - Value,Phone 1 - Label,Phone 1 - Value',
+      'Ulla,,Yarrowby,,Yarrow GmbH,,* myContacts,* Work,ulla@yarrow.test ::: ulla.home@yarrow.test,,,Mobile,+49 170 1 ::: +49 30 2',
+      'Вера,,Ясенева,,,,* myContacts,* Home,vera@yasen.test,,,,',
+      'Olaf,,Yarrowby,,,Cousin,* myContacts,Work,olaf@yarrow.test,Home,OLAF+home@yarrow.test,,',
+      'Broken,,Row,,,,* myContacts,Work,not-an-address,,,,',
+    ].join('\r\n');
+    const file = { name: 'google.csv', mimeType: 'text/csv', buffer: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(googleCsv, 'utf8')]) };
+    await page.goto(`${baseUrl}/contacts`);
+    await page.getByRole('heading', { name: 'Contacts', level: 1 }).waitFor();
+    const importFile = async () => {
+      await page.getByRole('button', { name: 'Import and export' }).click();
+      await page.getByRole('menuitem', { name: 'Import from a file…' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Import contacts' });
+      await dialog.getByLabel('File').setInputFiles(file);
+      await dialog.getByText('3 contacts will be imported.').waitFor();
+      return dialog;
+    };
+    const dialog = await importFile();
+    // Mapped by header name: the address column as such, its label column not; empty columns left out of the table.
+    expect(await dialog.getByRole('combobox', { name: 'Imported as: E-mail 1 - Value' }).inputValue()).toBe('email');
+    expect(await dialog.getByRole('combobox', { name: 'Imported as: E-mail 1 - Label' }).inputValue()).toBe('ignore');
+    expect(await dialog.getByRole('combobox', { name: 'Imported as: Middle Name' }).count()).toBe(0);
+    await dialog.getByText('Row 5: “not-an-address” is not an email address').waitFor();
+    const importButton = dialog.getByRole('button', { name: 'Import', exact: true });
+    expect(await importButton.isDisabled()).toBe(true);
+    await dialog.getByLabel('Leave these rows out and import the rest').check();
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await screenshot(page, `contacts-import-1366-${scheme}`);
+      await page.setViewportSize({ width: 390, height: 844 });
+      await screenshot(page, `contacts-import-390-${scheme}`);
+      await page.setViewportSize({ width: 1366, height: 768 });
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await importButton.click();
+    await dialog.getByText('Imported: 3 new, 0 completed, 0 already there. 1 invalid row was left out.').waitFor();
+    await screenshot(page, 'contacts-import-done-1366-light');
+    await dialog.getByRole('button', { name: 'Close', exact: true }).last().click();
+    await list().getByRole('option', { name: /^Ulla Yarrowby/ }).click();
+    expect(await page.getByLabel('Email addresses 2').inputValue()).toBe('ulla.home@yarrow.test');
+    expect(await page.getByLabel('Phone numbers 2').inputValue()).toBe('+49 30 2');
+    await list().getByRole('option', { name: /^Вера Ясенева/ }).waitFor();
+
+    // The same file again: every card is already there.
+    const again = await importFile();
+    await again.getByLabel('Leave these rows out and import the rest').check();
+    await again.getByRole('button', { name: 'Import', exact: true }).click();
+    await again.getByText('Imported: 0 new, 0 completed, 3 already there. 1 invalid row was left out.').waitFor();
+    await again.getByRole('button', { name: 'Close', exact: true }).last().click();
+    expect(await list().getByRole('option', { name: /Yarrowby/ }).count()).toBe(2);
+    expect(tab.errors).toEqual([]);
   });
 
   test('the screen at 1366×768 and 390×844, light and dark, English and German', async () => {

@@ -50,7 +50,7 @@ export function watch(page: Page): Watched {
   return { page, mail: new MailPage(page), errors };
 }
 
-export async function newDemoContext(browser: Browser, options: { readonly serviceWorkers?: 'allow' | 'block' } = {}): Promise<BrowserContext> {
+export async function newDemoContext(browser: Browser, options: { readonly serviceWorkers?: 'allow' | 'block'; readonly viewport?: { readonly width: number; readonly height: number } } = {}): Promise<BrowserContext> {
   return browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'light', ...options });
 }
 
@@ -63,14 +63,27 @@ export async function logIn(page: Page, baseUrl: string, login: E2eLogin): Promi
   await mail.waitForRows();
 }
 
-/** A new Chromium with one watched tab logged in to `login`, on its Inbox: how most demo files start. */
-export async function startInInbox(baseUrl: string, login: E2eLogin): Promise<{ browser: Browser; context: BrowserContext; tab: Watched; page: Page }> {
+export interface DemoTab {
+  readonly browser: Browser;
+  readonly context: BrowserContext;
+  readonly tab: Watched;
+  readonly page: Page;
+}
+
+/** A new Chromium with one watched tab logged in to `login` (1440×900 unless `viewport` says otherwise): how most demo files start. */
+export async function startLoggedIn(baseUrl: string, login: E2eLogin, options: { readonly viewport?: { readonly width: number; readonly height: number } } = {}): Promise<DemoTab> {
   const browser = await launchChromium();
-  const context = await newDemoContext(browser);
+  const context = await newDemoContext(browser, options);
   const tab = watch(await context.newPage());
   await logIn(tab.page, baseUrl, login);
-  await openFolder(tab.page, login.email, 'Inbox');
   return { browser, context, tab, page: tab.page };
+}
+
+/** `startLoggedIn`, then on the account's Inbox. */
+export async function startInInbox(baseUrl: string, login: E2eLogin): Promise<DemoTab> {
+  const started = await startLoggedIn(baseUrl, login);
+  await openFolder(started.page, login.email, 'Inbox');
+  return started;
 }
 
 /** Adds another account from the sidebar's "Add account", without logging out. */

@@ -16,12 +16,15 @@ import { join } from 'node:path';
 import { ImapFlow } from 'imapflow';
 import { createTransport } from 'nodemailer';
 import MailComposer from 'nodemailer/lib/mail-composer';
-import { DEMO_ACCOUNTS } from '../harness/demo-accounts';
+import { DEMO_ACCOUNTS, demoMailUsers } from '../harness/demo-accounts';
 import { startMailServers, type MailServers } from '../harness/mail-servers';
 import { findFreePorts } from '../harness/ports';
 import { seedMailbox } from '../harness/seed/seed-mailbox';
 
 /** Seeded messages per account: enough for real lists and folders, small enough to stay fast. */
+/** Where e2e files serve remote images from: a loopback address the demo gateway's image proxy is allowed to reach. */
+export const E2E_IMAGE_HOST = '127.0.0.66';
+
 export const E2E_SEED_COUNTS: Readonly<Record<string, number>> = { 'alice@tern.test': 300, 'bob@kite.test': 200 };
 
 export interface E2eLogin {
@@ -34,7 +37,8 @@ export interface E2eLogin {
 export interface DemoFacts {
   readonly alice: E2eLogin;
   readonly bob: E2eLogin;
-  readonly mail: { readonly host: string; readonly imap: number; readonly smtp: number };
+  /** The mail servers' ports: `smtp` takes mail from anyone (tests deliver through it), `submission` is the gateway's (AUTH, sender checked); sieve: ManageSieve, for a test that sets up another address's forwarding. */
+  readonly mail: { readonly host: string; readonly imap: number; readonly smtp: number; readonly submission: number; readonly sieve: number };
   /** Messages delivered over SMTP at setup, newest mail of their inbox. */
   readonly probes: {
     /**
@@ -114,7 +118,7 @@ export async function startDemo(log: (line: string) => void = () => undefined): 
   await chmod(root, 0o755);
   const servers = await startMailServers({
     dataDir: join(root, 'mail'),
-    users: DEMO_ACCOUNTS.map(({ email, password }) => ({ email, password })),
+    users: demoMailUsers(),
     fresh: true,
     log,
   });
@@ -212,7 +216,7 @@ export async function startDemo(log: (line: string) => void = () => undefined): 
     const facts: DemoFacts = {
       alice: { email: alice.email, password: alice.password, name: alice.name },
       bob: { email: bob.email, password: bob.password, name: bob.name },
-      mail: { host: servers.host, imap: servers.ports.imap, smtp: servers.ports.smtp },
+      mail: { host: servers.host, imap: servers.ports.imap, smtp: servers.ports.smtp, submission: servers.ports.submission, sieve: servers.ports.sieve },
       probes,
       tracker: { port: started.port, logFile },
     };
@@ -227,7 +231,8 @@ export async function startDemo(log: (line: string) => void = () => undefined): 
 export function mailDomainTable(servers: MailServers): string {
   const entry = {
     imap: { host: servers.host, port: servers.ports.imap, security: 'none' },
-    smtp: { host: servers.host, port: servers.ports.smtp, security: 'none' },
+    // The submission port, as the demo's gateway: each login sends only as its own address and its alias.
+    smtp: { host: servers.host, port: servers.ports.submission, security: 'none' },
     // Rules that run on the server: Dovecot's ManageSieve; Cyrus runs none in the harness.
     sieve: servers.imapServer === 'dovecot' ? { host: servers.host, port: servers.ports.sieve, security: 'none' } : null,
   };

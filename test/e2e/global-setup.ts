@@ -7,7 +7,7 @@ import type { TestProject } from 'vitest/node';
 import { ensureDebianPackages } from '../harness/system-packages';
 import { findFreePorts } from '../harness/ports';
 import { CHROMIUM_PATH } from './chromium';
-import { mailDomainTable, startDemo, trackerRequests, type DemoFacts } from './demo-setup';
+import { E2E_IMAGE_HOST, mailDomainTable, startDemo, trackerRequests, type DemoFacts } from './demo-setup';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -62,6 +62,8 @@ export default async function setup(project: TestProject) {
       TERN_DATA_DIR: join(dataDir, 'gateway'),
       TERN_PUBLIC_DIR: publicDir,
       TERN_MAIL_DOMAINS: mailDomainTable(demo.servers),
+      // The image proxy reaches only the public internet; the e2e files' image servers listen here.
+      TERN_IMAGE_PROXY_ALLOW: E2E_IMAGE_HOST,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -112,7 +112,8 @@ async function openFixture(options: { csp: string | null }): Promise<{ page: Pag
       await route.fulfill({ headers: { 'content-type': 'text/javascript' }, body: bundle });
     } else if (!/^(?:https?|wss?|ftp):/i.test(url)) {
       await route.continue(); // the browser's own resources (its PDF viewer), not network
-    } else if (url.startsWith('https://images.example/')) {
+    } else if (url.startsWith(`${ORIGIN}/api/proxy/image?`)) {
+      // The gateway's image proxy, as the app's frame reaches it ('self').
       await route.fulfill({ headers: { 'content-type': 'image/svg+xml' }, body: REMOTE_SVG });
     } else {
       await route.abort('blockedbyclient');
@@ -347,9 +348,8 @@ describe('a hostile HTML message', () => {
 });
 
 describe('remote images', () => {
-  test('stay blocked until "Show images", then load over https (app CSP with https: images)', async () => {
-    // The app's CSP is inherited by srcdoc frames: "Show images" needs https: in the page's img-src too.
-    const { page, watch } = await openFixture({ csp: APP_CSP.replace("img-src 'self' data: blob:", "img-src 'self' data: blob: https:") });
+  test('stay blocked until "Show images", then load through the gateway\'s image proxy, never from the sender (the app\'s own CSP)', async () => {
+    const { page, watch } = await openFixture({ csp: APP_CSP });
     const png = await drawPng(page, 640, 420, 190);
     await page.evaluate((data) => window.__tern.mountConversation(data), conversation(png, { hostile: false }));
     const newsletter = page.getByRole('article', { name: /Message from Bob Kim/ });
@@ -363,8 +363,9 @@ describe('remote images', () => {
     await screenshot(page, 'mail-conversation-blocked');
 
     await bar.getByRole('button', { name: 'Show images' }).click();
-    await expect.poll(() => offFixture(watch)).toEqual(['https://images.example/banner.svg']);
     await expect.poll(() => content.getByAltText('Banner').evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    expect(watch.requests.filter((url) => url.startsWith(`${ORIGIN}/api/proxy/image?`))).toEqual([`${ORIGIN}/api/proxy/image?u=${encodeURIComponent('https://images.example/banner.svg')}`]);
+    expect(offFixture(watch)).toEqual([]);
     await expect(newsletter.getByRole('region', { name: 'Remote images blocked' }).count()).resolves.toBe(0);
     expect(watch.console).toEqual([]);
     await screenshot(page, 'mail-conversation-images-shown');

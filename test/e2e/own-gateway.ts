@@ -32,7 +32,7 @@ export interface OwnGateway {
 }
 
 function domainTable(mail: DemoFacts['mail']): string {
-  const entry = { imap: { host: mail.host, port: mail.imap, security: 'none' }, smtp: { host: mail.host, port: mail.smtp, security: 'none' } };
+  const entry = { imap: { host: mail.host, port: mail.imap, security: 'none' }, smtp: { host: mail.host, port: mail.submission, security: 'none' } };
   const domains = new Set(DEMO_ACCOUNTS.map((account) => account.email.split('@')[1]!));
   return JSON.stringify(Object.fromEntries([...domains].map((domain) => [domain, entry])));
 }

@@ -7,9 +7,10 @@
  * the message. And in the dark theme a mail without colours of its own reads in the
  * app's dark colours, while a designed newsletter keeps its light card.
  *
- * The images come from a loopback http server. The frame fetches allowed images over
- * https only (its CSP upgrades insecure requests), so the context routes the newsletter's
- * https host to that server.
+ * The images come from a loopback http server, and reach the browser only through the
+ * gateway's private image proxy (issue 19): the server sees the proxy, never Chromium. The
+ * demo gateway's proxy is allowed to reach that loopback address (E2E_IMAGE_HOST), as an
+ * operator would allow an internal image host; anything else private it refuses.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,12 +19,14 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { launchChromium, screenshot } from './chromium';
 import { logIn, newDemoContext, openFolder, openThread, watch, type Watched } from './demo-session';
+import { E2E_IMAGE_HOST } from './demo-setup';
 
 const baseUrl = inject('baseUrl');
 const demo = inject('demo');
 const { alice } = demo;
 const stamp = Date.now().toString(36);
-const IMAGE_HOST = `https://img-${stamp}.kite.test`;
+/** http://<E2E_IMAGE_HOST>:<port>, once the image server listens. */
+let IMAGE_HOST = '';
 const SENDER = `news-${stamp}@images.kite.test`;
 const SENDER_NAME = 'The Picture Weekly';
 const FIRST = `Pictures this week ${stamp}`;
@@ -55,6 +58,8 @@ function svg(width: number, height: number, fill: string): string {
 
 let server: Server;
 const served: string[] = [];
+/** Who asked the image server for each image: the gateway's proxy, if the reader's IP stays private. */
+const userAgents = new Set<string>();
 let browser: Browser;
 let context: BrowserContext;
 let tab: Watched;
@@ -90,22 +95,17 @@ beforeAll(async () => {
   server = createServer((request, response) => {
     const path = request.url ?? '/';
     served.push(path);
+    userAgents.add(request.headers['user-agent'] ?? '');
     if (path.startsWith('/assets/header-600x120')) return void response.writeHead(200, { 'content-type': 'image/svg+xml' }).end(svg(600, 120, '#3b4a9c'));
     if (path.startsWith('/img/story-')) return void response.writeHead(200, { 'content-type': 'image/svg+xml' }).end(svg(560, 280, '#2f7d6d'));
     if (path.startsWith('/open/')) return void response.writeHead(200, { 'content-type': 'image/svg+xml' }).end(svg(1, 1, '#fff'));
     response.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => server.listen(0, E2E_IMAGE_HOST, resolve));
+  IMAGE_HOST = `http://${E2E_IMAGE_HOST}:${(server.address() as AddressInfo).port}`;
   await seed();
   browser = await launchChromium();
   context = await newDemoContext(browser);
-  // The newsletter's https host is the loopback server (nothing leaves the machine).
-  await context.route(`${IMAGE_HOST}/**`, async (route) => {
-    const url = new URL(route.request().url());
-    const response = await route.fetch({ url: `http://127.0.0.1:${port}${url.pathname}` });
-    await route.fulfill({ response });
-  });
   tab = watch(await context.newPage());
   ({ page } = tab);
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -140,7 +140,7 @@ const frameFacts = (frame: Locator): Promise<FrameFacts> =>
       scrollWidth: doc.documentElement.scrollWidth,
       clientWidth: doc.documentElement.clientWidth,
       zoom,
-      loaded: images.filter((image) => /^https:/.test(image.currentSrc) && image.complete && image.naturalWidth > 0).length,
+      loaded: images.filter((image) => /\/api\/proxy\/image\?/.test(image.currentSrc) && image.complete && image.naturalWidth > 0).length,
       broken: doc.querySelectorAll('img[data-tern-broken-src]').length,
       fontSize: paragraph ? parseFloat(getComputedStyle(paragraph).fontSize) * zoom : 0,
     };
@@ -173,6 +173,10 @@ describe('remote images shown in a narrow pane', () => {
     const shown = await expectShownAndFitting(frame, 'show images, conversation view 1280');
     expect(shown.frameWidth).toBeLessThan(600);
     expect(served.some((path) => path.startsWith('/img/gone-2'))).toBe(true);
+    // Every picture was fetched by the gateway's image proxy, none by the browser.
+    expect([...userAgents]).toEqual([expect.stringMatching(/^TernImageProxy\//)]);
+    const sources = await frame.evaluate((element) => [...((element as HTMLIFrameElement).contentDocument?.images ?? [])].map((image) => image.getAttribute('src') ?? ''));
+    expect(sources.filter((src) => src.includes(E2E_IMAGE_HOST))).toEqual([]);
     await screenshot(page, 'reading-images-1-shown');
     // The missing picture: a placeholder of its shape, within the pane.
     await frame.evaluate((element) => (element as HTMLIFrameElement).contentDocument?.querySelector('img[data-tern-broken-src]')?.scrollIntoView({ block: 'center' }));

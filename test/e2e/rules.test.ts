@@ -2,21 +2,26 @@
  * Rules that run on the server, end to end on the demo (issue 16): Alice creates a filter on
  * the Filters page, mail sent over SMTP is filed by Dovecot's Sieve into Archive and shows
  * there in the app; "Filter messages like this" on an open message opens a new filter
- * prefilled with its sender; "Block sender" says so and can be undone. The rules pages are
+ * prefilled with its sender; "Block sender" says so and can be undone. A second tab on the
+ * Filters page sees the saved filter and the run's result without a reload. Forwarding in:
+ * with Bob's address forwarding to Alice (his own Sieve script, as another provider's
+ * forwarding), the page's check says the test message arrived. The rules pages are
  * photographed at 1366×768 and 390×844, light and dark. The filter is deleted at the end, so
  * other files' mail to Alice is delivered as before.
  */
 import { createTransport } from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { ManageSieveClient } from '../../src-server/sieve/managesieve-client';
 import { screenshot } from './chromium';
-import { imapSubjects, literal, openFolder, openThread, rowWith, startInInbox, type Watched } from './demo-session';
+import { imapSubjects, literal, openFolder, openThread, rowWith, startInInbox, watch, type Watched } from './demo-session';
 
 const baseUrl = inject('baseUrl');
 const demo = inject('demo');
 const { alice, bob } = demo;
 
 let browser: Browser;
+let context: BrowserContext;
 let tab: Watched;
 let page: Page;
 
@@ -31,11 +36,23 @@ async function sendToAlice(subject: string) {
   }
 }
 
-async function shots(name: string) {
+/** Bob's own ManageSieve session: his address's forwarding, set up and taken down by the test. */
+async function asBobOnSieve(work: (client: ManageSieveClient) => Promise<void>) {
+  const client = await ManageSieveClient.connect({ host: demo.mail.host, port: demo.mail.sieve, security: 'none', user: bob.email, password: bob.password });
+  try {
+    await work(client);
+  } finally {
+    await client.logout();
+  }
+}
+
+/** Both themes at both widths; `focus` is scrolled into view first (the settings pane scrolls, not the page). */
+async function shots(name: string, focus?: Locator) {
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     for (const [width, height] of [[1366, 768], [390, 844]] as const) {
       await page.setViewportSize({ width, height });
+      await focus?.scrollIntoViewIfNeeded();
       await screenshot(page, `rules-${name}-${width}-${scheme}`);
     }
   }
@@ -44,7 +61,7 @@ async function shots(name: string) {
 }
 
 beforeAll(async () => {
-  ({ browser, tab, page } = await startInInbox(baseUrl, alice));
+  ({ browser, context, tab, page } = await startInInbox(baseUrl, alice));
 }, 60_000);
 
 afterAll(async () => {
@@ -52,7 +69,10 @@ afterAll(async () => {
 });
 
 describe('filters', () => {
-  test('a filter made on the Filters page files new mail into Archive, starred', async () => {
+  test('a filter made on the Filters page files new mail into Archive, starred; another tab sees it and its run without a reload', async () => {
+    const other = watch(await context.newPage());
+    await other.page.goto(`${baseUrl}/settings/rules`);
+    await other.page.getByText('No filters yet.').waitFor();
     await page.goto(`${baseUrl}/settings/rules`);
     await page.getByRole('heading', { name: 'Filters', level: 2 }).waitFor();
     await page.getByText('No filters yet.').waitFor();
@@ -71,10 +91,20 @@ describe('filters', () => {
     await page.getByText('Rules saved on your mail server').waitFor();
     const item = page.locator('.rules-item', { hasText: 'Digests' });
     await item.getByText(`Subject contains “${SUBJECT}” → Move to folder Archive, Star`).waitFor();
-    await shots('filters');
-    // Run over the Inbox now: nothing there matches yet (the filter's mail has not been sent).
+    // The other tab was told through the gateway's push and delta, not reloaded.
+    const otherItem = other.page.locator('.rules-item', { hasText: 'Digests' });
+    await otherItem.waitFor();
+    // Run over the Inbox now: nothing there matches yet (the filter's mail has not been sent). The run is a
+    // gateway job: its result shows under the filter, here and in the other tab.
     await item.getByRole('button', { name: 'Apply to existing mail' }).click();
-    await page.getByText('No message in the Inbox matches this filter.').waitFor();
+    await item.getByRole('status').getByText('No message in the Inbox matches this filter.').waitFor();
+    await otherItem.getByRole('status').getByText('No message in the Inbox matches this filter.').waitFor();
+    await shots('filters');
+    // A reload still shows how the run went (the gateway keeps it an hour).
+    await other.page.reload();
+    await other.page.locator('.rules-item', { hasText: 'Digests' }).getByText('No message in the Inbox matches this filter.').waitFor();
+    expect(other.errors).toEqual([]);
+    await other.page.close();
 
     await sendToAlice(`${SUBJECT} for Q4`);
     await page.goto(`${baseUrl}/mail/unified/inbox`);
@@ -132,11 +162,27 @@ describe('filters', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Enter the address to forward to.').waitFor();
     await page.getByRole('note').getByText(/SPF or DMARC/).waitFor();
-    await shots('forwarding');
+    // Forwarding in: Bob's address forwards to Alice, and the check proves it with a test message.
+    await asBobOnSieve(async (client) => {
+      await client.putScript('e2e-forward', `redirect ${JSON.stringify(alice.email)};\r\n`);
+      await client.setActive('e2e-forward');
+    });
+    await page.getByRole('textbox', { name: 'Your other address' }).fill(bob.email);
+    await page.getByRole('button', { name: 'Send a test message' }).click();
+    const works = page.getByRole('status').getByText(`Forwarding works: the test message sent to ${bob.email} arrived here`);
+    await works.waitFor({ timeout: 30_000 });
+    await shots('forwarding', works);
     expect(tab.errors).toEqual([]);
   });
 
   afterAll(async () => {
+    // Bob's address forwards nothing any more (his mail stays his in later files).
+    await asBobOnSieve(async (client) => {
+      if ((await client.listScripts()).some((script) => script.name === 'e2e-forward')) {
+        await client.setActive('');
+        await client.deleteScript('e2e-forward');
+      }
+    }).catch(() => undefined);
     // Leave Alice's mail as other files expect it: no filters, no blocked sender (a failed
     // Undo above would otherwise send Bob's mail to Spam in every later file).
     await page.goto(`${baseUrl}/settings/allow-block`);

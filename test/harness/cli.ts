@@ -20,6 +20,7 @@ Options:
   --smtp-port <port>       default: $TERN_SMTP_PORT, else a free port
   --lmtp-port <port>       default: $TERN_LMTP_PORT, else a free port
   --sieve-port <port>      default: $TERN_SIEVE_PORT, else a free port
+  --submission-port <port> default: $TERN_SUBMISSION_PORT, else a free port (AUTH required, sender checked)
   --user <email:password>  account to create (repeatable; the password may contain ":")
   --imap dovecot|cyrus     the IMAP/LMTP server (default dovecot; Cyrus IMAP 3.6 has no ManageSieve)
   --fresh                  delete old mail, queue and logs first
@@ -54,6 +55,7 @@ function parseCommandLine(argv: string[]) {
         'smtp-port': { type: 'string' },
         'lmtp-port': { type: 'string' },
         'sieve-port': { type: 'string' },
+        'submission-port': { type: 'string' },
         user: { type: 'string', multiple: true, default: [] },
         fresh: { type: 'boolean', default: false },
         imap: { type: 'string', default: 'dovecot' },
@@ -78,6 +80,7 @@ function parseCommandLine(argv: string[]) {
   pick('smtp', values['smtp-port'], 'TERN_SMTP_PORT');
   pick('lmtp', values['lmtp-port'], 'TERN_LMTP_PORT');
   pick('sieve', values['sieve-port'], 'TERN_SIEVE_PORT');
+  pick('submission', values['submission-port'], 'TERN_SUBMISSION_PORT');
   const imapServer = IMAP_SERVER_KINDS.find((kind) => kind === values.imap);
   if (!imapServer) throw new UsageError(`Invalid --imap ${JSON.stringify(values.imap)} (expected ${IMAP_SERVER_KINDS.join(' or ')})`);
   return {
@@ -120,6 +123,7 @@ async function main(): Promise<void> {
       `  SMTP         ${host}:${ports.smtp}   (no TLS, no auth needed from 127.0.0.1)`,
       `  LMTP         ${host}:${ports.lmtp}`,
       `  ManageSieve  ${host}:${ports.sieve}`,
+      `  Submission   ${host}:${ports.submission}   (AUTH required; a login sends only as its own address)`,
       `  users        ${cmd.users.map((u) => u.email).join(', ') || '(none: pass --user email:password)'}`,
       `  logs         ${servers.logFiles.dovecot}, ${servers.logFiles.postfix}`,
       'Press Ctrl-C to stop.',

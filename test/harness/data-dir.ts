@@ -9,25 +9,32 @@
 import { readFileSync } from 'node:fs';
 import { chmod, chown, mkdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { assertHarnessEmail, chooseDovecotBaseDir, renderPasswdFile, type PasswdUser } from './dovecot-config';
-import { choosePostfixQueueDir, renderLookupTable } from './postfix-config';
+import { assertHarnessEmail, chooseDovecotBaseDir, POSTFIX_AUTH_SOCKET, renderPasswdFile, type PasswdUser } from './dovecot-config';
+import { choosePostfixQueueDir, renderAliasTable, renderLookupTable, renderSenderLogins } from './postfix-config';
 import { isAlive } from './server-processes';
 
 export type HarnessLayout = ReturnType<typeof harnessLayout>;
 
 export function harnessLayout(dataDir: string, imapPort: number) {
   const postfixConf = path.join(dataDir, 'postfix', 'etc');
+  const dovecotBase = chooseDovecotBaseDir(dataDir, imapPort);
   return {
     dataDir,
     dovecotConf: path.join(dataDir, 'dovecot', 'dovecot.conf'),
     usersFile: path.join(dataDir, 'dovecot', 'users'),
     dovecotState: path.join(dataDir, 'dovecot', 'state'),
-    dovecotBase: chooseDovecotBaseDir(dataDir, imapPort),
+    dovecotBase,
+    /** Where Postfix's submission service asks Dovecot to check a login. */
+    authSocket: path.join(dovecotBase, POSTFIX_AUTH_SOCKET),
     postfixConf,
     postfixQueue: choosePostfixQueueDir(dataDir),
     postfixData: path.join(dataDir, 'postfix', 'data'),
     domainsFile: path.join(postfixConf, 'virtual_domains'),
     mailboxesFile: path.join(postfixConf, 'virtual_mailboxes'),
+    /** alias → user: the aliases' mail goes to their user's mailbox. */
+    aliasesFile: path.join(postfixConf, 'virtual_aliases'),
+    /** address → the login that may send as it (smtpd_sender_login_maps). */
+    senderLoginsFile: path.join(postfixConf, 'sender_logins'),
     logDir: path.join(dataDir, 'logs'),
     dovecotLog: path.join(dataDir, 'logs', 'dovecot.log'),
     postfixLog: path.join(dataDir, 'logs', 'postfix.log'),
@@ -115,7 +122,7 @@ export async function ensureHome(p: HarnessLayout, email: string, owner: Owner):
 }
 
 /**
- * Writes Dovecot's passwd-file and Postfix's domain/mailbox tables for
+ * Writes Dovecot's passwd-file and Postfix's domain/mailbox/alias/sender-login tables for
  * `users`, and creates their homes. Dovecot's auth process re-reads the
  * passwd-file when its mtime/size changes, so the mtime is forced strictly
  * past `previousMtime` (seconds): a same-size rewrite within one second is
@@ -130,8 +137,11 @@ export async function writeUserTables(
   // 0640 root:dovecot: the auth process runs as "dovecot".
   await writeAtomic(p.usersFile, renderPasswdFile(users), 0o640, { owner: { uid: 0, gid: ids.dovecotGid }, mtime: new Date(mtime * 1000) });
   const emails = users.map((u) => u.email.toLowerCase());
-  await writeAtomic(p.domainsFile, renderLookupTable(emails.map((e) => addressParts(e).domain)), 0o644, { mtime: postfixMtime() });
+  const aliases = users.flatMap((u) => u.aliases ?? []).map((a) => a.toLowerCase());
+  await writeAtomic(p.domainsFile, renderLookupTable([...emails, ...aliases].map((e) => addressParts(e).domain)), 0o644, { mtime: postfixMtime() });
   await writeAtomic(p.mailboxesFile, renderLookupTable(emails), 0o644, { mtime: postfixMtime() });
+  await writeAtomic(p.aliasesFile, renderAliasTable(users), 0o644, { mtime: postfixMtime() });
+  await writeAtomic(p.senderLoginsFile, renderSenderLogins(users), 0o644, { mtime: postfixMtime() });
   for (const email of emails) await ensureHome(p, email, ids.mailOwner);
   return mtime;
 }

@@ -6,13 +6,14 @@
  * cluster.ts): PostgreSQL, Redis, three gateway nodes and HAProxy in front, one URL.
  *
  * Ports come from TERN_PORT (gateway, 8080), TERN_IMAP_PORT (1143), TERN_SMTP_PORT (2525),
- * TERN_LMTP_PORT (2424) and TERN_SIEVE_PORT (4190). `npm run demo -- --imap=cyrus` runs
+ * TERN_LMTP_PORT (2424), TERN_SIEVE_PORT (4190) and TERN_SUBMISSION_PORT (2587, where the
+ * gateway sends: AUTH required, senders checked against the login). `npm run demo -- --imap=cyrus` runs
  * Cyrus IMAP instead of Dovecot (test/harness/cyrus-server.ts), to try Tern on a second server.
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startCluster, type Cluster } from './cluster';
-import { DEMO_ACCOUNTS } from './demo-accounts';
+import { DEMO_ACCOUNTS, demoMailUsers } from './demo-accounts';
 import { registerDemoPeople } from './demo-people';
 import { spawnGateway, waitForHealth, type GatewayProcess } from './gateway-process';
 import { IMAP_SERVER_KINDS, startMailServers, type ImapServerKind, type MailServers } from './mail-servers';
@@ -36,7 +37,8 @@ function localDomainTable(servers: MailServers) {
   const domains = new Set(DEMO_ACCOUNTS.map((account) => account.email.split('@')[1]!));
   const entry = {
     imap: { host: servers.host, port: servers.ports.imap, security: 'none' },
-    smtp: { host: servers.host, port: servers.ports.smtp, security: 'none' },
+    // The submission port: the gateway logs in, and Postfix lets each login send as its own address and its alias only.
+    smtp: { host: servers.host, port: servers.ports.submission, security: 'none' },
     // Rules that run on the server: Dovecot's ManageSieve; Cyrus runs none in the harness.
     sieve: servers.imapServer === 'dovecot' ? { host: servers.host, port: servers.ports.sieve, security: 'none' } : null,
   };
@@ -63,6 +65,7 @@ async function main(): Promise<void> {
     smtp: portFromEnv('TERN_SMTP_PORT', 2525),
     lmtp: portFromEnv('TERN_LMTP_PORT', 2424),
     sieve: portFromEnv('TERN_SIEVE_PORT', 4190),
+    submission: portFromEnv('TERN_SUBMISSION_PORT', 2587),
   };
   await assertPortFree(gatewayPort, 'gateway');
 
@@ -72,7 +75,7 @@ async function main(): Promise<void> {
     ports,
     fresh: true,
     imapServer,
-    users: DEMO_ACCOUNTS.map(({ email, password }) => ({ email, password })),
+    users: demoMailUsers(),
     log: (line) => console.log(`  ${line}`),
   });
   let gateway: GatewayProcess | undefined;
@@ -105,7 +108,7 @@ async function main(): Promise<void> {
     // The demo's people send as their full names, not "Alice" guessed from the address.
     const server = { host: servers.host, security: 'none' as const };
     const registerPeople = (env: NodeJS.ProcessEnv) =>
-      registerDemoPeople({ dataDir: env.TERN_DATA_DIR!, accounts: DEMO_ACCOUNTS, imap: { ...server, port: servers.ports.imap }, smtp: { ...server, port: servers.ports.smtp }, env });
+      registerDemoPeople({ dataDir: env.TERN_DATA_DIR!, accounts: DEMO_ACCOUNTS, imap: { ...server, port: servers.ports.imap }, smtp: { ...server, port: servers.ports.submission }, env });
     // The login discovery table: both demo domains live on the local servers.
     const mailDomains = JSON.stringify(localDomainTable(servers));
     // The gateways' request logs (JSON lines on their stdout) go to files: the terminal keeps the
@@ -148,8 +151,8 @@ async function main(): Promise<void> {
 
     console.log(`\nTern Mail demo is running at ${url}\n`);
     console.log('Demo logins:');
-    for (const account of DEMO_ACCOUNTS) console.log(`  ${account.email.padEnd(18)} password ${account.password}`);
-    console.log(`\nMail servers on 127.0.0.1: IMAP ${servers.ports.imap}, SMTP ${servers.ports.smtp}, ManageSieve ${servers.ports.sieve}.`);
+    for (const account of DEMO_ACCOUNTS) console.log(`  ${account.email.padEnd(18)} password ${account.password}   may also send as ${account.aliases.join(', ')}`);
+    console.log(`\nMail servers on 127.0.0.1: IMAP ${servers.ports.imap}, SMTP ${servers.ports.smtp}, submission ${servers.ports.submission} (login required; a login sends only as its own address and alias), ManageSieve ${servers.ports.sieve}.`);
     console.log(`Gateway log (one JSON line per request): ${logs}`);
     console.log('Press Ctrl-C to stop.');
   } catch (error) {

@@ -79,6 +79,9 @@ export const SPECIAL_USE_MAILBOXES = [
   { name: 'Trash', specialUse: '\\Trash' },
 ] as const;
 
+/** Dovecot's auth socket for Postfix's SASL, under base_dir. */
+export const POSTFIX_AUTH_SOCKET = 'auth-postfix';
+
 // sun_path is 108 bytes; Dovecot's longest socket names under base_dir are
 // about 25 characters ("token-login/tokenlogin", "login/imap-urlauth", ...).
 const MAX_BASE_DIR_LENGTH = 70;
@@ -210,6 +213,13 @@ ${scale.anvil}  unix_listener anvil-auth-penalty {
   }
 }
 
+# Postfix's submission service authenticates its clients here (smtpd_sasl_path in main.cf).
+service auth {
+  unix_listener ${POSTFIX_AUTH_SOCKET} {
+    mode = 0666
+  }
+}
+
 service lmtp {
   inet_listener lmtp {
     address = 127.0.0.1
@@ -251,6 +261,11 @@ plugin {
 export interface PasswdUser {
   email: string;
   password: string;
+  /**
+   * Other addresses of the user: delivered to its mailbox (Postfix's virtual_alias_maps) and
+   * allowed as its sender on the submission port (smtpd_sender_login_maps).
+   */
+  aliases?: readonly string[];
 }
 
 /** Dovecot's {SSHA256}: base64(sha256(password + salt) + salt). */

@@ -42,11 +42,17 @@ import { ensureCyrusRuntimePackages, ensureMailPackages } from './system-package
 import { ensureHarnessCert, type HarnessTls } from './tls-cert';
 import { smtpRcptCodes, waitForGreeting } from './wire-probes';
 
-export interface MailUser { email: string; password: string }
+export interface MailUser {
+  email: string;
+  password: string;
+  /** Other addresses of the user: delivered to its mailbox, and the only other senders its login may use on the submission port. */
+  aliases?: readonly string[];
+}
 /** The IMAP (and LMTP) server behind the harness's Postfix. */
 export type ImapServerKind = 'dovecot' | 'cyrus';
 export const IMAP_SERVER_KINDS: readonly ImapServerKind[] = ['dovecot', 'cyrus'];
-export interface MailServerPorts { imap: number; smtp: number; lmtp: number; sieve: number }
+/** `smtp` takes mail from anyone on loopback (tests deliver through it); `submission` wants AUTH and checks the sender against the login. */
+export interface MailServerPorts { imap: number; smtp: number; lmtp: number; sieve: number; submission: number }
 export interface MailServersOptions {
   /** Project-local, created if missing; wiped of old mail only when `fresh: true`. */
   dataDir: string;
@@ -87,7 +93,7 @@ const DOVECOT = '/usr/sbin/dovecot';
 const DOVEADM = '/usr/bin/doveadm';
 const POSTFIX = '/usr/sbin/postfix';
 const START_TIMEOUT_MS = 15_000;
-const PORT_NAMES = ['imap', 'smtp', 'lmtp', 'sieve'] as const;
+const PORT_NAMES = ['imap', 'smtp', 'lmtp', 'sieve', 'submission'] as const;
 const execFileP = promisify(execFile);
 
 async function resolvePorts(requested: Partial<MailServerPorts>): Promise<MailServerPorts> {
@@ -98,9 +104,9 @@ async function resolvePorts(requested: Partial<MailServerPorts>): Promise<MailSe
     if (port === undefined) throw new Error('findFreePorts returned too few ports');
     return port;
   };
-  const ports: MailServerPorts = { imap: take('imap'), smtp: take('smtp'), lmtp: take('lmtp'), sieve: take('sieve') };
+  const ports: MailServerPorts = { imap: take('imap'), smtp: take('smtp'), lmtp: take('lmtp'), sieve: take('sieve'), submission: take('submission') };
   if (new Set(Object.values(ports)).size !== PORT_NAMES.length) {
-    throw new Error(`The harness needs four distinct ports, got ${JSON.stringify(ports)}`);
+    throw new Error(`The harness needs ${PORT_NAMES.length} distinct ports, got ${JSON.stringify(ports)}`);
   }
   // Fail fast with a clear message instead of a daemon bind error in a log file.
   for (const n of PORT_NAMES) await assertPortFree(ports[n], n);
@@ -118,7 +124,8 @@ async function writeServerConfigs(p: HarnessLayout, ports: MailServerPorts, owne
   await writeAtomic(p.dovecotConf, dovecotConfig, 0o644);
   const postfixParams = {
     configDir: p.postfixConf, queueDir: p.postfixQueue, dataDir: p.postfixData, logFile: p.postfixLog,
-    domainsFile: p.domainsFile, mailboxesFile: p.mailboxesFile, smtpPort: ports.smtp, lmtpPort: ports.lmtp,
+    domainsFile: p.domainsFile, mailboxesFile: p.mailboxesFile, aliasesFile: p.aliasesFile, senderLoginsFile: p.senderLoginsFile,
+    authSocket: p.authSocket, smtpPort: ports.smtp, submissionPort: ports.submission, lmtpPort: ports.lmtp,
   };
   await writeAtomic(path.join(p.postfixConf, 'main.cf'), renderPostfixMainCf(postfixParams), 0o644, { mtime: postfixMtime() });
   await writeAtomic(path.join(p.postfixConf, 'master.cf'), renderPostfixMasterCf(postfixParams), 0o644, { mtime: postfixMtime() });
@@ -138,8 +145,8 @@ export async function startMailServers(opts: MailServersOptions): Promise<MailSe
   const dataDir = path.resolve(opts.dataDir);
   assertConfigSafePath(dataDir, 'dataDir');
   const users = new Map<string, MailUser>();
-  for (const u of opts.users) users.set(u.email.toLowerCase(), { email: u.email.toLowerCase(), password: u.password });
-  for (const email of users.keys()) assertHarnessEmail(email);
+  for (const u of opts.users) users.set(u.email.toLowerCase(), { email: u.email.toLowerCase(), password: u.password, aliases: u.aliases?.map((a) => a.toLowerCase()) ?? [] });
+  for (const u of users.values()) for (const email of [u.email, ...(u.aliases ?? [])]) assertHarnessEmail(email);
 
   const ports = await resolvePorts(opts.ports ?? {});
   const p = harnessLayout(dataDir, ports.imap);
@@ -167,7 +174,7 @@ export async function startMailServers(opts: MailServersOptions): Promise<MailSe
   // --- start both daemons in parallel ---
   const kind = opts.imapServer ?? 'dovecot';
   await clearStaleDovecotPid(p);
-  log(`starting ${kind === 'cyrus' ? 'Cyrus IMAP' : 'Dovecot'} (imap ${ports.imap}, lmtp ${ports.lmtp}${kind === 'dovecot' ? `, sieve ${ports.sieve}` : ''}) and Postfix (smtp ${ports.smtp}) in ${dataDir}`);
+  log(`starting ${kind === 'cyrus' ? 'Cyrus IMAP' : 'Dovecot'} (imap ${ports.imap}, lmtp ${ports.lmtp}${kind === 'dovecot' ? `, sieve ${ports.sieve}` : ''}) and Postfix (smtp ${ports.smtp}, submission ${ports.submission}) in ${dataDir}`);
   const startedAt = Date.now();
   // -F: stay in the foreground as our child, so we own its lifetime.
   let dovecot: ServerProcess | null = kind === 'dovecot' ? spawnServer('dovecot', DOVECOT, ['-F', '-c', p.dovecotConf], log) : null;
@@ -244,6 +251,7 @@ export async function startMailServers(opts: MailServersOptions): Promise<MailSe
         await started.addUsers([...users.values()]);
       }),
       ready(postfix, ports.smtp, /^220 /, p.postfixLog),
+      ready(postfix, ports.submission, /^220 /, p.postfixLog),
     ]);
     postfixMasterPid = readPostfixMasterPid(p);
     if (postfixMasterPid === null) throw new Error(`Postfix answered but ${p.postfixQueue}/pid/master.pid is missing`);
@@ -261,8 +269,8 @@ export async function startMailServers(opts: MailServersOptions): Promise<MailSe
   const addUsers = (more: MailUser[]) => {
     const job = addChain.then(async () => {
       if (stopping) throw new Error('addUsers: the mail servers have been stopped');
-      for (const u of more) assertHarnessEmail(u.email);
-      for (const u of more) users.set(u.email.toLowerCase(), { email: u.email.toLowerCase(), password: u.password });
+      for (const u of more) for (const email of [u.email, ...(u.aliases ?? [])]) assertHarnessEmail(email);
+      for (const u of more) users.set(u.email.toLowerCase(), { email: u.email.toLowerCase(), password: u.password, aliases: u.aliases?.map((a) => a.toLowerCase()) ?? [] });
       await writeUsers();
       // Dovecot's passwd-file driver stat()s the file at most once per
       // second (passwd_file_sync: `last_sync_time == ioloop_time`), so a

@@ -55,7 +55,8 @@ beforeAll(async () => {
   images = createServer((request, response) => {
     const to = (location: string) => response.writeHead(302, { location }).end();
     if (request.url === '/pixel.png') response.writeHead(200, { 'content-type': 'image/png', 'set-cookie': 'track=1', 'x-tracker': 'yes' }).end(PNG);
-    else if (request.url === '/logo.svg') response.writeHead(200, { 'content-type': 'image/svg+xml' }).end('<svg xmlns="http://www.w3.org/2000/svg"/>');
+    else if (request.url === '/logo.svg') response.writeHead(200, { 'content-type': 'image/svg+xml' }).end('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
+    else if (request.url === '/page.html') response.writeHead(200, { 'content-type': 'text/html' }).end('<script>alert(1)</script>');
     else if (request.url === '/to-loopback') to(`http://127.0.0.1:${P}/x.png`);
     else if (request.url === '/to-decimal-loopback') to(`http://2130706433:${P}/x.png`);
     else if (request.url === '/to-ipv6-loopback') to(`http://[::1]:${P6}/x.png`);
@@ -93,6 +94,9 @@ describe('the image proxy', () => {
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(response.headers.get('set-cookie')).toBeNull();
     expect(response.headers.get('x-tracker')).toBeNull();
+    // An SVG passes, served so that opened on its own it runs no script.
+    const svg = await fetch(`${gateway}${(await sign([`${imagesUrl}/logo.svg`]))[`${imagesUrl}/logo.svg`]}`);
+    expect([svg.status, svg.headers.get('content-type'), svg.headers.get('content-security-policy')]).toEqual([200, 'image/svg+xml', "default-src 'none'; sandbox"]);
   });
 
   test('signing needs a session; a link needs this gateway\'s signature', async () => {
@@ -132,8 +136,8 @@ describe('the image proxy', () => {
     `http://user:pass@127.0.0.1:${P}/x.png`,
     // redirects from the allowed host into the network, and out of http
     `${imagesUrl}/to-loopback`, `${imagesUrl}/to-decimal-loopback`, `${imagesUrl}/to-ipv6-loopback`, `${imagesUrl}/to-metadata`, `${imagesUrl}/to-localhost`, `${imagesUrl}/to-file`,
-    // an image type that can carry script
-    `${imagesUrl}/logo.svg`,
+    // not an image
+    `${imagesUrl}/page.html`,
   ];
 
   test('50 forgery attempts are refused with RemoteImageRefused, and no canary is reached', async () => {

@@ -7,7 +7,7 @@ import type { ConnectionOptions } from 'node:tls';
 import type { ImapFlow } from 'imapflow';
 import { createTransport } from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { EMPTY_RULES, type MailRules, type RulesDoc } from '../../shared/mail-rules';
+import { EMPTY_RULES, type MailRules, type RuleRun, type RulesActivity, type RulesDoc } from '../../shared/mail-rules';
 import { ManageSieveClient, SieveCommandError, SieveConnectionError } from '../../src-server/sieve/managesieve-client';
 import { TERN_SCRIPT_NAME } from '../../src-server/sieve/script-writer';
 import { eventually } from './support/gateway-fixture';
@@ -20,7 +20,8 @@ let bobImap: ImapFlow;
 const USER_SCRIPT = 'require "imap4flags";\r\n# Alice\'s own rule, written before Tern\r\nif header :contains "subject" "userflag" { addflag "$UserRule"; }\r\n';
 
 beforeAll(async () => {
-  fx = await startWritesFixture({ name: 'sieve-rules', count: 3 });
+  // One message per step of an "apply to existing mail" run, so the test sees each step.
+  fx = await startWritesFixture({ name: 'sieve-rules', count: 3, overrides: { rulesApplyBatch: 1, forwardingCheckWaitMs: 3_000 } });
   aliceImap = await fx.imap(ALICE);
   bobImap = await fx.imap(BOB);
 }, 60_000);
@@ -176,6 +177,7 @@ describe('rules on the server', () => {
   test('filters file, star and label; blocked senders go to Junk; the person\'s own script keeps running', async () => {
     const first = await getRules();
     expect(first.body).toMatchObject({ availability: 'available', revision: 0 });
+    const cursor = (await fx.delta(fx.alice, 0)).cursor;
     const rules: MailRules = {
       ...EMPTY_RULES,
       filters: [
@@ -198,6 +200,9 @@ describe('rules on the server', () => {
     expect(put.status, put.text).toBe(200);
     doc = put.body;
     expect(doc).toMatchObject({ revision: 1, keptScript: 'alice-own' });
+    // Every device of the account hears of the save through delta (the tabs load the rules again).
+    const page = await fx.delta(fx.alice, cursor);
+    expect(page.changes).toContainEqual(expect.objectContaining({ op: 'upsert', object: 'rules', data: { revision: 1, runs: [] } }));
 
     const scripts = await withSieve(async (client) => ({ list: await client.listScripts(), own: await client.getScript('alice-own') }));
     expect(scripts.list).toContainEqual({ name: TERN_SCRIPT_NAME, active: true });
@@ -302,7 +307,7 @@ describe('rules on the server', () => {
     const closed = await arrived(bobImap, 'INBOX', 'Our office is closed');
     expect(closed.flags.has('\\Seen')).toBe(false);
   });
-  test('"apply to existing mail" runs a filter over the Inbox over IMAP: matched mail is labelled and moved, the rest stays', async () => {
+  test('"apply to existing mail" is a gateway job over IMAP whose every step (n of N) reaches delta: matched mail is labelled and moved, the rest stays', async () => {
     const message = (from: string, subject: string) => `From: ${from}\r\nTo: ${ALICE.email}\r\nSubject: ${subject}\r\nMessage-ID: <${Math.random().toString(36).slice(2)}@kite.test>\r\n\r\nOld mail.\r\n`;
     await aliceImap.append('INBOX', message(BOB.email, 'Old receipt 1'));
     await aliceImap.append('INBOX', message(BOB.email, 'Old receipt 2'));
@@ -315,14 +320,72 @@ describe('rules on the server', () => {
       conditions: [{ field: 'subject' as const, op: 'contains' as const, value: 'Old receipt' }, { field: 'from' as const, op: 'contains' as const, value: 'kite.test' }],
       actions: [{ kind: 'move' as const, folder: 'Archive' }, { kind: 'label' as const, keyword: '$receipt' }, { kind: 'forward' as const, address: 'nobody@kite.test' }],
     };
-    const applied = await fx.api<{ matched: number }>(fx.alice, 'POST', '/api/rules/apply', { filter });
-    expect(applied.status, applied.text).toBe(200);
-    expect(applied.body).toEqual({ matched: 2 });
+    const cursor = (await fx.delta(fx.alice, 0)).cursor;
+    const applied = await fx.api<{ run: RuleRun }>(fx.alice, 'POST', '/api/rules/apply', { filter });
+    expect(applied.status, applied.text).toBe(202);
+    expect(applied.body.run).toMatchObject({ filterId: 'receipts', filterName: 'Receipts', state: 'running', done: 0 });
+    // The job runs after the answer; each step is a 'rules' entry of the log, so every device's delta brings it.
+    const finished = await eventually(
+      async () => {
+        const activity = await fx.api<RulesActivity>(fx.alice, 'GET', '/api/rules/activity');
+        const run = activity.body.runs.find((candidate) => candidate.id === applied.body.run.id);
+        return run && run.state !== 'running' ? run : undefined;
+      },
+      10_000,
+      'the run to finish',
+    );
+    expect(finished).toMatchObject({ state: 'done', total: 2, done: 2, error: null });
+    // Started, 2 matched (0 of 2), 1 of 2, 2 of 2, done: five steps, each logged and announced.
+    const { entries } = await fx.ctx.txlog.read(fx.alice.accountId, cursor, 1000);
+    expect(entries.filter((entry) => entry.object === 'rules')).toHaveLength(5);
+    const page = await fx.delta(fx.alice, cursor);
+    expect(page.changes).toContainEqual(expect.objectContaining({ object: 'rules', data: expect.objectContaining({ runs: [expect.objectContaining({ id: finished.id, state: 'done', done: 2 })] }) }));
     const moved = await arrived(aliceImap, 'Archive', 'Old receipt 2');
     expect(moved.flags.has('$receipt')).toBe(true);
     expect(await countSubject(aliceImap, 'Archive', 'Old receipt')).toBe(2);
     expect(await countSubject(aliceImap, 'INBOX', 'Old receipt')).toBe(1);
     const noFolder = await fx.api(fx.alice, 'POST', '/api/rules/apply', { filter: { ...filter, actions: [{ kind: 'move', folder: 'Nowhere' }] } });
     expect(noFolder.status).toBe(404);
+    expect((await fx.api<RulesActivity>(fx.alice, 'GET', '/api/rules/activity')).body.runs).toHaveLength(1);
   });
 });
+
+describe('forwarding in, checked', () => {
+  const bobSieve = () => ManageSieveClient.connect({ host: fx.servers.host, port: fx.servers.ports.sieve, security: 'none', user: BOB.email, password: BOB.password });
+
+  test('a test message sent to the other address arrives here when it forwards (and is removed); without forwarding the answer says it did not', async () => {
+    const check = (address: string) => fx.api<{ arrived: boolean; seconds: number; error?: string }>(fx.alice, 'POST', '/api/rules/forwarding-check', { address });
+    // Bob's address forwards to Alice: the other provider's forwarding, here Bob's own Sieve script.
+    const client = await bobSieve();
+    try {
+      await client.putScript('forward-to-alice', `redirect ${JSON.stringify(ALICE.email)};\r\n`);
+      await client.setActive('forward-to-alice');
+    } finally {
+      await client.logout();
+    }
+    const inboxBefore = await countSubject(aliceImap, 'INBOX', 'Tern Mail forwarding check');
+    const works = await check(BOB.email);
+    expect(works.status, works.text).toBe(200);
+    expect(works.body.arrived).toBe(true);
+    expect(works.body.seconds).toBeGreaterThanOrEqual(1);
+    // The probe is Tern's own message: gone from the Inbox once seen.
+    expect(await countSubject(aliceImap, 'INBOX', 'Tern Mail forwarding check')).toBe(inboxBefore);
+
+    // Bob stops forwarding: the message stays with Bob, and the check says it did not arrive.
+    const off = await bobSieve();
+    try {
+      await off.setActive('');
+    } finally {
+      await off.logout();
+    }
+    const broken = await check(BOB.email);
+    expect(broken.status, broken.text).toBe(200);
+    expect(broken.body).toMatchObject({ arrived: false });
+    expect(broken.body.seconds).toBeGreaterThanOrEqual(3);
+    await arrived(bobImap, 'INBOX', 'Tern Mail forwarding check');
+
+    expect((await check(ALICE.email)).body.error).toBe('InvalidParameter');
+    expect((await check('not an address')).status).toBe(400);
+  });
+});
+

@@ -13,9 +13,11 @@ import {
 } from '../harness/dovecot-config';
 import {
   choosePostfixQueueDir,
+  renderAliasTable,
   renderLookupTable,
   renderPostfixMainCf,
   renderPostfixMasterCf,
+  renderSenderLogins,
   type PostfixConfigParams,
 } from '../harness/postfix-config';
 import { assertPortFree, findFreePorts } from '../harness/ports';
@@ -43,7 +45,11 @@ const postfixParams: PostfixConfigParams = {
   logFile: `${D}/logs/postfix.log`,
   domainsFile: `${D}/postfix/etc/virtual_domains`,
   mailboxesFile: `${D}/postfix/etc/virtual_mailboxes`,
+  aliasesFile: `${D}/postfix/etc/virtual_aliases`,
+  senderLoginsFile: `${D}/postfix/etc/sender_logins`,
+  authSocket: `${D}/run/dovecot/auth-postfix`,
   smtpPort: 2525,
+  submissionPort: 2587,
   lmtpPort: 2424,
 };
 
@@ -191,9 +197,12 @@ describe('postfix config', () => {
     expect(param(main, 'message_size_limit')).toBe(String(50 * 1024 * 1024));
   });
 
-  it('runs smtpd only on 127.0.0.1:<smtpPort>, every service unchrooted, with postlog', () => {
+  it('runs smtpd only on 127.0.0.1:<smtpPort> and <submissionPort>, every service unchrooted, with postlog', () => {
     const inet = services.filter((s) => s[1] === 'inet');
-    expect(inet).toEqual([['127.0.0.1:2525', 'inet', 'n', '-', 'n', '-', '-', 'smtpd']]);
+    expect(inet).toEqual([
+      ['127.0.0.1:2525', 'inet', 'n', '-', 'n', '-', '-', 'smtpd'],
+      ['127.0.0.1:2587', 'inet', 'n', '-', 'n', '-', '-', 'smtpd'],
+    ]);
     for (const s of services) expect(s[4], s[0]).toBe('n');
     expect(services.find((s) => s[0] === 'postlog')).toEqual(['postlog', 'unix-dgram', 'n', '-', 'n', '-', '1', 'postlogd']);
     expect(services.map((s) => s[0])).toEqual(expect.arrayContaining(['lmtp', 'qmgr', 'cleanup', 'rewrite', 'bounce', 'error']));
@@ -205,6 +214,22 @@ describe('postfix config', () => {
     expect(choosePostfixQueueDir(long)).toMatch(/^\/tmp\/tern-postfix-queue-[0-9a-f]{12}$/);
     expect(choosePostfixQueueDir(long)).toBe(choosePostfixQueueDir(long)); // stable across restarts
     expect(choosePostfixQueueDir(long)).not.toBe(choosePostfixQueueDir(`${long}2`));
+  });
+
+  it('submission wants AUTH (Dovecot) and refuses a sender its login does not own; aliases deliver to their user', () => {
+    const submission = master.slice(master.indexOf('127.0.0.1:2587'), master.indexOf('\npickup'));
+    expect(submission).toContain('-o smtpd_sasl_auth_enable=yes');
+    expect(submission).toContain('-o smtpd_client_restrictions=permit_sasl_authenticated,reject');
+    expect(submission).toContain('-o smtpd_sender_restrictions=reject_sender_login_mismatch');
+    expect(param(main, 'smtpd_sasl_type')).toBe('dovecot');
+    expect(param(main, 'smtpd_sasl_path')).toBe(`${D}/run/dovecot/auth-postfix`);
+    expect(param(main, 'smtpd_sender_login_maps')).toBe(`texthash:${D}/postfix/etc/sender_logins`);
+    expect(param(main, 'virtual_alias_maps')).toBe(`texthash:${D}/postfix/etc/virtual_aliases`);
+    // The plain port does not check senders: tests and Sieve deliver through it unauthenticated.
+    expect(param(main, 'smtpd_sender_restrictions')).toBeUndefined();
+    const users = [{ email: 'alice@tern.test', aliases: ['Alice.Work@tern.test'] }, { email: 'bob@kite.test' }];
+    expect(renderSenderLogins(users)).toBe('alice.work@tern.test alice@tern.test\nalice@tern.test alice@tern.test\nbob@kite.test bob@kite.test\n');
+    expect(renderAliasTable(users)).toBe('alice.work@tern.test alice@tern.test\n');
   });
 
   it('renders lookup tables with lower-cased, de-duplicated keys', () => {

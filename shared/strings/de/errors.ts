@@ -72,6 +72,7 @@ export const errors: Record<keyof typeof en, string> = {
   SieveUnavailable: 'Der Mailserver unterstützt keine Regeln, die auf dem Server laufen.',
   SieveScriptRejected: 'Der Mailserver hat diese Regeln abgelehnt. Es wurde nichts geändert.',
   RulesChanged: 'Diese Regeln wurden anderswo geändert. Vor dem Speichern bitte neu laden.',
+  SignatureTooLarge: 'Diese Signatur ist zu lang. Bitte kürzen und erneut speichern.',
   CsvImportContactsLimitExceed: 'Diese Datei enthält zu viele Kontakte für den Import.',
   TotalContactsLimitExceed: 'Die Höchstzahl an Kontakten ist erreicht.',
   InvalidCsvUpload: 'Diese CSV-Datei konnte nicht gelesen werden.',

@@ -7,6 +7,7 @@ export const mailHtml: Record<keyof typeof en, string> = {
   loadingTheWholeMessage: 'Ganze Nachricht wird geladen…',
   remoteImagesBlocked: 'Externe Bilder blockiert',
   remoteImagesHidden: '{count, plural, one {# externes Bild ist} other {# externe Bilder sind}} zum Schutz der Privatsphäre ausgeblendet.',
+  imagesNotLoaded: 'Die Bilder konnten nicht über den privaten Bild-Proxy geladen werden. Später erneut versuchen.',
   showImages: 'Bilder anzeigen',
   alwaysShowFrom: 'Immer anzeigen von {email}',
   remoteImagesShown: 'Externe Bilder angezeigt',

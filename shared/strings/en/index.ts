@@ -18,6 +18,7 @@ import { settings } from './settings';
 import { rules } from './rules';
 import { contacts } from './contacts';
 import { device } from './device';
+import { identities } from './identities';
 import { labels } from './labels';
 
 export const en = {
@@ -40,5 +41,6 @@ export const en = {
   rules,
   contacts,
   device,
+  identities,
   labels,
 };

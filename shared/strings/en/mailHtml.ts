@@ -6,6 +6,7 @@ export const mailHtml = {
   loadingTheWholeMessage: 'Loading the whole message…',
   remoteImagesBlocked: 'Remote images blocked',
   remoteImagesHidden: '{count, plural, one {# remote image is hidden} other {# remote images are hidden}} to protect your privacy.',
+  imagesNotLoaded: 'The images could not be loaded through the private image proxy. Try again later.',
   showImages: 'Show images',
   alwaysShowFrom: 'Always show from {email}',
   remoteImagesShown: 'Remote images shown',

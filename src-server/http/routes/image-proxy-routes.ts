@@ -31,6 +31,7 @@ export function registerImageProxyRoutes(app: FastifyInstance, ctx: GatewayConte
       // The URL names one image until its expiry; a reopened message is answered by the browser's cache.
       .header('Cache-Control', 'private, max-age=3600')
       .header('X-Content-Type-Options', 'nosniff')
+      // An SVG opened on its own (a new tab) renders in an opaque origin with no script and loads nothing.
       .header('Content-Security-Policy', "default-src 'none'; sandbox")
       // Loaded by the mail frame, whose origin is opaque (sandboxed srcdoc).
       .header('Cross-Origin-Resource-Policy', 'cross-origin')

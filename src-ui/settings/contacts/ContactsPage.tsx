@@ -5,6 +5,7 @@
  */
 import { Link } from '@tanstack/react-router';
 import { CONTACT_LIMITS } from '../../../shared/contacts';
+import { formatFileSize } from '../../../shared/file-size';
 import { useLocale, useT } from '../../kit/i18n';
 
 export default function ContactsPage() {
@@ -20,6 +21,7 @@ export default function ContactsPage() {
         </Link>
       </p>
       <p className="settings-intro">{t('contacts.settingsLimits', { contacts: number(CONTACT_LIMITS.contacts), emails: CONTACT_LIMITS.emails, phones: CONTACT_LIMITS.phones })}</p>
+      <p className="settings-intro">{t('contacts.settingsImport', { count: number(CONTACT_LIMITS.importContacts), size: formatFileSize(CONTACT_LIMITS.importBytes, locale) })}</p>
       <p className="settings-intro">{t('contacts.settingsSuggestions')}</p>
     </div>
   );

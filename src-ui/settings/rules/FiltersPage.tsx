@@ -3,6 +3,7 @@
  * switch, up and down, edit and delete; "New filter" opens the editor, and so does "Filter
  * messages like this" from an open message (filterPrefillAtom, taken once). Every change is
  * one save of the whole rules to the mail server; a refusal leaves the list as it was.
+ * "Apply to existing mail" starts a gateway run; its progress shows under the filter.
  */
 import { useAtom, useAtomValue } from 'jotai';
 import { useEffect, useState } from 'react';
@@ -15,6 +16,7 @@ import { filterPrefillAtom, type FilterPrefill } from '../../state/rules-prefill
 import { FilterEditor } from './FilterEditor';
 import { filterSummary, moved, newFilter } from './filter-model';
 import { RulesScope, type RulesPageContext } from './RulesScope';
+import { RunStatus } from './RunStatus';
 
 export default function FiltersPage() {
   const t = useT();
@@ -36,7 +38,8 @@ function FilterList({ context, prefill }: { context: RulesPageContext; prefill: 
   const { doc, rules, account } = context;
   const folders = (useAtomValue(foldersAtom)[account.accountId] ?? []).map((folder) => folder.path);
   const [editing, setEditing] = useState<MailFilter | null>(() => (prefill ? newFilter(folders, prefill) : null));
-  const [applying, setApplying] = useState<string | null>(null);
+  /** The filter whose run is being asked for (until the gateway has it; then its run says the rest). */
+  const [starting, setStarting] = useState<string | null>(null);
   const actions = useMailActions();
   const filters = doc.rules.filters;
   const saveFilters = (next: readonly MailFilter[]) => rules.save({ ...doc.rules, filters: [...next] });
@@ -65,7 +68,11 @@ function FilterList({ context, prefill }: { context: RulesPageContext; prefill: 
         <p className="field-hint">{t('rules.noFilters')}</p>
       ) : (
         <ol className="rules-list">
-          {filters.map((filter, index) => (
+          {filters.map((filter, index) => {
+            // Runs come newest first: the filter's latest is the one to show.
+            const run = rules.runs.find((candidate) => candidate.filterId === filter.id);
+            const running = starting === filter.id || run?.state === 'running';
+            return (
             <li key={filter.id} className={`rules-item${filter.enabled ? '' : ' rules-item-off'}`}>
               <label className="settings-switch rules-item-switch">
                 <input
@@ -94,20 +101,22 @@ function FilterList({ context, prefill }: { context: RulesPageContext; prefill: 
                 <button
                   type="button"
                   className="button button-secondary"
-                  disabled={applying !== null}
+                  disabled={running}
                   onClick={() => {
-                    setApplying(filter.id);
-                    void actions.applyFilter({ accountId: account.accountId, filter }).finally(() => setApplying(null));
+                    setStarting(filter.id);
+                    void actions.applyFilter({ accountId: account.accountId, filter }).finally(() => setStarting((current) => (current === filter.id ? null : current)));
                   }}
                 >
-                  {applying === filter.id ? t('rules.applying') : t('rules.applyExisting')}
+                  {running ? t('rules.applying') : t('rules.applyExisting')}
                 </button>
                 <button type="button" className="icon-button" aria-label={`${t('rules.deleteFilter')}: ${filter.name || t('rules.untitled')}`} title={t('rules.deleteFilter')} disabled={rules.saving} onClick={() => void saveFilters(filters.filter((existing) => existing.id !== filter.id))}>
                   <Icon name="trash" size={16} />
                 </button>
               </div>
+              {run && <RunStatus run={run} label={`${t('rules.applyExisting')}: ${filter.name || t('rules.untitled')}`} />}
             </li>
-          ))}
+            );
+          })}
         </ol>
       )}
       <button type="button" className="button button-primary rules-new" onClick={() => setEditing(newFilter(folders))}>

@@ -1,11 +1,13 @@
 /**
  * Forwarding: every arriving message to another address, with or without a copy kept here
  * (Sieve `redirect :copy` / `redirect`), and the deliverability warning (SPF/DMARC) said
- * before it is turned on. Forwarding in: how to send mail of another address here.
+ * before it is turned on. Forwarding in: how to send mail of another address here, and a
+ * check that it arrives (ForwardingInCheck).
  */
 import { useId, useState, type FormEvent } from 'react';
 import { ruleAddressSchema, type Forwarding } from '../../../shared/mail-rules';
 import { useT } from '../../kit/i18n';
+import { ForwardingInCheck } from './ForwardingInCheck';
 import { RulesScope, type RulesPageContext } from './RulesScope';
 
 export default function ForwardingPage() {
@@ -61,12 +63,7 @@ function ForwardingForm({ context }: { context: RulesPageContext }) {
           </button>
         </div>
       </form>
-      <section className="settings-group" aria-labelledby={`${id}-in`}>
-        <h3 id={`${id}-in`} className="rules-subtitle">
-          {t('rules.forwardingInTitle')}
-        </h3>
-        <p className="field-hint">{t('rules.forwardingIn', { email: account.emailAddress })}</p>
-      </section>
+      <ForwardingInCheck account={account} />
     </>
   );
 }

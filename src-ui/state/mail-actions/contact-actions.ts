@@ -8,7 +8,7 @@ import type { Address } from '../../../shared/api/mail';
 import { contactDisplayName, type ContactInput } from '../../../shared/contacts';
 import { TernError } from '../../../shared/errors';
 import { errorPhrase } from '../../../shared/strings';
-import type { ContactBook, ContactCard } from '../../../shared/worker-contacts-api';
+import type { ContactBook, ContactCard, ContactExportFile, ContactImport, ContactImportPreview, ContactsService } from '../../../shared/worker-contacts-api';
 import type { WorkerBridge } from '../engine-feeds';
 import type { UiEngine } from '../engine-port';
 
@@ -25,6 +25,12 @@ export interface ContactActions {
   forgetSuggestion(params: { accountIds: readonly string[]; email: string }): void;
   /** Folds the others into the first card. */
   mergeContacts(params: { accountId: string; ids: readonly string[] }): Promise<ContactCard>;
+  /** What a picked file holds under a mapping (nothing sent); throws the catalogue's refusal of the file. */
+  previewContactImport(params: Parameters<ContactsService['previewImport']>[0]): Promise<ContactImportPreview>;
+  /** Imports the file through the gateway's job, `onProgress` as it goes; resolves with its end. */
+  importContacts(params: Parameters<ContactsService['importFile']>[0], onProgress: (status: ContactImport) => void): Promise<ContactImport>;
+  /** The book as a file (this device's copy). */
+  exportContacts(params: Parameters<ContactsService['exportFile']>[0]): Promise<ContactExportFile>;
 }
 
 async function call<T>(work: () => Promise<T>): Promise<T> {
@@ -63,6 +69,9 @@ export function createContactActions({ engine, bridge }: { engine: UiEngine; bri
       });
     },
     mergeContacts: (params) => call(() => contacts().merge(params)),
+    previewContactImport: (params) => call(() => contacts().previewImport(params)),
+    importContacts: (params, onProgress) => call(() => contacts().importFile(params, onProgress)),
+    exportContacts: (params) => call(() => contacts().exportFile(params)),
     forgetSuggestion: (params) => void call(() => contacts().forgetSuggestion(params)).catch(() => undefined),
     async addSenderToContacts({ accountId, sender }) {
       const name = sender.name.trim();

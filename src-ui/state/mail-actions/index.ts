@@ -20,6 +20,7 @@ import type { RoamingPreferences } from '../roaming-preferences';
 import { createAccountActions, type AccountActions } from './account-actions';
 import { createMessageActions, type MessageActions } from './message-actions';
 import { createContactActions, type ContactActions } from './contact-actions';
+import { createIdentityActions, type IdentityActions } from './identity-actions';
 import { createRulesActions, type RulesActions } from './rules-actions';
 import { createLabelActions, type LabelActions } from './label-actions';
 import { createThreadCommands, type ThreadCommandActions } from './thread-commands';
@@ -27,7 +28,7 @@ import { createThreadCommands, type ThreadCommandActions } from './thread-comman
 export { loggedOutMessage } from './account-actions';
 export { confirmation, UNDONE_MESSAGE, type RunOptions, type ThreadCommand } from './thread-commands';
 
-export interface MailActions extends AccountActions, ThreadCommandActions, MessageActions, RulesActions, ContactActions, LabelActions {
+export interface MailActions extends AccountActions, ThreadCommandActions, MessageActions, RulesActions, ContactActions, IdentityActions, LabelActions {
   // The thread list
   openThreadList(scope: ListScope, window: ListWindow): Promise<void>;
   moveThreadListWindow(window: ListWindow): void;
@@ -79,6 +80,7 @@ export function createMailActions(params: {
     ...createMessageActions({ engine, bridge }),
     ...createRulesActions({ engine, bridge }),
     ...createContactActions({ engine, bridge }),
+    ...createIdentityActions({ engine }),
     ...createLabelActions({ engine }),
 
     openThreadList: (scope, window) => bridge.openThreadList(scope, window),

@@ -34,6 +34,8 @@ export interface MessageActions {
   loadAttachment(params: { accountId: string; messageId: string; index: number }): Promise<Blob>;
   /** A sandboxed gateway address showing one previewable attachment (never a blob: of the app's origin). */
   previewAttachment(params: { accountId: string; messageId: string; index: number }): Promise<string>;
+  /** The gateway's image proxy addresses of allowed remote images (the sender never sees the reader). */
+  proxyRemoteImages(params: { accountId: string; urls: readonly string[] }): Promise<Readonly<Record<string, string>>>;
 }
 
 export function createMessageActions(params: { engine: UiEngine; bridge: WorkerBridge }): MessageActions {
@@ -81,6 +83,13 @@ export function createMessageActions(params: { engine: UiEngine; bridge: WorkerB
     async previewAttachment(attachment) {
       try {
         return (await engine.mail.previewAttachment(attachment)).url;
+      } catch (error) {
+        throw TernError.from(error);
+      }
+    },
+    async proxyRemoteImages(params) {
+      try {
+        return await engine.mail.proxyRemoteImages(params);
       } catch (error) {
         throw TernError.from(error);
       }

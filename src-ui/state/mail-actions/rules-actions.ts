@@ -3,7 +3,7 @@
  * the toolbar's "Block sender"): each one engine call; refusals become the catalogue's TernError.
  */
 import { TernError } from '../../../shared/errors';
-import type { MailFilter, MailRules, RulesDoc } from '../../../shared/mail-rules';
+import type { ForwardingCheckResult, MailFilter, MailRules, RulesActivity, RulesDoc } from '../../../shared/mail-rules';
 import { errorPhrase } from '../../../shared/strings';
 import type { WorkerBridge } from '../engine-feeds';
 import type { UiEngine } from '../engine-port';
@@ -14,8 +14,12 @@ export interface RulesActions {
   saveRules(params: { accountId: string; rules: MailRules; baseRevision: number }): Promise<RulesDoc>;
   /** The sender (address or domain) onto the blocked or allowed list, or off both (null). */
   listSender(params: { accountId: string; sender: string; list: 'blocked' | 'allowed' | null }): Promise<RulesDoc>;
-  /** Runs a filter over the Inbox's mail now; says how many messages it changed (or why not) in a toast. */
+  /** Starts a run of a filter over the Inbox's mail (its progress comes to `watchRules`); a refusal is said in a toast. */
   applyFilter(params: { accountId: string; filter: MailFilter }): Promise<void>;
+  /** Forwarding in: a test message to the other address, waited for here; throws the TernError when it could not be sent. */
+  checkForwarding(params: { accountId: string; address: string }): Promise<ForwardingCheckResult>;
+  /** The rules' revision and runs now and at every change on any device; returns the unsubscribe. */
+  watchRules(accountId: string, onChange: (activity: RulesActivity) => void): () => void;
   /** The toolbar's "Block sender": blocks it, says so in a toast with Undo, or says why not. */
   blockSender(params: { accountId: string; sender: string }): Promise<void>;
 }
@@ -37,13 +41,22 @@ export function createRulesActions({ engine, bridge }: { engine: UiEngine; bridg
     loadRules: (accountId) => call(() => rules().get({ accountId })),
     saveRules: (params) => call(() => rules().save(params)),
     listSender: (params) => call(() => rules().listSender(params)),
+    checkForwarding: (params) => call(() => rules().checkForwarding(params)),
     async applyFilter({ accountId, filter }) {
       try {
-        const { matched } = await call(() => rules().applyFilter({ accountId, filter }));
-        bridge.toast({ tone: 'info', message: { id: 'rules.applied', values: { count: matched } } });
+        await call(() => rules().applyFilter({ accountId, filter }));
       } catch (error) {
         bridge.toast({ tone: 'error', message: errorPhrase(TernError.from(error)) });
       }
+    },
+    watchRules(accountId, onChange) {
+      let stopped = false;
+      const subscription = call(() => rules().watch({ accountId }, (activity) => !stopped && onChange(activity)));
+      subscription.catch(() => undefined); // without the engine's rules the page still loads and saves; it just hears nothing
+      return () => {
+        stopped = true;
+        void subscription.then(({ subscriptionId }) => rules().unwatch({ subscriptionId })).catch(() => undefined);
+      };
     },
     async blockSender({ accountId, sender }) {
       try {

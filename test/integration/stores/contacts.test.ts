@@ -12,9 +12,9 @@
  * import with nothing written.
  */
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { contactInputSchema, type ContactInput } from '../../../shared/contacts';
+import { contactIdSchema, contactInputSchema, type ContactInput } from '../../../shared/contacts';
 import { TernError } from '../../../shared/errors';
-import { ContactImportService } from '../../../src-server/contacts/contact-imports';
+import { ContactImportService, importedCardId } from '../../../src-server/contacts/contact-imports';
 import { ContactService } from '../../../src-server/contacts/contact-service';
 import { JobQueue } from '../../../src-server/jobs/job-queue';
 import { JobWorker } from '../../../src-server/jobs/job-worker';
@@ -186,6 +186,8 @@ describeOnEngines('ContactImportService', (engine) => {
     const done = await imports.status(alice, started.id);
     expect(done).toMatchObject({ state: 'done', created: 110, updated: 0, unchanged: 0, written: 110, error: null });
     expect(await contacts.rows.liveCount(alice)).toBe(110);
+    // Every card it wrote is one a device can read (the changes stream's card id rule).
+    expect((await contacts.changes(alice, '', 200)).contacts.map((card) => contactIdSchema.safeParse(card.id).success)).toEqual(Array.from({ length: 110 }, () => true));
     expect(announced).toBe(3); // batches of 50: three changes of the book, each announced
 
     // The same file again, and an overlapping one: no duplicates, only the new card is created.
@@ -233,7 +235,7 @@ describeOnEngines('ContactImportService', (engine) => {
       .slice(1, 51)
       .map((line) => line.split(','));
     await contacts.change(alice, async (at) => {
-      for (const [i, [given, family, email]] of cards.entries()) await contacts.rows.put(alice, `imp${first.id}-${i}`, contactInputSchema.parse({ firstName: given, lastName: family, emails: [email] }), at);
+      for (const [i, [given, family, email]] of cards.entries()) await contacts.rows.put(alice, importedCardId(first.id, i), contactInputSchema.parse({ firstName: given, lastName: family, emails: [email] }), at);
     });
     await worker.runDue();
     expect(await imports.status(alice, first.id)).toMatchObject({ state: 'done', created: 20, unchanged: 50 });

@@ -2,7 +2,8 @@
  * Rules and discovered ManageSieve servers on both engines (rules-store.ts, and the rules
  * service's use of it), with a fake of the ManageSieve connection (the real server's behaviour
  * is sieve-rules.test.ts): a refusal from the server stores nothing, a save bumps the revision,
- * an account without ManageSieve is remembered as such.
+ * an account without ManageSieve is remembered as such; a save is a 'rules' entry of the
+ * transaction log, announced; "apply to existing mail" runs keep their progress.
  */
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { TernError } from '../../../shared/errors';
@@ -11,8 +12,10 @@ import { AccountStore } from '../../../src-server/accounts/account-store';
 import { SecretBox } from '../../../src-server/crypto/secret-box';
 import { ManageSieveClient, SieveCommandError, type ConnectParams } from '../../../src-server/sieve/managesieve-client';
 import { RulesService } from '../../../src-server/sieve/rules-service';
+import { RuleRunStore, RUN_KEEP_MS } from '../../../src-server/sieve/rule-runs';
 import { RulesStore } from '../../../src-server/sieve/rules-store';
 import type { SqlStore } from '../../../src-server/store/sql';
+import { TransactionLog } from '../../../src-server/store/transaction-log';
 import { describeOnEngines } from '../support/engines';
 
 const server = { host: '127.0.0.1', port: 1, security: 'none' as const };
@@ -57,8 +60,12 @@ describeOnEngines('Rules stores', (engine) => {
   let store: SqlStore;
   let accounts: AccountStore;
   let accountId: number;
+  let announced: number[];
+  /** The transaction log and push the rules service writes a save to. */
+  const log = () => ({ txlog: new TransactionLog(store), push: { announce: (_accountId: number, latest: number) => void announced.push(latest) } });
 
   beforeEach(async () => {
+    announced = [];
     store = await engine.open();
     accounts = new AccountStore(store, SecretBox.load({ dataDir: await engine.dataDir() }));
     accountId = (await accounts.save({ email: 'alice@tern.test', name: 'Alice', imap: server, smtp: server, password: 'Pass-word-1!' })).id;
@@ -68,7 +75,7 @@ describeOnEngines('Rules stores', (engine) => {
   });
 
   const service = (sieve: ReturnType<typeof fakeSieve>, sieveSetting: typeof server | null = server) =>
-    new RulesService({ store, accounts, plans: { require: async () => undefined }, domains: new Map([['tern.test', { imap: server, smtp: server, sieve: sieveSetting }]]), connect: sieve.connect, now: () => 1_000 });
+    new RulesService({ store, accounts, ...log(), plans: { require: async () => undefined }, domains: new Map([['tern.test', { imap: server, smtp: server, sieve: sieveSetting }]]), connect: sieve.connect, now: () => 1_000 });
 
   test('rules round-trip with their revision and kept script; a damaged row reads as no rules', async () => {
     const rules = new RulesStore(store);
@@ -99,6 +106,58 @@ describeOnEngines('Rules stores', (engine) => {
     // Once Tern's script is active, the kept one is still included at the next save.
     const again = await service(sieve).save({ accountId, rules: doc.rules, baseRevision: 1 });
     expect(again.keptScript).toBe('mine');
+    // Each save is one 'rules' entry of the account's log, announced: the other devices' delta brings the new revision.
+    const { entries } = await new TransactionLog(store).read(accountId, 0, 10);
+    expect(entries.map((entry) => entry.object)).toEqual(['rules', 'rules']);
+    expect(announced).toEqual(entries.map((entry) => entry.txnId));
+    expect(await service(sieve).activity(accountId)).toEqual({ revision: 2, runs: [] });
+  });
+
+  test('the auto reply answers mail to every address of the account (vacation :addresses with each alias)', async () => {
+    const sieve = fakeSieve();
+    const rules = new RulesService({
+      store,
+      accounts,
+      ...log(),
+      plans: { require: async () => undefined },
+      domains: new Map([['tern.test', { imap: server, smtp: server, sieve: server }]]),
+      connect: sieve.connect,
+      addresses: async () => aliases,
+    });
+    let aliases = ['Alice.Tern@tern.test', 'alice@tern.test'];
+    expect(await rules.addressesChanged(accountId)).toBe(false); // nothing saved yet
+    const saved = await rules.save({ accountId, rules: rulesWith({ autoReply: { ...EMPTY_RULES.autoReply, enabled: true, body: 'Away.' } }), baseRevision: 0 });
+    expect(sieve.scripts.get('tern-rules')).toContain(':addresses ["alice@tern.test", "alice.tern@tern.test"]');
+    // An alias added later: the script is written again with it, the rules' revision unchanged.
+    aliases = [...aliases, 'team@tern.test'];
+    expect(await rules.addressesChanged(accountId)).toBe(true);
+    expect(sieve.scripts.get('tern-rules')).toContain(':addresses ["alice@tern.test", "alice.tern@tern.test", "team@tern.test"]');
+    expect((await rules.get(accountId)).revision).toBe(saved.revision);
+  });
+
+  test('"apply to existing mail" runs keep their filter and progress; finished runs go after an hour, running ones stay', async () => {
+    const runs = new RuleRunStore(store);
+    const first = await runs.create(accountId, starFilter, 1_000);
+    expect(first).toMatchObject({ filterId: 'a', filterName: 'A', state: 'running', total: 0, done: 0, error: null });
+    await runs.update(first.id, { total: 250, done: 100 }, 2_000);
+    expect(await runs.get(first.id)).toEqual({ accountId, filter: starFilter, run: { ...first, total: 250, done: 100, updatedAt: 2_000 } });
+    await runs.update(first.id, { done: 250, state: 'done' }, 3_000);
+    const second = await runs.create(accountId, { ...starFilter, id: 'b' }, 4_000);
+    await runs.update(second.id, { state: 'failed', error: 'AccountUnavailable' }, 4_500);
+    const third = await runs.create(accountId, starFilter, 5_000);
+    expect((await runs.recent(accountId, 5_000)).map((run) => [run.id, run.state, run.error])).toEqual([
+      [third.id, 'running', null],
+      [second.id, 'failed', 'AccountUnavailable'],
+      [first.id, 'done', null],
+    ]);
+    // An hour after their last change the finished ones are no longer shown, and the next run deletes them.
+    const later = 4_500 + RUN_KEEP_MS + 1;
+    expect((await runs.recent(accountId, later)).map((run) => run.id)).toEqual([third.id]);
+    await runs.create(accountId, starFilter, later);
+    expect(await runs.get(first.id)).toBeUndefined();
+    expect(await runs.get(third.id)).toBeDefined();
+    // The third has had no step for over five minutes: its job is gone, so it reads as failed (and may be run again).
+    expect((await runs.recent(accountId, later)).find((run) => run.id === third.id)).toMatchObject({ state: 'failed', error: 'OperationFailed' });
   });
 
   test('CHECKSCRIPT\'s refusal is SieveScriptRejected with the server\'s text, a size refusal TooLargeSieveUpdate; nothing is stored', async () => {
@@ -124,7 +183,7 @@ describeOnEngines('Rules stores', (engine) => {
   test('daylight saving time: the business-hours script is written again when its zone\'s offset changes, once', async () => {
     const sieve = fakeSieve();
     let now = Date.parse('2026-01-15T12:00:00Z');
-    const rules = new RulesService({ store, accounts, plans: { require: async () => undefined }, domains: new Map([['tern.test', { imap: server, smtp: server, sieve: server }]]), connect: sieve.connect, now: () => now });
+    const rules = new RulesService({ store, accounts, ...log(), plans: { require: async () => undefined }, domains: new Map([['tern.test', { imap: server, smtp: server, sieve: server }]]), connect: sieve.connect, now: () => now });
     const hours = { enabled: true, workDays: [1, 2, 3, 4, 5], start: '09:00', end: '17:00', timeZone: 'Europe/Berlin', subject: 'Closed', body: 'Back at nine.' };
     const saved = await rules.save({ accountId, rules: rulesWith({ businessHours: hours }), baseRevision: 0 });
     expect(sieve.scripts.get('tern-rules')).toContain(':zone "+0100"');
@@ -140,6 +199,7 @@ describeOnEngines('Rules stores', (engine) => {
     const free = new RulesService({
       store,
       accounts,
+      ...log(),
       plans: {
         require: async (_accountId, feature) => {
           asked.push(feature);

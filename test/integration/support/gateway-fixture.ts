@@ -48,6 +48,10 @@ export interface FixtureOptions {
   readonly env?: Record<string, string>;
   /** Default: imapServerUnderTest() (the vitest project's choice). */
   readonly imapServer?: ImapServerKind;
+  /** The owner's other addresses: delivered to its mailbox, and allowed as its sender on the submission port. */
+  readonly aliases?: string[];
+  /** The account sends through the submission port (AUTH, sender checked against the login) instead of the plain SMTP port. */
+  readonly submission?: boolean;
 }
 
 export async function startGatewayFixture(options: FixtureOptions): Promise<GatewayFixture> {
@@ -55,7 +59,7 @@ export async function startGatewayFixture(options: FixtureOptions): Promise<Gate
   await chmod(root, 0o711); // the mail daemons' users must reach <root>/mail
   const servers = await startMailServers({
     dataDir: path.join(root, 'mail'),
-    users: [{ email: OWNER.email, password: PASSWORD }],
+    users: [{ email: OWNER.email, password: PASSWORD, aliases: options.aliases ?? [] }],
     fresh: true,
     imapServer: options.imapServer ?? imapServerUnderTest(),
   });
@@ -82,7 +86,7 @@ async function startGateway(options: FixtureOptions, root: string, servers: Mail
   });
   const ctx = await createContext(config);
   const server = { host: servers.host, port: servers.ports.imap, security: 'none' as const };
-  const account = await ctx.accounts.save({ email: OWNER.email, name: OWNER.name, imap: server, smtp: { ...server, port: servers.ports.smtp }, password: PASSWORD });
+  const account = await ctx.accounts.save({ email: OWNER.email, name: OWNER.name, imap: server, smtp: { ...server, port: options.submission ? servers.ports.submission : servers.ports.smtp }, password: PASSWORD });
   const token = await ctx.sessions.create(account.id);
   const app = await createApp(ctx);
   // Listening makes the app ready, and ready starts the mirrors of accounts with live sessions.

@@ -29,9 +29,9 @@ const urlOf = (pattern: string) => pattern.replace(/:(\w+)/g, (_, name: string) 
 const ours = (route: RouteOptions) => !route.url.startsWith('/api/test/');
 
 describe('the session guard', () => {
-  test('only login, health, pre-login analytics, a signed preview and the push socket are public', () => {
+  test('only login, health, pre-login analytics, a signed preview, a signed proxied image and the push socket are public', () => {
     const open = declared.filter((route) => ours(route) && route.config?.auth === 'public').map((route) => route.url);
-    expect(new Set(open)).toEqual(new Set(['/api/health', '/api/login', '/api/login/check', '/api/analytics/addPreAuthEvents', '/api/attachment-preview/:token', '/ae/ws/create']));
+    expect(new Set(open)).toEqual(new Set(['/api/health', '/api/login', '/api/login/check', '/api/analytics/addPreAuthEvents', '/api/attachment-preview/:token', '/api/proxy/image', '/ae/ws/create']));
   });
 
   test('every other route refuses a request without a token: API routes TokenParamMissing 400, downloads UNAUTHENTICATED 401', async () => {

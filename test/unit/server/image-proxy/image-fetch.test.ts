@@ -24,6 +24,7 @@ beforeAll(async () => {
     const path = request.url ?? '/';
     if (path === '/pixel.png') response.writeHead(200, { 'content-type': 'image/png; charset=binary' }).end(PNG);
     else if (path === '/logo.svg') response.writeHead(200, { 'content-type': 'image/svg+xml' }).end('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
+    else if (path === '/app.js') response.writeHead(200, { 'content-type': 'text/javascript' }).end('alert(1)');
     else if (path === '/page.html') response.writeHead(200, { 'content-type': 'text/html' }).end('<h1>hi</h1>');
     else if (path === '/huge-declared.png') response.writeHead(200, { 'content-type': 'image/png', 'content-length': String(MAX_IMAGE_BYTES + 1) }).end();
     else if (path === '/huge-streamed.png') {
@@ -71,6 +72,10 @@ describe('fetchImage', () => {
     expect(seenHeaders[0]!['user-agent']).toMatch(/^TernImageProxy/);
   });
 
+  test('SVG passes as an image (the route serves it sandboxed, and an <img> runs no script)', async () => {
+    expect((await fetchImage(`${imagesUrl}/logo.svg`, { allowed })).type).toBe('image/svg+xml');
+  });
+
   test('a redirect within the allowed host is followed', async () => {
     expect((await fetchImage(`${imagesUrl}/hop`, { allowed })).body).toEqual(PNG);
   });
@@ -81,7 +86,7 @@ describe('fetchImage', () => {
   });
 
   test.each([
-    ['SVG (it can carry script)', '/logo.svg', 'RemoteImageRefused'],
+    ['script', '/app.js', 'RemoteImageRefused'],
     ['HTML', '/page.html', 'RemoteImageRefused'],
     ['a declared length over the cap', '/huge-declared.png', 'RemoteImageTooLarge'],
     ['a body that grows over the cap', '/huge-streamed.png', 'RemoteImageTooLarge'],

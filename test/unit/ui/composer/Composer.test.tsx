@@ -72,7 +72,17 @@ describe('drafts', () => {
     expect(onSave).not.toHaveBeenCalled();
     await advance(1);
     expect(onSave).toHaveBeenCalledTimes(1);
-    expect(onSave.mock.calls[0]?.[0]).toEqual({ accountId: 'acc1', draftId: undefined, to: [], cc: [], bcc: [], subject: 'Lunch on Friday', html: '', attachmentIds: [] });
+    expect(onSave.mock.calls[0]?.[0]).toEqual({
+      accountId: 'acc1',
+      draftId: undefined,
+      to: [],
+      cc: [],
+      bcc: [],
+      subject: 'Lunch on Friday',
+      html: '',
+      attachmentIds: [],
+      from: { name: 'Alice Tern', email: 'alice@tern.test' },
+    });
     expect(view.querySelector('.tern-save-status')?.textContent).toBe('Saved');
 
     typeInto(subjectBox(view), 'Lunch on Friday?');

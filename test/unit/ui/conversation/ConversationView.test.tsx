@@ -54,6 +54,8 @@ function setup(messages: MessageView[], over: Partial<ConversationViewProps> = {
     loadBody: vi.fn(async (id: string) => body(id, bodies[id])),
     loadAttachment: vi.fn(async (_message: MessageView, _attachment: AttachmentSummary) => new Blob(['%PDF-1.1'], { type: 'application/x-whatever' })),
     previewAttachment: vi.fn(async (_message: MessageView, _attachment: AttachmentSummary) => 'about:blank'),
+    // The gateway's image proxy signs each remote URL (as the engine hands it over).
+    proxyImages: vi.fn(async (_message: MessageView, urls: readonly string[]) => Object.fromEntries(urls.map((url) => [url, `https://mail.tern.test/api/proxy/image?u=${encodeURIComponent(url)}`]))),
     onTrustSender: vi.fn(),
     onCompose: vi.fn((_initial: ComposerInitial) => undefined),
     onMessageOpened: vi.fn(),
@@ -153,9 +155,12 @@ describe('HTML bodies', () => {
     const { view, onTrustSender } = setup([msg('1')], {}, { '1': { html } });
     await settle();
     click(one(view, 'button', 'Show images'));
+    await settle();
     const srcdoc = view.querySelector('iframe')?.getAttribute('srcdoc') ?? '';
-    expect(srcdoc).toContain('img-src data: blob: https:');
-    expect(srcdoc).toMatch(/\ssrc="https:\/\/t\.example\/pixel\.gif"/);
+    // Through the gateway's image proxy: the sender's server never sees the reader.
+    expect(srcdoc).toContain('img-src data: blob: https://mail.tern.test/api/proxy/image;');
+    expect(srcdoc).toContain(' src="https://mail.tern.test/api/proxy/image?u=https%3A%2F%2Ft.example%2Fpixel.gif"');
+    expect(srcdoc).not.toContain('src="https://t.example');
     expect(byRole(view, 'region', 'Remote images blocked')).toHaveLength(0);
     expect(onTrustSender).not.toHaveBeenCalled();
   });
@@ -168,7 +173,7 @@ describe('HTML bodies', () => {
     cleanup();
     const second = setup([msg('1')], { trustedSenders: ['Ann+news@Example.com'] }, { '1': { html } });
     await settle();
-    expect(second.view.querySelector('iframe')?.getAttribute('srcdoc')).toContain('https:');
+    expect(second.view.querySelector('iframe')?.getAttribute('srcdoc')).toContain('src="https://mail.tern.test/api/proxy/image?');
     expect(byRole(second.view, 'region', 'Remote images blocked')).toHaveLength(0);
   });
 

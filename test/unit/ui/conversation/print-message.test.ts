@@ -39,7 +39,7 @@ function parse(srcdoc: string) {
 
 test('the print document has the header (Subject, From, To, Cc, Date) above the sanitised body, and nothing that runs', () => {
   const hostile = '<p onclick="steal()">Numbers inside</p><script>steal()</script><img src="x" onerror="steal()"><a href="javascript:steal()">link</a>';
-  const doc = parse(printDocument(message, body(hostile), { allowRemote: false, t, locale: 'en-GB' }));
+  const doc = parse(printDocument(message, body(hostile), { proxiedImages: null, t, locale: 'en-GB' }));
   const header = doc.querySelector('.tern-print-header')!;
   expect(header.querySelector('h1')?.textContent).toBe('Quarterly <plans> & numbers');
   const rows = [...header.querySelectorAll('tr')].map((row) => [row.querySelector('th')?.textContent, row.querySelector('td')?.textContent]);
@@ -55,7 +55,7 @@ test('the print document has the header (Subject, From, To, Cc, Date) above the 
   // Below the header, exactly what the reading view's pipeline made of the mail (happy-dom's
   // DOMPurify keeps some handlers that Chromium's drops: the e2e checks those in a real browser).
   header.remove();
-  expect(doc.body.innerHTML).toBe(parse(renderMailHtml({ html: hostile, inlineImages: {}, allowRemote: false }).srcdoc).body.innerHTML);
+  expect(doc.body.innerHTML).toBe(parse(renderMailHtml({ html: hostile, inlineImages: {}, proxiedImages: null }).srcdoc).body.innerHTML);
   // The reading view's policy is still the first thing in the head.
   const csp = doc.head.firstElementChild!;
   expect(csp.getAttribute('http-equiv')).toBe('Content-Security-Policy');
@@ -63,7 +63,7 @@ test('the print document has the header (Subject, From, To, Cc, Date) above the 
 });
 
 test('a plain-text body prints as text, never as markup', () => {
-  const doc = parse(printDocument(message, body(null, 'Hi <b>Alice</b>,\nsee you'), { allowRemote: false, t }));
+  const doc = parse(printDocument(message, body(null, 'Hi <b>Alice</b>,\nsee you'), { proxiedImages: null, t }));
   expect(doc.querySelector('b')).toBeNull();
   expect(doc.querySelector('pre')?.textContent).toBe('Hi <b>Alice</b>,\nsee you');
   expect(doc.head.firstElementChild?.getAttribute('http-equiv')).toBe('Content-Security-Policy');

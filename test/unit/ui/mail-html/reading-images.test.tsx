@@ -73,12 +73,12 @@ test('plain mail is told from mail with colours of its own, and every doubt keep
 });
 
 test('the pipeline marks plain mail for the dark theme, counts remote images when allowed too, and the base sheet darkens only plain mail', () => {
-  const plain = renderMailHtml({ html: '<p>Hello <img src="https://x.example/a.png"></p>', inlineImages: {}, allowRemote: true });
+  const plain = renderMailHtml({ html: '<p>Hello <img src="https://x.example/a.png"></p>', inlineImages: {}, proxiedImages: { 'https://x.example/a.png': 'https://mail.tern.test/api/proxy/image?u=a' } });
   expect(plain.plainColours).toBe(true);
   expect(plain.remote).toBe(1);
   expect(plain.blockedRemote).toBe(0);
   expect(parse(plain.srcdoc).documentElement.classList.contains(PLAIN_COLOURS_CLASS)).toBe(true);
-  const designed = renderMailHtml({ html: '<div style="background:#fff;color:#111">Hello</div>', inlineImages: {}, allowRemote: false });
+  const designed = renderMailHtml({ html: '<div style="background:#fff;color:#111">Hello</div>', inlineImages: {}, proxiedImages: null });
   expect(designed.plainColours).toBe(false);
   expect(designed.remote).toBe(0);
   expect(parse(designed.srcdoc).documentElement.classList.contains(PLAIN_COLOURS_CLASS)).toBe(false);

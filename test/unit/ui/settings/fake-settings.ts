@@ -4,6 +4,7 @@
  * standing for a change that arrives through delta (another browser of the account).
  */
 import { TernError } from '../../../../shared/errors';
+import { identityInputSchema, type Identity, type IdentityDraft } from '../../../../shared/identities';
 import { FEATURES, type Plan } from '../../../../shared/plans';
 import { DEFAULT_PREFERENCES, PREFERENCE_FEATURES, type PreferenceKey, type PreferencePatch } from '../../../../shared/preferences';
 import type { AccountSettings, SettingsService } from '../../../../shared/worker-api';
@@ -13,10 +14,36 @@ export class FakeSettings implements SettingsService {
   private readonly watchers = new Map<string, (settings: readonly AccountSettings[]) => void>();
   readonly updates: { accountId: string; values: PreferencePatch }[] = [];
 
-  constructor(accounts: Readonly<Record<string, { plan?: Plan; values?: PreferencePatch; revision?: number }>>) {
-    for (const [accountId, { plan = 'paid', values = {}, revision = 0 }] of Object.entries(accounts)) {
-      this.settings.set(accountId, { accountId, preferences: { ...DEFAULT_PREFERENCES, ...values }, revision, unsynced: false, plan, features: plan === 'paid' ? [...FEATURES] : [], labels: [], serverKeepsLabels: null });
+  readonly identitySaves: { accountId: string; identityId: string; identity: IdentityDraft }[] = [];
+
+  constructor(accounts: Readonly<Record<string, { plan?: Plan; values?: PreferencePatch; revision?: number; identities?: Identity[] }>>) {
+    for (const [accountId, { plan = 'paid', values = {}, revision = 0, identities = [] }] of Object.entries(accounts)) {
+      this.settings.set(accountId, { accountId, preferences: { ...DEFAULT_PREFERENCES, ...values }, revision, unsynced: false, plan, features: plan === 'paid' ? [...FEATURES] : [], identities, labels: [], serverKeepsLabels: null });
     }
+  }
+
+  /** Keeps the identity as the gateway would (no plan or address checks: the gateway's own tests hold those). */
+  async saveIdentity({ accountId, identityId, identity }: { accountId: string; identityId: string; identity: IdentityDraft }) {
+    const current = this.settings.get(accountId);
+    if (!current) throw new TernError('AccountNotFound');
+    this.identitySaves.push({ accountId, identityId, identity });
+    const input = identityInputSchema.parse(identity);
+    const saved: Identity = { id: identityId, ...input, updatedAt: 1 };
+    const others = current.identities.filter((other) => other.id !== identityId).map((other) => (input.isDefault ? { ...other, isDefault: false } : other));
+    return this.replace(accountId, { ...current, identities: [...others, saved] });
+  }
+
+  async deleteIdentity({ accountId, identityId }: { accountId: string; identityId: string }) {
+    const current = this.settings.get(accountId);
+    if (!current) throw new TernError('AccountNotFound');
+    return this.replace(accountId, { ...current, identities: current.identities.filter((other) => other.id !== identityId) });
+  }
+
+  private replace(accountId: string, next: AccountSettings): AccountSettings {
+    this.settings.set(accountId, next);
+    const list = [...this.settings.values()];
+    for (const watcher of this.watchers.values()) watcher(list);
+    return next;
   }
 
   async list() {

@@ -6,6 +6,7 @@
  */
 import type { LabelsDoc } from '../../../../shared/api/labels';
 import { TernError } from '../../../../shared/errors';
+import { OWN_IDENTITY_ID, ownIdentity, type IdentitiesDoc, type IdentityInput } from '../../../../shared/identities';
 import { FEATURES, type Plan, type PlanResponse } from '../../../../shared/plans';
 import { DEFAULT_PREFERENCES, PREFERENCE_FEATURES, type PreferenceKey, type PreferencePatch, type PreferencesDoc } from '../../../../shared/preferences';
 import type { SettingsGateway } from '../../../../src-worker/settings/settings-gateway';
@@ -15,6 +16,7 @@ export class FakeSettingsGateway implements SettingsGateway {
   planName: Plan = 'paid';
   offline = false;
   readonly patches: PreferencePatch[] = [];
+  identitiesDoc: IdentitiesDoc = { revision: 0, identities: [ownIdentity('me@tern.test')] };
 
   private get features() {
     return this.planName === 'paid' ? [...FEATURES] : [];
@@ -39,6 +41,25 @@ export class FakeSettingsGateway implements SettingsGateway {
   async plan(): Promise<PlanResponse> {
     this.reach();
     return { plan: this.planName, features: this.features };
+  }
+
+  async identities(): Promise<IdentitiesDoc> {
+    this.reach();
+    return structuredClone(this.identitiesDoc);
+  }
+
+  async putIdentity(id: string, identity: IdentityInput): Promise<IdentitiesDoc> {
+    this.reach();
+    if (id !== OWN_IDENTITY_ID && !this.features.includes('emailAlias')) throw new TernError('FeatureNotInPlan', { detail: { feature: 'emailAlias' } });
+    const others = this.identitiesDoc.identities.filter((other) => other.id !== id).map((other) => (identity.isDefault ? { ...other, isDefault: false } : other));
+    this.identitiesDoc = { revision: this.identitiesDoc.revision + 1, identities: [...others, { id, ...identity, updatedAt: 1 }] };
+    return structuredClone(this.identitiesDoc);
+  }
+
+  async deleteIdentity(id: string): Promise<IdentitiesDoc> {
+    this.reach();
+    this.identitiesDoc = { revision: this.identitiesDoc.revision + 1, identities: this.identitiesDoc.identities.filter((other) => other.id !== id) };
+    return structuredClone(this.identitiesDoc);
   }
 
   async patchPreferences(values: PreferencePatch): Promise<PreferencesDoc> {

@@ -167,4 +167,29 @@ describe('settings service', () => {
     await settings.load('7');
     expect((await settings.list())[0]).toMatchObject({ revision: 1, preferences: { theme: 'dark' } });
   });
+
+  test('identities: loaded with the rest, saved on the gateway and pushed to tabs; a bad address or an oversized signature is refused here, the gateway never asked', async () => {
+    const { settings, gateway } = setup();
+    const seen = watcher(settings);
+    await settings.load('7');
+    expect((await settings.list())[0]!.identities.map((identity) => identity.id)).toEqual(['own']);
+
+    const saved = await settings.saveIdentity({ accountId: '7', identityId: 'work', identity: { name: 'Ann at Work', email: 'Ann.Work@Example.com', isDefault: true } });
+    expect(saved.identities.map(({ id, email, isDefault }) => [id, email, isDefault])).toEqual([['own', 'me@tern.test', false], ['work', 'ann.work@example.com', true]]);
+    await waitFor(() => seen.at(-1)?.[0]?.identities.length === 2 || undefined, 'the tabs to hear of the new identity');
+
+    const revision = gateway.identitiesDoc.revision;
+    const refusal = (promise: Promise<unknown>) => promise.then(() => null, (error: unknown) => (error as TernError).name);
+    expect(await refusal(settings.saveIdentity({ accountId: '7', identityId: 'bad', identity: { email: 'not an address' } }))).toBe('InvalidParameter');
+    expect(await refusal(settings.saveIdentity({ accountId: '7', identityId: 'work', identity: { email: 'ann.work@example.com', signatureHtml: 'x'.repeat(10_001) } }))).toBe('SignatureTooLarge');
+    expect(gateway.identitiesDoc.revision).toBe(revision);
+
+    // Without the plan's alias feature the gateway refuses, and the cache keeps what it had.
+    gateway.planName = 'free';
+    expect(await refusal(settings.saveIdentity({ accountId: '7', identityId: 'club', identity: { email: 'club@example.com' } }))).toBe('FeatureNotInPlan');
+    expect((await settings.list())[0]!.identities).toHaveLength(2);
+
+    const afterDelete = await settings.deleteIdentity({ accountId: '7', identityId: 'work' });
+    expect(afterDelete.identities.map((identity) => identity.id)).toEqual(['own']);
+  });
 });

@@ -1,7 +1,8 @@
 /**
  * Delta pages that carry the account's preferences or plan: stored in the page's own
  * transaction (with the cursor) where the settings service reads them, an older document
- * never replacing a newer one, and the page saying so (settingsChanged) for the tabs.
+ * never replacing a newer one, and the page saying so (settingsChanged) for the tabs. The
+ * rules' activity is not stored (the rules live on the gateway): the page carries it for the tabs.
  */
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
@@ -50,5 +51,21 @@ describe('delta pages with preferences and plan', () => {
     expect(await settings()).toMatchObject({ revision: 5, preferences: { theme: 'dark' } });
     const mailOnly = await apply({ changes: [], cursor: 3, hasMore: false });
     expect(mailOnly?.settingsChanged).toBe(false);
+  });
+
+  test('a rules upsert is reported with the page (the newest of the page), the cursor moving past it', async () => {
+    const { apply } = await setup();
+    const run = { id: 4, filterId: 'f', filterName: 'F', state: 'running' as const, total: 10, done: 5, error: null, startedAt: 1, updatedAt: 2 };
+    const page = await apply({
+      changes: [
+        { txnId: 1, op: 'upsert', object: 'rules', data: { revision: 2, runs: [run] } },
+        { txnId: 2, op: 'upsert', object: 'plan', data: { plan: 'free', features: [] } },
+      ],
+      cursor: 2,
+      hasMore: false,
+    });
+    expect(page).toMatchObject({ rulesActivity: { revision: 2, runs: [run] }, state: { appliedTransactionId: 2 } });
+    const mailOnly = await apply({ changes: [], cursor: 3, hasMore: false });
+    expect(mailOnly?.rulesActivity).toBeNull();
   });
 });
