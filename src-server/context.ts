@@ -23,6 +23,7 @@ import { MirrorStore } from './mirror/mirror-store';
 import { createMailWrites, type MailWrites } from './outbox/mail-writes';
 import type { OutboxOptions } from './outbox/outbox-worker';
 import { ContactImportService } from './contacts/contact-imports';
+import { ContactListService } from './contacts/contact-lists';
 import { ContactService } from './contacts/contact-service';
 import { MailboxAccess } from './actions/mailbox-access';
 import { LabelService } from './labels/label-service';
@@ -108,6 +109,8 @@ export interface GatewayContext {
   readonly contacts: ContactService;
   /** Imports (a job per file) and exports of the address book (/api/contacts/imports, /api/contacts/export). */
   readonly contactImports: ContactImportService;
+  /** Contact lists, the spec's contact groups (/api/contact-lists, gated on 'contactGroups'). */
+  readonly contactLists: ContactListService;
   /** Mail rules that run on the mail server, written as Sieve over ManageSieve (GET/PUT /api/rules). */
   readonly rules: RulesService;
   /** Each account's labels: keyword ↔ name ↔ colour (/api/labels); applied as bulk actions. */
@@ -212,6 +215,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
   const plans = new PlanService({ store, txlog, push });
   const preferences = new PreferenceService({ store, txlog, push, plans });
   const contacts = new ContactService({ store, txlog, push });
+  const contactLists = new ContactListService({ store, contacts });
   const rules = new RulesService({
     store,
     accounts,
@@ -237,7 +241,8 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
       ...mailSources(materializer),
       preferences: accountDocument((accountId) => preferences.get(accountId)),
       plan: accountDocument((accountId) => plans.planOf(accountId)),
-      contacts: accountDocument(async (accountId) => ({ revision: await contacts.revision(accountId) })),
+      // Cards and lists are one book: its revision is the latest change of either.
+      contacts: accountDocument(async (accountId) => ({ revision: Math.max(await contacts.revision(accountId), await contactLists.revision(accountId)) })),
       // Read when delta is asked for, after mailWrites below is built.
       scheduled: accountDocument((accountId) => mailWrites.send.waiting(accountId)),
       rules: accountDocument((accountId) => rules.activity(accountId)),
@@ -277,6 +282,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     preferences,
     identities,
     contacts,
+    contactLists,
     contactImports: new ContactImportService({ store, contacts, jobs: { queue: jobQueue, worker: jobWorker } }),
     labels,
     rules,

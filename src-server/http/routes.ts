@@ -3,6 +3,7 @@ import type { GatewayContext } from '../context';
 import { registerAnalyticsRoutes } from './routes/analytics-routes';
 import { registerAuthRoutes } from './routes/auth-routes';
 import { registerContactImportRoutes } from './routes/contact-import-routes';
+import { registerContactListRoutes } from './routes/contact-list-routes';
 import { registerContactRoutes } from './routes/contact-routes';
 import { registerDeltaRoutes } from './routes/delta-routes';
 import { registerDraftRoutes } from './routes/drafts-routes';
@@ -46,6 +47,7 @@ export const ROUTES: readonly RouteModule[] = [
   registerPlanRoutes,
   registerContactRoutes,
   registerContactImportRoutes,
+  registerContactListRoutes,
   registerIdentityRoutes,
   registerRulesRoutes,
   registerLabelRoutes,

@@ -454,7 +454,22 @@ export const MIGRATIONS: readonly string[] = [
     revision   INTEGER NOT NULL
   );
   `,
-  /* 21: labels (issue 17; src-server/labels) — the spec's EmailLabels */ `
+  /* 21: contact lists (issue 18 point 3; src-server/contacts/contact-lists.ts) */ `
+  -- A list of the book's cards; deleted lists stay as tombstones for devices syncing from an older cursor.
+  CREATE TABLE contact_lists (
+    account_id      INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    id              TEXT NOT NULL,
+    name            TEXT NOT NULL,
+    member_ids_json TEXT NOT NULL DEFAULT '[]',
+    created_at      INTEGER NOT NULL,
+    updated_at      INTEGER NOT NULL,
+    changed_txn     INTEGER NOT NULL,
+    deleted         INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (account_id, id)
+  );
+  CREATE INDEX contact_lists_changes ON contact_lists(account_id, changed_txn, id);
+  `,
+  /* 22: labels (issue 17; src-server/labels) — the spec's EmailLabels */ `
   -- One row per label of an account: the IMAP keyword it is stored as on the mail server
   -- (chosen once, never renamed), and the name and colour people see (both change freely).
   CREATE TABLE labels (

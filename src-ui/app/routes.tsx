@@ -6,6 +6,7 @@
  *   /login?add=1                    login, or add another account
  *   /mail/unified/$role?q&in&thread the same special folder of every account
  *   /mail/$accountId/$folderId?…    one folder of one account
+ *   /mail/scheduled                 the Scheduled list: messages the gateway sends later (scheduled/)
  *   /mail/$accountId/label/$label?… one account's threads with a label (its keyword)
  *   /settings                       the Settings screen: its pages (a list alone on a phone)
  *   /settings/$page                 one page (settings/pages.ts), each its own lazy chunk
@@ -67,6 +68,12 @@ const folderRoute = createRoute({
   component: lazyRouteComponent(importChunk(() => import('./MailboxRoutes')), 'FolderMailbox'),
 });
 
+const scheduledRoute = createRoute({
+  getParentRoute: () => mailRoute,
+  path: 'scheduled',
+  component: lazyRouteComponent(importChunk(() => import('./ScheduledRoute')), 'ScheduledRoute'),
+});
+
 const labelRoute = createRoute({
   getParentRoute: () => mailRoute,
   path: '$accountId/label/$label',
@@ -116,7 +123,7 @@ export const routeTree = rootRoute.addChildren([
   indexRoute,
   loginRoute,
   composeRoute,
-  mailRoute.addChildren([mailIndexRoute, unifiedRoute, folderRoute, labelRoute]),
+  mailRoute.addChildren([mailIndexRoute, unifiedRoute, scheduledRoute, folderRoute, labelRoute]),
   settingsRoute.addChildren([settingsIndexRoute, settingsPageRoute]),
   contactsRoute,
 ]);

@@ -60,9 +60,16 @@ export type IconName =
   | 'reply'
   | 'replyAll'
   | 'underline'
+  | 'clock'
   | 'label';
 
 const PATHS: Record<IconName, ReactNode> = {
+  clock: (
+    <>
+      <circle cx="12" cy="12" r="9" />
+      <path d="M12 7v5l3 2" />
+    </>
+  ),
   more: (
     <>
       <circle cx="12" cy="5" r="1.5" />

@@ -64,6 +64,13 @@ export async function deleteFollowUp(tx: WriteTransaction<MailTable>, commandId:
   await tx.delete('JSONBlob', PREFIX + commandId);
 }
 
+export async function readFollowUp(tx: ReadTransaction<MailTable>, commandId: string): Promise<SendFollowUp | undefined> {
+  const row = (await tx.get('JSONBlob', PREFIX + commandId)) as (SendFollowUp & { id: string }) | undefined;
+  if (!row) return undefined;
+  const { id: _key, ...followUp } = row;
+  return followUp;
+}
+
 export async function readFollowUps(tx: ReadTransaction<MailTable>): Promise<SendFollowUp[]> {
   const rows = await tx.getAll('JSONBlob', { range: { lower: PREFIX, upper: `${PREFIX}\uffff` } });
   return rows.map(({ id: _key, ...followUp }) => followUp as unknown as SendFollowUp).sort((a, b) => a.nextAt - b.nextAt);

@@ -30,6 +30,7 @@ import { machineInfo, verdict, writeResults } from './lib/report';
 import type { Figure, FigureSpec, Scenario, ScenarioContext } from './lib/scenario';
 import { summarize } from './lib/stats';
 import { bundleSize } from './scenarios/bundle-size';
+import { contacts } from './scenarios/contacts';
 import { gatewayColdSync } from './scenarios/gateway-cold-sync';
 import { failover300 } from './scenarios/failover-300';
 import { idle1000 } from './scenarios/idle-1000';
@@ -45,7 +46,7 @@ const DEFAULT_MINUTES = 14;
 const DEFAULT_SCALE_MINUTES = 30;
 const RESULTS_DIR = path.join(import.meta.dirname, 'results');
 
-const SCENARIOS: Scenario[] = [bundleSize, gatewayColdSync('10k', 8), resync, newMail, gatewayColdSync('100k', 3), ...uiScenarios, uiBytes, idle1000, failover300, pgMirror];
+const SCENARIOS: Scenario[] = [bundleSize, gatewayColdSync('10k', 8), resync, newMail, gatewayColdSync('100k', 3), ...uiScenarios, uiBytes, contacts, idle1000, failover300, pgMirror];
 
 function parseOptions() {
   const { values } = parseArgs({

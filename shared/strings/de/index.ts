@@ -19,6 +19,7 @@ import { settings } from './settings';
 import { rules } from './rules';
 import { contacts } from './contacts';
 import { device } from './device';
+import { scheduled } from './scheduled';
 import { identities } from './identities';
 import { labels } from './labels';
 
@@ -42,6 +43,7 @@ export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (ty
   rules,
   contacts,
   device,
+  scheduled,
   identities,
   labels,
 };

@@ -10,11 +10,15 @@
  * entry per batch; importing the same file again creates nothing; a job that runs again after
  * a crash continues without duplicates; a book that filled while the job waited fails the
  * import with nothing written.
+ *
+ * Lists (ContactListService): members are live cards of the book, each change a change of the
+ * book on the same kind of stream (tombstones, cursor), the recipients each member's first address.
  */
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { contactIdSchema, contactInputSchema, type ContactInput } from '../../../shared/contacts';
 import { TernError } from '../../../shared/errors';
 import { ContactImportService, importedCardId } from '../../../src-server/contacts/contact-imports';
+import { ContactListService } from '../../../src-server/contacts/contact-lists';
 import { ContactService } from '../../../src-server/contacts/contact-service';
 import { JobQueue } from '../../../src-server/jobs/job-queue';
 import { JobWorker } from '../../../src-server/jobs/job-worker';
@@ -251,5 +255,46 @@ describeOnEngines('ContactImportService', (engine) => {
     expect(await contacts.rows.liveCount(alice)).toBe(90);
     // A failed import leaves the account free to import again.
     expect((await imports.start(alice, request(csv(1)))).state).toBe('queued');
+  });
+});
+
+describeOnEngines('ContactListService', (engine) => {
+  let store: SqlStore;
+  let contacts: ContactService;
+  let lists: ContactListService;
+  let alice: number;
+
+  beforeEach(async () => {
+    store = await engine.open();
+    contacts = new ContactService({ store, txlog: new TransactionLog(store), push: { announce: () => undefined } });
+    lists = new ContactListService({ store, contacts });
+    alice = await addAccount(store, 'alice@tern.test');
+  });
+  afterEach(() => store.close());
+
+  test('a list of live cards: created, changed, streamed with its tombstone, expanded to first addresses; an unknown member refuses it whole', async () => {
+    await contacts.put(alice, 'card-ann-01', card({ firstName: 'Ann', lastName: 'Kite', emails: ['ann@kite.test', 'ann@home.test'] }));
+    await contacts.put(alice, 'card-bob-01', card({ firstName: 'Bob', emails: ['bob@kite.test'] }));
+    await contacts.put(alice, 'card-nomail', card({ firstName: 'Phone only', phones: ['+1 2'] }));
+    const created = await lists.put(alice, 'list-team-1', { name: 'Team', memberIds: ['card-bob-01', 'card-ann-01', 'card-nomail'] });
+    expect(created).toMatchObject({ id: 'list-team-1', name: 'Team', memberIds: ['card-bob-01', 'card-ann-01', 'card-nomail'] });
+    expect(await lists.recipients(alice, 'list-team-1')).toEqual([
+      { name: 'Bob', email: 'bob@kite.test' },
+      { name: 'Ann Kite', email: 'ann@kite.test' },
+    ]);
+    const first = await lists.changes(alice, '', 100);
+    expect(first.lists.map((list) => list.id)).toEqual(['list-team-1']);
+    expect(await lists.revision(alice)).toBe(await new TransactionLog(store).latest(alice));
+
+    expect(await errorName(lists.put(alice, 'list-team-1', { name: 'Team', memberIds: ['card-ann-01', 'card-gone-1'] }))).toBe('InvalidRequestData');
+    expect((await lists.get(alice, 'list-team-1')).memberIds).toHaveLength(3);
+
+    await lists.put(alice, 'list-team-1', { name: 'Core team', memberIds: ['card-ann-01'] });
+    await lists.delete(alice, 'list-team-1');
+    await lists.delete(alice, 'list-team-1'); // twice is fine, and no second entry
+    const later = await lists.changes(alice, first.cursor, 100);
+    expect({ lists: later.lists, deleted: later.deleted }).toEqual({ lists: [], deleted: ['list-team-1'] });
+    expect(await errorName(lists.get(alice, 'list-team-1'))).toBe('InvalidOperation');
+    expect((await new TransactionLog(store).read(alice, 0, 20)).entries).toHaveLength(3 + 3);
   });
 });

@@ -102,4 +102,21 @@ describe('contacts over HTTP', () => {
     expect(vcard.body).toMatch(/^BEGIN:VCARD\r\nVERSION:3\.0\r\n/);
     expect(vcard.body).toContain('EMAIL;TYPE=INTERNET:imo@work.test');
   });
+
+  test("contact lists: a list of cards and its recipients; on a plan without 'contactGroups' every list route is FeatureNotInPlan 402", async () => {
+    const alice = await signIn('alice@tern.test');
+    await alice.call('PUT', '/api/contacts/card-list-0001', { firstName: 'Lu', emails: ['lu@kite.test'] });
+    const put = await alice.call('PUT', '/api/contact-lists/list-0000-0001', { name: ' Friends ', memberIds: ['card-list-0001', 'card-list-0001'] });
+    expect([put.statusCode, put.json()]).toEqual([200, expect.objectContaining({ name: 'Friends', memberIds: ['card-list-0001'] })]);
+    expect((await alice.call('GET', '/api/contact-lists/list-0000-0001/recipients')).json()).toEqual({ recipients: [{ name: 'Lu', email: 'lu@kite.test' }] });
+    await gateway.ctx.plans.setPlan(alice.accountId, 'free');
+    try {
+      for (const [method, url] of [['GET', '/api/contact-lists'], ['PUT', '/api/contact-lists/list-0000-0001'], ['DELETE', '/api/contact-lists/list-0000-0001'], ['GET', '/api/contact-lists/list-0000-0001/recipients']] as const) {
+        const refused = await alice.call(method, url, method === 'PUT' ? { name: 'X', memberIds: [] } : undefined);
+        expect([url, refused.statusCode, refused.json()]).toEqual([url, 402, expect.objectContaining({ error: 'FeatureNotInPlan', detail: { feature: 'contactGroups' } })]);
+      }
+    } finally {
+      await gateway.ctx.plans.setPlan(alice.accountId, 'paid');
+    }
+  });
 });
