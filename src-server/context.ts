@@ -216,6 +216,15 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
   const preferences = new PreferenceService({ store, txlog, push, plans });
   const contacts = new ContactService({ store, txlog, push });
   const contactLists = new ContactListService({ store, contacts });
+  // An alias added or removed changes the auto replies' :addresses: the rules' script is written again.
+  const identities = new IdentityService({
+    store,
+    txlog,
+    push,
+    plans,
+    accounts,
+    onChange: (accountId) => void rules.addressesChanged(accountId).catch((error: unknown) => report(`rules of account ${accountId}`, error)),
+  });
   const rules = new RulesService({
     store,
     accounts,
@@ -227,12 +236,11 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     ...(overrides.rulesApplyBatch ? { applyBatch: overrides.rulesApplyBatch } : {}),
     ...(overrides.forwardingCheckWaitMs ? { forwardingWaitMs: overrides.forwardingCheckWaitMs } : {}),
     smtp: overrides.smtp ?? new NodemailerSmtp(),
-    // addresses (every alias, for vacation :addresses): the identities of issue 14 once they are in
-    // main; until then the auto replies answer mail to the account's own address only.
+    // Every address of the account (its identities), so the auto replies answer mail to each alias too.
+    addresses: async (accountId) => (await identities.doc(accountId)).identities.map((identity) => identity.email),
     domains: config.mailDomains,
     onError: (accountId, error) => report(`rules${accountId === null ? '' : ` of account ${accountId}`}`, error),
   });
-  const identities = new IdentityService({ store, txlog, push, plans, accounts });
   const labels = new LabelService({ store, txlog, push, plans, access: new MailboxAccess({ mirrors, onError: (accountId, error) => report(`labels of account ${accountId}`, error) }) });
   const delta = new DeltaReader({
     store,

@@ -253,6 +253,24 @@ describe('rules on the server', () => {
     }
   });
 
+  test('the auto reply answers mail to an alias once the alias is one of the account\'s identities', async () => {
+    const carol = { email: 'carol@kite.test', password: 'Carol-pass-3!' };
+    await fx.servers.addUsers([{ ...ALICE, aliases: ['alice.away@tern.test'] }, carol]);
+    const carolImap = await fx.imap(carol);
+    try {
+      // Adding the identity writes the script again (in the background): its :addresses gain the alias.
+      const added = await fx.api(fx.alice, 'PUT', '/api/identities/away', { email: 'alice.away@tern.test', name: 'Alice (away)' });
+      expect(added.status, added.text).toBe(200);
+      await eventually(async () => (await withSieve((client) => client.getScript(TERN_SCRIPT_NAME))).includes('"alice.away@tern.test"') || undefined, 10_000, 'the alias in the script');
+      expect((await getRules()).body.revision).toBe(doc.revision);
+      await send({ from: carol.email, to: 'alice.away@tern.test', subject: 'To your other address' });
+      await arrived(aliceImap, 'INBOX', 'To your other address');
+      await arrived(carolImap, 'INBOX', 'Away until Monday');
+    } finally {
+      await carolImap.logout().catch(() => undefined);
+    }
+  });
+
   test('bad input is refused with a catalogue error, and the script on the server stays as it was', async () => {
     const before = await withSieve((client) => client.getScript(TERN_SCRIPT_NAME));
     const noFolder = await putRules({ ...doc.rules, filters: [{ ...doc.rules.filters[0]!, actions: [{ kind: 'move', folder: 'No such folder' }] }] }, doc.revision);
