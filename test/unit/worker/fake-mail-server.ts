@@ -59,6 +59,8 @@ export class FakeMailServer {
   private nextOutboxId = 100;
   /** Held sends whose window ended (GET /api/outbox/:id answers them sent). */
   private readonly released = new Set<string>();
+  /** Held sends taken back (undo here or on another device): GET /api/outbox/:id answers them cancelled. */
+  private readonly undone = new Set<string>();
   readonly drafts = new Map<string, FakeDraft>();
   /** GET /api/search: the message ids the gateway's search finds per query (it reads text the cache never sees). */
   readonly serverSearchHits = new Map<string, string[]>();
@@ -338,10 +340,12 @@ export class FakeMailServer {
       const held = this.held.get(undo[1]!);
       if (!held) return Response.json({ error: 'SendAlreadyLeft', description: 'gone' }, { status: 410 });
       this.held.delete(undo[1]!);
+      this.undone.add(undo[1]!);
       return Response.json({ outboxId: undo[1], draftId: held.draftId, latestTxnId: this.latest });
     }
     const status = /^\/api\/outbox\/(\d+)$/.exec(path);
     if (status && this.held.has(status[1]!)) return Response.json({ outboxId: status[1], state: 'queued', messageIdHeader: '<x@fake>', rejected: [], latestTxnId: this.latest, lastError: null });
+    if (status && this.undone.has(status[1]!)) return Response.json({ outboxId: status[1], state: 'cancelled', messageIdHeader: '<x@fake>', rejected: [], latestTxnId: this.latest, lastError: null });
     if (status && this.released.has(status[1]!)) return Response.json({ outboxId: status[1], state: 'sent', sentCopy: 'filed', messageIdHeader: '<x@fake>', rejected: [], latestTxnId: this.latest, lastError: null });
     if (path === '/api/send' && (body as { holdMs?: number }).holdMs) {
       const send = body as { idempotencyKey: string; draftId: string; holdMs: number };
@@ -362,6 +366,12 @@ export class FakeMailServer {
       return Response.json({ outboxId: '1', state: 'sent', messageIdHeader: '<x@fake>', rejected: [], latestTxnId: this.latest, lastError: null });
     }
     return Response.json({ error: 'NoSuchMethod', description: `No ${method} ${path}` }, { status: 404 });
+  }
+
+  /** Another device takes every held send back (its Undo). */
+  undoHeldElsewhere(): void {
+    for (const outboxId of this.held.keys()) this.undone.add(outboxId);
+    this.held.clear();
   }
 
   /** The held sends' windows end: each is sent (as the gateway's job would). */

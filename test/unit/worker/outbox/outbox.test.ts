@@ -166,6 +166,27 @@ describe('outbox: drafts and undo send', () => {
     expect(server.sent.size).toBe(1);
   });
 
+  test('a held send undone on another device: this engine hears it cancelled (not sent) and its draft is open again', async () => {
+    const { server, profile } = mailbox();
+    await profile.addAccounts();
+    const clock = manualClock(Date.now());
+    const { engine } = await started(profile, { clock });
+    const seen: CommandStatus[] = [];
+    await engine.commands.watchCommands((status) => void seen.push(status));
+    const { draftId } = await engine.commands.saveDraft({ draft });
+    await waitFor(() => server.drafts.size === 1, 'the draft on the gateway');
+    const { commandId } = await engine.commands.send({ accountId: '7', draftId, delayMs: 10_000 });
+    await waitFor(() => server.held.size === 1, 'the send held by the gateway');
+    server.undoHeldElsewhere();
+    // Its follow-up asks the gateway how it ended (the manual clock moves until it has).
+    await waitFor(() => {
+      clock.advance(5_000);
+      return seen.some((status) => status.commandId === commandId && status.status !== 'pending');
+    }, 'the send’s end');
+    expect(seen.filter((status) => status.commandId === commandId && status.status !== 'pending')).toEqual([expect.objectContaining({ status: 'cancelled', draftId })]);
+    expect(server.sent.size).toBe(0);
+  });
+
   test('a send replayed after a kill is sent once (same idempotency key)', async () => {
     const { server, profile } = mailbox();
     await profile.addAccounts();
