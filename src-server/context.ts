@@ -134,8 +134,6 @@ export interface ContextOverrides {
   readonly jobs?: Partial<JobWorkerOptions>;
   /** Messages per step of an "apply to existing mail" run (tests make it small to see the steps). */
   readonly rulesApplyBatch?: number;
-  /** How long the forwarding check waits for its test message (tests shorten the "did not arrive" case). */
-  readonly forwardingCheckWaitMs?: number;
   /**
    * The clock of time-based work (jobs' due times, held and scheduled sends): tests pass one
    * they move instead of waiting, then kick the job worker.
@@ -234,7 +232,6 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     push,
     jobs: { queue: jobQueue, worker: jobWorker },
     ...(overrides.rulesApplyBatch ? { applyBatch: overrides.rulesApplyBatch } : {}),
-    ...(overrides.forwardingCheckWaitMs ? { forwardingWaitMs: overrides.forwardingCheckWaitMs } : {}),
     smtp: overrides.smtp ?? new NodemailerSmtp(),
     // Every address of the account (its identities), so the auto replies answer mail to each alias too.
     addresses: async (accountId) => (await identities.doc(accountId)).identities.map((identity) => identity.email),
