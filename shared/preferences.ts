@@ -10,6 +10,7 @@
  */
 import * as z from 'zod';
 import type { Feature } from './plans';
+import { UNDO_SEND_SECONDS } from './send-time';
 
 export const THEME_CHOICES = ['light', 'dark', 'system'] as const;
 export type ThemeChoice = (typeof THEME_CHOICES)[number];
@@ -27,6 +28,8 @@ export const preferenceValuesSchema = z.object({
   language: z.enum(LANGUAGE_CHOICES),
   /** The composer checks spelling as you type (the browser's checker). Needs `spellChecker`. */
   spellCheck: z.boolean(),
+  /** The undo window of Send, in seconds (the gateway holds the message that long; shared/send-time.ts). */
+  undoSendSeconds: z.number().int().min(UNDO_SEND_SECONDS.min).max(UNDO_SEND_SECONDS.max),
 });
 export type PreferenceValues = z.infer<typeof preferenceValuesSchema>;
 export type PreferenceKey = keyof PreferenceValues;
@@ -36,6 +39,7 @@ export const DEFAULT_PREFERENCES: PreferenceValues = {
   viewMode: 'conversation',
   language: 'auto',
   spellCheck: true,
+  undoSendSeconds: UNDO_SEND_SECONDS.default,
 };
 
 /**

@@ -9,7 +9,7 @@ import * as z from 'zod';
 import type { ErrorName } from './errors';
 
 /** The undo window a person may choose (preference `undoSendSeconds`), in seconds. */
-export const UNDO_SEND_SECONDS = { min: 5, max: 30, default: 10 } as const;
+export const UNDO_SEND_SECONDS = { min: 5, max: 30, default: 5 } as const;
 /** The longest hold POST /api/send accepts for undo (ms); longer is a scheduled send. */
 export const MAX_UNDO_HOLD_MS = UNDO_SEND_SECONDS.max * 1000;
 /** How far ahead a message may be scheduled. */

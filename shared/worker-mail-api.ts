@@ -7,7 +7,9 @@
  *   - live queries push only the rows that changed inside the window a tab shows;
  *   - no message on an interaction path exceeds ~100 KB (bodies are their own call).
  */
+import type { PendingSend } from './api/compose';
 import type { Address } from './api/mail';
+import type { Schedule } from './send-time';
 import type { BodyView, FolderChange, FolderChangeResult, FolderView, ListPatch, ListScope, ListSnapshot, ListWindow, ThreadPush, ThreadSnapshot, ThreadView } from './worker-mail-views';
 
 
@@ -15,6 +17,9 @@ import type { BodyView, FolderChange, FolderChangeResult, FolderView, ListPatch,
 export type SuggestedAddress = Address & { readonly members?: readonly Address[] };
 
 export * from './worker-mail-views';
+
+/** A send waiting on the gateway, with its account. */
+export type PendingSendView = PendingSend & { readonly accountId: string };
 
 /**
  * Folder changes and emptying Trash or Spam. Unlike thread commands they are not applied
@@ -307,10 +312,24 @@ export interface MailCommandService {
    * for Undo, which saves it again as a new draft.
    */
   discardDraft(params: { accountId: string; draftId: string }): Promise<{ commandId: string }>;
-  /** Sends a saved draft after `delayMs` (undo window); resolves with the command id. `subject` names it on a notice. */
-  send(params: { accountId: string; draftId: string; delayMs: number; subject?: string }): Promise<{ commandId: string }>;
-  /** Cancels a send still inside its undo window; false when it already left. */
+  /**
+   * Sends a saved draft; the gateway holds it `delayMs` (the undo window, at most 30 s) — or,
+   * with `schedule`, sends it then (the Scheduled list). Resolves with the command id.
+   * `subject` names it on a notice. A scheduled time that cannot be used fails its command
+   * with ScheduleTimeInPast / ScheduleTimeTooFar / ScheduleTimeNonexistent (the composer checks first).
+   */
+  send(params: { accountId: string; draftId: string; delayMs: number; subject?: string; schedule?: Schedule }): Promise<{ commandId: string }>;
+  /** Cancels a send still inside its undo window, in this engine or on the gateway; false when it already left. */
   undoSend(params: { commandId: string }): Promise<boolean>;
+  /** The sends the gateway holds or has scheduled for these accounts, soonest first (the Scheduled list). */
+  pendingSends(params: { accountIds: readonly string[] }): Promise<readonly PendingSendView[]>;
+  /** A scheduled send back to a draft (in Drafts again): the gateway's draft id to open, or null. SendAlreadyLeft once it went. */
+  cancelScheduled(params: { accountId: string; outboxId: string }): Promise<{ draftId: string | null }>;
+  /** A scheduled send cancelled and its draft deleted. */
+  deleteScheduled(params: { accountId: string; outboxId: string }): Promise<void>;
+  /** Hears which account's pending sends changed (any device: delta's `scheduled` document). */
+  watchPendingSends(onChange: (accountId: string) => void): Promise<{ subscriptionId: string }>;
+  unwatchPendingSends(params: { subscriptionId: string }): Promise<void>;
   /**
    * Uploads a file for a draft, reporting the share of it sent (0–1) as it goes; resolves
    * with the gateway's attachment id. `uploadId` (made by the tab) names it for `cancelUpload`.

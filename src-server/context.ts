@@ -130,8 +130,6 @@ export interface ContextOverrides {
   readonly jobs?: Partial<JobWorkerOptions>;
   /** Messages per step of an "apply to existing mail" run (tests make it small to see the steps). */
   readonly rulesApplyBatch?: number;
-  /** How long the forwarding check waits for its test message (tests shorten the "did not arrive" case). */
-  readonly forwardingCheckWaitMs?: number;
   /**
    * The clock of time-based work (jobs' due times, held and scheduled sends): tests pass one
    * they move instead of waiting, then kick the job worker.
@@ -212,6 +210,15 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
   const preferences = new PreferenceService({ store, txlog, push, plans });
   const contacts = new ContactService({ store, txlog, push });
   const contactLists = new ContactListService({ store, contacts });
+  // An alias added or removed changes the auto replies' :addresses: the rules' script is written again.
+  const identities = new IdentityService({
+    store,
+    txlog,
+    push,
+    plans,
+    accounts,
+    onChange: (accountId) => void rules.addressesChanged(accountId).catch((error: unknown) => report(`rules of account ${accountId}`, error)),
+  });
   const rules = new RulesService({
     store,
     accounts,
@@ -221,14 +228,12 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     push,
     jobs: { queue: jobQueue, worker: jobWorker },
     ...(overrides.rulesApplyBatch ? { applyBatch: overrides.rulesApplyBatch } : {}),
-    ...(overrides.forwardingCheckWaitMs ? { forwardingWaitMs: overrides.forwardingCheckWaitMs } : {}),
     smtp: overrides.smtp ?? new NodemailerSmtp(),
-    // addresses (every alias, for vacation :addresses): the identities of issue 14 once they are in
-    // main; until then the auto replies answer mail to the account's own address only.
+    // Every address of the account (its identities), so the auto replies answer mail to each alias too.
+    addresses: async (accountId) => (await identities.doc(accountId)).identities.map((identity) => identity.email),
     domains: config.mailDomains,
     onError: (accountId, error) => report(`rules${accountId === null ? '' : ` of account ${accountId}`}`, error),
   });
-  const identities = new IdentityService({ store, txlog, push, plans, accounts });
   const delta = new DeltaReader({
     store,
     txlog,

@@ -210,6 +210,7 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
       ...(deps.log ? { log: deps.log } : {}),
       onSettingsChanged: () => deps.onSettingsChanged?.(accountId),
       onContactsChanged: () => deps.onContactsChanged?.(accountId),
+      onPendingSendsChanged: () => commands.pending.changed(accountId),
       onRulesActivity: (activity) => deps.onRulesActivity?.(accountId, activity),
     });
     runtimes.set(accountId, runtime);
@@ -287,6 +288,7 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
       relay?.kick(accountId); // the writer may be another engine
     },
     accountIds: async () => (await deps.accounts.list()).map((account) => account.accountId),
+    outboxIdle: async (accountId) => runtimes.get(accountId)?.outbox.idle(),
     statuses,
     changes,
     clock,

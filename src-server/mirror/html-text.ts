@@ -110,6 +110,8 @@ const toPlainText = compile({
     // `div.tern-body` wrapper (composer/editor-html.ts): there a paragraph is a line, as
     // the writer pressed it, and Enter Enter is one blank line, not three.
     { selector: 'div.tern-body > p', format: 'block', options: { leadingLineBreaks: 1, trailingLineBreaks: 1 } },
+    // So are the lines of its signature (composer/signature-html.ts), under the "-- " line.
+    { selector: 'div.tern-signature > p', format: 'block', options: { leadingLineBreaks: 1, trailingLineBreaks: 1 } },
   ],
 });
 
@@ -118,8 +120,17 @@ export function htmlToText(html: string): string {
   return toSearchText(html);
 }
 
-/** Readable plain text of an HTML body: what Tern sends as the text/plain alternative. */
+/** Stands for a signature's "-- " while html-to-text collapses spaces (a word it keeps as it is). */
+const SIGNATURE_SEPARATOR = 'ternsignatureseparator';
+
+/**
+ * Readable plain text of an HTML body: what Tern sends as the text/plain alternative. The
+ * composer's signature block (composer/signature-html.ts) keeps its "-- " separator, trailing
+ * space included (RFC 3676 §4.3): mail programs know the signature by it.
+ */
 export function htmlToPlainText(html: string): string {
+  const marked = html.replace(/(<div class="tern-signature"><div>)-- (<\/div>)/, `$1${SIGNATURE_SEPARATOR}$2`);
   // A no-break space is HTML's way to keep spaces; in plain text a space does that already.
-  return toPlainText(html).replace(/\u00a0/g, ' ').replace(/[ \t]+$/gm, '').trim();
+  const text = toPlainText(marked).replace(/\u00a0/g, ' ').replace(/[ \t]+$/gm, '').trim();
+  return text.replace(new RegExp(`^${SIGNATURE_SEPARATOR}$`, 'm'), '-- ');
 }

@@ -20,6 +20,7 @@ import { MAIL_EVENTS, type MailEventDetail } from '../kit/mail-events';
 import { useMailActions } from '../state/actions-context';
 import { accountsAtom, composerAtom, draftStatusAtom, ownEmailsByAccountAtom } from '../state/atoms';
 import { accountSettingsAtom } from '../state/settings-atoms';
+import { DEFAULT_PREFERENCES } from '../../shared/preferences';
 import { featureAllowed } from '../state/use-feature';
 import type { MailActions } from '../state/mail-actions';
 import { appUpdatedMessage, isChunkLoadError } from './chunk-errors';
@@ -246,6 +247,8 @@ export function ComposerHost({ defaultAccountId }: { defaultAccountId: string | 
           key={open.id}
           initial={open.initial}
           accounts={composerAccounts}
+          // The account's undo window (Settings › Email actions); the gateway holds the message that long.
+          undoDelayMs={(settings?.[open.initial.accountId]?.preferences.undoSendSeconds ?? DEFAULT_PREFERENCES.undoSendSeconds) * 1000}
           minimized={isMinimized}
           onMinimize={minimize}
           onSave={(draft) => {

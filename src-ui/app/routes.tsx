@@ -6,6 +6,7 @@
  *   /login?add=1                    login, or add another account
  *   /mail/unified/$role?q&in&thread the same special folder of every account
  *   /mail/$accountId/$folderId?…    one folder of one account
+ *   /mail/scheduled                 the Scheduled list: messages the gateway sends later (scheduled/)
  *   /settings                       the Settings screen: its pages (a list alone on a phone)
  *   /settings/$page                 one page (settings/pages.ts), each its own lazy chunk
  *   /contacts?account&contact       the address book (contacts/ContactsScreen.tsx)
@@ -66,6 +67,12 @@ const folderRoute = createRoute({
   component: lazyRouteComponent(importChunk(() => import('./MailboxRoutes')), 'FolderMailbox'),
 });
 
+const scheduledRoute = createRoute({
+  getParentRoute: () => mailRoute,
+  path: 'scheduled',
+  component: lazyRouteComponent(importChunk(() => import('./ScheduledRoute')), 'ScheduledRoute'),
+});
+
 const settingsRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: 'settings',
@@ -109,7 +116,7 @@ export const routeTree = rootRoute.addChildren([
   indexRoute,
   loginRoute,
   composeRoute,
-  mailRoute.addChildren([mailIndexRoute, unifiedRoute, folderRoute]),
+  mailRoute.addChildren([mailIndexRoute, unifiedRoute, scheduledRoute, folderRoute]),
   settingsRoute.addChildren([settingsIndexRoute, settingsPageRoute]),
   contactsRoute,
 ]);

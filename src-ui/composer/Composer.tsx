@@ -28,6 +28,7 @@ import type { SaveStatus } from './draft-autosave';
 import { isBlankHtml, prepareOutgoingHtml } from './editor-html';
 import { addChips, chipFromAddress, chipsToAddresses, parseRecipients, type RecipientChip } from './recipients';
 import { RichTextEditor, type RichTextEditorHandle } from './RichTextEditor';
+import type { Schedule } from '../../shared/send-time';
 import { sendProblem } from './send-checks';
 import { SendToast } from './SendToast';
 import { UploadList } from './UploadList';
@@ -36,6 +37,7 @@ import { useDraftTruth } from './use-draft-truth';
 import { useFileDropGuard } from './use-file-drop-guard';
 import { useComposerAutosave } from './use-composer-autosave';
 import { useComposerFrom } from './use-composer-from';
+import { useSignature } from './use-signature';
 import { useFileDropZone } from './use-file-drop-zone';
 import { errorText, useT, type MessageId } from '../kit/i18n';
 import { useSpellCheck } from '../state/use-feature';
@@ -82,6 +84,7 @@ export function Composer(props: ComposerProps) {
   const lastSave = useRef<string | undefined>(undefined);
 
   const editor = useRef<RichTextEditorHandle>(null);
+  const signature = useSignature({ editor, initial, choice: from.choice });
   const toInput = useRef<HTMLInputElement | null>(null);
   const undoButton = useRef<HTMLButtonElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
@@ -227,6 +230,7 @@ export function Composer(props: ComposerProps) {
     if (!next) return;
     touch();
     changeAccount(next.accountId);
+    signature.swap(next);
   };
 
   // ── Send, undo, close ───────────────────────────────────────────────────────
@@ -237,7 +241,8 @@ export function Composer(props: ComposerProps) {
     setPending({ to: '', cc: '', bcc: '' });
   };
 
-  const send = async () => {
+  /** Send now (with the undo window), or at `schedule` (Send later: the gateway sends it then, no undo window). */
+  const send = async (schedule?: Schedule) => {
     if (phase.kind !== 'editing') return;
     commitPending();
     const withPending = (chips: RecipientChip[], text: string) => (text.trim() ? addChips(chips, parseRecipients(text)) : chips);
@@ -258,7 +263,13 @@ export function Composer(props: ComposerProps) {
       sentBody.current = draft.html;
       const draftId = await autosave.flush(() => draft);
       if (!draftId) throw new TernError('DraftDoesNotExist');
-      const { commandId } = await onSend({ accountId, draftId, delayMs: undoDelayMs, subject: draft.subject });
+      const { commandId } = await onSend({ accountId, draftId, delayMs: undoDelayMs, subject: draft.subject, ...(schedule ? { schedule } : {}) });
+      if (schedule) {
+        // In the Scheduled list now: nothing to undo here (cancel it there); the composer is done.
+        if (mounted.current) setPhase({ kind: 'sent' });
+        onCloseRef.current('sent');
+        return;
+      }
       if (mounted.current) setPhase({ kind: 'undoable', commandId });
     } catch (cause) {
       if (!mounted.current) return;
@@ -407,7 +418,7 @@ export function Composer(props: ComposerProps) {
 
       <RichTextEditor
         handleRef={editor}
-        initialHtml={sentBody.current ?? initial.html}
+        initialHtml={sentBody.current ?? signature.openingHtml}
         onInput={() => {
           touch();
           setBodyVersion((version) => version + 1);
@@ -426,6 +437,7 @@ export function Composer(props: ComposerProps) {
         indicator={indicator}
         onAddFiles={(files) => uploads.addFiles(files)}
         onRetrySave={() => void autosave.retry(() => worthSaving(snapshot())).catch(() => undefined)}
+        onSchedule={(schedule) => void send(schedule)}
         onDiscard={props.onDiscard ? () => void discard() : undefined}
       />
       {dragging && (

@@ -1,7 +1,9 @@
 /** The composer's footer: Send, Attach files, how many files are uploading, a failed save with Retry, and Discard at the far end. */
 import { useRef } from 'react';
 import { Icon } from '../kit/icons';
+import type { Schedule } from '../../shared/send-time';
 import type { SaveIndicator } from './save-indicator';
+import { SendLater } from './SendLater';
 import { useT } from '../kit/i18n';
 
 export function ComposerFooter(props: {
@@ -10,6 +12,8 @@ export function ComposerFooter(props: {
   indicator: SaveIndicator;
   onAddFiles: (files: readonly File[]) => void;
   onRetrySave: () => void;
+  /** Send later at this time (the gateway sends it; no undo window). */
+  onSchedule: (schedule: Schedule) => void;
   /** Without it there is no Discard button. */
   onDiscard: (() => void) | undefined;
 }) {
@@ -21,6 +25,7 @@ export function ComposerFooter(props: {
       <button type="submit" className="tern-button tern-button-primary tern-send" disabled={sending} title={t('composer.sendCtrlEnter')}>
         <Icon name="send" /> {sending ? t('composer.sending') : t('composer.send')}
       </button>
+      <SendLater disabled={sending} onSchedule={props.onSchedule} />
       <button type="button" className="tern-icon-button" aria-label={t('composer.attachFiles')} title={t('composer.attachFiles')} onClick={() => fileInput.current?.click()}>
         <Icon name="paperclip" />
       </button>

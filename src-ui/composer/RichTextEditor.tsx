@@ -22,6 +22,8 @@ export interface RichTextEditorHandle {
   focus(): void;
   /** Puts the caret at the start (replies are written above the quote). */
   focusStart(): void;
+  /** The editable element (the signature is swapped in it when the From changes); null before it mounts. */
+  root(): HTMLElement | null;
 }
 
 export interface RichTextEditorProps {
@@ -85,6 +87,7 @@ export function RichTextEditor(props: RichTextEditorProps) {
 
   useImperativeHandle(props.handleRef, () => ({
     html: () => editorRef.current?.innerHTML ?? '',
+    root: () => editorRef.current,
     focus: () => editorRef.current?.focus(),
     focusStart: () => {
       const editor = editorRef.current;

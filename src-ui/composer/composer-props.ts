@@ -1,7 +1,7 @@
 /** What the composer is given: its opening content, the accounts, and the engine's callbacks (the shell wires them to src-ui/state). */
-import type { SuggestedAddress } from '../../shared/worker-mail-api';
+import type { Schedule } from '../../shared/send-time';
 import type { Address } from '../../shared/api/mail';
-import type { CommandStatus, DraftInput, DraftSaveReceipt } from '../../shared/worker-mail-api';
+import type { CommandStatus, DraftInput, DraftSaveReceipt, SuggestedAddress } from '../../shared/worker-mail-api';
 import type { ComposerInitial } from './compose-initial';
 import type { UploadFunction } from './use-attachment-uploads';
 
@@ -28,7 +28,7 @@ export interface ComposerProps {
   /** MailCommandService.saveDraft: creates or updates the draft; resolves with its id (and its revision and command). */
   readonly onSave: (draft: DraftInput) => Promise<DraftSaveReceipt>;
   /** MailCommandService.send with the undo window (`subject` names it on a notice if it fails). */
-  readonly onSend: (params: { accountId: string; draftId: string; delayMs: number; subject?: string }) => Promise<{ commandId: string }>;
+  readonly onSend: (params: { accountId: string; draftId: string; delayMs: number; subject?: string; schedule?: Schedule }) => Promise<{ commandId: string }>;
   /** The engine's latest status per draft id (draftStatusAtom): what the save indicator believes, not the local write. */
   readonly draftStatuses?: Readonly<Record<string, CommandStatus>>;
   /** "Use the other version" of a draft in conflict: the host opens the draft again as it now is. */

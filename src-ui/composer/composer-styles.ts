@@ -98,6 +98,8 @@ export const COMPOSER_CSS = `${BASE_CSS}
 .tern-editor img { max-width: 100%; }
 .tern-editor img[data-tern-blocked-src] { display: inline-block; min-width: 16px; min-height: 16px; background: var(--t-hover); outline: 1px dashed var(--t-line); }
 .tern-editor a { color: var(--t-accent); }
+/* The identity's signature (signature-html.ts): part of the message, set a little apart. */
+.tern-editor .tern-signature { color: color-mix(in srgb, var(--t-fg) 78%, var(--t-muted)); }
 
 .tern-upload-list {
   list-style: none; margin: 0; padding: 8px 16px; border-top: 1px solid var(--t-line);

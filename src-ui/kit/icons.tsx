@@ -59,9 +59,16 @@ export type IconName =
   | 'print'
   | 'reply'
   | 'replyAll'
-  | 'underline';
+  | 'underline'
+  | 'clock';
 
 const PATHS: Record<IconName, ReactNode> = {
+  clock: (
+    <>
+      <circle cx="12" cy="12" r="9" />
+      <path d="M12 7v5l3 2" />
+    </>
+  ),
   more: (
     <>
       <circle cx="12" cy="5" r="1.5" />

@@ -21,7 +21,7 @@ export interface SettingsPage {
 export const SETTINGS_PAGES: readonly SettingsPage[] = [
   { id: 'general', title: 'settings.pageGeneral', load: () => import('./general/GeneralPage') },
   { id: 'identity', title: 'settings.pageIdentity', load: () => import('./identity/IdentityPage') },
-  { id: 'signatures', title: 'settings.pageSignatures' },
+  { id: 'signatures', title: 'settings.pageSignatures', load: () => import('./signatures/SignaturesPage') },
   { id: 'email-alias', title: 'settings.pageEmailAlias', feature: 'emailAlias', load: () => import('./email-alias/EmailAliasPage') },
   { id: 'priority', title: 'settings.pagePriority' },
   { id: 'forwarding', title: 'settings.pageForwarding', load: () => import('./rules/ForwardingPage') },
@@ -33,7 +33,7 @@ export const SETTINGS_PAGES: readonly SettingsPage[] = [
   { id: 'auto-clean', title: 'settings.pageAutoClean', feature: 'autoClean' },
   { id: 'spell-checker', title: 'settings.pageSpellChecker', feature: 'spellChecker', load: () => import('./spell-checker/SpellCheckerPage') },
   { id: 'rules', title: 'settings.pageRules', load: () => import('./rules/FiltersPage') },
-  { id: 'email-actions', title: 'settings.pageEmailActions' },
+  { id: 'email-actions', title: 'settings.pageEmailActions', load: () => import('./email-actions/EmailActionsPage') },
   { id: 'tracking', title: 'settings.pageTracking' },
   { id: 'labels', title: 'settings.pageLabels', feature: 'labels' },
   { id: 'contacts', title: 'settings.pageContacts', load: () => import('./contacts/ContactsPage') },

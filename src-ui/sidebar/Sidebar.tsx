@@ -12,7 +12,7 @@
  * Move to…, New subfolder, Delete) on its "…" button, on a right click, and from the
  * keyboard with the context-menu key or Shift+F10 on the folder. Special folders have none.
  */
-import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
+import { getRouteApi, Link, useNavigate, useRouterState } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
 import { memo, useCallback, useMemo, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { senderName, type PublicAccount } from '../../shared/account';
@@ -35,6 +35,8 @@ const mailRoute = getRouteApi('/mail');
 
 /** Keys of the tree's items (data-tree-key). */
 const UNIFIED_KEY = 'unified';
+/** The Scheduled list (scheduled/ScheduledView.tsx): every account's messages the gateway sends later. */
+const SCHEDULED_KEY = 'scheduled';
 const accountKey = (accountId: string) => `account:${accountId}`;
 const folderKey = (accountId: string, folderId: string) => `folder:${accountId}:${folderId}`;
 const newFolderKey = (accountId: string) => `new-folder:${accountId}`;
@@ -289,6 +291,7 @@ export function Sidebar() {
     }
   };
   const unifiedActive = markedKey === UNIFIED_KEY;
+  const scheduledActive = useRouterState({ select: (state) => state.location.pathname === '/mail/scheduled' });
 
   return (
     <nav className="sidebar" aria-label={t('sidebar.mailboxes')}>
@@ -322,6 +325,20 @@ export function Sidebar() {
                 <Icon name="inboxes" size={17} className="nav-icon" />
                 <span className="nav-label">{accounts.length > 1 ? t('sidebar.allInboxes') : t('sidebar.inbox')}</span>
                 <UnreadCount count={totalUnread} />
+              </Link>
+            </li>
+            <li>
+              <Link
+                to="/mail/scheduled"
+                search={{}}
+                className={scheduledActive ? 'nav-item is-active' : 'nav-item'}
+                aria-current={scheduledActive ? 'page' : undefined}
+                data-tree-key={SCHEDULED_KEY}
+                data-tree-level={1}
+                tabIndex={tree.tabbableKey === SCHEDULED_KEY ? 0 : -1}
+              >
+                <Icon name="clock" size={17} className="nav-icon" />
+                <span className="nav-label">{t('scheduled.viewTitle')}</span>
               </Link>
             </li>
           </ul>

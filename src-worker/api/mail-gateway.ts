@@ -5,6 +5,10 @@
 import * as z from 'zod';
 import { bulkActionResultSchema, emptyFolderResultSchema, type BulkAction, type BulkActionResult, type EmptyFolderResult } from '../../shared/api/actions';
 import {
+  cancelledSendSchema,
+  pendingSendsSchema,
+  type CancelledSend,
+  type PendingSends,
   draftSavedSchema,
   draftViewSchema,
   sendResultSchema,
@@ -170,6 +174,26 @@ export class MailGateway {
   /** GET /api/outbox/:id: where a send stands (a failure is a state here, not an error). */
   outboxStatus(outboxId: string): Promise<SendResult> {
     return this.client.json({ type: 'send', path: `/outbox/${encodeURIComponent(outboxId)}` }, sendResultSchema);
+  }
+
+  /** POST /api/outbox/:id/undo: a held send taken back (SendAlreadyLeft once it went). Safe to repeat. */
+  undoOutbox(outboxId: string): Promise<CancelledSend> {
+    return this.client.json({ type: 'undoSend', method: 'POST', path: `/outbox/${encodeURIComponent(outboxId)}/undo` }, cancelledSendSchema);
+  }
+
+  /** GET /api/scheduled: the sends the gateway holds or has scheduled. */
+  pendingSends(): Promise<PendingSends> {
+    return this.client.json({ type: 'scheduledSend', path: '/scheduled' }, pendingSendsSchema);
+  }
+
+  /** POST /api/scheduled/:id/cancel: back to a draft. Safe to repeat. */
+  cancelScheduled(outboxId: string): Promise<CancelledSend> {
+    return this.client.json({ type: 'scheduledCancel', method: 'POST', path: `/scheduled/${encodeURIComponent(outboxId)}/cancel` }, cancelledSendSchema);
+  }
+
+  /** DELETE /api/scheduled/:id: cancelled and its draft deleted. */
+  deleteScheduled(outboxId: string): Promise<CancelledSend> {
+    return this.client.json({ type: 'scheduledDelete', method: 'DELETE', path: `/scheduled/${encodeURIComponent(outboxId)}` }, cancelledSendSchema);
   }
 
   /** POST /api/outbox/:id/dismiss: the person says a message whose outcome was unknown did arrive (the gateway files it in Sent). */

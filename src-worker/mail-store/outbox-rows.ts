@@ -5,6 +5,7 @@
  * Finished rows are deleted; their outcome lives on in the status feed.
  */
 import type { MessageEffect } from '../../shared/command-effects';
+import type { Schedule } from '../../shared/send-time';
 import type { DraftInput, MailCommand } from '../../shared/worker-mail-api';
 import type { ReadTransaction, StoredRow } from '../db/store';
 import type { MailTable } from '../db/mail-schema';
@@ -62,8 +63,12 @@ export interface DraftRow extends OutboxBase {
 export interface SendRow extends OutboxBase {
   readonly kind: 'send';
   readonly draft_id: string;
-  /** Epoch ms when the undo window closes. */
+  /** Epoch ms before which it is not handed to the gateway (rows of older engines held the undo window here). */
   readonly send_at: number;
+  /** The undo window the gateway holds it for (ms), from the moment it has it. */
+  readonly hold_ms?: number;
+  /** Send later: the time the gateway sends it at. */
+  readonly schedule?: Schedule;
   /** The subject, to name the message on a notice (absent in rows from before notices). */
   readonly subject?: string;
   /** "Send again" of a message whose outcome was unknown: the gateway's outbox row to resend (not the draft). */

@@ -2,6 +2,7 @@
  * Commands and drafts as a tab may send them, parsed before anything is written
  * (DESIGN §5). Thread ids are the gateway's numeric ids; at most MAX_BULK_IDS per command.
  */
+import { scheduleSchema } from '../../shared/send-time';
 import * as z from 'zod';
 import { MAX_BULK_IDS } from '../../shared/api/actions';
 import type { DraftInput, MailCommand } from '../../shared/worker-mail-api';
@@ -47,7 +48,13 @@ export const sendParamsSchema = z.object({
   delayMs: z.number().int().min(0).max(60_000),
   /** Named on a notice about this send (not sent, may have been sent). */
   subject: z.string().max(998).optional(),
+  /** Send later instead: the gateway sends it at this time (no undo window then). */
+  schedule: scheduleSchema.optional(),
 });
+
+/** A send waiting on the gateway, by its outbox id. */
+export const pendingSendParamsSchema = z.object({ accountId, outboxId: z.string().regex(/^[1-9]\d{0,15}$/) });
+export const pendingSendsParamsSchema = z.object({ accountIds: z.array(accountId).max(100) });
 
 /** A send notice to dismiss, or to send again. */
 export const sendNoticeParamsSchema = z.object({ accountId, noticeId: z.string().min(1).max(64) });

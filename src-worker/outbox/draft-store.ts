@@ -4,6 +4,7 @@
  * consecutive saves of one draft that have not left yet collapse into the newest. The
  * gateway's id and version of each local draft are kept in JSONBlob `draft:<local id>`.
  */
+import type { Schedule } from '../../shared/send-time';
 import type { ComposeFields } from '../../shared/api/compose';
 import type { DraftInput } from '../../shared/worker-mail-api';
 import type { TernError } from '../../shared/errors';
@@ -132,7 +133,7 @@ export async function recordDiscard(tx: WriteTransaction<MailTable>, params: { a
 
 export async function recordSend(
   tx: WriteTransaction<MailTable>,
-  params: { accountId: string; commandId: string; draftId: string; sendAt: number; now: number; subject?: string; resendOf?: string },
+  params: { accountId: string; commandId: string; draftId: string; sendAt: number; now: number; subject?: string; resendOf?: string; holdMs?: number; schedule?: Schedule },
 ): Promise<SendRow> {
   // The gateway keeps the first outcome per key: a send repeated after a kill is not sent twice.
   const row: SendRow = {
@@ -141,6 +142,8 @@ export async function recordSend(
     send_at: params.sendAt,
     ...(params.subject !== undefined ? { subject: params.subject } : {}),
     ...(params.resendOf !== undefined ? { resend_of: params.resendOf } : {}),
+    ...(params.holdMs ? { hold_ms: params.holdMs } : {}),
+    ...(params.schedule ? { schedule: params.schedule } : {}),
   };
   await tx.put(OUTBOX_TABLE, row);
   return row;

@@ -5,6 +5,7 @@
  * outcome reaches every tab through `watchCommands`.
  */
 import { systemClock, type Clock } from '../../shared/clock';
+import { MAX_UNDO_HOLD_MS, type Schedule } from '../../shared/send-time';
 import { TernError } from '../../shared/errors';
 import type {
   CommandRun,
@@ -15,6 +16,7 @@ import type {
   ListScope,
   MailCommand,
   MailCommandService,
+  PendingSendView,
   ScopeCommand,
   ScopeRun,
   ScopeRunProgress,
@@ -37,13 +39,16 @@ import { claimRevision, currentRevision, markSending } from './draft-revisions';
 import { adoptGatewayVersion, readDraftLink, recordDiscard, recordDraftSave, recordSend } from './draft-store';
 import { heldOf, readHeld, withHeld, writeHeld } from './held-recipients';
 import { liveRows, OUTBOX_TABLE, PendingEffects, type OutboxRow } from '../mail-store/outbox-rows';
+import { PendingSendsService } from './pending-sends-service';
 import { runOnScope, scopeRunParamsSchema } from './scope-run';
 import { deleteSendNotice, readSendNotice, readSendNotices } from './send-notices';
 
 export interface MailCommandServiceDeps {
   readonly open: (accountId: string) => Promise<LocalStore<MailTable>>;
   /** The account's gateway (uploads go straight to it; a draft is reopened from it). */
-  readonly gateway: (accountId: string) => Promise<Pick<MailGateway, 'upload' | 'draftOfMessage' | 'getDraft' | 'dismissOutbox'>>;
+  readonly gateway: (accountId: string) => Promise<Pick<MailGateway, 'upload' | 'draftOfMessage' | 'getDraft' | 'dismissOutbox' | 'undoOutbox' | 'pendingSends' | 'cancelScheduled' | 'deleteScheduled'>>;
+  /** Resolves when the account's outbox pass under way has ended (an undo waits for a send being handed over). */
+  readonly outboxIdle?: (accountId: string) => Promise<void>;
   /** Who a draft of the account is from: its address and the display name chosen in settings (or the gateway's). */
   readonly sender?: (accountId: string) => Promise<{ name: string; email: string } | undefined>;
   /** Wakes the account's outbox (no-op where this engine does not send). */
@@ -60,10 +65,19 @@ export interface MailCommandServiceDeps {
 export class EngineMailCommands implements MailCommandService {
   private readonly clock: Clock;
   private readonly uploads: AttachmentUploads;
+  /** Sends the gateway holds or has scheduled (pending-sends-service.ts). */
+  readonly pending: PendingSendsService;
 
   constructor(private readonly deps: MailCommandServiceDeps) {
     this.clock = deps.clock ?? systemClock;
     this.uploads = new AttachmentUploads({ gateway: deps.gateway });
+    this.pending = new PendingSendsService({
+      open: deps.open,
+      gateway: deps.gateway,
+      accountIds: deps.accountIds,
+      outboxIdle: deps.outboxIdle ?? (async () => undefined),
+      publish: (status) => this.publish(status),
+    });
   }
 
   async run(params: { command: MailCommand }): Promise<CommandRun> {
@@ -161,14 +175,16 @@ export class EngineMailCommands implements MailCommandService {
     return { commandId };
   }
 
-  async send(params: { accountId: string; draftId: string; delayMs: number; subject?: string }): Promise<{ commandId: string }> {
-    const { accountId, draftId, delayMs, subject } = parseParams(sendParamsSchema, params);
+  async send(params: { accountId: string; draftId: string; delayMs: number; subject?: string; schedule?: Schedule }): Promise<{ commandId: string }> {
+    const { accountId, draftId, delayMs, subject, schedule } = parseParams(sendParamsSchema, params);
     const commandId = temporaryId();
     const now = this.clock.now();
     await withWrite(await this.deps.open(accountId), [OUTBOX_TABLE, 'JSONBlob'], async (tx) => {
       // From now on no other tab's composer may change it (its save is refused as a conflict).
       await markSending(tx, draftId, true);
-      await recordSend(tx, { accountId, commandId, draftId, sendAt: now + delayMs, now, ...(subject !== undefined ? { subject } : {}) });
+      // Handed to the gateway at once: it holds the undo window (or keeps it until its scheduled time).
+      const when = schedule ? { schedule } : { holdMs: Math.min(delayMs, MAX_UNDO_HOLD_MS) };
+      await recordSend(tx, { accountId, commandId, draftId, sendAt: now, now, ...when, ...(subject !== undefined ? { subject } : {}) });
     });
     this.publish({ commandId, accountId, kind: 'send', status: 'pending', draftId });
     this.deps.kick(accountId);
@@ -177,21 +193,27 @@ export class EngineMailCommands implements MailCommandService {
 
   async undoSend(params: { commandId: string }): Promise<boolean> {
     const { subscriptionId: commandId } = parseParams(subscriptionParamsSchema, { subscriptionId: params.commandId });
-    for (const accountId of await this.deps.accountIds()) {
-      // The outbox marks a send "sending" in its own transaction before the request: whichever commits first wins.
-      const undone = await withWrite(await this.deps.open(accountId), [OUTBOX_TABLE, 'JSONBlob'], async (tx) => {
-        const row = (await tx.get(OUTBOX_TABLE, commandId)) as OutboxRow | undefined;
-        if (!row || row.kind !== 'send') return row ? false : null;
-        if (row.status !== 'pending') return false;
-        await tx.delete(OUTBOX_TABLE, commandId);
-        await markSending(tx, row.draft_id, false);
-        return row.draft_id;
-      });
-      if (undone === null) continue;
-      if (undone) this.publish({ commandId, accountId, kind: 'send', status: 'cancelled', draftId: undone });
-      return undone !== false;
-    }
-    return false;
+    return this.pending.undo(commandId);
+  }
+
+  pendingSends(params: { accountIds: readonly string[] }): Promise<readonly PendingSendView[]> {
+    return this.pending.list(params);
+  }
+
+  cancelScheduled(params: { accountId: string; outboxId: string }): Promise<{ draftId: string | null }> {
+    return this.pending.cancel(params);
+  }
+
+  deleteScheduled(params: { accountId: string; outboxId: string }): Promise<void> {
+    return this.pending.remove(params);
+  }
+
+  watchPendingSends(onChange: (accountId: string) => void): Promise<{ subscriptionId: string }> {
+    return this.pending.watch(onChange);
+  }
+
+  unwatchPendingSends(params: { subscriptionId: string }): Promise<void> {
+    return this.pending.unwatch(params);
   }
 
   async sendNotices(params: { accountIds: readonly string[] }): Promise<readonly SendNotice[]> {

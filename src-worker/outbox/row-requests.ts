@@ -92,6 +92,8 @@ export function createRowRequests(deps: RowRequestDeps) {
         idempotencyKey: row.idempotency_key,
         draftId: serverId,
         ...(link.version !== null && link.serverId !== null ? { draftVersion: link.version } : {}),
+        // The gateway holds it (undo from any tab, the tab may close) or keeps it until its time.
+        ...(row.schedule ? { schedule: row.schedule } : row.hold_ms ? { holdMs: row.hold_ms } : {}),
       }),
     );
   };
@@ -105,6 +107,8 @@ export function createRowRequests(deps: RowRequestDeps) {
       return { notice: 'maybeSent', outboxId: result.outboxId, ...(result.lastError ? { error: new TernError('SendFailed', { detail: { reason: result.lastError } }) } : {}) };
     }
     if (result.sentCopy === 'failed') return { notice: 'notFiled' };
+    // Scheduled: the gateway's now (the Scheduled list follows it through delta); nothing to ask it until its time.
+    if (result.scheduled && result.state === 'queued') return {};
     if (!needsFollowUp(result)) return {};
     const queued = result.state === 'queued' || result.state === 'sending';
     const lastError = result.lastError ? new TernError('SendFailed', { detail: { reason: result.lastError } }) : undefined;

@@ -64,6 +64,13 @@ export async function deleteFollowUp(tx: WriteTransaction<MailTable>, commandId:
   await tx.delete('JSONBlob', PREFIX + commandId);
 }
 
+export async function readFollowUp(tx: ReadTransaction<MailTable>, commandId: string): Promise<SendFollowUp | undefined> {
+  const row = (await tx.get('JSONBlob', PREFIX + commandId)) as (SendFollowUp & { id: string }) | undefined;
+  if (!row) return undefined;
+  const { id: _key, ...followUp } = row;
+  return followUp;
+}
+
 export async function readFollowUps(tx: ReadTransaction<MailTable>): Promise<SendFollowUp[]> {
   const rows = await tx.getAll('JSONBlob', { range: { lower: PREFIX, upper: `${PREFIX}\uffff` } });
   return rows.map(({ id: _key, ...followUp }) => followUp as unknown as SendFollowUp).sort((a, b) => a.nextAt - b.nextAt);
@@ -127,6 +134,15 @@ export function createFollowUps(deps: FollowUpDeps): { run(): Promise<void> } {
     });
   };
 
+  const cancelled = async (item: SendFollowUp) => {
+    await write(async (tx) => {
+      await deleteFollowUp(tx, item.commandId);
+      await markSending(tx, item.draftId, false);
+    });
+    deps.requestPull();
+    deps.statuses.publish({ commandId: item.commandId, accountId: item.accountId, kind: 'send', status: 'cancelled', draftId: item.draftId });
+  };
+
   return {
     async run() {
       for (const item of await withRead(await deps.store(), ['JSONBlob'], readFollowUps)) {
@@ -140,6 +156,11 @@ export function createFollowUps(deps: FollowUpDeps): { run(): Promise<void> } {
           result = await deps.gateway.outboxStatus(item.outboxId);
         } catch {
           await later(item); // the network or the gateway: asked again later, like a pending answer
+          continue;
+        }
+        // Taken back on the gateway (Undo or Cancel on another device): the draft is the person's again.
+        if (result.state === 'cancelled') {
+          await cancelled(item);
           continue;
         }
         const final = finalNotice(result);

@@ -34,6 +34,8 @@ export interface AppliedPage {
   readonly settingsChanged: boolean;
   /** The address book changed on the gateway (its latest change's id): the contacts service pulls the cards. */
   readonly contactsRevision: number | null;
+  /** The page carried the gateway's waiting sends (written with it). */
+  readonly pendingSendsChanged: boolean;
   /** The rules were saved or a run moved on (the newest in the page): the rules service tells the tabs. Not stored: the rules live on the gateway. */
   readonly rulesActivity: RulesActivity | null;
 }
@@ -89,6 +91,7 @@ export class DeltaApplier {
       await writer.prefetch(page.changes);
       let settingsChanged = false;
       let contactsRevision: number | null = null;
+      const pendingSendsChanged = page.changes.some((change) => change.object === 'scheduled');
       let rulesActivity: RulesActivity | null = null;
       for (const change of page.changes) {
         // The cards are not in the page: the contacts service pulls them from its own cursor after the commit.
@@ -99,7 +102,7 @@ export class DeltaApplier {
       const finished = await this.deps.reconcile({ tx, writer, cursor: page.cursor });
       await writer.finish();
       tx.queuePut('JSONBlob', syncStateRow(state));
-      return { accountId, state, threadIds: [...writer.threadIds], foldersChanged: writer.foldersChanged, finished, messages: writer.messages, settingsChanged, contactsRevision, rulesActivity };
+      return { accountId, state, threadIds: [...writer.threadIds], foldersChanged: writer.foldersChanged, finished, messages: writer.messages, settingsChanged, contactsRevision, pendingSendsChanged, rulesActivity };
     });
   }
 }

@@ -19,6 +19,7 @@ import { settings } from './settings';
 import { rules } from './rules';
 import { contacts } from './contacts';
 import { device } from './device';
+import { scheduled } from './scheduled';
 import { identities } from './identities';
 
 export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (typeof en)[Area], string>> } = {
@@ -41,5 +42,6 @@ export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (ty
   rules,
   contacts,
   device,
+  scheduled,
   identities,
 };

@@ -18,6 +18,7 @@ import { settings } from './settings';
 import { rules } from './rules';
 import { contacts } from './contacts';
 import { device } from './device';
+import { scheduled } from './scheduled';
 import { identities } from './identities';
 
 export const en = {
@@ -40,5 +41,6 @@ export const en = {
   rules,
   contacts,
   device,
+  scheduled,
   identities,
 };

@@ -22,12 +22,13 @@ import { createMessageActions, type MessageActions } from './message-actions';
 import { createContactActions, type ContactActions } from './contact-actions';
 import { createIdentityActions, type IdentityActions } from './identity-actions';
 import { createRulesActions, type RulesActions } from './rules-actions';
+import { createScheduledActions, type ScheduledActions } from './scheduled-actions';
 import { createThreadCommands, type ThreadCommandActions } from './thread-commands';
 
 export { loggedOutMessage } from './account-actions';
 export { confirmation, UNDONE_MESSAGE, type RunOptions, type ThreadCommand } from './thread-commands';
 
-export interface MailActions extends AccountActions, ThreadCommandActions, MessageActions, RulesActions, ContactActions, IdentityActions {
+export interface MailActions extends AccountActions, ThreadCommandActions, MessageActions, RulesActions, ContactActions, ScheduledActions, IdentityActions {
   // The thread list
   openThreadList(scope: ListScope, window: ListWindow): Promise<void>;
   moveThreadListWindow(window: ListWindow): void;
@@ -79,6 +80,7 @@ export function createMailActions(params: {
     ...createMessageActions({ engine, bridge }),
     ...createRulesActions({ engine, bridge }),
     ...createContactActions({ engine, bridge }),
+    ...createScheduledActions({ engine }),
     ...createIdentityActions({ engine }),
 
     openThreadList: (scope, window) => bridge.openThreadList(scope, window),

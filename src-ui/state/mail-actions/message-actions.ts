@@ -3,6 +3,8 @@
  * drafts, sending, send notices and attachments, each one engine call (refusals become the
  * catalogue's TernError).
  */
+import { zonedToUtc, type Schedule } from '../../../shared/send-time';
+import { formatFullTime } from '../../kit/date-format';
 import { TernError } from '../../../shared/errors';
 import type { Address } from '../../../shared/api/mail';
 import type { BodyProgress, BodyView, DraftEdit, DraftInput, DraftSaveReceipt, SendNotice, ThreadView, UploadParams } from '../../../shared/worker-mail-api';
@@ -21,7 +23,7 @@ export interface MessageActions {
   openDraft(params: { accountId: string; messageId: string } | { accountId: string; draftId: string }): Promise<DraftEdit>;
   /** The composer's Discard: the draft leaves Drafts (the composer keeps its content for Undo). */
   discardDraft(params: { accountId: string; draftId: string }): Promise<{ commandId: string }>;
-  send(params: { accountId: string; draftId: string; delayMs: number; subject?: string }): Promise<{ commandId: string }>;
+  send(params: { accountId: string; draftId: string; delayMs: number; subject?: string; schedule?: Schedule }): Promise<{ commandId: string }>;
   undoSend(commandId: string): Promise<boolean>;
   /** Forgets a send notice (sendNoticesAtom); a "may have been sent" one is taken as sent. */
   dismissSendNotice(notice: Pick<SendNotice, 'accountId' | 'noticeId'>): Promise<void>;
@@ -55,8 +57,11 @@ export function createMessageActions(params: { engine: UiEngine; bridge: WorkerB
     },
     async send(sending) {
       const result = await engine.commands.send(sending);
-      // The gateway's answer comes after the undo window, when the composer has gone: the toast says it left.
-      bridge.trackCommand(result.commandId, { id: 'app.messageNotSent' }, { id: 'app.messageSent' });
+      // The gateway's answer comes after the undo window, when the composer has gone: the toast says it left
+      // (a scheduled one: when it will leave — the gateway has it now).
+      const sendAt = sending.schedule ? zonedToUtc(sending.schedule.at, sending.schedule.timeZone) : null;
+      const done = sendAt !== null ? ({ id: 'scheduled.scheduledFor', values: { when: formatFullTime(sendAt) } } as const) : ({ id: 'app.messageSent' } as const);
+      bridge.trackCommand(result.commandId, { id: 'app.messageNotSent' }, done);
       return result;
     },
     undoSend: (commandId) => engine.commands.undoSend({ commandId }),

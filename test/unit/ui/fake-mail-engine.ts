@@ -634,6 +634,17 @@ export function createFakeEngine(options: FakeEngineOptions = {}): FakeEngine {
       async undoSend() {
         return true;
       },
+      async pendingSends() {
+        return [];
+      },
+      async cancelScheduled() {
+        return { draftId: null };
+      },
+      async deleteScheduled() {},
+      async watchPendingSends() {
+        return { subscriptionId: 'pending-sends' };
+      },
+      async unwatchPendingSends() {},
       async sendNotices({ accountIds }) {
         return notices.filter((notice) => accountIds.includes(notice.accountId));
       },

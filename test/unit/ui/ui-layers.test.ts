@@ -37,6 +37,7 @@ const FLOORS: Record<string, number> = {
   shell: 3,
   offline: 3,
   contacts: 3,
+  scheduled: 3,
   app: 4,
   'main.tsx': 4,
   'styles.css': 4,

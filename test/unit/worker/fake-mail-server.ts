@@ -54,6 +54,13 @@ export class FakeMailServer {
   readonly requests: { method: string; path: string; body: unknown; headers: Headers }[] = [];
   readonly sockets: FakeSocket[] = [];
   readonly sent = new Map<string, { draftId: string }>();
+  /** Sends held for their undo window (POST /api/send with holdMs), by outbox id, until `releaseHeld`. */
+  readonly held = new Map<string, { idempotencyKey: string; draftId: string; sendAt: number }>();
+  private nextOutboxId = 100;
+  /** Held sends whose window ended (GET /api/outbox/:id answers them sent). */
+  private readonly released = new Set<string>();
+  /** Held sends taken back (undo here or on another device): GET /api/outbox/:id answers them cancelled. */
+  private readonly undone = new Set<string>();
   readonly drafts = new Map<string, FakeDraft>();
   /** GET /api/search: the message ids the gateway's search finds per query (it reads text the cache never sees). */
   readonly serverSearchHits = new Map<string, string[]>();
@@ -326,6 +333,24 @@ export class FakeMailServer {
       if (!this.drafts.delete(draft[1]!)) return Response.json({ error: 'DraftDoesNotExist', description: 'gone' }, { status: 404 });
       return Response.json({ latestTxnId: this.latest });
     }
+    const undo = /^\/api\/outbox\/(\d+)\/undo$/.exec(path);
+    if (undo && method === 'POST') {
+      const held = this.held.get(undo[1]!);
+      if (!held) return Response.json({ error: 'SendAlreadyLeft', description: 'gone' }, { status: 410 });
+      this.held.delete(undo[1]!);
+      this.undone.add(undo[1]!);
+      return Response.json({ outboxId: undo[1], draftId: held.draftId, latestTxnId: this.latest });
+    }
+    const status = /^\/api\/outbox\/(\d+)$/.exec(path);
+    if (status && this.held.has(status[1]!)) return Response.json({ outboxId: status[1], state: 'queued', messageIdHeader: '<x@fake>', rejected: [], latestTxnId: this.latest, lastError: null });
+    if (status && this.undone.has(status[1]!)) return Response.json({ outboxId: status[1], state: 'cancelled', messageIdHeader: '<x@fake>', rejected: [], latestTxnId: this.latest, lastError: null });
+    if (status && this.released.has(status[1]!)) return Response.json({ outboxId: status[1], state: 'sent', sentCopy: 'filed', messageIdHeader: '<x@fake>', rejected: [], latestTxnId: this.latest, lastError: null });
+    if (path === '/api/send' && (body as { holdMs?: number }).holdMs) {
+      const send = body as { idempotencyKey: string; draftId: string; holdMs: number };
+      const outboxId = String(this.nextOutboxId++);
+      this.held.set(outboxId, { idempotencyKey: send.idempotencyKey, draftId: send.draftId, sendAt: Date.now() + send.holdMs });
+      return Response.json({ outboxId, state: 'queued', messageIdHeader: '<x@fake>', rejected: [], latestTxnId: this.latest, lastError: null, sendAt: Date.now() + send.holdMs, scheduled: false }, { status: 202 });
+    }
     if (path === '/api/send') {
       const send = body as { idempotencyKey: string; draftId: string };
       // The gateway keeps the first outcome per key: a repeat sends nothing.
@@ -339,6 +364,22 @@ export class FakeMailServer {
       return Response.json({ outboxId: '1', state: 'sent', messageIdHeader: '<x@fake>', rejected: [], latestTxnId: this.latest, lastError: null });
     }
     return Response.json({ error: 'NoSuchMethod', description: `No ${method} ${path}` }, { status: 404 });
+  }
+
+  /** Another device takes every held send back (its Undo). */
+  undoHeldElsewhere(): void {
+    for (const outboxId of this.held.keys()) this.undone.add(outboxId);
+    this.held.clear();
+  }
+
+  /** The held sends' windows end: each is sent (as the gateway's job would). */
+  releaseHeld(): void {
+    for (const [outboxId, held] of this.held) {
+      this.released.add(outboxId);
+      this.sent.set(held.idempotencyKey, { draftId: held.draftId });
+      this.deliver({ subject: this.drafts.get(held.draftId)?.subject ?? '(sent)', at: 9e12, folder: 'sent', unread: false });
+    }
+    this.held.clear();
   }
 
   /** GET /api/drafts/:id: the draft as last saved (an attachment's name is its id + ".pdf"). */

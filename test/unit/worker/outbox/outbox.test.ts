@@ -141,29 +141,50 @@ describe('outbox: optimistic commands', () => {
 describe('outbox: drafts and undo send', () => {
   const draft = { accountId: '7', to: [{ name: 'Bo', email: 'bo@example.com' }], cc: [], bcc: [], subject: 'Hello', html: '<p>Hi</p>', attachmentIds: [] };
 
-  test('a send waits out its undo window; undo inside it sends nothing', async () => {
+  test('a send is handed to the gateway at once with its undo window; undo takes it back there; after the window it says it left', async () => {
     const { server, profile } = mailbox();
     await profile.addAccounts();
-    const clock = manualClock(Date.now());
-    const { engine } = await started(profile, { clock });
+    const { engine } = await started(profile);
     const { draftId } = await engine.commands.saveDraft({ draft });
     expect(draftId).toMatch(/^local-/);
     await waitFor(() => server.drafts.size === 1, 'the draft on the gateway');
 
+    // The gateway holds it: a closed tab or a killed engine cannot lose or repeat it any more.
     const undone = await engine.commands.send({ accountId: '7', draftId, delayMs: 5_000 });
-    clock.advance(4_000);
+    await waitFor(() => server.held.size === 1, 'the send held by the gateway');
+    expect(server.requestsTo('/api/send')[0]!.body).toMatchObject({ holdMs: 5_000, draftId: [...server.drafts.keys()][0], draftVersion: 1 });
     expect(await engine.commands.undoSend({ commandId: undone.commandId })).toBe(true);
-    clock.advance(2_000);
-    const kept = await engine.commands.send({ accountId: '7', draftId, delayMs: 5_000 });
-    await waitFor(() => clock.pending().includes(5_000), 'the send waiting out its window');
-    clock.advance(4_999);
-    // Not yet: its timer still waits (1 ms left) and nothing went out.
-    expect(clock.pending()).toContain(1);
-    expect(server.requestsTo('/api/send')).toHaveLength(0);
-    clock.advance(1);
-    await waitFor(() => server.sent.size === 1, 'the send');
+    expect(server.requestsTo('/api/outbox/100/undo')).toHaveLength(1);
+    expect(server.held.size).toBe(0);
+
+    // Longer than the gateway allows is held for its longest window.
+    const kept = await engine.commands.send({ accountId: '7', draftId, delayMs: 45_000 });
+    await waitFor(() => server.held.size === 1, 'the second send held');
+    expect(server.requestsTo('/api/send')[1]!.body).toMatchObject({ holdMs: 30_000 });
+    server.releaseHeld();
     expect(await engine.commands.undoSend({ commandId: kept.commandId })).toBe(false);
-    expect(server.requestsTo('/api/send')[0]!.body).toMatchObject({ draftId: [...server.drafts.keys()][0], draftVersion: 1 });
+    expect(server.sent.size).toBe(1);
+  });
+
+  test('a held send undone on another device: this engine hears it cancelled (not sent) and its draft is open again', async () => {
+    const { server, profile } = mailbox();
+    await profile.addAccounts();
+    const clock = manualClock(Date.now());
+    const { engine } = await started(profile, { clock });
+    const seen: CommandStatus[] = [];
+    await engine.commands.watchCommands((status) => void seen.push(status));
+    const { draftId } = await engine.commands.saveDraft({ draft });
+    await waitFor(() => server.drafts.size === 1, 'the draft on the gateway');
+    const { commandId } = await engine.commands.send({ accountId: '7', draftId, delayMs: 10_000 });
+    await waitFor(() => server.held.size === 1, 'the send held by the gateway');
+    server.undoHeldElsewhere();
+    // Its follow-up asks the gateway how it ended (the manual clock moves until it has).
+    await waitFor(() => {
+      clock.advance(5_000);
+      return seen.some((status) => status.commandId === commandId && status.status !== 'pending');
+    }, 'the send’s end');
+    expect(seen.filter((status) => status.commandId === commandId && status.status !== 'pending')).toEqual([expect.objectContaining({ status: 'cancelled', draftId })]);
+    expect(server.sent.size).toBe(0);
   });
 
   test('a send replayed after a kill is sent once (same idempotency key)', async () => {
