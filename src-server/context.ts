@@ -25,6 +25,8 @@ import type { OutboxOptions } from './outbox/outbox-worker';
 import { ContactImportService } from './contacts/contact-imports';
 import { ContactListService } from './contacts/contact-lists';
 import { ContactService } from './contacts/contact-service';
+import { MailboxAccess } from './actions/mailbox-access';
+import { LabelService } from './labels/label-service';
 import { PlanService } from './plans/plan-service';
 import { IdentityService } from './identities/identity-service';
 import { PreferenceService } from './preferences/preference-service';
@@ -111,6 +113,8 @@ export interface GatewayContext {
   readonly contactLists: ContactListService;
   /** Mail rules that run on the mail server, written as Sieve over ManageSieve (GET/PUT /api/rules). */
   readonly rules: RulesService;
+  /** Each account's labels: keyword ↔ name ↔ colour (/api/labels); applied as bulk actions. */
+  readonly labels: LabelService;
 }
 
 /** Parts a test or an embedding may replace. */
@@ -234,6 +238,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     domains: config.mailDomains,
     onError: (accountId, error) => report(`rules${accountId === null ? '' : ` of account ${accountId}`}`, error),
   });
+  const labels = new LabelService({ store, txlog, push, plans, access: new MailboxAccess({ mirrors, onError: (accountId, error) => report(`labels of account ${accountId}`, error) }) });
   const delta = new DeltaReader({
     store,
     txlog,
@@ -247,6 +252,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
       scheduled: accountDocument((accountId) => mailWrites.send.waiting(accountId)),
       rules: accountDocument((accountId) => rules.activity(accountId)),
       identities: accountDocument((accountId) => identities.doc(accountId)),
+      labels: accountDocument((accountId) => labels.doc(accountId)),
     },
   });
   const mailWrites = createMailWrites({
@@ -258,6 +264,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     mirrors,
     materializer,
     identities,
+    labels,
     jobs: { queue: jobQueue, worker: jobWorker },
     smtp: overrides.smtp,
     sendWaitMs: overrides.sendWaitMs,
@@ -282,6 +289,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     contacts,
     contactLists,
     contactImports: new ContactImportService({ store, contacts, jobs: { queue: jobQueue, worker: jobWorker } }),
+    labels,
     rules,
     folders,
     folderCommands: new FolderService({ folders, mirrors, push, rehomer: new FolderRehomer({ store, txlog, push }) }),

@@ -7,7 +7,7 @@
 import type { BulkAction } from '../../../shared/api/actions';
 import type { DeltaChange, DeltaResponse } from '../../../shared/api/delta';
 import type { AttachmentSummary, Folder, MessageMeta, SpecialUse, ThreadSummary } from '../../../shared/api/mail';
-import { commandEffects, type PlanFolders, type FolderRole } from '../../../shared/command-effects';
+import { applyEffects, commandEffects, type PlanFolders, type FolderRole } from '../../../shared/command-effects';
 import type { WebSocketLike } from '../../../src-worker/sync/push-socket';
 import { summarizeThread } from '../../../src-worker/mail-store/thread-summary';
 
@@ -212,12 +212,14 @@ export class FakeMailServer {
           ? { kind: 'markRead' as const, accountId: this.accountId, threadIds: body.ids, read: body.action === 'read' }
           : body.action === 'star' || body.action === 'unstar'
             ? { kind: 'star' as const, accountId: this.accountId, threadIds: body.ids, starred: body.action === 'star' }
-            : { kind: body.action as 'archive' | 'trash' | 'spam' | 'delete', accountId: this.accountId, threadIds: body.ids };
+            : body.action === 'label' || body.action === 'unlabel'
+              ? { kind: 'label' as const, accountId: this.accountId, threadIds: body.ids, keyword: body.keyword!, add: body.action === 'label' }
+              : { kind: body.action as 'archive' | 'trash' | 'spam' | 'delete', accountId: this.accountId, threadIds: body.ids };
     const effects = commandEffects(command, new Map([...threads].map(([id, list]) => [id, list.map((m) => ({ id: m.id, folderId: m.folderId, date: m.date }))])), this.roles());
     const latestTxnId = this.change(Object.keys(effects), (message) => {
       const effect = effects[message.id]!;
       if (effect.deleted) return null;
-      return { ...message, ...effect } as MessageMeta;
+      return applyEffects(message, [effect]).meta;
     });
     return Response.json({ messageIds: Object.keys(effects), latestTxnId });
   }

@@ -221,3 +221,38 @@ describe('outbox: drafts and undo send', () => {
     expect([...server.drafts.values()][0]).toMatchObject({ clientId: draftId, version: 2, subject: 'Hello' });
   });
 });
+
+describe('outbox: labels', () => {
+  test('a label shows on the row and in the label’s list before the gateway answers, is sent by its keyword, and stays once confirmed', async () => {
+    const { server, threads, profile } = mailbox();
+    await profile.addAccounts();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    server.handlers.push(async ({ path }) => (path === '/api/threads/bulk' ? (await held, undefined) : undefined));
+    const { engine } = await started(profile);
+    const seen = await watch(engine);
+    const threadId = threads[1]!.threadId;
+    const labelList = async () => {
+      const snapshot = await engine.queries.watchThreadList({ scope: { kind: 'label', accountId: '7', label: 'work' }, window: { offset: 0, limit: 50 } }, () => undefined);
+      await engine.queries.unwatch({ subscriptionId: snapshot.subscriptionId });
+      return snapshot.rows.map((row) => row.threadId);
+    };
+    expect(await labelList()).toEqual([]);
+
+    await engine.commands.run({ command: { kind: 'label', accountId: '7', threadIds: [threadId], keyword: 'work', add: true } });
+    expect(await inboxRow(engine, server, threadId)).toMatchObject({ keywords: ['work'], pending: true });
+    expect(await labelList()).toEqual([threadId]);
+    expect(server.messages.get(threads[1]!.id)!.keywords).toEqual([]);
+
+    release();
+    await waitFor(() => seen.some((status) => status.status === 'done'), 'the confirmation');
+    expect(server.requestsTo('/api/threads/bulk')[0]!.body).toEqual({ ids: [threadId], action: 'label', keyword: 'work' });
+    expect(server.messages.get(threads[1]!.id)!.keywords).toEqual(['work']);
+    expect(await inboxRow(engine, server, threadId)).toMatchObject({ keywords: ['work'], pending: false });
+
+    await engine.commands.run({ command: { kind: 'label', accountId: '7', threadIds: [threadId], keyword: 'work', add: false } });
+    expect((await inboxRow(engine, server, threadId))!.keywords).toBeUndefined();
+    expect(await labelList()).toEqual([]);
+    await expect(engine.commands.run({ command: { kind: 'label', accountId: '7', threadIds: [threadId], keyword: 'has space', add: true } })).rejects.toMatchObject({ name: 'InvalidRequestData' });
+  });
+});
