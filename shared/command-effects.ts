@@ -17,6 +17,8 @@ export interface MessageEffect {
   readonly folderId?: string;
   /** "Delete forever" from Trash or Junk. */
   readonly deleted?: true;
+  /** A label's keyword given (`on`) or taken away. */
+  readonly keyword?: { readonly keyword: string; readonly on: boolean };
 }
 
 export type ThreadCommand = Exclude<MailCommand, { kind: 'restore' }>;
@@ -46,6 +48,8 @@ export function toBulkAction(command: ThreadCommand): BulkAction {
       return { ids, action: command.starred ? 'star' : 'unstar' };
     case 'move':
       return { ids, action: 'move', folderId: command.folderId };
+    case 'label':
+      return { ids, action: command.add ? 'label' : 'unlabel', keyword: command.keyword };
     default:
       return { ids, action: command.kind satisfies MailAction };
   }
@@ -106,6 +110,9 @@ function effectsFor(bulk: BulkAction, group: readonly PlanMessage[], folders: Pl
       const disposable = group.filter((message) => role(message) === 'trash' || role(message) === 'junk');
       return disposable.length > 0 ? set({ deleted: true }, disposable) : trash();
     }
+    case 'label':
+    case 'unlabel':
+      return bulk.keyword === undefined ? [] : set({ keyword: { keyword: bulk.keyword, on: bulk.action === 'label' } });
   }
 }
 
@@ -121,7 +128,7 @@ function restoreEffects(command: RestoreCommand, threads: ReadonlyMap<string, re
 }
 
 /** A message with the effects laid over it, oldest first; `deleted` once one deletes it for good. */
-export function applyEffects<M extends { readonly unread: boolean; readonly starred: boolean; readonly folderId: string }>(message: M, effects: readonly MessageEffect[]): { meta: M; deleted: boolean } {
+export function applyEffects<M extends { readonly unread: boolean; readonly starred: boolean; readonly folderId: string; readonly keywords?: readonly string[] }>(message: M, effects: readonly MessageEffect[]): { meta: M; deleted: boolean } {
   let meta = message;
   let deleted = false;
   for (const effect of effects) {
@@ -130,10 +137,17 @@ export function applyEffects<M extends { readonly unread: boolean; readonly star
       ...(effect.unread !== undefined ? { unread: effect.unread } : {}),
       ...(effect.starred !== undefined ? { starred: effect.starred } : {}),
       ...(effect.folderId !== undefined ? { folderId: effect.folderId } : {}),
+      ...(effect.keyword !== undefined ? { keywords: withKeyword(meta.keywords ?? [], effect.keyword) } : {}),
     };
     if (effect.deleted) deleted = true;
   }
   return { meta, deleted };
+}
+
+/** A message's keywords with one given or taken away (IMAP keywords match case-insensitively). */
+export function withKeyword(keywords: readonly string[], change: { readonly keyword: string; readonly on: boolean }): string[] {
+  const rest = keywords.filter((keyword) => keyword.toLowerCase() !== change.keyword.toLowerCase());
+  return change.on ? [...rest, change.keyword] : rest;
 }
 
 /** No folder known: the flag rules only (a tab's list row does not know its messages' folders). */

@@ -109,6 +109,12 @@ export const ERROR_CATALOGUE = {
   RemoteImageRefused: entry(403, 'This image is not loaded: its address is not on the public internet.'),
   RemoteImageTooLarge: entry(413, 'This image is too large to show.'),
   RemoteImageUnavailable: entry(502, 'This image could not be loaded from its server.'),
+  // Labels (shared/labels.ts): detail.max is the longest name.
+  LabelNameInvalid: entry(400, 'A label needs a name of 1 to 40 characters.'),
+  LabelAlreadyExists: entry(409, 'A label with this name already exists.'),
+  // LABEL_LIMITS.perAccount: mail servers keep only so many keywords per folder.
+  LabelLimitReached: entry(403, 'You have 20 labels, the most an account can have. Delete one to make room.'),
+  LabelNotFound: entry(404, 'The label could not be found.'),
   // No status: the account is not registered or its services are not initialised.
   ServiceNotFound: entry(null, 'This account is not ready yet.'),
   // Local storage in the browser (worker side only, so no HTTP status).

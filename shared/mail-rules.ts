@@ -10,6 +10,7 @@
  */
 import * as z from 'zod';
 import { isValidEmail } from './email-rule';
+import { keywordSchema } from './labels';
 
 /** Text a condition compares; Sieve's :contains / :is, or the negation of :contains. */
 export const MATCH_OPS = ['contains', 'is', 'notContains'] as const;
@@ -19,8 +20,8 @@ export type MatchOp = (typeof MATCH_OPS)[number];
 const headerNameSchema = z.string().regex(/^[\x21-\x39\x3b-\x7e]{1,76}$/, 'Not a header field name');
 /** One short line a condition looks for. */
 const needleSchema = z.string().min(1).max(500).regex(/^[^\r\n\0]*$/, 'One line only');
-/** An IMAP keyword (RFC 3501 atom, no backslash): labels travel as keywords. */
-export const keywordSchema = z.string().regex(/^[A-Za-z0-9$_.\-]{1,64}$/, 'Letters, digits and $ _ . - only');
+/** A filter's label action stores the label's keyword, the same model as labels applied by hand. */
+export { keywordSchema };
 /** A folder's full IMAP path, as the folder list names it. */
 const folderPathSchema = z.string().min(1).max(1000).regex(/^[^\r\n\0]*$/);
 export const ruleAddressSchema = z.string().trim().toLowerCase().refine(isValidEmail, 'Not an email address');

@@ -13,6 +13,8 @@ export function commandForThreads(command: ScopeCommand, accountId: string, thre
       return { kind: 'markRead', accountId, threadIds, read: command.read };
     case 'star':
       return { kind: 'star', accountId, threadIds, starred: command.starred };
+    case 'label':
+      return { kind: 'label', accountId, threadIds, keyword: command.keyword, add: command.add };
     default:
       return { kind: command.kind, accountId, threadIds };
   }

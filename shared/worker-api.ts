@@ -11,6 +11,7 @@ import type { ContactsService } from './worker-contacts-api';
 import type { FolderCommandService, MailCommandService, MailQueryService } from './worker-mail-api';
 import type { Identity, IdentityDraft } from './identities';
 import type { Feature, Plan } from './plans';
+import type { Label, LabelColor } from './labels';
 import type { PreferencePatch, PreferenceValues } from './preferences';
 import type { ForwardingCheckResult, MailFilter, MailRules, RuleRun, RulesActivity, RulesDoc } from './mail-rules';
 
@@ -195,6 +196,24 @@ export interface AccountSettings {
   readonly features: readonly Feature[];
   /** The addresses the account sends from, own one first (empty until the gateway first answers: the own address alone). */
   readonly identities: readonly Identity[];
+  /** The account's labels (keyword ↔ name ↔ colour, shared/labels.ts), in the gateway's order. */
+  readonly labels: readonly Label[];
+  /** Whether the mail server keeps new keywords (PERMANENTFLAGS \*); null: not known yet. */
+  readonly serverKeepsLabels: boolean | null;
+}
+
+/**
+ * Labels: create, rename, recolour, delete (issue 17 point 1). Like folder changes they
+ * are not queued: the gateway decides (a name taken, the limit), and its catalogue answer
+ * (LabelNameInvalid, LabelAlreadyExists, LabelLimitReached, LabelNotFound, FeatureNotInPlan)
+ * is what the page shows. Each resolves once every tab's settings show the new table.
+ * Giving a label to threads is a MailCommand (`label`), queued and optimistic like archive.
+ */
+export interface LabelService {
+  create(params: { readonly accountId: string; readonly name: string; readonly color: LabelColor }): Promise<readonly Label[]>;
+  update(params: { readonly accountId: string; readonly labelId: string; readonly name?: string; readonly color?: LabelColor }): Promise<readonly Label[]>;
+  /** Deletes the label and takes it off every message that has it. */
+  remove(params: { readonly accountId: string; readonly labelId: string }): Promise<readonly Label[]>;
 }
 
 /**
@@ -282,4 +301,6 @@ export interface WorkerApi {
   readonly contacts: Service<ContactsService>;
   /** Rules that run on the mail server: read and saved through the gateway. */
   readonly rules: Service<RulesService>;
+  /** Each account's labels: created, renamed, recoloured, deleted through the gateway (read with settings). */
+  readonly labels: Service<LabelService>;
 }

@@ -92,6 +92,8 @@ export type MailCommand =
   /** Not spam: the thread's messages in Spam go to the Inbox (its other messages stay where they are). */
   | { readonly kind: 'notspam'; readonly accountId: string; readonly threadIds: readonly string[] }
   | { readonly kind: 'delete'; readonly accountId: string; readonly threadIds: readonly string[] }
+  /** Gives (`add`) or takes a label, by its keyword (shared/labels.ts), to every message of the threads. */
+  | { readonly kind: 'label'; readonly accountId: string; readonly threadIds: readonly string[]; readonly keyword: string; readonly add: boolean }
   /**
    * Puts messages back where they were: the undo of a move, archive, trash or spam, as
    * the engine built it when that command ran (its `undo`). Each message goes back to
@@ -121,7 +123,9 @@ export type ScopeCommand =
   /** Only for a list of one account (the folder is that account's). */
   | { readonly kind: 'move'; readonly folderId: string }
   | { readonly kind: 'markRead'; readonly read: boolean }
-  | { readonly kind: 'star'; readonly starred: boolean };
+  | { readonly kind: 'star'; readonly starred: boolean }
+  /** Only for a list of one account (the keyword is one of that account's labels). */
+  | { readonly kind: 'label'; readonly keyword: string; readonly add: boolean };
 
 /** How far a runOnScope is: threads whose command is recorded (applied locally), of all it found. */
 export interface ScopeRunProgress {

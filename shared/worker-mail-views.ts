@@ -10,6 +10,7 @@ export type ListScope =
   | { readonly kind: 'folder'; readonly accountId: string; readonly folderId: string }
   /** The same special folder (usually inbox) across several accounts, merged by time. */
   | { readonly kind: 'unified'; readonly accountIds: readonly string[]; readonly role: 'inbox' | 'sent' | 'drafts' | 'archive' | 'junk' | 'trash' }
+  /** The threads with a label, by its keyword (shared/labels.ts). */
   | { readonly kind: 'label'; readonly accountId: string; readonly label: string }
   /**
    * Search over cached data; the query uses the gateway's operators (from:, is:unread …).
@@ -39,6 +40,8 @@ export interface ThreadRow {
   readonly pending: boolean;
   /** A thread of drafts only: whom its newest draft is to (the row reads "To: Bob", marked Draft). */
   readonly draftTo?: readonly Address[];
+  /** Its messages' keywords (ThreadSummary.keywords): the UI shows those that are labels. */
+  readonly keywords?: readonly string[];
 }
 
 /** The rows a tab shows: a window into the sorted list. */

@@ -25,6 +25,8 @@ import type { OutboxOptions } from './outbox/outbox-worker';
 import { ContactImportService } from './contacts/contact-imports';
 import { ContactListService } from './contacts/contact-lists';
 import { ContactService } from './contacts/contact-service';
+import { MailboxAccess } from './actions/mailbox-access';
+import { LabelService } from './labels/label-service';
 import { PlanService } from './plans/plan-service';
 import { IdentityService } from './identities/identity-service';
 import { PreferenceService } from './preferences/preference-service';
@@ -111,6 +113,8 @@ export interface GatewayContext {
   readonly contactLists: ContactListService;
   /** Mail rules that run on the mail server, written as Sieve over ManageSieve (GET/PUT /api/rules). */
   readonly rules: RulesService;
+  /** Each account's labels: keyword ↔ name ↔ colour (/api/labels); applied as bulk actions. */
+  readonly labels: LabelService;
 }
 
 /** Parts a test or an embedding may replace. */
@@ -130,8 +134,6 @@ export interface ContextOverrides {
   readonly jobs?: Partial<JobWorkerOptions>;
   /** Messages per step of an "apply to existing mail" run (tests make it small to see the steps). */
   readonly rulesApplyBatch?: number;
-  /** How long the forwarding check waits for its test message (tests shorten the "did not arrive" case). */
-  readonly forwardingCheckWaitMs?: number;
   /**
    * The clock of time-based work (jobs' due times, held and scheduled sends): tests pass one
    * they move instead of waiting, then kick the job worker.
@@ -212,6 +214,15 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
   const preferences = new PreferenceService({ store, txlog, push, plans });
   const contacts = new ContactService({ store, txlog, push });
   const contactLists = new ContactListService({ store, contacts });
+  // An alias added or removed changes the auto replies' :addresses: the rules' script is written again.
+  const identities = new IdentityService({
+    store,
+    txlog,
+    push,
+    plans,
+    accounts,
+    onChange: (accountId) => void rules.addressesChanged(accountId).catch((error: unknown) => report(`rules of account ${accountId}`, error)),
+  });
   const rules = new RulesService({
     store,
     accounts,
@@ -221,14 +232,13 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     push,
     jobs: { queue: jobQueue, worker: jobWorker },
     ...(overrides.rulesApplyBatch ? { applyBatch: overrides.rulesApplyBatch } : {}),
-    ...(overrides.forwardingCheckWaitMs ? { forwardingWaitMs: overrides.forwardingCheckWaitMs } : {}),
     smtp: overrides.smtp ?? new NodemailerSmtp(),
-    // addresses (every alias, for vacation :addresses): the identities of issue 14 once they are in
-    // main; until then the auto replies answer mail to the account's own address only.
+    // Every address of the account (its identities), so the auto replies answer mail to each alias too.
+    addresses: async (accountId) => (await identities.doc(accountId)).identities.map((identity) => identity.email),
     domains: config.mailDomains,
     onError: (accountId, error) => report(`rules${accountId === null ? '' : ` of account ${accountId}`}`, error),
   });
-  const identities = new IdentityService({ store, txlog, push, plans, accounts });
+  const labels = new LabelService({ store, txlog, push, plans, access: new MailboxAccess({ mirrors, onError: (accountId, error) => report(`labels of account ${accountId}`, error) }) });
   const delta = new DeltaReader({
     store,
     txlog,
@@ -242,6 +252,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
       scheduled: accountDocument((accountId) => mailWrites.send.waiting(accountId)),
       rules: accountDocument((accountId) => rules.activity(accountId)),
       identities: accountDocument((accountId) => identities.doc(accountId)),
+      labels: accountDocument((accountId) => labels.doc(accountId)),
     },
   });
   const mailWrites = createMailWrites({
@@ -253,6 +264,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     mirrors,
     materializer,
     identities,
+    labels,
     jobs: { queue: jobQueue, worker: jobWorker },
     smtp: overrides.smtp,
     sendWaitMs: overrides.sendWaitMs,
@@ -277,6 +289,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     contacts,
     contactLists,
     contactImports: new ContactImportService({ store, contacts, jobs: { queue: jobQueue, worker: jobWorker } }),
+    labels,
     rules,
     folders,
     folderCommands: new FolderService({ folders, mirrors, push, rehomer: new FolderRehomer({ store, txlog, push }) }),

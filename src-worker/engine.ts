@@ -1,6 +1,6 @@
 import { proxy } from 'comlink';
 import { systemClock, type Clock } from '../shared/clock';
-import type { AnalyticsService, RulesService, SettingsService, WorkerApi } from '../shared/worker-api';
+import type { AnalyticsService, LabelService, RulesService, SettingsService, WorkerApi } from '../shared/worker-api';
 import { ACCOUNTS_DATABASE, ACCOUNTS_SCHEMA } from './accounts/accounts-database';
 import { AccountRepository } from './accounts/account-repository';
 import { ACCOUNTS_CHANNEL, EngineAccounts } from './accounts/account-service';
@@ -30,6 +30,8 @@ import type { ContactsService } from '../shared/worker-contacts-api';
 import { EngineSettings } from './settings/settings-service';
 import { createRulesGateway } from './rules/rules-gateway';
 import { EngineRules } from './rules/rules-service';
+import { createLabelsGateway } from './labels/labels-gateway';
+import { EngineLabels } from './labels/labels-service';
 import { TernError } from '../shared/errors';
 import { MAIL_CHANNEL } from './boundary/mail-relay';
 import { globalOnlineSignal } from './net/online-status';
@@ -200,6 +202,7 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     clock,
   });
   const rules = new EngineRules({ gateway: async (accountId) => createRulesGateway(await accountClient(accountId)) });
+  const labels = new EngineLabels({ open: (accountId) => databases.open(accountId), gateway: async (accountId) => createLabelsGateway(await accountClient(accountId)), changed: () => settings.changed() });
   // Analytics reads its stored queues: after the first screen, like the sync.
   void Promise.all([writer.elected, mail.startup.opened]).then(() => analytics.start());
   // Every change of the stored accounts (start-up, login, logout, cache clear) re-plans the account runtimes.
@@ -251,6 +254,11 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
       watch: (params, onChange) => rules.watch(params, onChange),
       unwatch: (params) => rules.unwatch(params),
       checkForwarding: (params) => rules.checkForwarding(params),
+    }),
+    labels: proxy<LabelService>({
+      create: (params) => labels.create(params),
+      update: (params) => labels.update(params),
+      remove: (params) => labels.remove(params),
     }),
   };
 }

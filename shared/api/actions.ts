@@ -1,9 +1,10 @@
 import * as z from 'zod';
+import { keywordSchema } from '../labels';
 import { objectIdSchema } from './compose';
 
 /** Changing mail (issue "Gateway" point 7): bulk actions on messages or threads. */
 
-export const MAIL_ACTIONS = ['read', 'unread', 'star', 'unstar', 'move', 'archive', 'trash', 'spam', 'notspam', 'delete'] as const;
+export const MAIL_ACTIONS = ['read', 'unread', 'star', 'unstar', 'move', 'archive', 'trash', 'spam', 'notspam', 'delete', 'label', 'unlabel'] as const;
 export type MailAction = (typeof MAIL_ACTIONS)[number];
 
 export const MAX_BULK_IDS = 1000;
@@ -15,10 +16,16 @@ export const bulkActionSchema = z
     action: z.enum(MAIL_ACTIONS),
     /** The destination of `move`; not allowed with other actions. */
     folderId: objectIdSchema.optional(),
+    /** The label's IMAP keyword for `label` / `unlabel` (shared/labels.ts); not allowed with other actions. */
+    keyword: keywordSchema.optional(),
   })
   .refine((body) => (body.action === 'move') === (body.folderId !== undefined), {
     message: '`folderId` is required for move and only for move.',
     path: ['folderId'],
+  })
+  .refine((body) => (body.action === 'label' || body.action === 'unlabel') === (body.keyword !== undefined), {
+    message: '`keyword` is required for label and unlabel and only for them.',
+    path: ['keyword'],
   });
 export type BulkAction = z.output<typeof bulkActionSchema>;
 

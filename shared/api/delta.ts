@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { rulesActivitySchema } from '../mail-rules';
 import { identitiesDocSchema } from '../identities';
 import { planResponseSchema } from '../plans';
+import { labelsDocSchema } from './labels';
 import { preferencesDocSchema } from '../preferences';
 import { pendingSendsSchema } from './compose';
 import { folderSchema, messageMetaSchema, threadSummarySchema } from './mail';
@@ -39,6 +40,8 @@ const upsertChangeSchema = z.discriminatedUnion('object', [
   z.object({ txnId: z.number().int(), op: z.literal('upsert'), object: z.literal('rules'), data: rulesActivitySchema }),
   // The account's identities changed (any device): the whole list, so the newest wins.
   z.object({ txnId: z.number().int(), op: z.literal('upsert'), object: z.literal('identities'), data: identitiesDocSchema }),
+  // The account's label table changed (any device): the whole table, so the newest wins.
+  z.object({ txnId: z.number().int(), op: z.literal('upsert'), object: z.literal('labels'), data: labelsDocSchema }),
 ]);
 export const deltaChangeSchema = z.discriminatedUnion('op', [
   upsertChangeSchema,

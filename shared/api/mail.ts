@@ -82,6 +82,11 @@ export const threadSummarySchema = z.object({
    * Absent for any other thread, and from older gateways.
    */
   draftTo: z.array(addressSchema).optional(),
+  /**
+   * The keywords of its messages, system ones left out (shared/labels.ts threadKeywordsField):
+   * the row's labels, and what a label list is indexed by. Absent when none.
+   */
+  keywords: z.array(z.string()).optional(),
 });
 export type ThreadSummary = z.infer<typeof threadSummarySchema>;
 

@@ -40,6 +40,8 @@ export interface PlanParams {
   readonly folders: PlanFolders;
   /** The destination of `move`, known to exist. */
   readonly targetFolderId?: number;
+  /** The label's keyword of `label` / `unlabel`, known to be one of the account's labels. */
+  readonly keyword?: string;
 }
 
 type Step = { readonly message: TargetMessage; readonly intent: Intent };
@@ -64,6 +66,8 @@ const flags = (add: string[], remove: string[]): Intent => ({ kind: 'flags', add
  * - move: everything except Sent and Drafts copies (a folder is a label here; Sent stays
  *   complete). Moving to Trash or Junk is trash or spam.
  * - notspam: whatever is in Junk goes to INBOX.
+ * - label, unlabel: every message, your replies too, so the label follows the whole
+ *   conversation wherever its messages are (IMAP keywords are per message).
  * - delete: never destroys mail outside Trash and Junk. There it is "delete forever"; a
  *   message elsewhere (or a thread with nothing in Trash/Junk) goes to Trash.
  */
@@ -124,6 +128,12 @@ function stepsFor(params: PlanParams, group: readonly TargetMessage[]): Step[] {
       if (targetRole === 'trash') return trash();
       if (targetRole === 'junk') return spam();
       return moveTo(target, thread ? group.filter(notIn('sent', 'drafts')) : group);
+    }
+    case 'label':
+    case 'unlabel': {
+      const keyword = params.keyword;
+      if (keyword === undefined) throw new TernError('InvalidParameter', { detail: { path: 'keyword', message: 'Required for label.' } });
+      return all(action === 'label' ? flags([keyword], []) : flags([], [keyword]));
     }
     case 'delete': {
       const disposable = group.filter((message) => role(message) === 'trash' || role(message) === 'junk');

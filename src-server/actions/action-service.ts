@@ -15,6 +15,8 @@ export interface ActionServiceDeps {
   readonly access: MailboxAccess;
   readonly rehomer: MoveRehomer;
   readonly txlog: TransactionLog;
+  /** Labels are applied only by their keyword, only with the plan's `labels` (LabelNotFound, FeatureNotInPlan). */
+  readonly labels: { requireKeyword(accountId: number, keyword: string): Promise<void> };
 }
 
 const ROLES: readonly FolderRole[] = ['inbox', 'drafts', 'sent', 'archive', 'junk', 'trash'];
@@ -51,7 +53,8 @@ export class ActionService {
       targetFolderId = Number(body.folderId);
       if (!byId.has(targetFolderId)) throw new TernError('TargetFolderNotExists', { detail: { folderId: body.folderId } });
     }
-    const plan = planAction({ scope, action: body.action, messages, folders: planFolders(folders), targetFolderId });
+    if (body.keyword !== undefined) await this.deps.labels.requireKeyword(accountId, body.keyword);
+    const plan = planAction({ scope, action: body.action, messages, folders: planFolders(folders), targetFolderId, keyword: body.keyword });
     const touched = new Set<string>();
     const acted: number[] = [];
     try {

@@ -12,6 +12,7 @@ import { registerFolderRoutes } from './routes/folder-routes';
 import { registerHealthRoutes } from './routes/health-routes';
 import { registerImageProxyRoutes } from './routes/image-proxy-routes';
 import { registerIdentityRoutes } from './routes/identity-routes';
+import { registerLabelRoutes } from './routes/label-routes';
 import { registerMailActionRoutes } from './routes/mail-actions-routes';
 import { registerMessageRoutes } from './routes/message-routes';
 import { registerPlanRoutes } from './routes/plan-routes';
@@ -49,6 +50,7 @@ export const ROUTES: readonly RouteModule[] = [
   registerContactListRoutes,
   registerIdentityRoutes,
   registerRulesRoutes,
+  registerLabelRoutes,
   registerFilesRoutes,
   registerImageProxyRoutes,
   (app, ctx) => registerPushSocket(app, ctx),

@@ -36,6 +36,8 @@ export class IdentityService {
       plans: Pick<PlanService, 'require'>;
       accounts: Pick<AccountStore, 'get'>;
       now?: () => number;
+      /** After each change (an alias added, edited or removed): the rules' auto replies answer every address. */
+      onChange?: (accountId: number) => void;
     },
   ) {
     this.rows = new IdentityStore(deps.store);
@@ -110,6 +112,7 @@ export class IdentityService {
       return latest;
     });
     push.announce(accountId, latest);
+    this.deps.onChange?.(accountId);
   }
 }
 

@@ -1,6 +1,7 @@
 import { anyShowsPaperclip } from '../../shared/attachment-rules';
 import type { Address, AttachmentSummary, Folder, MessageMeta, SpecialUse, ThreadSummary } from '../../shared/api/mail';
 import { draftRecipients, draftToField } from '../../shared/draft-recipients';
+import { threadKeywordsField } from '../../shared/labels';
 import { hasFlag } from '../imap/imap-flags';
 import type { SqlExecutor } from '../store/sql';
 import { inChunks, placeholders } from '../store/sql-lists';
@@ -85,6 +86,7 @@ export function toThreadSummary(threadId: number, rows: readonly MessageRow[]): 
     folderIds: [...new Set(messages.map(({ meta }) => meta.folderId))].sort((a, b) => Number(a) - Number(b)),
     messageIds: messages.map(({ meta }) => meta.id),
     ...draftToField(draftRecipients(messages.map(({ meta }) => meta))),
+    ...threadKeywordsField(messages.map(({ meta }) => meta)),
   };
 }
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { AccountStore } from '../accounts/account-store';
-import { ActionService } from '../actions/action-service';
+import { ActionService, type ActionServiceDeps } from '../actions/action-service';
 import { ActionTargets } from '../actions/action-targets';
 import { FolderRoles } from '../actions/folder-roles';
 import { MailboxAccess } from '../actions/mailbox-access';
@@ -42,6 +42,8 @@ export interface MailWritesDeps {
   readonly materializer: Materializer;
   /** The account's identities, for the From, Reply-To and Bcc of what is sent; absent: the account's own address only. */
   readonly identities?: SenderIdentities;
+  /** Checks a bulk action's label keyword (the account's labels, the plan's `labels`). */
+  readonly labels: ActionServiceDeps['labels'];
   /** The node's job queue and worker: the outbox's rows are sent as `outbox.send` jobs. */
   readonly jobs: { readonly queue: JobQueue; readonly worker: Pick<JobWorker, 'register' | 'kick'> };
   /** How mail leaves; default SMTP with each account's settings (tests pass their own). */
@@ -124,7 +126,7 @@ export function createMailWrites(deps: MailWritesDeps): MailWrites {
       (error: unknown) => report(null, error),
     ).catch((error: unknown) => report(null, error));
   });
-  const actions = new ActionService({ targets: new ActionTargets(store), roles, access, rehomer: new MoveRehomer({ store, txlog, push: deps.push }), txlog });
+  const actions = new ActionService({ targets: new ActionTargets(store), roles, access, rehomer: new MoveRehomer({ store, txlog, push: deps.push }), txlog, labels: deps.labels });
 
   let sweepTimer: NodeJS.Timeout | null = null;
   let recoveryTimer: NodeJS.Timeout | null = null;

@@ -50,8 +50,6 @@ export interface RulesServiceDeps {
   readonly addresses?: (accountId: number) => Promise<readonly string[]>;
   /** How the forwarding check's test message goes out (the account's own SMTP server). */
   readonly smtp?: SmtpConnector;
-  /** How long the forwarding check waits for its message (default forwarding-check.ts). */
-  readonly forwardingWaitMs?: number;
   readonly now?: () => number;
   /** How to reach a ManageSieve server (default ManageSieveClient.connect). */
   readonly connect?: SieveConnect;
@@ -207,7 +205,7 @@ export class RulesService {
     const password = await this.deps.accounts.password(accountId);
     return this.checks.run(accountId, () =>
       checkForwarding(
-        { smtp, mirrors, ...(this.deps.forwardingWaitMs ? { waitMs: this.deps.forwardingWaitMs } : {}), now: () => this.now() },
+        { smtp, mirrors, now: () => this.now() },
         { account, password, address, inbox },
       ),
     );

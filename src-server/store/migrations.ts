@@ -469,5 +469,19 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX contact_lists_changes ON contact_lists(account_id, changed_txn, id);
   `,
+  /* 22: labels (issue 17; src-server/labels) — the spec's EmailLabels */ `
+  -- One row per label of an account: the IMAP keyword it is stored as on the mail server
+  -- (chosen once, never renamed), and the name and colour people see (both change freely).
+  CREATE TABLE labels (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT, -- never reused: ids go to clients
+    account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    keyword    TEXT NOT NULL,
+    name       TEXT NOT NULL,
+    name_key   TEXT NOT NULL,                     -- the name lowercased: one label per name
+    color      TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE UNIQUE INDEX labels_keyword ON labels(account_id, keyword);
+  CREATE UNIQUE INDEX labels_name ON labels(account_id, name_key);
+  `,
 ];
-

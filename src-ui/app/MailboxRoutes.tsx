@@ -1,10 +1,11 @@
-/** The two mailbox routes: a unified special folder across accounts, and one folder of one account. */
+/** The mailbox routes: a unified special folder across accounts, one folder of one account, one account's label. */
 import { getRouteApi } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
 import { useMemo } from 'react';
 import { useLocale, useT } from '../kit/i18n';
 import { folderDisplayName } from '../state/folder-order';
 import { accountsAtom, foldersAtom } from '../state/atoms';
+import { useAccountLabels } from '../state/labels';
 import { listScopeFor } from './list-scope';
 import { MailboxView } from './MailboxView';
 import { NotFound } from './NotFound';
@@ -14,6 +15,7 @@ import { unifiedRoleSchema } from './search-params';
 const mailRoute = getRouteApi('/mail');
 const unifiedRoute = getRouteApi('/mail/unified/$role');
 const folderRoute = getRouteApi('/mail/$accountId/$folderId');
+const labelRoute = getRouteApi('/mail/$accountId/label/$label');
 
 export function UnifiedMailbox() {
   const t = useT();
@@ -43,4 +45,17 @@ export function FolderMailbox() {
   const scope = listScopeFor({ kind: 'folder', accountId, folderId }, search, accountIds);
   const name = folder ? folderDisplayName(folder, account.mailProperties.folderSeparator || '/', locale) : '';
   return <MailboxView scope={scope} title={search.q ? t('app.searchResults') : name} specialUse={folder?.specialUse ?? null} folderId={folderId} />;
+}
+
+export function LabelMailbox() {
+  const t = useT();
+  const { accountId, label: keyword } = labelRoute.useParams();
+  const search = mailRoute.useSearch();
+  const accounts = useAtomValue(accountsAtom) ?? [];
+  const labels = useAccountLabels(accountId);
+  const accountIds = useMemo(() => accounts.map((known) => known.accountId), [accounts]);
+  if (!accounts.some((known) => known.accountId === accountId)) return <RedirectToInbox />;
+  const label = labels.find((known) => known.keyword === keyword);
+  const scope = listScopeFor({ kind: 'label', accountId, label: keyword }, search, accountIds);
+  return <MailboxView scope={scope} title={search.q ? t('app.searchResults') : (label?.name ?? keyword)} specialUse={null} folderId={null} />;
 }

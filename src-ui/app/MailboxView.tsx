@@ -4,7 +4,7 @@
  */
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { useAtomValue, useStore } from 'jotai';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { searchProblemOf } from '../../shared/search-syntax';
 import type { FolderView, ListScope, ThreadRow } from '../../shared/worker-mail-api';
 import { dispatchMailEvent, MAIL_EVENTS, type MailEventName } from '../kit/mail-events';
@@ -14,19 +14,17 @@ import { useMailActions } from '../state/actions-context';
 import { accountsAtom, allInScopeAtom, allInScopeSelectedAtom, cursorAtom, foldersAtom, selectionAnchorAtom, selectionAtom, shortcutsOpenAtom, viewModeAtom, visibleListAtom } from '../state/atoms';
 import type { ThreadCommand } from '../state/mail-actions';
 import { scopeKeyOf } from '../state/engine-feeds';
-import { indexOfKey, rowAt, type HeldList } from '../state/thread-list/list-patch';
-import { groupByAccount, refOf, selectRange, toggleRow, type ThreadRef } from '../state/thread-list/selection';
+import { indexOfKey, rowAt } from '../state/thread-list/list-patch';
+import { refOf, selectRange, toggleRow, type ThreadRef } from '../state/thread-list/selection';
 import { resolveTargets } from '../state/thread-list/targets';
 import { SearchCutNotice } from '../thread-list/SearchCutNotice';
 import { SelectAllBanner } from '../thread-list/SelectAllBanner';
 import { accountsOfScope } from '../state/thread-list/scope-selection';
 import { cursorIndexOf, ThreadList } from '../thread-list/ThreadList';
 import { FIRST_WINDOW_ROWS } from '../kit/virtual-window';
-import { useLocale, useT, type MessageId } from '../kit/i18n';
-import { EmptyFolderDialog, roleName, type EmptyTarget } from '../toolbar/EmptyFolderDialog';
+import { useT, type MessageId } from '../kit/i18n';
 import { focusSearch } from '../toolbar/SearchBox';
-import { commonMoveTargets, moveTargets, type MoveTarget } from '../toolbar/move-menu';
-import { Toolbar } from '../toolbar/Toolbar';
+import { MailboxToolbar, rowByKey } from './MailboxToolbar';
 import { Icon } from '../kit/icons';
 import { PaneDivider, useSplitBody } from './PaneDivider';
 import { isLoneDraftRow, openDraftRow } from './open-draft';
@@ -43,8 +41,6 @@ export interface MailboxViewProps {
   /** The folder shown, left out of "Move to". */
   readonly folderId: string | null;
 }
-
-const rowByKey = (held: HeldList | null, key: string): ThreadRow | undefined => rowAt(held, indexOfKey(held, key));
 
 /** What an empty mailbox says, by what it is. */
 const EMPTY_TEXT: Partial<Record<NonNullable<FolderView['specialUse']>, [MessageId, MessageId]>> = {
@@ -90,9 +86,12 @@ function EmptyState({ scope, title, specialUse }: { scope: ListScope; title: str
   );
 }
 
+/** Commands after which a thread stays where it is (a flag or a label): no auto-advance. */
+const staysPut = (command: ThreadCommand) => command.kind === 'markRead' || command.kind === 'star' || command.kind === 'label';
+
 /** Where a command leaves its threads, as far as this tab can tell before the worker answers. */
 function leavesListShown(command: ThreadCommand, scope: ListScope, specialUse: FolderView['specialUse'], folders: Readonly<Record<string, readonly FolderView[]>>): boolean {
-  if (scope.kind === 'search') return false; // results keep threads wherever they go
+  if (scope.kind === 'search' || command.kind === 'label') return false; // results keep threads wherever they go; a label moves nothing
   if (specialUse === 'inbox') {
     // Archive, trash, spam and move take every inbox message of a thread out of the inbox (command-plan.ts) — unless it moves to an inbox.
     if (command.kind !== 'move') return true;
@@ -101,91 +100,6 @@ function leavesListShown(command: ThreadCommand, scope: ListScope, specialUse: F
   // Not spam takes a thread's Spam messages to the Inbox: none are left in Spam.
   if (specialUse === 'junk' && command.kind === 'notspam') return true;
   return specialUse === 'trash' && command.kind === 'delete';
-}
-
-/**
- * The toolbar with what it shows about the list (counts, the targets' state). Its own
- * component, so list and selection changes re-render it and the list, not the mailbox.
- */
-function MailboxToolbar(props: {
-  title: string;
-  openKey: string | null;
-  folderId: string | null;
-  specialUse: FolderView['specialUse'];
-  moveOpenSignal: number;
-  /** What `v` opened the "Move to" menu for (the cursor's row with nothing checked), while it is open. */
-  keyMoveTargets: readonly ThreadRef[] | null;
-  onMoveMenuOpenChange: (open: boolean) => void;
-  onRun: (command: ThreadCommand) => void;
-  onSelectAll: (select: boolean) => void;
-  /** The list's accounts: with the whole list selected, "Move to" needs it to be one. */
-  scopeAccounts: readonly string[];
-}) {
-  const t = useT();
-  const locale = useLocale();
-  const { openKey, folderId, specialUse } = props;
-  const held = useAtomValue(visibleListAtom).held;
-  const selection = useAtomValue(selectionAtom);
-  const allInScope = useAtomValue(allInScopeSelectedAtom);
-  const folders = useAtomValue(foldersAtom);
-  const accounts = useAtomValue(accountsAtom) ?? [];
-  const toolbarTargets = props.keyMoveTargets ?? resolveTargets({ held, selection, openKey, cursor: null, listShown: true });
-  const targetRows = toolbarTargets.map((ref) => rowByKey(held, ref.key));
-  const anyUnread = targetRows.some((row) => (row?.unreadCount ?? 0) > 0);
-  const allStarred = targetRows.length > 0 && targetRows.every((row) => row?.starred);
-  const targetAccounts = allInScope ? props.scopeAccounts : [...groupByAccount(toolbarTargets).keys()];
-  const targetKey = targetAccounts.join(',');
-  const [emptying, setEmptying] = useState(false);
-  const emptyRole = specialUse === 'trash' || specialUse === 'junk' ? specialUse : null;
-  // Each account of the mailbox that has a Trash (or Spam).
-  const emptyTargets: readonly EmptyTarget[] = emptyRole
-    ? props.scopeAccounts.flatMap((accountId) => {
-        const folder = (folders[accountId] ?? []).find((candidate) => candidate.specialUse === emptyRole);
-        const email = accounts.find((account) => account.accountId === accountId)?.emailAddress ?? '';
-        return folder ? [{ accountId, email }] : [];
-      })
-    : [];
-  const emptyTotal = held?.total ?? 0;
-  const moveFolders = useMemo((): readonly MoveTarget[] | null => {
-    const ids = targetKey ? targetKey.split(',') : [];
-    const of = (accountId: string) => ({ accountId, folders: folders[accountId] ?? [], separator: accounts.find((known) => known.accountId === accountId)?.mailProperties.folderSeparator || '/' });
-    if (ids.length === 1) {
-      const one = of(ids[0]!);
-      // A unified mailbox's own folder is no place to move to either.
-      return moveTargets(one.folders, one.separator, folderId).filter(({ folder }) => folderId !== null || specialUse === null || folder.specialUse !== specialUse);
-    }
-    // Several accounts: folders they all have, each thread to its own account's (move-menu.ts). Not for
-    // "all N selected", whose engine run moves one account's list.
-    if (ids.length === 0 || allInScope) return null;
-    return commonMoveTargets(ids.map(of), specialUse);
-  }, [targetKey, folders, accounts, folderId, specialUse, allInScope]);
-  return (
-    <>
-      <Toolbar
-        title={props.title}
-        total={held?.total ?? 0}
-        totalKnown={held?.complete ?? false}
-        selectedCount={allInScope ? (held?.total ?? 0) : selection.size}
-        loadedCount={held?.rows.length ?? 0}
-        targetCount={allInScope ? (held?.total ?? 0) : toolbarTargets.length}
-        anyUnread={anyUnread}
-        allStarred={allStarred}
-        moveFolders={moveFolders}
-        deleteForever={specialUse === 'trash'}
-        inSpam={specialUse === 'junk'}
-        moveOpenSignal={props.moveOpenSignal}
-        onMoveMenuOpenChange={props.onMoveMenuOpenChange}
-        onRun={props.onRun}
-        onSelectAll={props.onSelectAll}
-        empty={
-          emptyRole && emptyTargets.length > 0
-            ? { label: t('toolbar.emptyNow', { folder: roleName(emptyRole, locale) }), disabled: !held?.complete || emptyTotal === 0, onClick: () => setEmptying(true) }
-            : null
-        }
-      />
-      {emptying && emptyRole && <EmptyFolderDialog role={emptyRole} targets={emptyTargets} total={emptyTotal} onClose={() => setEmptying(false)} />}
-    </>
-  );
 }
 
 /**
@@ -202,6 +116,7 @@ export function MailboxView({ scope, title, specialUse, folderId }: MailboxViewP
   const layout = VIEW_MODE_INFO[viewMode].layout;
   const multiAccount = useAtomValue(accountsAtom) ?? [];
   const [moveOpenSignal, setMoveOpenSignal] = useState(0);
+  const [labelOpenSignal, setLabelOpenSignal] = useState(0);
   const [keyMoveTargets, setKeyMoveTargets] = useState<readonly ThreadRef[] | null>(null);
   const scopeKey = scopeKeyOf(scope);
 
@@ -258,13 +173,13 @@ export function MailboxView({ scope, title, specialUse, folderId }: MailboxViewP
     const leavesList = leavesListShown(command, scope, specialUse, store.get(foldersAtom));
     if (store.get(allInScopeSelectedAtom)) {
       // "All N conversations" selected: the engine finds them all (the loaded rows are a few of them).
-      if (command.kind !== 'markRead' && command.kind !== 'star') threadFocus.leaving(held()?.rows.map((row) => row.key) ?? []);
+      if (!staysPut(command)) threadFocus.leaving(held()?.rows.map((row) => row.key) ?? []);
       void actions.runOnScope(command, scope, { leavesList });
       return;
     }
     const threads = chosen ? [...chosen] : targets(withCursor);
     if (threads.length === 0) return;
-    const leaves = command.kind !== 'markRead' && command.kind !== 'star';
+    const leaves = !staysPut(command);
     // The open thread leaving: the next one opens (Gmail's auto-advance) and the focus follows.
     if (leaves) threadFocus.leaving(threads.map((thread) => thread.key));
     void actions.runOnThreads(command, threads, { leavesList });
@@ -320,6 +235,13 @@ export function MailboxView({ scope, title, specialUse, folderId }: MailboxViewP
       setKeyMoveTargets(chosen);
       setMoveOpenSignal((value) => value + 1);
     },
+    // `l` opens "Label as" for the same targets as `v` (Gmail's key).
+    label: () => {
+      const chosen = targets(true);
+      if (chosen.length === 0) return;
+      setKeyMoveTargets(chosen);
+      setLabelOpenSignal((value) => value + 1);
+    },
     undo: () => actions.undoLast(),
     compose: () => dispatchMailEvent(MAIL_EVENTS.compose, scope.kind === 'folder' ? { accountId: scope.accountId } : {}),
     reply: () => mailEvent(MAIL_EVENTS.reply),
@@ -350,6 +272,7 @@ export function MailboxView({ scope, title, specialUse, folderId }: MailboxViewP
         folderId={folderId}
         specialUse={specialUse}
         moveOpenSignal={moveOpenSignal}
+        labelOpenSignal={labelOpenSignal}
         keyMoveTargets={keyMoveTargets}
         onMoveMenuOpenChange={(open) => !open && setKeyMoveTargets(null)}
         onRun={(command) => run(command, false, keyMoveTargets ?? undefined)}

@@ -7,6 +7,7 @@
  *   /mail/unified/$role?q&in&thread the same special folder of every account
  *   /mail/$accountId/$folderId?…    one folder of one account
  *   /mail/scheduled                 the Scheduled list: messages the gateway sends later (scheduled/)
+ *   /mail/$accountId/label/$label?… one account's threads with a label (its keyword)
  *   /settings                       the Settings screen: its pages (a list alone on a phone)
  *   /settings/$page                 one page (settings/pages.ts), each its own lazy chunk
  *   /contacts?account&contact       the address book (contacts/ContactsScreen.tsx)
@@ -73,6 +74,12 @@ const scheduledRoute = createRoute({
   component: lazyRouteComponent(importChunk(() => import('./ScheduledRoute')), 'ScheduledRoute'),
 });
 
+const labelRoute = createRoute({
+  getParentRoute: () => mailRoute,
+  path: '$accountId/label/$label',
+  component: lazyRouteComponent(importChunk(() => import('./MailboxRoutes')), 'LabelMailbox'),
+});
+
 const settingsRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: 'settings',
@@ -116,7 +123,7 @@ export const routeTree = rootRoute.addChildren([
   indexRoute,
   loginRoute,
   composeRoute,
-  mailRoute.addChildren([mailIndexRoute, unifiedRoute, scheduledRoute, folderRoute]),
+  mailRoute.addChildren([mailIndexRoute, unifiedRoute, scheduledRoute, folderRoute, labelRoute]),
   settingsRoute.addChildren([settingsIndexRoute, settingsPageRoute]),
   contactsRoute,
 ]);

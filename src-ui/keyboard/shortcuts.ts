@@ -17,6 +17,7 @@ export type ShortcutAction =
   | 'markRead'
   | 'markUnread'
   | 'move'
+  | 'label'
   | 'undo'
   | 'compose'
   | 'reply'
@@ -47,6 +48,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ['Shift+I'], action: 'markRead', description: 'keyboard.markRead', group: 'Actions' },
   { keys: ['Shift+U'], action: 'markUnread', description: 'keyboard.markUnread', group: 'Actions' },
   { keys: ['v'], action: 'move', description: 'keyboard.move', group: 'Actions' },
+  { keys: ['l'], action: 'label', description: 'keyboard.label', group: 'Actions' },
   { keys: ['z'], action: 'undo', description: 'keyboard.undo', group: 'Actions' },
   { keys: ['c'], action: 'compose', description: 'keyboard.compose', group: 'Writing' },
   { keys: ['r'], action: 'reply', description: 'keyboard.reply', group: 'Writing' },
@@ -78,6 +80,7 @@ const PLAIN: Readonly<Record<string, ShortcutAction>> = {
   e: 'archive',
   s: 'star',
   v: 'move',
+  l: 'label',
   z: 'undo',
   c: 'compose',
   r: 'reply',

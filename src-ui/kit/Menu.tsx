@@ -20,6 +20,10 @@ export interface MenuItem {
   readonly disabled?: boolean;
   /** Indentation steps (nested folders). */
   readonly indent?: number;
+  /** A check box item (a label given or not): `menuitemcheckbox`, checked when true. */
+  readonly toggled?: boolean;
+  /** A colour dot before the label (a label's colour), as a CSS colour. */
+  readonly swatch?: string;
 }
 
 export type MenuEntry =
@@ -54,25 +58,28 @@ export interface MenuButtonProps {
   readonly tabIndex?: number;
 }
 
-function MenuItemView({ item, role, onPick }: { item: MenuItem; role: 'menuitem' | 'menuitemradio'; onPick: (item: MenuItem) => void }) {
+function MenuItemView({ item, role: groupRole, onPick }: { item: MenuItem; role: 'menuitem' | 'menuitemradio'; onPick: (item: MenuItem) => void }) {
+  const role = item.toggled !== undefined ? 'menuitemcheckbox' : groupRole;
   return (
     <button
       type="button"
       role={role}
       className="menu-item"
       tabIndex={-1}
-      aria-checked={role === 'menuitemradio' ? Boolean(item.checked) : undefined}
+      aria-checked={role === 'menuitemradio' ? Boolean(item.checked) : role === 'menuitemcheckbox' ? Boolean(item.toggled) : undefined}
       aria-disabled={item.disabled || undefined}
       data-menu-item=""
       style={item.indent ? { paddingInlineStart: `${12 + item.indent * 14}px` } : undefined}
       onClick={() => onPick(item)}
     >
       {item.icon && <Icon name={item.icon} size={16} className="menu-item-icon" />}
+      {item.swatch && <span className="menu-item-swatch" aria-hidden="true" style={{ background: item.swatch }} />}
       <span className="menu-item-text">
         <span className="menu-item-label">{item.label}</span>
         {item.description && <span className="menu-item-description">{item.description}</span>}
       </span>
       {role === 'menuitemradio' && <span className="menu-item-check">{item.checked && <Icon name="check" size={16} />}</span>}
+      {role === 'menuitemcheckbox' && <span className="menu-item-check">{item.toggled && <Icon name="check" size={16} />}</span>}
     </button>
   );
 }

@@ -60,7 +60,8 @@ export type IconName =
   | 'reply'
   | 'replyAll'
   | 'underline'
-  | 'clock';
+  | 'clock'
+  | 'label';
 
 const PATHS: Record<IconName, ReactNode> = {
   clock: (
@@ -224,6 +225,7 @@ const PATHS: Record<IconName, ReactNode> = {
   reply: <><path d="M9 14 4 9l5-5" /><path d="M4 9h10.5a5.5 5.5 0 0 1 0 11H11" /></>,
   replyAll: <><path d="M7 14 2 9l5-5" /><path d="M12 14 7 9l5-5" /><path d="M7 9h8.5a5.5 5.5 0 0 1 0 11H13" /></>,
   underline: <><path d="M7 4v7a5 5 0 0 0 10 0V4" /><path d="M5 20h14" /></>,
+  label: <><path d="M3 12.6V4a1 1 0 0 1 1-1h8.6a1 1 0 0 1 .7.3l7.4 7.4a1 1 0 0 1 0 1.4l-8.6 8.6a1 1 0 0 1-1.4 0l-7.4-7.4a1 1 0 0 1-.3-.7Z" /><circle cx="7.5" cy="7.5" r="1.2" /></>,
 };
 
 export function Icon({ name, size = 18, className }: { name: IconName; size?: number; className?: string }) {

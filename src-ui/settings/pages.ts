@@ -35,7 +35,7 @@ export const SETTINGS_PAGES: readonly SettingsPage[] = [
   { id: 'rules', title: 'settings.pageRules', load: () => import('./rules/FiltersPage') },
   { id: 'email-actions', title: 'settings.pageEmailActions', load: () => import('./email-actions/EmailActionsPage') },
   { id: 'tracking', title: 'settings.pageTracking' },
-  { id: 'labels', title: 'settings.pageLabels', feature: 'labels' },
+  { id: 'labels', title: 'settings.pageLabels', feature: 'labels', load: () => import('./labels/LabelsPage') },
   { id: 'contacts', title: 'settings.pageContacts', load: () => import('./contacts/ContactsPage') },
   // Installing Tern, and Tern as the default mail app (the account menu's "Get the app" opens it).
   { id: 'apps', title: 'device.pageApps', load: () => import('./apps/AppsPage') },

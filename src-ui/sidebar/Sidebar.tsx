@@ -29,8 +29,12 @@ import { FolderDialog, type FolderDialogMode } from './FolderDialog';
 import { orderFolders, visibleFolders, type VisibleFolder } from '../state/folder-order';
 import { useRovingTree } from './use-roving-tree';
 import { useLocale, useT } from '../kit/i18n';
+import { labelsByAccountAtom } from '../state/labels';
+import type { Label } from '../../shared/labels';
+import { AccountLabels, labelKey, manageLabelsKey } from './AccountLabels';
 
 const mailRoute = getRouteApi('/mail');
+const NO_LABELS: readonly Label[] = [];
 
 
 /** Keys of the tree's items (data-tree-key). */
@@ -56,6 +60,7 @@ const EXACT = { exact: true } as const;
 function currentKeyOf(current: CurrentMailbox): string | null {
   if (current?.kind === 'unified') return current.role === 'inbox' ? UNIFIED_KEY : null;
   if (current?.kind === 'folder') return folderKey(current.accountId, current.folderId);
+  if (current?.kind === 'label') return labelKey(current.accountId, current.label);
   return null;
 }
 
@@ -87,6 +92,9 @@ const AccountFolders = memo(function AccountFolders(props: {
   expanded: boolean;
   /** The folder shown, when it is one of this account's and no search is on screen. */
   currentFolderId: string | null;
+  /** The account's labels (by name) and the one shown. */
+  labels: readonly Label[];
+  currentKeyword: string | null;
   /** The one item of the tree Tab lands on. */
   tabbableKey: string;
   onToggle: (key: string, expand: boolean) => void;
@@ -218,6 +226,7 @@ const AccountFolders = memo(function AccountFolders(props: {
           )}
         </ul>
       )}
+      {expanded && folders !== null && folders.length > 0 && <AccountLabels account={account} labels={props.labels} currentKeyword={props.currentKeyword} tabIndexOf={tabIndexOf} />}
     </section>
   );
 });
@@ -228,6 +237,7 @@ export function Sidebar() {
   const navigate = useNavigate();
   const accounts = useAtomValue(accountsAtom) ?? [];
   const folders = useAtomValue(foldersAtom);
+  const labels = useAtomValue(labelsByAccountAtom);
   const unread = useAtomValue(inboxUnreadAtom);
   const current = useCurrentMailbox();
   const searching = Boolean(mailRoute.useSearch({ select: (search) => search.q ?? null }));
@@ -268,10 +278,14 @@ export function Sidebar() {
     for (const entry of shown) {
       keys.add(accountKey(entry.account.accountId));
       if (entry.expanded) for (const { folder } of entry.folders ?? []) keys.add(folderKey(entry.account.accountId, folder.id));
-      if (entry.expanded && (entry.folders?.length ?? 0) > 0) keys.add(newFolderKey(entry.account.accountId));
+      if (entry.expanded && (entry.folders?.length ?? 0) > 0) {
+        keys.add(newFolderKey(entry.account.accountId));
+        for (const label of labels[entry.account.accountId] ?? []) keys.add(labelKey(entry.account.accountId, label.keyword));
+        keys.add(manageLabelsKey(entry.account.accountId));
+      }
     }
     return keys;
-  }, [shown]);
+  }, [shown, labels]);
   const tree = useRovingTree({ currentKey, fallbackKey: UNIFIED_KEY, visibleKeys, onToggle });
 
   const [folderAction, setFolderAction] = useState<FolderAction | null>(null);
@@ -350,6 +364,8 @@ export function Sidebar() {
               inboxUnread={unread[account.accountId] ?? 0}
               expanded={expanded}
               currentFolderId={markedKey !== null && current?.kind === 'folder' && current.accountId === account.accountId ? current.folderId : null}
+              labels={labels[account.accountId] ?? NO_LABELS}
+              currentKeyword={markedKey !== null && current?.kind === 'label' && current.accountId === account.accountId ? current.label : null}
               tabbableKey={tree.tabbableKey}
               onToggle={onToggle}
               onFolderAction={setFolderAction}

@@ -7,7 +7,7 @@
  * command functions of mail-actions.ts (STYLE item 13).
  */
 import { proxy, type Remote } from 'comlink';
-import type { AccountService, AccountsState, AddAccountParams, AddAccountResult, RulesService, SettingsService, WorkerApi } from '../../shared/worker-api';
+import type { AccountService, AccountsState, AddAccountParams, AddAccountResult, LabelService, RulesService, SettingsService, WorkerApi } from '../../shared/worker-api';
 import type { ContactsService } from '../../shared/worker-contacts-api';
 import type { FolderCommandService, MailCommandService, MailQueryService } from '../../shared/worker-mail-api';
 import type { EarlyList } from '../engine/first-screen';
@@ -36,6 +36,8 @@ export interface UiEngine {
   readonly rules?: RulesService;
   /** Each account's address book (absent in fakes that do not need it). */
   readonly contacts?: ContactsService;
+  /** Each account's labels: create, rename, recolour, delete (absent in fakes that do not need them). */
+  readonly labels?: LabelService;
   /**
    * Answers the entry asked for before the app loaded (engine/connect-engine.ts): the
    * bridge takes them instead of asking again. Absent in tests and fakes.
@@ -125,6 +127,11 @@ export function engineFromWorker(worker: Remote<WorkerApi>, version: string, sta
       watch: (params, onChange) => worker.rules.watch(params, proxy(onChange)),
       unwatch: (params) => worker.rules.unwatch(params),
       checkForwarding: (params) => worker.rules.checkForwarding(params),
+    },
+    labels: {
+      create: (params) => worker.labels.create(params),
+      update: (params) => worker.labels.update(params),
+      remove: (params) => worker.labels.remove(params),
     },
     contacts: {
       list: (params) => worker.contacts.list(params),

@@ -5,7 +5,7 @@
  * rows come from the window the worker pushes; scrolling near its edge moves it.
  */
 import { useAtomValue, useStore } from 'jotai';
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type DragEvent, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import type { ThreadRow } from '../../shared/worker-mail-api';
 import type { ViewLayout } from '../state/view-mode';
@@ -13,6 +13,7 @@ import { useMailActions } from '../state/actions-context';
 import { accountsAtom, cursorAtom, ownEmailsByAccountAtom, selectionAnchorAtom, selectionAtom, visibleListAtom, type ThreadListState } from '../state/atoms';
 import { indexOfKey, listDisplay, rowAt, type HeldList } from '../state/thread-list/list-patch';
 import { selectOnly, selectRange, toggleRow } from '../state/thread-list/selection';
+import { draggedThreads, THREAD_DRAG_TYPE } from '../state/thread-list/thread-drag';
 import { useRowSwipe, type SwipeDirection } from './row-swipe';
 import { PlaceholderRow, rowElementId, ThreadRowView, type RowPart } from './ThreadRowView';
 import { needsWindowMove, renderedRange, sameRange, scrollTopToShow, windowAround } from '../kit/virtual-window';
@@ -171,6 +172,15 @@ export function ThreadList(props: ThreadListProps) {
     [store, onOpen],
   );
 
+  /** A row dragged onto a sidebar label carries the checked rows when it is one of them (thread-drag.ts). */
+  const onDragStart = useCallback(
+    (event: DragEvent, row: ThreadRow) => {
+      event.dataTransfer.setData(THREAD_DRAG_TYPE, JSON.stringify(draggedThreads(row, store.get(selectionAtom))));
+      event.dataTransfer.effectAllowed = 'copy';
+    },
+    [store],
+  );
+
   const t = useT();
   const { onSwipe } = props;
   const swipe = useRowSwipe(
@@ -229,6 +239,7 @@ export function ThreadList(props: ThreadListProps) {
           ownEmails={ownEmails.get(row.accountId) ?? NO_EMAILS}
           today={today}
           onPress={onPress}
+          onDragStart={onDragStart}
         />
       ) : (
         <PlaceholderRow key={`placeholder-${index}`} index={index} total={total} layout={layout} />

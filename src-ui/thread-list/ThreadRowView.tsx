@@ -2,7 +2,9 @@
  * One row of the thread list. Memoised: a row re-renders only when its own props change
  * (list-patch.ts keeps unchanged rows' objects), so a patch of one row paints one row.
  */
-import { memo, useMemo, type MouseEvent } from 'react';
+import { memo, useMemo, type DragEvent, type MouseEvent } from 'react';
+import { labelsOf, type Label } from '../../shared/labels';
+import { useAccountLabels } from '../state/labels';
 import type { ThreadRow } from '../../shared/worker-mail-api';
 import { Avatar } from '../kit/Avatar';
 import { Icon } from '../kit/icons';
@@ -37,6 +39,8 @@ export interface ThreadRowViewProps {
   /** Midnight of today, so "14:05" becomes "Mar 4" when the day changes. */
   readonly today: number;
   readonly onPress: (event: MouseEvent, index: number, row: ThreadRow, part: RowPart) => void;
+  /** The row dragged (onto a sidebar label): what the drag carries (thread-drag.ts). */
+  readonly onDragStart?: (event: DragEvent, row: ThreadRow) => void;
 }
 
 export const rowElementId = (key: string) => `thread-${key}`;
@@ -50,7 +54,7 @@ export const rowElementId = (key: string) => `thread-${key}`;
 const rowStyle = (index: number, rowHeight: number) => ({ transform: `translateY(${index * rowHeight}px)`, height: rowHeight, contentVisibility: 'auto' as const });
 
 /** What a screen reader says for the row: state first, then who, what and when. */
-export function rowAccessibleName(row: ThreadRow, senders: string, time: string, accountLabel: string | null = null, locale: Locale = 'en'): string {
+export function rowAccessibleName(row: ThreadRow, senders: string, time: string, accountLabel: string | null = null, locale: Locale = 'en', labels: readonly Label[] = []): string {
   const say = (id: MessageId, values?: MessageValues) => format(locale, id, values);
   const parts = [
     row.unreadCount > 0 ? say('conversation.unread') : null,
@@ -61,6 +65,7 @@ export function rowAccessibleName(row: ThreadRow, senders: string, time: string,
     row.snippet,
     time,
     row.hasAttachments ? say('threadList.hasAttachments') : null,
+    labels.length > 0 ? say('labels.rowLabels', { names: labels.map((label) => label.name).join(', ') }) : null,
     row.pending ? say('threadList.savingChanges') : null,
     accountLabel ? say('threadList.inAccount', { account: accountLabel }) : null,
   ];
@@ -73,9 +78,11 @@ export const ThreadRowView = memo(function ThreadRowView(props: ThreadRowViewPro
   // The name changes with the row, not with its position: a row moving up (one above it
   // archived) re-renders this shell only (transform, posinset), never its content.
   const locale = useLocale();
+  const accountLabels = useAccountLabels(row.accountId);
+  const labels = useMemo(() => labelsOf(row.keywords, accountLabels), [row.keywords, accountLabels]);
   const label = useMemo(
-    () => rowAccessibleName(row, rowNamesLabel(row, ownEmails, locale), formatFullTime(row.lastMessageAt, locale), accountLabel, locale),
-    [row, ownEmails, accountLabel, locale],
+    () => rowAccessibleName(row, rowNamesLabel(row, ownEmails, locale), formatFullTime(row.lastMessageAt, locale), accountLabel, locale, labels),
+    [row, ownEmails, accountLabel, locale, labels],
   );
   const className = [
     'thread-row',
@@ -98,6 +105,8 @@ export const ThreadRowView = memo(function ThreadRowView(props: ThreadRowViewPro
       aria-setsize={props.total}
       aria-label={label}
       style={rowStyle(index, layout.rowHeight)}
+      draggable={props.onDragStart !== undefined}
+      onDragStart={props.onDragStart ? (event) => props.onDragStart!(event, row) : undefined}
       onMouseDown={(event) => event.shiftKey && event.preventDefault() /* no text selection on shift-click */}
       onClick={(event) => {
         // One handler for the row and its avatar/checkbox (which toggles): the content below has none, so it never re-renders for a new index.
@@ -105,7 +114,7 @@ export const ThreadRowView = memo(function ThreadRowView(props: ThreadRowViewPro
         onPress(event, index, row, onToggle ? 'avatar' : 'row');
       }}
     >
-      <RowContent row={row} layout={layout} selected={selected} accountHue={props.accountHue} accountLabel={accountLabel} ownEmails={ownEmails} today={today} />
+      <RowContent row={row} layout={layout} selected={selected} accountHue={props.accountHue} accountLabel={accountLabel} ownEmails={ownEmails} today={today} labels={labels} />
     </div>
   );
 });
@@ -119,6 +128,8 @@ const RowContent = memo(function RowContent(props: {
   accountLabel: string | null;
   ownEmails: ReadonlySet<string>;
   today: number;
+  /** The row's labels (its keywords that are the account's labels), shown before the subject. */
+  labels: readonly Label[];
 }) {
   const t = useT();
   const locale = useLocale();
@@ -135,6 +146,11 @@ const RowContent = memo(function RowContent(props: {
   const time = formatListTime(row.lastMessageAt, Math.max(Date.now(), today), locale);
   const sender = avatarAddress(row.draftTo?.length ? row.draftTo : row.participants, props.ownEmails);
   const subject = row.subject || t('conversation.noSubject');
+  const chips = props.labels.map((label) => (
+    <span key={label.id} className="label-chip" data-label-color={label.color} aria-hidden="true">
+      {label.name}
+    </span>
+  ));
   const isoTime = new Date(row.lastMessageAt).toISOString();
   const icons = (
     <span className="row-icons">
@@ -167,6 +183,7 @@ const RowContent = memo(function RowContent(props: {
             </time>
           </div>
           <div className="row-line">
+            {chips}
             <span className="row-subject">{subject}</span>
             {icons}
           </div>
@@ -176,6 +193,7 @@ const RowContent = memo(function RowContent(props: {
         <div className="row-main row-main-line">
           <span className="row-senders">{names}</span>
           <span className="row-text">
+            {chips}
             <span className="row-subject">{subject}</span>
             {row.snippet && <span className="row-snippet"> — {row.snippet}</span>}
           </span>

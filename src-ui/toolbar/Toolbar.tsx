@@ -9,6 +9,8 @@ import { focusListOrConversation } from '../kit/focus-list';
 import { MenuButton } from '../kit/Menu';
 import type { ThreadCommand } from '../state/mail-actions';
 import type { MoveTarget } from './move-menu';
+import type { Label } from '../../shared/labels';
+import { labelSwatch } from '../state/labels';
 import { useT } from '../kit/i18n';
 
 export interface ToolbarProps {
@@ -33,6 +35,14 @@ export interface ToolbarProps {
   readonly moveOpenSignal: number;
   /** The "Move to" menu opened or closed. */
   readonly onMoveMenuOpenChange?: (open: boolean) => void;
+  /**
+   * "Label as": the targets' account's labels, each with whether every target has it
+   * (checked: choosing takes it away) — null when the targets span accounts or there are none.
+   */
+  readonly labelChoices?: readonly { readonly label: Label; readonly all: boolean }[] | null;
+  /** Opens "Label as" from the `l` key. */
+  readonly labelOpenSignal?: number;
+  readonly onManageLabels?: () => void;
   readonly onRun: (command: ThreadCommand) => void;
   readonly onSelectAll: (select: boolean) => void;
   /** In Trash and Spam: "Empty Trash now" (opens the confirmation); disabled when nothing is known to be there. */
@@ -107,6 +117,32 @@ export function Toolbar(props: ToolbarProps) {
         >
           <Icon name="move" size={19} />
         </MenuButton>
+        {props.labelChoices !== undefined && (
+          <MenuButton
+            label={t('labels.labelAs')}
+            title={t('labels.labelAsL')}
+            disabled={none || !props.labelChoices}
+            openSignal={props.labelOpenSignal}
+            returnFocusAfterSignal={focusListOrConversation}
+            onOpenChange={props.onMoveMenuOpenChange}
+            menuClassName="move-menu"
+            align="start"
+            entries={[
+              ...(props.labelChoices ?? []).map(({ label, all }) => ({
+                kind: 'item' as const,
+                id: `label-${label.id}`,
+                label: label.name,
+                swatch: labelSwatch(label),
+                toggled: all,
+                onSelect: () => props.onRun({ kind: 'label', keyword: label.keyword, add: !all, labelName: label.name }),
+              })),
+              ...((props.labelChoices?.length ?? 0) > 0 ? [{ kind: 'separator' as const, id: 'labels-separator' }] : []),
+              { kind: 'item' as const, id: 'manage-labels', label: t('labels.manage'), icon: 'settings' as const, onSelect: () => props.onManageLabels?.() },
+            ]}
+          >
+            <Icon name="label" size={19} />
+          </MenuButton>
+        )}
         <span className="toolbar-divider" aria-hidden="true" />
         <ActionButton
           label={props.anyUnread ? t('toolbar.markAsRead') : t('toolbar.markAsUnread')}

@@ -26,7 +26,7 @@ function recorder(analytics: UsageRecorder, onError: (error: unknown) => void) {
   };
 }
 
-/** The event of a thread command, by its kind; commands without one (restore: an undo) record nothing. */
+/** The event of a thread command, by its kind; commands without one (restore: an undo; a label) record nothing. */
 export function commandEvent(command: MailCommand): { eventName: AnalyticsEventName; attrs: Attrs } | null {
   const count = { thread_count: command.threadIds.length };
   switch (command.kind) {
@@ -47,6 +47,7 @@ export function commandEvent(command: MailCommand): { eventName: AnalyticsEventN
     case 'notspam':
       return { eventName: 'thread_moved', attrs: { ...count, target: 'inbox' } };
     case 'restore':
+    case 'label':
       return null;
   }
 }

@@ -35,6 +35,7 @@ export const REQUEST_TYPE_CODES = {
   contacts: 'CT',
   imageProxy: 'IP',
   identities: 'ID',
+  labels: 'LB',
 } as const;
 
 export type RequestType = keyof typeof REQUEST_TYPE_CODES;

@@ -103,7 +103,8 @@ export function threadToRow(accountId: string, local: LocalThread): StoredRow {
     hasAttachments: summary.hasAttachments,
     folderIds: summary.folderIds,
     labelIds: [],
-    emailLabels: [],
+    // Indexed (email_label_timestamps): a label's list reads keys only, as a folder's does.
+    emailLabels: summary.keywords ?? [],
     messageIds: summary.messageIds,
     needSync: local.server !== null,
   });
@@ -129,6 +130,7 @@ export function threadFromRow(row: StoredRow): LocalThread {
     folderIds: [...value.folderIds],
     messageIds: [...value.messageIds],
     ...draftToField(row.draft_to as Address[] | undefined),
+    ...(value.emailLabels.length > 0 ? { keywords: [...value.emailLabels] } : {}),
   };
   return { summary, server: (row.server_state as ThreadSummary | null | undefined) ?? null };
 }

@@ -1,10 +1,12 @@
 /**
- * An account's preferences and plan as this device keeps them, in the account's own mail
+ * An account's preferences, plan and labels as this device keeps them, in the account's own mail
  * database: the gateway's last document and the changes made here that it has not
  * confirmed (JSONBlob `preferences`), and the plan with its features (FeatureSettings
- * `plan`, the spec's table for what start-up reads without a round trip). One database
+ * `plan`, the spec's table for what start-up reads without a round trip; the label table
+ * beside it, FeatureSettings `labels`). One database
  * per account, so a delta page writes them in the same transaction as its cursor.
  */
+import { labelsDocSchema, type LabelsDoc } from '../../shared/api/labels';
 import { identitiesDocSchema, type IdentitiesDoc } from '../../shared/identities';
 import { DEFAULT_PLAN, FEATURES, planResponseSchema, type PlanResponse } from '../../shared/plans';
 import { readPreferenceValues, type PreferencePatch, type PreferencesDoc, type PreferenceValues } from '../../shared/preferences';
@@ -15,6 +17,7 @@ import type { ReadTransaction, WriteTransaction } from '../db/store';
 const PREFERENCES_KEY = 'preferences';
 const PLAN_KEY = 'plan';
 const IDENTITIES_KEY = 'identities';
+const LABELS_KEY = 'labels';
 
 /** The tables a settings write touches. */
 export const SETTINGS_TABLES = ['JSONBlob', 'FeatureSettings'] as const satisfies readonly MailTable[];
@@ -92,8 +95,20 @@ export async function writeServerIdentities(tx: WriteTransaction<MailTable>, doc
   return true;
 }
 
+const NO_LABELS: LabelsDoc = { labels: [], serverKeepsLabels: null };
+
+/** The label table (the spec's EmailLabels) as the gateway last sent it: none before its first word. */
+export async function readCachedLabels(tx: ReadTransaction<MailTable>): Promise<LabelsDoc> {
+  const parsed = labelsDocSchema.safeParse(await tx.get('FeatureSettings', LABELS_KEY));
+  return parsed.success ? parsed.data : NO_LABELS;
+}
+
+export async function writeLabels(tx: WriteTransaction<MailTable>, doc: LabelsDoc): Promise<void> {
+  await tx.put('FeatureSettings', { id: LABELS_KEY, labels: doc.labels, serverKeepsLabels: doc.serverKeepsLabels });
+}
+
 /** What the tabs see: the values made whole, pending changes laid over the gateway's. */
-export function toAccountSettings(accountId: string, cached: CachedPreferences, plan: PlanResponse, identities: IdentitiesDoc | null = null): AccountSettings {
+export function toAccountSettings(accountId: string, cached: CachedPreferences, plan: PlanResponse, identities: IdentitiesDoc | null = null, labels: LabelsDoc = NO_LABELS): AccountSettings {
   const preferences: PreferenceValues = readPreferenceValues({ ...cached.doc?.values, ...cached.pending });
   return {
     accountId,
@@ -103,5 +118,7 @@ export function toAccountSettings(accountId: string, cached: CachedPreferences, 
     plan: plan.plan,
     features: plan.features,
     identities: identities?.identities ?? [],
+    labels: labels.labels,
+    serverKeepsLabels: labels.serverKeepsLabels,
   };
 }

@@ -8,6 +8,7 @@
 import { anyShowsPaperclip } from '../../shared/attachment-rules';
 import type { Address, MessageMeta, ThreadSummary } from '../../shared/api/mail';
 import { draftRecipients, draftToField } from '../../shared/draft-recipients';
+import { threadKeywordsField } from '../../shared/labels';
 
 /** Null when no message is left (the thread leaves every list). */
 export function summarizeThread(threadId: string, messages: readonly MessageMeta[]): ThreadSummary | null {
@@ -36,10 +37,12 @@ export function summarizeThread(threadId: string, messages: readonly MessageMeta
     folderIds: [...new Set(ordered.map((message) => message.folderId))].sort((a, b) => Number(a) - Number(b)),
     messageIds: ordered.map((message) => message.id),
     ...draftToField(draftRecipients(ordered)),
+    ...threadKeywordsField(ordered),
   };
 }
 
 /** A thread that shows nowhere: every message of it is gone locally. */
 export function emptiedThread(server: ThreadSummary): ThreadSummary {
-  return { ...server, messageCount: 0, unreadCount: 0, starred: false, folderIds: [], messageIds: [] };
+  const { keywords: _keywords, ...rest } = server;
+  return { ...rest, messageCount: 0, unreadCount: 0, starred: false, folderIds: [], messageIds: [] };
 }

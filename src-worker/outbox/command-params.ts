@@ -5,6 +5,7 @@
 import { scheduleSchema } from '../../shared/send-time';
 import * as z from 'zod';
 import { MAX_BULK_IDS } from '../../shared/api/actions';
+import { keywordSchema } from '../../shared/labels';
 import type { DraftInput, MailCommand } from '../../shared/worker-mail-api';
 
 const id = z.string().regex(/^[1-9]\d{0,15}$/, 'Not an id.');
@@ -23,6 +24,7 @@ export const mailCommandSchema: z.ZodType<MailCommand> = z.discriminatedUnion('k
   z.object({ kind: z.literal('spam'), accountId, threadIds }),
   z.object({ kind: z.literal('notspam'), accountId, threadIds }),
   z.object({ kind: z.literal('delete'), accountId, threadIds }),
+  z.object({ kind: z.literal('label'), accountId, threadIds, keyword: keywordSchema, add: z.boolean() }),
   z.object({ kind: z.literal('restore'), accountId, threadIds, placements: z.array(z.object({ messageId: id, folderId: id })).min(1).max(MAX_RESTORED_MESSAGES) }),
 ]);
 

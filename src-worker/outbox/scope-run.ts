@@ -6,6 +6,7 @@
  * yields, so other tabs' queries and the list patches are not held behind a 10k folder.
  */
 import * as z from 'zod';
+import { keywordSchema } from '../../shared/labels';
 import { TernError } from '../../shared/errors';
 import { commandForThreads } from '../../shared/scope-command';
 import type { CommandRun, ListScope, MailCommand, ScopeCommand, ScopeRun, ScopeRunProgress } from '../../shared/worker-mail-api';
@@ -38,6 +39,7 @@ export const scopeRunParamsSchema: z.ZodType<{ scope: ListScope; command: ScopeC
     z.object({ kind: z.literal('move'), folderId }),
     z.object({ kind: z.literal('markRead'), read: z.boolean() }),
     z.object({ kind: z.literal('star'), starred: z.boolean() }),
+    z.object({ kind: z.literal('label'), keyword: keywordSchema, add: z.boolean() }),
   ]),
 });
 

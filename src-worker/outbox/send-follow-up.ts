@@ -134,6 +134,15 @@ export function createFollowUps(deps: FollowUpDeps): { run(): Promise<void> } {
     });
   };
 
+  const cancelled = async (item: SendFollowUp) => {
+    await write(async (tx) => {
+      await deleteFollowUp(tx, item.commandId);
+      await markSending(tx, item.draftId, false);
+    });
+    deps.requestPull();
+    deps.statuses.publish({ commandId: item.commandId, accountId: item.accountId, kind: 'send', status: 'cancelled', draftId: item.draftId });
+  };
+
   return {
     async run() {
       for (const item of await withRead(await deps.store(), ['JSONBlob'], readFollowUps)) {
@@ -147,6 +156,11 @@ export function createFollowUps(deps: FollowUpDeps): { run(): Promise<void> } {
           result = await deps.gateway.outboxStatus(item.outboxId);
         } catch {
           await later(item); // the network or the gateway: asked again later, like a pending answer
+          continue;
+        }
+        // Taken back on the gateway (Undo or Cancel on another device): the draft is the person's again.
+        if (result.state === 'cancelled') {
+          await cancelled(item);
           continue;
         }
         const final = finalNotice(result);

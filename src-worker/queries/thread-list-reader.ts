@@ -1,6 +1,7 @@
 /**
  * Reads one window of a thread list from the account databases, newest first. A folder
- * list is answered from the `category_timestamps` index alone (keys, no rows), so a live
+ * list is answered from the `category_timestamps` index alone (keys, no rows), a label's
+ * from `email_label_timestamps` likewise, so a live
  * list can learn which rows moved without reading the ones that did not; a search from the
  * in-memory search index (search/), keys only too; the other scopes must read rows to
  * order them and hand those over too.
@@ -8,10 +9,10 @@
 import type { ThreadSummary } from '../../shared/api/mail';
 import type { ListScope, ListWindow, ThreadRow } from '../../shared/worker-mail-api';
 import type { MailTable } from '../db/mail-schema';
-import { only, prefixRange, withRead, type LocalStore, type ReadTransaction } from '../db/store';
+import { prefixRange, withRead, type LocalStore, type ReadTransaction } from '../db/store';
 import type { SearchIndexes } from '../search/search-indexes';
 import { parseSearch } from '../search/search-query';
-import { folderFromRow, messageFromRow, threadFromRow } from '../mail-store/mail-rows';
+import { folderFromRow, threadFromRow } from '../mail-store/mail-rows';
 import { parseRowKey, rowKey, toThreadRow } from './views';
 
 /** Opens an account's database (AccountNotFound when the account is not known). */
@@ -34,6 +35,8 @@ export interface WindowRead {
 }
 
 const BY_FOLDER = 'category_timestamps';
+/** A thread's keywords (ThreadSummary.keywords) with its time: a label's list, as a folder's. */
+const BY_LABEL = 'email_label_timestamps';
 
 /** The accounts a scope reads. */
 export function accountsOf(scope: ListScope): readonly string[] {
@@ -47,18 +50,6 @@ async function folderIdOfRole(tx: ReadTransaction<MailTable>, role: string): Pro
   return folders.find((folder) => folder.specialUse === role)?.id ?? null;
 }
 
-/** Visible thread rows for ids (a thread every message of which is gone locally shows nowhere). */
-async function threadRows(tx: ReadTransaction<MailTable>, accountId: string, threadIds: Iterable<string>): Promise<ThreadRow[]> {
-  const rows: ThreadRow[] = [];
-  for (const threadId of threadIds) {
-    const row = await tx.get('Thread', threadId);
-    if (!row) continue;
-    const local = threadFromRow(row);
-    if (local.summary.folderIds.length > 0) rows.push(toThreadRow(accountId, local));
-  }
-  return rows;
-}
-
 export class ThreadListReader {
   private readonly serverAnswers = new Map<string, ReturnType<ServerSearch>>();
 
@@ -69,7 +60,8 @@ export class ThreadListReader {
   ) {}
 
   async window(scope: ListScope, window: ListWindow): Promise<WindowRead> {
-    if (scope.kind === 'folder') return this.folderWindow(scope.accountId, scope.folderId, window);
+    if (scope.kind === 'folder') return this.indexWindow(scope.accountId, BY_FOLDER, scope.folderId, window);
+    if (scope.kind === 'label') return this.indexWindow(scope.accountId, BY_LABEL, scope.label, window);
     if (scope.kind === 'search' && scope.server && this.serverSearch) return this.serverSearchWindow(scope.accountIds, scope.query, window);
     if (scope.kind === 'search') return this.searchWindow(scope.accountIds, scope.query, window);
     const lists = await Promise.all(accountsOf(scope).map((accountId) => this.orderedRows(scope, accountId, window)));
@@ -92,7 +84,7 @@ export class ThreadListReader {
       else byAccount.set(accountId, [threadId]);
     };
     if (scope.kind === 'search' || scope.kind === 'label') {
-      // Search and label lists are read whole to order them anyway.
+      // A search is read whole to order it anyway; a label's list is keys only.
       const { keys } = await this.window(scope, { offset: 0, limit: Number.MAX_SAFE_INTEGER });
       for (const key of keys) {
         const { accountId, threadId } = parseRowKey(key);
@@ -146,12 +138,13 @@ export class ThreadListReader {
     return found;
   }
 
-  private async folderWindow(accountId: string, folderId: string, window: ListWindow): Promise<WindowRead> {
+  /** A folder's or a label's list: keys of one index, newest first, no rows read. */
+  private async indexWindow(accountId: string, index: typeof BY_FOLDER | typeof BY_LABEL, key: string, window: ListWindow): Promise<WindowRead> {
     return withRead(await this.open(accountId), ['Thread'], async (tx) => {
-      const range = prefixRange([folderId]);
+      const range = prefixRange([key]);
       const [total, ids] = await Promise.all([
-        tx.count('Thread', { index: BY_FOLDER, range }),
-        tx.getAllKeys('Thread', { index: BY_FOLDER, range, direction: 'prev', limit: window.offset + window.limit }),
+        tx.count('Thread', { index, range }),
+        tx.getAllKeys('Thread', { index, range, direction: 'prev', limit: window.offset + window.limit }),
       ]);
       return { total, keys: ids.slice(window.offset).map((id) => rowKey(accountId, id)), rows: new Map() };
     });
@@ -202,26 +195,17 @@ export class ThreadListReader {
   }
 
   /** One account's part of a merged scope: enough newest rows to fill the window after merging. */
-  private async orderedRows(scope: Extract<ListScope, { kind: 'unified' | 'label' }>, accountId: string, window: ListWindow): Promise<{ total: number; rows: ThreadRow[] }> {
+  private async orderedRows(scope: Extract<ListScope, { kind: 'unified' }>, accountId: string, window: ListWindow): Promise<{ total: number; rows: ThreadRow[] }> {
     const needed = window.offset + window.limit;
-    return withRead(await this.open(accountId), ['Thread', 'Category', 'Message'], async (tx) => {
-      if (scope.kind === 'unified') {
-        const folderId = await folderIdOfRole(tx, scope.role);
-        if (folderId === null) return { total: 0, rows: [] };
-        const range = prefixRange([folderId]);
-        const [total, rows] = await Promise.all([
-          tx.count('Thread', { index: BY_FOLDER, range }),
-          tx.getAll('Thread', { index: BY_FOLDER, range, direction: 'prev', limit: needed }),
-        ]);
-        return { total, rows: rows.map((row) => toThreadRow(accountId, threadFromRow(row))) };
-      }
-      const threadIds = new Set<string>();
-      for (const row of await tx.getAll('Message', { index: 'email_labels', range: only(scope.label) })) {
-        const message = messageFromRow(row);
-        if (!message.deleted) threadIds.add(message.meta.threadId);
-      }
-      const rows = (await threadRows(tx, accountId, threadIds)).sort(newestFirst);
-      return { total: rows.length, rows: rows.slice(0, needed) };
+    return withRead(await this.open(accountId), ['Thread', 'Category'], async (tx) => {
+      const folderId = await folderIdOfRole(tx, scope.role);
+      if (folderId === null) return { total: 0, rows: [] };
+      const range = prefixRange([folderId]);
+      const [total, rows] = await Promise.all([
+        tx.count('Thread', { index: BY_FOLDER, range }),
+        tx.getAll('Thread', { index: BY_FOLDER, range, direction: 'prev', limit: needed }),
+      ]);
+      return { total, rows: rows.map((row) => toThreadRow(accountId, threadFromRow(row))) };
     });
   }
 }

@@ -41,6 +41,7 @@ export function toThreadRow(accountId: string, local: LocalThread): ThreadRow {
     folderIds: summary.folderIds,
     pending: local.server !== null,
     ...(summary.draftTo ? { draftTo: summary.draftTo.slice(0, ROW_PARTICIPANTS).map(shortAddress) } : {}),
+    ...(summary.keywords ? { keywords: summary.keywords } : {}),
   };
 }
 

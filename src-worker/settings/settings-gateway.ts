@@ -1,4 +1,5 @@
-/** The gateway's preference, plan and identity routes (shared/api/preferences.ts, shared/identities.ts), for one account. */
+/** The gateway's preference, plan, identity and label routes (shared/api/preferences.ts, shared/identities.ts, shared/api/labels.ts), for one account. */
+import { labelsDocSchema, type LabelsDoc } from '../../shared/api/labels';
 import { planResponseSchema, preferencesDocSchema, type PlanResponse, type PreferencesDoc } from '../../shared/api/preferences';
 import { identitiesDocSchema, type IdentitiesDoc, type IdentityInput } from '../../shared/identities';
 import type { PreferencePatch } from '../../shared/preferences';
@@ -13,6 +14,7 @@ export interface SettingsGateway {
   /** PUT: the whole identity under the device's id, so repeating it is harmless. */
   putIdentity(id: string, identity: IdentityInput): Promise<IdentitiesDoc>;
   deleteIdentity(id: string): Promise<IdentitiesDoc>;
+  labels(): Promise<LabelsDoc>;
 }
 
 export function createSettingsGateway(client: GatewayClient): SettingsGateway {
@@ -24,5 +26,6 @@ export function createSettingsGateway(client: GatewayClient): SettingsGateway {
     putIdentity: (id, identity) => client.json({ type: 'identities', method: 'PUT', path: `/identities/${encodeURIComponent(id)}`, json: identity }, identitiesDocSchema),
     // Not retried: a repeat after a lost answer would say InvalidOperation for what was done.
     deleteIdentity: (id) => client.json({ type: 'identities', method: 'DELETE', path: `/identities/${encodeURIComponent(id)}`, retry: false }, identitiesDocSchema),
+    labels: () => client.json({ type: 'labels', path: '/labels' }, labelsDocSchema),
   };
 }

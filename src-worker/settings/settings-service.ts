@@ -21,10 +21,12 @@ import type { SettingsGateway } from './settings-gateway';
 import {
   addPending,
   readCachedIdentities,
+  readCachedLabels,
   readCachedPlan,
   readCachedPreferences,
   SETTINGS_TABLES,
   toAccountSettings,
+  writeLabels,
   writePlan,
   writeServerIdentities,
   writeServerPreferences,
@@ -137,19 +139,21 @@ export class EngineSettings implements SettingsService {
   async load(accountId: string): Promise<void> {
     try {
       const gateway = await this.deps.gateway(accountId);
-      // Identities on their own: a gateway older than them still gives preferences and plan.
-      const [doc, plan, identities] = await Promise.all([
+      // Identities and labels on their own: a gateway older than them still gives preferences and plan.
+      const [doc, plan, identities, labels] = await Promise.all([
         gateway.preferences(),
         gateway.plan(),
         gateway.identities().catch((error: unknown) => {
           this.deps.log?.('Info', `loading the identities of ${accountId}: ${error instanceof Error ? error.message : String(error)}`);
           return null;
         }),
+        gateway.labels().catch(() => null),
       ]);
       await withWrite(await this.deps.open(accountId), SETTINGS_TABLES, async (tx) => {
         await writeServerPreferences(tx, doc);
         await writePlan(tx, plan);
         if (identities) await writeServerIdentities(tx, identities);
+        if (labels) await writeLabels(tx, labels);
       });
       this.changed();
     } catch (error) {
@@ -179,7 +183,7 @@ export class EngineSettings implements SettingsService {
 
   private async read(accountId: string): Promise<AccountSettings> {
     return withRead(await this.deps.open(accountId), SETTINGS_TABLES, async (tx) =>
-      toAccountSettings(accountId, await readCachedPreferences(tx), await readCachedPlan(tx), await readCachedIdentities(tx)),
+      toAccountSettings(accountId, await readCachedPreferences(tx), await readCachedPlan(tx), await readCachedIdentities(tx), await readCachedLabels(tx)),
     );
   }
 

@@ -14,7 +14,7 @@ import { PendingEffects } from '../mail-store/outbox-rows';
 import { readSyncState, syncStateRow, type SyncState } from '../mail-store/sync-state';
 import type { MessageRowChanges } from '../mail-store/change-feed';
 import { MAIL_WRITE_TABLES, MailWriter } from '../mail-store/mail-writer';
-import { SETTINGS_TABLES, writePlan, writeServerIdentities, writeServerPreferences } from '../mail-store/settings-rows';
+import { SETTINGS_TABLES, writeLabels, writePlan, writeServerIdentities, writeServerPreferences } from '../mail-store/settings-rows';
 import { writePendingSends } from '../mail-store/pending-sends';
 
 /** A page writes mail and, when it carries them, the account's preferences and plan. */
@@ -49,7 +49,7 @@ export interface DeltaApplierDeps {
   readonly reconcile: (params: { tx: WriteTransaction<MailTable>; writer: MailWriter; cursor: number }) => Promise<CommandStatus[]>;
 }
 
-/** Applies one change; true when it was the account's preferences or plan rather than mail. */
+/** Applies one change; true when it was the account's preferences, plan, identities or labels rather than mail. */
 async function applyChange(tx: WriteTransaction<MailTable>, writer: MailWriter, change: Exclude<DeltaChange, { object: 'contacts' | 'rules' }>): Promise<boolean> {
   if (change.op === 'delete') {
     if (change.object === 'folder') await writer.deleteFolder(change.objectId);
@@ -65,6 +65,7 @@ async function applyChange(tx: WriteTransaction<MailTable>, writer: MailWriter, 
   else if (change.object === 'preferences') return (await writeServerPreferences(tx, change.data), true);
   else if (change.object === 'identities') return (await writeServerIdentities(tx, change.data), true);
   else if (change.object === 'plan') return (await writePlan(tx, change.data), true);
+  else if (change.object === 'labels') return (await writeLabels(tx, change.data), true);
   else await writePendingSends(tx, change.data);
   return false;
 }

@@ -156,7 +156,11 @@ test('kill -9 of the node sending a message, after its final ".": another node f
   }, 20_000, 'another node to resolve the message');
   expect([row.state, row.attempts]).toEqual(['unknown', 1]); // not in Sent: "may have been sent", never sent again on its own
   expect(row.lastError).toMatch(/may have been sent/);
-  const job = await store.get<{ claimedBy: string; state: string }>(`SELECT claimed_by AS "claimedBy", state FROM jobs WHERE kind = 'outbox.send' ORDER BY id DESC LIMIT 1`);
+  // The job is marked done once its handler has returned, a step after the row's commit point.
+  const job = await eventually(async () => {
+    const latest = await store.get<{ claimedBy: string; state: string }>(`SELECT claimed_by AS "claimedBy", state FROM jobs WHERE kind = 'outbox.send' ORDER BY id DESC LIMIT 1`);
+    return latest?.state === 'running' ? undefined : latest;
+  }, 10_000, 'the job to finish');
   expect(job).toMatchObject({ state: 'done' });
   expect(job!.claimedBy).not.toBe(claimed!.claimedBy);
   const imap = new ImapFlow({ host: servers.host, port: servers.ports.imap, secure: false, auth: { user: ALICE.email, pass: ALICE.password }, logger: false });

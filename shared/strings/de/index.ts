@@ -21,6 +21,7 @@ import { contacts } from './contacts';
 import { device } from './device';
 import { scheduled } from './scheduled';
 import { identities } from './identities';
+import { labels } from './labels';
 
 export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (typeof en)[Area], string>> } = {
   app,
@@ -44,4 +45,5 @@ export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (ty
   device,
   scheduled,
   identities,
+  labels,
 };

@@ -19,6 +19,7 @@ export const keyboard: Record<keyof typeof en, string> = {
   markRead: 'Als gelesen markieren',
   markUnread: 'Als ungelesen markieren',
   move: 'In Ordner verschieben',
+  label: 'Label zuweisen',
   undo: 'Archivieren, Löschen oder Verschieben rückgängig machen',
   compose: 'Schreiben',
   reply: 'Antworten',

@@ -20,6 +20,7 @@ import { contacts } from './contacts';
 import { device } from './device';
 import { scheduled } from './scheduled';
 import { identities } from './identities';
+import { labels } from './labels';
 
 export const en = {
   app,
@@ -43,4 +44,5 @@ export const en = {
   device,
   scheduled,
   identities,
+  labels,
 };

@@ -18,6 +18,7 @@ export const keyboard = {
   markRead: 'Mark as read',
   markUnread: 'Mark as unread',
   move: 'Move to folder',
+  label: 'Label as',
   undo: 'Undo archive, delete or move',
   compose: 'Compose',
   reply: 'Reply',

@@ -18,7 +18,7 @@ export default function AutoReplyPage() {
 function AutoReplyForm({ context }: { context: RulesPageContext }) {
   const t = useT();
   const id = useId();
-  const { doc, rules, account } = context;
+  const { doc, rules, addresses } = context;
   const [draft, setDraft] = useState<AutoReply>(doc.rules.autoReply);
   const backwards = Boolean(draft.startDate && draft.endDate && draft.endDate < draft.startDate);
   const noBody = draft.enabled && !draft.body.trim();
@@ -44,7 +44,7 @@ function AutoReplyForm({ context }: { context: RulesPageContext }) {
         <input id={`${id}-on`} type="checkbox" role="switch" checked={draft.enabled} onChange={(event) => set({ enabled: event.target.checked })} />
         <span className="settings-switch-text">
           <span>{t('rules.autoReplyOn')}</span>
-          <span className="settings-choice-hint">{t('rules.addressesUsed', { addresses: account.emailAddress })}</span>
+          <span className="settings-choice-hint">{t('rules.addressesUsed', { addresses: addresses.join(', ') })}</span>
         </span>
       </label>
       <div className="rules-dates">

@@ -28,7 +28,7 @@ function timeZones(current: string): string[] {
 function HoursForm({ context }: { context: RulesPageContext }) {
   const t = useT();
   const id = useId();
-  const { doc, rules, account } = context;
+  const { doc, rules, account, addresses } = context;
   const { allowed, requestPaywall } = useFeature('businessAutoReply', account.accountId);
   const [draft, setDraft] = useState<BusinessHours>(() =>
     doc.rules.businessHours.enabled || doc.rules.businessHours.timeZone !== 'UTC' ? doc.rules.businessHours : { ...doc.rules.businessHours, timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone },
@@ -52,7 +52,7 @@ function HoursForm({ context }: { context: RulesPageContext }) {
         <input id={`${id}-on`} type="checkbox" role="switch" checked={draft.enabled} onChange={(event) => (allowed ? set({ enabled: event.target.checked }) : requestPaywall())} />
         <span className="settings-switch-text">
           <span>{t('rules.businessOn')}</span>
-          <span className="settings-choice-hint">{allowed ? t('rules.addressesUsed', { addresses: account.emailAddress }) : t('settings.paywallNotIncluded', { feature: t('settings.featureBusinessAutoReply') })}</span>
+          <span className="settings-choice-hint">{allowed ? t('rules.addressesUsed', { addresses: addresses.join(', ') }) : t('settings.paywallNotIncluded', { feature: t('settings.featureBusinessAutoReply') })}</span>
         </span>
       </label>
       <fieldset className="settings-group">

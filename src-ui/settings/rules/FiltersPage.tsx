@@ -73,48 +73,48 @@ function FilterList({ context, prefill }: { context: RulesPageContext; prefill: 
             const run = rules.runs.find((candidate) => candidate.filterId === filter.id);
             const running = starting === filter.id || run?.state === 'running';
             return (
-            <li key={filter.id} className={`rules-item${filter.enabled ? '' : ' rules-item-off'}`}>
-              <label className="settings-switch rules-item-switch">
-                <input
-                  type="checkbox"
-                  role="switch"
-                  checked={filter.enabled}
-                  disabled={rules.saving}
-                  aria-label={`${t('rules.filterEnabled')}: ${filter.name || t('rules.untitled')}`}
-                  onChange={(event) => void saveFilters(filters.map((existing) => (existing.id === filter.id ? { ...existing, enabled: event.target.checked } : existing)))}
-                />
-              </label>
-              <div className="rules-item-text">
-                <span className="rules-item-name">{filter.name || t('rules.untitled')}</span>
-                <span className="settings-choice-hint">{filterSummary(t, filter)}</span>
-              </div>
-              <div className="rules-item-buttons">
-                <button type="button" className="icon-button" aria-label={t('rules.moveUp')} title={t('rules.moveUp')} disabled={index === 0 || rules.saving} onClick={() => void saveFilters(moved(filters, index, -1))}>
-                  <Icon name="chevronUp" size={16} />
-                </button>
-                <button type="button" className="icon-button" aria-label={t('rules.moveDown')} title={t('rules.moveDown')} disabled={index === filters.length - 1 || rules.saving} onClick={() => void saveFilters(moved(filters, index, 1))}>
-                  <Icon name="chevronDown" size={16} />
-                </button>
-                <button type="button" className="button button-secondary" onClick={() => setEditing(filter)}>
-                  {t('rules.editFilter')}
-                </button>
-                <button
-                  type="button"
-                  className="button button-secondary"
-                  disabled={running}
-                  onClick={() => {
-                    setStarting(filter.id);
-                    void actions.applyFilter({ accountId: account.accountId, filter }).finally(() => setStarting((current) => (current === filter.id ? null : current)));
-                  }}
-                >
-                  {running ? t('rules.applying') : t('rules.applyExisting')}
-                </button>
-                <button type="button" className="icon-button" aria-label={`${t('rules.deleteFilter')}: ${filter.name || t('rules.untitled')}`} title={t('rules.deleteFilter')} disabled={rules.saving} onClick={() => void saveFilters(filters.filter((existing) => existing.id !== filter.id))}>
-                  <Icon name="trash" size={16} />
-                </button>
-              </div>
-              {run && <RunStatus run={run} label={`${t('rules.applyExisting')}: ${filter.name || t('rules.untitled')}`} />}
-            </li>
+              <li key={filter.id} className={`rules-item${filter.enabled ? '' : ' rules-item-off'}`}>
+                <label className="settings-switch rules-item-switch">
+                  <input
+                    type="checkbox"
+                    role="switch"
+                    checked={filter.enabled}
+                    disabled={rules.saving}
+                    aria-label={`${t('rules.filterEnabled')}: ${filter.name || t('rules.untitled')}`}
+                    onChange={(event) => void saveFilters(filters.map((existing) => (existing.id === filter.id ? { ...existing, enabled: event.target.checked } : existing)))}
+                  />
+                </label>
+                <div className="rules-item-text">
+                  <span className="rules-item-name">{filter.name || t('rules.untitled')}</span>
+                  <span className="settings-choice-hint">{filterSummary(t, filter)}</span>
+                </div>
+                <div className="rules-item-buttons">
+                  <button type="button" className="icon-button" aria-label={t('rules.moveUp')} title={t('rules.moveUp')} disabled={index === 0 || rules.saving} onClick={() => void saveFilters(moved(filters, index, -1))}>
+                    <Icon name="chevronUp" size={16} />
+                  </button>
+                  <button type="button" className="icon-button" aria-label={t('rules.moveDown')} title={t('rules.moveDown')} disabled={index === filters.length - 1 || rules.saving} onClick={() => void saveFilters(moved(filters, index, 1))}>
+                    <Icon name="chevronDown" size={16} />
+                  </button>
+                  <button type="button" className="button button-secondary" onClick={() => setEditing(filter)}>
+                    {t('rules.editFilter')}
+                  </button>
+                  <button
+                    type="button"
+                    className="button button-secondary"
+                    disabled={running}
+                    onClick={() => {
+                      setStarting(filter.id);
+                      void actions.applyFilter({ accountId: account.accountId, filter }).finally(() => setStarting((current) => (current === filter.id ? null : current)));
+                    }}
+                  >
+                    {running ? t('rules.applying') : t('rules.applyExisting')}
+                  </button>
+                  <button type="button" className="icon-button" aria-label={`${t('rules.deleteFilter')}: ${filter.name || t('rules.untitled')}`} title={t('rules.deleteFilter')} disabled={rules.saving} onClick={() => void saveFilters(filters.filter((existing) => existing.id !== filter.id))}>
+                    <Icon name="trash" size={16} />
+                  </button>
+                </div>
+                {run && <RunStatus run={run} label={`${t('rules.applyExisting')}: ${filter.name || t('rules.untitled')}`} />}
+              </li>
             );
           })}
         </ol>

@@ -5,6 +5,7 @@
  */
 import { useId, useState, type ReactNode } from 'react';
 import type { PublicAccount } from '../../../shared/account';
+import { identitiesOrOwn } from '../../../shared/identities';
 import type { RulesDoc } from '../../../shared/mail-rules';
 import { useT } from '../../kit/i18n';
 import { useAccountsWithSettings } from '../settings-hooks';
@@ -12,16 +13,21 @@ import { useAccountRules, type AccountRules } from './use-account-rules';
 
 export interface RulesPageContext {
   readonly account: PublicAccount;
+  /** Every address of the account (its identities, own one first): what the auto replies answer. */
+  readonly addresses: readonly string[];
   readonly doc: RulesDoc;
   readonly rules: AccountRules;
 }
 
 export function RulesScope({ intro, initialAccountId, children }: { intro: ReactNode; initialAccountId?: string; children: (context: RulesPageContext) => ReactNode }) {
   const t = useT();
-  const accounts = useAccountsWithSettings().map(({ account }) => account);
+  const withSettings = useAccountsWithSettings();
+  const accounts = withSettings.map(({ account }) => account);
   const id = useId();
   const [chosen, setChosen] = useState<string | undefined>(initialAccountId);
   const account = accounts.find((candidate) => candidate.accountId === chosen) ?? accounts[0];
+  const identities = withSettings.find((entry) => entry.account.accountId === account?.accountId)?.settings?.identities;
+  const addresses = account ? identitiesOrOwn(identities, account.emailAddress).map((identity) => identity.email) : [];
   return (
     <div className="settings-sections">
       <p className="settings-intro">{intro}</p>
@@ -39,12 +45,12 @@ export function RulesScope({ intro, initialAccountId, children }: { intro: React
           </select>
         </div>
       )}
-      {account && <AccountRulesView key={account.accountId} account={account} render={children} />}
+      {account && <AccountRulesView key={account.accountId} account={account} addresses={addresses} render={children} />}
     </div>
   );
 }
 
-function AccountRulesView({ account, render }: { account: PublicAccount; render: (context: RulesPageContext) => ReactNode }) {
+function AccountRulesView({ account, addresses, render }: { account: PublicAccount; addresses: readonly string[]; render: (context: RulesPageContext) => ReactNode }) {
   const t = useT();
   const rules = useAccountRules(account.accountId);
   const { load } = rules;
@@ -74,7 +80,7 @@ function AccountRulesView({ account, render }: { account: PublicAccount; render:
   }
   return (
     <>
-      {render({ account, doc: load.doc, rules })}
+      {render({ account, addresses, doc: load.doc, rules })}
       {rules.saveError && (
         <p className="field-error" role="alert">
           {t('rules.notSaved', { reason: rules.saveError })}

@@ -23,12 +23,13 @@ import { createContactActions, type ContactActions } from './contact-actions';
 import { createIdentityActions, type IdentityActions } from './identity-actions';
 import { createRulesActions, type RulesActions } from './rules-actions';
 import { createScheduledActions, type ScheduledActions } from './scheduled-actions';
+import { createLabelActions, type LabelActions } from './label-actions';
 import { createThreadCommands, type ThreadCommandActions } from './thread-commands';
 
 export { loggedOutMessage } from './account-actions';
 export { confirmation, UNDONE_MESSAGE, type RunOptions, type ThreadCommand } from './thread-commands';
 
-export interface MailActions extends AccountActions, ThreadCommandActions, MessageActions, RulesActions, ContactActions, ScheduledActions, IdentityActions {
+export interface MailActions extends AccountActions, ThreadCommandActions, MessageActions, RulesActions, ContactActions, ScheduledActions, IdentityActions, LabelActions {
   // The thread list
   openThreadList(scope: ListScope, window: ListWindow): Promise<void>;
   moveThreadListWindow(window: ListWindow): void;
@@ -82,6 +83,7 @@ export function createMailActions(params: {
     ...createContactActions({ engine, bridge }),
     ...createScheduledActions({ engine }),
     ...createIdentityActions({ engine }),
+    ...createLabelActions({ engine }),
 
     openThreadList: (scope, window) => bridge.openThreadList(scope, window),
     moveThreadListWindow: (window) => bridge.moveThreadListWindow(window),

@@ -26,7 +26,9 @@ export type ThreadCommand =
   /** `folderIdByAccount`: threads of several accounts, each to its own account's folder of that name (move-menu.ts). */
   | { readonly kind: 'move'; readonly folderId: string; readonly folderName?: string; readonly folderIdByAccount?: Readonly<Record<string, string>> }
   | { readonly kind: 'markRead'; readonly read: boolean }
-  | { readonly kind: 'star'; readonly starred: boolean };
+  | { readonly kind: 'star'; readonly starred: boolean }
+  /** Gives (`add`) or takes a label by its keyword; `labelName` is for the confirmation. */
+  | { readonly kind: 'label'; readonly keyword: string; readonly add: boolean; readonly labelName?: string };
 
 export interface RunOptions {
   /**
@@ -52,6 +54,7 @@ export interface ThreadCommandActions {
 /** What the confirmation toast says (Gmail's words); null for changes that show in the row itself. */
 export function confirmation(command: ThreadCommand, count: number): Message | null {
   if (command.kind === 'markRead' || command.kind === 'star') return null;
+  if (command.kind === 'label') return { id: command.add ? 'labels.added' : 'labels.removed', values: { count, name: command.labelName ?? command.keyword } };
   const action = command.kind === 'move' && !command.folderName ? 'moveNowhere' : command.kind;
   return { id: 'app.confirmation', values: { action, count, folder: command.kind === 'move' ? (command.folderName ?? '') : '' } };
 }

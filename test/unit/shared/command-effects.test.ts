@@ -85,3 +85,16 @@ describe('what a command does to a row (shared/command-effects.ts)', () => {
     expect(rowShowsEffect({ unreadCount: 0, starred: false }, { starred: true })).toBe(false);
   });
 });
+
+describe('labels (shared/command-effects.ts)', () => {
+  test('label gives the keyword to every message, unlabel takes it (case aside); the rest of the message stays', () => {
+    const on = effectsOf({ kind: 'label', keyword: 'work', add: true });
+    expect(Object.keys(on).sort()).toEqual(['1', '2', '3', '4']);
+    expect(on['2']).toEqual({ keyword: { keyword: 'work', on: true } });
+    const message = { unread: true, starred: false, folderId: IDS.inbox, keywords: ['$Forwarded', 'Work'] };
+    expect(applyEffects(message, [on['1']!]).meta).toEqual({ ...message, keywords: ['$Forwarded', 'work'] });
+    const off = effectsOf({ kind: 'label', keyword: 'work', add: false });
+    expect(applyEffects(message, [on['1']!, off['1']!]).meta.keywords).toEqual(['$Forwarded']);
+    expect(threadRowEffect(cmd({ kind: 'label', keyword: 'work', add: true }))).toBeNull();
+  });
+});

@@ -7,7 +7,7 @@
 import type { BulkAction } from '../../../shared/api/actions';
 import type { DeltaChange, DeltaResponse } from '../../../shared/api/delta';
 import type { AttachmentSummary, Folder, MessageMeta, SpecialUse, ThreadSummary } from '../../../shared/api/mail';
-import { commandEffects, type PlanFolders, type FolderRole } from '../../../shared/command-effects';
+import { applyEffects, commandEffects, type PlanFolders, type FolderRole } from '../../../shared/command-effects';
 import type { WebSocketLike } from '../../../src-worker/sync/push-socket';
 import { summarizeThread } from '../../../src-worker/mail-store/thread-summary';
 
@@ -59,6 +59,8 @@ export class FakeMailServer {
   private nextOutboxId = 100;
   /** Held sends whose window ended (GET /api/outbox/:id answers them sent). */
   private readonly released = new Set<string>();
+  /** Held sends taken back (undo here or on another device): GET /api/outbox/:id answers them cancelled. */
+  private readonly undone = new Set<string>();
   readonly drafts = new Map<string, FakeDraft>();
   /** GET /api/search: the message ids the gateway's search finds per query (it reads text the cache never sees). */
   readonly serverSearchHits = new Map<string, string[]>();
@@ -210,12 +212,14 @@ export class FakeMailServer {
           ? { kind: 'markRead' as const, accountId: this.accountId, threadIds: body.ids, read: body.action === 'read' }
           : body.action === 'star' || body.action === 'unstar'
             ? { kind: 'star' as const, accountId: this.accountId, threadIds: body.ids, starred: body.action === 'star' }
-            : { kind: body.action as 'archive' | 'trash' | 'spam' | 'delete', accountId: this.accountId, threadIds: body.ids };
+            : body.action === 'label' || body.action === 'unlabel'
+              ? { kind: 'label' as const, accountId: this.accountId, threadIds: body.ids, keyword: body.keyword!, add: body.action === 'label' }
+              : { kind: body.action as 'archive' | 'trash' | 'spam' | 'delete', accountId: this.accountId, threadIds: body.ids };
     const effects = commandEffects(command, new Map([...threads].map(([id, list]) => [id, list.map((m) => ({ id: m.id, folderId: m.folderId, date: m.date }))])), this.roles());
     const latestTxnId = this.change(Object.keys(effects), (message) => {
       const effect = effects[message.id]!;
       if (effect.deleted) return null;
-      return { ...message, ...effect } as MessageMeta;
+      return applyEffects(message, [effect]).meta;
     });
     return Response.json({ messageIds: Object.keys(effects), latestTxnId });
   }
@@ -336,10 +340,12 @@ export class FakeMailServer {
       const held = this.held.get(undo[1]!);
       if (!held) return Response.json({ error: 'SendAlreadyLeft', description: 'gone' }, { status: 410 });
       this.held.delete(undo[1]!);
+      this.undone.add(undo[1]!);
       return Response.json({ outboxId: undo[1], draftId: held.draftId, latestTxnId: this.latest });
     }
     const status = /^\/api\/outbox\/(\d+)$/.exec(path);
     if (status && this.held.has(status[1]!)) return Response.json({ outboxId: status[1], state: 'queued', messageIdHeader: '<x@fake>', rejected: [], latestTxnId: this.latest, lastError: null });
+    if (status && this.undone.has(status[1]!)) return Response.json({ outboxId: status[1], state: 'cancelled', messageIdHeader: '<x@fake>', rejected: [], latestTxnId: this.latest, lastError: null });
     if (status && this.released.has(status[1]!)) return Response.json({ outboxId: status[1], state: 'sent', sentCopy: 'filed', messageIdHeader: '<x@fake>', rejected: [], latestTxnId: this.latest, lastError: null });
     if (path === '/api/send' && (body as { holdMs?: number }).holdMs) {
       const send = body as { idempotencyKey: string; draftId: string; holdMs: number };
@@ -360,6 +366,12 @@ export class FakeMailServer {
       return Response.json({ outboxId: '1', state: 'sent', messageIdHeader: '<x@fake>', rejected: [], latestTxnId: this.latest, lastError: null });
     }
     return Response.json({ error: 'NoSuchMethod', description: `No ${method} ${path}` }, { status: 404 });
+  }
+
+  /** Another device takes every held send back (its Undo). */
+  undoHeldElsewhere(): void {
+    for (const outboxId of this.held.keys()) this.undone.add(outboxId);
+    this.held.clear();
   }
 
   /** The held sends' windows end: each is sent (as the gateway's job would). */

@@ -127,3 +127,16 @@ describe('message actions touch exactly the named messages', () => {
     expect(ids(plan('delete', [junk], 'messages', undefined, folders(['trash'])))).toEqual([junk.id]);
   });
 });
+
+describe('labels', () => {
+  test('label and unlabel give or take the keyword on every message of the thread, your replies and drafts too, one STORE per folder', () => {
+    const c = conversation();
+    const ops = planAction({ scope: 'threads', action: 'label', messages: c.all, folders: folders(), keyword: 'work' });
+    expect(ids(ops)).toEqual(c.all.map((m) => m.id).sort((a, b) => a - b));
+    expect(new Set(ops.map((op) => JSON.stringify(op.intent)))).toEqual(new Set([JSON.stringify({ kind: 'flags', add: ['work'], remove: [] })]));
+    expect(ops.map((op) => op.folderId).sort()).toEqual([F.inbox, F.drafts, F.sent, F.trash].sort());
+    const off = planAction({ scope: 'messages', action: 'unlabel', messages: [c.reply], folders: folders(), keyword: 'work' });
+    expect(moves(off)).toEqual([{ from: F.sent, intent: { kind: 'flags', add: [], remove: ['work'] }, ids: [c.reply.id] }]);
+    expect(() => planAction({ scope: 'threads', action: 'label', messages: c.all, folders: folders() })).toThrow(TernError);
+  });
+});

@@ -18,7 +18,7 @@ export class FakeSettings implements SettingsService {
 
   constructor(accounts: Readonly<Record<string, { plan?: Plan; values?: PreferencePatch; revision?: number; identities?: Identity[] }>>) {
     for (const [accountId, { plan = 'paid', values = {}, revision = 0, identities = [] }] of Object.entries(accounts)) {
-      this.settings.set(accountId, { accountId, preferences: { ...DEFAULT_PREFERENCES, ...values }, revision, unsynced: false, plan, features: plan === 'paid' ? [...FEATURES] : [], identities });
+      this.settings.set(accountId, { accountId, preferences: { ...DEFAULT_PREFERENCES, ...values }, revision, unsynced: false, plan, features: plan === 'paid' ? [...FEATURES] : [], identities, labels: [], serverKeepsLabels: null });
     }
   }
 

@@ -166,6 +166,27 @@ describe('outbox: drafts and undo send', () => {
     expect(server.sent.size).toBe(1);
   });
 
+  test('a held send undone on another device: this engine hears it cancelled (not sent) and its draft is open again', async () => {
+    const { server, profile } = mailbox();
+    await profile.addAccounts();
+    const clock = manualClock(Date.now());
+    const { engine } = await started(profile, { clock });
+    const seen: CommandStatus[] = [];
+    await engine.commands.watchCommands((status) => void seen.push(status));
+    const { draftId } = await engine.commands.saveDraft({ draft });
+    await waitFor(() => server.drafts.size === 1, 'the draft on the gateway');
+    const { commandId } = await engine.commands.send({ accountId: '7', draftId, delayMs: 10_000 });
+    await waitFor(() => server.held.size === 1, 'the send held by the gateway');
+    server.undoHeldElsewhere();
+    // Its follow-up asks the gateway how it ended (the manual clock moves until it has).
+    await waitFor(() => {
+      clock.advance(5_000);
+      return seen.some((status) => status.commandId === commandId && status.status !== 'pending');
+    }, 'the send’s end');
+    expect(seen.filter((status) => status.commandId === commandId && status.status !== 'pending')).toEqual([expect.objectContaining({ status: 'cancelled', draftId })]);
+    expect(server.sent.size).toBe(0);
+  });
+
   test('a send replayed after a kill is sent once (same idempotency key)', async () => {
     const { server, profile } = mailbox();
     await profile.addAccounts();
@@ -198,5 +219,40 @@ describe('outbox: drafts and undo send', () => {
     expect(server.drafts.size).toBe(1);
     expect(server.requestsTo('/api/drafts').map((request) => (request.body as { clientId?: string }).clientId)).toEqual([draftId, draftId]);
     expect([...server.drafts.values()][0]).toMatchObject({ clientId: draftId, version: 2, subject: 'Hello' });
+  });
+});
+
+describe('outbox: labels', () => {
+  test('a label shows on the row and in the label’s list before the gateway answers, is sent by its keyword, and stays once confirmed', async () => {
+    const { server, threads, profile } = mailbox();
+    await profile.addAccounts();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    server.handlers.push(async ({ path }) => (path === '/api/threads/bulk' ? (await held, undefined) : undefined));
+    const { engine } = await started(profile);
+    const seen = await watch(engine);
+    const threadId = threads[1]!.threadId;
+    const labelList = async () => {
+      const snapshot = await engine.queries.watchThreadList({ scope: { kind: 'label', accountId: '7', label: 'work' }, window: { offset: 0, limit: 50 } }, () => undefined);
+      await engine.queries.unwatch({ subscriptionId: snapshot.subscriptionId });
+      return snapshot.rows.map((row) => row.threadId);
+    };
+    expect(await labelList()).toEqual([]);
+
+    await engine.commands.run({ command: { kind: 'label', accountId: '7', threadIds: [threadId], keyword: 'work', add: true } });
+    expect(await inboxRow(engine, server, threadId)).toMatchObject({ keywords: ['work'], pending: true });
+    expect(await labelList()).toEqual([threadId]);
+    expect(server.messages.get(threads[1]!.id)!.keywords).toEqual([]);
+
+    release();
+    await waitFor(() => seen.some((status) => status.status === 'done'), 'the confirmation');
+    expect(server.requestsTo('/api/threads/bulk')[0]!.body).toEqual({ ids: [threadId], action: 'label', keyword: 'work' });
+    expect(server.messages.get(threads[1]!.id)!.keywords).toEqual(['work']);
+    expect(await inboxRow(engine, server, threadId)).toMatchObject({ keywords: ['work'], pending: false });
+
+    await engine.commands.run({ command: { kind: 'label', accountId: '7', threadIds: [threadId], keyword: 'work', add: false } });
+    expect((await inboxRow(engine, server, threadId))!.keywords).toBeUndefined();
+    expect(await labelList()).toEqual([]);
+    await expect(engine.commands.run({ command: { kind: 'label', accountId: '7', threadIds: [threadId], keyword: 'has space', add: true } })).rejects.toMatchObject({ name: 'InvalidRequestData' });
   });
 });

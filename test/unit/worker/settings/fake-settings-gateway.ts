@@ -4,6 +4,7 @@
  * feature the plan lacks is FeatureNotInPlan 402; `offline` makes every call fail as a
  * network failure does in the HTTP client.
  */
+import type { LabelsDoc } from '../../../../shared/api/labels';
 import { TernError } from '../../../../shared/errors';
 import { OWN_IDENTITY_ID, ownIdentity, type IdentitiesDoc, type IdentityInput } from '../../../../shared/identities';
 import { FEATURES, type Plan, type PlanResponse } from '../../../../shared/plans';
@@ -28,6 +29,13 @@ export class FakeSettingsGateway implements SettingsGateway {
   async preferences(): Promise<PreferencesDoc> {
     this.reach();
     return structuredClone(this.doc);
+  }
+
+  labelsDoc: LabelsDoc = { labels: [], serverKeepsLabels: true };
+
+  async labels(): Promise<LabelsDoc> {
+    this.reach();
+    return structuredClone(this.labelsDoc);
   }
 
   async plan(): Promise<PlanResponse> {
