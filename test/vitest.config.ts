@@ -1,27 +1,75 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { UnitPathSequencer } from './unit/support/path-sequencer';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 /** Integration files that run on Cyrus IMAP too (project integration-cyrus). */
 const CYRUS_FILES = ['login', 'mirror', 'actions', 'folder-sync', 'drafts', 'send', 'search', 'line-ends', 'body-parts'];
+/**
+ * The unit files that run in happy-dom (they say so in a `@vitest-environment happy-dom`
+ * docblock): project unit-dom, the rest project unit. Read from the files, so a new file goes
+ * where its docblock says without an edit here.
+ */
+const HAPPY_DOM_UNIT_FILES = readdirSync(join(root, 'test/unit'), { recursive: true, encoding: 'utf8' })
+  .filter((file) => /\.test\.tsx?$/.test(file))
+  .map((file) => `test/unit/${file.replaceAll('\\', '/')}`)
+  .filter((file) => /@vitest-environment happy-dom/.test(readFileSync(join(root, file), 'utf8')))
+  .sort();
 /** Integration files that run with the gateway on PostgreSQL too (project integration-postgres): every store end to end. */
 const POSTGRES_FILES = ['login', 'mirror', 'delta', 'actions', 'folder-sync', 'drafts', 'send', 'scheduled-send', 'search', 'reading', 'push', 'worker-sync', 'gateway-startup'];
 
 /**
  * The three test layers. `test/run.mjs` runs them one after another (`npm test`);
- * one layer alone: `npx vitest run --config test/vitest.config.ts --project unit`.
+ * one layer alone: `npx vitest run --config test/vitest.config.ts --project unit --project unit-dom`
+ * (the unit layer is two projects: unit for the files without a DOM, unit-dom for the happy-dom
+ * ones; `--project 'unit*'` names both).
  */
 export default defineConfig({
   root,
   test: {
+    sequence: { sequencer: UnitPathSequencer },
     projects: [
       {
-        // Pure logic, React components (happy-dom, per file) and the worker (fake-indexeddb).
+        // Pure logic, the gateway's parts and the worker (fake-indexeddb): the files without a DOM.
         extends: true,
-        // The layer runs its files in parallel on two cores: a React test's first render (a lazy
-        // route) can take seconds under that load, so the per-test limit is generous; every wait
-        // inside ends on its condition, not on the clock.
-        test: { name: 'unit', include: ['test/unit/**/*.test.{ts,tsx}'], environment: 'node', testTimeout: 15_000 },
+        // They run without isolation, one after another in one worker, in path order
+        // (UnitPathSequencer): a fresh process per file cost more start-up than most files'
+        // tests. What a fresh worker gave each file for free, support/shared-worker-reset.ts
+        // gives back after each file.
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.{ts,tsx}'],
+          exclude: HAPPY_DOM_UNIT_FILES,
+          environment: 'node',
+          isolate: false,
+          setupFiles: ['test/unit/support/shared-worker-reset.ts'],
+          globalSetup: ['test/unit/support/builds-dir.ts'],
+          testTimeout: 15_000,
+          // A hook that builds a fixture (seed.test.ts parses a whole seeded mailbox) needs more
+          // than vitest's 10 s on a loaded machine.
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        // React components and the page's own code, in happy-dom (the files say so in their docblock).
+        // vmForks with two workers: each file runs in a fresh VM context (a fresh window, fresh
+        // modules) inside a worker process that lives on — the isolation of a process per file
+        // without its start-up. (With one worker vitest would run all files in one context.)
+        // groupOrder 3: a group of its own (its own worker count), after the unit files.
+        // A React test's first render (a lazy route) can take seconds on a loaded machine, so the
+        // per-test limit is generous; every wait inside ends on its condition, not on the clock.
+        extends: true,
+        test: {
+          name: 'unit-dom',
+          include: HAPPY_DOM_UNIT_FILES,
+          environment: 'happy-dom',
+          pool: 'vmForks',
+          maxWorkers: 2,
+          sequence: { groupOrder: 3 },
+          testTimeout: 15_000,
+        },
       },
       {
         // Real Dovecot and Postfix from the harness; files run one at a time to spare the 2 cores.

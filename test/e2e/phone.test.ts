@@ -13,8 +13,8 @@ import { BUILT_SETTINGS_PAGES } from '../../src-ui/settings/pages';
 
 const held = useFakeAppBrowser(launchChromium);
 
-async function open(path: string, viewport: { width: number; height: number }, options: FakePageOptions & { dark?: boolean } = {}): Promise<{ page: Page; errors: string[] }> {
-  const page = await held.browser.newPage({ viewport, colorScheme: options.dark ? 'dark' : 'light', hasTouch: viewport.width < 700 });
+async function open(path: string, viewport: { width: number; height: number }, options: FakePageOptions = {}): Promise<{ page: Page; errors: string[] }> {
+  const page = await held.browser.newPage({ viewport, colorScheme: 'light', hasTouch: viewport.width < 700 });
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   await openFakeApp(page, held.bundle, path, options);
@@ -55,97 +55,107 @@ async function swipeRow(page: Page, index: number, dx: number) {
   );
 }
 
+/**
+ * The screen as it is now, in the light theme and then the dark one (the system's choice
+ * switched in place: one page load serves both): it fits the width and passes `check` in
+ * each, with a screenshot of each. Ends in the light theme.
+ */
+async function inBothThemes(page: Page, screen: string, check: () => Promise<void> = async () => undefined) {
+  for (const theme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    await page.waitForFunction((wanted) => document.documentElement.dataset.theme === wanted, theme);
+    await expectNoSidewaysScroll(page, `${screen} (${theme})`);
+    await check();
+    await screenshot(page, `phone-${screen}-${theme}`);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.waitForFunction(() => document.documentElement.dataset.theme === 'light');
+}
+
 test('390×844: login, list, folders, conversation, composer and search fit; one pane at a time; Back walks the panes', async () => {
-  for (const dark of [false, true]) {
-    const theme = dark ? 'dark' : 'light';
-    const login = await open('/login', PHONE, { loggedIn: [], dark });
-    await login.page.getByRole('heading', { name: 'Sign in' }).waitFor();
-    await expectNoSidewaysScroll(login.page, 'login');
-    await screenshot(login.page, `phone-login-${theme}`);
-    await login.page.close();
+  const login = await open('/login', PHONE, { loggedIn: [] });
+  await login.page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  await inBothThemes(login.page, 'login');
+  expect(login.errors).toEqual([]);
+  await login.page.close();
 
-    const { page, errors } = await open('/mail/unified/inbox', PHONE, { dark });
-    await firstRow(page).waitFor();
-    await expectNoSidewaysScroll(page, 'mail list');
-    expect(await panes(page)).toEqual({ folders: false, list: true, conversation: false });
-    await screenshot(page, `phone-list-${theme}`);
+  const { page, errors } = await open('/mail/unified/inbox', PHONE);
+  await firstRow(page).waitFor();
+  await inBothThemes(page, 'list', async () => expect(await panes(page)).toEqual({ folders: false, list: true, conversation: false }));
 
-    // The folders: a pane of their own, opened from the bar; a folder chosen shows its list.
-    await page.getByRole('button', { name: 'Folders' }).click();
-    await page.locator('nav.sidebar').waitFor();
+  // The folders: a pane of their own, opened from the bar; a folder chosen shows its list.
+  await page.getByRole('button', { name: 'Folders' }).click();
+  await page.locator('nav.sidebar').waitFor();
+  await inBothThemes(page, 'folders', async () => {
     expect(await panes(page)).toEqual({ folders: true, list: false, conversation: false });
-    await expectNoSidewaysScroll(page, 'folders');
     const folderItem = await page.locator('nav.sidebar .nav-item').first().boundingBox();
     expect(folderItem!.height).toBeGreaterThanOrEqual(44);
-    await screenshot(page, `phone-folders-${theme}`);
-    await page.locator('nav.sidebar').getByRole('link', { name: /^Archive/ }).first().click();
-    await page.waitForURL(/\/mail\/[^/]+\/[^/?]+$/);
-    expect(await panes(page)).toEqual({ folders: false, list: true, conversation: false });
-    // The browser's Back returns to the folders, and again to the list it came from.
-    await page.goBack();
-    await page.locator('nav.sidebar').waitFor();
-    expect(await panes(page)).toEqual({ folders: true, list: false, conversation: false });
-    await page.goBack();
-    await page.locator('#thread-list').waitFor();
-    expect(await panes(page)).toEqual({ folders: false, list: true, conversation: false });
+  });
+  await page.locator('nav.sidebar').getByRole('link', { name: /^Archive/ }).first().click();
+  await page.waitForURL(/\/mail\/[^/]+\/[^/?]+$/);
+  expect(await panes(page)).toEqual({ folders: false, list: true, conversation: false });
+  // The browser's Back returns to the folders, and again to the list it came from.
+  await page.goBack();
+  await page.locator('nav.sidebar').waitFor();
+  expect(await panes(page)).toEqual({ folders: true, list: false, conversation: false });
+  await page.goBack();
+  await page.locator('#thread-list').waitFor();
+  expect(await panes(page)).toEqual({ folders: false, list: true, conversation: false });
 
-    // A conversation replaces the list; the app's Back and the browser's both return to it.
-    await firstRow(page).click();
-    await page.locator('.reading-pane .tern-conversation').waitFor();
+  // A conversation replaces the list; the app's Back and the browser's both return to it.
+  await firstRow(page).click();
+  await page.locator('.reading-pane .tern-conversation').waitFor();
+  const back = page.getByRole('button', { name: 'Back to the list' });
+  await inBothThemes(page, 'conversation', async () => {
     expect(await panes(page)).toEqual({ folders: false, list: false, conversation: true });
-    await expectNoSidewaysScroll(page, 'conversation');
-    const back = page.getByRole('button', { name: 'Back to the list' });
     expect((await back.boundingBox())!.width).toBeGreaterThanOrEqual(44);
-    await screenshot(page, `phone-conversation-${theme}`);
-    await back.click();
-    await page.locator('#thread-list').waitFor();
-    expect(await panes(page)).toEqual({ folders: false, list: true, conversation: false });
-    await firstRow(page).click();
-    await page.locator('.reading-pane .tern-conversation').waitFor();
-    await page.goBack();
-    await page.locator('#thread-list').waitFor();
-    expect(await panes(page)).toEqual({ folders: false, list: true, conversation: false });
+  });
+  await back.click();
+  await page.locator('#thread-list').waitFor();
+  expect(await panes(page)).toEqual({ folders: false, list: true, conversation: false });
+  await firstRow(page).click();
+  await page.locator('.reading-pane .tern-conversation').waitFor();
+  await page.goBack();
+  await page.locator('#thread-list').waitFor();
+  expect(await panes(page)).toEqual({ folders: false, list: true, conversation: false });
 
-    // Compose floats over the list; the composer takes the whole screen.
-    await page.getByRole('button', { name: 'Compose' }).click();
-    const composer = page.locator('.composer-dock form');
-    await composer.waitFor();
+  // Compose floats over the list; the composer takes the whole screen.
+  await page.getByRole('button', { name: 'Compose' }).click();
+  const composer = page.locator('.composer-dock form');
+  await composer.waitFor();
+  await inBothThemes(page, 'composer', async () => {
     const box = (await composer.boundingBox())!;
     expect(box.x).toBe(0);
     expect(Math.round(box.width)).toBe(PHONE.width);
     expect(box.height).toBeGreaterThan(PHONE.height - 2);
-    await expectNoSidewaysScroll(page, 'composer');
-    await screenshot(page, `phone-composer-${theme}`);
-    await page.getByRole('button', { name: /^Close|^Discard/ }).first().click();
+  });
+  await page.getByRole('button', { name: /^Close|^Discard/ }).first().click();
 
-    // Search: the results list fits too.
-    await page.getByRole('searchbox').fill('security');
-    await page.getByRole('searchbox').press('Enter');
-    await page.waitForURL(/q=security/);
-    await firstRow(page).waitFor();
-    await expectNoSidewaysScroll(page, 'search');
-    await screenshot(page, `phone-search-${theme}`);
-    expect(errors).toEqual([]);
-    await page.close();
-  }
+  // Search: the results list fits too.
+  await page.getByRole('searchbox').fill('security');
+  await page.getByRole('searchbox').press('Enter');
+  await page.waitForURL(/q=security/);
+  await firstRow(page).waitFor();
+  await inBothThemes(page, 'search');
+  expect(errors).toEqual([]);
+  await page.close();
 });
 
 test('390×844: every Settings page fits, list and page one at a time', async () => {
-  for (const dark of [false, true]) {
-    const theme = dark ? 'dark' : 'light';
-    const { page, errors } = await open('/settings', PHONE, { dark });
+  const { page, errors } = await open('/settings', PHONE);
+  await page.locator('.settings-nav').waitFor();
+  await inBothThemes(page, 'settings');
+  // Each page from the list, in the app (one page load for all): the page alone, then its way back to the list.
+  for (const settingsPage of BUILT_SETTINGS_PAGES) {
+    await page.locator(`.settings-nav a[href$="/settings/${settingsPage.id}"]`).click();
+    await page.waitForURL(new RegExp(`/settings/${settingsPage.id}$`));
+    await page.locator(`section[aria-labelledby="settings-page-${settingsPage.id}"] .settings-sections`).waitFor();
+    await inBothThemes(page, `settings-${settingsPage.id}`, async () => expect(await visible(page, '.settings-nav')).toBe(false));
+    await page.locator('.settings-page-back').click();
     await page.locator('.settings-nav').waitFor();
-    await expectNoSidewaysScroll(page, 'settings');
-    for (const settingsPage of BUILT_SETTINGS_PAGES) {
-      await page.goto(`http://tern.fake/settings/${settingsPage.id}`);
-      await page.locator('.settings-sections').waitFor();
-      expect(await visible(page, '.settings-nav')).toBe(false);
-      await expectNoSidewaysScroll(page, `settings/${settingsPage.id}`);
-      await screenshot(page, `phone-settings-${settingsPage.id}-${theme}`);
-    }
-    expect(errors).toEqual([]);
-    await page.close();
   }
+  expect(errors).toEqual([]);
+  await page.close();
 });
 
 test('390×844: a row swiped right is archived, with Undo; swiped left it is deleted; a short swipe does nothing', async () => {

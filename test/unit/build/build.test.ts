@@ -1,21 +1,8 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { afterAll, expect, test } from 'vitest';
-
-const run = promisify(execFile);
-const dirs: string[] = [];
-afterAll(() => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));
-
-async function build(...args: string[]) {
-  const out = await mkdtemp(join(tmpdir(), 'tern-build-'));
-  dirs.push(out);
-  await run(process.execPath, ['build.mjs', '--no-install', `--out=${out}`, ...args]);
-  return out;
-}
+import { expect, test } from 'vitest';
+import { buildApp as build, BUILD_TEST_TIMEOUT_MS, sharedDefaultBuild } from './app-build';
 
 test('--brand=kite builds a Kite page naming content-hashed bundles that exist', async () => {
   const out = await build('--brand=kite');
@@ -67,15 +54,16 @@ test('--brand=kite builds a Kite page naming content-hashed bundles that exist',
   // Maps get gzip only; brotli's top quality is slow on them and only DevTools reads them.
   await expect(readFile(join(built, `${entry}.map.gz`))).resolves.toBeInstanceOf(Buffer);
   await expect(readFile(join(built, `${entry}.map.br`))).rejects.toMatchObject({ code: 'ENOENT' });
-}, 60_000);
+}, BUILD_TEST_TIMEOUT_MS);
 
 test('the default brand is tern, and the same sources give the same hashes', async () => {
-  const [a, b] = [await build('--no-precompress'), await build('--no-precompress')];
+  // Two builds side by side (the second core is otherwise idle): the shared one and one of this test's own.
+  const [a, b] = await Promise.all([sharedDefaultBuild(), build('--no-precompress')]);
   const pageA = await readFile(join(a, 'public', 'build', 'index.html'), 'utf8');
   expect(pageA).toContain('<title>Tern Mail</title>');
   expect(pageA).toBe(await readFile(join(b, 'public', 'build', 'index.html'), 'utf8'));
-}, 60_000);
+}, BUILD_TEST_TIMEOUT_MS);
 
 test('an unknown brand fails the build with exit code 2', async () => {
   await expect(build('--brand=heron', '--no-precompress')).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('Unknown brand "heron"') });
-}, 60_000);
+}, BUILD_TEST_TIMEOUT_MS);

@@ -3,16 +3,11 @@
  * modulepreload links for the entry, the app and the mailbox screens with every chunk
  * they import statically, and the engine boot module as an async script.
  */
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { promisify } from 'node:util';
-import { afterAll, expect, test } from 'vitest';
-
-let out = '';
-afterAll(() => (out ? rm(out, { recursive: true, force: true }) : undefined));
+import { expect, test } from 'vitest';
+import { BUILD_TEST_TIMEOUT_MS, sharedDefaultBuild } from './app-build';
 
 async function staticImports(file: string, seen = new Set<string>()): Promise<Set<string>> {
   if (seen.has(file)) return seen;
@@ -22,8 +17,7 @@ async function staticImports(file: string, seen = new Set<string>()): Promise<Se
 }
 
 test('the page preloads the first screen\'s chunks and starts the engine from a boot module', async () => {
-  out = await mkdtemp(join(tmpdir(), 'tern-preload-'));
-  await promisify(execFile)(process.execPath, ['build.mjs', '--no-install', '--no-precompress', `--out=${out}`], { cwd: join(import.meta.dirname, '..', '..', '..') });
+  const out = await sharedDefaultBuild();
   const build = join(out, 'public', 'build');
   const html = await readFile(join(build, 'index.html'), 'utf8');
   const preloaded = [...html.matchAll(/<link rel="modulepreload" href="\/build\/([^"]+)"/g)].map((match) => join(build, match[1]!));
@@ -38,4 +32,4 @@ test('the page preloads the first screen\'s chunks and starts the engine from a 
   }
   // The screens behind the login, the composer and the conversation stay lazy.
   expect(preloaded.some((file) => /\/(LoginScreen|composer|conversation)-/.test(file))).toBe(false);
-}, 60_000);
+}, BUILD_TEST_TIMEOUT_MS);

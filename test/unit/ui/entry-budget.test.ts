@@ -3,17 +3,13 @@
  * must download before the first render: the entry file and every chunk it imports
  * statically (esbuild's splitting moves shared code into such chunks).
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { afterAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
+import { BUILD_TEST_TIMEOUT_MS, sharedDefaultBuild } from '../build/app-build';
 
 const ENTRY_BUDGET_BYTES = 90 * 1024;
-let out = '';
-afterAll(() => (out ? rm(out, { recursive: true, force: true }) : undefined));
 
 async function staticClosure(file: string, seen = new Set<string>()): Promise<Set<string>> {
   if (seen.has(file)) return seen;
@@ -27,8 +23,7 @@ async function staticClosure(file: string, seen = new Set<string>()): Promise<Se
 }
 
 test('the entry and its static imports stay within 90 KB gzipped; screens load lazily', async () => {
-  out = await mkdtemp(join(tmpdir(), 'tern-entry-'));
-  await promisify(execFile)(process.execPath, ['build.mjs', '--no-install', '--no-precompress', `--out=${out}`], { cwd: join(import.meta.dirname, '..', '..', '..') });
+  const out = await sharedDefaultBuild();
   const build = join(out, 'public', 'build');
   const entry = (await readdir(build)).find((name) => /^app-[A-Z0-9]{8}\.js$/.test(name))!;
   const files = await staticClosure(join(build, entry));
@@ -42,4 +37,4 @@ test('the entry and its static imports stay within 90 KB gzipped; screens load l
   expect(entryCode).not.toContain('Enter your password');
   expect(entryCode).not.toContain('Conversation actions');
   expect(entryCode).toMatch(/import\("\.\/chunks\/App-[A-Z0-9]{8}\.js"\)/);
-}, 60_000);
+}, BUILD_TEST_TIMEOUT_MS);

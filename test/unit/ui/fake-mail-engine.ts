@@ -51,6 +51,8 @@ export interface FakeEngineOptions {
   readonly latencyMs?: number;
   /** The address check answers only once this settles: a test sees the "checking" state for as long as it needs. */
   readonly addressCheckGate?: Promise<void>;
+  /** A login (accounts.add) answers only once this settles: a test sees the "signing in" state for as long as it needs. */
+  readonly loginGate?: Promise<void>;
 }
 
 export const DEMO_LOGINS: readonly FakeLogin[] = [
@@ -421,6 +423,7 @@ export function createFakeEngine(options: FakeEngineOptions = {}): FakeEngine {
       async add(params: AddAccountParams): Promise<AddAccountResult> {
         record('accounts.add', { ...params, password: '***' });
         await new Promise((resolve) => setTimeout(resolve, latency));
+        await options.loginGate;
         const index = logins.findIndex((login) => login.email === params.email);
         const login = logins[index];
         if (!login || login.password !== params.password) throw new TernError('AuthenticationError');

@@ -27,11 +27,11 @@ test('a message that may have been sent: told with its subject; Check Sent opens
   const dismiss = byRole(notice, 'button', /^Dismiss: /);
   expect(accessibleName(dismiss)).toBe('Dismiss: “Quarterly plan” may have been sent; it was sent');
 
-  click(byRole(notice, 'button', 'Check Sent'));
+  await click(byRole(notice, 'button', 'Check Sent'));
   const sent = engine.folderOf('1001', 'sent');
   await waitFor(() => expect(view.pathname()).toBe(`/mail/1001/${sent.id}`));
 
-  click(byRole(notice, 'button', 'Send again'));
+  await click(byRole(notice, 'button', 'Send again'));
   await waitFor(() => expect(engine.calls.some((call) => call.method === 'commands.sendAgain')).toBe(true));
   expect(engine.calls.find((call) => call.method === 'commands.sendAgain')?.params).toEqual({ accountId: '1001', noticeId: 'send-1', delayMs: 5000 });
   await waitFor(() => expect(region.querySelector('[data-notice]')).toBeNull());
@@ -49,7 +49,7 @@ test('a message not sent: the reason and the server reply; dismiss forgets it in
   expect(notice.textContent).toContain('“Quarterly plan” was not sent');
   expect(notice.textContent).toContain('The mail server answered: “550 5.1.1 no such user”');
   byRole(notice, 'button', 'Open draft');
-  click(byRole(notice, 'button', 'Dismiss: “Quarterly plan” was not sent'));
+  await click(byRole(notice, 'button', 'Dismiss: “Quarterly plan” was not sent'));
   await waitFor(() => expect(view.container.querySelector('[data-notice]')).toBeNull());
   expect(engine.calls.find((call) => call.method === 'commands.dismissSendNotice')?.params).toEqual({ accountId: '1001', noticeId: 'send-1' });
 });

@@ -1,5 +1,5 @@
 import { proxy } from 'comlink';
-import { beforeAll, expect, test, vi } from 'vitest';
+import { afterEach, beforeAll, expect, test, vi } from 'vitest';
 import type { PublicAccount } from '../../../shared/account';
 import { registerErrorTransfer } from '../../../shared/error-transfer';
 import { TernError } from '../../../shared/errors';
@@ -9,19 +9,24 @@ import { MemoryDatabases } from '../../../src-worker/db/memory-store';
 import { channelName, ENGINE_BUILD } from '../../../src-worker/boundary/channel-names';
 import { createEngine } from '../../../src-worker/engine';
 import type { BroadcastPort } from '../../../src-worker/db/account-databases';
-import { fakeBroadcastHub, fakeFetch, loginResponse } from './fakes';
+import { fakeBroadcastHub, fakeFetch, loginResponse, stoppableClock } from './fakes';
 import { tabChannels } from './tab-channels';
 
 // The engine as a tab sees it: the real services over a real MessageChannel.
 beforeAll(() => registerErrorTransfer());
 const connectTab = tabChannels();
+const clocks: ReturnType<typeof stoppableClock>[] = [];
+afterEach(() => clocks.splice(0).forEach((clock) => clock.stop()));
 
 const ANN = loginResponse({ mailId: '7', email: 'ann@example.com', token: 'token-7' });
 
 function engine(params: { writer?: WriterRole; analyticsStatus?: () => Response; openChannel?: (name: string) => BroadcastPort; build?: string } = {}) {
   const { analyticsStatus = () => new Response(null, { status: 200 }), ...rest } = params;
   const network = fakeFetch((request) => (request.url.endsWith('/login') ? ANN : request.url.includes('/analytics/') ? analyticsStatus() : new Response(null, { status: 204 })));
+  const clock = stoppableClock();
+  clocks.push(clock);
   const api = createEngine({
+    clock,
     stores: new MemoryDatabases(),
     fetch: network.fetch,
     apiBase: 'https://gateway.example/api',

@@ -1,5 +1,6 @@
 /** Fakes shared by the worker tests: a broadcast hub, a gateway behind fetch, login replies, the network's status. */
 import type { LoginResponse } from '../../../shared/api/account';
+import type { Clock } from '../../../shared/clock';
 import type { BroadcastPort } from '../../../src-worker/db/account-databases';
 import type { OnlineStatus } from '../../../src-worker/net/online-status';
 
@@ -89,4 +90,49 @@ export function onlineStub(initial = true) {
     dispose: () => listeners.clear(),
   };
   return { status, set: (value: boolean) => ((online = value), listeners.forEach((listener) => listener(value))) };
+}
+
+/**
+ * A clock on the real timers that can stop all of them. The whole engine (createEngine) has no
+ * close(), and its timers (log flushes, analytics, session checks) would go on after its test —
+ * into the next files of the shared unit worker, where a file's fake timers then run them by the
+ * day (a logger test once hung on another file's leftover engines). Stopped in afterEach.
+ */
+export function stoppableClock(now: () => number = () => Date.now()): Clock & { stop(): void } {
+  const timeouts = new Set<ReturnType<typeof setTimeout>>();
+  const intervals = new Set<ReturnType<typeof setInterval>>();
+  let stopped = false;
+  return {
+    now,
+    setTimeout(callback, ms) {
+      if (stopped) return undefined;
+      const handle = setTimeout(() => {
+        timeouts.delete(handle);
+        callback();
+      }, ms);
+      timeouts.add(handle);
+      return handle;
+    },
+    clearTimeout(handle) {
+      timeouts.delete(handle as ReturnType<typeof setTimeout>);
+      clearTimeout(handle as ReturnType<typeof setTimeout>);
+    },
+    setInterval(callback, ms) {
+      if (stopped) return undefined;
+      const handle = setInterval(callback, ms);
+      intervals.add(handle);
+      return handle;
+    },
+    clearInterval(handle) {
+      intervals.delete(handle as ReturnType<typeof setInterval>);
+      clearInterval(handle as ReturnType<typeof setInterval>);
+    },
+    stop() {
+      stopped = true;
+      for (const handle of timeouts) clearTimeout(handle);
+      for (const handle of intervals) clearInterval(handle);
+      timeouts.clear();
+      intervals.clear();
+    },
+  };
 }

@@ -45,15 +45,19 @@ test('an address breaking the seed rule is refused before sending, with the cata
 });
 
 test('email, then password (login_password), LOADER while the engine works, then the mail', async () => {
-  const view = await renderApp({ engine: loggedOut(30), path: '/login' });
+  // The login answers only when the test has seen LOADER (a fixed latency passed before a loaded machine looked).
+  let answer!: () => void;
+  const loginGate = new Promise<void>((resolve) => (answer = resolve));
+  const view = await renderApp({ engine: createFakeEngine({ logins: [...DEMO_LOGINS, CAROL], loggedIn: [], loginGate }), path: '/login' });
   await waitFor(() => input(view.container, 'email')!);
   await submitEmail(view.container, ' Alice@Tern.Test ');
   await waitFor(() => expect(input(view.container, 'login_password')).not.toBeNull());
   expect(view.container.querySelector('.email-chip')?.textContent).toContain('alice@tern.test');
   await typeInto(input(view.container, 'login_password')!, 'Tern-demo-1!');
   await step(() => byRole(view.container, 'button', 'Sign in').click());
-  expect(view.container.querySelector('[data-step]')?.getAttribute('data-step')).toBe('LOADER');
+  await waitFor(() => expect(view.container.querySelector('[data-step]')?.getAttribute('data-step')).toBe('LOADER'));
   expect(byRole(view.container, 'status', /Signing in to alice@tern\.test/)).toBeTruthy();
+  answer();
   await waitFor(() => expect(view.pathname()).toBe('/mail/unified/inbox'));
   await waitFor(() => byRole(view.container, 'navigation', 'Mailboxes'));
   expect(view.engine.calls.find((call) => call.method === 'accounts.add')?.params).toEqual({ email: 'alice@tern.test', password: '***' });

@@ -12,13 +12,17 @@ import { idbStoreFactory } from '../../../../src-worker/db/idb-store';
 import { lazyStore } from '../../../../src-worker/db/lazy-store';
 import { createEngine } from '../../../../src-worker/engine';
 import { FakeMailServer } from '../fake-mail-server';
-import { fakeBroadcastHub, loginResponse } from '../fakes';
+import { fakeBroadcastHub, loginResponse, stoppableClock } from '../fakes';
 import { waitFor } from '../mail-test-kit';
 
 // Spec §4: a 401 InvalidToken forces logout of that account, whichever path met it.
 beforeAll(() => registerErrorTransfer());
 const channels: MessageChannel[] = [];
-afterEach(() => channels.splice(0).forEach((channel) => (channel.port1.close(), channel.port2.close())));
+const clocks: ReturnType<typeof stoppableClock>[] = [];
+afterEach(() => {
+  channels.splice(0).forEach((channel) => (channel.port1.close(), channel.port2.close()));
+  clocks.splice(0).forEach((clock) => clock.stop());
+});
 
 const T0 = Date.UTC(2026, 0, 1);
 
@@ -35,6 +39,8 @@ function browser(server: FakeMailServer, params: { now?: () => number } = {}) {
     return server.fetch(input, init);
   };
   const start = () => {
+    const clock = stoppableClock(() => state.now());
+    clocks.push(clock);
     const api = createEngine({
       stores: idbStoreFactory(factory),
       fetch,
@@ -44,7 +50,7 @@ function browser(server: FakeMailServer, params: { now?: () => number } = {}) {
       environment: { userAgent: 'curl/8.5', locale: 'en-GB', timeZone: 'UTC' },
       estimateStorage: async () => ({ usage: 0, quota: 1 }),
       openChannel: fakeBroadcastHub().open,
-      clock: { now: () => state.now(), setTimeout, clearTimeout, setInterval, clearInterval },
+      clock,
     });
     return { api, tab: () => connectTab(api) };
   };
