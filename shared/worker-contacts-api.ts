@@ -4,11 +4,12 @@
  * gateway like mail commands, so an edit made offline reaches it later.
  */
 import type { ContactExportFormat, ContactImport } from './api/contact-imports';
+import type { ContactList } from './api/contact-lists';
 import type { CsvField } from './contact-files/csv-columns';
 import type { ContactFileRead, InvalidRow } from './contact-files/read-contact-file';
 import type { Contact, ContactInput } from './contacts';
 
-export type { ContactExportFormat, ContactImport, CsvField, InvalidRow };
+export type { ContactExportFormat, ContactImport, ContactList, CsvField, InvalidRow };
 
 /**
  * What a picked file holds, read on this device before anything is sent (the preview the
@@ -46,6 +47,8 @@ export interface ContactBook {
   readonly accountId: string;
   /** Every card, by display name. */
   readonly cards: readonly ContactCard[];
+  /** The contact lists (the spec's contact groups), by name; [] on a plan without them. */
+  readonly lists: readonly ContactList[];
   /** The last change the gateway refused (e.g. TotalContactsLimitExceed), taken back here; null when none. */
   readonly refused: { readonly name: string; readonly message: string } | null;
 }
@@ -88,6 +91,13 @@ export interface ContactsService {
   ): Promise<ContactImport>;
   /** The account's cards as a CSV or vCard file, from this device's copy (works offline). */
   exportFile(params: { readonly accountId: string; readonly format: ContactExportFormat }): Promise<ContactExportFile>;
+  /**
+   * Creates (no id) or replaces a contact list, on the gateway at once (lists need a connection):
+   * FeatureNotInPlan on a plan without contact groups, InvalidRequestData for a member not in the book.
+   */
+  saveList(params: { readonly accountId: string; readonly id?: string; readonly name: string; readonly memberIds: readonly string[] }): Promise<ContactList>;
+  /** Deletes a contact list (its cards stay). */
+  removeList(params: { readonly accountId: string; readonly id: string }): Promise<void>;
   /** Calls `onChange` with the account's book now and whenever it changes (any tab, any device). */
   watch(params: { readonly accountId: string }, onChange: (book: ContactBook) => void): Promise<{ readonly subscriptionId: string }>;
   unwatch(params: { readonly subscriptionId: string }): Promise<void>;

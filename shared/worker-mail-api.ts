@@ -12,6 +12,10 @@ import type { Address } from './api/mail';
 import type { Schedule } from './send-time';
 import type { BodyView, FolderChange, FolderChangeResult, FolderView, ListPatch, ListScope, ListSnapshot, ListWindow, ThreadPush, ThreadSnapshot, ThreadView } from './worker-mail-views';
 
+
+/** A suggestion: an address, or a contact list (its name, `list:<id>` as its address, and its members' addresses). */
+export type SuggestedAddress = Address & { readonly members?: readonly Address[] };
+
 export * from './worker-mail-views';
 
 /** A send waiting on the gateway, with its account. */
@@ -265,8 +269,8 @@ export interface MailQueryService {
    * The sender then sees the gateway's address, never the reader's.
    */
   proxyRemoteImages(params: { accountId: string; urls: readonly string[] }): Promise<Readonly<Record<string, string>>>;
-  /** Addresses seen in mail, best first, for recipient autocomplete. */
-  suggestAddresses(params: { accountIds: readonly string[]; prefix: string; limit: number }): Promise<readonly Address[]>;
+  /** Addresses seen in mail and the book's cards, best first, then matching contact lists (with their members), for recipient autocomplete. */
+  suggestAddresses(params: { accountIds: readonly string[]; prefix: string; limit: number }): Promise<readonly SuggestedAddress[]>;
   /** Calls `onStatus` with every account's sync status now and whenever one changes. */
   watchSync(onStatus: (status: SyncStatus) => void): Promise<{ subscriptionId: string }>;
   /** Ends a `watchSync`. */

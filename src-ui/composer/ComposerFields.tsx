@@ -1,4 +1,5 @@
 /** The composer's header fields: From (a choice when there are several accounts or identities), To with the Cc and Bcc toggles, Cc, Bcc and Subject. */
+import type { SuggestedAddress } from '../../shared/worker-mail-api';
 import type { RefObject } from 'react';
 import type { Address } from '../../shared/api/mail';
 import type { ComposerAccount } from './composer-props';
@@ -22,7 +23,7 @@ export interface ComposerFieldsProps {
   readonly pending: Readonly<Record<RecipientKind, string>>;
   readonly onChipsChange: (kind: RecipientKind) => (chips: RecipientChip[]) => void;
   readonly onPendingChange: (kind: RecipientKind) => (text: string) => void;
-  readonly suggest: (prefix: string) => Promise<readonly Address[]>;
+  readonly suggest: (prefix: string) => Promise<readonly SuggestedAddress[]>;
   readonly forgetSuggestion?: (email: string) => void;
   readonly toInput: RefObject<HTMLInputElement | null>;
   readonly subject: string;

@@ -4,11 +4,11 @@
  * `suggest(prefix)` in an ARIA combobox (arrow keys, Enter/Tab to pick, Escape to close).
  */
 import { useEffect, useId, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
-import type { Address } from '../../shared/api/mail';
+import type { SuggestedAddress as Address } from '../../shared/worker-mail-api';
 import { addressKey } from '../../shared/address-equivalence';
 import { Avatar } from '../kit/Avatar';
 import { useT } from '../kit/i18n';
-import { addChips, chipFromAddress, chipLabel, parseRecipients, type RecipientChip } from './recipients';
+import { addChips, chipFromAddress, chipLabel, expandChip, parseRecipients, type RecipientChip } from './recipients';
 
 export interface RecipientFieldProps {
   /** Visible label: "To", "Cc" or "Bcc". */
@@ -88,8 +88,15 @@ export function RecipientField(props: RecipientFieldProps) {
     inputRef.current?.focus();
   };
 
-  /** Puts a chip back into the text box to be corrected. */
+  /** Puts a chip back into the text box to be corrected; a list's chip opens into its members' chips. */
   const edit = (chip: RecipientChip) => {
+    if (chip.members) {
+      const at = chips.findIndex((other) => other.key === chip.key);
+      const rest = chips.filter((other) => other.key !== chip.key);
+      onChange(addChips(rest.slice(0, at), [...expandChip(chip), ...rest.slice(at)]));
+      inputRef.current?.focus();
+      return;
+    }
     if (text.trim() !== '') commitText();
     onChange(chips.filter((other) => other.key !== chip.key));
     onTextChange(chip.name && chip.valid ? `${chip.name} <${chip.email}>` : chip.email);
@@ -180,8 +187,14 @@ export function RecipientField(props: RecipientFieldProps) {
       <ul className="tern-chips" aria-label={t('composer.recipientsOf', { field: label })}>
         {chips.map((chip) => (
           <li key={chip.key} className={`tern-chip${chip.valid ? '' : ' is-invalid'}`} title={chip.valid ? chip.email : `${chip.email}: ${t('errors.InvalidMail')}`}>
-            <button type="button" className="tern-chip-label" aria-label={chip.valid ? t('composer.editChip', { name: chipLabel(chip), email: chip.email }) : t('composer.editInvalidChip', { email: chip.email })} onClick={() => edit(chip)}>
-              {chipLabel(chip)}
+            <button
+              type="button"
+              className="tern-chip-label"
+              aria-label={chip.members ? t('composer.listChip', { name: chip.name, count: chip.members.length }) : chip.valid ? t('composer.editChip', { name: chipLabel(chip), email: chip.email }) : t('composer.editInvalidChip', { email: chip.email })}
+              title={chip.members ? chip.members.map((member) => member.email).join(', ') : undefined}
+              onClick={() => edit(chip)}
+            >
+              {chip.members ? `${chip.name} (${chip.members.length})` : chipLabel(chip)}
             </button>
             <button type="button" className="tern-chip-remove" aria-label={t('composer.removeNamed', { name: chip.email })} onClick={() => remove(chip.key)}>
               ×
@@ -237,9 +250,13 @@ export function RecipientField(props: RecipientFieldProps) {
               <Avatar name={address.name} email={address.email} size={28} />
               <span className="tern-suggestion-text">
                 <span className="tern-suggestion-name">{address.name || address.email}</span>
-                {address.name && <span className="tern-suggestion-email">{address.email}</span>}
+                {address.members ? (
+                  <span className="tern-suggestion-email">{t('composer.listSuggestion', { count: address.members.length })}</span>
+                ) : (
+                  address.name && <span className="tern-suggestion-email">{address.email}</span>
+                )}
               </span>
-              {props.forgetSuggestion && (
+              {props.forgetSuggestion && !address.members && (
                 <button
                   type="button"
                   tabIndex={-1}

@@ -1,7 +1,7 @@
 /** What the composer is given: its opening content, the accounts, and the engine's callbacks (the shell wires them to src-ui/state). */
 import type { Schedule } from '../../shared/send-time';
 import type { Address } from '../../shared/api/mail';
-import type { CommandStatus, DraftInput, DraftSaveReceipt } from '../../shared/worker-mail-api';
+import type { CommandStatus, DraftInput, DraftSaveReceipt, SuggestedAddress } from '../../shared/worker-mail-api';
 import type { ComposerInitial } from './compose-initial';
 import type { UploadFunction } from './use-attachment-uploads';
 
@@ -40,7 +40,7 @@ export interface ComposerProps {
   /** MailCommandService.cancelUpload, by the `uploadId` an upload was started with. */
   readonly onCancelUpload?: (uploadId: string) => Promise<boolean>;
   /** Recipient suggestions for a typed prefix (MailQueryService.suggestAddresses). */
-  readonly suggest: (prefix: string) => Promise<readonly Address[]>;
+  readonly suggest: (prefix: string) => Promise<readonly SuggestedAddress[]>;
   /** Takes an address out of the suggestions (ContactsService.forgetSuggestion); absent: no remove control. */
   readonly forgetSuggestion?: (email: string) => void;
   /** The composer is done: closed (draft kept) or sent (after the undo window). */

@@ -15,6 +15,8 @@ export interface RecipientChip {
   /** Normalised (trimmed, lowercased) when valid; as typed otherwise. */
   readonly email: string;
   readonly valid: boolean;
+  /** A contact list's chip (email `list:<id>`): the addresses it stands for. */
+  readonly members?: readonly Address[];
 }
 
 /** The sentence an invalid chip shows (the catalogue's InvalidMail). */
@@ -23,7 +25,8 @@ export const INVALID_ADDRESS_MESSAGE = ERROR_CATALOGUE.InvalidMail.description;
 let counter = 0;
 const nextKey = () => `r${++counter}`;
 
-export function chipFromAddress(address: Address): RecipientChip {
+export function chipFromAddress(address: Address & { readonly members?: readonly Address[] }): RecipientChip {
+  if (address.members) return { key: nextKey(), name: address.name, email: address.email, valid: true, members: address.members };
   const check = checkEmail(address.email);
   return check.ok
     ? { key: nextKey(), name: address.name.trim(), email: check.email, valid: true }
@@ -86,5 +89,17 @@ export const chipLabel = (chip: RecipientChip) => chip.name || chip.email;
  * refused while any is invalid.
  */
 export function chipsToAddresses(chips: readonly RecipientChip[]): Address[] {
-  return chips.map((chip) => ({ name: chip.name, email: chip.email }));
+  // A list's chip is its members (once each, by the address equivalence), where it stands.
+  const seen = new Set<string>();
+  return chips
+    .flatMap((chip) => chip.members ?? [{ name: chip.name, email: chip.email }])
+    .filter((address) => {
+      const key = addressKey(address.email);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
 }
+
+/** A list's chip as the chips of its members (the chip "expanded"). */
+export const expandChip = (chip: RecipientChip): RecipientChip[] => (chip.members ?? []).map((member) => chipFromAddress(member));

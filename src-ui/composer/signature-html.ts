@@ -70,7 +70,12 @@ export function swapSignature(root: HTMLElement, inserted: string | null, nextSi
   else {
     const first = root.firstElementChild;
     if (first && first.localName === 'p') first.after(node);
-    else root.prepend(node);
+    else {
+      // Nothing written yet: a line to write on above it, as a new message opens with.
+      const line = root.ownerDocument.createElement('p');
+      line.append(root.ownerDocument.createElement('br'));
+      root.prepend(line, node);
+    }
   }
   return node.outerHTML;
 }

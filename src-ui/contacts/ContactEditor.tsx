@@ -6,11 +6,12 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { contactDisplayName, contactHue, type ContactInput } from '../../shared/contacts';
 import { TernError } from '../../shared/errors';
-import type { ContactCard } from '../../shared/worker-contacts-api';
+import type { ContactCard, ContactList } from '../../shared/worker-contacts-api';
 import { Avatar } from '../kit/Avatar';
 import { errorText, useT } from '../kit/i18n';
 import { Icon } from '../kit/icons';
 import { useMailActions } from '../state/actions-context';
+import { ListMembership } from './ContactLists';
 
 type Draft = { firstName: string; lastName: string; emails: string[]; phones: string[]; company: string; notes: string };
 
@@ -29,7 +30,7 @@ function badFields(error: TernError | null): Set<string> {
   return new Set(Array.isArray(detail) ? detail.map((issue: { path?: string }) => issue.path ?? '') : []);
 }
 
-export function ContactEditor(props: { accountId: string; card: ContactCard | null; prefill?: Partial<Draft>; onSaved: (id: string) => void; onClose: () => void }) {
+export function ContactEditor(props: { accountId: string; card: ContactCard | null; lists?: readonly ContactList[]; prefill?: Partial<Draft>; onSaved: (id: string) => void; onClose: () => void }) {
   const { accountId, card } = props;
   const t = useT();
   const actions = useMailActions();
@@ -138,6 +139,7 @@ export function ContactEditor(props: { accountId: string; card: ContactCard | nu
           {errorText(t, failure)}
         </p>
       ) : null}
+      {card && props.lists ? <ListMembership accountId={accountId} cardId={card.id} lists={props.lists} /> : null}
       <div className="contact-editor-actions">
         <button type="submit" className="button button-primary" disabled={saving}>
           {t(saving ? 'contacts.saving' : 'contacts.save')}

@@ -18,6 +18,7 @@ import { useMailActions } from '../state/actions-context';
 import { accountsAtom } from '../state/atoms';
 import { ContactEditor } from './ContactEditor';
 import { ContactList } from './ContactList';
+import { ContactListsPanel } from './ContactLists';
 import { ImportDialog } from './ImportDialog';
 import { filterCards, useContactBook } from './use-contact-book';
 import './contacts.css';
@@ -179,10 +180,12 @@ export function ContactsScreen() {
           ) : (
             <ContactList cards={shown} openId={openCard?.id ?? null} onOpen={open} />
           )}
+          {/* Below the cards: the list stays the second Tab stop after the search and New contact. */}
+          {accountId ? <ContactListsPanel accountId={accountId} lists={book.lists} /> : null}
         </section>
         <main className="contacts-card-pane">
           {editing && accountId ? (
-            <ContactEditor key={openCard?.id ?? 'new'} accountId={accountId} card={openCard} onSaved={(id) => open(id)} onClose={() => open(undefined)} />
+            <ContactEditor key={openCard?.id ?? 'new'} accountId={accountId} card={openCard} lists={book.lists} onSaved={(id) => open(id)} onClose={() => open(undefined)} />
           ) : (
             <p className="contacts-empty">{t('contacts.chooseOne', { count: book.cards.length })}</p>
           )}

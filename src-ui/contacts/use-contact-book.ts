@@ -20,6 +20,7 @@ export interface ContactBookView {
   /** Groups of cards sharing an address by the spec's equivalence (merge candidates). */
   readonly duplicates: readonly (readonly ContactCard[])[];
   readonly refused: ContactBook['refused'];
+  readonly lists: ContactBook['lists'];
 }
 
 export function useContactBook(accountId: string | null): ContactBookView {
@@ -32,7 +33,7 @@ export function useContactBook(accountId: string | null): ContactBookView {
   }, [accountId, actions]);
   return useMemo(() => {
     const cards = (book?.cards ?? []).map((card) => ({ card, name: contactDisplayName(card), text: contactSearchText(card) }));
-    return { loading: book === null, cards, duplicates: duplicateGroups(book?.cards ?? []), refused: book?.refused ?? null };
+    return { loading: book === null, cards, duplicates: duplicateGroups(book?.cards ?? []), refused: book?.refused ?? null, lists: book?.lists ?? [] };
   }, [book]);
 }
 

@@ -140,6 +140,8 @@ export function engineFromWorker(worker: Remote<WorkerApi>, version: string, sta
       restore: (params) => worker.contacts.restore(params),
       merge: (params) => worker.contacts.merge(params),
       forgetSuggestion: (params) => worker.contacts.forgetSuggestion(params),
+      saveList: (params) => worker.contacts.saveList(params),
+      removeList: (params) => worker.contacts.removeList(params),
       // The file's bytes are copied to the engine (structured clone); the tab keeps its File.
       previewImport: (params) => worker.contacts.previewImport(params),
       importFile: (params, onProgress) => worker.contacts.importFile(params, proxy(onProgress)),

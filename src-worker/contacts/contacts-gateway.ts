@@ -2,6 +2,7 @@
 import * as z from 'zod';
 import { contactChangesSchema, contactRestoreResponseSchema, contactSchema, type Contact, type ContactChanges, type ContactInput } from '../../shared/api/contacts';
 import { contactImportSchema, type ContactImport, type ContactImportRequest } from '../../shared/api/contact-imports';
+import { contactListChangesSchema, contactListSchema, type ContactList, type ContactListChanges, type ContactListInput } from '../../shared/api/contact-lists';
 import type { GatewayClient } from '../api/gateway-client';
 
 export interface ContactsGateway {
@@ -15,6 +16,10 @@ export interface ContactsGateway {
   /** POST /contacts/imports: the import as queued (refusals as TernError). */
   startImport(request: ContactImportRequest): Promise<ContactImport>;
   importStatus(id: number): Promise<ContactImport>;
+  /** Contact lists (gated: FeatureNotInPlan 402 on a plan without contact groups). */
+  listChanges(since: string): Promise<ContactListChanges>;
+  putList(id: string, input: ContactListInput): Promise<ContactList>;
+  deleteList(id: string): Promise<void>;
 }
 
 const path = (id: string) => `/contacts/${encodeURIComponent(id)}`;
@@ -31,5 +36,8 @@ export function createContactsGateway(client: GatewayClient): ContactsGateway {
     // Not retried: a second POST of a file whose first landed would be PreviousImportRequestRunning. A file takes a while to send.
     startImport: (request) => client.json({ type: 'contacts', method: 'POST', path: '/contacts/imports', json: request, retry: false, timeoutMs: 120_000 }, contactImportSchema),
     importStatus: (id) => client.json({ type: 'contacts', path: `/contacts/imports/${id}` }, contactImportSchema),
+    listChanges: (since) => client.json({ type: 'contacts', path: '/contact-lists', query: { since, limit: 1000 } }, contactListChangesSchema),
+    putList: (id, input) => client.json({ type: 'contacts', method: 'PUT', path: `/contact-lists/${encodeURIComponent(id)}`, json: input }, contactListSchema),
+    deleteList: async (id) => void (await client.json({ type: 'contacts', method: 'DELETE', path: `/contact-lists/${encodeURIComponent(id)}` }, z.object({ ok: z.literal(true) }))),
   };
 }

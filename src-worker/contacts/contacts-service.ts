@@ -10,7 +10,7 @@ import { systemClock } from '../../shared/clock';
 import type { LogType } from '../../shared/constants';
 import { CONTACT_LIMITS, contactDisplayName, contactInputSchema, mergeCards, type Contact } from '../../shared/contacts';
 import { TernError } from '../../shared/errors';
-import type { ContactBook, ContactCard, ContactsService } from '../../shared/worker-contacts-api';
+import type { ContactBook, ContactCard, ContactList, ContactsService } from '../../shared/worker-contacts-api';
 import type { MailTable } from '../db/mail-schema';
 import { withRead, withWrite, type LocalStore, type WriteTransaction } from '../db/store';
 import {
@@ -19,9 +19,11 @@ import {
   readCard,
   readCards,
   readContactsCursor,
+  readContactLists,
   readOps,
   toContactCard,
   writeCard,
+  writeContactLists,
   writeContactsCursor,
   writeOps,
   type CardRow,
@@ -81,11 +83,11 @@ export class EngineContacts implements Omit<ContactsService, 'previewImport' | '
 
   async list({ accountId }: { readonly accountId: string }): Promise<ContactBook> {
     const store = await this.open(accountId);
-    const rows = await withRead(store, CONTACT_TABLES, readCards);
+    const { rows, lists } = await withRead(store, CONTACT_TABLES, async (tx) => ({ rows: await readCards(tx), lists: (await readContactLists(tx)).lists }));
     const cards = rows.filter((row) => !row.deleted).map(toContactCard);
     const names = new Map(cards.map((card) => [card.id, contactDisplayName(card)]));
     cards.sort((a, b) => byName.compare(names.get(a.id)!, names.get(b.id)!) || a.id.localeCompare(b.id));
-    return { accountId, cards, refused: this.refusals.get(accountId) ?? null };
+    return { accountId, cards, lists: [...lists].sort((a, b) => byName.compare(a.name, b.name)), refused: this.refusals.get(accountId) ?? null };
   }
 
   async save({ accountId, id, card }: Parameters<ContactsService['save']>[0]): Promise<ContactCard> {
@@ -134,6 +136,19 @@ export class EngineContacts implements Omit<ContactsService, 'previewImport' | '
       for (const row of others) writeCard(tx, { ...row, deleted: true, unsynced: true });
       return { op: { kind: 'merge', ids: unique }, result: { ...merged, unsynced: true } };
     });
+  }
+
+  async saveList({ accountId, id, name, memberIds }: Parameters<ContactsService['saveList']>[0]): Promise<ContactList> {
+    await this.open(accountId);
+    const saved = await (await this.deps.gateway(accountId)).putList(id ?? crypto.randomUUID(), { name: name.trim(), memberIds: [...new Set(memberIds)] });
+    await this.pull(accountId);
+    return saved;
+  }
+
+  async removeList({ accountId, id }: { readonly accountId: string; readonly id: string }): Promise<void> {
+    await this.open(accountId);
+    await (await this.deps.gateway(accountId)).deleteList(id);
+    await this.pull(accountId);
   }
 
   async forgetSuggestion({ accountIds, email }: { readonly accountIds: readonly string[]; readonly email: string }): Promise<void> {
@@ -225,7 +240,32 @@ export class EngineContacts implements Omit<ContactsService, 'previewImport' | '
         return page.contacts.length + page.deleted.length > 0;
       });
       if (applied) this.changed(accountId);
-      if (!page.hasMore) return;
+      if (!page.hasMore) break;
+    }
+    if (await this.pullLists(store, gateway)) this.changed(accountId);
+  }
+
+  /**
+   * The lists' changes after this device's cursor; on a plan without contact groups (402) the
+   * lists are dropped here, so a downgraded account shows none. Whether anything changed.
+   */
+  private async pullLists(store: LocalStore<MailTable>, gateway: ContactsGateway): Promise<boolean> {
+    let changed = false;
+    for (;;) {
+      const { lists, cursor } = await withRead(store, CONTACT_TABLES, readContactLists);
+      let page;
+      try {
+        page = await gateway.listChanges(cursor);
+      } catch (error) {
+        if (!(error instanceof TernError && error.name === 'FeatureNotInPlan')) throw error;
+        if (lists.length > 0 || cursor !== '') await withWrite(store, CONTACT_TABLES, async (tx) => writeContactLists(tx, { lists: [], cursor: '' }));
+        return lists.length > 0;
+      }
+      const gone = new Set([...page.deleted, ...page.lists.map((list) => list.id)]);
+      const next = [...lists.filter((list) => !gone.has(list.id)), ...page.lists];
+      await withWrite(store, CONTACT_TABLES, async (tx) => writeContactLists(tx, { lists: next, cursor: page.cursor }));
+      changed ||= page.lists.length + page.deleted.length > 0;
+      if (!page.hasMore) return changed;
     }
   }
 

@@ -6,6 +6,7 @@
  * of the gateway's changes stream (JSONBlob `contacts-sync`). One database, so a pulled page
  * and its cursor commit together.
  */
+import type { ContactList } from '../../shared/api/contact-lists';
 import type { Contact, ContactInput } from '../../shared/contacts';
 import { contactDisplayName } from '../../shared/contacts';
 import type { ContactCard } from '../../shared/worker-contacts-api';
@@ -89,4 +90,16 @@ export async function readContactsCursor(tx: ReadTransaction<MailTable>): Promis
 
 export function writeContactsCursor(tx: WriteTransaction<MailTable>, cursor: string): void {
   tx.queuePut('JSONBlob', { id: CURSOR_KEY, cursor });
+}
+
+const LISTS_KEY = 'contact-lists';
+
+/** The account's contact lists as last pulled (the gateway's; edited online only), and their changes cursor. */
+export async function readContactLists(tx: ReadTransaction<MailTable>): Promise<{ lists: ContactList[]; cursor: string }> {
+  const row = await tx.get('JSONBlob', LISTS_KEY);
+  return { lists: Array.isArray(row?.lists) ? (row.lists as ContactList[]) : [], cursor: typeof row?.cursor === 'string' ? row.cursor : '' };
+}
+
+export function writeContactLists(tx: WriteTransaction<MailTable>, value: { lists: readonly ContactList[]; cursor: string }): void {
+  tx.queuePut('JSONBlob', { id: LISTS_KEY, lists: value.lists, cursor: value.cursor });
 }

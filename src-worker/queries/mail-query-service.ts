@@ -4,6 +4,7 @@
  * gateway, and those are kept once fetched.
  */
 import type { Address } from '../../shared/api/mail';
+import type { SuggestedAddress } from '../../shared/worker-mail-api';
 import type {
   AccountCounts,
   BodyProgress,
@@ -42,7 +43,8 @@ import {
 } from './query-params';
 import type { OpenStore } from './thread-list-reader';
 import { BodyPrefetch } from './body-prefetch';
-import { orderSuggestions, suggestionCandidates, type SuggestionCandidate } from './suggestion-order';
+import { listSuggestions, orderSuggestions, suggestionCandidates, type SuggestionCandidate } from './suggestion-order';
+import { readContactLists } from '../mail-store/contact-cards';
 import { orderFolders } from './views';
 
 export interface MailQueryServiceDeps {
@@ -138,16 +140,20 @@ export class EngineMailQueries implements MailQueryService {
     );
   }
 
-  async suggestAddresses(params: { accountIds: readonly string[]; prefix: string; limit: number }): Promise<readonly Address[]> {
+  async suggestAddresses(params: { accountIds: readonly string[]; prefix: string; limit: number }): Promise<readonly SuggestedAddress[]> {
     const { accountIds, prefix, limit } = parseParams(suggestParamsSchema, params);
     const needle = prefix.trim().toLowerCase();
     if (!needle) return [];
     const seen = new Map<string, SuggestionCandidate>();
+    const lists: SuggestedAddress[] = [];
     for (const accountId of accountIds) {
-      const rows = await withRead(await this.deps.open(accountId), ['Contact'], (tx) => tx.getAll('Contact'));
+      const { rows, book } = await withRead(await this.deps.open(accountId), ['Contact', 'JSONBlob'], async (tx) => ({ rows: await tx.getAll('Contact'), book: await readContactLists(tx) }));
       suggestionCandidates(rows, needle, seen);
+      lists.push(...listSuggestions(rows, book.lists, needle));
     }
-    return orderSuggestions(seen.values(), limit);
+    // People first (the maintainers' order in Nextcloud Mail #29: contacts, addresses, groups); lists take the last places.
+    const shownLists = lists.slice(0, Math.min(2, limit));
+    return [...orderSuggestions(seen.values(), limit - shownLists.length), ...shownLists];
   }
 
   async watchSync(onStatus: (status: SyncStatus) => void): Promise<{ subscriptionId: string }> {

@@ -9,7 +9,9 @@
  */
 import { isLikelyNonHumanAddress } from '../../shared/address-kind';
 import type { Address } from '../../shared/api/mail';
+import type { ContactList } from '../../shared/api/contact-lists';
 import { contactDisplayName, type Contact } from '../../shared/contacts';
+import type { SuggestedAddress } from '../../shared/worker-mail-api';
 import type { StoredRow } from '../db/store';
 
 export interface SuggestionCandidate {
@@ -67,4 +69,20 @@ export function suggestionCandidates(rows: readonly StoredRow[], needle: string,
     if (!matches(needle, email, [name])) continue;
     offer({ address: { name, email }, rank: Number(row.mailComposeRank ?? 0), lastAt: Number(row.last_seen_at ?? 0) });
   }
+}
+
+/** Lists whose name has a word starting with the prefix, each with its members' first addresses (cards without one left out; a list with no address none). */
+export function listSuggestions(rows: readonly StoredRow[], lists: readonly ContactList[], needle: string): SuggestedAddress[] {
+  const matching = lists.filter((list) => list.name.toLowerCase().split(/\s+/).some((word) => word.startsWith(needle)));
+  if (matching.length === 0) return [];
+  const cards = new Map<string, Contact>();
+  for (const row of rows) if (row.is_personal_contact === 1 && row.card && row.deleted !== 1) cards.set((row.card as Contact).id, row.card as Contact);
+  return matching.flatMap((list) => {
+    const members = list.memberIds.flatMap((id) => {
+      const card = cards.get(id);
+      const email = card?.emails[0];
+      return card && email ? [{ name: `${card.firstName} ${card.lastName}`.trim() || contactDisplayName(card), email }] : [];
+    });
+    return members.length > 0 ? [{ name: list.name, email: `list:${list.id}`, members }] : [];
+  });
 }

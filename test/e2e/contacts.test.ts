@@ -4,17 +4,20 @@
  * same address (by the spec's equivalence) is offered for merging and merged; a delete is
  * undone from its toast; the composer suggests the card by its last name; a Google CSV export
  * (BOM, ` ::: ` multi-values, an invalid row) is imported through the column mapping and the
- * gateway's job, and importing it again adds nothing; the screen and the import dialog
+ * gateway's job, and importing it again adds nothing; a contact list of two cards (Bob and
+ * Alice herself) is written to as one chip and both receive the message (checked over IMAP);
+ * the screen and the import dialog
  * photographed at 1366×768 and 390×844, light and dark, in English and German.
  */
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { screenshot } from './chromium';
-import { literal, startLoggedIn, type Watched } from './demo-session';
+import { eventually, imapSubjects, literal, startLoggedIn, type Watched } from './demo-session';
 import { composerForm } from './mail-page';
 
 const baseUrl = inject('baseUrl');
-const { alice } = inject('demo');
+const demo = inject('demo');
+const { alice, bob } = demo;
 
 let browser: Browser;
 let tab: Watched;
@@ -160,6 +163,53 @@ describe('the Contacts screen', () => {
     await again.getByText('Imported: 0 new, 0 completed, 3 already there. 1 invalid row was left out.').waitFor();
     await again.getByRole('button', { name: 'Close', exact: true }).last().click();
     expect(await list().getByRole('option', { name: /Yarrowby/ }).count()).toBe(2);
+    expect(tab.errors).toEqual([]);
+  });
+
+  test('a contact list: made, two cards put in it, written to as one chip; every member receives the message over IMAP', async () => {
+    const stamp = Date.now().toString(36);
+    const listName = `Crew ${stamp}`;
+    const subject = `To the crew ${stamp}`;
+    await page.goto(`${baseUrl}/contacts`);
+    await page.getByRole('heading', { name: 'Contacts', level: 1 }).waitFor();
+    await createCard({ first: 'Bo', last: `Listmate${stamp}`, email: bob.email });
+    await createCard({ first: 'Al', last: `Listmate${stamp}`, email: alice.email });
+    if (!(await page.getByLabel('New list name').isVisible())) await page.locator('summary', { hasText: 'Contact lists' }).click();
+    await page.getByLabel('New list name').fill(listName);
+    await page.getByRole('button', { name: 'Create list' }).click();
+    const lists = page.getByRole('list', { name: 'Your contact lists' });
+    await lists.getByText(listName).waitFor();
+    for (const first of ['Bo', 'Al']) {
+      await list().getByRole('option', { name: new RegExp(`^${first} Listmate${stamp}`) }).click();
+      await page.getByRole('checkbox', { name: listName }).check();
+    }
+    await lists.getByRole('listitem').filter({ hasText: listName }).getByText('2 people').waitFor();
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await screenshot(page, `contacts-lists-1366-${scheme}`);
+      await page.setViewportSize({ width: 390, height: 844 });
+      await screenshot(page, `contacts-lists-card-390-${scheme}`);
+      await page.setViewportSize({ width: 1366, height: 768 });
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    await page.goto(`${baseUrl}/mail/unified/inbox`);
+    await page.getByRole('button', { name: 'Compose', exact: true }).click();
+    const box = composerForm(page);
+    await box.waitFor();
+    await box.getByRole('combobox', { name: 'To' }).pressSequentially('crew');
+    const suggestions = page.getByRole('listbox', { name: /Suggestions/ });
+    await suggestions.getByRole('option', { name: new RegExp(`${literal(listName).source}.*Contact list of 2 people`) }).click();
+    const chip = box.getByRole('button', { name: `${listName}, a contact list of 2: open it into its members` });
+    await chip.waitFor();
+    expect(await chip.textContent()).toBe(`${listName} (2)`);
+    await screenshot(page, 'contacts-list-chip-1366-light');
+    await box.getByLabel('Subject').fill(subject);
+    await box.getByRole('textbox', { name: 'Message body' }).fill('Hello crew.');
+    await box.getByRole('button', { name: 'Send' }).click();
+    for (const login of [bob, alice]) {
+      await eventually(async () => (await imapSubjects(demo.mail.host, demo.mail.imap, login, 'INBOX')).includes(subject), 20_000, `${subject} in ${login.email}'s INBOX`);
+    }
     expect(tab.errors).toEqual([]);
   });
 

@@ -87,4 +87,6 @@ export const composer: Record<keyof typeof en, string> = {
   indicatorConflictChanged: 'Konflikt: Dieser Entwurf wurde in einem anderen Tab oder Fenster geändert.',
   indicatorNotSaved: 'Nicht gespeichert',
   removeSuggestion: '{email} aus den Vorschlägen entfernen (Umschalt+Entf)',
+  listChip: '{name}, eine Kontaktliste mit {count}: in ihre Mitglieder aufklappen',
+  listSuggestion: '{count, plural, one {Kontaktliste mit # Person} other {Kontaktliste mit # Personen}}',
 };

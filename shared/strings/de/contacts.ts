@@ -82,4 +82,12 @@ export const contacts: Record<keyof typeof en, string> = {
   reasonInvalidRows: 'Einige Zeilen sind keine gültigen Kontakte.',
   reasonTooMany: 'Diese Datei enthält {count} Kontakte; ein Import nimmt höchstens {limit}.',
   reasonBookFull: 'Ihr Adressbuch würde seine Grenze von {limit} Kontakten überschreiten: Es hat {count}, und diese Datei fügt {adding} hinzu.',
+  lists: '{count, plural, =0 {Kontaktlisten} one {Kontaktlisten (#)} other {Kontaktlisten (#)}}',
+  listsLabel: 'Ihre Kontaktlisten',
+  listsPaywall: 'Kontaktlisten gehören zu einem bezahlten Tarif',
+  listSize: '{count, plural, one {# Person} other {# Personen}}',
+  deleteList: 'Die Liste {name} löschen',
+  newListName: 'Name der neuen Liste',
+  newList: 'Liste anlegen',
+  listsOfCard: 'Kontaktlisten',
 };

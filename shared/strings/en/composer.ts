@@ -86,4 +86,6 @@ export const composer = {
   indicatorConflictChanged: 'Conflict: this draft was changed in another tab or window.',
   indicatorNotSaved: 'Not saved',
   removeSuggestion: 'Remove {email} from suggestions (Shift+Delete)',
+  listChip: '{name}, a contact list of {count}: open it into its members',
+  listSuggestion: '{count, plural, one {Contact list of # person} other {Contact list of # people}}',
 };

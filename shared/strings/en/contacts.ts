@@ -81,4 +81,12 @@ export const contacts = {
   reasonInvalidRows: 'Some rows are not valid contacts.',
   reasonTooMany: 'This file has {count} contacts; one import takes at most {limit}.',
   reasonBookFull: 'Your address book would pass its limit of {limit} contacts: it has {count}, and this file adds {adding}.',
+  lists: '{count, plural, =0 {Contact lists} one {Contact lists (#)} other {Contact lists (#)}}',
+  listsLabel: 'Your contact lists',
+  listsPaywall: 'Contact lists are part of a paid plan',
+  listSize: '{count, plural, one {# person} other {# people}}',
+  deleteList: 'Delete the list {name}',
+  newListName: 'New list name',
+  newList: 'Create list',
+  listsOfCard: 'Contact lists',
 };

@@ -59,10 +59,12 @@ function SignatureForm({ accountId, identity, alias }: { accountId: string; iden
       <p className={`field-hint${over ? ' signature-count-over' : ''}`} aria-live="polite">
         {t(over ? 'identities.signatureTooLong' : 'identities.signatureHint', { count: length, limit: MAX_SIGNATURE_CHARS })}
       </p>
-      <label className="settings-switch identity-switches">
-        <input type="checkbox" checked={onReplies} onChange={(event) => setOnReplies(event.target.checked)} />
-        <span className="settings-switch-text">{t('identities.signatureOnReplies')}</span>
-      </label>
+      <div className="identity-switches">
+        <label className="settings-switch">
+          <input type="checkbox" checked={onReplies} onChange={(event) => setOnReplies(event.target.checked)} />
+          <span className="settings-switch-text">{t('identities.signatureOnReplies')}</span>
+        </label>
+      </div>
       {state.kind === 'failed' && (
         <p className="field-error" role="alert">
           {t('identities.notSaved', { reason: state.reason })}

@@ -8,7 +8,7 @@ import type { Address } from '../../../shared/api/mail';
 import { contactDisplayName, type ContactInput } from '../../../shared/contacts';
 import { TernError } from '../../../shared/errors';
 import { errorPhrase } from '../../../shared/strings';
-import type { ContactBook, ContactCard, ContactExportFile, ContactImport, ContactImportPreview, ContactsService } from '../../../shared/worker-contacts-api';
+import type { ContactBook, ContactCard, ContactExportFile, ContactList, ContactImport, ContactImportPreview, ContactsService } from '../../../shared/worker-contacts-api';
 import type { WorkerBridge } from '../engine-feeds';
 import type { UiEngine } from '../engine-port';
 
@@ -29,6 +29,10 @@ export interface ContactActions {
   previewContactImport(params: Parameters<ContactsService['previewImport']>[0]): Promise<ContactImportPreview>;
   /** Imports the file through the gateway's job, `onProgress` as it goes; resolves with its end. */
   importContacts(params: Parameters<ContactsService['importFile']>[0], onProgress: (status: ContactImport) => void): Promise<ContactImport>;
+  /** Creates or replaces a contact list (online; FeatureNotInPlan on a plan without contact groups). */
+  saveContactList(params: Parameters<ContactsService['saveList']>[0]): Promise<ContactList>;
+  /** Deletes a contact list. */
+  removeContactList(params: Parameters<ContactsService['removeList']>[0]): Promise<void>;
   /** The book as a file (this device's copy). */
   exportContacts(params: Parameters<ContactsService['exportFile']>[0]): Promise<ContactExportFile>;
 }
@@ -72,6 +76,8 @@ export function createContactActions({ engine, bridge }: { engine: UiEngine; bri
     previewContactImport: (params) => call(() => contacts().previewImport(params)),
     importContacts: (params, onProgress) => call(() => contacts().importFile(params, onProgress)),
     exportContacts: (params) => call(() => contacts().exportFile(params)),
+    saveContactList: (params) => call(() => contacts().saveList(params)),
+    removeContactList: (params) => call(() => contacts().removeList(params)),
     forgetSuggestion: (params) => void call(() => contacts().forgetSuggestion(params)).catch(() => undefined),
     async addSenderToContacts({ accountId, sender }) {
       const name = sender.name.trim();

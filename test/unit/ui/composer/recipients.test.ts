@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { addChips, chipFromAddress, chipsToAddresses, INVALID_ADDRESS_MESSAGE, parseAddress, parseRecipients } from '../../../../src-ui/composer/recipients';
+import { addChips, chipFromAddress, chipsToAddresses, expandChip, INVALID_ADDRESS_MESSAGE, parseAddress, parseRecipients } from '../../../../src-ui/composer/recipients';
 
 describe('chip validation (spec §5 email rule)', () => {
   test.each([
@@ -56,6 +56,23 @@ describe('parsing typed and pasted text', () => {
     expect(chipsToAddresses(parseRecipients('ann@example.com, nope'))).toEqual([
       { name: '', email: 'ann@example.com' },
       { name: '', email: 'nope' },
+    ]);
+  });
+});
+
+describe('a contact list’s chip', () => {
+  const list = chipFromAddress({ name: 'Crew', email: 'list:crew-0001', members: [{ name: 'Bo', email: 'bo@kite.test' }, { name: 'Al', email: 'Al@Kite.test' }] });
+
+  test('stands for its members where it is, each address once (by the equivalence)', () => {
+    expect(list).toMatchObject({ name: 'Crew', email: 'list:crew-0001', valid: true });
+    const chips = [chipFromAddress({ name: '', email: 'al+x@kite.test' }), list, chipFromAddress({ name: '', email: 'zed@kite.test' })];
+    expect(chipsToAddresses(chips).map((address) => address.email)).toEqual(['al+x@kite.test', 'bo@kite.test', 'zed@kite.test']);
+  });
+
+  test('opens into its members’ chips, normalised as typed ones are', () => {
+    expect(expandChip(list).map((chip) => [chip.name, chip.email, chip.valid])).toEqual([
+      ['Bo', 'bo@kite.test', true],
+      ['Al', 'al@kite.test', true],
     ]);
   });
 });

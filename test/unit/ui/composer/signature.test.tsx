@@ -48,6 +48,13 @@ test('a new message: an empty first line, then "-- " and the default identity’
   expect(body().querySelector('.tern-signature')?.innerHTML).toBe(`<div>-- </div>${WORK}`);
 });
 
+test('from an identity without a signature to one with: it comes in under an empty line to write on', () => {
+  const { body, from } = setup({ ...composeNew('acc1'), from: { name: 'Alice', email: 'alice.plain@tern.test' } });
+  expect(body().innerHTML).toBe('');
+  from('acc1/own');
+  expect(body().innerHTML).toBe(`<p><br></p><div class="tern-signature"><div>-- </div>${WORK}</div>`);
+});
+
 test('an edited signature stays when the From changes', () => {
   const { body, from } = setup(composeNew('acc1'));
   act(() => {

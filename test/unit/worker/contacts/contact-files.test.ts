@@ -35,7 +35,7 @@ function setUp() {
   } as unknown as ContactsGateway;
   const files = new EngineContactFiles({
     gateway: async () => gateway,
-    list: async ({ accountId }) => ({ accountId, cards: [card({ firstName: 'Ann', lastName: 'Kite', emails: ['ann@kite.test'] })], refused: null }),
+    list: async ({ accountId }) => ({ accountId, cards: [card({ firstName: 'Ann', lastName: 'Kite', emails: ['ann@kite.test'] })], lists: [], refused: null }),
     pull: async (accountId) => void pulled.push(accountId),
     clock: instantClock,
   });
