@@ -19,25 +19,17 @@ import type { Dataset } from '../lib/bench-env';
 import { attachSharedWorker, busyLoopMs, CPU_RATES, newThrottledPage, type CpuRate, type ThrottledPage } from '../lib/browser';
 import { GatewayProcess } from '../lib/gateway-process';
 import { boundaryFigures, measureInteraction, type Interaction } from '../lib/engine-stats';
-import { countStoredMessages, installProbes, pageTimeOrigin, paintAfter, readProbe, ROW_SELECTOR, type BenchProbe } from '../lib/page-probes';
+import { installProbes, pageTimeOrigin, paintAfter, readProbe, ROW_SELECTOR, type BenchProbe } from '../lib/page-probes';
 import type { FigureSpec, Scenario, ScenarioContext } from '../lib/scenario';
 import { sendBySmtp } from '../lib/smtp-send';
 import { postfixNote, QUIET_MS } from './new-mail';
 import { median } from '../lib/stats';
+import { signIn, waitForStored } from '../lib/ui-session';
 
 type Samples = Partial<Record<`${CpuRate}`, number[]>>;
 const push = (samples: Samples, rate: CpuRate, value: number) => (samples[`${rate}`] ??= []).push(value);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const rateKey = (rate: CpuRate) => `${rate}` as const;
-
-/** The login screen as a person uses it; resolves right after the click on "Sign in". */
-export async function signIn(page: Page, baseUrl: string, dataset: Dataset): Promise<void> {
-  await page.goto(baseUrl);
-  await page.getByLabel('Email address').fill(dataset.email, { timeout: 20_000 });
-  await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByLabel('Password', { exact: true }).fill(dataset.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
 
 /**
  * The first screenful of rows: the first row-count change that reaches the most rows the
@@ -58,18 +50,6 @@ async function waitForScreen(page: Page, timeoutMs: number): Promise<{ paintedAt
   const screen = firstScreen(await readProbe(page));
   if (!screen) throw new Error('no thread rows were painted');
   return screen;
-}
-
-/** Polls IndexedDB until it holds `target` messages; the Node-clock time it was seen, or null on timeout. */
-async function waitForStored(page: Page, target: number, timeoutMs: number, everyMs = 500): Promise<{ at: number | null; stored: number }> {
-  const deadline = performance.now() + timeoutMs;
-  let stored = 0;
-  while (performance.now() < deadline) {
-    stored = await countStoredMessages(page);
-    if (stored >= target) return { at: performance.now(), stored };
-    await sleep(everyMs);
-  }
-  return { at: null, stored };
 }
 
 /** JS heap of the tab and of its SharedWorker after a full GC, MB. */
