@@ -149,7 +149,7 @@ test('390×844: every Settings page fits, list and page one at a time', async ()
   for (const settingsPage of BUILT_SETTINGS_PAGES) {
     await page.locator(`.settings-nav a[href$="/settings/${settingsPage.id}"]`).click();
     await page.waitForURL(new RegExp(`/settings/${settingsPage.id}$`));
-    await page.locator(`section[aria-labelledby="settings-page-${settingsPage.id}"] .settings-sections`).waitFor();
+    await page.locator(`section[aria-labelledby="settings-page-${settingsPage.id}"] .settings-sections`).first().waitFor();
     await inBothThemes(page, `settings-${settingsPage.id}`, async () => expect(await visible(page, '.settings-nav')).toBe(false));
     await page.locator('.settings-page-back').click();
     await page.locator('.settings-nav').waitFor();
