@@ -14,6 +14,7 @@ import { startMailServers, type MailServers, type MailUser } from '../../harness
 import { MaildirWriter } from '../../harness/seed/maildir';
 import { buildMessage, plainEntity } from '../../harness/seed/mime';
 import type { BenchEnv } from './bench-env';
+import { sendBySmtp } from './smtp-send';
 
 const execFileP = promisify(execFile);
 
@@ -96,6 +97,22 @@ export function parseDoveadmWho(output: string, protocol = 'imap'): Map<string, 
 /** Dovecot's own count of each user's IMAP connections now. */
 export async function imapConnectionsByUser(servers: MailServers): Promise<Map<string, number>> {
   return parseDoveadmWho(await servers.doveadm(['who']));
+}
+
+/** How many of `users` have fewer than the two IMAP connections of a mirrored account in IDLE (a sync and an IDLE connection), now. */
+export async function accountsNotIdle(servers: MailServers, users: readonly Pick<MailUser, 'email'>[]): Promise<number> {
+  const connections = await imapConnectionsByUser(servers);
+  return users.filter((user) => (connections.get(user.email) ?? 0) < 2).length;
+}
+
+/**
+ * One mail to `to` by raw SMTP to the harness Postfix; resolves to the time from its 250 after
+ * DATA to the next frame at that account's push socket (ms). Rejects when no frame comes in `timeoutMs`.
+ */
+export async function mailToFrameMs(servers: MailServers, client: PushClient, to: string, subject: string, timeoutMs: number): Promise<number> {
+  const seen = client.frameAfter(client.latest, timeoutMs);
+  const { acceptedAt } = await sendBySmtp({ host: servers.host, port: servers.ports.smtp, message: { from: 'sender@kite.test', to, subject, text: `${subject}.\n` } });
+  return (await seen) - acceptedAt;
 }
 
 /**

@@ -28,6 +28,17 @@ const WORKER: FigureSpec = {
   budget: { text: 'none in §8' },
 };
 
+const SERVICE_WORKER: FigureSpec = {
+  key: '1.sw-in-entry-gzip',
+  item: 1,
+  what: 'Service worker code in the UI entry, gzipped (its registration and the worker itself)',
+  unit: 'KB',
+  budget: { text: 'adds nothing to the entry (issue 20)', limit: 0 },
+};
+
+/** Code only the service worker's side has: its registration (sw-registration.ts) and the worker (service-worker.ts). */
+const SERVICE_WORKER_CODE = /serviceWorker\.register\(|__TERN_PRECACHE__/;
+
 const gzipKB = (file: string) => gzipSync(readFileSync(file), { level: 9 }).length / 1024;
 
 /** `/build/x.js` from the page → the file under public/build. */
@@ -65,7 +76,7 @@ export const bundleSize: Scenario = {
   id: 'bundle-size',
   title: 'Bundle sizes (item 1)',
   estimateSec: 1,
-  figures: [ENTRY, WORKER],
+  figures: [ENTRY, SERVICE_WORKER, WORKER],
   async run(ctx) {
     const page = readFileSync(path.join(BUILD_DIR, 'index.html'), 'utf8');
     const entryUrl = /<script type="module" src="([^"]+)"/.exec(page)?.[1];
@@ -86,6 +97,19 @@ export const bundleSize: Scenario = {
         (cssKB !== null ? `; CSS ${cssKB} KB more` : '') +
         `; ${lazy.length} lazy chunk${lazy.length === 1 ? "" : "s"} (${lazy.reduce((s, l) => s + l.gzipKB, 0).toFixed(1)} KB) not counted. Deterministic: one run.`,
       { parts, lazy, cssGzipKB: cssKB },
+    );
+    // The service worker: registered from a lazy chunk after the first screen, the worker its own file (/sw.js).
+    const holdsServiceWorkerCode = (file: string) => SERVICE_WORKER_CODE.test(readFileSync(file, 'utf8'));
+    const swParts = closure.filter(holdsServiceWorkerCode);
+    const registration = lazy.find((part) => staticClosure(path.join(BUILD_DIR, part.file)).some(holdsServiceWorkerCode));
+    const registrationFile = registration && staticClosure(path.join(BUILD_DIR, registration.file)).find(holdsServiceWorkerCode);
+    const swFileKB = Math.round(gzipKB(path.join(BUILD_DIR, 'sw.js')) * 10) / 10;
+    ctx.record(
+      SERVICE_WORKER,
+      { '1': [swParts.reduce((sum, file) => sum + gzipKB(file), 0)] },
+      (swParts.length ? `In the entry: ${swParts.map((file) => path.relative(BUILD_DIR, file)).join(', ')}` : 'No entry file holds service-worker code') +
+        `; the registration (${registrationFile ? path.relative(BUILD_DIR, registrationFile) : 'not found'}) comes with ${registration ? `the lazy chunk ${registration.file}, outside the entry` : 'no lazy chunk of the entry'}; ` +
+        `sw.js (precache list + worker) is ${swFileKB} KB, fetched by the browser on its own. Deterministic: one run.`,
     );
     const workerKB = gzipKB(fileOf(workerUrl));
     ctx.record(WORKER, { '1': [workerKB] }, `${path.relative(BUILD_DIR, fileOf(workerUrl))}; loads once per browser, off the page's main thread. Deterministic: one run.`);

@@ -20,7 +20,7 @@ import { startCluster, type Cluster } from '../../harness/cluster';
 import { findFreePorts } from '../../harness/ports';
 import { GATEWAY_BUNDLE } from '../lib/bench-build';
 import { processCpuMs } from '../lib/gateway-process';
-import { imapConnectionsByUser, inParallel, loginAll, manyUsers, PushClient, startManyMailServers } from '../lib/many-accounts';
+import { accountsNotIdle, inParallel, loginAll, mailToFrameMs, manyUsers, PushClient, startManyMailServers } from '../lib/many-accounts';
 import type { FigureSpec, Scenario } from '../lib/scenario';
 import { sendBySmtp } from '../lib/smtp-send';
 import { median } from '../lib/stats';
@@ -134,8 +134,7 @@ export const failover300: Scenario = {
           for (const row of live) perHolder.set(row.holder, (perHolder.get(row.holder) ?? 0) + 1);
           state = `${live.length} live leases, per node ${[...perHolder.values()].join('/')}`;
           if (live.length !== count || perHolder.size !== 2 || [...perHolder.values()].some((held) => held < perNode - 1)) return false;
-          const connections = await imapConnectionsByUser(servers);
-          const short = users.filter((user) => (connections.get(user.email) ?? 0) < 2).length;
+          const short = await accountsNotIdle(servers, users);
           state += `, ${short} accounts without 2 IMAP connections`;
           return short === 0;
         }).catch((error: unknown) => {
@@ -274,18 +273,12 @@ async function failoverOnce(params: {
     // The killed node's connections are gone well before its leases lapse; counted only once every lease has moved.
     if (leasesMs !== null && now - lastWho >= 250) {
       lastWho = now;
-      const connections = await imapConnectionsByUser(servers);
-      if (users.every((user) => (connections.get(user.email) ?? 0) >= 2)) allIdleMs = performance.now() - killedAt;
+      if ((await accountsNotIdle(servers, users)) === 0) allIdleMs = performance.now() - killedAt;
       if (allIdleMs !== null) survivorCpuMs = processCpuMs(survivorPid) - cpuBefore;
     }
     if (allIdleMs === null) await sleep(100);
   }
   const duringMs = (await Promise.all(during)).map((at) => at - killedAt);
-  const afterMs = await inParallel(sample, 4, async (user, index) => {
-    const client = clients[index]!;
-    const seen = client.frameAfter(client.latest, 30_000);
-    const { acceptedAt } = await send(user.email, `After the failover ${index}`);
-    return (await seen) - acceptedAt;
-  });
+  const afterMs = await inParallel(sample, 4, (user, index) => mailToFrameMs(servers, clients[index]!, user.email, `After the failover ${index}`, 30_000));
   return { detectMs: detectMs!, leasesMs: leasesMs!, allIdleMs, duringMs, afterMs, survivorCpuMs };
 }

@@ -12,10 +12,10 @@ import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FolderListResponse } from '../../../shared/api/reading';
 import { GatewayProcess } from '../lib/gateway-process';
-import { imapConnectionsByUser, inParallel, loginAll, manyUsers, PushClient, startManyMailServers, TINY_INBOX } from '../lib/many-accounts';
+import { accountsNotIdle, imapConnectionsByUser, inParallel, loginAll, mailToFrameMs, manyUsers, PushClient, startManyMailServers, TINY_INBOX } from '../lib/many-accounts';
 import { InspectorSession } from '../lib/node-inspector';
 import type { FigureSpec, Scenario } from '../lib/scenario';
-import { postfixDelays, sendBySmtp } from '../lib/smtp-send';
+import { postfixDelays } from '../lib/smtp-send';
 import { median, p95 } from '../lib/stats';
 
 /** Logins at once: a few, as people arriving (the login limit counts failures only). */
@@ -107,13 +107,13 @@ export const idle1000: Scenario = {
         }
       });
       const mirroredMs = performance.now() - started;
-      let connections = new Map<string, number>();
       for (let attempt = 0; ; attempt++) {
-        connections = await imapConnectionsByUser(servers);
-        if (users.every((user) => (connections.get(user.email) ?? 0) >= 2)) break;
-        if (attempt > 120) throw new Error(`after 60 s only ${users.filter((user) => (connections.get(user.email) ?? 0) >= 2).length} of ${count} accounts have 2 IMAP connections`);
+        const short = await accountsNotIdle(servers, users);
+        if (short === 0) break;
+        if (attempt > 120) throw new Error(`after 60 s only ${count - short} of ${count} accounts have 2 IMAP connections`);
         await sleep(500);
       }
+      const connections = await imapConnectionsByUser(servers);
       const readyMs = performance.now() - started;
       const setupCpuMs = gateway.cpuMs() - cpuBefore;
       const total = [...connections.values()].reduce((sum, n) => sum + n, 0);
@@ -168,13 +168,7 @@ export const idle1000: Scenario = {
       const sample = [...users].sort(() => Math.random() - 0.5).slice(0, deliveries);
       const clients = await inParallel(sample, 16, async (user) => PushClient.open(gateway.baseUrl, tokens.get(user.email)!));
       sockets.push(...clients);
-      const latencies = await inParallel(sample, 4, async (user, index) => {
-        const client = clients[index]!;
-        const seen = client.frameAfter(client.latest, 15_000);
-        const subject = `Idle bench ${index} ${Math.random().toString(36).slice(2, 8)}`;
-        const { acceptedAt } = await sendBySmtp({ host: servers.host, port: servers.ports.smtp, message: { from: 'sender@kite.test', to: user.email, subject, text: 'Hello from the idle benchmark.\n' } });
-        return (await seen) - acceptedAt;
-      });
+      const latencies = await inParallel(sample, 4, (user, index) => mailToFrameMs(servers, clients[index]!, user.email, `Idle bench ${index} ${Math.random().toString(36).slice(2, 8)}`, 15_000));
       // Postfix's share of each (its log's delays=: accepted → handed over to Dovecot's LMTP), to tell a slow tail's origin.
       const postfixLog = readFileSync(servers.logFiles.postfix, 'utf8');
       const postfixMs = sample.flatMap((user) => postfixDelays(postfixLog, user.email, 1).map((delay) => delay.total * 1000));

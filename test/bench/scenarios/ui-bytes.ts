@@ -13,10 +13,10 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { newThrottledPage } from '../lib/browser';
 import { GatewayProcess } from '../lib/gateway-process';
-import { countStoredMessages, ROW_SELECTOR } from '../lib/page-probes';
+import { ROW_SELECTOR } from '../lib/page-probes';
 import type { FigureSpec, Scenario } from '../lib/scenario';
 import { recordWire, wireTotals, type WireRequest, type WireTotals } from '../lib/wire-bytes';
-import { signIn } from './ui';
+import { signIn, waitForStored } from '../lib/ui-session';
 
 const FIRST_SCREEN_BYTES: FigureSpec = {
   key: '1.cold-load-wire',
@@ -39,8 +39,6 @@ const SYNC_BYTES: FigureSpec = {
   unit: 'KB',
   budget: { text: 'none in §8' },
 };
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const isApi = (request: WireRequest) => new URL(request.url).pathname.startsWith('/api/');
 
@@ -113,11 +111,7 @@ export const uiBytes: Scenario = {
         // data: URLs (the icon main.tsx sets) move nothing over the network.
         const firstScreen = [...wire.requests.filter((request) => request.url.startsWith('http')), await workerScriptRequest(tab.page, gateway.baseUrl)];
         if (!wire.engineAttached()) throw new Error('the engine (SharedWorker) was not attached: its requests would be missing');
-        const deadline = performance.now() + 90_000;
-        while ((await countStoredMessages(tab.page)) < dataset.seeded.messages) {
-          if (performance.now() > deadline) throw new Error(`IndexedDB did not fill within 90 s`);
-          await sleep(500);
-        }
+        if ((await waitForStored(tab.page, dataset.seeded.messages, 90_000)).at === null) throw new Error('IndexedDB did not fill within 90 s');
         const api = wire.requests.filter(isApi);
         const first = wireTotals(firstScreen);
         const firstStatic = wireTotals(firstScreen.filter((request) => !isApi(request)));
