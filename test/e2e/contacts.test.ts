@@ -26,7 +26,39 @@ let page: Page;
 beforeAll(async () => {
   ({ browser, tab, page } = await startLoggedIn(baseUrl, alice, { viewport: { width: 1366, height: 768 } }));
 });
+/**
+ * Leaves Alice's book as this file's import and list tests found it (other files' composers
+ * would otherwise suggest "Bo Listmate…" for Bob): their cards and lists deleted through the
+ * gateway with the page's own session, even when a test failed.
+ */
+async function removeWhatTheseTestsAdded(): Promise<number> {
+  return page.evaluate(async () => {
+    let removed = 0;
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open('tern-accounts');
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    const accounts = await new Promise<{ api: string; token: string }[]>((resolve) => {
+      const request = db.transaction('accounts').objectStore('accounts').getAll();
+      request.onsuccess = () => resolve(request.result as { api: string; token: string }[]);
+    });
+    db.close();
+    for (const { api, token } of accounts) {
+      const call = (method: string, path: string) => fetch(`${api}${path}`, { method, headers: { authorization: `Bearer ${token}` } });
+      const book = (await (await call('GET', '/contacts?limit=2000')).json()) as { contacts: { id: string; lastName: string; emails: string[] }[] };
+      const added = book.contacts.filter((card) => card.lastName.startsWith('Listmate') || card.emails.some((email) => /@(yarrow|yasen)\.test$/.test(email)));
+      for (const card of added) removed += Number((await call('DELETE', `/contacts/${card.id}`)).ok);
+      const lists = (await (await call('GET', '/contact-lists')).json()) as { lists?: { id: string; name: string }[] };
+      for (const list of lists.lists ?? []) if (list.name.startsWith('Crew ')) removed += Number((await call('DELETE', `/contact-lists/${list.id}`)).ok);
+    }
+    return removed;
+  });
+}
+
 afterAll(async () => {
+  const removed = await removeWhatTheseTestsAdded().catch((error: unknown) => console.warn(`contacts e2e clean-up: ${String(error)}`));
+  console.info(`contacts e2e: removed ${String(removed)} cards and lists it had added`);
   await browser?.close();
 });
 
