@@ -114,7 +114,7 @@ async function resolvePorts(requested: Partial<MailServerPorts>): Promise<MailSe
 }
 
 /** Rewritten at every start, so changed ports or a harness upgrade just work. */
-async function writeServerConfigs(p: HarnessLayout, ports: MailServerPorts, owner: { uid: number; gid: number }, postmaster: string, imapConnections: number | undefined, tls: HarnessTls) {
+async function writeServerConfigs(p: HarnessLayout, ports: MailServerPorts, owner: { uid: number; gid: number }, postmaster: string, imapConnections: number | undefined, tls: HarnessTls, kind: ImapServerKind) {
   const dovecotConfig = renderDovecotConfig({
     baseDir: p.dovecotBase, stateDir: p.dovecotState, logFile: p.dovecotLog, usersFile: p.usersFile,
     mailRoot: p.mailRoot, imapPort: ports.imap, lmtpPort: ports.lmtp, sievePort: ports.sieve, smtpPort: ports.smtp,
@@ -125,7 +125,8 @@ async function writeServerConfigs(p: HarnessLayout, ports: MailServerPorts, owne
   const postfixParams = {
     configDir: p.postfixConf, queueDir: p.postfixQueue, dataDir: p.postfixData, logFile: p.postfixLog,
     domainsFile: p.domainsFile, mailboxesFile: p.mailboxesFile, aliasesFile: p.aliasesFile, senderLoginsFile: p.senderLoginsFile,
-    authSocket: p.authSocket, smtpPort: ports.smtp, submissionPort: ports.submission, lmtpPort: ports.lmtp,
+    // Submission checks logins with Dovecot's auth, which a Cyrus run does not start: none there.
+    authSocket: p.authSocket, smtpPort: ports.smtp, submissionPort: kind === 'dovecot' ? ports.submission : null, lmtpPort: ports.lmtp,
   };
   await writeAtomic(path.join(p.postfixConf, 'main.cf'), renderPostfixMainCf(postfixParams), 0o644, { mtime: postfixMtime() });
   await writeAtomic(path.join(p.postfixConf, 'master.cf'), renderPostfixMasterCf(postfixParams), 0o644, { mtime: postfixMtime() });
@@ -164,7 +165,7 @@ export async function startMailServers(opts: MailServersOptions): Promise<MailSe
     await prepareDataDir(p, opts.fresh ?? false, mailOwner);
     tls = await ensureHarnessCert(path.dirname(p.dovecotConf));
     const [firstUser] = users.keys();
-    await writeServerConfigs(p, ports, mailOwner, `postmaster@${firstUser ? addressParts(firstUser).domain : 'harness.test'}`, opts.imapConnections, tls);
+    await writeServerConfigs(p, ports, mailOwner, `postmaster@${firstUser ? addressParts(firstUser).domain : 'harness.test'}`, opts.imapConnections, tls, opts.imapServer ?? 'dovecot');
     await writeUsers();
   } catch (err) {
     await releaseLock();
@@ -251,7 +252,7 @@ export async function startMailServers(opts: MailServersOptions): Promise<MailSe
         await started.addUsers([...users.values()]);
       }),
       ready(postfix, ports.smtp, /^220 /, p.postfixLog),
-      ready(postfix, ports.submission, /^220 /, p.postfixLog),
+      ...(kind === 'dovecot' ? [ready(postfix, ports.submission, /^220 /, p.postfixLog)] : []),
     ]);
     postfixMasterPid = readPostfixMasterPid(p);
     if (postfixMasterPid === null) throw new Error(`Postfix answered but ${p.postfixQueue}/pid/master.pid is missing`);
@@ -303,7 +304,8 @@ export async function startMailServers(opts: MailServersOptions): Promise<MailSe
   return {
     host: '127.0.0.1',
     imapServer: kind,
-    ports,
+    // With Cyrus IMAP there is no submission service (see writeServerConfigs): who asks for it gets the plain SMTP port, no sender check.
+    ports: kind === 'dovecot' ? ports : { ...ports, submission: ports.smtp },
     dataDir,
     mailOwner,
     logFiles: { dovecot: p.dovecotLog, postfix: p.postfixLog },

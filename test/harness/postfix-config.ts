@@ -26,8 +26,11 @@ export interface PostfixConfigParams {
   /** Dovecot's auth socket for SASL on the submission port (absolute: every service is unchrooted). */
   authSocket: string;
   smtpPort: number;
-  /** The submission port: SASL required, and a login sends only as its own address or its aliases. */
-  submissionPort: number;
+  /**
+   * The submission port: SASL required, and a login sends only as its own address or its aliases.
+   * null: none (with Cyrus IMAP there is no Dovecot to check the logins).
+   */
+  submissionPort: number | null;
   lmtpPort: number;
   /** Name in the SMTP greeting; not a delivery domain (mydestination is empty). */
   hostname?: string;
@@ -68,7 +71,7 @@ export function renderPostfixMainCf(p: PostfixConfigParams): string {
   })) {
     assertConfigSafePath(v, k);
   }
-  for (const [k, v] of [['SMTP', p.smtpPort], ['LMTP', p.lmtpPort], ['submission', p.submissionPort]] as const) {
+  for (const [k, v] of [['SMTP', p.smtpPort], ['LMTP', p.lmtpPort], ['submission', p.submissionPort ?? 1]] as const) {
     if (!Number.isInteger(v) || v < 1 || v > 65535) throw new Error(`Invalid ${k} port: ${v}`);
   }
   const hostname = p.hostname ?? 'mail.harness.test';
@@ -152,7 +155,7 @@ lmtp_tls_security_level = none
  * inside our queue dir), smtpd listening ONLY on 127.0.0.1:<smtpPort> (no port 25).
  */
 export function renderPostfixMasterCf(p: Pick<PostfixConfigParams, 'smtpPort' | 'submissionPort'>): string {
-  for (const [k, v] of [['SMTP', p.smtpPort], ['submission', p.submissionPort]] as const) {
+  for (const [k, v] of [['SMTP', p.smtpPort], ['submission', p.submissionPort ?? 1]] as const) {
     if (!Number.isInteger(v) || v < 1 || v > 65535) throw new Error(`Invalid ${k} port: ${v}`);
   }
   const rows: ReadonlyArray<readonly [string, string, string, string, string, string, string, string]> = [
@@ -186,7 +189,7 @@ export function renderPostfixMasterCf(p: Pick<PostfixConfigParams, 'smtpPort' | 
     '# service type  private unpriv  chroot  wakeup  maxproc command\n';
   const lines = rows.map(([name, ...rest]) => [name.padEnd(16), ...rest.map((c) => c.padEnd(8))].join(' ').trimEnd());
   // Submission (RFC 6409), as a provider runs it: AUTH required, sender checked against the login.
-  const submission = [
+  const submission = p.submissionPort === null ? [] : [
     [`127.0.0.1:${p.submissionPort}`.padEnd(16), ...['inet', 'n', '-', 'n', '-', '-', 'smtpd'].map((c) => c.padEnd(8))].join(' ').trimEnd(),
     '  -o syslog_name=postfix/submission',
     '  -o smtpd_sasl_auth_enable=yes',

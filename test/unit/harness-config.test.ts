@@ -208,6 +208,13 @@ describe('postfix config', () => {
     expect(services.map((s) => s[0])).toEqual(expect.arrayContaining(['lmtp', 'qmgr', 'cleanup', 'rewrite', 'bounce', 'error']));
   });
 
+  it('has no submission service when there is no Dovecot to check its logins (a Cyrus run)', () => {
+    const master = renderPostfixMasterCf({ ...postfixParams, submissionPort: null });
+    expect(master).toContain('127.0.0.1:2525');
+    expect(master).not.toContain('127.0.0.1:2587');
+    expect(master).not.toContain('smtpd_sasl_auth_enable');
+  });
+
   it('moves the queue to /tmp when <queue>/public/postlog would be too long for a unix socket', () => {
     expect(choosePostfixQueueDir('/work/main/.tern/mail')).toBe('/work/main/.tern/mail/postfix/queue');
     const long = `/very/${'long/'.repeat(20)}dir`;
