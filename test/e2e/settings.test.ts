@@ -35,7 +35,7 @@ const themeOf = (page: Page) => page.evaluate(() => document.documentElement.dat
 async function openSettings(page: Page, path: string, heading: string | RegExp) {
   await page.goto(`${baseUrl}${path}`);
   await page.getByRole('heading', { name: heading, level: 2 }).waitFor();
-  await page.locator('.settings-sections').waitFor();
+  await page.locator('.settings-sections').first().waitFor();
 }
 
 beforeAll(async () => {
@@ -112,7 +112,7 @@ describe('preferences roam', () => {
         await page.getByRole('link', { name: language === 'de' ? 'Allgemein' : 'General' }).focus();
         await page.keyboard.press('Enter');
         await page.getByRole('heading', { name: language === 'de' ? 'Allgemein' : 'General', level: 2 }).waitFor();
-        await page.locator('.settings-sections').waitFor();
+        await page.locator('.settings-sections').first().waitFor();
         expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H2');
         await screenshot(page, `settings-general-390-${scheme}-${language}`);
       }

@@ -75,6 +75,8 @@ describe('the sidebar with the keyboard', () => {
   test('arrows move between folders, Right and Left close and open, Enter opens', async () => {
     const allInboxes = mail.sidebar().getByRole('link', { name: /^All inboxes/ });
     await allInboxes.focus();
+    await page.keyboard.press('ArrowDown'); // Scheduled (every account's sends for later)
+    await expect.poll(() => isFocused(mail.sidebar().getByRole('link', { name: /^Scheduled/ }))).toBe(true);
     await page.keyboard.press('ArrowDown'); // Alice's account
     await page.keyboard.press('ArrowDown'); // her Inbox
     await page.keyboard.press('ArrowDown'); // Drafts
