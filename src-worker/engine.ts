@@ -28,6 +28,8 @@ import { EngineContactFiles } from './contacts/contact-files';
 import { EngineContacts } from './contacts/contacts-service';
 import type { ContactsService } from '../shared/worker-contacts-api';
 import { EngineSettings } from './settings/settings-service';
+import { createTemplatesGateway } from './templates/templates-gateway';
+import { EngineTemplates } from './templates/templates-service';
 import { createRulesGateway } from './rules/rules-gateway';
 import { EngineRules } from './rules/rules-service';
 import { createLabelsGateway } from './labels/labels-gateway';
@@ -153,9 +155,11 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     onAccountStarted: (accountId) => {
       void settings.load(accountId);
       void contacts.pull(accountId);
+      void templates.pull(accountId);
     },
     onSettingsChanged: () => settings.changed(),
     onContactsChanged: (accountId) => void contacts.pull(accountId),
+    onTemplatesChanged: (accountId) => void templates.pull(accountId),
     onRulesActivity: (accountId, activity) => rules.changed(accountId, activity),
     clock,
     log: (type, message) => logger.log(type, message),
@@ -201,6 +205,14 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     pull: (accountId) => contacts.pull(accountId),
     clock,
   });
+  const templates = new EngineTemplates({
+    accounts: { get: (accountId) => repository.get(accountId), update: (accountId, change) => repository.update(accountId, change) },
+    open: (accountId) => databases.open(accountId),
+    gateway: async (accountId) => createTemplatesGateway(await accountClient(accountId)),
+    changed: () => settings.changed(),
+    now: () => clock.now(),
+    log: (type, message) => logger.log(type, message),
+  });
   const rules = new EngineRules({ gateway: async (accountId) => createRulesGateway(await accountClient(accountId)) });
   const labels = new EngineLabels({ open: (accountId) => databases.open(accountId), gateway: async (accountId) => createLabelsGateway(await accountClient(accountId)), changed: () => settings.changed() });
   // Analytics reads its stored queues: after the first screen, like the sync.
@@ -229,6 +241,8 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
       update: (params) => settings.update(params),
       saveIdentity: (params) => settings.saveIdentity(params),
       deleteIdentity: (params) => settings.deleteIdentity(params),
+      saveTemplate: (params) => templates.save(params),
+      deleteTemplate: (params) => templates.remove(params),
       watch: (onChange) => settings.watch(onChange),
       unwatch: (params) => settings.unwatch(params),
     }),

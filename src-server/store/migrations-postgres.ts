@@ -445,4 +445,19 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   CREATE UNIQUE INDEX labels_keyword ON labels(account_id, keyword);
   CREATE UNIQUE INDEX labels_name ON labels(account_id, name_key);
   `,
+  /* 23: templates */ `
+  CREATE TABLE email_templates (
+    account_id  BIGINT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    id          TEXT NOT NULL,
+    name        TEXT NOT NULL,
+    subject     TEXT NOT NULL DEFAULT '',
+    body_html   TEXT NOT NULL DEFAULT '',
+    created_at  BIGINT NOT NULL,
+    updated_at  BIGINT NOT NULL,
+    changed_txn BIGINT NOT NULL,
+    deleted     INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (account_id, id)
+  );
+  CREATE INDEX email_templates_changes ON email_templates(account_id, changed_txn, id);
+  `,
 ];
