@@ -39,6 +39,7 @@ import { useComposerAutosave } from './use-composer-autosave';
 import { useComposerFrom } from './use-composer-from';
 import { useSignature } from './use-signature';
 import { ComposerTemplates } from './ComposerTemplates';
+import { ComposerEmoji } from './ComposerEmoji';
 import { useFileDropZone } from './use-file-drop-zone';
 import { errorText, useT, type MessageId } from '../kit/i18n';
 import { useSpellCheck } from '../state/use-feature';
@@ -446,19 +447,22 @@ export function Composer(props: ComposerProps) {
         onSchedule={(schedule) => void send(schedule)}
         onDiscard={props.onDiscard ? () => void discard() : undefined}
         tools={
-          props.writing && (
-            <ComposerTemplates
-              writing={props.writing}
-              accountId={accountId}
-              editor={editor}
-              subject={subject}
-              onSubject={edited(setSubject)}
-              recipient={to.find((chip) => chip.valid && !chip.members)}
-              senderName={from.choice?.name ?? ''}
-              onNotice={setNotice}
-              openSignal={templatesSignal}
-            />
-          )
+          <>
+            <ComposerEmoji editor={editor} />
+            {props.writing && (
+              <ComposerTemplates
+                writing={props.writing}
+                accountId={accountId}
+                editor={editor}
+                subject={subject}
+                onSubject={edited(setSubject)}
+                recipient={to.find((chip) => chip.valid && !chip.members)}
+                senderName={from.choice?.name ?? ''}
+                onNotice={setNotice}
+                openSignal={templatesSignal}
+              />
+            )}
+          </>
         }
       />
       {dragging && (
