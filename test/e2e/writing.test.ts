@@ -93,7 +93,7 @@ test('the composer: Ctrl+Shift+Y inserts the template filled from the recipient;
   await page.keyboard.press('End');
   await box.getByRole('button', { name: 'Insert emoji', exact: true }).click();
   const picker = page.getByRole('dialog', { name: 'Emoji' });
-  const search = picker.getByRole('searchbox');
+  const search = picker.getByRole('combobox');
   await search.waitFor();
   await search.fill('grinning face');
   await picker.getByRole('option', { name: /^😀/ }).first().waitFor();
