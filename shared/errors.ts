@@ -58,6 +58,8 @@ export const ERROR_CATALOGUE = {
   ScheduleTimeInPast: entry(400, 'This time has already passed. Choose a time in the future.'),
   ScheduleTimeTooFar: entry(400, 'A message can be scheduled at most one year ahead.'),
   ScheduleTimeNonexistent: entry(400, 'This time does not exist in your time zone: the clocks change then. Choose another time.'),
+  // A snooze, reminder or follow-up (shared/api/timers.ts) that is no longer there: fired and dismissed, or cancelled.
+  ReminderNotFound: entry(404, 'This reminder no longer exists.'),
   // Messages and server
   MessageNotFound: entry(404, 'The message could not be found.'),
   ThreadNotFound: entry(404, 'The conversation could not be found.'),

@@ -14,6 +14,8 @@ import type { Feature, Plan } from './plans';
 import type { Label, LabelColor } from './labels';
 import type { PreferencePatch, PreferenceValues } from './preferences';
 import type { ForwardingCheckResult, MailFilter, MailRules, RuleRun, RulesActivity, RulesDoc } from './mail-rules';
+import type { ThreadTimer, TimerKind } from './api/timers';
+import type { Schedule } from './send-time';
 
 /**
  * A service object reached through the remote by path (`api.session.handshake(...)`).
@@ -279,6 +281,31 @@ export interface RulesService {
   checkForwarding(params: { readonly accountId: string; readonly address: string }): Promise<ForwardingCheckResult>;
 }
 
+/** A snooze, reminder or follow-up (shared/api/timers.ts) with its account. */
+export type TimerView = ThreadTimer & { readonly accountId: string };
+
+/**
+ * Snooze, reminders and follow-ups (issue 15 points 3–4): kept and fired by the gateway, so
+ * they work with every browser closed; set and removed online only (the gateway decides: a
+ * time in the past, over a year ahead or in a DST gap is refused with ScheduleTimeInPast,
+ * ScheduleTimeTooFar, ScheduleTimeNonexistent; a thread gone is ThreadNotFound).
+ */
+export interface TimerService {
+  /** These accounts' waiting and raised timers, soonest first (the delta's `timers` document, cached). */
+  list(params: { readonly accountIds: readonly string[] }): Promise<readonly TimerView[]>;
+  /** Out of the Inbox (into Snoozed) until the time; a snoozed thread gets the new time. */
+  snooze(params: { readonly accountId: string; readonly threadId: string; readonly schedule: Schedule }): Promise<TimerView>;
+  /** "Remind me": the thread comes back on top of the Inbox, marked, at the time (its one reminder). */
+  remind(params: { readonly accountId: string; readonly threadId: string; readonly schedule: Schedule }): Promise<TimerView>;
+  /** "Follow up if no reply by …" on a message the account sent (`messageId`: its MessageView.id). */
+  followUp(params: { readonly accountId: string; readonly messageId: string; readonly schedule: Schedule }): Promise<TimerView>;
+  /** A waiting timer cancelled (a waiting snooze: the thread back in the Inbox now), or a raised one's mark dismissed. */
+  remove(params: { readonly accountId: string; readonly timerId: string; readonly kind: TimerKind }): Promise<void>;
+  /** Hears which account's timers changed (any device). */
+  watch(onChange: (accountId: string) => void): Promise<{ readonly subscriptionId: string }>;
+  unwatch(params: { readonly subscriptionId: string }): Promise<void>;
+}
+
 /** Everything the engine exposes, one service per domain. */
 export interface WorkerApi {
   /** Tab registration and version handshake. */
@@ -303,4 +330,6 @@ export interface WorkerApi {
   readonly rules: Service<RulesService>;
   /** Each account's labels: created, renamed, recoloured, deleted through the gateway (read with settings). */
   readonly labels: Service<LabelService>;
+  /** Snooze, reminders and follow-ups, kept by the gateway. */
+  readonly timers: Service<TimerService>;
 }

@@ -27,6 +27,8 @@ import { ContactListService } from './contacts/contact-lists';
 import { ContactService } from './contacts/contact-service';
 import { MailboxAccess } from './actions/mailbox-access';
 import { LabelService } from './labels/label-service';
+import { TimerService } from './timers/timer-service';
+import { FolderRoles } from './actions/folder-roles';
 import { PlanService } from './plans/plan-service';
 import { IdentityService } from './identities/identity-service';
 import { PreferenceService } from './preferences/preference-service';
@@ -115,6 +117,8 @@ export interface GatewayContext {
   readonly rules: RulesService;
   /** Each account's labels: keyword ↔ name ↔ colour (/api/labels); applied as bulk actions. */
   readonly labels: LabelService;
+  /** Snooze, reminders and follow-ups (/api/snoozes, /api/reminders, /api/follow-ups): fired by the job worker. */
+  readonly timers: TimerService;
 }
 
 /** Parts a test or an embedding may replace. */
@@ -253,6 +257,8 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
       rules: accountDocument((accountId) => rules.activity(accountId)),
       identities: accountDocument((accountId) => identities.doc(accountId)),
       labels: accountDocument((accountId) => labels.doc(accountId)),
+      // Read when delta is asked for, after timers below is built.
+      timers: accountDocument((accountId) => timers.doc(accountId)),
     },
   });
   const mailWrites = createMailWrites({
@@ -271,6 +277,19 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     outbox: overrides.outbox,
     now: overrides.now,
     onError: (accountId, error) => report(`mail writes${accountId === null ? '' : ` of account ${accountId}`}`, error),
+  });
+  const folderCommands = new FolderService({ folders, mirrors, push, rehomer: new FolderRehomer({ store, txlog, push }) });
+  const timers = new TimerService({
+    store,
+    txlog,
+    push,
+    jobs: { queue: jobQueue, worker: jobWorker },
+    actions: mailWrites.actions,
+    roles: new FolderRoles(store),
+    createFolder: (accountId, name) => folderCommands.create(accountId, { name, parentId: null }),
+    // The account's own address and its aliases: a follow-up's reply comes from none of them.
+    addresses: async (accountId) => [(await accounts.get(accountId))?.email ?? '', ...(await identities.doc(accountId)).identities.map((identity) => identity.email)].filter(Boolean),
+    ...(overrides.now ? { now: overrides.now } : {}),
   });
   return {
     config,
@@ -292,7 +311,8 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     labels,
     rules,
     folders,
-    folderCommands: new FolderService({ folders, mirrors, push, rehomer: new FolderRehomer({ store, txlog, push }) }),
+    folderCommands,
+    timers,
     threads,
     messages,
     previews: new AttachmentPreviews({ messages, links: new PreviewLinks({ secret: secrets.derive('attachment-preview') }) }),

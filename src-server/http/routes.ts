@@ -22,6 +22,7 @@ import { registerRulesRoutes } from './routes/rules-routes';
 import { registerSearchRoutes } from './routes/search-routes';
 import { registerSendRoutes } from './routes/send-routes';
 import { registerThreadRoutes } from './routes/thread-routes';
+import { registerTimerRoutes } from './routes/timer-routes';
 
 /**
  * A route file: registers its routes on the API scope, calling the services of the context.
@@ -43,6 +44,7 @@ export const ROUTES: readonly RouteModule[] = [
   registerMailActionRoutes,
   registerDraftRoutes,
   registerSendRoutes,
+  registerTimerRoutes,
   registerPreferenceRoutes,
   registerPlanRoutes,
   registerContactRoutes,

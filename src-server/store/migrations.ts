@@ -484,4 +484,27 @@ export const MIGRATIONS: readonly string[] = [
   CREATE UNIQUE INDEX labels_keyword ON labels(account_id, keyword);
   CREATE UNIQUE INDEX labels_name ON labels(account_id, name_key);
   `,
+  /* 23: snooze, reminders and follow-ups (issue 15 points 3-4; src-server/timers) */ `
+  -- A time on a thread that the gateway keeps (its thread.timer job is due then): snooze
+  -- brings a thread back from the Snoozed folder, remind raises it, followUp raises it when no
+  -- one else answered message_id since (its date). 'waiting' until due, then 'raised' (the
+  -- thread is marked and sorts at raised_at) until dismissed; 'done' / 'cancelled' rows stay
+  -- only as the jobs' fence (a late job of a replaced time finds its row gone or changed).
+  CREATE TABLE thread_timers (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT, -- never reused: ids go to clients
+    account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    thread_id  INTEGER NOT NULL,
+    kind       TEXT NOT NULL,                     -- snooze | remind | followUp
+    state      TEXT NOT NULL,                     -- waiting | raised | done | cancelled
+    due_at     INTEGER NOT NULL,                  -- epoch ms UTC
+    time_zone  TEXT NOT NULL,                     -- the IANA zone it was chosen in
+    raised_at  INTEGER,
+    message_id INTEGER,                           -- followUp: the sent message
+    since      INTEGER,                           -- followUp: that message's date (replies come after)
+    subject    TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE INDEX thread_timers_account ON thread_timers(account_id, state, thread_id);
+  `,
 ];

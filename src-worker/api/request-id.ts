@@ -36,6 +36,8 @@ export const REQUEST_TYPE_CODES = {
   imageProxy: 'IP',
   identities: 'ID',
   labels: 'LB',
+  reminders: 'RM',
+  followUp: 'FW',
 } as const;
 
 export type RequestType = keyof typeof REQUEST_TYPE_CODES;

@@ -33,6 +33,7 @@ export const errors: Record<keyof typeof en, string> = {
   ScheduleTimeInPast: 'Dieser Zeitpunkt liegt in der Vergangenheit. Bitte einen Zeitpunkt in der Zukunft wählen.',
   ScheduleTimeTooFar: 'Eine Nachricht kann höchstens ein Jahr im Voraus geplant werden.',
   ScheduleTimeNonexistent: 'Diese Uhrzeit gibt es in Ihrer Zeitzone nicht: Dann wird die Uhr umgestellt. Bitte eine andere Uhrzeit wählen.',
+  ReminderNotFound: 'Diese Erinnerung gibt es nicht mehr.',
   DraftAlreadyCreated: 'Dieser Entwurf existiert bereits.',
   TrackedFilesQuotaExhausted: 'Das Kontingent für verfolgte Dateien ist aufgebraucht.',
   TrackedFilesLimitExceeded: 'Zu viele verfolgte Dateien in einer Nachricht.',
