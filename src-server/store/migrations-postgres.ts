@@ -445,4 +445,44 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   CREATE UNIQUE INDEX labels_keyword ON labels(account_id, keyword);
   CREATE UNIQUE INDEX labels_name ON labels(account_id, name_key);
   `,
+  /* 23: account security */ `
+  CREATE TABLE two_factor (
+    account_id   BIGINT PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+    secret       BYTEA NOT NULL,
+    confirmed    INTEGER NOT NULL DEFAULT 0,
+    last_step    BIGINT NOT NULL DEFAULT 0,
+    created_at   BIGINT NOT NULL,
+    confirmed_at BIGINT
+  );
+  CREATE TABLE recovery_codes (
+    account_id BIGINT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    code_hash  TEXT NOT NULL,
+    used_at    BIGINT,
+    PRIMARY KEY (account_id, code_hash)
+  );
+  CREATE TABLE alternate_emails (
+    account_id BIGINT PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+    email      TEXT NOT NULL,
+    verified   INTEGER NOT NULL DEFAULT 0,
+    updated_at BIGINT NOT NULL
+  );
+  CREATE TABLE email_codes (
+    account_id BIGINT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    purpose    TEXT NOT NULL,
+    code_hash  TEXT NOT NULL,
+    sent_to    TEXT NOT NULL,
+    expires_at BIGINT NOT NULL,
+    attempts   INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (account_id, purpose)
+  );
+  CREATE TABLE login_countries (
+    account_id   BIGINT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    country      TEXT NOT NULL,
+    last_seen_at BIGINT NOT NULL,
+    PRIMARY KEY (account_id, country)
+  );
+  ALTER TABLE sessions ADD COLUMN user_agent TEXT;
+  ALTER TABLE sessions ADD COLUMN ip TEXT;
+  ALTER TABLE sessions ADD COLUMN country TEXT;
+  `,
 ];

@@ -36,6 +36,7 @@ export const REQUEST_TYPE_CODES = {
   imageProxy: 'IP',
   identities: 'ID',
   labels: 'LB',
+  security: 'SE',
 } as const;
 
 export type RequestType = keyof typeof REQUEST_TYPE_CODES;

@@ -22,6 +22,7 @@ import { device } from './device';
 import { scheduled } from './scheduled';
 import { identities } from './identities';
 import { labels } from './labels';
+import { security } from './security';
 
 export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (typeof en)[Area], string>> } = {
   app,
@@ -46,4 +47,5 @@ export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (ty
   scheduled,
   identities,
   labels,
+  security,
 };

@@ -21,6 +21,7 @@ import { device } from './device';
 import { scheduled } from './scheduled';
 import { identities } from './identities';
 import { labels } from './labels';
+import { security } from './security';
 
 export const en = {
   app,
@@ -45,4 +46,5 @@ export const en = {
   scheduled,
   identities,
   labels,
+  security,
 };
