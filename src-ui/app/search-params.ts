@@ -27,6 +27,8 @@ export const loginSearchSchema = z.object({
   add: lenient(z.enum(['1'])),
   /** Fills the email step (logging an account in again). */
   email: lenient(z.string().check(z.maxLength(254))),
+  /** A /compose link's query (a mailto: link opened while nobody was logged in): the composer it fills opens after the login. */
+  compose: lenient(z.string().check(z.maxLength(100_000))),
 });
 export type LoginSearch = z.output<typeof loginSearchSchema>;
 

@@ -81,6 +81,16 @@ export function loginNeeded(accountCount: number, pathname: string): boolean {
   return accountCount === 0 && pathname !== '/login';
 }
 
+/**
+ * The login screen's query when `location` sends there: a mailto: link (/compose?…) opened
+ * while nobody was logged in keeps its query, so the composer it asked for opens after the
+ * login instead of being lost on the way.
+ */
+export function loginSearchFrom(location: { pathname: string; searchStr: string }): { compose?: string } {
+  const query = location.searchStr.replace(/^\?/, '');
+  return location.pathname === '/compose' && query ? { compose: query } : {};
+}
+
 /** The window a mailbox first asks for (thread-list/virtual-window.ts). */
 export const FIRST_WINDOW: ListWindow = { offset: 0, limit: FIRST_WINDOW_ROWS };
 

@@ -11,7 +11,7 @@ import { brand } from '../brand';
 import { Icon } from '../kit/icons';
 import { formatPhrase } from '../../shared/strings';
 import { errorText, useLocale, useT, type MessageId } from '../kit/i18n';
-import { RedirectToInbox } from '../kit/Redirect';
+import { RedirectToCompose, RedirectToInbox } from '../kit/Redirect';
 import { useMailActions } from '../state/actions-context';
 import { useSwitchAccount } from '../state/switch-account';
 import { accountsAtom, engineVersionAtom, loggedOutAtom } from '../state/atoms';
@@ -134,7 +134,7 @@ function formValue(event: FormEvent<HTMLFormElement>, name: string): string {
 }
 
 export function LoginScreen() {
-  const { add, email: suggestedEmail } = loginRoute.useSearch();
+  const { add, email: suggestedEmail, compose } = loginRoute.useSearch();
   const adding = add === '1';
   const accounts = useAtomValue(accountsAtom) ?? [];
   const loggedOut = useAtomValue(loggedOutAtom);
@@ -188,7 +188,8 @@ export function LoginScreen() {
   }
 
   const done = state.step === 'LOGIN_SUCCESS' || (accounts.length > 0 && !adding && state.step !== 'LOADER');
-  if (done) return <RedirectToInbox />;
+  // A mailto: link that met the login screen opens its composer now (engine/first-screen.ts loginSearchFrom).
+  if (done) return compose ? <RedirectToCompose query={compose} /> : <RedirectToInbox />;
 
   const submit = (build: (event: FormEvent<HTMLFormElement>) => LoginEvent) => (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
