@@ -1,6 +1,6 @@
 import { proxy } from 'comlink';
 import { systemClock, type Clock } from '../shared/clock';
-import type { AnalyticsService, LabelService, RulesService, SettingsService, TimerService, WorkerApi } from '../shared/worker-api';
+import type { AnalyticsService, LabelService, RulesService, SecurityService, SettingsService, TimerService, WorkerApi } from '../shared/worker-api';
 import { ACCOUNTS_DATABASE, ACCOUNTS_SCHEMA } from './accounts/accounts-database';
 import { AccountRepository } from './accounts/account-repository';
 import { ACCOUNTS_CHANNEL, EngineAccounts } from './accounts/account-service';
@@ -29,6 +29,8 @@ import { EngineContacts } from './contacts/contacts-service';
 import type { ContactsService } from '../shared/worker-contacts-api';
 import { EngineSettings } from './settings/settings-service';
 import { createRulesGateway } from './rules/rules-gateway';
+import { createSecurityGateway } from './security/security-gateway';
+import { EngineSecurity } from './security/security-service';
 import { EngineRules } from './rules/rules-service';
 import { createLabelsGateway } from './labels/labels-gateway';
 import { EngineLabels } from './labels/labels-service';
@@ -210,6 +212,7 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     gateway: async (accountId) => createTimersGateway(await accountClient(accountId)),
     accountIds: async () => (await repository.list()).map((account) => account.accountId),
   });
+  const security = new EngineSecurity({ gateway: async (accountId) => createSecurityGateway(await accountClient(accountId)) });
   const labels = new EngineLabels({ open: (accountId) => databases.open(accountId), gateway: async (accountId) => createLabelsGateway(await accountClient(accountId)), changed: () => settings.changed() });
   // Analytics reads its stored queues: after the first screen, like the sync.
   void Promise.all([writer.elected, mail.startup.opened]).then(() => analytics.start());
@@ -280,5 +283,6 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
       watch: (onChange) => timers.watch(onChange),
       unwatch: (params) => timers.unwatch(params),
     }),
+    security: proxy<SecurityService>(security),
   };
 }

@@ -38,6 +38,7 @@ export const REQUEST_TYPE_CODES = {
   labels: 'LB',
   reminders: 'RM',
   followUp: 'FW',
+  security: 'SE',
 } as const;
 
 export type RequestType = keyof typeof REQUEST_TYPE_CODES;

@@ -23,6 +23,7 @@ import { scheduled } from './scheduled';
 import { identities } from './identities';
 import { labels } from './labels';
 import { timers } from './timers';
+import { security } from './security';
 
 export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (typeof en)[Area], string>> } = {
   app,
@@ -48,4 +49,5 @@ export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (ty
   identities,
   labels,
   timers,
+  security,
 };

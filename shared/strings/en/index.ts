@@ -22,6 +22,7 @@ import { scheduled } from './scheduled';
 import { identities } from './identities';
 import { labels } from './labels';
 import { timers } from './timers';
+import { security } from './security';
 
 export const en = {
   app,
@@ -47,4 +48,5 @@ export const en = {
   identities,
   labels,
   timers,
+  security,
 };
