@@ -21,8 +21,10 @@ import { registerPreferenceRoutes } from './routes/preference-routes';
 import { registerPushSocket } from './routes/push-socket';
 import { registerRulesRoutes } from './routes/rules-routes';
 import { registerSearchRoutes } from './routes/search-routes';
+import { registerSecurityRoutes } from './routes/security-routes';
 import { registerSendRoutes } from './routes/send-routes';
 import { registerThreadRoutes } from './routes/thread-routes';
+import { registerTimerRoutes } from './routes/timer-routes';
 
 /**
  * A route file: registers its routes on the API scope, calling the services of the context.
@@ -44,6 +46,7 @@ export const ROUTES: readonly RouteModule[] = [
   registerMailActionRoutes,
   registerDraftRoutes,
   registerSendRoutes,
+  registerTimerRoutes,
   registerPreferenceRoutes,
   registerPlanRoutes,
   registerContactRoutes,
@@ -53,6 +56,7 @@ export const ROUTES: readonly RouteModule[] = [
   registerTemplateRoutes,
   registerRulesRoutes,
   registerLabelRoutes,
+  registerSecurityRoutes,
   registerFilesRoutes,
   registerImageProxyRoutes,
   (app, ctx) => registerPushSocket(app, ctx),

@@ -61,12 +61,19 @@ export type IconName =
   | 'replyAll'
   | 'underline'
   | 'clock'
+  | 'bell'
   | 'label'
   | 'template'
   | 'smile'
   | 'doubleCheck';
 
 const PATHS: Record<IconName, ReactNode> = {
+  bell: (
+    <>
+      <path d="M6 16V11a6 6 0 0 1 12 0v5l1.5 2h-15z" />
+      <path d="M10 20a2 2 0 0 0 4 0" />
+    </>
+  ),
   template: (
     <>
       <rect x="4" y="3" width="16" height="18" rx="2" />
@@ -283,6 +290,8 @@ export function folderIcon(specialUse: string | null): IconName {
       return 'spam';
     case 'flagged':
       return 'star';
+    case 'snoozed':
+      return 'clock';
     case 'all':
       return 'inboxes';
     default:
