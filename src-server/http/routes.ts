@@ -13,6 +13,7 @@ import { registerHealthRoutes } from './routes/health-routes';
 import { registerImageProxyRoutes } from './routes/image-proxy-routes';
 import { registerIdentityRoutes } from './routes/identity-routes';
 import { registerLabelRoutes } from './routes/label-routes';
+import { registerUnsubscribeRoutes } from './routes/unsubscribe-routes';
 import { registerMailActionRoutes } from './routes/mail-actions-routes';
 import { registerMessageRoutes } from './routes/message-routes';
 import { registerPlanRoutes } from './routes/plan-routes';
@@ -54,6 +55,7 @@ export const ROUTES: readonly RouteModule[] = [
   registerIdentityRoutes,
   registerRulesRoutes,
   registerLabelRoutes,
+  registerUnsubscribeRoutes,
   registerSecurityRoutes,
   registerFilesRoutes,
   registerImageProxyRoutes,

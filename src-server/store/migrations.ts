@@ -555,4 +555,9 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX thread_timers_account ON thread_timers(account_id, state, thread_id);
   `,
+  /* 25: a message's List-Unsubscribe (issue 17 point 2; shared/unsubscribe.ts) */ `
+  -- JSON {http, mailto, oneClick} from List-Unsubscribe and List-Unsubscribe-Post, or NULL: what
+  -- the Manage senders page shows and its unsubscribe uses (mail mirrored before this has none).
+  ALTER TABLE messages ADD COLUMN unsubscribe TEXT;
+  `,
 ];
