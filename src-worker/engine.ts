@@ -194,6 +194,7 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     online: mail.online,
     clock,
     log: (type, message) => logger.log(type, message),
+    bookChanged: (accountId, change) => mail.suggestions.bookChanged(accountId, change),
   });
   const contactFiles = new EngineContactFiles({
     gateway: async (accountId) => createContactsGateway(await accountClient(accountId)),
