@@ -29,7 +29,7 @@ function contactId(address: Address): string | null {
 }
 
 /** Adds what one message says of everyone on it (sent: it is in Sent) to `seen`. The tally and the rebuild (rank-rebuild.ts) share it. */
-export function addSightings(seen: Map<string, Sighting>, message: MessageMeta, sent: boolean): void {
+export function addSightings(seen: Map<string, Sighting>, message: Pick<MessageMeta, 'from' | 'to' | 'cc' | 'date' | 'receivedAt'>, sent: boolean): void {
   for (const sighting of rankSightings(message, { sent })) {
     const email = contactId(sighting.address);
     if (email === null) continue;

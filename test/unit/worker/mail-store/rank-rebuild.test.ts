@@ -84,10 +84,10 @@ test('rebuilt over stale ranks: a removed suggestion stays removed; mail ranked 
     });
   await tally(synced);
   // IndexedDB runs transactions over the same tables in the order they were made: the
-  // rebuild's snapshot, then the tally's write, then the rebuild's reads of the messages.
+  // rebuild's read of the mailbox, then the tally's write, then the rebuild's write.
   const rebuilding = rebuildRanks(copy);
   await tally(copy);
-  // The late message was not in the snapshot: the rebuild left it to the tally.
+  // The late message was not in what the rebuild read: it left it to the tally.
   expect((await rebuilding).messages).toBe(37);
   const rebuilt = await ranks(copy);
   const expected = await ranks(synced);
