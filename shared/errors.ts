@@ -58,6 +58,8 @@ export const ERROR_CATALOGUE = {
   ScheduleTimeInPast: entry(400, 'This time has already passed. Choose a time in the future.'),
   ScheduleTimeTooFar: entry(400, 'A message can be scheduled at most one year ahead.'),
   ScheduleTimeNonexistent: entry(400, 'This time does not exist in your time zone: the clocks change then. Choose another time.'),
+  // A snooze, reminder or follow-up (shared/api/timers.ts) that is no longer there: fired and dismissed, or cancelled.
+  ReminderNotFound: entry(404, 'This reminder no longer exists.'),
   // Messages and server
   MessageNotFound: entry(404, 'The message could not be found.'),
   ThreadNotFound: entry(404, 'The conversation could not be found.'),
@@ -86,6 +88,19 @@ export const ERROR_CATALOGUE = {
   AccountAlreadySignedIn: entry(409, 'You are already signed in to this account.'),
   ImapHostNotFound: entry(500, "Sorry, we currently don't support your email service provider"),
   UNAUTHENTICATED: entry(401, 'Your session is invalid. Please log in again.'),
+  // Account security (issue 19): the second factor and the codes that stand in for it. A
+  // wrong code and a reused one are told apart (a reused one means: wait for the next code).
+  TwoFactorCodeInvalid: entry(401, 'This code is not correct. Enter the code your authenticator app shows now.'),
+  TwoFactorCodeUsed: entry(401, 'This code was already used. Wait for the next code in your authenticator app.'),
+  RecoveryCodeInvalid: entry(401, 'This recovery code is not valid or was already used.'),
+  // The step needs what was set up: enrolment started but never confirmed, or already on.
+  TwoFactorNotEnrolled: entry(409, 'Two-step verification is not on for this account. Start the setup again.'),
+  TwoFactorAlreadyEnabled: entry(409, 'Two-step verification is already on for this account.'),
+  // Codes the gateway mails (alternate email, unusual-country sign-in).
+  EmailCodeInvalid: entry(401, 'This code is not correct. Check the latest email we sent and try again.'),
+  EmailCodeExpired: entry(410, 'This code has expired or was already used. Ask for a new one.'),
+  AlternateEmailMissing: entry(409, 'No confirmed alternate email is set up for this account.'),
+  SystemMailUnavailable: entry(503, 'We could not send the email with your code. Please try again later.'),
   // Plans: a gated feature the account's plan does not include (detail.feature names it; the UI shows its paywall).
   FeatureNotInPlan: entry(402, 'This feature is not included in your plan.'),
   // Client cache

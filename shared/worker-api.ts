@@ -9,11 +9,14 @@ import type { LoginChallengeStep } from './login-steps';
 import type { LogType } from './constants';
 import type { ContactsService } from './worker-contacts-api';
 import type { FolderCommandService, MailCommandService, MailQueryService } from './worker-mail-api';
+import type { Enrolment, RecoveryCodes, SecurityStatus, SessionInfo } from './api/security';
 import type { Identity, IdentityDraft } from './identities';
 import type { Feature, Plan } from './plans';
 import type { Label, LabelColor } from './labels';
 import type { PreferencePatch, PreferenceValues } from './preferences';
 import type { ForwardingCheckResult, MailFilter, MailRules, RuleRun, RulesActivity, RulesDoc } from './mail-rules';
+import type { ThreadTimer, TimerKind } from './api/timers';
+import type { Schedule } from './send-time';
 
 /**
  * A service object reached through the remote by path (`api.session.handshake(...)`).
@@ -65,8 +68,10 @@ export interface AddAccountParams {
   readonly authCode?: string;
   /** A recovery code (step RECOVERY_CODE, input `recovery_code`). */
   readonly recoveryCode?: string;
-  /** The confirmed alternate email (step ALTERNATE_EMAIL). */
-  readonly alternateEmail?: string;
+  /** Asks the gateway to mail a one-time code to the confirmed alternate email (the authenticator is lost). */
+  readonly sendEmailCode?: boolean;
+  /** The code the gateway mailed (steps ALTERNATE_EMAIL and MULTI_COUNTRY_LOGIN_ERROR). */
+  readonly emailCode?: string;
 }
 
 /** Logged in, or the gateway wants another step first. */
@@ -80,8 +85,19 @@ export type AddAccountResult =
       readonly lostAttachments?: number;
       /** Sends that were waiting when the session ended, for drafts the server already had: not sent, still in Drafts. */
       readonly sendsInDrafts?: number;
+      /** Signed in with a recovery code: how many are left. */
+      readonly recoveryCodesLeft?: number;
+      /** Signed in with a code sent to the alternate email: two-factor was reset (off) and should be set up again. */
+      readonly twoFactorReset?: boolean;
     }
-  | { readonly kind: 'challenge'; readonly step: LoginChallengeStep };
+  | {
+      readonly kind: 'challenge';
+      readonly step: LoginChallengeStep;
+      /** The masked address a code was mailed to (ALTERNATE_EMAIL, MULTI_COUNTRY_LOGIN_ERROR). */
+      readonly sentTo?: string;
+      /** A confirmed alternate email exists: the AUTHENTICATOR step may offer a code by email. */
+      readonly canUseEmail?: boolean;
+    };
 
 /** The session as the stored accounts make it (spec §4). */
 export interface AccountsState {
@@ -279,6 +295,61 @@ export interface RulesService {
   checkForwarding(params: { readonly accountId: string; readonly address: string }): Promise<ForwardingCheckResult>;
 }
 
+/** A snooze, reminder or follow-up (shared/api/timers.ts) with its account. */
+export type TimerView = ThreadTimer & { readonly accountId: string };
+
+/**
+ * Snooze, reminders and follow-ups (issue 15 points 3–4): kept and fired by the gateway, so
+ * they work with every browser closed; set and removed online only (the gateway decides: a
+ * time in the past, over a year ahead or in a DST gap is refused with ScheduleTimeInPast,
+ * ScheduleTimeTooFar, ScheduleTimeNonexistent; a thread gone is ThreadNotFound).
+ */
+export interface TimerService {
+  /** These accounts' waiting and raised timers, soonest first (the delta's `timers` document, cached). */
+  list(params: { readonly accountIds: readonly string[] }): Promise<readonly TimerView[]>;
+  /** Out of the Inbox (into Snoozed) until the time; a snoozed thread gets the new time. */
+  snooze(params: { readonly accountId: string; readonly threadId: string; readonly schedule: Schedule }): Promise<TimerView>;
+  /** "Remind me": the thread comes back on top of the Inbox, marked, at the time (its one reminder). */
+  remind(params: { readonly accountId: string; readonly threadId: string; readonly schedule: Schedule }): Promise<TimerView>;
+  /** "Follow up if no reply by …" on a message the account sent (`messageId`: its MessageView.id). */
+  followUp(params: { readonly accountId: string; readonly messageId: string; readonly schedule: Schedule }): Promise<TimerView>;
+  /** A waiting timer cancelled (a waiting snooze: the thread back in the Inbox now), or a raised one's mark dismissed. */
+  remove(params: { readonly accountId: string; readonly timerId: string; readonly kind: TimerKind }): Promise<void>;
+  /** Hears which account's timers changed (any device). */
+  watch(onChange: (accountId: string) => void): Promise<{ readonly subscriptionId: string }>;
+  unwatch(params: { readonly subscriptionId: string }): Promise<void>;
+}
+
+/**
+ * Account security (issue 19): two-factor sign-in, recovery codes and the account's sessions,
+ * through the gateway (online only: a second factor is the gateway's to check). Refusals are
+ * the catalogue's: TwoFactorCodeInvalid, TwoFactorCodeUsed, TwoFactorNotEnrolled,
+ * TwoFactorAlreadyEnabled, EmailCodeInvalid, EmailCodeExpired, SystemMailUnavailable, TooManyRequests.
+ */
+export interface SecurityService {
+  status(params: { readonly accountId: string }): Promise<SecurityStatus>;
+  /** Starts an enrolment: the secret as a QR code and text; nothing changes at login until `confirmTwoFactor`. */
+  enrolTwoFactor(params: { readonly accountId: string }): Promise<Enrolment>;
+  /** The first code from the app turns two-factor on; the ten recovery codes come back this once. */
+  confirmTwoFactor(params: { readonly accountId: string; readonly code: string }): Promise<RecoveryCodes>;
+  /** Turns two-factor off with a fresh code from the app. */
+  disableTwoFactor(params: { readonly accountId: string; readonly code: string }): Promise<void>;
+  /** A new set of recovery codes (the old set stops working), with a fresh code from the app. */
+  regenerateRecoveryCodes(params: { readonly accountId: string; readonly code: string }): Promise<RecoveryCodes>;
+  /** Sets the alternate email (unconfirmed) and has a code mailed there; with two-factor on, a fresh app code too. */
+  alternateEmail(params: { readonly accountId: string; readonly email: string; readonly twoFactorCode?: string }): Promise<void>;
+  /** The mailed code confirms the alternate email (EmailCodeInvalid, EmailCodeExpired). */
+  confirmAlternateEmail(params: { readonly accountId: string; readonly code: string }): Promise<void>;
+  /** Removes the alternate email; with two-factor on, a fresh app code too. */
+  removeAlternateEmail(params: { readonly accountId: string; readonly twoFactorCode?: string }): Promise<void>;
+  /** The account's signed-in sessions, this one marked `current`. */
+  sessions(params: { readonly accountId: string }): Promise<readonly SessionInfo[]>;
+  /** Signs one session out (its HTTP and websocket end at once). */
+  endSession(params: { readonly accountId: string; readonly sessionId: string }): Promise<void>;
+  /** Signs every other session of the account out; resolves with how many ended. */
+  endOtherSessions(params: { readonly accountId: string }): Promise<number>;
+}
+
 /** Everything the engine exposes, one service per domain. */
 export interface WorkerApi {
   /** Tab registration and version handshake. */
@@ -303,4 +374,8 @@ export interface WorkerApi {
   readonly rules: Service<RulesService>;
   /** Each account's labels: created, renamed, recoloured, deleted through the gateway (read with settings). */
   readonly labels: Service<LabelService>;
+  /** Snooze, reminders and follow-ups, kept by the gateway. */
+  readonly timers: Service<TimerService>;
+  /** Two-factor sign-in, recovery codes and sessions of each account, through the gateway. */
+  readonly security: Service<SecurityService>;
 }

@@ -150,6 +150,18 @@ const configSchema = z.object({
   TERN_TRUST_PROXY: trustProxySchema.default(false),
   TERN_LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   TERN_IMAGE_PROXY_ALLOW: imageProxyAllowSchema.default([]),
+  // The gateway's own mail (codes to alternate addresses, issue 19): a relay it sends through.
+  TERN_SYSTEM_SMTP_HOST: z.string().trim().min(1).optional(),
+  TERN_SYSTEM_SMTP_PORT: portSchema.default(587),
+  TERN_SYSTEM_SMTP_SECURITY: securitySchema.default('starttls'),
+  TERN_SYSTEM_SMTP_USER: z.string().min(1).optional(),
+  TERN_SYSTEM_SMTP_PASSWORD: z.string().min(1).optional(),
+  TERN_SYSTEM_MAIL_FROM: z.string().trim().min(3).optional(),
+  // An operator-supplied MaxMind country database (.mmdb) for the suspicious-country check.
+  TERN_GEOIP_COUNTRY_DB: z.string().trim().min(1).optional(),
+}).refine((value) => !value.TERN_SYSTEM_SMTP_HOST || value.TERN_SYSTEM_MAIL_FROM, {
+  path: ['TERN_SYSTEM_MAIL_FROM'],
+  message: 'is required with TERN_SYSTEM_SMTP_HOST (the From address of the gateway\'s own mail, e.g. "Tern Mail <security@example.com>")',
 });
 
 /** Mail servers of one domain, as an operator configured them. */
@@ -193,6 +205,19 @@ export interface GatewayConfig {
   readonly logLevel: LogLevel;
   /** Non-public addresses/CIDRs the image proxy may still fetch from (TERN_IMAGE_PROXY_ALLOW). */
   readonly imageProxyAllow: readonly string[];
+  /** TERN_SYSTEM_*: the relay for the gateway's own mail (codes to alternate addresses); undefined: none, those features are off. */
+  readonly systemMail: SystemMailConfig | undefined;
+  /** TERN_GEOIP_COUNTRY_DB: a MaxMind country database; undefined: the suspicious-country check is off. */
+  readonly geoipCountryDb: string | undefined;
+}
+
+/** Where and as whom the gateway sends its own mail. */
+export interface SystemMailConfig {
+  readonly server: ServerSettings;
+  readonly user: string | undefined;
+  readonly password: string | undefined;
+  /** The From header, e.g. `Tern Mail <security@example.com>`. */
+  readonly from: string;
 }
 
 const definedOnly = <T extends object>(value: T): Partial<T> =>
@@ -226,5 +251,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     trustProxy: value.TERN_TRUST_PROXY,
     logLevel: value.TERN_LOG_LEVEL,
     imageProxyAllow: value.TERN_IMAGE_PROXY_ALLOW,
+    systemMail:
+      value.TERN_SYSTEM_SMTP_HOST && value.TERN_SYSTEM_MAIL_FROM
+        ? {
+            server: { host: value.TERN_SYSTEM_SMTP_HOST, port: value.TERN_SYSTEM_SMTP_PORT, security: value.TERN_SYSTEM_SMTP_SECURITY },
+            user: value.TERN_SYSTEM_SMTP_USER,
+            password: value.TERN_SYSTEM_SMTP_PASSWORD,
+            from: value.TERN_SYSTEM_MAIL_FROM,
+          }
+        : undefined,
+    geoipCountryDb: value.TERN_GEOIP_COUNTRY_DB ? resolve(value.TERN_GEOIP_COUNTRY_DB) : undefined,
   };
 }

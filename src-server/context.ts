@@ -27,6 +27,8 @@ import { ContactListService } from './contacts/contact-lists';
 import { ContactService } from './contacts/contact-service';
 import { MailboxAccess } from './actions/mailbox-access';
 import { LabelService } from './labels/label-service';
+import { TimerService } from './timers/timer-service';
+import { FolderRoles } from './actions/folder-roles';
 import { PlanService } from './plans/plan-service';
 import { IdentityService } from './identities/identity-service';
 import { PreferenceService } from './preferences/preference-service';
@@ -50,6 +52,12 @@ import { NodemailerSmtp, type SmtpConnector } from './smtp/smtp-connector';
 import { openStore } from './store/open-store';
 import type { SqlStore } from './store/sql';
 import { TransactionLog } from './store/transaction-log';
+import { AlternateEmailService } from './security/alternate-email';
+import { EmailCodes } from './security/email-codes';
+import { NO_COUNTRIES, openCountryLookup } from './security/geoip';
+import { LoginChallenges } from './security/login-challenges';
+import { SmtpSystemMailer, type SystemMailer } from './security/system-mailer';
+import { TwoFactorService } from './security/two-factor-service';
 
 /**
  * The gateway's services, each built once here and passed to every route module (no
@@ -115,6 +123,12 @@ export interface GatewayContext {
   readonly rules: RulesService;
   /** Each account's labels: keyword ↔ name ↔ colour (/api/labels); applied as bulk actions. */
   readonly labels: LabelService;
+  /** Snooze, reminders and follow-ups (/api/snoozes, /api/reminders, /api/follow-ups): fired by the job worker. */
+  readonly timers: TimerService;
+  /** Two-factor sign-in and recovery codes (/api/security, issue 19); the login asks it after the password. */
+  readonly twoFactor: TwoFactorService;
+  /** The alternate email, confirmed by a mailed code: the way back in without the authenticator (issue 19). */
+  readonly alternateEmail: AlternateEmailService;
 }
 
 /** Parts a test or an embedding may replace. */
@@ -128,6 +142,8 @@ export interface ContextOverrides {
    * sends them to the gateway's log with their stacks. Default: their message on stderr.
    */
   readonly reportError?: (message: string, error: unknown) => void;
+  /** How the gateway sends its own mail (default: the relay of TERN_SYSTEM_SMTP_*, or none). */
+  readonly systemMailer?: SystemMailer;
   /** The outbox's retry counts and delays (tests shorten them). */
   readonly outbox?: Partial<OutboxOptions>;
   /** The job worker's claim times and loop (tests shorten them). */
@@ -158,6 +174,8 @@ const warnOnStderr = (message: string, error: unknown) => console.warn(`${messag
 
 export async function createContext(config: GatewayConfig, overrides: ContextOverrides = {}): Promise<GatewayContext> {
   const report = overrides.reportError ?? warnOnStderr;
+  // Before the store: a GeoIP file that was asked for but cannot be read stops the start-up (geoip.ts).
+  const countries = config.geoipCountryDb ? await openCountryLookup(config.geoipCountryDb) : NO_COUNTRIES;
   const store = await openStore(config);
   // Refuse to start rather than run with a key that cannot open the stored passwords.
   let secrets: SecretBox;
@@ -253,6 +271,8 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
       rules: accountDocument((accountId) => rules.activity(accountId)),
       identities: accountDocument((accountId) => identities.doc(accountId)),
       labels: accountDocument((accountId) => labels.doc(accountId)),
+      // Read when delta is asked for, after timers below is built.
+      timers: accountDocument((accountId) => timers.doc(accountId)),
     },
   });
   const mailWrites = createMailWrites({
@@ -272,6 +292,22 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     now: overrides.now,
     onError: (accountId, error) => report(`mail writes${accountId === null ? '' : ` of account ${accountId}`}`, error),
   });
+  const folderCommands = new FolderService({ folders, mirrors, push, rehomer: new FolderRehomer({ store, txlog, push }) });
+  const timers = new TimerService({
+    store,
+    txlog,
+    push,
+    jobs: { queue: jobQueue, worker: jobWorker },
+    actions: mailWrites.actions,
+    roles: new FolderRoles(store),
+    createFolder: (accountId, name) => folderCommands.create(accountId, { name, parentId: null }),
+    // The account's own address and its aliases: a follow-up's reply comes from none of them.
+    addresses: async (accountId) => [(await accounts.get(accountId))?.email ?? '', ...(await identities.doc(accountId)).identities.map((identity) => identity.email)].filter(Boolean),
+    ...(overrides.now ? { now: overrides.now } : {}),
+  });
+  const twoFactor = new TwoFactorService({ store, secrets, accounts, throttle: shared.throttle });
+  const systemMailer = overrides.systemMailer ?? (config.systemMail ? new SmtpSystemMailer(config.systemMail) : undefined);
+  const alternateEmail = new AlternateEmailService({ store, accounts, twoFactor, codes: new EmailCodes({ store, key: secrets.derive('email-codes'), mailer: systemMailer }) });
   return {
     config,
     store,
@@ -292,7 +328,8 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     labels,
     rules,
     folders,
-    folderCommands: new FolderService({ folders, mirrors, push, rehomer: new FolderRehomer({ store, txlog, push }) }),
+    folderCommands,
+    timers,
     threads,
     messages,
     previews: new AttachmentPreviews({ messages, links: new PreviewLinks({ secret: secrets.derive('attachment-preview') }) }),
@@ -303,10 +340,20 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     mailWrites,
     jobs: { queue: jobQueue, worker: jobWorker },
     uploadIntake: new UploadIntake({ uploads: mailWrites.uploads }),
+    twoFactor,
+    alternateEmail,
     login: new LoginService({
       accounts,
       sessions,
       throttle: shared.throttle,
+      challenges: new LoginChallenges({
+        store,
+        twoFactor,
+        alternate: alternateEmail,
+        canMail: systemMailer !== undefined,
+        countries,
+        onUnconfirmable: (accountId, country) => report(`login of account ${accountId} from unusual country ${country} let through`, new Error('no confirmed alternate email to confirm it')),
+      }),
       discover: rememberDiscoveries((email) => discoverServers(email, discovery)),
       checkImap: checkImapLogin,
       onLogin: async (accountId) => {

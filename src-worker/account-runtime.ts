@@ -53,6 +53,8 @@ export interface AccountRuntimeDeps {
   readonly onPendingSendsChanged?: () => void;
   /** A delta page brought the rules' revision and runs (a save on another device, a run's progress): the rules service tells the tabs. */
   readonly onRulesActivity?: (activity: RulesActivity) => void;
+  /** A delta page carried the account's snoozes, reminders and follow-ups: the tabs' views read them again. */
+  readonly onTimersChanged?: () => void;
 }
 
 export interface AccountRuntime {
@@ -96,6 +98,7 @@ export function createAccountRuntime(deps: AccountRuntimeDeps): AccountRuntime {
       if (page.contactsRevision !== null) deps.onContactsChanged?.();
       if (page.pendingSendsChanged) deps.onPendingSendsChanged?.();
       if (page.rulesActivity) deps.onRulesActivity?.(page.rulesActivity);
+      if (page.timersChanged) deps.onTimersChanged?.();
       await deps.saveCursor(page.state).catch((error: unknown) => deps.log?.('Error', `saving the cursor of ${accountId}: ${String(error)}`));
     },
     onState: deps.onSyncState,

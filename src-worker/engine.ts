@@ -1,6 +1,6 @@
 import { proxy } from 'comlink';
 import { systemClock, type Clock } from '../shared/clock';
-import type { AnalyticsService, LabelService, RulesService, SettingsService, WorkerApi } from '../shared/worker-api';
+import type { AnalyticsService, LabelService, RulesService, SecurityService, SettingsService, TimerService, WorkerApi } from '../shared/worker-api';
 import { ACCOUNTS_DATABASE, ACCOUNTS_SCHEMA } from './accounts/accounts-database';
 import { AccountRepository } from './accounts/account-repository';
 import { ACCOUNTS_CHANNEL, EngineAccounts } from './accounts/account-service';
@@ -29,9 +29,13 @@ import { EngineContacts } from './contacts/contacts-service';
 import type { ContactsService } from '../shared/worker-contacts-api';
 import { EngineSettings } from './settings/settings-service';
 import { createRulesGateway } from './rules/rules-gateway';
+import { createSecurityGateway } from './security/security-gateway';
+import { EngineSecurity } from './security/security-service';
 import { EngineRules } from './rules/rules-service';
 import { createLabelsGateway } from './labels/labels-gateway';
 import { EngineLabels } from './labels/labels-service';
+import { createTimersGateway } from './timers/timers-gateway';
+import { EngineTimers } from './timers/timers-service';
 import { TernError } from '../shared/errors';
 import { MAIL_CHANNEL } from './boundary/mail-relay';
 import { globalOnlineSignal, type BrowserOnlineSignal } from './net/online-status';
@@ -159,6 +163,7 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     onSettingsChanged: () => settings.changed(),
     onContactsChanged: (accountId) => void contacts.pull(accountId),
     onRulesActivity: (accountId, activity) => rules.changed(accountId, activity),
+    onTimersChanged: (accountId) => timers.changed(accountId),
     clock,
     log: (type, message) => logger.log(type, message),
     // 401 InvalidToken from the sync, the websocket, a command or a read: log the account out
@@ -205,6 +210,12 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     clock,
   });
   const rules = new EngineRules({ gateway: async (accountId) => createRulesGateway(await accountClient(accountId)) });
+  const timers = new EngineTimers({
+    open: (accountId) => databases.open(accountId),
+    gateway: async (accountId) => createTimersGateway(await accountClient(accountId)),
+    accountIds: async () => (await repository.list()).map((account) => account.accountId),
+  });
+  const security = new EngineSecurity({ gateway: async (accountId) => createSecurityGateway(await accountClient(accountId)) });
   const labels = new EngineLabels({ open: (accountId) => databases.open(accountId), gateway: async (accountId) => createLabelsGateway(await accountClient(accountId)), changed: () => settings.changed() });
   // Analytics reads its stored queues: after the first screen, like the sync.
   void Promise.all([writer.elected, mail.startup.opened]).then(() => analytics.start());
@@ -265,5 +276,16 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
       update: (params) => labels.update(params),
       remove: (params) => labels.remove(params),
     }),
+    // The contract's methods only: changed is the engine's own.
+    timers: proxy<TimerService>({
+      list: (params) => timers.list(params),
+      snooze: (params) => timers.snooze(params),
+      remind: (params) => timers.remind(params),
+      followUp: (params) => timers.followUp(params),
+      remove: (params) => timers.remove(params),
+      watch: (onChange) => timers.watch(onChange),
+      unwatch: (params) => timers.unwatch(params),
+    }),
+    security: proxy<SecurityService>(security),
   };
 }

@@ -81,6 +81,8 @@ export interface MailEngineDeps {
   readonly onContactsChanged?: (accountId: string) => void;
   /** A delta page brought the account's rules activity (a save anywhere, a run's progress): the rules service tells the tabs. */
   readonly onRulesActivity?: (accountId: string, activity: RulesActivity) => void;
+  /** A delta page carried the account's snoozes, reminders and follow-ups (already stored): the timers service tells the tabs. */
+  readonly onTimersChanged?: (accountId: string) => void;
 }
 
 export interface MailEngine {
@@ -216,6 +218,7 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
       onContactsChanged: () => deps.onContactsChanged?.(accountId),
       onPendingSendsChanged: () => commands.pending.changed(accountId),
       onRulesActivity: (activity) => deps.onRulesActivity?.(accountId, activity),
+      onTimersChanged: () => deps.onTimersChanged?.(accountId),
     });
     runtimes.set(accountId, runtime);
     deps.onAccountStarted?.(accountId);

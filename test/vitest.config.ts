@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import { UnitPathSequencer } from './unit/support/path-sequencer';
+import { FileOrderSequencer } from './file-order.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 /** Integration files that run on Cyrus IMAP too (project integration-cyrus). */
@@ -29,13 +29,13 @@ const POSTGRES_FILES = ['login', 'mirror', 'delta', 'actions', 'folder-sync', 'd
 export default defineConfig({
   root,
   test: {
-    sequence: { sequencer: UnitPathSequencer },
+    sequence: { sequencer: FileOrderSequencer },
     projects: [
       {
         // Pure logic, the gateway's parts and the worker (fake-indexeddb): the files without a DOM.
         extends: true,
         // They run without isolation, one after another in one worker, in path order
-        // (UnitPathSequencer): a fresh process per file cost more start-up than most files'
+        // (file-order.ts): a fresh process per file cost more start-up than most files'
         // tests. What a fresh worker gave each file for free, support/shared-worker-reset.ts
         // gives back after each file.
         test: {

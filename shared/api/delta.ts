@@ -5,6 +5,7 @@ import { planResponseSchema } from '../plans';
 import { labelsDocSchema } from './labels';
 import { preferencesDocSchema } from '../preferences';
 import { pendingSendsSchema } from './compose';
+import { timersDocSchema } from './timers';
 import { folderSchema, messageMetaSchema, threadSummarySchema } from './mail';
 
 /** The delta's word that the address book changed: the txlog id of its latest change. */
@@ -35,6 +36,8 @@ const upsertChangeSchema = z.discriminatedUnion('object', [
   z.object({ txnId: z.number().int(), op: z.literal('upsert'), object: z.literal('contacts'), data: contactsRevisionSchema }),
   // The sends waiting on the gateway changed (held, scheduled, cancelled, gone out): the whole list.
   z.object({ txnId: z.number().int(), op: z.literal('upsert'), object: z.literal('scheduled'), data: pendingSendsSchema }),
+  // Snoozes, reminders and follow-ups changed (set, moved, fired, dismissed): the whole list.
+  z.object({ txnId: z.number().int(), op: z.literal('upsert'), object: z.literal('timers'), data: timersDocSchema }),
   // The rules changed (a save on any device) or an "apply to existing mail" run moved on: the
   // revision and the runs; a tab showing the rules loads them again when the revision passed its own.
   z.object({ txnId: z.number().int(), op: z.literal('upsert'), object: z.literal('rules'), data: rulesActivitySchema }),

@@ -1,8 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { checkAddressRequestSchema, loginRequestSchema, type CheckAddressResponse, type LoginResponse } from '../../shared/api/account';
+import { checkAddressRequestSchema, loginRequestSchema, type CheckAddressResponse, type LoginChallengeReply, type LoginResponse } from '../../shared/api/account';
 import { TernError } from '../../shared/errors';
 import type { AccountStore, ServerSettings } from '../accounts/account-store';
 import type { SessionStore } from '../accounts/session-store';
+import { GUESS_ERRORS, type ChallengeOutcome, type LoginAnswer, type LoginChallenges } from '../security/login-challenges';
 import type { DiscoveredServers } from './discovery';
 import { ImapCheckError, type ImapCheckResult } from './imap-check';
 import type { LoginThrottle } from './rate-limit';
@@ -18,6 +19,8 @@ export interface LoginServiceDeps {
   readonly accounts: AccountStore;
   readonly sessions: SessionStore;
   readonly throttle: LoginThrottle;
+  /** The steps after the password (two-factor …); none asked when absent. */
+  readonly challenges?: Pick<LoginChallenges, 'check' | 'succeeded' | 'countryOf'>;
   readonly discover: (email: string) => Promise<DiscoveredServers>;
   readonly checkImap: (params: { server: ServerSettings; user: string; password: string }) => Promise<ImapCheckResult>;
   /**
@@ -33,6 +36,10 @@ export interface LoginServiceDeps {
 export interface LoginParams {
   readonly email: unknown;
   readonly password: unknown;
+  /** The answers to a challenge step, when the attempt carries them. */
+  readonly answer?: LoginAnswer;
+  /** The client's User-Agent, kept with the session for the Sessions page. */
+  readonly userAgent?: string | undefined;
   /** The client's address, for the per-IP limit. */
   readonly ip: string;
   /** The API base the client should use for this account, e.g. `https://mail.example.com/api`. */
@@ -63,7 +70,7 @@ function loginFailure(error: unknown, servers: DiscoveredServers | undefined): T
 export class LoginService {
   constructor(private readonly deps: LoginServiceDeps) {}
 
-  async login(params: LoginParams): Promise<LoginResponse> {
+  async login(params: LoginParams): Promise<LoginResponse | LoginChallengeReply> {
     const now = this.deps.now ?? Date.now;
     const started = now();
     const { email, password } = loginRequestSchema.parse({ email: params.email, password: params.password });
@@ -81,9 +88,28 @@ export class LoginService {
       if (aboutPassword) await sleep(Math.max(0, started + (this.deps.minFailureMs ?? MIN_FAILURE_MS) - now()));
       throw failure ?? new TernError('InternalServerError');
     }
+    const known = await this.deps.accounts.byEmail(email);
+    let passed: ChallengeOutcome = { kind: 'pass' };
+    if (known && this.deps.challenges) {
+      try {
+        passed = await this.deps.challenges.check({ accountId: known.id, answer: params.answer ?? {}, ip: params.ip });
+      } catch (error) {
+        // A wrong or reused code is a guess like a wrong password: it costs the address too.
+        const guess = error instanceof TernError && GUESS_ERRORS.has(error.name);
+        if (!(error instanceof TernError)) this.report('login challenge failed unexpectedly', error);
+        await this.deps.throttle.failed(attempt, { countsForAddress: guess });
+        if (guess) await sleep(Math.max(0, started + (this.deps.minFailureMs ?? MIN_FAILURE_MS) - now()));
+        throw error instanceof TernError ? error : new TernError('InternalServerError');
+      }
+      // Asked for another step: not a success (that would clear the pair's failed codes and let
+      // guessing go on forever), not a wrong guess either: only the IP's count remains.
+      if (passed.kind === 'challenge') {
+        await this.deps.throttle.failed(attempt, { countsForAddress: false });
+        return passed.reply;
+      }
+    }
     await this.deps.throttle.succeeded(attempt);
 
-    const known = await this.deps.accounts.byEmail(email);
     const account = await this.deps.accounts.save({
       email,
       name: known?.name || nameFromAddress(email),
@@ -91,7 +117,8 @@ export class LoginService {
       smtp: servers.smtp,
       password,
     });
-    const token = await this.deps.sessions.create(account.id);
+    const token = await this.deps.sessions.create(account.id, { userAgent: params.userAgent, ip: params.ip, country: this.deps.challenges?.countryOf(params.ip) ?? null });
+    await this.deps.challenges?.succeeded({ accountId: account.id, ip: params.ip });
     try {
       await this.deps.onLogin?.(account.id);
     } catch (error) {
@@ -107,6 +134,8 @@ export class LoginService {
       provider: servers.provider,
       aliases: [],
       mailProperties: { folderSeparator: checked.folderSeparator },
+      ...(passed.kind === 'pass' && passed.recoveryCodesLeft !== undefined ? { recoveryCodesLeft: passed.recoveryCodesLeft } : {}),
+      ...(passed.kind === 'pass' && passed.twoFactorReset ? { twoFactorReset: true } : {}),
     };
   }
 

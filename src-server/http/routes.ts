@@ -20,8 +20,10 @@ import { registerPreferenceRoutes } from './routes/preference-routes';
 import { registerPushSocket } from './routes/push-socket';
 import { registerRulesRoutes } from './routes/rules-routes';
 import { registerSearchRoutes } from './routes/search-routes';
+import { registerSecurityRoutes } from './routes/security-routes';
 import { registerSendRoutes } from './routes/send-routes';
 import { registerThreadRoutes } from './routes/thread-routes';
+import { registerTimerRoutes } from './routes/timer-routes';
 
 /**
  * A route file: registers its routes on the API scope, calling the services of the context.
@@ -43,6 +45,7 @@ export const ROUTES: readonly RouteModule[] = [
   registerMailActionRoutes,
   registerDraftRoutes,
   registerSendRoutes,
+  registerTimerRoutes,
   registerPreferenceRoutes,
   registerPlanRoutes,
   registerContactRoutes,
@@ -51,6 +54,7 @@ export const ROUTES: readonly RouteModule[] = [
   registerIdentityRoutes,
   registerRulesRoutes,
   registerLabelRoutes,
+  registerSecurityRoutes,
   registerFilesRoutes,
   registerImageProxyRoutes,
   (app, ctx) => registerPushSocket(app, ctx),

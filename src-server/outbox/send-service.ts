@@ -76,7 +76,16 @@ export class SendService {
     if (earlier) return this.repeat(earlier, requestHash);
     const hold = this.holdOf(request);
 
-    const source = await this.contentOf(accountId, request);
+    let source: Awaited<ReturnType<SendService['contentOf']>>;
+    try {
+      source = await this.contentOf(accountId, request);
+    } catch (error) {
+      // The same key may have committed since the look above (two requests at once on PostgreSQL):
+      // its draft is no longer open, and this request is that send, answered as a repeat.
+      const committed = await store.byKey(accountId, idempotencyKey);
+      if (committed) return this.repeat(committed, requestHash);
+      throw error;
+    }
     if (source.fields.to.length + source.fields.cc.length + source.fields.bcc.length === 0) {
       throw new TernError('InvalidParameter', { detail: [{ path: 'to', message: 'Add at least one recipient.' }] });
     }

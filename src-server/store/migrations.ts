@@ -484,4 +484,75 @@ export const MIGRATIONS: readonly string[] = [
   CREATE UNIQUE INDEX labels_keyword ON labels(account_id, keyword);
   CREATE UNIQUE INDEX labels_name ON labels(account_id, name_key);
   `,
+  /* 23: account security (issue 19; src-server/security) */ `
+  -- Two-factor sign-in (TOTP, RFC 6238). confirmed = 0 while an enrolment waits for its first
+  -- code: such a row asks nothing at login. last_step is the newest 30-second step accepted,
+  -- so a code works once even inside its window.
+  CREATE TABLE two_factor (
+    account_id   INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+    secret       BLOB NOT NULL,             -- the TOTP seed, sealed like mail passwords (crypto/secret-box.ts)
+    confirmed    INTEGER NOT NULL DEFAULT 0,
+    last_step    INTEGER NOT NULL DEFAULT 0,
+    created_at   INTEGER NOT NULL,
+    confirmed_at INTEGER
+  );
+  -- Ten single-use recovery codes per enrolment, as HMAC-SHA256 under a key derived from the secret key.
+  CREATE TABLE recovery_codes (
+    account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    code_hash  TEXT NOT NULL,
+    used_at    INTEGER,
+    PRIMARY KEY (account_id, code_hash)
+  );
+  -- The account's alternate address (verified = 1 once a code sent there came back).
+  CREATE TABLE alternate_emails (
+    account_id INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+    email      TEXT NOT NULL,
+    verified   INTEGER NOT NULL DEFAULT 0,
+    updated_at INTEGER NOT NULL
+  );
+  -- One-time codes mailed by the gateway, one live code per account and purpose (HMAC, never the code).
+  CREATE TABLE email_codes (
+    account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    purpose    TEXT NOT NULL,               -- 'verify-alternate' | 'login'
+    code_hash  TEXT NOT NULL,
+    sent_to    TEXT NOT NULL,
+    expires_at INTEGER NOT NULL,
+    attempts   INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (account_id, purpose)
+  );
+  -- Countries of the account's successful logins (GeoIP), for the suspicious-country check.
+  CREATE TABLE login_countries (
+    account_id   INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    country      TEXT NOT NULL,
+    last_seen_at INTEGER NOT NULL,
+    PRIMARY KEY (account_id, country)
+  );
+  -- What the Sessions page shows of each session.
+  ALTER TABLE sessions ADD COLUMN user_agent TEXT;
+  ALTER TABLE sessions ADD COLUMN ip TEXT;
+  ALTER TABLE sessions ADD COLUMN country TEXT;
+  `,
+  /* 24: snooze, reminders and follow-ups (issue 15 points 3-4; src-server/timers) */ `
+  -- A time on a thread that the gateway keeps (its thread.timer job is due then): snooze
+  -- brings a thread back from the Snoozed folder, remind raises it, followUp raises it when no
+  -- one else answered message_id since (its date). 'waiting' until due, then 'raised' (the
+  -- thread is marked and sorts at raised_at) until dismissed; 'done' / 'cancelled' rows stay
+  -- only as the jobs' fence (a late job of a replaced time finds its row gone or changed).
+  CREATE TABLE thread_timers (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT, -- never reused: ids go to clients
+    account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    thread_id  INTEGER NOT NULL,
+    kind       TEXT NOT NULL,                     -- snooze | remind | followUp
+    state      TEXT NOT NULL,                     -- waiting | raised | done | cancelled
+    due_at     INTEGER NOT NULL,                  -- epoch ms UTC
+    time_zone  TEXT NOT NULL,                     -- the IANA zone it was chosen in
+    raised_at  INTEGER,
+    message_id INTEGER,                           -- followUp: the sent message
+    since      INTEGER,                           -- followUp: that message's date (replies come after)
+    subject    TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE INDEX thread_timers_account ON thread_timers(account_id, state, thread_id);
+  `,
 ];

@@ -11,7 +11,7 @@ import { createAppState, type AppState } from '../state/app-state';
 import { engineFromWorker, type UiEngine } from '../state/engine-port';
 import type { PreferenceEnvironment } from '../state/preferences';
 import type { EngineConnection } from '../engine/connect-engine';
-import { loginNeeded } from '../engine/first-screen';
+import { loginNeeded, loginSearchFrom } from '../engine/first-screen';
 import { accountsAtom } from '../state/atoms';
 import { localeAtom } from '../state/settings-atoms';
 import { createAppRouter, type AppRouter } from './routes';
@@ -44,7 +44,8 @@ export function createMailApp(
     const loading = router.load().catch(() => undefined);
     await started;
     const accounts = state.store.get(accountsAtom) ?? [];
-    if (loginNeeded(accounts.length, router.state.location.pathname)) await router.navigate({ to: '/login', search: {}, replace: true }).catch(() => undefined);
+    const { location } = router.state;
+    if (loginNeeded(accounts.length, location.pathname)) await router.navigate({ to: '/login', search: loginSearchFrom(location), replace: true }).catch(() => undefined);
     else await loading;
   }
   function MailApp() {

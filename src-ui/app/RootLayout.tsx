@@ -6,7 +6,7 @@ import { Outlet, useRouterState } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
 import { lazy, Suspense, useEffect } from 'react';
 import { brand } from '../brand';
-import { loginNeeded } from '../engine/first-screen';
+import { loginNeeded, loginSearchFrom } from '../engine/first-screen';
 import { Shell } from '../shell/Shell';
 import { accountsAtom, partnerThemeAtom, resolvedThemeAtom } from '../state/atoms';
 import { applyTheme } from '../theme/theme';
@@ -36,14 +36,14 @@ function useDocumentTheme() {
 export function RootLayout() {
   useDocumentTheme();
   const accounts = useAtomValue(accountsAtom);
-  const pathname = useRouterState({ select: (state) => state.location.pathname });
+  const location = useRouterState({ select: (state) => state.location });
   // The screen on show, not the address: on the way to /login the address changes at once
   // while the mailbox stays rendered until the login screen's chunk is there.
   const loginShown = useRouterState({ select: (state) => state.matches.some((match) => match.routeId === '/login') });
   if (accounts === null) return <Shell brand={brand} engine={{ kind: 'connecting' }} />;
   // Logged out (the last account, here or in another tab): nothing until the login screen,
   // never a mailbox without accounts.
-  if (accounts.length === 0 && !loginShown) return loginNeeded(0, pathname) ? <RedirectToLogin /> : null;
+  if (accounts.length === 0 && !loginShown) return loginNeeded(0, location.pathname) ? <RedirectToLogin search={loginSearchFrom(location)} /> : null;
   return (
     <>
       <Outlet />

@@ -27,6 +27,8 @@ export const loginSearchSchema = z.object({
   add: lenient(z.enum(['1'])),
   /** Fills the email step (logging an account in again). */
   email: lenient(z.string().check(z.maxLength(254))),
+  /** A /compose link's query (a mailto: link opened while nobody was logged in): the composer it fills opens after the login. */
+  compose: lenient(z.string().check(z.maxLength(100_000))),
 });
 export type LoginSearch = z.output<typeof loginSearchSchema>;
 
@@ -48,7 +50,7 @@ export const composeSearchSchema = z.object({
   body: linkField(100_000),
 });
 
-export const UNIFIED_ROLES = ['inbox', 'sent', 'drafts', 'archive', 'junk', 'trash'] as const;
+export const UNIFIED_ROLES = ['inbox', 'sent', 'drafts', 'archive', 'junk', 'trash', 'snoozed'] as const;
 export const unifiedRoleSchema = z.enum(UNIFIED_ROLES);
 export type UnifiedRole = z.output<typeof unifiedRoleSchema>;
 

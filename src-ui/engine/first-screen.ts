@@ -16,7 +16,7 @@ import { FIRST_WINDOW_ROWS } from '../kit/virtual-window';
 /** localStorage key of the account ids the unified lists of the last visit named (primary first). */
 export const ACCOUNT_IDS_KEY = 'tern.accountIds';
 type UnifiedRole = Extract<ListScope, { kind: 'unified' }>['role'];
-const UNIFIED_ROLES: ReadonlySet<string> = new Set<UnifiedRole>(['inbox', 'sent', 'drafts', 'archive', 'junk', 'trash']);
+const UNIFIED_ROLES: ReadonlySet<string> = new Set<UnifiedRole>(['inbox', 'sent', 'drafts', 'archive', 'junk', 'trash', 'snoozed']);
 /** A list nobody adopted by then is ended (its subscription would otherwise refresh for nothing). */
 export const EARLY_LIST_MS = 15_000;
 
@@ -79,6 +79,16 @@ export function firstScreenScope(location: { pathname: string; search: string })
  */
 export function loginNeeded(accountCount: number, pathname: string): boolean {
   return accountCount === 0 && pathname !== '/login';
+}
+
+/**
+ * The login screen's query when `location` sends there: a mailto: link (/compose?…) opened
+ * while nobody was logged in keeps its query, so the composer it asked for opens after the
+ * login instead of being lost on the way.
+ */
+export function loginSearchFrom(location: { pathname: string; searchStr: string }): { compose?: string } {
+  const query = location.searchStr.replace(/^\?/, '');
+  return location.pathname === '/compose' && query ? { compose: query } : {};
 }
 
 /** The window a mailbox first asks for (thread-list/virtual-window.ts). */

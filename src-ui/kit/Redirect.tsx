@@ -23,9 +23,16 @@ export function RedirectToInbox() {
   return null;
 }
 
-/** To the login screen (nobody is logged in). */
-export function RedirectToLogin() {
+/** To the login screen (nobody is logged in), with the query it is given (engine/first-screen.ts loginSearchFrom). */
+export function RedirectToLogin({ search = {} }: { search?: { compose?: string } }) {
   const navigate = useNavigate();
-  useOnce(() => void navigate({ to: '/login', search: {}, replace: true }));
+  useOnce(() => void navigate({ to: '/login', search, replace: true }));
+  return null;
+}
+
+/** To /compose with a mailto: link's query kept through the login (always that path: the query cannot lead elsewhere). */
+export function RedirectToCompose({ query }: { query: string }) {
+  const navigate = useNavigate();
+  useOnce(() => void navigate({ href: `/compose?${query}`, replace: true }));
   return null;
 }

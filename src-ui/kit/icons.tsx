@@ -61,9 +61,16 @@ export type IconName =
   | 'replyAll'
   | 'underline'
   | 'clock'
+  | 'bell'
   | 'label';
 
 const PATHS: Record<IconName, ReactNode> = {
+  bell: (
+    <>
+      <path d="M6 16V11a6 6 0 0 1 12 0v5l1.5 2h-15z" />
+      <path d="M10 20a2 2 0 0 0 4 0" />
+    </>
+  ),
   clock: (
     <>
       <circle cx="12" cy="12" r="9" />
@@ -266,6 +273,8 @@ export function folderIcon(specialUse: string | null): IconName {
       return 'spam';
     case 'flagged':
       return 'star';
+    case 'snoozed':
+      return 'clock';
     case 'all':
       return 'inboxes';
     default:

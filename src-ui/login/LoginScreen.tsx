@@ -11,7 +11,7 @@ import { brand } from '../brand';
 import { Icon } from '../kit/icons';
 import { formatPhrase } from '../../shared/strings';
 import { errorText, useLocale, useT, type MessageId } from '../kit/i18n';
-import { RedirectToInbox } from '../kit/Redirect';
+import { RedirectToCompose, RedirectToInbox } from '../kit/Redirect';
 import { useMailActions } from '../state/actions-context';
 import { useSwitchAccount } from '../state/switch-account';
 import { accountsAtom, engineVersionAtom, loggedOutAtom } from '../state/atoms';
@@ -27,7 +27,7 @@ const TITLES: Record<LoginState['step'], MessageId> = {
   AUTHENTICATOR: 'login.titleAuthenticator',
   RECOVERY_CODE: 'login.titleRecoveryCode',
   ALTERNATE_EMAIL: 'login.titleAlternateEmail',
-  MULTI_COUNTRY_LOGIN_ERROR: 'login.titleBlocked',
+  MULTI_COUNTRY_LOGIN_ERROR: 'login.titleUnusualPlace',
   LOADER: 'login.titleSigningIn',
   LOGIN_SUCCESS: 'login.titleSignedIn',
 };
@@ -134,7 +134,7 @@ function formValue(event: FormEvent<HTMLFormElement>, name: string): string {
 }
 
 export function LoginScreen() {
-  const { add, email: suggestedEmail } = loginRoute.useSearch();
+  const { add, email: suggestedEmail, compose } = loginRoute.useSearch();
   const adding = add === '1';
   const accounts = useAtomValue(accountsAtom) ?? [];
   const loggedOut = useAtomValue(loggedOutAtom);
@@ -177,13 +177,19 @@ export function LoginScreen() {
     }
     if (next.step !== 'LOADER' || !next.attempt || next.attempt === stateRef.current.attempt) return;
     actions.login(next.attempt).then(
-      (result) => dispatch(result.kind === 'added' ? { type: 'LOGIN_SUCCEEDED' } : { type: 'LOGIN_CHALLENGED', step: result.step }),
+      (result) =>
+        dispatch(
+          result.kind === 'added'
+            ? { type: 'LOGIN_SUCCEEDED' }
+            : { type: 'LOGIN_CHALLENGED', step: result.step, ...(result.sentTo ? { sentTo: result.sentTo } : {}), ...(result.canUseEmail ? { canUseEmail: true } : {}) },
+        ),
       (error: TernError) => dispatch({ type: 'LOGIN_FAILED', error: { name: error.name, message: error.message } }),
     );
   }
 
   const done = state.step === 'LOGIN_SUCCESS' || (accounts.length > 0 && !adding && state.step !== 'LOADER');
-  if (done) return <RedirectToInbox />;
+  // A mailto: link that met the login screen opens its composer now (engine/first-screen.ts loginSearchFrom).
+  if (done) return compose ? <RedirectToCompose query={compose} /> : <RedirectToInbox />;
 
   const submit = (build: (event: FormEvent<HTMLFormElement>) => LoginEvent) => (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -270,6 +276,11 @@ export function LoginScreen() {
           <button type="button" className="link-button" onClick={() => send({ type: 'USE_RECOVERY_CODE' })}>
             {t('login.useRecoveryCode')}
           </button>
+          {state.canUseEmail && (
+            <button type="button" className="link-button" onClick={() => send({ type: 'SEND_EMAIL_CODE' })}>
+              {t('login.lostAuthenticator')}
+            </button>
+          )}
         </form>
       );
       break;
@@ -296,27 +307,34 @@ export function LoginScreen() {
       );
       break;
     case 'ALTERNATE_EMAIL':
-      body = (
-        <form className="login-form" noValidate onSubmit={submit((event) => ({ type: 'SUBMIT_ALTERNATE_EMAIL', email: formValue(event, 'alternate_email') }))}>
+    case 'MULTI_COUNTRY_LOGIN_ERROR':
+      body = state.sentTo ? (
+        <form className="login-form" noValidate onSubmit={submit((event) => ({ type: 'SUBMIT_EMAIL_CODE', code: formValue(event, 'email_code') }))}>
           <EmailChip email={state.email} onChange={() => send({ type: 'CHANGE_EMAIL' })} />
+          {state.step === 'MULTI_COUNTRY_LOGIN_ERROR' && (
+            <p className="login-notice" role="status">
+              {t('login.unusualPlace')}
+            </p>
+          )}
           <Field
-            label={t('login.alternateEmail')}
-            name="alternate_email"
-            type="email"
-            field="alternateEmail"
+            label={t('login.emailCode')}
+            name="email_code"
+            type="text"
+            field="emailCode"
             state={state}
-            autoComplete="email"
-            inputMode="email"
-            hint={t('login.alternateHint')}
+            autoComplete="one-time-code"
+            inputMode="numeric"
+            hint={t('login.emailCodeSent', { address: state.sentTo })}
           />
+          {state.step === 'ALTERNATE_EMAIL' && <p className="field-hint">{t('login.emailCodeResets')}</p>}
           <button type="submit" className="button button-primary button-block">
-            {t('login.continue')}
+            {t('login.verify')}
+          </button>
+          <button type="button" className="link-button" onClick={() => send({ type: 'SEND_EMAIL_CODE' })}>
+            {t('login.sendCodeAgain')}
           </button>
         </form>
-      );
-      break;
-    case 'MULTI_COUNTRY_LOGIN_ERROR':
-      body = (
+      ) : (
         <div className="login-form">
           <p className="login-blocked" role="alert">
             {t('login.blockedBefore')}
@@ -347,7 +365,11 @@ export function LoginScreen() {
           <h1 className="login-brand-name">{brand.name}</h1>
         </div>
         <h2 className="login-title" ref={headingRef} tabIndex={-1} data-step={state.step}>
-          {adding && (state.step === 'SPLIT_LOGIN' || state.step === 'LOGGED_OUT') ? t('login.titleAddAccount') : t(TITLES[state.step])}
+          {adding && (state.step === 'SPLIT_LOGIN' || state.step === 'LOGGED_OUT')
+            ? t('login.titleAddAccount')
+            : state.step === 'MULTI_COUNTRY_LOGIN_ERROR' && !state.sentTo
+              ? t('login.titleBlocked')
+              : t(TITLES[state.step])}
         </h2>
         {(state.step === 'SPLIT_LOGIN' || state.step === 'LOGGED_OUT') && (
           <p className="login-subtitle">{adding ? t('login.subtitleAdding') : t('login.subtitle')}</p>

@@ -3,8 +3,9 @@
  *
  *   SPLIT_LOGIN (or LOGGED_OUT) ─email ok─▶ LOGIN ─password─▶ LOADER ─▶ LOGIN_SUCCESS
  *                                                              │
- *         AUTHENTICATOR / RECOVERY_CODE / ALTERNATE_EMAIL ◀─────┤ (the gateway asks)
- *         MULTI_COUNTRY_LOGIN_ERROR ◀───────────────────────────┘ (refused: start over)
+ *         AUTHENTICATOR ⇄ RECOVERY_CODE ◀───────────────────────┤ (the gateway asks)
+ *               └─ lost the app ─▶ ALTERNATE_EMAIL (a code mailed)│
+ *         MULTI_COUNTRY_LOGIN_ERROR (a code mailed) ◀───────────┘ (unusual country)
  *
  * LOADER carries the attempt to send; the screen sends it and dispatches the outcome.
  * A failure goes back to the step it came from with the catalogue's sentence next to
@@ -17,7 +18,7 @@ import type { MessageId } from '../../shared/strings';
 import type { AddAccountParams } from '../state/engine-port';
 
 /** The input an error belongs next to. */
-export type LoginField = 'email' | 'password' | 'authCode' | 'recoveryCode' | 'alternateEmail';
+export type LoginField = 'email' | 'password' | 'authCode' | 'recoveryCode' | 'emailCode';
 
 export interface LoginError {
   readonly field: LoginField;
@@ -30,7 +31,7 @@ export interface LoginError {
 }
 
 /** Steps that show a form the user fills in. */
-type FormStep = 'SPLIT_LOGIN' | 'LOGGED_OUT' | 'LOGIN' | 'AUTHENTICATOR' | 'RECOVERY_CODE' | 'ALTERNATE_EMAIL';
+type FormStep = 'SPLIT_LOGIN' | 'LOGGED_OUT' | 'LOGIN' | 'AUTHENTICATOR' | 'RECOVERY_CODE' | 'ALTERNATE_EMAIL' | 'MULTI_COUNTRY_LOGIN_ERROR';
 
 export interface LoginState {
   readonly step: LoginStep;
@@ -48,6 +49,10 @@ export interface LoginState {
    * domain can be served, before the password is asked for. Absent when no check runs.
    */
   readonly checking?: string;
+  /** The masked address the gateway mailed a code to (ALTERNATE_EMAIL, MULTI_COUNTRY_LOGIN_ERROR). */
+  readonly sentTo?: string;
+  /** The account has a confirmed alternate email: the second-factor steps offer a code by email. */
+  readonly canUseEmail?: boolean;
 }
 
 export type LoginEvent =
@@ -61,11 +66,14 @@ export type LoginEvent =
   | { readonly type: 'SUBMIT_PASSWORD'; readonly password: string }
   | { readonly type: 'SUBMIT_AUTH_CODE'; readonly code: string }
   | { readonly type: 'SUBMIT_RECOVERY_CODE'; readonly code: string }
-  | { readonly type: 'SUBMIT_ALTERNATE_EMAIL'; readonly email: string }
+  /** The code the gateway mailed (ALTERNATE_EMAIL, MULTI_COUNTRY_LOGIN_ERROR). */
+  | { readonly type: 'SUBMIT_EMAIL_CODE'; readonly code: string }
+  /** "Lost your authenticator?": the gateway mails a code to the alternate email (or again, from the email steps). */
+  | { readonly type: 'SEND_EMAIL_CODE' }
   | { readonly type: 'USE_RECOVERY_CODE' }
   | { readonly type: 'USE_AUTH_CODE' }
   | { readonly type: 'LOGIN_SUCCEEDED' }
-  | { readonly type: 'LOGIN_CHALLENGED'; readonly step: LoginChallengeStep }
+  | { readonly type: 'LOGIN_CHALLENGED'; readonly step: LoginChallengeStep; readonly sentTo?: string; readonly canUseEmail?: boolean }
   | { readonly type: 'LOGIN_FAILED'; readonly error: { readonly name: string; readonly message?: string } }
   | { readonly type: 'START_OVER' };
 
@@ -97,12 +105,15 @@ const FIELD_OF_STEP: Record<FormStep, LoginField> = {
   LOGIN: 'password',
   AUTHENTICATOR: 'authCode',
   RECOVERY_CODE: 'recoveryCode',
-  ALTERNATE_EMAIL: 'alternateEmail',
+  ALTERNATE_EMAIL: 'emailCode',
+  MULTI_COUNTRY_LOGIN_ERROR: 'emailCode',
 };
 
 /** Authenticator codes are 6 to 8 digits; recovery codes letters, digits and dashes. */
 const AUTH_CODE = /^\d{6,8}$/;
-const RECOVERY_CODE = /^[a-z0-9-]{6,64}$/i;
+const RECOVERY_CODE = /^[a-z0-9 -]{6,64}$/i;
+/** Codes the gateway mails: six digits. */
+const EMAIL_CODE = /^\d{6}$/;
 
 const catalogueError = (field: LoginField, name: ErrorName): LoginError => ({ field, name, message: ERROR_CATALOGUE[name].description });
 const hint = (field: LoginField, id: MessageId): LoginError => ({ field, name: null, message: '', hint: id });
@@ -155,11 +166,17 @@ export function loginReducer(state: LoginState, event: LoginEvent): LoginState {
       if (!RECOVERY_CODE.test(code)) return { ...state, error: hint('recoveryCode', 'login.enterRecoveryCode') };
       return toLoader(state, 'RECOVERY_CODE', { ...baseAttempt(state), recoveryCode: code });
     }
-    case 'SUBMIT_ALTERNATE_EMAIL': {
-      if (state.step !== 'ALTERNATE_EMAIL') return state;
-      const checked = checkEmail(event.email);
-      if (!checked.ok) return { ...state, error: catalogueError('alternateEmail', checked.error) };
-      return toLoader(state, 'ALTERNATE_EMAIL', { ...baseAttempt(state), alternateEmail: checked.email });
+    case 'SUBMIT_EMAIL_CODE': {
+      if (state.step !== 'ALTERNATE_EMAIL' && state.step !== 'MULTI_COUNTRY_LOGIN_ERROR') return state;
+      const code = event.code.replace(/\s+/g, '');
+      if (!EMAIL_CODE.test(code)) return { ...state, error: hint('emailCode', 'login.enterEmailCode') };
+      return toLoader(state, state.step, { ...baseAttempt(state), emailCode: code });
+    }
+    case 'SEND_EMAIL_CODE': {
+      const from = state.step;
+      if (from !== 'AUTHENTICATOR' && from !== 'RECOVERY_CODE' && from !== 'ALTERNATE_EMAIL' && from !== 'MULTI_COUNTRY_LOGIN_ERROR') return state;
+      if ((from === 'AUTHENTICATOR' || from === 'RECOVERY_CODE') && !state.canUseEmail) return state;
+      return toLoader(state, from, { ...baseAttempt(state), sendEmailCode: true });
     }
     case 'USE_RECOVERY_CODE':
       return state.step === 'AUTHENTICATOR' ? { ...state, step: 'RECOVERY_CODE', error: null } : state;
@@ -171,8 +188,16 @@ export function loginReducer(state: LoginState, event: LoginEvent): LoginState {
       return { ...state, step: 'LOGIN_SUCCESS', password: '', attempt: null, error: null };
     case 'LOGIN_CHALLENGED':
       if (state.step !== 'LOADER') return state;
-      if (event.step === 'MULTI_COUNTRY_LOGIN_ERROR') return { ...state, step: event.step, password: '', attempt: null, error: null };
-      return { ...state, step: event.step, attempt: null, error: null };
+      // Refused outright (no way to confirm by code): the password is not kept.
+      if (event.step === 'MULTI_COUNTRY_LOGIN_ERROR' && !event.sentTo) return { ...state, step: event.step, password: '', attempt: null, error: null, sentTo: undefined };
+      return {
+        ...state,
+        step: event.step,
+        attempt: null,
+        error: null,
+        sentTo: event.sentTo,
+        canUseEmail: event.canUseEmail ?? state.canUseEmail,
+      };
     case 'LOGIN_FAILED': {
       if (state.step !== 'LOADER') return state;
       const name = (Object.hasOwn(ERROR_CATALOGUE, event.error.name) ? event.error.name : 'InternalServerError') as ErrorName;

@@ -37,6 +37,9 @@ export const SETTINGS_PAGES: readonly SettingsPage[] = [
   { id: 'tracking', title: 'settings.pageTracking' },
   { id: 'labels', title: 'settings.pageLabels', feature: 'labels', load: () => import('./labels/LabelsPage') },
   { id: 'contacts', title: 'settings.pageContacts', load: () => import('./contacts/ContactsPage') },
+  // Account security is never behind a plan: a paywall in front of two-step verification would protect only those who pay.
+  { id: 'security', title: 'settings.pageSecurity', load: () => import('./security/SecurityPage') },
+  { id: 'sessions', title: 'settings.pageSessions', load: () => import('./security/SessionsPage') },
   // Installing Tern, and Tern as the default mail app (the account menu's "Get the app" opens it).
   { id: 'apps', title: 'device.pageApps', load: () => import('./apps/AppsPage') },
   { id: 'plan', title: 'settings.pagePlan', load: () => import('./plan/PlanPage') },

@@ -7,7 +7,7 @@
  * command functions of mail-actions.ts (STYLE item 13).
  */
 import { proxy, type Remote } from 'comlink';
-import type { AccountService, AccountsState, AddAccountParams, AddAccountResult, LabelService, RulesService, SettingsService, WorkerApi } from '../../shared/worker-api';
+import type { AccountService, AccountsState, AddAccountParams, AddAccountResult, LabelService, RulesService, SecurityService, SettingsService, TimerService, WorkerApi } from '../../shared/worker-api';
 import type { ContactsService } from '../../shared/worker-contacts-api';
 import type { FolderCommandService, MailCommandService, MailQueryService } from '../../shared/worker-mail-api';
 import type { EarlyList } from '../engine/first-screen';
@@ -38,6 +38,10 @@ export interface UiEngine {
   readonly contacts?: ContactsService;
   /** Each account's labels: create, rename, recolour, delete (absent in fakes that do not need them). */
   readonly labels?: LabelService;
+  /** Snooze, reminders and follow-ups, kept by the gateway (absent in fakes that do not need them). */
+  readonly timers?: TimerService;
+  /** Two-factor, the alternate email and sessions of each account (absent in fakes that do not need them). */
+  readonly security?: SecurityService;
   /**
    * Answers the entry asked for before the app loaded (engine/connect-engine.ts): the
    * bridge takes them instead of asking again. Absent in tests and fakes.
@@ -128,10 +132,20 @@ export function engineFromWorker(worker: Remote<WorkerApi>, version: string, sta
       unwatch: (params) => worker.rules.unwatch(params),
       checkForwarding: (params) => worker.rules.checkForwarding(params),
     },
+    security: worker.security,
     labels: {
       create: (params) => worker.labels.create(params),
       update: (params) => worker.labels.update(params),
       remove: (params) => worker.labels.remove(params),
+    },
+    timers: {
+      list: (params) => worker.timers.list(params),
+      snooze: (params) => worker.timers.snooze(params),
+      remind: (params) => worker.timers.remind(params),
+      followUp: (params) => worker.timers.followUp(params),
+      remove: (params) => worker.timers.remove(params),
+      watch: (onChange) => worker.timers.watch(proxy(onChange)),
+      unwatch: (params) => worker.timers.unwatch(params),
     },
     contacts: {
       list: (params) => worker.contacts.list(params),

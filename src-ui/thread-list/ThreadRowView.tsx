@@ -4,6 +4,7 @@
  */
 import { memo, useMemo, type DragEvent, type MouseEvent } from 'react';
 import { labelsOf, type Label } from '../../shared/labels';
+import { RAISED_MARK_TEXT } from '../state/timers';
 import { useAccountLabels } from '../state/labels';
 import type { ThreadRow } from '../../shared/worker-mail-api';
 import { Avatar } from '../kit/Avatar';
@@ -66,6 +67,7 @@ export function rowAccessibleName(row: ThreadRow, senders: string, time: string,
     time,
     row.hasAttachments ? say('threadList.hasAttachments') : null,
     labels.length > 0 ? say('labels.rowLabels', { names: labels.map((label) => label.name).join(', ') }) : null,
+    row.raised ? say(RAISED_MARK_TEXT[row.raised.kind]) : null,
     row.pending ? say('threadList.savingChanges') : null,
     accountLabel ? say('threadList.inAccount', { account: accountLabel }) : null,
   ];
@@ -146,11 +148,18 @@ const RowContent = memo(function RowContent(props: {
   const time = formatListTime(row.lastMessageAt, Math.max(Date.now(), today), locale);
   const sender = avatarAddress(row.draftTo?.length ? row.draftTo : row.participants, props.ownEmails);
   const subject = row.subject || t('conversation.noSubject');
-  const chips = props.labels.map((label) => (
-    <span key={label.id} className="label-chip" data-label-color={label.color} aria-hidden="true">
-      {label.name}
-    </span>
-  ));
+  const chips = [
+    row.raised ? (
+      <span key="raised" className="timer-chip" data-kind={row.raised.kind} aria-hidden="true">
+        {t(RAISED_MARK_TEXT[row.raised.kind])}
+      </span>
+    ) : null,
+    ...props.labels.map((label) => (
+      <span key={label.id} className="label-chip" data-label-color={label.color} aria-hidden="true">
+        {label.name}
+      </span>
+    )),
+  ];
   const isoTime = new Date(row.lastMessageAt).toISOString();
   const icons = (
     <span className="row-icons">

@@ -114,7 +114,14 @@ export class EngineAccounts implements AccountService {
     const state = await this.changed();
     this.followPrimary(state.primaryAccountId);
     this.deps.logger.log('Action', `Account ${account.accountId} logged in as ${account.emailAddress}`);
-    return { kind: 'added', account: toPublicAccount(account), ...restored };
+    const { recoveryCodesLeft, twoFactorReset } = outcome.login;
+    return {
+      kind: 'added',
+      account: toPublicAccount(account),
+      ...restored,
+      ...(recoveryCodesLeft !== undefined ? { recoveryCodesLeft } : {}),
+      ...(twoFactorReset ? { twoFactorReset } : {}),
+    };
   }
 
   /**

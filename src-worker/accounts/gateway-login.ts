@@ -3,19 +3,17 @@
  * Tabs never fetch (DESIGN §1); the engine does, with an injected fetch.
  */
 import * as z from 'zod';
-import { checkAddressRequestSchema, checkAddressResponseSchema, emailSchema, loginRequestSchema, loginResponseSchema, type LoginResponse } from '../../shared/api/account';
+import { checkAddressRequestSchema, checkAddressResponseSchema, loginChallengeReplySchema, loginRequestSchema, loginResponseSchema, type LoginChallengeReply, type LoginResponse } from '../../shared/api/account';
 import { TernError } from '../../shared/errors';
-import { isLoginChallengeStep, type LoginChallengeStep } from '../../shared/login-steps';
+import type { LoginChallengeStep } from '../../shared/login-steps';
 import type { AddAccountParams } from '../../shared/worker-api';
 
 /** Credentials as a tab may send them: parsed, never trusted (DESIGN §5). */
-export const addAccountParamsSchema = loginRequestSchema.extend({
-  authCode: z.string().trim().max(64).optional(),
-  recoveryCode: z.string().trim().max(64).optional(),
-  alternateEmail: emailSchema.optional(),
-});
+export const addAccountParamsSchema = loginRequestSchema;
 
-export type LoginOutcome = { readonly kind: 'logged-in'; readonly login: LoginResponse } | { readonly kind: 'challenge'; readonly step: LoginChallengeStep };
+export type LoginOutcome =
+  | { readonly kind: 'logged-in'; readonly login: LoginResponse }
+  | ({ readonly kind: 'challenge'; readonly step: LoginChallengeStep } & Pick<LoginChallengeReply, 'sentTo' | 'canUseEmail'>);
 
 export interface GatewayLogin {
   /** Logs in; a catalogue error (AuthenticationError, TooManyRequests …) when the gateway refuses. */
@@ -32,8 +30,6 @@ export interface GatewayLoginDeps {
   readonly apiBase: string;
 }
 
-/** A reply asking for another login step. */
-const challengeReplySchema = z.object({ challenge: z.string().refine(isLoginChallengeStep) });
 
 export function createGatewayLogin({ fetch, apiBase }: GatewayLoginDeps): GatewayLogin {
   return {
@@ -53,8 +49,11 @@ export function createGatewayLogin({ fetch, apiBase }: GatewayLoginDeps): Gatewa
       }
       const body: unknown = await response.json().catch(() => null);
       if (!response.ok) throw TernError.from(body ?? { error: response.status === 429 ? 'TooManyRequests' : 'InternalServerError' });
-      const challenge = challengeReplySchema.safeParse(body);
-      if (challenge.success) return { kind: 'challenge', step: challenge.data.challenge as LoginChallengeStep };
+      const challenge = loginChallengeReplySchema.safeParse(body);
+      if (challenge.success) {
+        const { challenge: step, sentTo, canUseEmail } = challenge.data;
+        return { kind: 'challenge', step, ...(sentTo ? { sentTo } : {}), ...(canUseEmail ? { canUseEmail } : {}) };
+      }
       const login = loginResponseSchema.safeParse(body);
       if (!login.success) throw new TernError('InternalServerError', { detail: { reason: 'unexpected login reply' } });
       return { kind: 'logged-in', login: login.data };

@@ -36,6 +36,9 @@ export const REQUEST_TYPE_CODES = {
   imageProxy: 'IP',
   identities: 'ID',
   labels: 'LB',
+  reminders: 'RM',
+  followUp: 'FW',
+  security: 'SE',
 } as const;
 
 export type RequestType = keyof typeof REQUEST_TYPE_CODES;

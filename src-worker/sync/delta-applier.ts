@@ -17,6 +17,7 @@ import { MAIL_WRITE_TABLES, MailWriter } from '../mail-store/mail-writer';
 import { markRanksCurrent } from '../mail-store/rank-rebuild';
 import { SETTINGS_TABLES, writeLabels, writePlan, writeServerIdentities, writeServerPreferences } from '../mail-store/settings-rows';
 import { writePendingSends } from '../mail-store/pending-sends';
+import { writeThreadTimers } from '../mail-store/thread-timers';
 
 /** A page writes mail and, when it carries them, the account's preferences and plan. */
 const PAGE_TABLES = [...MAIL_WRITE_TABLES, ...SETTINGS_TABLES] as const;
@@ -39,6 +40,8 @@ export interface AppliedPage {
   readonly contactsRevision: number | null;
   /** The page carried the gateway's waiting sends (written with it). */
   readonly pendingSendsChanged: boolean;
+  /** The page carried the account's snoozes, reminders and follow-ups (written with it). */
+  readonly timersChanged: boolean;
   /** The rules were saved or a run moved on (the newest in the page): the rules service tells the tabs. Not stored: the rules live on the gateway. */
   readonly rulesActivity: RulesActivity | null;
 }
@@ -69,6 +72,7 @@ async function applyChange(tx: WriteTransaction<MailTable>, writer: MailWriter, 
   else if (change.object === 'identities') return (await writeServerIdentities(tx, change.data), true);
   else if (change.object === 'plan') return (await writePlan(tx, change.data), true);
   else if (change.object === 'labels') return (await writeLabels(tx, change.data), true);
+  else if (change.object === 'timers') await writeThreadTimers(tx, change.data);
   else await writePendingSends(tx, change.data);
   return false;
 }
@@ -98,6 +102,7 @@ export class DeltaApplier {
       let settingsChanged = false;
       let contactsRevision: number | null = null;
       const pendingSendsChanged = page.changes.some((change) => change.object === 'scheduled');
+      const timersChanged = page.changes.some((change) => change.object === 'timers');
       let rulesActivity: RulesActivity | null = null;
       for (const change of page.changes) {
         // The cards are not in the page: the contacts service pulls them from its own cursor after the commit.
@@ -108,7 +113,7 @@ export class DeltaApplier {
       const finished = await this.deps.reconcile({ tx, writer, cursor: page.cursor });
       await writer.finish();
       tx.queuePut('JSONBlob', syncStateRow(state));
-      return { accountId, state, threadIds: [...writer.threadIds], foldersChanged: writer.foldersChanged, finished, messages: writer.messages, contacts: writer.contactRows, settingsChanged, contactsRevision, pendingSendsChanged, rulesActivity };
+      return { accountId, state, threadIds: [...writer.threadIds], foldersChanged: writer.foldersChanged, finished, messages: writer.messages, contacts: writer.contactRows, settingsChanged, contactsRevision, pendingSendsChanged, timersChanged, rulesActivity };
     });
   }
 }

@@ -9,15 +9,15 @@
 import { expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchChromium, screenshot } from './chromium';
-import { openFakeApp, useFakeAppBrowser } from './fake-app';
+import { openFakeApp, useFakeAppBrowser, type FakePageOptions } from './fake-app';
 
 const held = useFakeAppBrowser(launchChromium);
 
-async function open(path: string, width: number, height: number, dark = false): Promise<{ page: Page; errors: string[] }> {
+async function open(path: string, width: number, height: number, dark = false, options: FakePageOptions = {}): Promise<{ page: Page; errors: string[] }> {
   const page = await held.browser.newPage({ viewport: { width, height }, colorScheme: dark ? 'dark' : 'light' });
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await openFakeApp(page, held.bundle, path);
+  await openFakeApp(page, held.bundle, path, options);
   return { page, errors };
 }
 
@@ -45,6 +45,28 @@ test('the mailto: handler address opens a filled composer over the inbox (laptop
     expect(page.url()).toBe('about:blank');
     await page.close();
   }
+});
+
+test('a mailto: link opened while nobody is logged in keeps its composer through the login', async () => {
+  const { page, errors } = await open(HANDLER, 1366, 768, false, { loggedIn: [] });
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  // The link's query rides along on the login screen's address, and nothing opened yet.
+  expect(new URL(page.url()).searchParams.get('compose')).toBe(`uri=${encodeURIComponent(MAILTO)}`);
+  await expect(page.getByRole('textbox', { name: 'Message body' }).count()).resolves.toBe(0);
+  await page.getByLabel('Email address').fill('alice@tern.test');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByLabel('Password').fill('Tern-demo-1!');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  const composer = page.getByRole('form').filter({ has: page.getByRole('textbox', { name: 'Message body' }) });
+  await composer.waitFor();
+  await page.waitForURL(/\/mail\/unified\/inbox$/);
+  await expect(composer.getByLabel('Subject').inputValue()).resolves.toBe('Café + cake');
+  await expect(composer.getByRole('list', { name: 'To recipients', exact: true }).getByRole('listitem').allTextContents()).resolves.toEqual(
+    expect.arrayContaining([expect.stringContaining('ann@example.com'), expect.stringContaining('bob@example.com')]),
+  );
+  await screenshot(page, 'apps-mailto-after-login');
+  expect(errors).toEqual([]);
+  await page.close();
 });
 
 test('account menu → Get the app: install steps, and the default-mail dialog says where the browser cannot', async () => {

@@ -1,3 +1,4 @@
+import { systemMailEnv } from '../harness/system-mail-env';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -62,6 +63,8 @@ export default async function setup(project: TestProject) {
       TERN_DATA_DIR: join(dataDir, 'gateway'),
       TERN_PUBLIC_DIR: publicDir,
       TERN_MAIL_DOMAINS: mailDomainTable(demo.servers),
+      // Codes to alternate addresses go through the harness's Postfix (test/harness/system-mail-env.ts).
+      ...systemMailEnv(demo.servers),
       // The image proxy reaches only the public internet; the e2e files' image servers listen here.
       TERN_IMAGE_PROXY_ALLOW: E2E_IMAGE_HOST,
     },

@@ -10,6 +10,7 @@
  * gateway sends: AUTH required, senders checked against the login). `npm run demo -- --imap=cyrus` runs
  * Cyrus IMAP instead of Dovecot (test/harness/cyrus-server.ts), to try Tern on a second server.
  */
+import { systemMailEnv } from './system-mail-env';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startCluster, type Cluster } from './cluster';
@@ -120,7 +121,7 @@ async function main(): Promise<void> {
         dir: join(dataDir, 'cluster'),
         port: gatewayPort,
         nodeCount: CLUSTER_NODES,
-        env: { ...process.env, TERN_MAIL_DOMAINS: mailDomains },
+        env: { ...process.env, TERN_MAIL_DOMAINS: mailDomains, ...systemMailEnv(servers) },
         prepare: registerPeople,
         log: (line) => console.log(`  ${line}`),
       });
@@ -134,7 +135,7 @@ async function main(): Promise<void> {
     } else {
       const gatewayDir = join(dataDir, 'gateway');
       await rm(gatewayDir, { recursive: true, force: true });
-      const env = { ...process.env, TERN_DATA_DIR: gatewayDir, TERN_MAIL_DOMAINS: mailDomains };
+      const env = { ...process.env, TERN_DATA_DIR: gatewayDir, TERN_MAIL_DOMAINS: mailDomains, ...systemMailEnv(servers) };
       await registerPeople(env);
       logs = join(dataDir, 'gateway.log');
       await rm(logs, { force: true });

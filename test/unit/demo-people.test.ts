@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
+import { loginResponseSchema } from '../../shared/api/account';
 import { loadConfig } from '../../src-server/config';
 import { closeContext, createContext } from '../../src-server/context';
 import { LoginService } from '../../src-server/auth/login-service';
@@ -30,7 +31,7 @@ test('a login to the demo gateway names the account with the person’s full nam
       checkImap: async () => ({ folderSeparator: '/' }),
     });
     const alice = DEMO_ACCOUNTS[0]!;
-    const response = await login.login({ email: alice.email, password: alice.password, ip: '127.0.0.1', baseUrl: 'http://127.0.0.1:8080/api' });
+    const response = loginResponseSchema.parse(await login.login({ email: alice.email, password: alice.password, ip: '127.0.0.1', baseUrl: 'http://127.0.0.1:8080/api' }));
     expect(response.name).toBe('Alice Tern');
     // The stored password is the demo's, sealed under the gateway's key.
     expect(await ctx.accounts.password(Number(response.mailId))).toBe(alice.password);

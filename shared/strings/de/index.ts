@@ -22,6 +22,8 @@ import { device } from './device';
 import { scheduled } from './scheduled';
 import { identities } from './identities';
 import { labels } from './labels';
+import { timers } from './timers';
+import { security } from './security';
 
 export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (typeof en)[Area], string>> } = {
   app,
@@ -46,4 +48,6 @@ export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (ty
   scheduled,
   identities,
   labels,
+  timers,
+  security,
 };

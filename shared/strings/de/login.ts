@@ -53,4 +53,15 @@ export const login: Record<keyof typeof en, string> = {
   enterPassword: 'Passwort eingeben.',
   enterAuthCode: 'Den 6-stelligen Code aus der Authenticator-App eingeben.',
   enterRecoveryCode: 'Einen der Wiederherstellungscodes eingeben.',
+  enterEmailCode: 'Den 6-stelligen Code aus der E-Mail eingeben.',
+  titleUnusualPlace: 'Bestätigen, dass Sie es sind',
+  emailCode: 'Code aus der E-Mail',
+  emailCodeSent: 'Wir haben einen 6-stelligen Code an {address} gesendet. Er gilt 15 Minuten.',
+  lostAuthenticator: 'Authenticator verloren? Code per E-Mail erhalten',
+  sendCodeAgain: 'Neuen Code senden',
+  emailCodeResets: 'Die Anmeldung mit diesem Code schaltet die Bestätigung in zwei Schritten aus, damit Sie sie auf einem neuen Gerät neu einrichten können.',
+  unusualPlace: 'Diese Anmeldung kommt aus einem Land, aus dem sich dieses Konto sonst nicht anmeldet.',
+  recoveryCodesLeft:
+    '{count, plural, =0 {Sie haben Ihren letzten Wiederherstellungscode verwendet. Neue unter Einstellungen, Sicherheit erstellen.} one {# Wiederherstellungscode übrig. Neue unter Einstellungen, Sicherheit erstellen.} other {# Wiederherstellungscodes übrig.}}',
+  twoFactorWasReset: 'Die Bestätigung in zwei Schritten wurde für {email} ausgeschaltet. Unter Einstellungen, Sicherheit neu einrichten.',
 };

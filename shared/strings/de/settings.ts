@@ -27,6 +27,8 @@ export const settings: Record<keyof typeof en, string> = {
   pageTracking: 'Nachverfolgung',
   pageLabels: 'Labels',
   pageContacts: 'Kontakte',
+  pageSecurity: 'Sicherheit',
+  pageSessions: 'Sitzungen',
   pagePlan: 'Tarif',
 
   theme: 'Design',

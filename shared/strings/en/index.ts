@@ -21,6 +21,8 @@ import { device } from './device';
 import { scheduled } from './scheduled';
 import { identities } from './identities';
 import { labels } from './labels';
+import { timers } from './timers';
+import { security } from './security';
 
 export const en = {
   app,
@@ -45,4 +47,6 @@ export const en = {
   scheduled,
   identities,
   labels,
+  timers,
+  security,
 };

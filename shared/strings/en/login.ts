@@ -49,4 +49,15 @@ export const login = {
   enterPassword: 'Enter your password.',
   enterAuthCode: 'Enter the 6-digit code from your authenticator app.',
   enterRecoveryCode: 'Enter one of your recovery codes.',
+  enterEmailCode: 'Enter the 6-digit code from the email.',
+  titleUnusualPlace: 'Confirm it is you',
+  emailCode: 'Code from the email',
+  emailCodeSent: 'We sent a 6-digit code to {address}. It works for 15 minutes.',
+  lostAuthenticator: 'Lost your authenticator? Get a code by email',
+  sendCodeAgain: 'Send a new code',
+  emailCodeResets: 'Signing in with this code turns two-step verification off, so you can set it up again on a new device.',
+  unusualPlace: 'This sign-in comes from a country this account does not usually sign in from.',
+  recoveryCodesLeft:
+    '{count, plural, =0 {You have used your last recovery code. Create new ones in Settings, Security.} one {# recovery code left. Create new ones in Settings, Security.} other {# recovery codes left.}}',
+  twoFactorWasReset: 'Two-step verification was turned off for {email}. Set it up again in Settings, Security.',
 };

@@ -26,6 +26,8 @@ export const settings = {
   pageTracking: 'Tracking',
   pageLabels: 'Labels',
   pageContacts: 'Contacts',
+  pageSecurity: 'Security',
+  pageSessions: 'Sessions',
   pagePlan: 'Plan',
 
   theme: 'Theme',

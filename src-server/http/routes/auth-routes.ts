@@ -33,8 +33,8 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: GatewayContext): v
     // The reply carries the session token: no cache (browser, proxy, CDN) may keep it. Set
     // first, so a refusal is not cached either.
     reply.header('Cache-Control', 'no-store');
-    const body = loginRequestSchema.parse(request.body ?? {});
-    return login.login({ ...body, ip: request.ip, baseUrl: apiBaseUrl(request, fallbackHost) });
+    const { email, password, ...answer } = loginRequestSchema.parse(request.body ?? {});
+    return login.login({ email, password, answer, userAgent: request.headers['user-agent'], ip: request.ip, baseUrl: apiBaseUrl(request, fallbackHost) });
   });
 
   // The email step: whether the address's domain can be served, before the password is asked for.

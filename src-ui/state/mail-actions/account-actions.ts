@@ -58,6 +58,9 @@ export function createAccountActions(params: { engine: UiEngine; store: Store; b
         bridge.accountAdded(result.account);
         // Work a forced logout kept (src-worker/accounts/kept-work.ts) is in Drafts now: say so.
         if (result.restoredDrafts || result.sendsInDrafts) bridge.toast({ tone: 'info', message: restoredDraftsMessage(result) });
+        // Signed in with a recovery code or through the alternate email: say what it used up or turned off.
+        if (result.recoveryCodesLeft !== undefined) bridge.toast({ tone: 'info', message: { id: 'login.recoveryCodesLeft', values: { count: result.recoveryCodesLeft } } });
+        if (result.twoFactorReset) bridge.toast({ tone: 'info', message: { id: 'login.twoFactorWasReset', values: { email: result.account.emailAddress } } });
       }
       return result;
     },

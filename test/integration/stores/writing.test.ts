@@ -292,7 +292,8 @@ describeOnEngines('Writing stores', (engine) => {
   });
 
   /** The draft and send services over these stores; what they need beyond the database is stubbed. */
-  function services() {
+  /** `sends`: the outbox the send service reads (a test may slow its first look). */
+  function services(sends: OutboxStore = outbox) {
     const account: AccountRecord = { id: alice, email: 'alice@tern.test', name: 'Alice', imap: { host: 'h', port: 1, security: 'none' }, smtp: { host: 'h', port: 2, security: 'none' }, latestTxnId: 0 };
     const accounts = { get: async (id: number) => (id === alice ? account : undefined) };
     const assembler = new MessageAssembler({ accounts, uploads });
@@ -303,7 +304,7 @@ describeOnEngines('Writing stores', (engine) => {
     const draftService = new DraftService({ sql: store, store: drafts, accounts, assembler, parents: {} as never, uploads, roles: {} as never, access: access as never, txlog });
     const worker = { on: () => undefined, off: () => undefined } as never;
     const jobs = new OutboxJobs(new JobQueue({ store, now: () => clock }), store);
-    const send = new SendService({ sql: store, store: outbox, jobs, worker, kick: () => undefined, drafts: draftService, draftStore: drafts, assembler, parents: {} as never, accounts, txlog, waitMs: 1, announceWaiting: async () => undefined, draftCopies: { hide: async () => undefined, restore: async () => undefined } });
+    const send = new SendService({ sql: store, store: sends, jobs, worker, kick: () => undefined, drafts: draftService, draftStore: drafts, assembler, parents: {} as never, accounts, txlog, waitMs: 1, announceWaiting: async () => undefined, draftCopies: { hide: async () => undefined, restore: async () => undefined } });
     return { draftService, send, source };
   }
 
@@ -350,6 +351,25 @@ describeOnEngines('Writing stores', (engine) => {
     await expect(send.send(alice, { idempotencyKey: 'key-2', draftId: String(draft.id) })).rejects.toMatchObject({ name: 'DraftAlreadySent' });
     expect(await outbox.byKey(alice, 'key-2')).toBeUndefined();
     expect(await jobRows()).toHaveLength(1);
+
+    // The race above made certain: the same key commits between a request's first look and its
+    // draft read, so the draft is no longer open when it is read — the same send, not DraftAlreadySent.
+    const late = await drafts.insert({ accountId: alice, clientId: null, messageIdHeader: '<late@tern.test>', ...write('Late') });
+    const lateRequest: SendRequest = { idempotencyKey: 'key-late', draftId: String(late.id), draftVersion: 1 };
+    let firstLook = true;
+    const staleFirstLook = Object.create(outbox, {
+      byKey: {
+        value: async (accountId: number, key: string) => {
+          if (!firstLook) return outbox.byKey(accountId, key);
+          firstLook = false;
+          await send.send(alice, lateRequest); // commits while this look still answers "none yet"
+          return undefined;
+        },
+      },
+    }) as OutboxStore;
+    const repeated = await services(staleFirstLook).send.send(alice, lateRequest);
+    expect(repeated.result.outboxId).toBe(String((await outbox.byKey(alice, 'key-late'))!.id));
+    expect(await jobRows()).toHaveLength(2);
   });
 
   test('outbox jobs: rows of an older build (no job) get one at start, due when they were; a row with one gets no second', async () => {

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { loginResponseSchema } from '../../../shared/api/account';
 import { TernError } from '../../../shared/errors';
 import { AccountStore, type ServerSettings } from '../../../src-server/accounts/account-store';
 import { SessionStore } from '../../../src-server/accounts/session-store';
@@ -63,7 +64,7 @@ async function failureOf(promise: Promise<unknown>): Promise<TernError> {
 describe('LoginService', () => {
   test('a good login stores the account, opens a session and calls onLogin', async () => {
     const { deps, login } = service();
-    const reply = await login.login(attempt('  Alice@Tern.TEST ', 'right-Pass-1'));
+    const reply = loginResponseSchema.parse(await login.login(attempt('  Alice@Tern.TEST ', 'right-Pass-1')));
     const account = (await accounts.byEmail('alice@tern.test'))!;
     expect(reply).toEqual({
       mailId: String(account.id),
@@ -84,9 +85,9 @@ describe('LoginService', () => {
 
   test('a second login gets a new token and keeps the name the account already has', async () => {
     const { login } = service();
-    const first = await login.login(attempt('alice@tern.test', 'right-Pass-1'));
+    const first = loginResponseSchema.parse(await login.login(attempt('alice@tern.test', 'right-Pass-1')));
     await accounts.save({ email: 'alice@tern.test', name: 'Alice Tern', imap, smtp, password: 'right-Pass-1' });
-    const second = await login.login(attempt('alice@tern.test', 'right-Pass-1'));
+    const second = loginResponseSchema.parse(await login.login(attempt('alice@tern.test', 'right-Pass-1')));
     expect(second.token).not.toBe(first.token);
     expect(second.mailId).toBe(first.mailId);
     expect(second.name).toBe('Alice Tern');
@@ -149,7 +150,7 @@ describe('LoginService', () => {
 
   test('a failing onLogin hook does not undo the login', async () => {
     const { deps, login } = service({ onLogin: vi.fn(async () => Promise.reject(new Error('mirror down'))) });
-    const reply = await login.login(attempt('alice@tern.test', 'right-Pass-1'));
+    const reply = loginResponseSchema.parse(await login.login(attempt('alice@tern.test', 'right-Pass-1')));
     expect(await sessions.verify(reply.token)).toBeTruthy();
     expect(deps.reportError).toHaveBeenCalledWith(expect.stringContaining('onLogin'), expect.any(Error));
   });

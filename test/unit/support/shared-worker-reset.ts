@@ -6,7 +6,7 @@
  * restored between files by vitest itself.)
  *
  * Modules stay loaded from file to file, so a module must not keep state a test depends on; the
- * files run in path order (path-sequencer.ts), so a leak shows the same way on every run.
+ * files run in path order (test/file-order.ts), so a leak shows the same way on every run.
  */
 import { afterAll, vi } from 'vitest';
 

@@ -427,7 +427,7 @@ export function createFakeEngine(options: FakeEngineOptions = {}): FakeEngine {
         const index = logins.findIndex((login) => login.email === params.email);
         const login = logins[index];
         if (!login || login.password !== params.password) throw new TernError('AuthenticationError');
-        if (login.challenge && !params.authCode && !params.recoveryCode && !params.alternateEmail) return { kind: 'challenge', step: login.challenge };
+        if (login.challenge && !params.authCode && !params.recoveryCode && !params.emailCode) return { kind: 'challenge', step: login.challenge };
         if (login.challenge === 'AUTHENTICATOR' && params.authCode && params.authCode !== login.authCode) throw new TernError('AuthenticationError');
         if (login.challenge === 'MULTI_COUNTRY_LOGIN_ERROR') return { kind: 'challenge', step: 'MULTI_COUNTRY_LOGIN_ERROR' };
         seedAccount(login, index);

@@ -90,14 +90,33 @@ test('two-factor: AUTHENTICATOR asks auth_code, RECOVERY_CODE the recovery code;
   expect(loginReducer(recovery, { type: 'USE_AUTH_CODE' }).step).toBe('AUTHENTICATOR');
 });
 
-test('ALTERNATE_EMAIL checks the address by the same rule', () => {
+test('a lost authenticator: SEND_EMAIL_CODE asks for a mailed code only when the gateway offered it; ALTERNATE_EMAIL takes six digits', () => {
   const asked = run([
     { type: 'SUBMIT_EMAIL', email: 'dave@tern.test' },
     { type: 'SUBMIT_PASSWORD', password: 'pw' },
-    { type: 'LOGIN_CHALLENGED', step: 'ALTERNATE_EMAIL' },
+    { type: 'LOGIN_CHALLENGED', step: 'AUTHENTICATOR' },
   ]);
-  expect(loginReducer(asked, { type: 'SUBMIT_ALTERNATE_EMAIL', email: 'bad' }).error).toMatchObject({ field: 'alternateEmail', name: 'InvalidMail' });
-  expect(loginReducer(asked, { type: 'SUBMIT_ALTERNATE_EMAIL', email: 'Dave@Home.Example' }).attempt).toMatchObject({ alternateEmail: 'dave@home.example' });
+  expect(loginReducer(asked, { type: 'SEND_EMAIL_CODE' })).toBe(asked);
+  const offered = loginReducer(loginReducer(asked, { type: 'SUBMIT_AUTH_CODE', code: '123456' }), { type: 'LOGIN_CHALLENGED', step: 'AUTHENTICATOR', canUseEmail: true });
+  const sending = loginReducer(offered, { type: 'SEND_EMAIL_CODE' });
+  expect(sending).toMatchObject({ step: 'LOADER', returnTo: 'AUTHENTICATOR', attempt: { email: 'dave@tern.test', password: 'pw', sendEmailCode: true } });
+  const mailed = loginReducer(sending, { type: 'LOGIN_CHALLENGED', step: 'ALTERNATE_EMAIL', sentTo: 'd•••@home.example' });
+  expect(mailed).toMatchObject({ step: 'ALTERNATE_EMAIL', sentTo: 'd•••@home.example', password: 'pw' });
+  expect(loginReducer(mailed, { type: 'SUBMIT_EMAIL_CODE', code: '12a' }).error).toMatchObject({ field: 'emailCode', hint: 'login.enterEmailCode' });
+  const sent = loginReducer(mailed, { type: 'SUBMIT_EMAIL_CODE', code: ' 123 456 ' });
+  expect(sent.attempt).toEqual({ email: 'dave@tern.test', password: 'pw', emailCode: '123456' });
+  // A wrong code comes back to the code step, the password still kept for the next try.
+  expect(loginReducer(sent, { type: 'LOGIN_FAILED', error: { name: 'EmailCodeInvalid' } })).toMatchObject({ step: 'ALTERNATE_EMAIL', password: 'pw', error: { field: 'emailCode', name: 'EmailCodeInvalid' } });
+});
+
+test('MULTI_COUNTRY_LOGIN_ERROR with a mailed code asks for it, and answers with the password again', () => {
+  const asked = run([
+    { type: 'SUBMIT_EMAIL', email: 'eve@tern.test' },
+    { type: 'SUBMIT_PASSWORD', password: 'pw' },
+    { type: 'LOGIN_CHALLENGED', step: 'MULTI_COUNTRY_LOGIN_ERROR', sentTo: 'e•••@home.example' },
+  ]);
+  expect(asked).toMatchObject({ step: 'MULTI_COUNTRY_LOGIN_ERROR', password: 'pw' });
+  expect(loginReducer(asked, { type: 'SUBMIT_EMAIL_CODE', code: '654321' }).attempt).toEqual({ email: 'eve@tern.test', password: 'pw', emailCode: '654321' });
 });
 
 test('MULTI_COUNTRY_LOGIN_ERROR ends the attempt; START_OVER goes back to the email step', () => {
