@@ -28,6 +28,8 @@ import { EngineContactFiles } from './contacts/contact-files';
 import { EngineContacts } from './contacts/contacts-service';
 import type { ContactsService } from '../shared/worker-contacts-api';
 import { EngineSettings } from './settings/settings-service';
+import { createTemplatesGateway } from './templates/templates-gateway';
+import { EngineTemplates } from './templates/templates-service';
 import { createRulesGateway } from './rules/rules-gateway';
 import { createSecurityGateway } from './security/security-gateway';
 import { EngineSecurity } from './security/security-service';
@@ -159,9 +161,11 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     onAccountStarted: (accountId) => {
       void settings.load(accountId);
       void contacts.pull(accountId);
+      void templates.pull(accountId);
     },
     onSettingsChanged: () => settings.changed(),
     onContactsChanged: (accountId) => void contacts.pull(accountId),
+    onTemplatesChanged: (accountId) => void templates.pull(accountId),
     onRulesActivity: (accountId, activity) => rules.changed(accountId, activity),
     onTimersChanged: (accountId) => timers.changed(accountId),
     clock,
@@ -209,6 +213,14 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     pull: (accountId) => contacts.pull(accountId),
     clock,
   });
+  const templates = new EngineTemplates({
+    accounts: { get: (accountId) => repository.get(accountId), update: (accountId, change) => repository.update(accountId, change) },
+    open: (accountId) => databases.open(accountId),
+    gateway: async (accountId) => createTemplatesGateway(await accountClient(accountId)),
+    changed: () => settings.changed(),
+    now: () => clock.now(),
+    log: (type, message) => logger.log(type, message),
+  });
   const rules = new EngineRules({ gateway: async (accountId) => createRulesGateway(await accountClient(accountId)) });
   const timers = new EngineTimers({
     open: (accountId) => databases.open(accountId),
@@ -243,6 +255,8 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
       update: (params) => settings.update(params),
       saveIdentity: (params) => settings.saveIdentity(params),
       deleteIdentity: (params) => settings.deleteIdentity(params),
+      saveTemplate: (params) => templates.save(params),
+      deleteTemplate: (params) => templates.remove(params),
       watch: (onChange) => settings.watch(onChange),
       unwatch: (params) => settings.unwatch(params),
     }),

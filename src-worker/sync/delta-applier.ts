@@ -38,6 +38,8 @@ export interface AppliedPage {
   readonly settingsChanged: boolean;
   /** The address book changed on the gateway (its latest change's id): the contacts service pulls the cards. */
   readonly contactsRevision: number | null;
+  /** The templates changed on the gateway (their latest change's id): the templates service pulls them. */
+  readonly templatesRevision: number | null;
   /** The page carried the gateway's waiting sends (written with it). */
   readonly pendingSendsChanged: boolean;
   /** The page carried the account's snoozes, reminders and follow-ups (written with it). */
@@ -56,7 +58,7 @@ export interface DeltaApplierDeps {
 }
 
 /** Applies one change; true when it was the account's preferences, plan, identities or labels rather than mail. */
-async function applyChange(tx: WriteTransaction<MailTable>, writer: MailWriter, change: Exclude<DeltaChange, { object: 'contacts' | 'rules' }>): Promise<boolean> {
+async function applyChange(tx: WriteTransaction<MailTable>, writer: MailWriter, change: Exclude<DeltaChange, { object: 'contacts' | 'rules' | 'templates' }>): Promise<boolean> {
   if (change.op === 'delete') {
     if (change.object === 'folder') await writer.deleteFolder(change.objectId);
     else if (change.object === 'message') await writer.deleteMessage(change.objectId);
@@ -101,19 +103,21 @@ export class DeltaApplier {
       await writer.prefetch(page.changes);
       let settingsChanged = false;
       let contactsRevision: number | null = null;
+      let templatesRevision: number | null = null;
       const pendingSendsChanged = page.changes.some((change) => change.object === 'scheduled');
       const timersChanged = page.changes.some((change) => change.object === 'timers');
       let rulesActivity: RulesActivity | null = null;
       for (const change of page.changes) {
         // The cards are not in the page: the contacts service pulls them from its own cursor after the commit.
         if (change.object === 'contacts') contactsRevision = change.op === 'upsert' ? change.data.revision : contactsRevision;
+        else if (change.object === 'templates') templatesRevision = change.op === 'upsert' ? change.data.revision : templatesRevision;
         else if (change.object === 'rules') rulesActivity = change.op === 'upsert' ? change.data : rulesActivity;
         else if (await applyChange(tx, writer, change)) settingsChanged = true;
       }
       const finished = await this.deps.reconcile({ tx, writer, cursor: page.cursor });
       await writer.finish();
       tx.queuePut('JSONBlob', syncStateRow(state));
-      return { accountId, state, threadIds: [...writer.threadIds], foldersChanged: writer.foldersChanged, finished, messages: writer.messages, contacts: writer.contactRows, settingsChanged, contactsRevision, pendingSendsChanged, timersChanged, rulesActivity };
+      return { accountId, state, threadIds: [...writer.threadIds], foldersChanged: writer.foldersChanged, finished, messages: writer.messages, contacts: writer.contactRows, settingsChanged, contactsRevision, templatesRevision, pendingSendsChanged, timersChanged, rulesActivity };
     });
   }
 }
