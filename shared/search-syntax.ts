@@ -29,6 +29,7 @@ export const SEARCH_OPERATORS: readonly SearchOperatorInfo[] = [
   { name: 'has', description: 'Has files attached', example: 'has:attachment', values: ['attachment', 'attachments'], shownValues: 1 },
   { name: 'is', description: 'Unread, read, starred or not starred', example: 'is:unread', values: ['unread', 'read', 'starred', 'unstarred', 'flagged'], shownValues: 4 },
   { name: 'in', description: 'In a folder: inbox, sent, drafts, archive, spam, trash, anywhere or its name', example: 'in:sent' },
+  { name: 'label', description: 'Has a label (its name, in quotes when it has spaces)', example: 'label:"Work stuff"' },
   { name: 'after', description: 'Received on or after a day', example: 'after:2026-01-31', date: true },
   { name: 'before', description: 'Received before a day', example: 'before:2026-01-31', date: true },
 ];
@@ -62,17 +63,24 @@ export function parseSearchDay(value: string): number | null {
 export type SearchProblem =
   | { readonly kind: 'unknown-operator'; readonly operator: string; readonly value: string }
   | { readonly kind: 'bad-value'; readonly operator: string; readonly value: string }
-  | { readonly kind: 'unclosed-quote'; readonly operator: string | null };
+  | { readonly kind: 'unclosed-quote'; readonly operator: string | null }
+  | { readonly kind: 'unknown-label'; readonly operator: 'label'; readonly value: string };
 
 // `-op:"value"`, `-op:value`, `"phrase"`, `word`; the quote groups tell whether the quote was closed.
 // Names may hold `_` here (Gmail's older_than:) so those are refused by name too.
 const TOKEN = /(-?)(?:([A-Za-z_]+):(?:"([^"]*)("?)|(\S*))|"([^"]*)("?)|(\S+))/g;
 
+/** A label name as `label:` compares it: trimmed, case aside (names are unique that way, shared/labels.ts). */
+export const labelNameKey = (name: string) => name.trim().toLocaleLowerCase();
+
 /**
  * The first problem of a query, or null. An operator with nothing after its colon yet is
- * no problem (the person is still typing it), nor is `in:` with any folder name.
+ * no problem (the person is still typing it), nor is `in:` with any folder name. With
+ * `labelNames` (every label the searched accounts have), a `label:` naming none of them is
+ * one; without, any name passes (the caller checks it where the labels are).
  */
-export function searchProblemOf(query: string): SearchProblem | null {
+export function searchProblemOf(query: string, labelNames?: readonly string[]): SearchProblem | null {
+  const labels = labelNames ? new Set(labelNames.map(labelNameKey)) : null;
   for (const match of query.matchAll(TOKEN)) {
     const [, , nameRaw, quotedValue, operatorQuoteClosed, bareValue, phrase, phraseClosed] = match;
     if (phrase !== undefined && !phraseClosed) return { kind: 'unclosed-quote', operator: null };
@@ -90,6 +98,7 @@ export function searchProblemOf(query: string): SearchProblem | null {
     }
     if (operator.values && !operator.values.includes(value.toLowerCase())) return { kind: 'bad-value', operator: name, value };
     if (operator.date && parseSearchDay(value) === null) return { kind: 'bad-value', operator: name, value };
+    if (name === 'label' && labels && !labels.has(labelNameKey(value))) return { kind: 'unknown-label', operator: 'label', value };
   }
   return null;
 }
@@ -108,6 +117,8 @@ export function describeSearchProblem(problem: SearchProblem): string {
       const takes = operator.date ? `a date such as ${operator.example.slice(operator.name.length + 1)}` : listed((operator.values ?? []).slice(0, operator.shownValues));
       return `“${problem.operator}:${problem.value}” is not valid: ${problem.operator}: takes ${takes}.`;
     }
+    case 'unknown-label':
+      return `There is no label named “${problem.value}”. Check its name in Settings → Labels.`;
   }
 }
 

@@ -11,10 +11,13 @@ import type { ContactsService } from './worker-contacts-api';
 import type { FolderCommandService, MailCommandService, MailQueryService } from './worker-mail-api';
 import type { Enrolment, RecoveryCodes, SecurityStatus, SessionInfo } from './api/security';
 import type { Identity, IdentityDraft } from './identities';
+import type { Template, TemplateDraft } from './templates';
 import type { Feature, Plan } from './plans';
 import type { Label, LabelColor } from './labels';
 import type { PreferencePatch, PreferenceValues } from './preferences';
 import type { ForwardingCheckResult, MailFilter, MailRules, RuleRun, RulesActivity, RulesDoc } from './mail-rules';
+import type { ThreadTimer, TimerKind } from './api/timers';
+import type { Schedule } from './send-time';
 
 /**
  * A service object reached through the remote by path (`api.session.handshake(...)`).
@@ -214,6 +217,8 @@ export interface AccountSettings {
   readonly labels: readonly Label[];
   /** Whether the mail server keeps new keywords (PERMANENTFLAGS \*); null: not known yet. */
   readonly serverKeepsLabels: boolean | null;
+  /** The account's templates (shared/templates.ts), by name, as last pulled from the gateway. */
+  readonly templates: readonly Template[];
 }
 
 /**
@@ -250,6 +255,14 @@ export interface SettingsService {
    * already used), SignatureTooLarge, FeatureNotInPlan for an alias, AccountNotFound.
    */
   saveIdentity(params: { readonly accountId: string; readonly identityId: string; readonly identity: IdentityDraft }): Promise<AccountSettings>;
+  /**
+   * Creates (no id) or replaces a template on the gateway (online only), then every tab
+   * hears. Rejects with InvalidParameter (detail names the field), TemplateTooLarge,
+   * TemplateLimitReached, FeatureNotInPlan (templates), AccountNotFound.
+   */
+  saveTemplate(params: { readonly accountId: string; readonly templateId?: string; readonly template: TemplateDraft }): Promise<{ readonly templateId: string }>;
+  /** Deletes a template (online only; deleting twice is fine). */
+  deleteTemplate(params: { readonly accountId: string; readonly templateId: string }): Promise<void>;
   /** Removes an alias, or puts the own identity back to its defaults (online only). */
   deleteIdentity(params: { readonly accountId: string; readonly identityId: string }): Promise<AccountSettings>;
   /** Calls `onChange` with every account's settings now and whenever one changes. */
@@ -291,6 +304,31 @@ export interface RulesService {
    * the Inbox or the gateway stopped waiting (`arrived` false). SendFailed when it could not go out.
    */
   checkForwarding(params: { readonly accountId: string; readonly address: string }): Promise<ForwardingCheckResult>;
+}
+
+/** A snooze, reminder or follow-up (shared/api/timers.ts) with its account. */
+export type TimerView = ThreadTimer & { readonly accountId: string };
+
+/**
+ * Snooze, reminders and follow-ups (issue 15 points 3–4): kept and fired by the gateway, so
+ * they work with every browser closed; set and removed online only (the gateway decides: a
+ * time in the past, over a year ahead or in a DST gap is refused with ScheduleTimeInPast,
+ * ScheduleTimeTooFar, ScheduleTimeNonexistent; a thread gone is ThreadNotFound).
+ */
+export interface TimerService {
+  /** These accounts' waiting and raised timers, soonest first (the delta's `timers` document, cached). */
+  list(params: { readonly accountIds: readonly string[] }): Promise<readonly TimerView[]>;
+  /** Out of the Inbox (into Snoozed) until the time; a snoozed thread gets the new time. */
+  snooze(params: { readonly accountId: string; readonly threadId: string; readonly schedule: Schedule }): Promise<TimerView>;
+  /** "Remind me": the thread comes back on top of the Inbox, marked, at the time (its one reminder). */
+  remind(params: { readonly accountId: string; readonly threadId: string; readonly schedule: Schedule }): Promise<TimerView>;
+  /** "Follow up if no reply by …" on a message the account sent (`messageId`: its MessageView.id). */
+  followUp(params: { readonly accountId: string; readonly messageId: string; readonly schedule: Schedule }): Promise<TimerView>;
+  /** A waiting timer cancelled (a waiting snooze: the thread back in the Inbox now), or a raised one's mark dismissed. */
+  remove(params: { readonly accountId: string; readonly timerId: string; readonly kind: TimerKind }): Promise<void>;
+  /** Hears which account's timers changed (any device). */
+  watch(onChange: (accountId: string) => void): Promise<{ readonly subscriptionId: string }>;
+  unwatch(params: { readonly subscriptionId: string }): Promise<void>;
 }
 
 /**
@@ -347,6 +385,8 @@ export interface WorkerApi {
   readonly rules: Service<RulesService>;
   /** Each account's labels: created, renamed, recoloured, deleted through the gateway (read with settings). */
   readonly labels: Service<LabelService>;
+  /** Snooze, reminders and follow-ups, kept by the gateway. */
+  readonly timers: Service<TimerService>;
   /** Two-factor sign-in, recovery codes and sessions of each account, through the gateway. */
   readonly security: Service<SecurityService>;
 }

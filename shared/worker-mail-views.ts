@@ -4,12 +4,13 @@
  * The services that return them are in shared/worker-mail-api.ts, which re-exports these.
  */
 import type { Address, AttachmentSummary, Folder } from './api/mail';
+import type { RaisedMark } from './api/timers';
 
 /** Which threads a list shows. Account ids are the gateway's `mailId` strings. */
 export type ListScope =
   | { readonly kind: 'folder'; readonly accountId: string; readonly folderId: string }
   /** The same special folder (usually inbox) across several accounts, merged by time. */
-  | { readonly kind: 'unified'; readonly accountIds: readonly string[]; readonly role: 'inbox' | 'sent' | 'drafts' | 'archive' | 'junk' | 'trash' }
+  | { readonly kind: 'unified'; readonly accountIds: readonly string[]; readonly role: 'inbox' | 'sent' | 'drafts' | 'archive' | 'junk' | 'trash' | 'snoozed' }
   /** The threads with a label, by its keyword (shared/labels.ts). */
   | { readonly kind: 'label'; readonly accountId: string; readonly label: string }
   /**
@@ -42,6 +43,8 @@ export interface ThreadRow {
   readonly draftTo?: readonly Address[];
   /** Its messages' keywords (ThreadSummary.keywords): the UI shows those that are labels. */
   readonly keywords?: readonly string[];
+  /** A snooze, reminder or follow-up fired on it (shared/api/timers.ts): the row is marked until dismissed. */
+  readonly raised?: RaisedMark;
 }
 
 /** The rows a tab shows: a window into the sorted list. */

@@ -27,8 +27,11 @@ import { ContactListService } from './contacts/contact-lists';
 import { ContactService } from './contacts/contact-service';
 import { MailboxAccess } from './actions/mailbox-access';
 import { LabelService } from './labels/label-service';
+import { TimerService } from './timers/timer-service';
+import { FolderRoles } from './actions/folder-roles';
 import { PlanService } from './plans/plan-service';
 import { IdentityService } from './identities/identity-service';
+import { TemplateService } from './templates/template-service';
 import { PreferenceService } from './preferences/preference-service';
 import type { PushHub } from './push/push-hub';
 import { allowedRanges } from './image-proxy/image-fetch';
@@ -111,6 +114,8 @@ export interface GatewayContext {
   readonly preferences: PreferenceService;
   /** The addresses each account sends from (GET/PUT/DELETE /api/identities). */
   readonly identities: IdentityService;
+  /** Each account's templates, read from a cursor (/api/templates). */
+  readonly templates: TemplateService;
   /** The address book of each account (/api/contacts). */
   readonly contacts: ContactService;
   /** Imports (a job per file) and exports of the address book (/api/contacts/imports, /api/contacts/export). */
@@ -121,6 +126,8 @@ export interface GatewayContext {
   readonly rules: RulesService;
   /** Each account's labels: keyword ↔ name ↔ colour (/api/labels); applied as bulk actions. */
   readonly labels: LabelService;
+  /** Snooze, reminders and follow-ups (/api/snoozes, /api/reminders, /api/follow-ups): fired by the job worker. */
+  readonly timers: TimerService;
   /** Two-factor sign-in and recovery codes (/api/security, issue 19); the login asks it after the password. */
   readonly twoFactor: TwoFactorService;
   /** The alternate email, confirmed by a mailed code: the way back in without the authenticator (issue 19). */
@@ -252,6 +259,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     domains: config.mailDomains,
     onError: (accountId, error) => report(`rules${accountId === null ? '' : ` of account ${accountId}`}`, error),
   });
+  const templates = new TemplateService({ store, txlog, push, plans });
   const labels = new LabelService({ store, txlog, push, plans, access: new MailboxAccess({ mirrors, onError: (accountId, error) => report(`labels of account ${accountId}`, error) }) });
   const delta = new DeltaReader({
     store,
@@ -267,6 +275,10 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
       rules: accountDocument((accountId) => rules.activity(accountId)),
       identities: accountDocument((accountId) => identities.doc(accountId)),
       labels: accountDocument((accountId) => labels.doc(accountId)),
+      // Read when delta is asked for, after timers below is built.
+      timers: accountDocument((accountId) => timers.doc(accountId)),
+      // The templates themselves are pulled from the device's own cursor (GET /api/templates?since=…).
+      templates: accountDocument(async (accountId) => ({ revision: await templates.revision(accountId) })),
     },
   });
   const mailWrites = createMailWrites({
@@ -286,6 +298,19 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     now: overrides.now,
     onError: (accountId, error) => report(`mail writes${accountId === null ? '' : ` of account ${accountId}`}`, error),
   });
+  const folderCommands = new FolderService({ folders, mirrors, push, rehomer: new FolderRehomer({ store, txlog, push }) });
+  const timers = new TimerService({
+    store,
+    txlog,
+    push,
+    jobs: { queue: jobQueue, worker: jobWorker },
+    actions: mailWrites.actions,
+    roles: new FolderRoles(store),
+    createFolder: (accountId, name) => folderCommands.create(accountId, { name, parentId: null }),
+    // The account's own address and its aliases: a follow-up's reply comes from none of them.
+    addresses: async (accountId) => [(await accounts.get(accountId))?.email ?? '', ...(await identities.doc(accountId)).identities.map((identity) => identity.email)].filter(Boolean),
+    ...(overrides.now ? { now: overrides.now } : {}),
+  });
   const twoFactor = new TwoFactorService({ store, secrets, accounts, throttle: shared.throttle });
   const systemMailer = overrides.systemMailer ?? (config.systemMail ? new SmtpSystemMailer(config.systemMail) : undefined);
   const alternateEmail = new AlternateEmailService({ store, accounts, twoFactor, codes: new EmailCodes({ store, key: secrets.derive('email-codes'), mailer: systemMailer }) });
@@ -303,13 +328,15 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     plans,
     preferences,
     identities,
+    templates,
     contacts,
     contactLists,
     contactImports: new ContactImportService({ store, contacts, jobs: { queue: jobQueue, worker: jobWorker } }),
     labels,
     rules,
     folders,
-    folderCommands: new FolderService({ folders, mirrors, push, rehomer: new FolderRehomer({ store, txlog, push }) }),
+    folderCommands,
+    timers,
     threads,
     messages,
     previews: new AttachmentPreviews({ messages, links: new PreviewLinks({ secret: secrets.derive('attachment-preview') }) }),

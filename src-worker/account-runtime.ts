@@ -49,10 +49,14 @@ export interface AccountRuntimeDeps {
   readonly onSettingsChanged?: () => void;
   /** A delta page said the address book changed on the gateway: the contacts service pulls the cards. */
   readonly onContactsChanged?: () => void;
+  /** A delta page said the templates changed on the gateway: the templates service pulls them. */
+  readonly onTemplatesChanged?: () => void;
   /** A delta page carried the gateway's waiting sends (held, scheduled): the tabs' lists read them again. */
   readonly onPendingSendsChanged?: () => void;
   /** A delta page brought the rules' revision and runs (a save on another device, a run's progress): the rules service tells the tabs. */
   readonly onRulesActivity?: (activity: RulesActivity) => void;
+  /** A delta page carried the account's snoozes, reminders and follow-ups: the tabs' views read them again. */
+  readonly onTimersChanged?: () => void;
 }
 
 export interface AccountRuntime {
@@ -94,8 +98,10 @@ export function createAccountRuntime(deps: AccountRuntimeDeps): AccountRuntime {
       for (const status of page.finished) deps.statuses.publish(status);
       if (page.settingsChanged) deps.onSettingsChanged?.();
       if (page.contactsRevision !== null) deps.onContactsChanged?.();
+      if (page.templatesRevision !== null) deps.onTemplatesChanged?.();
       if (page.pendingSendsChanged) deps.onPendingSendsChanged?.();
       if (page.rulesActivity) deps.onRulesActivity?.(page.rulesActivity);
+      if (page.timersChanged) deps.onTimersChanged?.();
       await deps.saveCursor(page.state).catch((error: unknown) => deps.log?.('Error', `saving the cursor of ${accountId}: ${String(error)}`));
     },
     onState: deps.onSyncState,

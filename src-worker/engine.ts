@@ -1,6 +1,6 @@
 import { proxy } from 'comlink';
 import { systemClock, type Clock } from '../shared/clock';
-import type { AnalyticsService, LabelService, RulesService, SecurityService, SettingsService, WorkerApi } from '../shared/worker-api';
+import type { AnalyticsService, LabelService, RulesService, SecurityService, SettingsService, TimerService, WorkerApi } from '../shared/worker-api';
 import { ACCOUNTS_DATABASE, ACCOUNTS_SCHEMA } from './accounts/accounts-database';
 import { AccountRepository } from './accounts/account-repository';
 import { ACCOUNTS_CHANNEL, EngineAccounts } from './accounts/account-service';
@@ -28,12 +28,16 @@ import { EngineContactFiles } from './contacts/contact-files';
 import { EngineContacts } from './contacts/contacts-service';
 import type { ContactsService } from '../shared/worker-contacts-api';
 import { EngineSettings } from './settings/settings-service';
+import { createTemplatesGateway } from './templates/templates-gateway';
+import { EngineTemplates } from './templates/templates-service';
 import { createRulesGateway } from './rules/rules-gateway';
 import { createSecurityGateway } from './security/security-gateway';
 import { EngineSecurity } from './security/security-service';
 import { EngineRules } from './rules/rules-service';
 import { createLabelsGateway } from './labels/labels-gateway';
 import { EngineLabels } from './labels/labels-service';
+import { createTimersGateway } from './timers/timers-gateway';
+import { EngineTimers } from './timers/timers-service';
 import { TernError } from '../shared/errors';
 import { MAIL_CHANNEL } from './boundary/mail-relay';
 import { globalOnlineSignal } from './net/online-status';
@@ -155,10 +159,13 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     onAccountStarted: (accountId) => {
       void settings.load(accountId);
       void contacts.pull(accountId);
+      void templates.pull(accountId);
     },
     onSettingsChanged: () => settings.changed(),
     onContactsChanged: (accountId) => void contacts.pull(accountId),
+    onTemplatesChanged: (accountId) => void templates.pull(accountId),
     onRulesActivity: (accountId, activity) => rules.changed(accountId, activity),
+    onTimersChanged: (accountId) => timers.changed(accountId),
     clock,
     log: (type, message) => logger.log(type, message),
     // 401 InvalidToken from the sync, the websocket, a command or a read: log the account out
@@ -203,7 +210,20 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     pull: (accountId) => contacts.pull(accountId),
     clock,
   });
+  const templates = new EngineTemplates({
+    accounts: { get: (accountId) => repository.get(accountId), update: (accountId, change) => repository.update(accountId, change) },
+    open: (accountId) => databases.open(accountId),
+    gateway: async (accountId) => createTemplatesGateway(await accountClient(accountId)),
+    changed: () => settings.changed(),
+    now: () => clock.now(),
+    log: (type, message) => logger.log(type, message),
+  });
   const rules = new EngineRules({ gateway: async (accountId) => createRulesGateway(await accountClient(accountId)) });
+  const timers = new EngineTimers({
+    open: (accountId) => databases.open(accountId),
+    gateway: async (accountId) => createTimersGateway(await accountClient(accountId)),
+    accountIds: async () => (await repository.list()).map((account) => account.accountId),
+  });
   const security = new EngineSecurity({ gateway: async (accountId) => createSecurityGateway(await accountClient(accountId)) });
   const labels = new EngineLabels({ open: (accountId) => databases.open(accountId), gateway: async (accountId) => createLabelsGateway(await accountClient(accountId)), changed: () => settings.changed() });
   // Analytics reads its stored queues: after the first screen, like the sync.
@@ -232,6 +252,8 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
       update: (params) => settings.update(params),
       saveIdentity: (params) => settings.saveIdentity(params),
       deleteIdentity: (params) => settings.deleteIdentity(params),
+      saveTemplate: (params) => templates.save(params),
+      deleteTemplate: (params) => templates.remove(params),
       watch: (onChange) => settings.watch(onChange),
       unwatch: (params) => settings.unwatch(params),
     }),
@@ -264,6 +286,16 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
       create: (params) => labels.create(params),
       update: (params) => labels.update(params),
       remove: (params) => labels.remove(params),
+    }),
+    // The contract's methods only: changed is the engine's own.
+    timers: proxy<TimerService>({
+      list: (params) => timers.list(params),
+      snooze: (params) => timers.snooze(params),
+      remind: (params) => timers.remind(params),
+      followUp: (params) => timers.followUp(params),
+      remove: (params) => timers.remove(params),
+      watch: (onChange) => timers.watch(onChange),
+      unwatch: (params) => timers.unwatch(params),
     }),
     security: proxy<SecurityService>(security),
   };

@@ -77,8 +77,12 @@ export interface MailEngineDeps {
   readonly onSettingsChanged?: (accountId: string) => void;
   /** A delta page said the account's address book changed (any device): the contacts service pulls it. */
   readonly onContactsChanged?: (accountId: string) => void;
+  /** A delta page said the account's templates changed (any device): the templates service pulls them. */
+  readonly onTemplatesChanged?: (accountId: string) => void;
   /** A delta page brought the account's rules activity (a save anywhere, a run's progress): the rules service tells the tabs. */
   readonly onRulesActivity?: (accountId: string, activity: RulesActivity) => void;
+  /** A delta page carried the account's snoozes, reminders and follow-ups (already stored): the timers service tells the tabs. */
+  readonly onTimersChanged?: (accountId: string) => void;
 }
 
 export interface MailEngine {
@@ -210,8 +214,10 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
       ...(deps.log ? { log: deps.log } : {}),
       onSettingsChanged: () => deps.onSettingsChanged?.(accountId),
       onContactsChanged: () => deps.onContactsChanged?.(accountId),
+      onTemplatesChanged: () => deps.onTemplatesChanged?.(accountId),
       onPendingSendsChanged: () => commands.pending.changed(accountId),
       onRulesActivity: (activity) => deps.onRulesActivity?.(accountId, activity),
+      onTimersChanged: () => deps.onTimersChanged?.(accountId),
     });
     runtimes.set(accountId, runtime);
     deps.onAccountStarted?.(accountId);

@@ -1,6 +1,8 @@
 import * as z from 'zod';
+import { raisedMarkSchema } from './timers';
 
-export const SPECIAL_USES = ['inbox', 'drafts', 'sent', 'archive', 'junk', 'trash', 'all', 'flagged'] as const;
+/** `snoozed`: the folder snoozed mail waits in (draft-ietf-extra-email-snooze's \\Snoozed; src-server/timers). */
+export const SPECIAL_USES = ['inbox', 'drafts', 'sent', 'archive', 'junk', 'trash', 'all', 'flagged', 'snoozed'] as const;
 export type SpecialUse = (typeof SPECIAL_USES)[number];
 
 export const addressSchema = z.object({ name: z.string(), email: z.string() });
@@ -87,6 +89,11 @@ export const threadSummarySchema = z.object({
    * the row's labels, and what a label list is indexed by. Absent when none.
    */
   keywords: z.array(z.string()).optional(),
+  /**
+   * A snooze, reminder or follow-up fired on it and is not dismissed yet (shared/api/timers.ts):
+   * `lastMessageAt` is then at least `raised.at`, so it is back on top of its lists. Absent otherwise.
+   */
+  raised: raisedMarkSchema.optional(),
 });
 export type ThreadSummary = z.infer<typeof threadSummarySchema>;
 

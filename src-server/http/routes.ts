@@ -12,6 +12,7 @@ import { registerFolderRoutes } from './routes/folder-routes';
 import { registerHealthRoutes } from './routes/health-routes';
 import { registerImageProxyRoutes } from './routes/image-proxy-routes';
 import { registerIdentityRoutes } from './routes/identity-routes';
+import { registerTemplateRoutes } from './routes/template-routes';
 import { registerLabelRoutes } from './routes/label-routes';
 import { registerMailActionRoutes } from './routes/mail-actions-routes';
 import { registerMessageRoutes } from './routes/message-routes';
@@ -23,6 +24,7 @@ import { registerSearchRoutes } from './routes/search-routes';
 import { registerSecurityRoutes } from './routes/security-routes';
 import { registerSendRoutes } from './routes/send-routes';
 import { registerThreadRoutes } from './routes/thread-routes';
+import { registerTimerRoutes } from './routes/timer-routes';
 
 /**
  * A route file: registers its routes on the API scope, calling the services of the context.
@@ -44,12 +46,14 @@ export const ROUTES: readonly RouteModule[] = [
   registerMailActionRoutes,
   registerDraftRoutes,
   registerSendRoutes,
+  registerTimerRoutes,
   registerPreferenceRoutes,
   registerPlanRoutes,
   registerContactRoutes,
   registerContactImportRoutes,
   registerContactListRoutes,
   registerIdentityRoutes,
+  registerTemplateRoutes,
   registerRulesRoutes,
   registerLabelRoutes,
   registerSecurityRoutes,

@@ -4,6 +4,9 @@ import { draftRecipients, draftToField } from '../../shared/draft-recipients';
 import { threadKeywordsField } from '../../shared/labels';
 import { hasFlag } from '../imap/imap-flags';
 import type { SqlExecutor } from '../store/sql';
+import { TimerStore } from '../timers/timer-store';
+import { withRaisedMark } from '../../shared/raised-mark';
+import type { RaisedMark } from '../../shared/api/timers';
 import { inChunks, placeholders } from '../store/sql-lists';
 import type { StoredAttachment } from './attachments';
 import { FOLDER_COLUMNS, MESSAGE_COLUMNS, type FolderRow, type MessageRow } from './mirror-rows';
@@ -94,7 +97,9 @@ export function toThreadSummary(threadId: number, rows: readonly MessageRow[]): 
 export function specialUseOf(path: string, flag: string | undefined): SpecialUse | null {
   if (path.toUpperCase() === 'INBOX') return 'inbox';
   const name = flag?.replace(/^\\/, '').toLowerCase();
-  const known: Record<string, SpecialUse> = { inbox: 'inbox', drafts: 'drafts', sent: 'sent', archive: 'archive', junk: 'junk', trash: 'trash', all: 'all', flagged: 'flagged' };
+  const known: Record<string, SpecialUse> = { inbox: 'inbox', drafts: 'drafts', sent: 'sent', archive: 'archive', junk: 'junk', trash: 'trash', all: 'all', flagged: 'flagged', snoozed: 'snoozed' };
+  // Few servers know \Snoozed: the top-level folder the gateway snoozes into is known by its name.
+  if (!name && path.toLowerCase() === 'snoozed') return 'snoozed';
   return name ? (known[name] ?? null) : null;
 }
 
@@ -124,9 +129,11 @@ export async function threadSummaries(store: SqlExecutor, accountId: number, thr
     else byThread.set(row.thread_id, [row]);
   }
   const summaries = new Map<number, ThreadSummary>();
+  // A fired snooze, reminder or follow-up (timers/timer-service.ts) puts the thread on top of its lists, marked.
+  const marks = byThread.size > 0 ? await new TimerStore(store).raisedMarks(accountId, [...byThread.keys()]) : new Map<number, RaisedMark>();
   for (const [threadId, rows] of byThread) {
     const summary = toThreadSummary(threadId, rows);
-    if (summary) summaries.set(threadId, summary);
+    if (summary) summaries.set(threadId, withRaisedMark(summary, marks.get(threadId)));
   }
   return summaries;
 }

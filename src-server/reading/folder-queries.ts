@@ -6,7 +6,7 @@ import type { SqlExecutor } from '../store/sql';
 import { isWithin, samePath } from './folder-name';
 
 /** Sidebar order of the special folders; the rest follow by path. */
-const SPECIAL_ORDER: readonly SpecialUse[] = ['inbox', 'drafts', 'sent', 'archive', 'junk', 'trash', 'all', 'flagged'];
+const SPECIAL_ORDER: readonly SpecialUse[] = ['inbox', 'snoozed', 'drafts', 'sent', 'archive', 'junk', 'trash', 'all', 'flagged'];
 
 const DEFAULT_SEPARATOR = '/';
 

@@ -38,6 +38,7 @@ export function imapCriteria(search: ParsedSearch): SearchObject {
   if (search.starred !== null) parts.push({ flagged: search.starred });
   // No IMAP key means "has an attachment"; a multipart/mixed body is the usual sign of one.
   if (search.hasAttachment) parts.push({ header: { 'content-type': 'multipart/mixed' } });
+  for (const keyword of search.keywords) parts.push({ keyword });
   if (search.after !== null) parts.push({ since: new Date(search.after) });
   if (search.before !== null) parts.push({ before: new Date(search.before) });
   return parts.length > 0 ? allOf(parts) : { all: true };

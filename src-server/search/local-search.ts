@@ -55,6 +55,9 @@ export class LocalSearch {
     if (search.unread !== null) add({ sql: 'm.unseen = ?', params: [search.unread ? 1 : 0] });
     if (search.starred !== null) add(this.sql.starred(search.starred));
     if (search.hasAttachment) add(this.sql.hasAttachment());
+    // flags is a JSON list; a keyword holds only [A-Za-z0-9$_.-], so its quoted form is found
+    // whole; `_` is escaped for LIKE; IMAP keywords are case-insensitive, so both sides are lowered.
+    for (const keyword of search.keywords) add({ sql: `LOWER(m.flags) LIKE ? ESCAPE '\\'`, params: [`%${JSON.stringify(keyword.toLowerCase()).replace(/_/g, '\\_')}%`] });
     if (search.after !== null) add({ sql: 'm.received_at >= ?', params: [search.after] });
     if (search.before !== null) add({ sql: 'm.received_at < ?', params: [search.before] });
     const sql = `SELECT ${HIT_COLUMNS} FROM messages m WHERE ${where.join(' AND ')} ORDER BY m.received_at DESC, m.id DESC LIMIT ?`;

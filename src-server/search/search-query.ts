@@ -24,6 +24,10 @@ export interface ParsedSearch {
   readonly after: number | null;
   /** Received before this day (epoch ms of 00:00 UTC), from `before:`. */
   readonly before: number | null;
+  /** `label:` names as typed; the search service maps them to the account's keywords (every one must be present). */
+  readonly labels: readonly string[];
+  /** The IMAP keywords those labels are stored as (search-service.ts fills these; empty from parseSearch). */
+  readonly keywords: readonly string[];
 }
 
 const TEXT_OPERATORS: Record<string, TermField> = { from: 'from', to: 'to', subject: 'subject' };
@@ -78,6 +82,7 @@ export function parseDay(value: string, operator: string): number {
 export function parseSearch(query: string): ParsedSearch {
   const terms: SearchTerm[] = [];
   const folders: string[] = [];
+  const labels: string[] = [];
   let hasAttachment = false;
   let unread: boolean | null = null;
   let starred: boolean | null = null;
@@ -114,6 +119,9 @@ export function parseSearch(query: string): ParsedSearch {
       case 'in':
         folders.push(value);
         break;
+      case 'label':
+        labels.push(value);
+        break;
       case 'after': {
         const day = parseDay(value, operator);
         after = after === null ? day : Math.max(after, day);
@@ -126,7 +134,7 @@ export function parseSearch(query: string): ParsedSearch {
       }
     }
   }
-  return { terms, hasAttachment, unread, starred, folders, after, before };
+  return { terms, hasAttachment, unread, starred, folders, after, before, labels, keywords: [] };
 }
 
 /** Whether the query asks for anything at all (a query of punctuation does not). */
@@ -137,6 +145,7 @@ export function isEmptySearch(search: ParsedSearch): boolean {
     search.unread === null &&
     search.starred === null &&
     search.folders.length === 0 &&
+    search.labels.length === 0 &&
     search.after === null &&
     search.before === null
   );

@@ -12,6 +12,8 @@ import { LocalSearch, type MessageHit } from './local-search';
 import { MessageLookup } from './message-lookup';
 import { isEmptySearch, parseSearch, type ParsedSearch } from './search-query';
 import { searchScope } from './search-scope';
+import { LabelStore } from '../labels/label-store';
+import { labelNameKey, searchError } from '../../shared/search-syntax';
 import { ServerSearch, unmirroredRange, type ServerSearchResult, type ServerSearchTarget } from './server-search';
 
 export interface SearchServiceDeps {
@@ -49,9 +51,11 @@ export class SearchService {
   private readonly local: LocalSearch;
   private readonly server: ServerSearch;
   private readonly lookup: MessageLookup;
+  private readonly labels: LabelStore;
 
   constructor(private readonly deps: SearchServiceDeps) {
     this.local = new LocalSearch(deps.store);
+    this.labels = new LabelStore(deps.store);
     this.lookup = new MessageLookup(deps.store);
     this.server = new ServerSearch(this.lookup);
   }
@@ -64,7 +68,11 @@ export class SearchService {
   async search({ accountId, q, folderId, limit }: SearchParams): Promise<SearchResponse> {
     const parsed = parseSearch(q);
     // Terms without a word ("!!!", "--") match nothing and narrow nothing: dropped, so a query of them alone finds nothing.
-    const search: ParsedSearch = { ...parsed, terms: parsed.terms.filter((term) => ftsTerm(term) !== null) };
+    const search: ParsedSearch = {
+      ...parsed,
+      terms: parsed.terms.filter((term) => ftsTerm(term) !== null),
+      keywords: await this.labelKeywords(accountId, parsed.labels),
+    };
     if (folderId !== null) await this.deps.threads.assertFolder(accountId, folderId);
     const scope = searchScope(await this.deps.folders.rows(accountId), { inValues: search.folders, folderId });
     if (isEmptySearch(search) || scope.length === 0) return { threads: [], matchedMessages: 0, truncated: false, complete: true, pendingOnServer: 0 };
@@ -90,6 +98,20 @@ export class SearchService {
       complete: server.complete,
       pendingOnServer: server.pending,
     };
+  }
+
+  /**
+   * The keywords `label:` names stand for in this account's label table (names compared
+   * case aside); a name no label has is InvalidSearchQuery naming it, not an empty answer.
+   */
+  private async labelKeywords(accountId: number, names: readonly string[]): Promise<string[]> {
+    if (names.length === 0) return [];
+    const table = new Map((await this.labels.list(accountId)).map((label) => [labelNameKey(label.name), label.keyword]));
+    return names.map((name) => {
+      const keyword = table.get(labelNameKey(name));
+      if (keyword === undefined) throw searchError({ kind: 'unknown-label', operator: 'label', value: name });
+      return keyword;
+    });
   }
 
   /**

@@ -532,4 +532,44 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE sessions ADD COLUMN ip TEXT;
   ALTER TABLE sessions ADD COLUMN country TEXT;
   `,
+  /* 24: snooze, reminders and follow-ups (issue 15 points 3-4; src-server/timers) */ `
+  -- A time on a thread that the gateway keeps (its thread.timer job is due then): snooze
+  -- brings a thread back from the Snoozed folder, remind raises it, followUp raises it when no
+  -- one else answered message_id since (its date). 'waiting' until due, then 'raised' (the
+  -- thread is marked and sorts at raised_at) until dismissed; 'done' / 'cancelled' rows stay
+  -- only as the jobs' fence (a late job of a replaced time finds its row gone or changed).
+  CREATE TABLE thread_timers (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT, -- never reused: ids go to clients
+    account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    thread_id  INTEGER NOT NULL,
+    kind       TEXT NOT NULL,                     -- snooze | remind | followUp
+    state      TEXT NOT NULL,                     -- waiting | raised | done | cancelled
+    due_at     INTEGER NOT NULL,                  -- epoch ms UTC
+    time_zone  TEXT NOT NULL,                     -- the IANA zone it was chosen in
+    raised_at  INTEGER,
+    message_id INTEGER,                           -- followUp: the sent message
+    since      INTEGER,                           -- followUp: that message's date (replies come after)
+    subject    TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE INDEX thread_timers_account ON thread_timers(account_id, state, thread_id);
+  `,
+  /* 25: templates (issue 14 point 3; src-server/templates) — the spec's EmailTemplate */ `
+  -- A template's name, subject and rich-text body; deleted ones stay as tombstones for devices
+  -- reading from an older cursor (the spec's emailTemplateCursor).
+  CREATE TABLE email_templates (
+    account_id  INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    id          TEXT NOT NULL,    -- chosen by the creating device: a create sent twice is one template
+    name        TEXT NOT NULL,
+    subject     TEXT NOT NULL DEFAULT '',
+    body_html   TEXT NOT NULL DEFAULT '',
+    created_at  INTEGER NOT NULL,
+    updated_at  INTEGER NOT NULL,
+    changed_txn INTEGER NOT NULL,  -- the txlog id of its last change: the changes stream's order
+    deleted     INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (account_id, id)
+  );
+  CREATE INDEX email_templates_changes ON email_templates(account_id, changed_txn, id);
+  `,
 ];

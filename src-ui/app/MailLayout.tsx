@@ -14,6 +14,7 @@ import { Sidebar } from '../sidebar/Sidebar';
 import { inboxUnreadAtom, viewModeAtom } from '../state/atoms';
 import { TopBar } from './TopBar';
 import { useActiveAccountId } from '../state/current-mailbox';
+import { useTimersFeed } from '../state/timers';
 import { ComposerHost } from './ComposerHost';
 import { SyncBanner } from './SyncBanner';
 import { useT } from '../kit/i18n';
@@ -27,6 +28,8 @@ export function MailLayout() {
   const t = useT();
   const viewMode = useAtomValue(viewModeAtom);
   const activeAccountId = useActiveAccountId();
+  // Snoozes, reminders and follow-ups of every account: the rows' marks and the conversation's times read them.
+  useTimersFeed();
   const pane = mailRoute.useSearch({ select: (search) => (search.folders ? 'folders' : search.thread ? 'thread' : 'list') });
   const unread = Object.values(useAtomValue(inboxUnreadAtom)).reduce((sum, count) => sum + count, 0);
   // The tab says how much is unread, like every webmail's.

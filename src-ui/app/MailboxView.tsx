@@ -26,6 +26,7 @@ import { useT, type MessageId } from '../kit/i18n';
 import { focusSearch } from '../toolbar/SearchBox';
 import { MailboxToolbar, rowByKey } from './MailboxToolbar';
 import { Icon } from '../kit/icons';
+import { labelNamesAtom } from '../state/labels';
 import { PaneDivider, useSplitBody } from './PaneDivider';
 import { isLoneDraftRow, openDraftRow } from './open-draft';
 import { ReadingPane } from './ReadingPane';
@@ -54,7 +55,8 @@ const EMPTY_TEXT: Partial<Record<NonNullable<FolderView['specialUse']>, [Message
 
 function EmptyState({ scope, title, specialUse }: { scope: ListScope; title: string; specialUse: FolderView['specialUse'] }) {
   const t = useT();
-  const problem = scope.kind === 'search' ? searchProblemOf(scope.query) : null;
+  const labelNames = useAtomValue(labelNamesAtom);
+  const problem = scope.kind === 'search' ? searchProblemOf(scope.query, labelNames) : null;
   if (problem) {
     // Not "No results": the query cannot run. Why is said once, under the search box
     // (role=alert, tied to the field): repeating the sentence here showed it twice.

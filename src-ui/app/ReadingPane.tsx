@@ -33,6 +33,8 @@ import { format } from '../../shared/strings';
 import { useLocale, useT } from '../kit/i18n';
 
 const ConversationView = lazy(() => import('../conversation'));
+/** Snooze, Remind me, Follow up and the thread's times (issue 15): their own chunk, like the conversation. */
+const ThreadTimers = lazy(() => import('../timers/ThreadTimers'));
 
 type Loaded = { readonly key: string; readonly thread: ThreadView | null; readonly error: string | null };
 
@@ -275,6 +277,13 @@ export function ReadingPane({ threadKey, onClose, showBack }: { threadKey: strin
         <button type="button" className="icon-button" aria-label={showBack ? t('app.backToTheList') : t('app.closeConversation')} title={t('app.backU')} aria-keyshortcuts="u" onClick={() => onClose()}>
           <Icon name={showBack ? 'arrowLeft' : 'close'} size={18} />
         </button>
+        {current?.thread && (
+          <PartBoundary resetKey={`${threadKey}:timer-buttons`}>
+            <Suspense fallback={null}>
+              <ThreadTimers thread={current.thread} ownAddresses={ownAddresses} part="buttons" />
+            </Suspense>
+          </PartBoundary>
+        )}
       </div>
       {/* Focusable (not in the Tab order): auto-advance puts the focus here, and the arrow keys then scroll the conversation. */}
       <div className="reading-pane-scroll" tabIndex={-1}>
@@ -287,6 +296,7 @@ export function ReadingPane({ threadKey, onClose, showBack }: { threadKey: strin
         {current?.thread && (
           <PartBoundary resetKey={threadKey}>
             <Suspense fallback={<ThreadSummary thread={current.thread} />}>
+              <ThreadTimers thread={current.thread} ownAddresses={ownAddresses} part="lines" />
               <ConversationView
                 thread={current.thread}
                 place={place}

@@ -50,7 +50,7 @@ export const composeSearchSchema = z.object({
   body: linkField(100_000),
 });
 
-export const UNIFIED_ROLES = ['inbox', 'sent', 'drafts', 'archive', 'junk', 'trash'] as const;
+export const UNIFIED_ROLES = ['inbox', 'sent', 'drafts', 'archive', 'junk', 'trash', 'snoozed'] as const;
 export const unifiedRoleSchema = z.enum(UNIFIED_ROLES);
 export type UnifiedRole = z.output<typeof unifiedRoleSchema>;
 

@@ -16,7 +16,7 @@ import { FIRST_WINDOW_ROWS } from '../kit/virtual-window';
 /** localStorage key of the account ids the unified lists of the last visit named (primary first). */
 export const ACCOUNT_IDS_KEY = 'tern.accountIds';
 type UnifiedRole = Extract<ListScope, { kind: 'unified' }>['role'];
-const UNIFIED_ROLES: ReadonlySet<string> = new Set<UnifiedRole>(['inbox', 'sent', 'drafts', 'archive', 'junk', 'trash']);
+const UNIFIED_ROLES: ReadonlySet<string> = new Set<UnifiedRole>(['inbox', 'sent', 'drafts', 'archive', 'junk', 'trash', 'snoozed']);
 /** A list nobody adopted by then is ended (its subscription would otherwise refresh for nothing). */
 export const EARLY_LIST_MS = 15_000;
 

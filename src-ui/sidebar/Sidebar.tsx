@@ -41,6 +41,8 @@ const NO_LABELS: readonly Label[] = [];
 const UNIFIED_KEY = 'unified';
 /** The Scheduled list (scheduled/ScheduledView.tsx): every account's messages the gateway sends later. */
 const SCHEDULED_KEY = 'scheduled';
+/** Every account's Snoozed folder as one list (issue 15 point 4): threads the gateway brings back at their time. */
+const SNOOZED_KEY = 'snoozed';
 const accountKey = (accountId: string) => `account:${accountId}`;
 const folderKey = (accountId: string, folderId: string) => `folder:${accountId}:${folderId}`;
 const newFolderKey = (accountId: string) => `new-folder:${accountId}`;
@@ -58,7 +60,7 @@ const opensContextMenu = (event: KeyboardEvent) => event.key === 'ContextMenu' |
 const EXACT = { exact: true } as const;
 
 function currentKeyOf(current: CurrentMailbox): string | null {
-  if (current?.kind === 'unified') return current.role === 'inbox' ? UNIFIED_KEY : null;
+  if (current?.kind === 'unified') return current.role === 'inbox' ? UNIFIED_KEY : current.role === 'snoozed' ? SNOOZED_KEY : null;
   if (current?.kind === 'folder') return folderKey(current.accountId, current.folderId);
   if (current?.kind === 'label') return labelKey(current.accountId, current.label);
   return null;
@@ -262,7 +264,8 @@ export function Sidebar() {
   const shown = useMemo(
     () =>
       accounts.map((account) => {
-        const listed = folders[account.accountId];
+        // Each account's Snoozed folder shows as the one Snoozed list at the top, not under the account.
+        const listed = folders[account.accountId]?.filter((folder) => folder.specialUse !== 'snoozed');
         const separator = account.mailProperties.folderSeparator || '/';
         const closedFolders = new Set([...collapsed].filter((key) => key.startsWith(`folder:${account.accountId}:`)).map((key) => key.slice(`folder:${account.accountId}:`.length)));
         return {
@@ -351,8 +354,24 @@ export function Sidebar() {
                 data-tree-level={1}
                 tabIndex={tree.tabbableKey === SCHEDULED_KEY ? 0 : -1}
               >
-                <Icon name="clock" size={17} className="nav-icon" />
+                <Icon name="send" size={17} className="nav-icon" />
                 <span className="nav-label">{t('scheduled.viewTitle')}</span>
+              </Link>
+            </li>
+            <li>
+              <Link
+                to="/mail/unified/$role"
+                params={{ role: 'snoozed' }}
+                search={{}}
+                activeOptions={EXACT}
+                className={markedKey === SNOOZED_KEY ? 'nav-item is-active' : 'nav-item'}
+                aria-current={markedKey === SNOOZED_KEY ? 'page' : undefined}
+                data-tree-key={SNOOZED_KEY}
+                data-tree-level={1}
+                tabIndex={tree.tabbableKey === SNOOZED_KEY ? 0 : -1}
+              >
+                <Icon name="clock" size={17} className="nav-icon" />
+                <span className="nav-label">{t('timers.snoozedView')}</span>
               </Link>
             </li>
           </ul>

@@ -7,7 +7,7 @@
  * command functions of mail-actions.ts (STYLE item 13).
  */
 import { proxy, type Remote } from 'comlink';
-import type { AccountService, AccountsState, AddAccountParams, AddAccountResult, LabelService, RulesService, SecurityService, SettingsService, WorkerApi } from '../../shared/worker-api';
+import type { AccountService, AccountsState, AddAccountParams, AddAccountResult, LabelService, RulesService, SecurityService, SettingsService, TimerService, WorkerApi } from '../../shared/worker-api';
 import type { ContactsService } from '../../shared/worker-contacts-api';
 import type { FolderCommandService, MailCommandService, MailQueryService } from '../../shared/worker-mail-api';
 import type { EarlyList } from '../engine/first-screen';
@@ -38,6 +38,8 @@ export interface UiEngine {
   readonly contacts?: ContactsService;
   /** Each account's labels: create, rename, recolour, delete (absent in fakes that do not need them). */
   readonly labels?: LabelService;
+  /** Snooze, reminders and follow-ups, kept by the gateway (absent in fakes that do not need them). */
+  readonly timers?: TimerService;
   /** Two-factor, the alternate email and sessions of each account (absent in fakes that do not need them). */
   readonly security?: SecurityService;
   /**
@@ -118,6 +120,8 @@ export function engineFromWorker(worker: Remote<WorkerApi>, version: string, sta
       update: (params) => worker.settings.update(params),
       saveIdentity: (params) => worker.settings.saveIdentity(params),
       deleteIdentity: (params) => worker.settings.deleteIdentity(params),
+      saveTemplate: (params) => worker.settings.saveTemplate(params),
+      deleteTemplate: (params) => worker.settings.deleteTemplate(params),
       watch: (onChange) => worker.settings.watch(proxy(onChange)),
       unwatch: (params) => worker.settings.unwatch(params),
     },
@@ -135,6 +139,15 @@ export function engineFromWorker(worker: Remote<WorkerApi>, version: string, sta
       create: (params) => worker.labels.create(params),
       update: (params) => worker.labels.update(params),
       remove: (params) => worker.labels.remove(params),
+    },
+    timers: {
+      list: (params) => worker.timers.list(params),
+      snooze: (params) => worker.timers.snooze(params),
+      remind: (params) => worker.timers.remind(params),
+      followUp: (params) => worker.timers.followUp(params),
+      remove: (params) => worker.timers.remove(params),
+      watch: (onChange) => worker.timers.watch(proxy(onChange)),
+      unwatch: (params) => worker.timers.unwatch(params),
     },
     contacts: {
       list: (params) => worker.contacts.list(params),

@@ -8,11 +8,12 @@ import type { Locale } from '../../shared/locales';
 import { format, type MessageId } from '../../shared/strings';
 import type { FolderView } from '../../shared/worker-mail-api';
 
-const SPECIAL_ORDER = ['inbox', 'flagged', 'drafts', 'sent', 'archive', 'all', 'junk', 'trash'] as const;
+const SPECIAL_ORDER = ['inbox', 'snoozed', 'flagged', 'drafts', 'sent', 'archive', 'all', 'junk', 'trash'] as const;
 
 /** Names people know special folders by, whatever the server calls them ("INBOX", "[Gmail]/Sent Mail"). */
 export const SPECIAL_FOLDER_NAMES: Readonly<Record<(typeof SPECIAL_ORDER)[number], MessageId>> = {
   inbox: 'folders.inbox',
+  snoozed: 'folders.snoozed',
   flagged: 'folders.flagged',
   drafts: 'folders.drafts',
   sent: 'folders.sent',

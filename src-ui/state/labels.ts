@@ -18,3 +18,11 @@ export function useAccountLabels(accountId: string | null | undefined): readonly
 
 /** A label's colour as CSS, for a swatch outside a `data-label-color` element (menus). */
 export const labelSwatch = (label: Pick<Label, 'color'>) => `var(--label-${label.color})`;
+
+/**
+ * Every account's label names, for the search box's `label:` check (a name any account has
+ * may be searched); undefined until the settings are read, so no name is called unknown early.
+ */
+export const labelNamesAtom = atom<readonly string[] | undefined>((get) =>
+  get(accountSettingsAtom) ? [...new Set(Object.values(get(labelsByAccountAtom)).flatMap((labels) => labels.map((label) => label.name)))] : undefined,
+);

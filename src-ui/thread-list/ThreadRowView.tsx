@@ -2,8 +2,10 @@
  * One row of the thread list. Memoised: a row re-renders only when its own props change
  * (list-patch.ts keeps unchanged rows' objects), so a patch of one row paints one row.
  */
+import { SENT_LATE_KEYWORD } from '../../shared/send-time';
 import { memo, useMemo, type DragEvent, type MouseEvent } from 'react';
 import { labelsOf, type Label } from '../../shared/labels';
+import { RAISED_MARK_TEXT } from '../state/timers';
 import { useAccountLabels } from '../state/labels';
 import type { ThreadRow } from '../../shared/worker-mail-api';
 import { Avatar } from '../kit/Avatar';
@@ -53,6 +55,9 @@ export const rowElementId = (key: string) => `thread-${key}`;
  */
 const rowStyle = (index: number, rowHeight: number) => ({ transform: `translateY(${index * rowHeight}px)`, height: rowHeight, contentVisibility: 'auto' as const });
 
+/** A scheduled message of the thread left late, the gateway having been down at its time (its Sent copy's keyword). */
+const sentLate = (row: ThreadRow) => row.keywords?.some((keyword) => keyword.toLowerCase() === SENT_LATE_KEYWORD.toLowerCase()) ?? false;
+
 /** What a screen reader says for the row: state first, then who, what and when. */
 export function rowAccessibleName(row: ThreadRow, senders: string, time: string, accountLabel: string | null = null, locale: Locale = 'en', labels: readonly Label[] = []): string {
   const say = (id: MessageId, values?: MessageValues) => format(locale, id, values);
@@ -66,6 +71,8 @@ export function rowAccessibleName(row: ThreadRow, senders: string, time: string,
     time,
     row.hasAttachments ? say('threadList.hasAttachments') : null,
     labels.length > 0 ? say('labels.rowLabels', { names: labels.map((label) => label.name).join(', ') }) : null,
+    row.raised ? say(RAISED_MARK_TEXT[row.raised.kind]) : null,
+    sentLate(row) ? say('threadList.sentLate') : null,
     row.pending ? say('threadList.savingChanges') : null,
     accountLabel ? say('threadList.inAccount', { account: accountLabel }) : null,
   ];
@@ -146,11 +153,23 @@ const RowContent = memo(function RowContent(props: {
   const time = formatListTime(row.lastMessageAt, Math.max(Date.now(), today), locale);
   const sender = avatarAddress(row.draftTo?.length ? row.draftTo : row.participants, props.ownEmails);
   const subject = row.subject || t('conversation.noSubject');
-  const chips = props.labels.map((label) => (
-    <span key={label.id} className="label-chip" data-label-color={label.color} aria-hidden="true">
-      {label.name}
-    </span>
-  ));
+  const chips = [
+    row.raised ? (
+      <span key="raised" className="timer-chip" data-kind={row.raised.kind} aria-hidden="true">
+        {t(RAISED_MARK_TEXT[row.raised.kind])}
+      </span>
+    ) : null,
+    sentLate(row) ? (
+      <span key="sent-late" className="timer-chip is-late" aria-hidden="true">
+        {t('threadList.sentLate')}
+      </span>
+    ) : null,
+    ...props.labels.map((label) => (
+      <span key={label.id} className="label-chip" data-label-color={label.color} aria-hidden="true">
+        {label.name}
+      </span>
+    )),
+  ];
   const isoTime = new Date(row.lastMessageAt).toISOString();
   const icons = (
     <span className="row-icons">

@@ -18,6 +18,7 @@ import { searchProblemOf } from '../../shared/search-syntax';
 import { Icon } from '../kit/icons';
 import { useCurrentMailbox } from '../state/current-mailbox';
 import { accountsAtom } from '../state/atoms';
+import { labelNamesAtom } from '../state/labels';
 import { SearchHelp } from './SearchHelp';
 import { useLocale, useT } from '../kit/i18n';
 import { searchProblemText } from './search-problem-text';
@@ -55,7 +56,8 @@ export function SearchBox() {
   const [pickedScope, setPickedScope] = useState<string | null>(null);
   useEffect(() => setPickedScope(null), [defaultScope]);
   const scopeValue = search.in ?? pickedScope ?? defaultScope;
-  const problem = useMemo(() => searchProblemOf(text), [text]);
+  const labelNames = useAtomValue(labelNamesAtom);
+  const problem = useMemo(() => searchProblemOf(text, labelNames), [text, labelNames]);
   // The query as it was when typing last paused (or Enter was pressed): its problem is the one shown.
   const [settled, setSettled] = useState(text);
   useEffect(() => {

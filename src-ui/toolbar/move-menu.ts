@@ -12,7 +12,8 @@
 import type { FolderView } from '../../shared/worker-mail-api';
 import { orderFolders, type SidebarFolder } from '../state/folder-order';
 
-const NOT_TARGETS = new Set<FolderView['specialUse']>(['drafts', 'sent', 'all', 'flagged']);
+// Snoozed: mail gets there by Snooze, with a time (a move by hand would never come back).
+const NOT_TARGETS = new Set<FolderView['specialUse']>(['drafts', 'sent', 'all', 'flagged', 'snoozed']);
 
 export function moveTargets(folders: readonly FolderView[], separator: string, currentFolderId: string | null): readonly SidebarFolder[] {
   return orderFolders(folders, separator).filter(({ folder }) => folder.id !== currentFolderId && !NOT_TARGETS.has(folder.specialUse));

@@ -22,5 +22,7 @@ export function searchProblemText(problem: SearchProblem, t: Translate, locale: 
         : orList(locale, (operator?.values ?? []).slice(0, operator?.shownValues));
       return t('toolbar.searchBadValue', { operator: problem.operator, value: problem.value, takes });
     }
+    case 'unknown-label':
+      return t('toolbar.searchUnknownLabel', { value: problem.value });
   }
 }

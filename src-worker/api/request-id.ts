@@ -36,7 +36,10 @@ export const REQUEST_TYPE_CODES = {
   imageProxy: 'IP',
   identities: 'ID',
   labels: 'LB',
+  reminders: 'RM',
+  followUp: 'FW',
   security: 'SE',
+  templates: 'TM',
 } as const;
 
 export type RequestType = keyof typeof REQUEST_TYPE_CODES;

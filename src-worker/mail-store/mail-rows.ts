@@ -5,6 +5,7 @@
  * overlay bookkeeping) rides along as extra columns of the same row: one read per object.
  */
 import type { Address, AttachmentSummary, Folder, MessageMeta, SpecialUse, ThreadSummary } from '../../shared/api/mail';
+import type { RaisedMark } from '../../shared/api/timers';
 import { draftToField } from '../../shared/draft-recipients';
 import type { StoredRow } from '../db/store';
 import { MessageModel, ThreadModel } from '../model/mail-models';
@@ -112,6 +113,8 @@ export function threadToRow(accountId: string, local: LocalThread): StoredRow {
   row.server_state = local.server;
   // Beside the model's columns, as server_state is: only a thread of drafts has it.
   if (summary.draftTo) row.draft_to = summary.draftTo;
+  // A fired snooze, reminder or follow-up's mark (its time is already in lastMessageAt).
+  if (summary.raised) row.raised = summary.raised;
   return row as StoredRow;
 }
 
@@ -131,6 +134,7 @@ export function threadFromRow(row: StoredRow): LocalThread {
     messageIds: [...value.messageIds],
     ...draftToField(row.draft_to as Address[] | undefined),
     ...(value.emailLabels.length > 0 ? { keywords: [...value.emailLabels] } : {}),
+    ...(row.raised ? { raised: row.raised as RaisedMark } : {}),
   };
   return { summary, server: (row.server_state as ThreadSummary | null | undefined) ?? null };
 }

@@ -24,6 +24,7 @@ import { RowCache } from './row-cache';
 import { GIVEN_ATTACHMENTS, PAPERCLIP, UNREAD_FOLDERS, factsOf, paperclipOf, unreadFoldersOf, type MessageFacts } from './thread-columns';
 import { folderToRow, messageFromRow, messageToRow, threadFromRow, threadToRow, type LocalMessage, type LocalThread } from './mail-rows';
 import { emptiedThread, summarizeThread } from './thread-summary';
+import { withRaisedMark } from '../../shared/raised-mark';
 
 /** Tables a writer may touch; a transaction using one must cover them all. */
 export const MAIL_WRITE_TABLES = ['Thread', 'Message', 'MessageBody', 'Category', 'ThreadCount', 'Contact', 'ProviderSyncbackRequest', 'JSONBlob'] as const satisfies readonly MailTable[];
@@ -254,7 +255,9 @@ export class MailWriter {
     }
     const messages = (storedMessages ?? (await this.tx.getAll('Message', { index: 'thread_id', range: only(threadId) }))).map(messageFromRow);
     const visible = messages.filter((message) => !message.deleted).map((message) => message.meta);
-    await this.writeThread(threadId, { summary: summarizeThread(threadId, visible) ?? emptiedThread(base), server: base });
+    // The gateway's mark (a fired reminder) stays while local changes are laid over its summary.
+    const local = summarizeThread(threadId, visible);
+    await this.writeThread(threadId, { summary: local ? withRaisedMark(local, base.raised) : emptiedThread(base), server: base });
   }
 
   /** The gateway's summary of a thread, which pending changes are laid over. */

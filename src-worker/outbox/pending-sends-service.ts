@@ -16,7 +16,8 @@ import { readPendingSends, writePendingSends } from '../mail-store/pending-sends
 import { pendingSendParamsSchema, pendingSendsParamsSchema } from './command-params';
 import { markSending } from './draft-revisions';
 import { deleteFollowUp, readFollowUp } from './send-follow-up';
-import { parseParams, subscriptionParamsSchema } from '../queries/query-params';
+import { parseParams } from '../queries/query-params';
+import { TabWatchers } from '../queries/tab-watchers';
 
 export interface PendingSendsDeps {
   readonly open: (accountId: string) => Promise<LocalStore<MailTable>>;
@@ -31,7 +32,7 @@ export interface PendingSendsDeps {
 type Found = { kind: 'local'; draftId: string } | { kind: 'handing' } | { kind: 'gateway'; outboxId: string; draftId: string } | { kind: 'gone' };
 
 export class PendingSendsService {
-  private readonly watchers = new Map<string, (accountId: string) => unknown>();
+  private readonly watchers = new TabWatchers<string>();
 
   constructor(private readonly deps: PendingSendsDeps) {}
 
@@ -121,16 +122,15 @@ export class PendingSendsService {
 
   /** The account's pending sends changed (a delta page, or a change made here): every tab hears it. */
   changed(accountId: string): void {
-    for (const [id, onChange] of this.watchers) void Promise.resolve().then(() => onChange(accountId)).catch(() => this.watchers.delete(id));
+    this.watchers.tell(accountId);
   }
 
-  async watch(onChange: (accountId: string) => void): Promise<{ subscriptionId: string }> {
-    const subscriptionId = crypto.randomUUID();
-    this.watchers.set(subscriptionId, onChange);
-    return { subscriptionId };
+  watch(onChange: (accountId: string) => void): Promise<{ subscriptionId: string }> {
+    return this.watchers.watch(onChange);
   }
 
-  async unwatch(params: { subscriptionId: string }): Promise<void> {
-    this.watchers.delete(parseParams(subscriptionParamsSchema, params).subscriptionId);
+  unwatch(params: { subscriptionId: string }): Promise<void> {
+    return this.watchers.unwatch(params);
   }
+
 }

@@ -11,7 +11,7 @@ const accountIds = z.array(id).max(50);
 
 export const listScopeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('folder'), accountId: id, folderId: id }),
-  z.object({ kind: z.literal('unified'), accountIds, role: z.enum(['inbox', 'sent', 'drafts', 'archive', 'junk', 'trash']) }),
+  z.object({ kind: z.literal('unified'), accountIds, role: z.enum(['inbox', 'sent', 'drafts', 'archive', 'junk', 'trash', 'snoozed']) }),
   z.object({ kind: z.literal('label'), accountId: id, label: z.string().min(1).max(255) }),
   z.object({ kind: z.literal('search'), accountIds, query: z.string().max(1000), server: z.optional(z.boolean()) }),
 ]);

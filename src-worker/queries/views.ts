@@ -42,6 +42,7 @@ export function toThreadRow(accountId: string, local: LocalThread): ThreadRow {
     pending: local.server !== null,
     ...(summary.draftTo ? { draftTo: summary.draftTo.slice(0, ROW_PARTICIPANTS).map(shortAddress) } : {}),
     ...(summary.keywords ? { keywords: summary.keywords } : {}),
+    ...(summary.raised ? { raised: summary.raised } : {}),
   };
 }
 
@@ -86,7 +87,7 @@ export function toMessageView(accountId: string, meta: MessageMeta): MessageView
 }
 
 /** Sidebar order: the special folders first (inbox, drafts, sent …), then the rest by path, children under parents. */
-const SPECIAL_ORDER = ['inbox', 'drafts', 'sent', 'archive', 'junk', 'trash', 'flagged', 'all'];
+const SPECIAL_ORDER = ['inbox', 'snoozed', 'drafts', 'sent', 'archive', 'junk', 'trash', 'flagged', 'all'];
 
 export function orderFolders(accountId: string, folders: readonly Folder[]): FolderView[] {
   const byParent = new Map<string | null, Folder[]>();

@@ -40,6 +40,8 @@ const NO_HITS: SearchHits = { threads: [], matchedMessages: 0, truncated: false 
 /** What a query needs beside its words: which folders it may look in. */
 export interface SearchScope {
   readonly folderIds: ReadonlySet<string>;
+  /** The account's keywords a `label:` (or `-label:`) stands for (search-indexes.ts maps the names). */
+  readonly keywords?: readonly { readonly keyword: string; readonly negated: boolean }[];
 }
 
 /** FNV-1a over the searchable text: tells whether a message's words changed without keeping them. */
@@ -71,6 +73,8 @@ export class SearchIndex {
   private receivedAt = new Float64Array(1024);
   private flags = new Uint8Array(1024);
   private hashes = new Int32Array(1024);
+  /** Each message's keywords, lowercased (IMAP compares them case aside); undefined: none. */
+  private readonly keywordsOf: (readonly string[] | undefined)[] = [];
   private readonly docOf = new Map<string, number>();
 
   private readonly threadIds: string[] = [];
@@ -178,9 +182,15 @@ export class SearchIndex {
     const excluded = this.excluded(query);
     const folders = new Uint8Array(this.folderIds.length);
     this.folderIds.forEach((id, i) => (folders[i] = scope.folderIds.has(id) ? 1 : 0));
+    const keywords = (scope.keywords ?? []).map((wanted) => ({ keyword: wanted.keyword.toLowerCase(), negated: wanted.negated }));
+    const labelled = (doc: number) => {
+      const own = this.keywordsOf[doc];
+      return keywords.every((wanted) => (own?.includes(wanted.keyword) ?? false) !== wanted.negated);
+    };
     const passes = (doc: number) => {
       const flags = this.flags[doc]!;
       if (!(flags & ALIVE) || !folders[this.folderOf[doc]!]) return false;
+      if (keywords.length > 0 && !labelled(doc)) return false;
       if (query.unread !== null && Boolean(flags & UNREAD) !== query.unread) return false;
       if (query.starred !== null && Boolean(flags & STARRED) !== query.starred) return false;
       if (query.hasAttachment !== null && Boolean(flags & PAPERCLIP) !== query.hasAttachment) return false;
@@ -260,6 +270,7 @@ export class SearchIndex {
     }
     this.folderOf[doc] = this.intern(this.folderIds, this.folderIndex, message.folderId);
     const paperclip = message.attachments.some(showsPaperclip);
+    this.keywordsOf[doc] = message.keywords.length > 0 ? message.keywords.map((keyword) => keyword.toLowerCase()) : undefined;
     this.flags[doc] = ALIVE | (message.unread ? UNREAD : 0) | (message.starred ? STARRED : 0) | (paperclip ? PAPERCLIP : 0);
     if (this.receivedAt[doc] !== message.receivedAt) {
       const moved = this.receivedAt[doc] !== 0;

@@ -13,6 +13,9 @@ import type { MailTable } from '../db/mail-schema';
 import { only, withRead, type KeyRange, type LocalStore, type StoredRow } from '../db/store';
 import type { ChangeFeed, MailChange, MessageRowChanges } from '../mail-store/change-feed';
 import { folderFromRow, messageFromRow } from '../mail-store/mail-rows';
+import { readCachedLabels } from '../mail-store/settings-rows';
+import type { Label } from '../../shared/labels';
+import { labelNameKey } from '../../shared/search-syntax';
 import { SearchIndex, type SearchHits } from './search-index';
 import { isEmptySearch, searchFolderIds, type ParsedSearch } from './search-query';
 
@@ -69,7 +72,10 @@ export class SearchIndexes {
       await entry.work;
     }
     entry.folders ??= await withRead(store, ['Category'], async (tx) => (await tx.getAll('Category')).map(folderFromRow));
-    return entry.index.search(query, { folderIds: searchFolderIds(entry.folders, query) });
+    const keywords = query.labels.length > 0 ? labelKeywords(query.labels, (await withRead(store, ['FeatureSettings'], readCachedLabels)).labels) : [];
+    // A label this account does not have: none of its mail has it (another account's may).
+    if (keywords === null) return NO_HITS;
+    return entry.index.search(query, { folderIds: searchFolderIds(entry.folders, query), keywords });
   }
 
   /** Builds an account's index ahead of its first search (after its first sync). */
@@ -184,6 +190,22 @@ export class SearchIndexes {
       for (const { threadId, rows } of threads) entry.index.replaceThread(threadId, rows.map(messageFromRow));
     });
   }
+}
+
+/**
+ * The keywords `label:` names stand for in one account's label table (names compared case
+ * aside, shared/search-syntax.ts); null when a wanted label is not among them. A `-label:`
+ * this account lacks leaves nothing out.
+ */
+export function labelKeywords(wanted: ParsedSearch['labels'], labels: readonly Label[]): { keyword: string; negated: boolean }[] | null {
+  const table = new Map(labels.map((label) => [labelNameKey(label.name), label.keyword]));
+  const keywords: { keyword: string; negated: boolean }[] = [];
+  for (const { name, negated } of wanted) {
+    const keyword = table.get(labelNameKey(name));
+    if (keyword !== undefined) keywords.push({ keyword, negated });
+    else if (!negated) return null;
+  }
+  return keywords;
 }
 
 function stopTimer(entry: AccountIndex, clock: Clock): void {

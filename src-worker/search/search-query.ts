@@ -1,7 +1,7 @@
 /**
  * The search box's language, as the gateway reads it (src-server/search/search-query.ts,
  * fts-query.ts), for answering over the cached mail: words, "quoted phrases", from: to:
- * subject: has:attachment is:unread|read|starred|flagged|unstarred in: before: after:,
+ * subject: has:attachment is:unread|read|starred|flagged|unstarred in: label: before: after:,
  * plus Gmail's `-` to exclude. Words are cut as the gateway's FTS5 index (unicode61) cuts
  * them and folded by the same function (shared/search-fold.ts), so the same query finds the same mail.
  */
@@ -32,6 +32,8 @@ export interface ParsedSearch {
   readonly folders: readonly string[];
   /** `-in:` values: folders left out. */
   readonly notFolders: readonly string[];
+  /** `label:` names as typed (mapped to each account's keywords at search time); `negated`: `-label:`. */
+  readonly labels: readonly { readonly name: string; readonly negated: boolean }[];
   /** Received on or after (epoch ms, 00:00 UTC of the day). */
   readonly after: number | null;
   /** Received before (epoch ms, 00:00 UTC of the day). */
@@ -77,6 +79,7 @@ export function parseSearch(query: string): ParsedSearch {
   const terms: SearchTerm[] = [];
   const folders: string[] = [];
   const notFolders: string[] = [];
+  const labels: { name: string; negated: boolean }[] = [];
   let hasAttachment: boolean | null = null;
   let unread: boolean | null = null;
   let starred: boolean | null = null;
@@ -116,6 +119,8 @@ export function parseSearch(query: string): ParsedSearch {
       if (flags?.starred !== undefined) starred = negated ? !flags.starred : flags.starred;
     } else if (operator === 'in') {
       (negated ? notFolders : folders).push(value);
+    } else if (operator === 'label') {
+      labels.push({ name: value, negated });
     } else {
       const day = parseDay(value);
       if (day === null) impossible = true;
@@ -124,7 +129,7 @@ export function parseSearch(query: string): ParsedSearch {
       else before = earlierOf(before, day);
     }
   }
-  return { terms, hasAttachment, unread, starred, folders, notFolders, after, before, impossible };
+  return { terms, hasAttachment, unread, starred, folders, notFolders, labels, after, before, impossible };
 }
 
 /** Whether the query asks for anything at all (an empty box, or only punctuation, finds nothing). */
@@ -136,6 +141,7 @@ export function isEmptySearch(search: ParsedSearch): boolean {
     search.starred === null &&
     search.folders.length === 0 &&
     search.notFolders.length === 0 &&
+    search.labels.length === 0 &&
     search.after === null &&
     search.before === null &&
     !search.impossible

@@ -16,6 +16,7 @@ import type { MessageRowChanges } from '../mail-store/change-feed';
 import { MAIL_WRITE_TABLES, MailWriter } from '../mail-store/mail-writer';
 import { SETTINGS_TABLES, writeLabels, writePlan, writeServerIdentities, writeServerPreferences } from '../mail-store/settings-rows';
 import { writePendingSends } from '../mail-store/pending-sends';
+import { writeThreadTimers } from '../mail-store/thread-timers';
 
 /** A page writes mail and, when it carries them, the account's preferences and plan. */
 const PAGE_TABLES = [...MAIL_WRITE_TABLES, ...SETTINGS_TABLES] as const;
@@ -34,8 +35,12 @@ export interface AppliedPage {
   readonly settingsChanged: boolean;
   /** The address book changed on the gateway (its latest change's id): the contacts service pulls the cards. */
   readonly contactsRevision: number | null;
+  /** The templates changed on the gateway (their latest change's id): the templates service pulls them. */
+  readonly templatesRevision: number | null;
   /** The page carried the gateway's waiting sends (written with it). */
   readonly pendingSendsChanged: boolean;
+  /** The page carried the account's snoozes, reminders and follow-ups (written with it). */
+  readonly timersChanged: boolean;
   /** The rules were saved or a run moved on (the newest in the page): the rules service tells the tabs. Not stored: the rules live on the gateway. */
   readonly rulesActivity: RulesActivity | null;
 }
@@ -50,7 +55,7 @@ export interface DeltaApplierDeps {
 }
 
 /** Applies one change; true when it was the account's preferences, plan, identities or labels rather than mail. */
-async function applyChange(tx: WriteTransaction<MailTable>, writer: MailWriter, change: Exclude<DeltaChange, { object: 'contacts' | 'rules' }>): Promise<boolean> {
+async function applyChange(tx: WriteTransaction<MailTable>, writer: MailWriter, change: Exclude<DeltaChange, { object: 'contacts' | 'rules' | 'templates' }>): Promise<boolean> {
   if (change.op === 'delete') {
     if (change.object === 'folder') await writer.deleteFolder(change.objectId);
     else if (change.object === 'message') await writer.deleteMessage(change.objectId);
@@ -66,6 +71,7 @@ async function applyChange(tx: WriteTransaction<MailTable>, writer: MailWriter, 
   else if (change.object === 'identities') return (await writeServerIdentities(tx, change.data), true);
   else if (change.object === 'plan') return (await writePlan(tx, change.data), true);
   else if (change.object === 'labels') return (await writeLabels(tx, change.data), true);
+  else if (change.object === 'timers') await writeThreadTimers(tx, change.data);
   else await writePendingSends(tx, change.data);
   return false;
 }
@@ -92,18 +98,21 @@ export class DeltaApplier {
       await writer.prefetch(page.changes);
       let settingsChanged = false;
       let contactsRevision: number | null = null;
+      let templatesRevision: number | null = null;
       const pendingSendsChanged = page.changes.some((change) => change.object === 'scheduled');
+      const timersChanged = page.changes.some((change) => change.object === 'timers');
       let rulesActivity: RulesActivity | null = null;
       for (const change of page.changes) {
         // The cards are not in the page: the contacts service pulls them from its own cursor after the commit.
         if (change.object === 'contacts') contactsRevision = change.op === 'upsert' ? change.data.revision : contactsRevision;
+        else if (change.object === 'templates') templatesRevision = change.op === 'upsert' ? change.data.revision : templatesRevision;
         else if (change.object === 'rules') rulesActivity = change.op === 'upsert' ? change.data : rulesActivity;
         else if (await applyChange(tx, writer, change)) settingsChanged = true;
       }
       const finished = await this.deps.reconcile({ tx, writer, cursor: page.cursor });
       await writer.finish();
       tx.queuePut('JSONBlob', syncStateRow(state));
-      return { accountId, state, threadIds: [...writer.threadIds], foldersChanged: writer.foldersChanged, finished, messages: writer.messages, settingsChanged, contactsRevision, pendingSendsChanged, rulesActivity };
+      return { accountId, state, threadIds: [...writer.threadIds], foldersChanged: writer.foldersChanged, finished, messages: writer.messages, settingsChanged, contactsRevision, templatesRevision, pendingSendsChanged, timersChanged, rulesActivity };
     });
   }
 }

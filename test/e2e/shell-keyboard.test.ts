@@ -77,6 +77,8 @@ describe('the sidebar with the keyboard', () => {
     await allInboxes.focus();
     await page.keyboard.press('ArrowDown'); // Scheduled (every account's sends for later)
     await expect.poll(() => isFocused(mail.sidebar().getByRole('link', { name: /^Scheduled/ }))).toBe(true);
+    await page.keyboard.press('ArrowDown'); // Snoozed (every account's snoozed conversations)
+    await expect.poll(() => isFocused(mail.sidebar().getByRole('link', { name: /^Snoozed/ }))).toBe(true);
     await page.keyboard.press('ArrowDown'); // Alice's account
     await page.keyboard.press('ArrowDown'); // her Inbox
     await page.keyboard.press('ArrowDown'); // Drafts

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { BulkActionResult } from '../../shared/api/actions';
 import type { LabelsDoc } from '../../shared/api/labels';
 import type { MessageMeta, ThreadSummary } from '../../shared/api/mail';
+import type { SearchResponse } from '../../shared/api/reading';
 import { eventually } from './support/gateway-fixture';
 import { ALICE, changesSince, fetchUid, startWritesFixture, uidsByMessageId, type WritesFixture } from './support/mail-writes-fixture';
 
@@ -104,6 +105,30 @@ describe('labels', () => {
     expect([unknown.status, unknown.body.error]).toEqual([404, 'LabelNotFound']);
     const noKeyword = await fx.api(fx.alice, 'POST', '/api/threads/bulk', { ids: [target!.threadId], action: 'label' });
     expect(noKeyword.status).toBe(400);
+  });
+
+  test('label:"Name" finds the threads with the label (the name case aside, the mirror and the server alike); an unknown name is refused by name', async () => {
+    const messages = await inbox();
+    const given = await fx.api(fx.alice, 'POST', '/api/threads/bulk', { ids: [messages[4]!.threadId], action: 'label', keyword: work.keyword });
+    expect(given.status).toBe(200);
+    const search = (q: string) => fx.api<SearchResponse & { error?: string; message?: string }>(fx.alice, 'GET', `/api/search?${new URLSearchParams({ q, limit: '50' })}`);
+    // messages[0] got the keyword from the other client, messages[4] through the gateway.
+    const found = await search('label:"work STUFF"');
+    expect(found.status, found.text).toBe(200);
+    expect(found.body.threads.map((thread) => thread.id).sort()).toEqual([messages[0]!.threadId, messages[4]!.threadId].sort());
+    // The server's SEARCH KEYWORD agrees with the mirror's answer.
+    await imap.mailboxOpen('INBOX');
+    const onServer = await imap.search({ keyword: work.keyword }, { uid: true });
+    const serverIds = await Promise.all((onServer || []).map(async (uid) => (await fetchUid(imap, uid, { envelope: true })).envelope!.messageId));
+    // A thread's label is on every message of it: the server's hits are the INBOX messages of the found threads.
+    const foundThreads = new Set(found.body.threads.map((thread) => thread.id));
+    expect(serverIds.sort()).toEqual(messages.filter((message) => foundThreads.has(message.threadId)).map((message) => message.messageIdHeader).sort());
+    const narrowed = await search(`label:"Work Stuff" subject:"${messages[4]!.subject}"`);
+    expect(narrowed.body.threads.map((thread) => thread.id)).toEqual([messages[4]!.threadId]);
+
+    const unknown = await search('label:Nope budget');
+    expect([unknown.status, unknown.body.error]).toEqual([400, 'InvalidSearchQuery']);
+    expect(unknown.text).toContain('There is no label named “Nope”');
   });
 
   test('a label renamed keeps its keyword; deleted, its keyword leaves every message on the server', async () => {

@@ -22,7 +22,9 @@ import { device } from './device';
 import { scheduled } from './scheduled';
 import { identities } from './identities';
 import { labels } from './labels';
+import { timers } from './timers';
 import { security } from './security';
+import { writing } from './writing';
 
 export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (typeof en)[Area], string>> } = {
   app,
@@ -47,5 +49,7 @@ export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (ty
   scheduled,
   identities,
   labels,
+  timers,
   security,
+  writing,
 };

@@ -1,6 +1,7 @@
 /** Names of the special folders, whatever the server calls them. */
 export const folders = {
   inbox: 'Inbox',
+  snoozed: 'Snoozed',
   flagged: 'Starred',
   drafts: 'Drafts',
   sent: 'Sent',
@@ -9,5 +10,5 @@ export const folders = {
   junk: 'Spam',
   trash: 'Trash',
   allOf:
-    '{role, select, inbox {All inboxes} flagged {All starred} drafts {All drafts} sent {All sent} archive {All archive} all {All all mail} junk {All spam} other {All trash}}',
+    '{role, select, inbox {All inboxes} snoozed {Snoozed} flagged {All starred} drafts {All drafts} sent {All sent} archive {All archive} all {All all mail} junk {All spam} other {All trash}}',
 };

@@ -21,7 +21,9 @@ import { device } from './device';
 import { scheduled } from './scheduled';
 import { identities } from './identities';
 import { labels } from './labels';
+import { timers } from './timers';
 import { security } from './security';
+import { writing } from './writing';
 
 export const en = {
   app,
@@ -46,5 +48,7 @@ export const en = {
   scheduled,
   identities,
   labels,
+  timers,
   security,
+  writing,
 };

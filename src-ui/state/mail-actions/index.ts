@@ -24,13 +24,14 @@ import { createIdentityActions, type IdentityActions } from './identity-actions'
 import { createRulesActions, type RulesActions } from './rules-actions';
 import { createScheduledActions, type ScheduledActions } from './scheduled-actions';
 import { createLabelActions, type LabelActions } from './label-actions';
+import { createTimerActions, type TimerActions } from './timer-actions';
 import { createSecurityActions, type SecurityActions } from './security-actions';
 import { createThreadCommands, type ThreadCommandActions } from './thread-commands';
 
 export { loggedOutMessage } from './account-actions';
 export { confirmation, UNDONE_MESSAGE, type RunOptions, type ThreadCommand } from './thread-commands';
 
-export interface MailActions extends AccountActions, ThreadCommandActions, MessageActions, RulesActions, ContactActions, ScheduledActions, IdentityActions, LabelActions, SecurityActions {
+export interface MailActions extends AccountActions, ThreadCommandActions, MessageActions, RulesActions, ContactActions, ScheduledActions, IdentityActions, LabelActions, SecurityActions, TimerActions {
   // The thread list
   openThreadList(scope: ListScope, window: ListWindow): Promise<void>;
   moveThreadListWindow(window: ListWindow): void;
@@ -85,6 +86,7 @@ export function createMailActions(params: {
     ...createScheduledActions({ engine }),
     ...createIdentityActions({ engine }),
     ...createLabelActions({ engine }),
+    ...createTimerActions({ engine }),
     ...createSecurityActions({ engine }),
 
     openThreadList: (scope, window) => bridge.openThreadList(scope, window),

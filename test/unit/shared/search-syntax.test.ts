@@ -29,14 +29,23 @@ describe('what is wrong with a search query, naming the operator', () => {
     for (const [query, operator] of [
       ['foo:bar', 'foo'],
       ['larger:abc', 'larger'],
-      ['budget LABEL:work', 'label'],
+      ['budget LABELS:work', 'labels'],
       ['-older_than:1y', 'older_than'],
       ['cc:"Ann Lee"', 'cc'],
     ] as const) {
       expect(searchProblemOf(query), query).toMatchObject({ kind: 'unknown-operator', operator });
       expect(message(query)).toContain(`“${operator}:” is not a search operator`);
     }
-    expect(message('foo:bar')).toBe('“foo:” is not a search operator. Use from:, to:, subject:, has:, is:, in:, after: or before:, or put the text in quotes to search for it.');
+    expect(message('foo:bar')).toBe('“foo:” is not a search operator. Use from:, to:, subject:, has:, is:, in:, label:, after: or before:, or put the text in quotes to search for it.');
+  });
+
+  test('label: names a label the accounts have, case aside; any other name is refused by name (only where the labels are known)', () => {
+    const names = ['Work stuff', 'Later'];
+    expect(searchProblemOf('label:"work STUFF" budget label:later', names)).toBeNull();
+    expect(searchProblemOf('label:Nope', names)).toEqual({ kind: 'unknown-label', operator: 'label', value: 'Nope' });
+    expect(describeSearchProblem(searchProblemOf('-label:"Old things"', names)!)).toBe('There is no label named “Old things”. Check its name in Settings → Labels.');
+    expect(searchProblemOf('label:Nope')).toBeNull();
+    expect(searchProblemOf('label:', names)).toBeNull();
   });
 
   test('an unbalanced quote is refused, naming the operator it belongs to', () => {
@@ -83,7 +92,7 @@ describe('what is wrong with a search query, naming the operator', () => {
   });
 
   test('the help lists every operator the parsers know, each with an example the parsers accept', () => {
-    expect(SEARCH_OPERATORS.map((operator) => operator.name)).toEqual(['from', 'to', 'subject', 'has', 'is', 'in', 'after', 'before']);
+    expect(SEARCH_OPERATORS.map((operator) => operator.name)).toEqual(['from', 'to', 'subject', 'has', 'is', 'in', 'label', 'after', 'before']);
     for (const operator of SEARCH_OPERATORS) {
       expect(searchProblemOf(operator.example), operator.example).toBeNull();
       expect(() => parseOnGateway(operator.example)).not.toThrow();

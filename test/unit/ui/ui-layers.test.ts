@@ -38,6 +38,7 @@ const FLOORS: Record<string, number> = {
   offline: 3,
   contacts: 3,
   scheduled: 3,
+  timers: 3,
   app: 4,
   'main.tsx': 4,
   'styles.css': 4,

@@ -195,7 +195,7 @@ export class FakeMailServer {
 
   private roles(): PlanFolders {
     const ids: Partial<Record<FolderRole, string>> = {};
-    for (const folder of this.folders.values()) if (folder.specialUse && folder.specialUse !== 'all' && folder.specialUse !== 'flagged') ids[folder.specialUse] = folder.id;
+    for (const folder of this.folders.values()) if (folder.specialUse && folder.specialUse !== 'all' && folder.specialUse !== 'flagged' && folder.specialUse !== 'snoozed') ids[folder.specialUse] = folder.id;
     return { ids, roleOf: (id) => (Object.entries(ids).find(([, folderId]) => folderId === id)?.[0] as FolderRole | undefined) ?? null };
   }
 

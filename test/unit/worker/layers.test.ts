@@ -14,7 +14,7 @@ const ROOT = path.resolve(__dirname, '../../../src-worker');
 const FLOORS: readonly (readonly string[])[] = [
   ['db/', 'model/'],
   ['mail-store/', 'net/', 'api/', 'log/'],
-  ['sync/', 'outbox/', 'queries/', 'search/', 'folders/', 'accounts/', 'analytics/', 'settings/', 'contacts/', 'rules/', 'labels/'],
+  ['sync/', 'outbox/', 'queries/', 'search/', 'folders/', 'accounts/', 'analytics/', 'settings/', 'contacts/', 'rules/', 'labels/', 'timers/', 'security/', 'templates/'],
   ['account-runtime.ts', 'session-service.ts', 'boundary/'],
   ['mail-engine.ts'],
   ['engine.ts'],
@@ -32,6 +32,7 @@ const SIDEWAYS_ALLOWED: ReadonlyMap<string, string> = new Map([
   ['folders/ -> queries/', 'folder commands parse their params as queries do (query-params.ts)'],
   ['accounts/ -> outbox/', 'a forced logout keeps the unsent work (unsent-work.ts)'],
   ['analytics/ -> accounts/', 'the analytics queues live in the accounts database'],
+  ['timers/ -> queries/', 'timer commands parse their params as queries do (query-params.ts)'],
 ]);
 
 /** The file an import names: `./engine` is `engine.ts`. */

@@ -63,8 +63,8 @@ describe('search operators', () => {
     expect(parseSearch('re: meeting').terms.map((term) => term.text)).toEqual(['re:', 'meeting']);
     expect(parseSearch('Re:Lunch').terms.map((term) => term.text)).toEqual(['Re:Lunch']);
     expect(parseSearch('https://example.com/x').terms).toEqual([{ field: 'any', text: 'https://example.com/x', phrase: false }]);
-    expect(parseSearch('"label:work"').terms).toEqual([{ field: 'any', text: 'label:work', phrase: true }]);
-    expect(invalid('label:work')).toMatchObject({ field: 'q', kind: 'unknown-operator', operator: 'label', value: 'work' });
+    expect(parseSearch('"labels:work"').terms).toEqual([{ field: 'any', text: 'labels:work', phrase: true }]);
+    expect(invalid('labels:work')).toMatchObject({ field: 'q', kind: 'unknown-operator', operator: 'labels', value: 'work' });
     expect(invalid('invoice larger:10M')).toMatchObject({ operator: 'larger' });
   });
 
@@ -131,6 +131,11 @@ describe('IMAP SEARCH criteria', () => {
     expect(wire(criteria)).toBe('FROM anna SUBJECT Q3 plan UNSEEN FLAGGED HEADER CONTENT-TYPE multipart/mixed SINCE 01-Sep-2026 BEFORE 01-Oct-2026');
   });
 
+  test('label: is its keyword (mapped by the search service), each one ANDed', () => {
+    expect(parseSearch('label:"Work stuff" label:Later').labels).toEqual(['Work stuff', 'Later']);
+    expect(wire(imapCriteria({ ...parseSearch('label:x label:y from:anna'), keywords: ['work_stuff', 'later'] }))).toBe('FROM anna KEYWORD work_stuff KEYWORD later');
+  });
+
   test('repeated keys are ANDed one level down, never lost', () => {
     // imapflow (2.10) writes a one-key OR as the group it stands for.
     expect(wire(imapCriteria(parseSearch('alpha beta gamma')))).toBe('TEXT alpha (TEXT beta TEXT gamma)');
@@ -140,6 +145,6 @@ describe('IMAP SEARCH criteria', () => {
 
   test('a query of only punctuation searches everything it is scoped to', () => {
     expect(imapCriteria(parseSearch('is:read'))).toEqual({ seen: true });
-    expect(imapCriteria({ terms: [], hasAttachment: false, unread: null, starred: null, folders: [], after: null, before: null })).toEqual({ all: true });
+    expect(imapCriteria({ terms: [], hasAttachment: false, unread: null, starred: null, folders: [], after: null, before: null, labels: [], keywords: [] })).toEqual({ all: true });
   });
 });

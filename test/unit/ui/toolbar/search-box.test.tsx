@@ -91,7 +91,7 @@ test('the operator list opens from the keyboard and writes the picked operator i
   await click(button);
   const menu = byRole(view.container, 'menu', 'Search operators');
   const items = [...menu.querySelectorAll<HTMLElement>('[role="menuitem"]')].map((item) => item.querySelector('.menu-item-label')?.textContent);
-  expect(items).toEqual(['from:', 'to:', 'subject:', 'has:', 'is:', 'in:', 'after:', 'before:']);
+  expect(items).toEqual(['from:', 'to:', 'subject:', 'has:', 'is:', 'in:', 'label:', 'after:', 'before:']);
   expect(document.activeElement?.textContent).toContain('from:');
   await press('ArrowDown');
   await press('ArrowDown');

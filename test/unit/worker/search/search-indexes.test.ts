@@ -7,6 +7,7 @@ import { INDEX_DELAY_MS, SearchIndexes } from '../../../../src-worker/search/sea
 import { parseSearch } from '../../../../src-worker/search/search-query';
 import { createChangeFeed } from '../../../../src-worker/mail-store/change-feed';
 import { messageToRow } from '../../../../src-worker/mail-store/mail-rows';
+import { writeLabels } from '../../../../src-worker/mail-store/settings-rows';
 import { manualClock } from '../mail-test-kit';
 
 const T0 = Date.UTC(2026, 0, 1);
@@ -76,5 +77,28 @@ describe('search indexes kept current from the change feed', () => {
     await withWrite(store, ['Message'], (tx) => tx.put('Message', messageToRow('7', { meta: { ...meta('5', 'Quarterly plan'), subject: 'Quarterly plan v2' }, deleted: false, server: null })));
     changes.emit({ accountId: '7', threadIds: ['t5'], foldersChanged: false });
     expect(await threads('v2')).toEqual(['t5']); // the later read wins over the page's older row
+  });
+});
+
+describe('label: over the cached mail', () => {
+  test('finds the messages carrying the label’s keyword (names and keywords case aside), -label: leaves them out, a label the account lacks finds nothing', async () => {
+    const { store, changes, threads } = await setup();
+    await withWrite(store, ['FeatureSettings'], (tx) =>
+      writeLabels(tx, { labels: [{ id: '1', keyword: 'work_stuff', name: 'Work Stuff', color: 'blue' }, { id: '2', keyword: 'later', name: 'Later', color: 'red' }], serverKeepsLabels: true }),
+    );
+    const labelled = (id: string, subject: string, keywords: string[]) => ({ meta: { ...meta(id, subject), keywords }, deleted: false, server: null });
+    changes.emit({
+      accountId: '7',
+      threadIds: ['t2', 't3', 't4'],
+      foldersChanged: false,
+      messages: { put: [labelled('2', 'Budget plan', ['work_stuff']), labelled('3', 'Budget lunch', ['WORK_STUFF', 'later']), labelled('4', 'Trip', ['later'])], removed: [] },
+    });
+    expect(await threads('label:"work stuff"')).toEqual(['t3', 't2']);
+    expect(await threads('label:"Work Stuff" label:Later')).toEqual(['t3']);
+    expect(await threads('budget -label:later')).toEqual(['t2', 't1']);
+    expect(await threads('label:Later -label:"Work Stuff"')).toEqual(['t4']);
+    // Another account's label: nothing here has it (the search box names a label no account has).
+    expect(await threads('label:Elsewhere')).toEqual([]);
+    expect(await threads('budget -label:Elsewhere')).toEqual(['t3', 't2', 't1']);
   });
 });

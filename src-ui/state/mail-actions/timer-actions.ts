@@ -1,0 +1,62 @@
+/**
+ * Snooze, reminders and follow-ups (issue 15 points 3–4): set and removed on the gateway
+ * through the engine, which keeps every account's list (delta's `timers` document) and says
+ * when it changed. Refusals become the catalogue's TernError (ScheduleTimeInPast …).
+ */
+import type { TimerKind } from '../../../shared/api/timers';
+import { TernError } from '../../../shared/errors';
+import type { Schedule } from '../../../shared/send-time';
+import type { TimerView } from '../../../shared/worker-api';
+import type { UiEngine } from '../engine-port';
+
+export interface TimerActions {
+  /** The accounts' waiting and raised timers, soonest first. */
+  timers(accountIds: readonly string[]): Promise<readonly TimerView[]>;
+  /** Hears which account's timers changed (any device); returns the unsubscribe. */
+  watchTimers(onChange: (accountId: string) => void): () => void;
+  snoozeThread(params: { accountId: string; threadId: string; schedule: Schedule }): Promise<TimerView>;
+  remindThread(params: { accountId: string; threadId: string; schedule: Schedule }): Promise<TimerView>;
+  followUpMessage(params: { accountId: string; messageId: string; schedule: Schedule }): Promise<TimerView>;
+  /** Cancel a waiting timer (unsnooze a snoozed thread), or dismiss a raised one's mark. */
+  removeTimer(params: { accountId: string; timerId: string; kind: TimerKind }): Promise<void>;
+}
+
+const asTernError = async <T>(run: () => Promise<T>): Promise<T> => {
+  try {
+    return await run();
+  } catch (error) {
+    throw TernError.from(error);
+  }
+};
+
+export function createTimerActions(params: { engine: UiEngine }): TimerActions {
+  const { engine } = params;
+  const service = () => {
+    if (!engine.timers) throw new TernError('ServiceNotFound');
+    return engine.timers;
+  };
+  return {
+    timers: async (accountIds) => (engine.timers ? engine.timers.list({ accountIds }) : []),
+    watchTimers(onChange) {
+      if (!engine.timers) return () => undefined;
+      const timers = engine.timers;
+      let stopped = false;
+      let subscriptionId: string | null = null;
+      void timers.watch(onChange).then(
+        (watch) => {
+          subscriptionId = watch.subscriptionId;
+          if (stopped) void timers.unwatch({ subscriptionId }).catch(() => undefined);
+        },
+        () => undefined,
+      );
+      return () => {
+        stopped = true;
+        if (subscriptionId) void timers.unwatch({ subscriptionId }).catch(() => undefined);
+      };
+    },
+    snoozeThread: (params) => asTernError(() => service().snooze(params)),
+    remindThread: (params) => asTernError(() => service().remind(params)),
+    followUpMessage: (params) => asTernError(() => service().followUp(params)),
+    removeTimer: (params) => asTernError(() => service().remove(params)),
+  };
+}
