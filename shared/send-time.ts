@@ -16,6 +16,16 @@ export const MAX_UNDO_HOLD_MS = UNDO_SEND_SECONDS.max * 1000;
 export const MAX_SCHEDULE_AHEAD_MS = 365 * 24 * 60 * 60_000;
 /** A scheduled message that leaves later than this after its time is marked "sent late". */
 export const SENT_LATE_AFTER_MS = 5 * 60_000;
+/**
+ * The keyword on the Sent copy of a message that left late (the gateway was down at its
+ * time): every device shows "Sent late" from the mailbox itself; other programs ignore it.
+ */
+export const SENT_LATE_KEYWORD = '$SentLate';
+
+/** Whether a scheduled send left more than SENT_LATE_AFTER_MS after its time. */
+export function leftLate(send: { readonly scheduled: boolean; readonly sendAt: number | null; readonly sentAt: number | null }): boolean {
+  return send.scheduled && send.sendAt !== null && send.sentAt !== null && send.sentAt - send.sendAt > SENT_LATE_AFTER_MS;
+}
 /** The hour the presets ("tomorrow morning", "Monday") send at, local time. */
 export const PRESET_HOUR = 8;
 

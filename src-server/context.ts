@@ -32,6 +32,7 @@ import { TimerService } from './timers/timer-service';
 import { FolderRoles } from './actions/folder-roles';
 import { PlanService } from './plans/plan-service';
 import { IdentityService } from './identities/identity-service';
+import { TemplateService } from './templates/template-service';
 import { PreferenceService } from './preferences/preference-service';
 import type { PushHub } from './push/push-hub';
 import { allowedRanges } from './image-proxy/image-fetch';
@@ -114,6 +115,8 @@ export interface GatewayContext {
   readonly preferences: PreferenceService;
   /** The addresses each account sends from (GET/PUT/DELETE /api/identities). */
   readonly identities: IdentityService;
+  /** Each account's templates, read from a cursor (/api/templates). */
+  readonly templates: TemplateService;
   /** The address book of each account (/api/contacts). */
   readonly contacts: ContactService;
   /** Imports (a job per file) and exports of the address book (/api/contacts/imports, /api/contacts/export). */
@@ -259,6 +262,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     domains: config.mailDomains,
     onError: (accountId, error) => report(`rules${accountId === null ? '' : ` of account ${accountId}`}`, error),
   });
+  const templates = new TemplateService({ store, txlog, push, plans });
   const labels = new LabelService({ store, txlog, push, plans, access: new MailboxAccess({ mirrors, onError: (accountId, error) => report(`labels of account ${accountId}`, error) }) });
   const delta = new DeltaReader({
     store,
@@ -276,6 +280,8 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
       labels: accountDocument((accountId) => labels.doc(accountId)),
       // Read when delta is asked for, after timers below is built.
       timers: accountDocument((accountId) => timers.doc(accountId)),
+      // The templates themselves are pulled from the device's own cursor (GET /api/templates?since=…).
+      templates: accountDocument(async (accountId) => ({ revision: await templates.revision(accountId) })),
     },
   });
   const mailWrites = createMailWrites({
@@ -325,6 +331,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     plans,
     preferences,
     identities,
+    templates,
     contacts,
     contactLists,
     contactImports: new ContactImportService({ store, contacts, jobs: { queue: jobQueue, worker: jobWorker } }),

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { CancelledSend, PendingSends, SendRequest, SendResult } from '../../shared/api/compose';
 import { TernError } from '../../shared/errors';
-import { checkSchedule, SENT_LATE_AFTER_MS } from '../../shared/send-time';
+import { checkSchedule, leftLate } from '../../shared/send-time';
 import type { AccountStore } from '../accounts/account-store';
 import type { DraftService } from '../drafts/draft-service';
 import type { DraftFields, DraftParent, DraftStore } from '../drafts/draft-store';
@@ -284,7 +284,7 @@ export class SendService {
       latestTxnId: await this.deps.txlog.latest(row.accountId),
       lastError: row.lastError,
       ...(row.state === 'accepted' || row.state === 'sent' ? { sentCopy: row.sentCopyState } : {}),
-      ...(row.sendAt !== null ? { sendAt: row.sendAt, scheduled: row.scheduled, sentLate: row.scheduled && row.sentAt !== null && row.sentAt - row.sendAt > SENT_LATE_AFTER_MS } : {}),
+      ...(row.sendAt !== null ? { sendAt: row.sendAt, scheduled: row.scheduled, sentLate: leftLate(row) } : {}),
     };
   }
 

@@ -1,3 +1,4 @@
+import { leftLate, SENT_LATE_KEYWORD } from '../../shared/send-time';
 import type { FolderRoles } from '../actions/folder-roles';
 import type { MailboxAccess } from '../actions/mailbox-access';
 import type { DraftService } from '../drafts/draft-service';
@@ -34,10 +35,17 @@ export class SentFiler implements SentFiling {
 
   async fileCopy(row: OutboxRow): Promise<void> {
     const sentPath = await this.deps.roles.pathOf(row.accountId, 'sent');
+    // A scheduled message that left late (the gateway was down at its time) says so on its Sent copy.
+    const late = leftLate(row) ? [SENT_LATE_KEYWORD] : [];
     await this.deps.access.withFolder(row.accountId, sentPath, async (client) => {
-      if ((await uidsWithMessageId(client, row.messageIdHeader)).length > 0) return;
+      const filed = await uidsWithMessageId(client, row.messageIdHeader);
+      if (filed.length > 0) {
+        // The server filed it itself (Gmail and others do): the mark goes on its copy.
+        if (late.length > 0) await client.messageFlagsAdd(filed.join(','), late, { uid: true });
+        return;
+      }
       // The Sent copy keeps the Bcc header (sentCopy) when there was one: the sender may see whom they hid.
-      await appendMessage({ client, path: sentPath, raw: row.sentCopy ?? row.raw, flags: ['\\Seen'], messageIdHeader: row.messageIdHeader });
+      await appendMessage({ client, path: sentPath, raw: row.sentCopy ?? row.raw, flags: ['\\Seen', ...late], messageIdHeader: row.messageIdHeader });
     });
   }
 

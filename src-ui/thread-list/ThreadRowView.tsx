@@ -2,6 +2,7 @@
  * One row of the thread list. Memoised: a row re-renders only when its own props change
  * (list-patch.ts keeps unchanged rows' objects), so a patch of one row paints one row.
  */
+import { SENT_LATE_KEYWORD } from '../../shared/send-time';
 import { memo, useMemo, type DragEvent, type MouseEvent } from 'react';
 import { labelsOf, type Label } from '../../shared/labels';
 import { RAISED_MARK_TEXT } from '../state/timers';
@@ -54,6 +55,9 @@ export const rowElementId = (key: string) => `thread-${key}`;
  */
 const rowStyle = (index: number, rowHeight: number) => ({ transform: `translateY(${index * rowHeight}px)`, height: rowHeight, contentVisibility: 'auto' as const });
 
+/** A scheduled message of the thread left late, the gateway having been down at its time (its Sent copy's keyword). */
+const sentLate = (row: ThreadRow) => row.keywords?.some((keyword) => keyword.toLowerCase() === SENT_LATE_KEYWORD.toLowerCase()) ?? false;
+
 /** What a screen reader says for the row: state first, then who, what and when. */
 export function rowAccessibleName(row: ThreadRow, senders: string, time: string, accountLabel: string | null = null, locale: Locale = 'en', labels: readonly Label[] = []): string {
   const say = (id: MessageId, values?: MessageValues) => format(locale, id, values);
@@ -68,6 +72,7 @@ export function rowAccessibleName(row: ThreadRow, senders: string, time: string,
     row.hasAttachments ? say('threadList.hasAttachments') : null,
     labels.length > 0 ? say('labels.rowLabels', { names: labels.map((label) => label.name).join(', ') }) : null,
     row.raised ? say(RAISED_MARK_TEXT[row.raised.kind]) : null,
+    sentLate(row) ? say('threadList.sentLate') : null,
     row.pending ? say('threadList.savingChanges') : null,
     accountLabel ? say('threadList.inAccount', { account: accountLabel }) : null,
   ];
@@ -152,6 +157,11 @@ const RowContent = memo(function RowContent(props: {
     row.raised ? (
       <span key="raised" className="timer-chip" data-kind={row.raised.kind} aria-hidden="true">
         {t(RAISED_MARK_TEXT[row.raised.kind])}
+      </span>
+    ) : null,
+    sentLate(row) ? (
+      <span key="sent-late" className="timer-chip is-late" aria-hidden="true">
+        {t('threadList.sentLate')}
       </span>
     ) : null,
     ...props.labels.map((label) => (

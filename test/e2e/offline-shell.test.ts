@@ -60,7 +60,8 @@ test('manifest and icons; the service worker takes the page; a new build waits f
   await mail.waitForRows();
 
   // The service worker takes this page (the first install claims it: no reload needed).
-  const firstVersion = await eventually(() => controllerVersion(page), 15_000, 'a service worker controlling the page');
+  // Its install fetches the whole build (about 1.4 MB) first: on a loaded 2-core machine that took over 15 s once.
+  const firstVersion = await eventually(() => controllerVersion(page), 45_000, 'a service worker controlling the page');
 
   // A deploy: a new sw.js (a new build's file list). The worker installs and waits; the page offers Reload.
   const swPath = join(gateway.publicDir, 'build', 'sw.js');

@@ -6,10 +6,10 @@
 import type { ImapFlow } from 'imapflow';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { CancelledSend, PendingSends, SendResult } from '../../shared/api/compose';
-import { utcToLocal } from '../../shared/send-time';
+import { SENT_LATE_KEYWORD, utcToLocal } from '../../shared/send-time';
 import { NodemailerSmtp, type SmtpConnector } from '../../src-server/smtp/smtp-connector';
 import { eventually } from './support/gateway-fixture';
-import { ALICE, BOB, fetchUid, startWritesFixture, uidsByMessageId, type WritesFixture } from './support/mail-writes-fixture';
+import { ALICE, BOB, changesSince, fetchUid, startWritesFixture, uidsByMessageId, type WritesFixture } from './support/mail-writes-fixture';
 
 type Reply = SendResult & CancelledSend & { error?: string; detail?: Record<string, unknown> };
 
@@ -22,6 +22,8 @@ const smtp: SmtpConnector = { send: (params) => (handed.push(params.raw.toString
 const handoffs = (messageIdHeader: string) => handed.filter((raw) => raw.includes(messageIdHeader)).length;
 
 let fx: WritesFixture;
+/** The scheduled message that left on time (its Sent copy has no late mark). */
+let onTimeMessageId: string | undefined;
 let bobImap: ImapFlow;
 
 beforeAll(async () => {
@@ -95,6 +97,7 @@ test('a scheduled mail leaves at its time, once, with the time it left as its Da
   await eventually(async () => (await copiesAtBob(scheduled.body.messageIdHeader)) === 1, 15_000, 'the scheduled message at bob');
   const status = await api('GET', `/api/outbox/${scheduled.body.outboxId}`);
   expect(status.body).toMatchObject({ state: 'sent', sentLate: false });
+  onTimeMessageId = scheduled.body.messageIdHeader;
   const [uid] = await uidsByMessageId(bobImap, 'INBOX', scheduled.body.messageIdHeader);
   const received = await fetchUid(bobImap, uid!, { envelope: true });
   // The Date is when it left (the moved clock), not when Send was pressed two hours earlier.
@@ -116,7 +119,29 @@ test('overdue after the gateway was down: it goes at once after the restart, mar
   expect((await api('GET', `/api/outbox/${scheduled.body.outboxId}`)).body.sentLate).toBe(true);
   await advance(0);
   expect(handoffs(scheduled.body.messageIdHeader)).toBe(1);
+  // Its Sent copy says so ($SentLate: every device shows "Sent late"); one that left on time does not.
+  expect(await sentKeywords(scheduled.body.messageIdHeader)).toContain(SENT_LATE_KEYWORD);
+  expect(await sentKeywords(onTimeMessageId!)).not.toContain(SENT_LATE_KEYWORD);
+  // The keyword reaches the thread's summary (the row's mark) through the delta.
+  const sentCopy = await eventually(
+    () => fx.ctx.store.get<{ threadId: number }>('SELECT thread_id AS "threadId" FROM messages WHERE account_id = ? AND message_id_header = ? AND flags LIKE ?', [fx.alice.accountId, scheduled.body.messageIdHeader, `%${SENT_LATE_KEYWORD}%`]),
+    10_000,
+    'the late copy in the mirror',
+  );
+  const summary = (await changesSince(fx, fx.alice, 0)).filter((change) => change.op === 'upsert' && change.object === 'thread' && change.data.id === String(sentCopy.threadId)).at(-1);
+  expect(summary?.op === 'upsert' && summary.object === 'thread' ? summary.data.keywords : []).toContain(SENT_LATE_KEYWORD);
 });
+
+/** The keywords of alice's Sent copy of a message (waits for the copy). */
+async function sentKeywords(messageIdHeader: string): Promise<string[]> {
+  const client = await fx.imap(ALICE);
+  try {
+    const [uid] = await eventually(async () => ((await uidsByMessageId(client, 'Sent', messageIdHeader)).length > 0 ? uidsByMessageId(client, 'Sent', messageIdHeader) : undefined), 10_000, 'the Sent copy');
+    return [...((await fetchUid(client, uid!, { flags: true })).flags ?? [])];
+  } finally {
+    await client.logout().catch(() => undefined);
+  }
+}
 
 test('cancel puts a scheduled draft back in Drafts; delete removes it; times that cannot be used are refused', async () => {
   const saved = await fx.api<{ id: string; version: number; messageIdHeader: string }>(fx.alice, 'POST', '/api/drafts', { ...compose('Scheduled draft'), version: 0 });

@@ -12,6 +12,7 @@ export const threadList: Record<keyof typeof en, string> = {
   allSelected: 'Alle {count, plural, one {# Konversation} other {# Konversationen}} in {folder} sind ausgewählt.',
   clearSelection: 'Auswahl aufheben',
   draft: 'Entwurf',
+  sentLate: 'Verspätet gesendet',
   starred: 'Markiert',
   hasAttachments: 'Mit Anhängen',
   savingChanges: 'Änderungen werden gespeichert',

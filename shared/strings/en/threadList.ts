@@ -11,6 +11,8 @@ export const threadList = {
   allSelected: 'All {count, plural, one {# conversation} other {# conversations}} in {folder} are selected.',
   clearSelection: 'Clear selection',
   draft: 'Draft',
+  /** A scheduled message that left late (the gateway was down at its time). */
+  sentLate: 'Sent late',
   starred: 'Starred',
   hasAttachments: 'Has attachments',
   savingChanges: 'Saving changes',
