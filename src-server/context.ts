@@ -27,6 +27,7 @@ import { ContactListService } from './contacts/contact-lists';
 import { ContactService } from './contacts/contact-service';
 import { MailboxAccess } from './actions/mailbox-access';
 import { LabelService } from './labels/label-service';
+import { UnsubscribeService } from './unsubscribe/unsubscribe-service';
 import { TimerService } from './timers/timer-service';
 import { FolderRoles } from './actions/folder-roles';
 import { PlanService } from './plans/plan-service';
@@ -129,6 +130,8 @@ export interface GatewayContext {
   readonly rules: RulesService;
   /** Each account's labels: keyword ↔ name ↔ colour (/api/labels); applied as bulk actions. */
   readonly labels: LabelService;
+  /** Leaving a sender's mailing list by one of its messages (POST /api/unsubscribe, issue 17 point 2). */
+  readonly unsubscribe: UnsubscribeService;
   /** Snooze, reminders and follow-ups (/api/snoozes, /api/reminders, /api/follow-ups): fired by the job worker. */
   readonly timers: TimerService;
   /** Two-factor sign-in and recovery codes (/api/security, issue 19); the login asks it after the password. */
@@ -352,6 +355,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     messages,
     previews: new AttachmentPreviews({ messages, links: new PreviewLinks({ secret: secrets.derive('attachment-preview') }) }),
     imageProxy: new ImageProxy({ secret: secrets.derive('image-proxy'), allowed: allowedRanges(config.imageProxyAllow) }),
+    unsubscribe: new UnsubscribeService({ store, accounts, smtp: overrides.smtp ?? new NodemailerSmtp(), allowed: allowedRanges(config.unsubscribeAllow) }),
     search,
     searchIndexer: new BackgroundIndexer({ search, onError: (error) => report('search index', error) }),
     analytics: new AnalyticsStore(store),

@@ -94,7 +94,7 @@ export function createAccountRuntime(deps: AccountRuntimeDeps): AccountRuntime {
     ...(deps.random ? { random: deps.random } : {}),
     ...(deps.pageSize ? { pageSize: deps.pageSize } : {}),
     onPage: async (page) => {
-      deps.changes.emit({ accountId, threadIds: page.threadIds, foldersChanged: page.foldersChanged, messages: page.messages });
+      deps.changes.emit({ accountId, threadIds: page.threadIds, foldersChanged: page.foldersChanged, messages: page.messages, contacts: page.contacts });
       for (const status of page.finished) deps.statuses.publish(status);
       if (page.settingsChanged) deps.onSettingsChanged?.();
       if (page.contactsRevision !== null) deps.onContactsChanged?.();

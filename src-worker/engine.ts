@@ -40,7 +40,7 @@ import { createTimersGateway } from './timers/timers-gateway';
 import { EngineTimers } from './timers/timers-service';
 import { TernError } from '../shared/errors';
 import { MAIL_CHANNEL } from './boundary/mail-relay';
-import { globalOnlineSignal } from './net/online-status';
+import { globalOnlineSignal, type BrowserOnlineSignal } from './net/online-status';
 import type { ConnectSocket } from './sync/push-socket';
 
 /** What the engine takes from its surroundings; every field defaults to the browser's own. */
@@ -64,6 +64,8 @@ export interface EngineDeps {
   readonly connectSocket?: ConnectSocket;
   /** The online-status image; default `<origin>/status.png`. */
   readonly statusUrl?: string;
+  /** The browser's online/offline signal; the global one by default (Node tests pass their own). */
+  readonly browserOnline?: BrowserOnlineSignal;
   /** How long start-up work waits for a tab's first list (mail-engine.ts); FIRST_SCREEN_WAIT_MS by default. */
   readonly firstScreenWaitMs?: number;
   /** The last tab said goodbye IDLE_CLOSE_MS ago (session-service.ts): the SharedWorker ends itself (entry.ts). */
@@ -139,7 +141,7 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     now: () => clock.now(),
   });
   const connectSocket = deps.connectSocket ?? browserSocket();
-  const browserOnline = globalOnlineSignal();
+  const browserOnline = deps.browserOnline ?? globalOnlineSignal();
   const mail = createMailEngine({
     databases,
     accounts: {
@@ -203,6 +205,7 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     online: mail.online,
     clock,
     log: (type, message) => logger.log(type, message),
+    bookChanged: (accountId, change) => mail.suggestions.bookChanged(accountId, change),
   });
   const contactFiles = new EngineContactFiles({
     gateway: async (accountId) => createContactsGateway(await accountClient(accountId)),
