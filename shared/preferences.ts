@@ -9,6 +9,7 @@
  * key or a bad value is InvalidRequestData).
  */
 import * as z from 'zod';
+import { RECEIPT_POLICIES } from './read-receipts';
 import type { Feature } from './plans';
 import { UNDO_SEND_SECONDS } from './send-time';
 
@@ -30,6 +31,8 @@ export const preferenceValuesSchema = z.object({
   spellCheck: z.boolean(),
   /** The undo window of Send, in seconds (the gateway holds the message that long; shared/send-time.ts). */
   undoSendSeconds: z.number().int().min(UNDO_SEND_SECONDS.min).max(UNDO_SEND_SECONDS.max),
+  /** When a message asks for a read receipt: ask each time, or never send one (shared/read-receipts.ts; no "always"). */
+  readReceipts: z.enum(RECEIPT_POLICIES),
 });
 export type PreferenceValues = z.infer<typeof preferenceValuesSchema>;
 export type PreferenceKey = keyof PreferenceValues;
@@ -40,6 +43,7 @@ export const DEFAULT_PREFERENCES: PreferenceValues = {
   language: 'auto',
   spellCheck: true,
   undoSendSeconds: UNDO_SEND_SECONDS.default,
+  readReceipts: 'ask',
 };
 
 /**

@@ -269,6 +269,12 @@ export interface MailQueryService {
    * The sender then sees the gateway's address, never the reader's.
    */
   proxyRemoteImages(params: { accountId: string; urls: readonly string[] }): Promise<Readonly<Record<string, string>>>;
+  /**
+   * Sends (`send`) or declines a message's read receipt (RFC 8098) on the gateway (online
+   * only); either way the message gets $MDNSent, which every device syncs. Rejects with
+   * ReceiptNotAllowed (detail.reason), ReceiptAddressInvalid, SendFailed.
+   */
+  answerReceipt(params: { accountId: string; messageId: string; send: boolean }): Promise<{ readonly sent: boolean }>;
   /** Addresses seen in mail and the book's cards, best first, then matching contact lists (with their members), for recipient autocomplete. */
   suggestAddresses(params: { accountIds: readonly string[]; prefix: string; limit: number }): Promise<readonly SuggestedAddress[]>;
   /** Calls `onStatus` with every account's sync status now and whenever one changes. */
@@ -322,7 +328,7 @@ export interface MailCommandService {
    * `subject` names it on a notice. A scheduled time that cannot be used fails its command
    * with ScheduleTimeInPast / ScheduleTimeTooFar / ScheduleTimeNonexistent (the composer checks first).
    */
-  send(params: { accountId: string; draftId: string; delayMs: number; subject?: string; schedule?: Schedule }): Promise<{ commandId: string }>;
+  send(params: { accountId: string; draftId: string; delayMs: number; subject?: string; schedule?: Schedule; requestReceipt?: boolean }): Promise<{ commandId: string }>;
   /** Cancels a send still inside its undo window, in this engine or on the gateway; false when it already left. */
   undoSend(params: { commandId: string }): Promise<boolean>;
   /** The sends the gateway holds or has scheduled for these accounts, soonest first (the Scheduled list). */

@@ -5,6 +5,7 @@
  */
 import type { Address, AttachmentSummary, Folder } from './api/mail';
 import type { RaisedMark } from './api/timers';
+import type { ReceiptRefusal } from './read-receipts';
 
 /** Which threads a list shows. Account ids are the gateway's `mailId` strings. */
 export type ListScope =
@@ -143,6 +144,18 @@ export interface BodyView {
   readonly inlineImages: Readonly<Record<string, string>>;
   /** `html` and/or `text` is the first part of a very large body (MessageBody.truncated); `getBody` with `whole` brings the rest. */
   readonly truncated?: { readonly htmlBytes?: number; readonly textBytes?: number };
+  /** The message asks for a read receipt (Disposition-Notification-To); absent when it does not. */
+  readonly receipt?: ReceiptAsk;
+}
+
+/** A read-receipt request as of now (shared/read-receipts.ts). */
+export interface ReceiptAsk {
+  /** Where the receipt would go; null when the field is not one address (ReceiptAddressInvalid). */
+  readonly address: string | null;
+  /** It would go elsewhere than to the sender: the reader is warned. */
+  readonly elsewhere: boolean;
+  /** Why none may be sent (answered already, automatic mail, a list, a folder that never answers); null: the reader decides. */
+  readonly refusal: ReceiptRefusal | null;
 }
 
 export interface FolderView extends Folder {

@@ -14,6 +14,9 @@ import { withoutBidiControls } from '../../shared/bidi-controls';
 import type { PublicAccount } from '../../shared/account';
 import type { BodyView, FolderView, MessageView, ThreadRow, ThreadView } from '../../shared/worker-mail-api';
 import { RecentCache } from '../conversation/recent-cache';
+import type { MessageReceipts } from '../conversation/MessageItem';
+import { accountSettingsAtom } from '../state/settings-atoms';
+import { DEFAULT_PREFERENCES } from '../../shared/preferences';
 import { dispatchMailEvent, MAIL_EVENTS } from '../kit/mail-events';
 import { useMailActions } from '../state/actions-context';
 import type { MailActions } from '../state/mail-actions';
@@ -258,6 +261,19 @@ export function ReadingPane({ threadKey, onClose, showBack }: { threadKey: strin
     [actions, accountId, cache],
   );
   const peekBody = useCallback((messageId: string) => cache.bodies.get(`${accountId ?? ''}:${messageId}`), [cache, accountId]);
+  // Read receipts: each account's choice (Settings → Read receipts); an answer leaves the cached body stale (its request is answered now).
+  const settings = useAtomValue(accountSettingsAtom);
+  const receipts = useMemo<MessageReceipts>(
+    () => ({
+      policy: (account) => settings?.[account]?.preferences.readReceipts ?? DEFAULT_PREFERENCES.readReceipts,
+      answer: async (message, send) => {
+        await actions.answerReceipt({ accountId: message.accountId, messageId: message.id, send });
+        cache.bodies.delete(`${message.accountId}:${message.id}`);
+        if (send) actions.toast({ tone: 'info', message: { id: 'writing.receiptSent' } });
+      },
+    }),
+    [settings, actions, cache],
+  );
   const loadAttachment = useCallback(
     (message: MessageView, attachment: AttachmentSummary) => actions.loadAttachment({ accountId: message.accountId, messageId: message.id, index: attachment.index }),
     [actions],
@@ -310,6 +326,7 @@ export function ReadingPane({ threadKey, onClose, showBack }: { threadKey: strin
                 onTrustSender={actions.trustSender}
                 onDistrustSender={actions.distrustSender}
                 onCompose={actions.openComposer}
+                receipts={receipts}
                 onMessageOpened={onMessageOpened}
                 onEditDraft={onEditDraft}
                 onFilterLike={(message) => {

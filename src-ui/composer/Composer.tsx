@@ -78,6 +78,8 @@ export function Composer(props: ComposerProps) {
   const [bodyVersion, setBodyVersion] = useState(0);
   const [saveStatus, setSaveStatus] = useState<SaveStatus>({ status: 'idle' });
   const [phase, setPhase] = useState<Phase>({ kind: 'editing' });
+  /** "Ask for a read receipt" (RFC 8098): the send carries Disposition-Notification-To. */
+  const [requestReceipt, setRequestReceipt] = useState(false);
   /** Bumped by Ctrl+Shift+Y: the Templates menu opens. */
   const [templatesSignal, setTemplatesSignal] = useState(0);
   // Back after a failed send: why, in the catalogue's words and the mail server's own.
@@ -267,7 +269,7 @@ export function Composer(props: ComposerProps) {
       sentBody.current = draft.html;
       const draftId = await autosave.flush(() => draft);
       if (!draftId) throw new TernError('DraftDoesNotExist');
-      const { commandId } = await onSend({ accountId, draftId, delayMs: undoDelayMs, subject: draft.subject, ...(schedule ? { schedule } : {}) });
+      const { commandId } = await onSend({ accountId, draftId, delayMs: undoDelayMs, subject: draft.subject, ...(schedule ? { schedule } : {}), ...(requestReceipt ? { requestReceipt } : {}) });
       if (schedule) {
         // In the Scheduled list now: nothing to undo here (cancel it there); the composer is done.
         if (mounted.current) setPhase({ kind: 'sent' });
@@ -449,6 +451,9 @@ export function Composer(props: ComposerProps) {
         tools={
           <>
             <ComposerEmoji editor={editor} />
+            <button type="button" className="tern-icon-button" aria-label={t('writing.requestReceipt')} title={t('writing.requestReceipt')} aria-pressed={requestReceipt} onClick={() => setRequestReceipt((value) => !value)}>
+              <Icon name="doubleCheck" />
+            </button>
             {props.writing && (
               <ComposerTemplates
                 writing={props.writing}

@@ -29,7 +29,7 @@ export interface ComposerProps {
   /** MailCommandService.saveDraft: creates or updates the draft; resolves with its id (and its revision and command). */
   readonly onSave: (draft: DraftInput) => Promise<DraftSaveReceipt>;
   /** MailCommandService.send with the undo window (`subject` names it on a notice if it fails). */
-  readonly onSend: (params: { accountId: string; draftId: string; delayMs: number; subject?: string; schedule?: Schedule }) => Promise<{ commandId: string }>;
+  readonly onSend: (params: { accountId: string; draftId: string; delayMs: number; subject?: string; schedule?: Schedule; requestReceipt?: boolean }) => Promise<{ commandId: string }>;
   /** The engine's latest status per draft id (draftStatusAtom): what the save indicator believes, not the local write. */
   readonly draftStatuses?: Readonly<Record<string, CommandStatus>>;
   /** "Use the other version" of a draft in conflict: the host opens the draft again as it now is. */

@@ -11,7 +11,7 @@ import { TernError } from '../../shared/errors';
 import { composeFromMessage, type ComposerInitial } from '../composer/compose-initial';
 import { Icon } from '../kit/icons';
 import { initiallyExpanded } from './message-format';
-import { MessageItem, type ResponseMode } from './MessageItem';
+import { MessageItem, type MessageReceipts, type ResponseMode } from './MessageItem';
 import { CONVERSATION_CSS } from './conversation-styles';
 import { useLocale, useT } from '../kit/i18n';
 
@@ -31,6 +31,8 @@ export interface ConversationViewProps {
   readonly previewAttachment: (message: MessageView, attachment: AttachmentSummary) => Promise<string>;
   /** Signs allowed remote images for the gateway's image proxy; absent, they stay blocked. */
   readonly proxyImages?: (message: MessageView, urls: readonly string[]) => Promise<Readonly<Record<string, string>>>;
+  /** Read receipts: the account's choice and how to answer (absent: no receipt bar). */
+  readonly receipts?: MessageReceipts;
   /** The user's own addresses (every account and alias): shown as "me", left out of reply-all. */
   readonly ownAddresses: readonly string[];
   /** Senders whose remote images always show (the persisted allow-list). */
@@ -236,6 +238,7 @@ export const ConversationView = memo(function ConversationView(props: Conversati
                 onEditDraft={props.onEditDraft}
                 now={now}
                 locale={locale}
+                {...(props.receipts ? { receipts: props.receipts } : {})}
               />
             </li>
           );

@@ -14,6 +14,8 @@ import { printDocument, printInFrame } from './print-message';
 import { formatFullDate, formatMessageDate } from '../kit/date-format';
 import { displayName, recipientSummary, senderLine } from './message-format';
 import { errorText, useLocale, useT, type Translate } from '../kit/i18n';
+import type { ReceiptPolicy } from '../../shared/read-receipts';
+import { ReceiptBar } from './ReceiptBar';
 
 
 /**
@@ -55,6 +57,14 @@ export interface MessageItemProps {
   readonly onAddContact?: (message: MessageView) => void;
   readonly now: number;
   readonly locale?: string;
+  /** Read receipts: the account's choice and how to answer (absent: no receipt bar). */
+  readonly receipts?: MessageReceipts;
+}
+
+/** What a message's receipt bar needs from the shell (ReceiptBar.tsx). */
+export interface MessageReceipts {
+  readonly policy: (accountId: string) => ReceiptPolicy;
+  readonly answer: (message: MessageView, send: boolean) => Promise<void>;
 }
 
 export type ResponseMode = 'reply' | 'replyAll' | 'forward';
@@ -213,6 +223,9 @@ export function MessageItem(props: MessageItemProps) {
               {t('conversation.tryAgain')}
             </button>
           </div>
+        )}
+        {expanded && body.state === 'ready' && props.receipts && body.body.receipt && body.body.receipt.refusal === null && props.receipts.policy(message.accountId) === 'ask' && (
+          <ReceiptBar receipt={body.body.receipt} senderEmail={sender?.email} onAnswer={(send) => props.receipts!.answer(message, send)} />
         )}
         {expanded && body.state === 'ready' && (
           <MailBody

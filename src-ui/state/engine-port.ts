@@ -87,6 +87,7 @@ export function engineFromWorker(worker: Remote<WorkerApi>, version: string, sta
       getAttachment: (params) => worker.mail.getAttachment(params),
       previewAttachment: (params) => worker.mail.previewAttachment(params),
       proxyRemoteImages: (params) => worker.mail.proxyRemoteImages(params),
+      answerReceipt: (params) => worker.mail.answerReceipt(params),
       watchSync: (onStatus) => worker.mail.watchSync(proxy(onStatus)),
       unwatchSync: (params) => worker.mail.unwatchSync(params),
     },

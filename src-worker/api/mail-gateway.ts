@@ -39,6 +39,7 @@ import {
   type ThreadListResponse,
 } from '../../shared/api/reading';
 import type { GatewayClient } from './gateway-client';
+import { receiptResultSchema, type ReceiptResult } from '../../shared/read-receipts';
 
 const deleteDraftSchema = z.object({ latestTxnId: z.number().int() });
 const signedImagesSchema = z.object({ signed: z.record(z.string(), z.string().startsWith('/api/proxy/image?')) });
@@ -95,6 +96,11 @@ export class MailGateway {
   body(messageId: string, options: { whole?: boolean } = {}): Promise<MessageBody> {
     const query = options.whole ? { whole: '1' } : undefined;
     return this.client.json({ type: 'body', path: `/messages/${encodeURIComponent(messageId)}/body`, query, timeoutMs: options.whole ? 120_000 : undefined }, messageBodySchema);
+  }
+
+  /** POST /api/messages/:id/receipt: send or decline a read receipt (shared/read-receipts.ts). Not retried: a second answer is refused (already). */
+  receipt(messageId: string, send: boolean): Promise<ReceiptResult> {
+    return this.client.json({ type: 'body', method: 'POST', path: `/messages/${encodeURIComponent(messageId)}/receipt`, json: { send }, retry: false }, receiptResultSchema);
   }
 
   /** GET /api/messages/:id/attachments/:index: the file as the gateway sends it (its safe content type). */

@@ -69,6 +69,8 @@ export interface SendRow extends OutboxBase {
   readonly hold_ms?: number;
   /** Send later: the time the gateway sends it at. */
   readonly schedule?: Schedule;
+  /** The message asks for a read receipt (Disposition-Notification-To). */
+  readonly request_receipt?: boolean;
   /** The subject, to name the message on a notice (absent in rows from before notices). */
   readonly subject?: string;
   /** "Send again" of a message whose outcome was unknown: the gateway's outbox row to resend (not the draft). */

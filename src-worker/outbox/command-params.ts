@@ -52,6 +52,8 @@ export const sendParamsSchema = z.object({
   subject: z.string().max(998).optional(),
   /** Send later instead: the gateway sends it at this time (no undo window then). */
   schedule: scheduleSchema.optional(),
+  /** Ask the recipients for a read receipt (RFC 8098; shared/read-receipts.ts). */
+  requestReceipt: z.boolean().optional(),
 });
 
 /** A send waiting on the gateway, by its outbox id. */

@@ -133,7 +133,7 @@ export async function recordDiscard(tx: WriteTransaction<MailTable>, params: { a
 
 export async function recordSend(
   tx: WriteTransaction<MailTable>,
-  params: { accountId: string; commandId: string; draftId: string; sendAt: number; now: number; subject?: string; resendOf?: string; holdMs?: number; schedule?: Schedule },
+  params: { accountId: string; commandId: string; draftId: string; sendAt: number; now: number; subject?: string; resendOf?: string; holdMs?: number; schedule?: Schedule; requestReceipt?: boolean },
 ): Promise<SendRow> {
   // The gateway keeps the first outcome per key: a send repeated after a kill is not sent twice.
   const row: SendRow = {
@@ -144,6 +144,7 @@ export async function recordSend(
     ...(params.resendOf !== undefined ? { resend_of: params.resendOf } : {}),
     ...(params.holdMs ? { hold_ms: params.holdMs } : {}),
     ...(params.schedule ? { schedule: params.schedule } : {}),
+    ...(params.requestReceipt ? { request_receipt: true } : {}),
   };
   await tx.put(OUTBOX_TABLE, row);
   return row;

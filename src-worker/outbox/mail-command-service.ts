@@ -175,8 +175,8 @@ export class EngineMailCommands implements MailCommandService {
     return { commandId };
   }
 
-  async send(params: { accountId: string; draftId: string; delayMs: number; subject?: string; schedule?: Schedule }): Promise<{ commandId: string }> {
-    const { accountId, draftId, delayMs, subject, schedule } = parseParams(sendParamsSchema, params);
+  async send(params: { accountId: string; draftId: string; delayMs: number; subject?: string; schedule?: Schedule; requestReceipt?: boolean }): Promise<{ commandId: string }> {
+    const { accountId, draftId, delayMs, subject, schedule, requestReceipt } = parseParams(sendParamsSchema, params);
     const commandId = temporaryId();
     const now = this.clock.now();
     await withWrite(await this.deps.open(accountId), [OUTBOX_TABLE, 'JSONBlob'], async (tx) => {
@@ -184,7 +184,7 @@ export class EngineMailCommands implements MailCommandService {
       await markSending(tx, draftId, true);
       // Handed to the gateway at once: it holds the undo window (or keeps it until its scheduled time).
       const when = schedule ? { schedule } : { holdMs: Math.min(delayMs, MAX_UNDO_HOLD_MS) };
-      await recordSend(tx, { accountId, commandId, draftId, sendAt: now, now, ...when, ...(subject !== undefined ? { subject } : {}) });
+      await recordSend(tx, { accountId, commandId, draftId, sendAt: now, now, ...when, ...(subject !== undefined ? { subject } : {}), ...(requestReceipt ? { requestReceipt } : {}) });
     });
     this.publish({ commandId, accountId, kind: 'send', status: 'pending', draftId });
     this.deps.kick(accountId);

@@ -94,6 +94,7 @@ export function createRowRequests(deps: RowRequestDeps) {
         ...(link.version !== null && link.serverId !== null ? { draftVersion: link.version } : {}),
         // The gateway holds it (undo from any tab, the tab may close) or keeps it until its time.
         ...(row.schedule ? { schedule: row.schedule } : row.hold_ms ? { holdMs: row.hold_ms } : {}),
+        ...(row.request_receipt ? { requestReceipt: true } : {}),
       }),
     );
   };

@@ -115,6 +115,11 @@ export class EngineMailQueries implements MailQueryService {
     return this.deps.reads.previewLink(parseParams(attachmentParamsSchema, params));
   }
 
+  answerReceipt(params: { accountId: string; messageId: string; send: boolean }): Promise<{ readonly sent: boolean }> {
+    const { accountId, messageId } = parseParams(bodyParamsSchema, params);
+    return this.deps.reads.answerReceipt({ accountId, messageId, send: params.send === true });
+  }
+
   proxyRemoteImages(params: { accountId: string; urls: readonly string[] }): Promise<Readonly<Record<string, string>>> {
     return this.deps.reads.signImages(parseParams(proxyImagesParamsSchema, params));
   }

@@ -14,6 +14,8 @@ import { messageFromRow, threadFromRow } from '../mail-store/mail-rows';
 import { embeddedTypeOf, normalContentId, partsToEmbed } from './cid-parts';
 import type { OpenStore } from './thread-list-reader';
 import { toMessageView, toThreadRow } from './views';
+import type { ReceiptHeaders } from '../../shared/read-receipts';
+import { receiptAsk, receiptHeadersOf } from './body-receipt';
 
 /**
  * Bodies cached before this rule embedded no image of 512 bytes or less (the attachment
@@ -23,7 +25,7 @@ const INLINE_RULE = 2;
 
 export interface MessageReadsDeps {
   readonly open: OpenStore;
-  readonly gateway: (accountId: string) => Promise<Pick<MailGateway, 'thread' | 'body' | 'attachment' | 'previewLink' | 'signImages'>>;
+  readonly gateway: (accountId: string) => Promise<Pick<MailGateway, 'thread' | 'body' | 'attachment' | 'previewLink' | 'signImages' | 'receipt'>>;
   readonly now?: () => number;
 }
 
@@ -97,7 +99,7 @@ export class MessageReads {
     if (params.whole) return this.fetchWholeBody(accountId, messageId);
     const store = await this.deps.open(accountId);
     const cached = await withRead(store, ['MessageBody'], (tx) => tx.get('MessageBody', messageId));
-    if (cached && !embedsByOldRule(cached)) return toBodyView(messageId, cached);
+    if (cached && !embedsByOldRule(cached)) return this.withReceipt(accountId, toBodyView(messageId, cached), cached.receipt_headers as ReceiptHeaders | undefined);
     const key = `${accountId}:${messageId}`;
     let pending = this.fetching.get(key);
     if (!pending) {
@@ -105,6 +107,17 @@ export class MessageReads {
       this.fetching.set(key, pending);
     }
     return pending;
+  }
+
+  /** The body with its read-receipt request as of now (body-receipt.ts); unchanged for a message that asks none. */
+  private async withReceipt(accountId: string, view: BodyView, headers: ReceiptHeaders | undefined): Promise<BodyView> {
+    if (!headers) return view;
+    return { ...view, receipt: await withRead(await this.deps.open(accountId), ['Message', 'Category'], (tx) => receiptAsk(tx, view.messageId, headers)) };
+  }
+
+  /** Sends or declines a message's read receipt on the gateway (shared/read-receipts.ts); $MDNSent then comes back through sync. */
+  async answerReceipt(params: { accountId: string; messageId: string; send: boolean }): Promise<{ sent: boolean }> {
+    return (await this.deps.gateway(params.accountId)).receipt(params.messageId, params.send);
   }
 
   /**
@@ -139,10 +152,11 @@ export class MessageReads {
       inline_images: inlineImages,
       inline_rule: INLINE_RULE,
       fetched_at: (this.deps.now ?? Date.now)(),
+      ...(receiptHeadersOf(body.headers) ? { receipt_headers: receiptHeadersOf(body.headers) } : {}),
     };
     // The message may have been deleted meanwhile; a body without its message is harmless (deleted with it later).
     await withWrite(await this.deps.open(accountId), ['MessageBody'], (tx) => tx.put('MessageBody', row));
-    return toBodyView(messageId, row);
+    return this.withReceipt(accountId, toBodyView(messageId, row), row.receipt_headers);
   }
 
   /**

@@ -9,12 +9,14 @@
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { screenshot } from './chromium';
-import { startLoggedIn, type Watched } from './demo-session';
+import { eventually, openFolder, openThread, startLoggedIn, withImapOf, type Watched } from './demo-session';
 import { composerForm } from './mail-page';
 
 const baseUrl = inject('baseUrl');
-const { alice, bob } = inject('demo');
+const demo = inject('demo');
+const { alice, bob } = demo;
 const TEMPLATE = 'Kite lesson follow-up';
+const RECEIPT_SUBJECT = `Did you read this ${Date.now().toString(36)}`;
 
 let browser: Browser;
 let tab: Watched;
@@ -31,6 +33,18 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   try {
+    // Leave Alice's mailbox as it was: the message that asked for a receipt, its Sent copy and the receipt go.
+    await withImapOf(demo.mail.host, demo.mail.imap, alice, async (client) => {
+      for (const folder of ['INBOX', 'Sent']) {
+        const lock = await client.getMailboxLock(folder);
+        try {
+          const uids = (await client.search({ subject: RECEIPT_SUBJECT }, { uid: true })) || [];
+          if (uids.length > 0) await client.messageDelete(uids.join(','), { uid: true });
+        } finally {
+          lock.release();
+        }
+      }
+    }).catch(() => undefined);
     // Leave Alice as she was: no template.
     await page.keyboard.press('Escape').catch(() => undefined);
     await page.setViewportSize({ width: 1366, height: 768 });
@@ -105,5 +119,47 @@ test('the composer: Ctrl+Shift+Y inserts the template filled from the recipient;
   expect(foreign).toEqual([]);
   // Closed, the draft kept: Discard it (the shared Drafts stay as they were).
   await box.getByRole('button', { name: 'Discard draft', exact: true }).click();
+  expect(tab.errors).toEqual([]);
+});
+
+test('a read receipt asked for from the composer; the message that asks shows the bar, Send answers it and the bar goes', async () => {
+  await page.goto(`${baseUrl}/mail/unified/inbox`);
+  await page.getByRole('button', { name: 'Compose', exact: true }).click();
+  const box = composerForm(page);
+  await box.waitFor();
+  await box.getByRole('combobox', { name: 'To' }).fill(alice.email);
+  await page.keyboard.press('Enter');
+  await box.getByRole('textbox', { name: 'Subject' }).fill(RECEIPT_SUBJECT);
+  await box.getByRole('textbox', { name: 'Message body' }).fill('Let me know when you have read it.');
+  const ask = box.getByRole('button', { name: 'Ask for a read receipt', exact: true });
+  await ask.click();
+  expect(await ask.getAttribute('aria-pressed')).toBe('true');
+  await page.keyboard.press('Control+Enter');
+
+  await openFolder(page, alice.email, 'Inbox');
+  const conversation = await openThread(page, RECEIPT_SUBJECT, 30_000);
+  const bar = conversation.getByRole('region', { name: 'Sender asked for a read receipt', exact: true });
+  await bar.waitFor();
+  // One bar: the Sent copy of the same conversation never asks.
+  expect(await conversation.getByRole('region', { name: 'Sender asked for a read receipt', exact: true }).count()).toBe(1);
+  await photograph('receipt-bar');
+  await bar.getByRole('button', { name: 'Send', exact: true }).click();
+  await bar.waitFor({ state: 'detached' });
+  // The receipt reached the sender (Alice herself), and the message carries $MDNSent on the server.
+  await eventually(
+    () =>
+      withImapOf(demo.mail.host, demo.mail.imap, alice, async (client) => {
+        const lock = await client.getMailboxLock('INBOX');
+        try {
+          const receipt = (await client.search({ subject: `Read: ${RECEIPT_SUBJECT}` }, { uid: true })) || [];
+          const asked = (await client.search({ subject: RECEIPT_SUBJECT, keyword: '$MDNSent' }, { uid: true })) || [];
+          return receipt.length > 0 && asked.length > 0;
+        } finally {
+          lock.release();
+        }
+      }),
+    20_000,
+    'the receipt and $MDNSent',
+  );
   expect(tab.errors).toEqual([]);
 });

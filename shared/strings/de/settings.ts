@@ -13,7 +13,6 @@ export const settings: Record<keyof typeof en, string> = {
   pageIdentity: 'Identität',
   pageSignatures: 'Signaturen',
   pageTemplates: 'Vorlagen',
-  pageReadReceipts: 'Lesebestätigungen',
   pageEmailAlias: 'E-Mail-Alias',
   pagePriority: 'Priorität',
   pageForwarding: 'Weiterleitung',

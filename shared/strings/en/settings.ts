@@ -12,7 +12,6 @@ export const settings = {
   pageIdentity: 'Identity',
   pageSignatures: 'Signatures',
   pageTemplates: 'Templates',
-  pageReadReceipts: 'Read receipts',
   pageEmailAlias: 'Email alias',
   pagePriority: 'Priority',
   pageForwarding: 'Forwarding',

@@ -23,7 +23,7 @@ export interface MessageActions {
   openDraft(params: { accountId: string; messageId: string } | { accountId: string; draftId: string }): Promise<DraftEdit>;
   /** The composer's Discard: the draft leaves Drafts (the composer keeps its content for Undo). */
   discardDraft(params: { accountId: string; draftId: string }): Promise<{ commandId: string }>;
-  send(params: { accountId: string; draftId: string; delayMs: number; subject?: string; schedule?: Schedule }): Promise<{ commandId: string }>;
+  send(params: { accountId: string; draftId: string; delayMs: number; subject?: string; schedule?: Schedule; requestReceipt?: boolean }): Promise<{ commandId: string }>;
   undoSend(commandId: string): Promise<boolean>;
   /** Forgets a send notice (sendNoticesAtom); a "may have been sent" one is taken as sent. */
   dismissSendNotice(notice: Pick<SendNotice, 'accountId' | 'noticeId'>): Promise<void>;
@@ -38,6 +38,8 @@ export interface MessageActions {
   previewAttachment(params: { accountId: string; messageId: string; index: number }): Promise<string>;
   /** The gateway's image proxy addresses of allowed remote images (the sender never sees the reader). */
   proxyRemoteImages(params: { accountId: string; urls: readonly string[] }): Promise<Readonly<Record<string, string>>>;
+  /** Sends or declines a message's read receipt (the message gets $MDNSent); a refusal as the catalogue's TernError. */
+  answerReceipt(params: { accountId: string; messageId: string; send: boolean }): Promise<void>;
 }
 
 export function createMessageActions(params: { engine: UiEngine; bridge: WorkerBridge }): MessageActions {
@@ -45,6 +47,13 @@ export function createMessageActions(params: { engine: UiEngine; bridge: WorkerB
   return {
     loadThread: (thread) => engine.mail.getThread(thread),
     loadBody: (body) => engine.mail.getBody(body),
+    async answerReceipt(params) {
+      try {
+        await engine.mail.answerReceipt(params);
+      } catch (error) {
+        throw TernError.from(error);
+      }
+    },
     keepOffline: (params, onProgress) => engine.mail.prefetchBodies(params, onProgress),
     suggestAddresses: (query) => engine.mail.suggestAddresses(query),
     saveDraft: (draft) => engine.commands.saveDraft({ draft }),

@@ -512,6 +512,9 @@ export function createFakeEngine(options: FakeEngineOptions = {}): FakeEngine {
       async proxyRemoteImages({ urls }) {
         return Object.fromEntries(urls.filter((url) => /^https?:/.test(url)).map((url) => [url, `http://gateway.test/api/proxy/image?u=${encodeURIComponent(url)}`]));
       },
+      async answerReceipt({ send }) {
+        return { sent: send };
+      },
       async previewAttachment({ messageId, index }) {
         return { url: `http://gateway.test/api/attachment-preview/${messageId}.${index}`, expiresAt: Date.now() + 300_000 };
       },
