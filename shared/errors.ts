@@ -139,6 +139,10 @@ export const ERROR_CATALOGUE = {
   // LABEL_LIMITS.perAccount: mail servers keep only so many keywords per folder.
   LabelLimitReached: entry(403, 'You have 20 labels, the most an account can have. Delete one to make room.'),
   LabelNotFound: entry(404, 'The label could not be found.'),
+  // Unsubscribe (shared/unsubscribe.ts): an address that is not http(s) or mailto (detail.url), none offered, or the list's server refused.
+  UnsubscribeLinkRefused: entry(400, 'This unsubscribe link is not used: only web (http or https) and email (mailto) addresses are.'),
+  UnsubscribeNotOffered: entry(404, 'This sender offers no way to unsubscribe.'),
+  UnsubscribeFailed: entry(502, 'The sender’s server did not confirm the unsubscribe. Try again later, or use the link in one of their emails.'),
   // No status: the account is not registered or its services are not initialised.
   ServiceNotFound: entry(null, 'This account is not ready yet.'),
   // Local storage in the browser (worker side only, so no HTTP status).

@@ -14,6 +14,7 @@ import { registerImageProxyRoutes } from './routes/image-proxy-routes';
 import { registerIdentityRoutes } from './routes/identity-routes';
 import { registerTemplateRoutes } from './routes/template-routes';
 import { registerLabelRoutes } from './routes/label-routes';
+import { registerUnsubscribeRoutes } from './routes/unsubscribe-routes';
 import { registerMailActionRoutes } from './routes/mail-actions-routes';
 import { registerMessageRoutes } from './routes/message-routes';
 import { registerPlanRoutes } from './routes/plan-routes';
@@ -56,6 +57,7 @@ export const ROUTES: readonly RouteModule[] = [
   registerTemplateRoutes,
   registerRulesRoutes,
   registerLabelRoutes,
+  registerUnsubscribeRoutes,
   registerSecurityRoutes,
   registerFilesRoutes,
   registerImageProxyRoutes,

@@ -518,4 +518,9 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX email_templates_changes ON email_templates(account_id, changed_txn, id);
   `,
+  /* 26: a message's List-Unsubscribe */ `
+  -- JSON {http, mailto, oneClick} from List-Unsubscribe and List-Unsubscribe-Post, or NULL: what
+  -- the Manage senders page shows and its unsubscribe uses (mail mirrored before this has none).
+  ALTER TABLE messages ADD COLUMN unsubscribe TEXT;
+  `,
 ];
