@@ -28,7 +28,7 @@ import { createStartupGate, type StartupGate } from './queries/startup-gate';
 import { ThreadListReader } from './queries/thread-list-reader';
 import { SearchIndexes } from './search/search-indexes';
 import { createAccountRuntime, type AccountRuntime } from './account-runtime';
-import { createChangeFeed } from './mail-store/change-feed';
+import { createChangeFeed, type ChangeFeed } from './mail-store/change-feed';
 import { createMailRelay } from './boundary/mail-relay';
 import { createOnlineStatus, type BrowserOnlineSignal, type OnlineStatus } from './net/online-status';
 import type { ConnectSocket } from './sync/push-socket';
@@ -85,6 +85,8 @@ export interface MailEngineDeps {
 
 export interface MailEngine {
   readonly queries: MailQueryService;
+  /** What each commit changed (the engine's notifications read the new messages of delta pages). */
+  readonly changes: Pick<ChangeFeed, 'subscribe'>;
   readonly commands: MailCommandService;
   readonly folders: FolderCommandService;
   readonly online: OnlineStatus;
@@ -309,6 +311,7 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
 
   return {
     queries,
+    changes,
     commands,
     folders,
     online,
