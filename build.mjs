@@ -18,7 +18,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -192,6 +192,20 @@ function writePage(outUi, brand, ui, worker, sw) {
 /** Files the gateway may send precompressed: text; images and fonts are compressed already. */
 const COMPRESSIBLE = /\.(js|css|html|map|webmanifest|svg|json|txt)$/;
 
+/**
+ * The emoji picker's data (emoji-picker-element-data, CLDR names) for the app's two
+ * languages, served by the gateway like the bundles: the picker's default source is a CDN,
+ * and Tern works offline and tells no third party when someone writes (DESIGN §5). Only
+ * en and de are copied — the package holds 28 languages in 8 flavours each.
+ */
+export const EMOJI_LOCALES = ['en', 'de'];
+function copyEmojiData(outUi) {
+  mkdirSync(join(outUi, 'emoji'), { recursive: true });
+  for (const locale of EMOJI_LOCALES) {
+    copyFileSync(join(root, 'node_modules', 'emoji-picker-element-data', locale, 'cldr', 'data.json'), join(outUi, 'emoji', `${locale}.json`));
+  }
+}
+
 /** Every file under `dir`, recursively (paths relative to it). */
 function filesUnder(dir, prefix = '') {
   return readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((entry) =>
@@ -262,6 +276,7 @@ async function main() {
   if (!options.watch) rmSync(outUi, { recursive: true, force: true });
   else removePrecompressed(outUi);
   mkdirSync(outUi, { recursive: true });
+  copyEmojiData(outUi);
 
   const browser = {
     absWorkingDir: root,

@@ -115,6 +115,15 @@ export const ERROR_CATALOGUE = {
   RulesChanged: entry(409, 'These rules were changed elsewhere. Reload them before saving again.'),
   // Identities: a signature over MAX_SIGNATURE_CHARS (shared/identities.ts; detail.limit, detail.length).
   SignatureTooLarge: entry(400, 'This signature is too long. Shorten it and save again.'),
+  // Templates (shared/templates.ts): a body over MAX_TEMPLATE_CHARS (detail.limit, detail.length); more than MAX_TEMPLATES.
+  TemplateTooLarge: entry(400, 'This template is too long. Shorten it and save again.'),
+  TemplateLimitReached: entry(403, 'You have 100 templates, the most an account can have. Delete one to make room.'),
+  // Inserting a template whose variables have no value for this message (detail.variables names them); nothing was inserted.
+  TemplateVariableMissing: entry(400, 'Some of this template\'s fields have no value for this recipient. Add the recipient first, or insert it with those fields left empty.'),
+  // Read receipts (RFC 8098): the Disposition-Notification-To of a message is not an address (detail.address); no receipt is sent.
+  ReceiptAddressInvalid: entry(400, 'This message asks for a read receipt at an address that is not valid. No receipt was sent.'),
+  // The message may not be answered with a receipt (detail.reason: automatic, list, folder, already).
+  ReceiptNotAllowed: entry(403, 'No read receipt can be sent for this message.'),
   // Contacts
   CsvImportContactsLimitExceed: entry(400, 'This file has too many contacts to import.'),
   TotalContactsLimitExceed: entry(400, 'You have reached the maximum number of contacts.'),
@@ -130,6 +139,10 @@ export const ERROR_CATALOGUE = {
   // LABEL_LIMITS.perAccount: mail servers keep only so many keywords per folder.
   LabelLimitReached: entry(403, 'You have 20 labels, the most an account can have. Delete one to make room.'),
   LabelNotFound: entry(404, 'The label could not be found.'),
+  // Unsubscribe (shared/unsubscribe.ts): an address that is not http(s) or mailto (detail.url), none offered, or the list's server refused.
+  UnsubscribeLinkRefused: entry(400, 'This unsubscribe link is not used: only web (http or https) and email (mailto) addresses are.'),
+  UnsubscribeNotOffered: entry(404, 'This sender offers no way to unsubscribe.'),
+  UnsubscribeFailed: entry(502, 'The sender’s server did not confirm the unsubscribe. Try again later, or use the link in one of their emails.'),
   // No status: the account is not registered or its services are not initialised.
   ServiceNotFound: entry(null, 'This account is not ready yet.'),
   // Local storage in the browser (worker side only, so no HTTP status).

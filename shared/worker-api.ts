@@ -11,6 +11,7 @@ import type { ContactsService } from './worker-contacts-api';
 import type { FolderCommandService, MailCommandService, MailQueryService } from './worker-mail-api';
 import type { Enrolment, RecoveryCodes, SecurityStatus, SessionInfo } from './api/security';
 import type { Identity, IdentityDraft } from './identities';
+import type { Template, TemplateDraft } from './templates';
 import type { Feature, Plan } from './plans';
 import type { Label, LabelColor } from './labels';
 import type { PreferencePatch, PreferenceValues } from './preferences';
@@ -217,6 +218,8 @@ export interface AccountSettings {
   readonly labels: readonly Label[];
   /** Whether the mail server keeps new keywords (PERMANENTFLAGS \*); null: not known yet. */
   readonly serverKeepsLabels: boolean | null;
+  /** The account's templates (shared/templates.ts), by name, as last pulled from the gateway. */
+  readonly templates: readonly Template[];
 }
 
 /**
@@ -253,6 +256,14 @@ export interface SettingsService {
    * already used), SignatureTooLarge, FeatureNotInPlan for an alias, AccountNotFound.
    */
   saveIdentity(params: { readonly accountId: string; readonly identityId: string; readonly identity: IdentityDraft }): Promise<AccountSettings>;
+  /**
+   * Creates (no id) or replaces a template on the gateway (online only), then every tab
+   * hears. Rejects with InvalidParameter (detail names the field), TemplateTooLarge,
+   * TemplateLimitReached, FeatureNotInPlan (templates), AccountNotFound.
+   */
+  saveTemplate(params: { readonly accountId: string; readonly templateId?: string; readonly template: TemplateDraft }): Promise<{ readonly templateId: string }>;
+  /** Deletes a template (online only; deleting twice is fine). */
+  deleteTemplate(params: { readonly accountId: string; readonly templateId: string }): Promise<void>;
   /** Removes an alias, or puts the own identity back to its defaults (online only). */
   deleteIdentity(params: { readonly accountId: string; readonly identityId: string }): Promise<AccountSettings>;
   /** Calls `onChange` with every account's settings now and whenever one changes. */

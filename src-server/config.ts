@@ -150,6 +150,8 @@ const configSchema = z.object({
   TERN_TRUST_PROXY: trustProxySchema.default(false),
   TERN_LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   TERN_IMAGE_PROXY_ALLOW: imageProxyAllowSchema.default([]),
+  // The same for the one-click unsubscribe POST (RFC 8058; src-server/unsubscribe): tests allow their local list server.
+  TERN_UNSUBSCRIBE_ALLOW: imageProxyAllowSchema.default([]),
   // The gateway's own mail (codes to alternate addresses, issue 19): a relay it sends through.
   TERN_SYSTEM_SMTP_HOST: z.string().trim().min(1).optional(),
   TERN_SYSTEM_SMTP_PORT: portSchema.default(587),
@@ -205,6 +207,8 @@ export interface GatewayConfig {
   readonly logLevel: LogLevel;
   /** Non-public addresses/CIDRs the image proxy may still fetch from (TERN_IMAGE_PROXY_ALLOW). */
   readonly imageProxyAllow: readonly string[];
+  /** Non-public addresses/CIDRs the one-click unsubscribe POST may still reach (TERN_UNSUBSCRIBE_ALLOW). */
+  readonly unsubscribeAllow: readonly string[];
   /** TERN_SYSTEM_*: the relay for the gateway's own mail (codes to alternate addresses); undefined: none, those features are off. */
   readonly systemMail: SystemMailConfig | undefined;
   /** TERN_GEOIP_COUNTRY_DB: a MaxMind country database; undefined: the suspicious-country check is off. */
@@ -251,6 +255,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     trustProxy: value.TERN_TRUST_PROXY,
     logLevel: value.TERN_LOG_LEVEL,
     imageProxyAllow: value.TERN_IMAGE_PROXY_ALLOW,
+    unsubscribeAllow: value.TERN_UNSUBSCRIBE_ALLOW,
     systemMail:
       value.TERN_SYSTEM_SMTP_HOST && value.TERN_SYSTEM_MAIL_FROM
         ? {

@@ -27,10 +27,13 @@ import { ContactListService } from './contacts/contact-lists';
 import { ContactService } from './contacts/contact-service';
 import { MailboxAccess } from './actions/mailbox-access';
 import { LabelService } from './labels/label-service';
+import { UnsubscribeService } from './unsubscribe/unsubscribe-service';
 import { TimerService } from './timers/timer-service';
 import { FolderRoles } from './actions/folder-roles';
 import { PlanService } from './plans/plan-service';
 import { IdentityService } from './identities/identity-service';
+import { TemplateService } from './templates/template-service';
+import { ReceiptService } from './receipts/receipt-service';
 import { PreferenceService } from './preferences/preference-service';
 import type { PushHub } from './push/push-hub';
 import { allowedRanges } from './image-proxy/image-fetch';
@@ -113,6 +116,10 @@ export interface GatewayContext {
   readonly preferences: PreferenceService;
   /** The addresses each account sends from (GET/PUT/DELETE /api/identities). */
   readonly identities: IdentityService;
+  /** Each account's templates, read from a cursor (/api/templates). */
+  readonly templates: TemplateService;
+  /** Answers read-receipt requests (POST /api/messages/:id/receipt). */
+  readonly receipts: ReceiptService;
   /** The address book of each account (/api/contacts). */
   readonly contacts: ContactService;
   /** Imports (a job per file) and exports of the address book (/api/contacts/imports, /api/contacts/export). */
@@ -123,6 +130,8 @@ export interface GatewayContext {
   readonly rules: RulesService;
   /** Each account's labels: keyword ↔ name ↔ colour (/api/labels); applied as bulk actions. */
   readonly labels: LabelService;
+  /** Leaving a sender's mailing list by one of its messages (POST /api/unsubscribe, issue 17 point 2). */
+  readonly unsubscribe: UnsubscribeService;
   /** Snooze, reminders and follow-ups (/api/snoozes, /api/reminders, /api/follow-ups): fired by the job worker. */
   readonly timers: TimerService;
   /** Two-factor sign-in and recovery codes (/api/security, issue 19); the login asks it after the password. */
@@ -256,6 +265,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     domains: config.mailDomains,
     onError: (accountId, error) => report(`rules${accountId === null ? '' : ` of account ${accountId}`}`, error),
   });
+  const templates = new TemplateService({ store, txlog, push, plans });
   const labels = new LabelService({ store, txlog, push, plans, access: new MailboxAccess({ mirrors, onError: (accountId, error) => report(`labels of account ${accountId}`, error) }) });
   const delta = new DeltaReader({
     store,
@@ -273,6 +283,8 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
       labels: accountDocument((accountId) => labels.doc(accountId)),
       // Read when delta is asked for, after timers below is built.
       timers: accountDocument((accountId) => timers.doc(accountId)),
+      // The templates themselves are pulled from the device's own cursor (GET /api/templates?since=…).
+      templates: accountDocument(async (accountId) => ({ revision: await templates.revision(accountId) })),
     },
   });
   const mailWrites = createMailWrites({
@@ -322,6 +334,15 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     plans,
     preferences,
     identities,
+    templates,
+    receipts: new ReceiptService({
+      materializer,
+      folderRoles: new FolderRoles(store),
+      messages,
+      access: new MailboxAccess({ mirrors, onError: (accountId, error) => report(`read receipts of account ${accountId}`, error) }),
+      accounts,
+      smtp: overrides.smtp ?? new NodemailerSmtp(),
+    }),
     contacts,
     contactLists,
     contactImports: new ContactImportService({ store, contacts, jobs: { queue: jobQueue, worker: jobWorker } }),
@@ -334,6 +355,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     messages,
     previews: new AttachmentPreviews({ messages, links: new PreviewLinks({ secret: secrets.derive('attachment-preview') }) }),
     imageProxy: new ImageProxy({ secret: secrets.derive('image-proxy'), allowed: allowedRanges(config.imageProxyAllow) }),
+    unsubscribe: new UnsubscribeService({ store, accounts, smtp: overrides.smtp ?? new NodemailerSmtp(), allowed: allowedRanges(config.unsubscribeAllow) }),
     search,
     searchIndexer: new BackgroundIndexer({ search, onError: (error) => report('search index', error) }),
     analytics: new AnalyticsStore(store),

@@ -49,6 +49,8 @@ export interface AccountRuntimeDeps {
   readonly onSettingsChanged?: () => void;
   /** A delta page said the address book changed on the gateway: the contacts service pulls the cards. */
   readonly onContactsChanged?: () => void;
+  /** A delta page said the templates changed on the gateway: the templates service pulls them. */
+  readonly onTemplatesChanged?: () => void;
   /** A delta page carried the gateway's waiting sends (held, scheduled): the tabs' lists read them again. */
   readonly onPendingSendsChanged?: () => void;
   /** A delta page brought the rules' revision and runs (a save on another device, a run's progress): the rules service tells the tabs. */
@@ -92,10 +94,11 @@ export function createAccountRuntime(deps: AccountRuntimeDeps): AccountRuntime {
     ...(deps.random ? { random: deps.random } : {}),
     ...(deps.pageSize ? { pageSize: deps.pageSize } : {}),
     onPage: async (page) => {
-      deps.changes.emit({ accountId, threadIds: page.threadIds, foldersChanged: page.foldersChanged, messages: page.messages });
+      deps.changes.emit({ accountId, threadIds: page.threadIds, foldersChanged: page.foldersChanged, messages: page.messages, contacts: page.contacts });
       for (const status of page.finished) deps.statuses.publish(status);
       if (page.settingsChanged) deps.onSettingsChanged?.();
       if (page.contactsRevision !== null) deps.onContactsChanged?.();
+      if (page.templatesRevision !== null) deps.onTemplatesChanged?.();
       if (page.pendingSendsChanged) deps.onPendingSendsChanged?.();
       if (page.rulesActivity) deps.onRulesActivity?.(page.rulesActivity);
       if (page.timersChanged) deps.onTimersChanged?.();

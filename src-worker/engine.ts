@@ -28,6 +28,8 @@ import { EngineContactFiles } from './contacts/contact-files';
 import { EngineContacts } from './contacts/contacts-service';
 import type { ContactsService } from '../shared/worker-contacts-api';
 import { EngineSettings } from './settings/settings-service';
+import { createTemplatesGateway } from './templates/templates-gateway';
+import { EngineTemplates } from './templates/templates-service';
 import { createRulesGateway } from './rules/rules-gateway';
 import { createSecurityGateway } from './security/security-gateway';
 import { EngineSecurity } from './security/security-service';
@@ -40,7 +42,7 @@ import { NotificationCenter } from './notifications/notification-center';
 import { Notifier } from './notifications/notifier';
 import { TernError } from '../shared/errors';
 import { MAIL_CHANNEL } from './boundary/mail-relay';
-import { globalOnlineSignal } from './net/online-status';
+import { globalOnlineSignal, type BrowserOnlineSignal } from './net/online-status';
 import type { ConnectSocket } from './sync/push-socket';
 
 /** What the engine takes from its surroundings; every field defaults to the browser's own. */
@@ -64,6 +66,8 @@ export interface EngineDeps {
   readonly connectSocket?: ConnectSocket;
   /** The online-status image; default `<origin>/status.png`. */
   readonly statusUrl?: string;
+  /** The browser's online/offline signal; the global one by default (Node tests pass their own). */
+  readonly browserOnline?: BrowserOnlineSignal;
   /** How long start-up work waits for a tab's first list (mail-engine.ts); FIRST_SCREEN_WAIT_MS by default. */
   readonly firstScreenWaitMs?: number;
   /** The last tab said goodbye IDLE_CLOSE_MS ago (session-service.ts): the SharedWorker ends itself (entry.ts). */
@@ -139,7 +143,7 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     now: () => clock.now(),
   });
   const connectSocket = deps.connectSocket ?? browserSocket();
-  const browserOnline = globalOnlineSignal();
+  const browserOnline = deps.browserOnline ?? globalOnlineSignal();
   const mail = createMailEngine({
     databases,
     accounts: {
@@ -159,9 +163,11 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     onAccountStarted: (accountId) => {
       void settings.load(accountId);
       void contacts.pull(accountId);
+      void templates.pull(accountId);
     },
     onSettingsChanged: () => settings.changed(),
     onContactsChanged: (accountId) => void contacts.pull(accountId),
+    onTemplatesChanged: (accountId) => void templates.pull(accountId),
     onRulesActivity: (accountId, activity) => rules.changed(accountId, activity),
     onTimersChanged: (accountId) => {
       timers.changed(accountId);
@@ -204,12 +210,21 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     online: mail.online,
     clock,
     log: (type, message) => logger.log(type, message),
+    bookChanged: (accountId, change) => mail.suggestions.bookChanged(accountId, change),
   });
   const contactFiles = new EngineContactFiles({
     gateway: async (accountId) => createContactsGateway(await accountClient(accountId)),
     list: (params) => contacts.list(params),
     pull: (accountId) => contacts.pull(accountId),
     clock,
+  });
+  const templates = new EngineTemplates({
+    accounts: { get: (accountId) => repository.get(accountId), update: (accountId, change) => repository.update(accountId, change) },
+    open: (accountId) => databases.open(accountId),
+    gateway: async (accountId) => createTemplatesGateway(await accountClient(accountId)),
+    changed: () => settings.changed(),
+    now: () => clock.now(),
+    log: (type, message) => logger.log(type, message),
   });
   const rules = new EngineRules({ gateway: async (accountId) => createRulesGateway(await accountClient(accountId)) });
   const noteError = (error: unknown) => logger.log('Error', `notifications: ${error instanceof Error ? error.message : String(error)}`);
@@ -257,6 +272,8 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
       update: (params) => settings.update(params),
       saveIdentity: (params) => settings.saveIdentity(params),
       deleteIdentity: (params) => settings.deleteIdentity(params),
+      saveTemplate: (params) => templates.save(params),
+      deleteTemplate: (params) => templates.remove(params),
       watch: (onChange) => settings.watch(onChange),
       unwatch: (params) => settings.unwatch(params),
     }),

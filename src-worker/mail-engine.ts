@@ -27,6 +27,8 @@ import { MessageReads } from './queries/message-reads';
 import { createStartupGate, type StartupGate } from './queries/startup-gate';
 import { ThreadListReader } from './queries/thread-list-reader';
 import { SearchIndexes } from './search/search-indexes';
+import { SuggestionIndexes } from './queries/suggestion-indexes';
+import { rebuildRanks, ranksCurrent } from './mail-store/rank-rebuild';
 import { createAccountRuntime, type AccountRuntime } from './account-runtime';
 import { createChangeFeed, type ChangeFeed } from './mail-store/change-feed';
 import { createMailRelay } from './boundary/mail-relay';
@@ -77,6 +79,8 @@ export interface MailEngineDeps {
   readonly onSettingsChanged?: (accountId: string) => void;
   /** A delta page said the account's address book changed (any device): the contacts service pulls it. */
   readonly onContactsChanged?: (accountId: string) => void;
+  /** A delta page said the account's templates changed (any device): the templates service pulls them. */
+  readonly onTemplatesChanged?: (accountId: string) => void;
   /** A delta page brought the account's rules activity (a save anywhere, a run's progress): the rules service tells the tabs. */
   readonly onRulesActivity?: (accountId: string, activity: RulesActivity) => void;
   /** A delta page carried the account's snoozes, reminders and follow-ups (already stored): the timers service tells the tabs. */
@@ -96,6 +100,8 @@ export interface MailEngine {
   runtime(accountId: string): AccountRuntime | undefined;
   /** The in-memory search indexes (tests, figures). */
   readonly search: SearchIndexes;
+  /** The in-memory recipient suggestions; the address book tells it what it changed (engine.ts). */
+  readonly suggestions: SuggestionIndexes;
   /** Opens once the first screen is answered: start-up work waits for it (queries/startup-gate.ts). */
   readonly startup: StartupGate;
   /** Whether the account has commands the gateway has not confirmed yet (kept over a forced logout). */
@@ -214,6 +220,7 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
       ...(deps.log ? { log: deps.log } : {}),
       onSettingsChanged: () => deps.onSettingsChanged?.(accountId),
       onContactsChanged: () => deps.onContactsChanged?.(accountId),
+      onTemplatesChanged: () => deps.onTemplatesChanged?.(accountId),
       onPendingSendsChanged: () => commands.pending.changed(accountId),
       onRulesActivity: (activity) => deps.onRulesActivity?.(accountId, activity),
       onTimersChanged: () => deps.onTimersChanged?.(accountId),
@@ -223,7 +230,26 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
     await runtime.start();
     // The first search must not wait for the index to be read from IndexedDB: build it now,
     // after the first sync (during a cold backfill every page would make it re-read threads).
-    if (runtimes.get(accountId) === runtime && !closed) void search.warm(accountId);
+    if (runtimes.get(accountId) === runtime && !closed) {
+      void search.warm(accountId);
+      // The composer's first letter likewise (one read of the Contact table), after the ranks
+      // are rebuilt if this database's were made by an older rule (rank-rebuild.ts).
+      void ensureRanks(accountId).then(() => suggestions.warm(accountId));
+    }
+  };
+
+  /** Rebuilds the account's ranks from its cached mail when they follow an older rule (once, in the engine: off the tabs' main thread). */
+  const ensureRanks = async (accountId: string) => {
+    try {
+      const store = await open(accountId);
+      if (await ranksCurrent(store)) return;
+      const started = clock.now();
+      const rebuilt = await rebuildRanks(store);
+      suggestions.drop(accountId);
+      deps.log?.('Info', `ranks of ${accountId} rebuilt from ${rebuilt.messages} messages (${rebuilt.addresses} addresses) in ${clock.now() - started} ms`);
+    } catch (error) {
+      deps.log?.('Error', `rebuilding the ranks of ${accountId}: ${String(error)}`);
+    }
   };
 
   const reconcile = async () => {
@@ -270,11 +296,13 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
   const lists = new ListSubscriptions({ reader, changes, settled, onError: (error) => deps.log?.('Error', `live list: ${String(error)}`) });
   const reads = new MessageReads({ open, gateway: gatewayOf, now: () => clock.now() });
   const threads = new ThreadSubscriptions({ reads, changes, onError: (error) => deps.log?.('Error', `live thread: ${String(error)}`) });
+  const suggestions = new SuggestionIndexes({ open, changes, onError: (error) => deps.log?.('Error', `suggestion index: ${String(error)}`) });
   const queries = new EngineMailQueries({
     open,
     lists,
     threads,
     reads,
+    suggestions,
     syncStatus,
     onListAnswered: () => startup.open('first list'),
     settled,
@@ -322,6 +350,7 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
     },
     runtime: (accountId) => runtimes.get(accountId),
     search,
+    suggestions,
     startup,
     async hasPendingCommands(accountId) {
       const rows = await withRead(await open(accountId), [OUTBOX_TABLE], liveRows);

@@ -8,7 +8,7 @@ import { pendingSendsSchema } from './compose';
 import { timersDocSchema } from './timers';
 import { folderSchema, messageMetaSchema, threadSummarySchema } from './mail';
 
-/** The delta's word that the address book changed: the txlog id of its latest change. */
+/** The delta's word that the address book (or the templates) changed: the txlog id of its latest change. */
 export const contactsRevisionSchema = z.object({ revision: z.number().int() });
 
 /** GET /api/delta?cursor=N&limit=M */
@@ -45,6 +45,9 @@ const upsertChangeSchema = z.discriminatedUnion('object', [
   z.object({ txnId: z.number().int(), op: z.literal('upsert'), object: z.literal('identities'), data: identitiesDocSchema }),
   // The account's label table changed (any device): the whole table, so the newest wins.
   z.object({ txnId: z.number().int(), op: z.literal('upsert'), object: z.literal('labels'), data: labelsDocSchema }),
+  // The templates changed (any device): their latest change's id; the engine pulls them from
+  // the account's emailTemplateCursor (GET /api/templates?since=…, shared/templates.ts).
+  z.object({ txnId: z.number().int(), op: z.literal('upsert'), object: z.literal('templates'), data: contactsRevisionSchema }),
 ]);
 export const deltaChangeSchema = z.discriminatedUnion('op', [
   upsertChangeSchema,

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { raisedMarkSchema } from './timers';
+import { unsubscribeSchema } from '../unsubscribe';
 
 /** `snoozed`: the folder snoozed mail waits in (draft-ietf-extra-email-snooze's \\Snoozed; src-server/timers). */
 export const SPECIAL_USES = ['inbox', 'drafts', 'sent', 'archive', 'junk', 'trash', 'all', 'flagged', 'snoozed'] as const;
@@ -61,6 +62,8 @@ export const messageMetaSchema = z.object({
   size: z.number().int(),
   attachments: z.array(attachmentSummarySchema),
   snippet: z.string(),
+  /** How to leave its mailing list (List-Unsubscribe, shared/unsubscribe.ts); absent without one. */
+  unsubscribe: unsubscribeSchema.optional(),
 });
 export type MessageMeta = z.infer<typeof messageMetaSchema>;
 

@@ -21,6 +21,8 @@ declare module 'fastify' {
     auth?: RouteAuth;
     /** The plan feature the route is gated on: without it, FeatureNotInPlan 402 (detail.feature). */
     feature?: Feature;
+    /** false: answered even when the mail server refuses the stored password (logout must still work). */
+    passwordCheck?: false;
   }
   interface FastifyRequest {
     /** The caller's session, resolved once by the guard; reading it on a 'public' route is a bug. */
@@ -51,7 +53,15 @@ async function resolveSession(sessions: SessionStore, request: FastifyRequest, a
  * shell and the not-found reply outside it need neither). Runs as preHandler, after the
  * body is parsed, so a malformed body is refused as before the guard existed.
  */
-export function registerRouteGuards(app: FastifyInstance, deps: { sessions: SessionStore; plans: PlanService }): void {
+export function registerRouteGuards(
+  app: FastifyInstance,
+  deps: {
+    sessions: SessionStore;
+    plans: PlanService;
+    /** The account's mirror on this node, whose state says whether the mail server still takes the stored password. */
+    mirrors?: { get(accountId: number): { readonly state: string } | undefined };
+  },
+): void {
   app.decorateRequest('resolvedSession', null);
   app.decorateRequest('session', {
     getter(this: FastifyRequest): Session {
@@ -63,6 +73,12 @@ export function registerRouteGuards(app: FastifyInstance, deps: { sessions: Sess
     const { auth = 'session', feature } = request.routeOptions.config;
     if (auth === 'public') return;
     request.resolvedSession = await resolveSession(deps.sessions, request, auth);
+    // The password was changed at the provider: the mirror's login is refused, so every answer
+    // would be stale. The spec's PasswordChanged 403 ("please relogin"): the client signs in again
+    // with the new password, which the login checks, seals and hands to the mirror (it wakes).
+    if (request.routeOptions.config.passwordCheck !== false && deps.mirrors?.get(request.resolvedSession.accountId)?.state === 'auth-failed') {
+      throw new TernError('PasswordChanged');
+    }
     if (feature) await deps.plans.require(request.resolvedSession.accountId, feature);
   });
 }

@@ -12,7 +12,9 @@ import { registerFolderRoutes } from './routes/folder-routes';
 import { registerHealthRoutes } from './routes/health-routes';
 import { registerImageProxyRoutes } from './routes/image-proxy-routes';
 import { registerIdentityRoutes } from './routes/identity-routes';
+import { registerTemplateRoutes } from './routes/template-routes';
 import { registerLabelRoutes } from './routes/label-routes';
+import { registerUnsubscribeRoutes } from './routes/unsubscribe-routes';
 import { registerMailActionRoutes } from './routes/mail-actions-routes';
 import { registerMessageRoutes } from './routes/message-routes';
 import { registerPlanRoutes } from './routes/plan-routes';
@@ -52,8 +54,10 @@ export const ROUTES: readonly RouteModule[] = [
   registerContactImportRoutes,
   registerContactListRoutes,
   registerIdentityRoutes,
+  registerTemplateRoutes,
   registerRulesRoutes,
   registerLabelRoutes,
+  registerUnsubscribeRoutes,
   registerSecurityRoutes,
   registerFilesRoutes,
   registerImageProxyRoutes,

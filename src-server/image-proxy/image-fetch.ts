@@ -7,12 +7,11 @@
  * no cookie, referrer or client address is sent, and nothing of the reply but its bytes and
  * type is kept.
  */
-import { lookup as dnsLookup } from 'node:dns/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 import { TernError } from '../../shared/errors';
-import { isPublicAddress } from './public-address';
+import { checkedAddress, pinnedLookup } from './pinned-address';
 
 /** Types passed on; the reply's type is one of these or the image is refused. */
 export const PROXIED_IMAGE_TYPES: ReadonlySet<string> = new Set([
@@ -45,14 +44,12 @@ export interface ImageFetchOptions {
   readonly timeoutMs?: number;
 }
 
-const systemResolve = (host: string) => dnsLookup(host, { all: true, verbatim: true });
-
 /** The image at `url`: RemoteImageRefused for an address not allowed, TooLarge, Unavailable for the rest. */
 export async function fetchImage(url: string, options: ImageFetchOptions = {}): Promise<ProxiedImage> {
   const deadline = AbortSignal.timeout(options.timeoutMs ?? TIMEOUT_MS);
   let current = parseImageUrl(url);
   for (let hop = 0; ; hop++) {
-    const address = await checkedAddress(current.hostname, options);
+    const address = await checkedAddress(current.hostname, options, (kind, reason) => (kind === 'refused' ? refused(reason) : unavailable(reason)));
     const response = await get(current, address, deadline);
     const status = response.statusCode ?? 0;
     if (status >= 300 && status < 400 && response.headers.location) {
@@ -82,26 +79,9 @@ function parseImageUrl(text: string): URL {
   return url;
 }
 
-/** The one address to connect to: every address of the host must be allowed, else the whole host is refused. */
-async function checkedAddress(hostname: string, options: ImageFetchOptions): Promise<{ address: string; family: number }> {
-  // WHATWG URL has already turned 2130706433, 0x7f.1 and 0177.0.0.1 into dotted IPv4.
-  const literal = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
-  const family = isIP(literal);
-  const addresses = family !== 0 ? [{ address: literal, family }] : await (options.resolve ?? systemResolve)(literal).catch(() => []);
-  if (addresses.length === 0) throw unavailable(`no address for ${literal}`);
-  for (const { address, family: kind } of addresses) {
-    const allowed = options.allowed?.check(address, kind === 6 ? 'ipv6' : 'ipv4') ?? false;
-    if (!allowed && !isPublicAddress(address)) throw refused(`${literal} is ${address}`);
-  }
-  return addresses[0]!;
-}
-
 function get(url: URL, pinned: { address: string; family: number }, signal: AbortSignal): Promise<IncomingMessage> {
   // The socket goes to the address checked above, whatever DNS would answer now.
-  const lookup: LookupFunction = (_host, lookupOptions, callback) => {
-    if (lookupOptions.all) (callback as (error: null, addresses: { address: string; family: number }[]) => void)(null, [pinned]);
-    else callback(null, pinned.address, pinned.family);
-  };
+  const lookup = pinnedLookup(pinned);
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     const outgoing = request(url, { method: 'GET', lookup, signal, headers: { 'user-agent': USER_AGENT, accept: 'image/avif,image/webp,image/png,image/*;q=0.8' } }, resolve);

@@ -2,6 +2,7 @@ import { anyShowsPaperclip } from '../../shared/attachment-rules';
 import type { Address, AttachmentSummary, Folder, MessageMeta, SpecialUse, ThreadSummary } from '../../shared/api/mail';
 import { draftRecipients, draftToField } from '../../shared/draft-recipients';
 import { threadKeywordsField } from '../../shared/labels';
+import { unsubscribeSchema, type Unsubscribe } from '../../shared/unsubscribe';
 import { hasFlag } from '../imap/imap-flags';
 import type { SqlExecutor } from '../store/sql';
 import { TimerStore } from '../timers/timer-store';
@@ -23,6 +24,13 @@ export function toAttachmentSummary(stored: StoredAttachment): AttachmentSummary
 /** Attachments as stored, with their IMAP part and encoding (for download routes). */
 export function storedAttachmentsOf(row: Pick<MessageRow, 'attachments_json'>): StoredAttachment[] {
   return JSON.parse(row.attachments_json) as StoredAttachment[];
+}
+
+/** The stored List-Unsubscribe, when the message has one (absent otherwise, as from an older gateway). */
+function unsubscribeField(json: string | null | undefined): { unsubscribe?: Unsubscribe } {
+  if (!json) return {};
+  const parsed = unsubscribeSchema.safeParse(JSON.parse(json));
+  return parsed.success ? { unsubscribe: parsed.data } : {};
 }
 
 export function toMessageMeta(row: MessageRow): MessageMeta {
@@ -47,6 +55,7 @@ export function toMessageMeta(row: MessageRow): MessageMeta {
     size: row.size,
     attachments: storedAttachmentsOf(row).map(toAttachmentSummary),
     snippet: row.snippet,
+    ...unsubscribeField(row.unsubscribe),
   };
 }
 

@@ -6,6 +6,7 @@ import { bodyPartsOf, type BodyParts } from './body-parts';
 import { decodeHeaderValue, hasRawBytes, rawHeaderFields, withRawNames } from './header-decode';
 import { EARLY_BYTES, EARLY_PART, earlySnippet, snippetSourceOf, type SnippetSource } from './snippet';
 import { messageIdsIn } from './threading';
+import { parseUnsubscribe, type Unsubscribe } from '../../shared/unsubscribe';
 
 /** One mirrored message as the store writes it (thread and row id are the store's business). */
 export interface MessageRecord {
@@ -33,6 +34,8 @@ export interface MessageRecord {
   /** Where the snippet is still to be fetched from; null once it is known (or there is no text part). Not stored. */
   readonly snippetSource: SnippetSource | null;
   readonly modseq: string | null;
+  /** List-Unsubscribe with List-Unsubscribe-Post, read (shared/unsubscribe.ts); null without a usable one. */
+  readonly unsubscribe?: Unsubscribe | null;
 }
 
 /** What the mirror asks per message: everything a list row needs, nothing of the body. */
@@ -46,7 +49,8 @@ export const METADATA_QUERY: FetchQueryObject = {
   // ENVELOPE has In-Reply-To but not References, which threading needs. The raw subject and
   // address fields come along for the rare message with 8-bit bytes in them, which imapflow's
   // ENVELOPE decodes twice (header-decode.ts); every other message keeps the envelope's text.
-  headers: ['references', 'subject', 'from', 'to', 'cc', 'reply-to'],
+  // List-Unsubscribe(-Post): the Manage senders page's "can unsubscribe" and its one-click POST.
+  headers: ['references', 'subject', 'from', 'to', 'cc', 'reply-to', 'list-unsubscribe', 'list-unsubscribe-post'],
   // Most messages' snippet: see EARLY_PART.
   bodyParts: [{ key: EARLY_PART, start: 0, maxLength: EARLY_BYTES }],
 };
@@ -71,6 +75,13 @@ function referencesOf(headers: Buffer | undefined): string[] {
   const unfolded = headers.toString('latin1').replace(/\r?\n[ \t]+/g, ' ');
   const line = /^references:(.*)$/im.exec(unfolded);
   return messageIdsIn(line?.[1]);
+}
+
+/** The List-Unsubscribe pair of the raw header block (ASCII by RFC 2369; read as Latin-1 like the rest). */
+function unsubscribeOf(headers: Buffer | undefined): Unsubscribe | null {
+  if (!headers) return null;
+  const fields = rawHeaderFields(headers);
+  return parseUnsubscribe(fields.get('list-unsubscribe')?.toString('latin1'), fields.get('list-unsubscribe-post')?.toString('latin1'));
 }
 
 export function toMessageRecord(message: FetchMessageObject): MessageRecord {
@@ -99,5 +110,6 @@ export function toMessageRecord(message: FetchMessageObject): MessageRecord {
     snippet: early ?? '',
     snippetSource: early === null ? source : null,
     modseq: message.modseq === undefined ? null : message.modseq.toString(),
+    unsubscribe: unsubscribeOf(message.headers),
   };
 }

@@ -95,7 +95,7 @@ export class SendService {
     const account = await this.deps.accounts.get(accountId);
     if (!account) throw new TernError('AccountNotFound');
     const messageIdHeader = newMessageIdHeader(account.email);
-    const { message, uploads } = await this.deps.assembler.assemble({ accountId, ...source, messageIdHeader, date: new Date(), sending: true });
+    const { message, uploads } = await this.deps.assembler.assemble({ accountId, ...source, messageIdHeader, date: new Date(), sending: true, ...(request.requestReceipt ? { requestReceipt: true } : {}) });
     // The identity's Bcc to the account is among them; the envelope sender is the From address
     // (an alias the server refuses is refused at MAIL FROM: SendFailed with its reply).
     const recipients = [...new Set([...message.to, ...message.cc, ...message.bcc].map((recipient) => recipient.email))];

@@ -503,4 +503,24 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX thread_timers_account ON thread_timers(account_id, state, thread_id);
   `,
+  /* 25: templates */ `
+  CREATE TABLE email_templates (
+    account_id  BIGINT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    id          TEXT NOT NULL,
+    name        TEXT NOT NULL,
+    subject     TEXT NOT NULL DEFAULT '',
+    body_html   TEXT NOT NULL DEFAULT '',
+    created_at  BIGINT NOT NULL,
+    updated_at  BIGINT NOT NULL,
+    changed_txn BIGINT NOT NULL,
+    deleted     INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (account_id, id)
+  );
+  CREATE INDEX email_templates_changes ON email_templates(account_id, changed_txn, id);
+  `,
+  /* 26: a message's List-Unsubscribe */ `
+  -- JSON {http, mailto, oneClick} from List-Unsubscribe and List-Unsubscribe-Post, or NULL: what
+  -- the Manage senders page shows and its unsubscribe uses (mail mirrored before this has none).
+  ALTER TABLE messages ADD COLUMN unsubscribe TEXT;
+  `,
 ];

@@ -555,4 +555,26 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX thread_timers_account ON thread_timers(account_id, state, thread_id);
   `,
+  /* 25: templates (issue 14 point 3; src-server/templates) — the spec's EmailTemplate */ `
+  -- A template's name, subject and rich-text body; deleted ones stay as tombstones for devices
+  -- reading from an older cursor (the spec's emailTemplateCursor).
+  CREATE TABLE email_templates (
+    account_id  INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    id          TEXT NOT NULL,    -- chosen by the creating device: a create sent twice is one template
+    name        TEXT NOT NULL,
+    subject     TEXT NOT NULL DEFAULT '',
+    body_html   TEXT NOT NULL DEFAULT '',
+    created_at  INTEGER NOT NULL,
+    updated_at  INTEGER NOT NULL,
+    changed_txn INTEGER NOT NULL,  -- the txlog id of its last change: the changes stream's order
+    deleted     INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (account_id, id)
+  );
+  CREATE INDEX email_templates_changes ON email_templates(account_id, changed_txn, id);
+  `,
+  /* 26: a message's List-Unsubscribe (issue 17 point 2; shared/unsubscribe.ts) */ `
+  -- JSON {http, mailto, oneClick} from List-Unsubscribe and List-Unsubscribe-Post, or NULL: what
+  -- the Manage senders page shows and its unsubscribe uses (mail mirrored before this has none).
+  ALTER TABLE messages ADD COLUMN unsubscribe TEXT;
+  `,
 ];

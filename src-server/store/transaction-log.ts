@@ -2,9 +2,9 @@ import type { SqlExecutor } from './sql';
 
 /**
  * What a log row names: a mail object by its id, or one of the account's own documents
- * (preferences, plan, the address book's change stream, the sends waiting on the gateway, the rules and their runs, identities, the label table) by the account's id — one of each per account.
+ * (preferences, plan, the address book's change stream, the sends waiting on the gateway, the rules and their runs, identities, the label table, the templates' change stream) by the account's id — one of each per account.
  */
-export type TxObject = 'folder' | 'message' | 'thread' | 'preferences' | 'plan' | 'contacts' | 'scheduled' | 'rules' | 'identities' | 'labels' | 'timers';
+export type TxObject = 'folder' | 'message' | 'thread' | 'preferences' | 'plan' | 'contacts' | 'scheduled' | 'rules' | 'identities' | 'labels' | 'timers' | 'templates';
 
 export interface TxEntry {
   readonly txnId: number;

@@ -7,7 +7,7 @@
  * The open composer is remembered for this tab (composer/open-composers.ts) by the draft
  * it saves: after a reload it opens again with the draft's content from the engine.
  */
-import { useAtomValue } from 'jotai';
+import { useAtomValue, useSetAtom } from 'jotai';
 import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { senderName } from '../../shared/account';
 import { isErrorName, TernError } from '../../shared/errors';
@@ -19,7 +19,8 @@ import { newDraftId, readOpenComposers, tabStorage, writeOpenComposers, type Ope
 import { MAIL_EVENTS, type MailEventDetail } from '../kit/mail-events';
 import { useMailActions } from '../state/actions-context';
 import { accountsAtom, composerAtom, draftStatusAtom, ownEmailsByAccountAtom } from '../state/atoms';
-import { accountSettingsAtom } from '../state/settings-atoms';
+import { accountSettingsAtom, paywallAtom } from '../state/settings-atoms';
+import type { ComposerWriting } from '../composer/ComposerTemplates';
 import { DEFAULT_PREFERENCES } from '../../shared/preferences';
 import { featureAllowed } from '../state/use-feature';
 import type { MailActions } from '../state/mail-actions';
@@ -84,6 +85,20 @@ export function ComposerHost({ defaultAccountId }: { defaultAccountId: string | 
     const all = identitiesOrOwn(settings?.[accountId]?.identities, email);
     return featureAllowed(settings?.[accountId], 'emailAlias') ? all : all.filter((identity) => !isAlias(identity, email));
   };
+  const showPaywall = useSetAtom(paywallAtom);
+  /** Templates and Insert HTML in the composer: the engine's copy of each account's templates, saved through the engine. */
+  const writing = useMemo<ComposerWriting>(
+    () => ({
+      templatesOf: (accountId) => settings?.[accountId]?.templates ?? [],
+      saveTemplate: async (params) => {
+        await actions.saveTemplate(params);
+        actions.toast({ tone: 'info', message: { id: 'writing.templateSaved' } });
+      },
+      allowed: (feature, accountId) => featureAllowed(settings?.[accountId], feature),
+      requestPaywall: (feature) => showPaywall({ feature }),
+    }),
+    [settings, actions, showPaywall],
+  );
   const composerAccounts = useMemo(
     () =>
       accounts.flatMap((account) =>
@@ -247,6 +262,7 @@ export function ComposerHost({ defaultAccountId }: { defaultAccountId: string | 
           key={open.id}
           initial={open.initial}
           accounts={composerAccounts}
+          writing={writing}
           // The account's undo window (Settings › Email actions); the gateway holds the message that long.
           undoDelayMs={(settings?.[open.initial.accountId]?.preferences.undoSendSeconds ?? DEFAULT_PREFERENCES.undoSendSeconds) * 1000}
           minimized={isMinimized}

@@ -38,6 +38,8 @@ import { useFileDropGuard } from './use-file-drop-guard';
 import { useComposerAutosave } from './use-composer-autosave';
 import { useComposerFrom } from './use-composer-from';
 import { useSignature } from './use-signature';
+import { ComposerTemplates } from './ComposerTemplates';
+import { ComposerEmoji } from './ComposerEmoji';
 import { useFileDropZone } from './use-file-drop-zone';
 import { errorText, useT, type MessageId } from '../kit/i18n';
 import { useSpellCheck } from '../state/use-feature';
@@ -76,6 +78,8 @@ export function Composer(props: ComposerProps) {
   const [bodyVersion, setBodyVersion] = useState(0);
   const [saveStatus, setSaveStatus] = useState<SaveStatus>({ status: 'idle' });
   const [phase, setPhase] = useState<Phase>({ kind: 'editing' });
+  /** Bumped by Ctrl+Shift+Y: the Templates menu opens. */
+  const [templatesSignal, setTemplatesSignal] = useState(0);
   // Back after a failed send: why, in the catalogue's words and the mail server's own.
   const [notice, setNotice] = useState<ComposerNoticeText | null>(() =>
     initial.sendFailure ? { kind: 'error', text: t('composer.noticeNotSent', { reason: initial.sendFailure.message }), ...(initial.sendFailure.detail ? { detail: initial.sendFailure.detail } : {}) } : null,
@@ -354,6 +358,9 @@ export function Composer(props: ComposerProps) {
     if (props.onDiscard && (event.ctrlKey || event.metaKey) && event.shiftKey && event.key.toLowerCase() === 'd') {
       event.preventDefault();
       void discard();
+    } else if (props.writing && (event.ctrlKey || event.metaKey) && event.shiftKey && event.key.toLowerCase() === 'y') {
+      event.preventDefault();
+      setTemplatesSignal((signal) => signal + 1);
     } else if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
       event.preventDefault();
       void send();
@@ -439,6 +446,24 @@ export function Composer(props: ComposerProps) {
         onRetrySave={() => void autosave.retry(() => worthSaving(snapshot())).catch(() => undefined)}
         onSchedule={(schedule) => void send(schedule)}
         onDiscard={props.onDiscard ? () => void discard() : undefined}
+        tools={
+          <>
+            <ComposerEmoji editor={editor} />
+            {props.writing && (
+              <ComposerTemplates
+                writing={props.writing}
+                accountId={accountId}
+                editor={editor}
+                subject={subject}
+                onSubject={edited(setSubject)}
+                recipient={to.find((chip) => chip.valid && !chip.members)}
+                senderName={from.choice?.name ?? ''}
+                onNotice={setNotice}
+                openSignal={templatesSignal}
+              />
+            )}
+          </>
+        }
       />
       {dragging && (
         <div className="tern-drop-overlay" aria-hidden="true">

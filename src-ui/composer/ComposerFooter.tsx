@@ -1,5 +1,5 @@
 /** The composer's footer: Send, Attach files, how many files are uploading, a failed save with Retry, and Discard at the far end. */
-import { useRef } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { Icon } from '../kit/icons';
 import type { Schedule } from '../../shared/send-time';
 import type { SaveIndicator } from './save-indicator';
@@ -16,6 +16,8 @@ export function ComposerFooter(props: {
   onSchedule: (schedule: Schedule) => void;
   /** Without it there is no Discard button. */
   onDiscard: (() => void) | undefined;
+  /** The writing tools beside Attach (templates, read receipt, emoji), when the host gives them. */
+  tools?: ReactNode;
 }) {
   const t = useT();
   const { sending, uploadingCount, indicator, onDiscard } = props;
@@ -29,6 +31,7 @@ export function ComposerFooter(props: {
       <button type="button" className="tern-icon-button" aria-label={t('composer.attachFiles')} title={t('composer.attachFiles')} onClick={() => fileInput.current?.click()}>
         <Icon name="paperclip" />
       </button>
+      {props.tools}
       <input
         ref={fileInput}
         type="file"

@@ -6,6 +6,8 @@ export interface ComposerNoticeText {
   readonly text: string;
   /** The mail server's answer, quoted under the text. */
   readonly detail?: string;
+  /** A way forward, as a button after the text (e.g. insert a template with its empty fields). */
+  readonly action?: { readonly label: string; readonly run: () => void };
 }
 
 export function ComposerNotice({ notice }: { notice: ComposerNoticeText }) {
@@ -17,6 +19,14 @@ export function ComposerNotice({ notice }: { notice: ComposerNoticeText }) {
         <>
           <br />
           <span className="tern-server-reply">{t('app.serverAnswered', { reply: notice.detail })}</span>
+        </>
+      )}
+      {notice.action && (
+        <>
+          {' '}
+          <button type="button" className="tern-link-button" onClick={notice.action.run}>
+            {notice.action.label}
+          </button>
         </>
       )}
     </p>

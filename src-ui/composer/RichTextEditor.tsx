@@ -24,6 +24,13 @@ export interface RichTextEditorHandle {
   focusStart(): void;
   /** The editable element (the signature is swapped in it when the From changes); null before it mounts. */
   root(): HTMLElement | null;
+  /**
+   * Puts untrusted HTML (a template, a pasted block) at the caret — or where it last was,
+   * else at the start — sanitised like a paste, in the native undo stack.
+   */
+  insertHtml(html: string): void;
+  /** Puts text (an emoji) at the caret, as typing would. */
+  insertText(text: string): void;
 }
 
 export interface RichTextEditorProps {
@@ -89,18 +96,40 @@ export function RichTextEditor(props: RichTextEditorProps) {
     html: () => editorRef.current?.innerHTML ?? '',
     root: () => editorRef.current,
     focus: () => editorRef.current?.focus(),
-    focusStart: () => {
-      const editor = editorRef.current;
-      if (!editor) return;
-      editor.focus();
-      const range = document.createRange();
-      range.setStart(editor, 0);
-      range.collapse(true);
-      const selection = window.getSelection();
-      selection?.removeAllRanges();
-      selection?.addRange(range);
+    focusStart,
+    insertHtml: (html) => {
+      atCaret();
+      exec('insertHTML', prepareEditorHtml(html));
+      rememberSelection();
+      props.onInput();
+    },
+    insertText: (text) => {
+      atCaret();
+      exec('insertText', text);
+      rememberSelection();
+      props.onInput();
     },
   }));
+
+  function focusStart() {
+    const editor = editorRef.current;
+    if (!editor) return;
+    editor.focus();
+    const range = document.createRange();
+    range.setStart(editor, 0);
+    range.collapse(true);
+    const selection = window.getSelection();
+    selection?.removeAllRanges();
+    selection?.addRange(range);
+  }
+
+  /** The caret back in the editor: where the person left it, else at the start (a menu or a dialog took the focus meanwhile). */
+  function atCaret() {
+    const selection = window.getSelection();
+    if (selection && selection.rangeCount > 0 && editorRef.current?.contains(selection.anchorNode) && document.activeElement === editorRef.current) return;
+    if (savedRange.current) restoreSelection();
+    else focusStart();
+  }
 
   // The initial body is set once; afterwards the editor owns its DOM.
   const initialHtml = useRef(props.initialHtml);

@@ -4,6 +4,7 @@ import type { Address } from '../../shared/api/mail';
 import type { CommandStatus, DraftInput, DraftSaveReceipt, SuggestedAddress } from '../../shared/worker-mail-api';
 import type { ComposerInitial } from './compose-initial';
 import type { UploadFunction } from './use-attachment-uploads';
+import type { ComposerWriting } from './ComposerTemplates';
 
 /** A From the message can be sent from: an account's own address or one of its identities (aliases). */
 export interface ComposerAccount {
@@ -59,6 +60,8 @@ export interface ComposerProps {
   readonly minimized?: boolean;
   /** Folds or unfolds it; without it the composer has no Minimize button. */
   readonly onMinimize?: (minimized: boolean) => void;
+  /** Templates and Insert HTML (ComposerTemplates.tsx); absent: no Templates menu. */
+  readonly writing?: ComposerWriting;
 }
 
 export const DEFAULT_UNDO_DELAY_MS = 5_000;

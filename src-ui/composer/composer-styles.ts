@@ -154,4 +154,16 @@ body:has(.composer-dock.is-answer:not(.is-minimized) .tern-upload-list[aria-labe
 .tern-send-toast-bar { position: absolute; left: 0; bottom: 0; height: 3px; width: 100%; background: #8ce99a; transform-origin: left; animation: tern-undo-window linear forwards; }
 @keyframes tern-undo-window { from { transform: scaleX(1); } to { transform: scaleX(0); } }
 @media (prefers-reduced-motion: reduce) { .tern-send-toast-bar { animation: none; } }
+
+/* Emoji (ComposerEmoji.tsx): the picker above its button; on a phone, across the screen. */
+.tern-emoji { position: relative; display: inline-flex; }
+.tern-emoji-popover { position: absolute; bottom: calc(100% + 8px); left: 0; z-index: 40; border-radius: 12px; box-shadow: 0 8px 28px rgb(0 0 0 / 0.22); background: var(--t-bg); }
+.tern-emoji-popover emoji-picker { --border-radius: 12px; height: 340px; }
+.tern-emoji-status { margin: 0; padding: 12px 16px; font-size: 13px; color: var(--t-muted); }
+@media (max-width: 520px) {
+  .tern-emoji-popover { position: fixed; left: 8px; right: 8px; bottom: 76px; }
+  .tern-emoji-popover emoji-picker { width: 100%; }
+}
+/* Read receipt toggle (Composer footer): pressed when the message asks for one. */
+.tern-icon-button[aria-pressed="true"] { color: var(--t-accent); background: color-mix(in srgb, var(--t-accent) 12%, transparent); }
 `;

@@ -62,7 +62,10 @@ export type IconName =
   | 'underline'
   | 'clock'
   | 'bell'
-  | 'label';
+  | 'label'
+  | 'template'
+  | 'smile'
+  | 'doubleCheck';
 
 const PATHS: Record<IconName, ReactNode> = {
   bell: (
@@ -71,6 +74,20 @@ const PATHS: Record<IconName, ReactNode> = {
       <path d="M10 20a2 2 0 0 0 4 0" />
     </>
   ),
+  template: (
+    <>
+      <rect x="4" y="3" width="16" height="18" rx="2" />
+      <path d="M8 8h8M8 12h8M8 16h5" />
+    </>
+  ),
+  smile: (
+    <>
+      <circle cx="12" cy="12" r="9" />
+      <path d="M8.5 14.5s1.2 2 3.5 2 3.5-2 3.5-2" />
+      <path d="M9 9.5h.01M15 9.5h.01" />
+    </>
+  ),
+  doubleCheck: <path d="m2 13 4 4 8-9M10 16l1 1 9-10" />,
   clock: (
     <>
       <circle cx="12" cy="12" r="9" />

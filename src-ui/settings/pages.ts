@@ -22,6 +22,7 @@ export const SETTINGS_PAGES: readonly SettingsPage[] = [
   { id: 'general', title: 'settings.pageGeneral', load: () => import('./general/GeneralPage') },
   { id: 'identity', title: 'settings.pageIdentity', load: () => import('./identity/IdentityPage') },
   { id: 'signatures', title: 'settings.pageSignatures', load: () => import('./signatures/SignaturesPage') },
+  { id: 'templates', title: 'settings.pageTemplates', feature: 'templates', load: () => import('./templates/TemplatesPage') },
   { id: 'email-alias', title: 'settings.pageEmailAlias', feature: 'emailAlias', load: () => import('./email-alias/EmailAliasPage') },
   { id: 'priority', title: 'settings.pagePriority' },
   { id: 'forwarding', title: 'settings.pageForwarding', load: () => import('./rules/ForwardingPage') },

@@ -122,6 +122,8 @@ export function engineFromWorker(worker: Remote<WorkerApi>, version: string, sta
       update: (params) => worker.settings.update(params),
       saveIdentity: (params) => worker.settings.saveIdentity(params),
       deleteIdentity: (params) => worker.settings.deleteIdentity(params),
+      saveTemplate: (params) => worker.settings.saveTemplate(params),
+      deleteTemplate: (params) => worker.settings.deleteTemplate(params),
       watch: (onChange) => worker.settings.watch(proxy(onChange)),
       unwatch: (params) => worker.settings.unwatch(params),
     },

@@ -39,6 +39,7 @@ export const REQUEST_TYPE_CODES = {
   reminders: 'RM',
   followUp: 'FW',
   security: 'SE',
+  templates: 'TM',
 } as const;
 
 export type RequestType = keyof typeof REQUEST_TYPE_CODES;

@@ -45,6 +45,7 @@ export function createMailRelay(deps: {
   deps.changes.subscribe((change) => {
     // The rows a page wrote stay here: copying a thousand of them to engines that listen
     // nowhere (the SharedWorker case) costs more than their search indexes reading them.
+    // The few Contact rows a page ranked go along: the others' suggestion indexes take them.
     const { messages: _rows, ...relayed } = change;
     post({ type: 'mail-change', from: engineId, change: relayed });
   });

@@ -14,7 +14,9 @@ import { asTernError, createRetryLater, serialByAccount, type QueueSenderDeps, t
 import type { ContactsGateway } from './contacts-gateway';
 import type { Contact } from '../../shared/contacts';
 
-export interface ContactSenderDeps extends QueueSenderDeps<ContactsGateway> {
+export interface ContactSenderDeps extends Omit<QueueSenderDeps<ContactsGateway>, 'changed'> {
+  /** These cards were confirmed or taken back here: tell the tabs. */
+  readonly changed: (accountId: string, cardIds: readonly string[]) => void;
   /** A change the gateway refused for good was taken back. */
   readonly refused: (accountId: string, error: TernError) => void;
   /** Nothing waits any more: the stream may be pulled without leaving ids out. */
@@ -101,7 +103,7 @@ export function createContactSender(deps: ContactSenderDeps): ContactSender {
       }
       retry.succeeded(accountId);
       const left = await settle(store, op, cards);
-      deps.changed(accountId);
+      deps.changed(accountId, opIds(op));
       // A refused change does not hold back the ones after it.
       if (refusal) deps.refused(accountId, refusal);
       if (left === 0) {

@@ -15,6 +15,8 @@ import type { MailTable } from '../db/mail-schema';
 import { withRead, withWrite, type LocalStore, type WriteTransaction } from '../db/store';
 import {
   CONTACT_TABLES,
+  cardKey,
+  opIds,
   pendingIds,
   readCard,
   readCards,
@@ -44,14 +46,24 @@ export interface EngineContactsDeps {
   readonly log?: (type: LogType, message: string) => void;
   /** Live cards per account (CONTACT_LIMITS.contacts; tests lower it). */
   readonly maxContacts?: number;
+  /**
+   * Contact rows (by key) or the lists changed here, after the commit: the engine's recipient
+   * suggestions (queries/suggestion-indexes.ts) read them again.
+   */
+  readonly bookChanged?: (accountId: string, change: { readonly keys?: readonly string[]; readonly lists?: boolean }) => void;
 }
 
 const byName = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
 
-/** Appends a change; a put right after a put of the same card replaces it (one request, the newest fields). */
-function queue(ops: readonly ContactOp[], op: ContactOp): ContactOp[] {
+/**
+ * Appends a change; a put right after a put of the same card replaces it (one request, the
+ * newest fields) — unless that put is the first waiting: the sender may have it on the wire,
+ * and settling it drops the first entry, so a replaced one would be lost (an edit made while
+ * the card's creation was being sent).
+ */
+export function queue(ops: readonly ContactOp[], op: ContactOp): ContactOp[] {
   const last = ops.at(-1);
-  if (op.kind === 'put' && last?.kind === 'put' && last.id === op.id) return [...ops.slice(0, -1), op];
+  if (op.kind === 'put' && last?.kind === 'put' && last.id === op.id && ops.length > 1) return [...ops.slice(0, -1), op];
   return [...ops, op];
 }
 
@@ -71,7 +83,7 @@ export class EngineContacts implements Omit<ContactsService, 'previewImport' | '
       online: deps.online,
       ...(deps.clock ? { clock: deps.clock } : {}),
       ...(deps.random ? { random: deps.random } : {}),
-      changed: (accountId) => this.changed(accountId),
+      changed: (accountId, cardIds) => this.changed(accountId, cardIds),
       refused: (accountId, error) => {
         this.refusals.set(accountId, { name: error.name, message: error.message });
         deps.log?.('Error', `a contact change of ${accountId} was refused by the gateway (${error.name}); taken back on this device`);
@@ -158,6 +170,7 @@ export class EngineContacts implements Omit<ContactsService, 'previewImport' | '
         const row = await tx.get('Contact', id);
         if (row && row.is_personal_contact !== 1) await tx.put('Contact', { ...row, forgotten: 1 });
       });
+      this.deps.bookChanged?.(accountId, { keys: [id] });
     }
   }
 
@@ -199,8 +212,9 @@ export class EngineContacts implements Omit<ContactsService, 'previewImport' | '
     return entry.running;
   }
 
-  /** The cards of an account changed (here, a pull, a refusal): every tab watching it hears. */
-  changed(accountId: string): void {
+  /** The cards of an account changed (here, a pull, a refusal): every tab watching it hears, and the suggestions read these cards again. */
+  changed(accountId: string, cardIds: readonly string[] = [], lists = false): void {
+    if (cardIds.length > 0 || lists) this.deps.bookChanged?.(accountId, { keys: cardIds.map(cardKey), lists });
     const watching = [...this.watchers].filter(([, watcher]) => watcher.accountId === accountId);
     if (watching.length === 0) return;
     void this.list({ accountId })
@@ -239,10 +253,10 @@ export class EngineContacts implements Omit<ContactsService, 'previewImport' | '
         writeContactsCursor(tx, page.cursor);
         return page.contacts.length + page.deleted.length > 0;
       });
-      if (applied) this.changed(accountId);
+      if (applied) this.changed(accountId, [...page.contacts.map((card) => card.id), ...page.deleted]);
       if (!page.hasMore) break;
     }
-    if (await this.pullLists(store, gateway)) this.changed(accountId);
+    if (await this.pullLists(store, gateway)) this.changed(accountId, [], true);
   }
 
   /**
@@ -275,11 +289,11 @@ export class EngineContacts implements Omit<ContactsService, 'previewImport' | '
     const { result, queued } = await withWrite(store, CONTACT_TABLES, async (tx) => {
       const { op, result } = await body(tx);
       if (op) writeOps(tx, queue(await readOps(tx), op));
-      return { result, queued: op !== null };
+      return { result, queued: op };
     });
     if (queued) {
       this.refusals.delete(accountId);
-      this.changed(accountId);
+      this.changed(accountId, opIds(queued));
       void this.sender.send(accountId);
     }
     return result;

@@ -3,6 +3,7 @@
  * the transaction that changed them committed. In-process only: tabs hear about it as
  * ListPatches, never as raw changes.
  */
+import type { StoredRow } from '../db/store';
 import type { LocalMessage } from './mail-rows';
 
 /** Message rows one commit wrote (as stored) and removed. */
@@ -23,6 +24,11 @@ export interface MailChange {
    * pages): the search index applies them instead of reading the threads again.
    */
   readonly messages?: MessageRowChanges;
+  /**
+   * Contact rows (addresses seen, with their ranks) the commit wrote, as stored: the
+   * suggestion index takes them as they are. Only delta pages rank mail (contact-tally.ts).
+   */
+  readonly contacts?: readonly StoredRow[];
 }
 
 export interface ChangeFeed {

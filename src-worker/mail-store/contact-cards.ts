@@ -36,7 +36,7 @@ export interface CardRow {
 }
 
 const rowOf = ({ card, deleted, unsynced }: CardRow): StoredRow => ({
-  id: CARD_PREFIX + card.id,
+  id: cardKey(card.id),
   email: card.emails[0] ?? '',
   name: contactDisplayName(card),
   is_personal_contact: 1,
@@ -49,6 +49,9 @@ const rowOf = ({ card, deleted, unsynced }: CardRow): StoredRow => ({
   unsynced: unsynced ? 1 : 0,
 });
 
+/** The Contact row key of a card. */
+export const cardKey = (id: string): string => CARD_PREFIX + id;
+
 const cardOf = (row: StoredRow): CardRow => ({ card: row.card as Contact, deleted: row.deleted === 1, unsynced: row.unsynced === 1 });
 
 export const toContactCard = (row: CardRow): ContactCard => ({ ...row.card, unsynced: row.unsynced });
@@ -59,7 +62,7 @@ export async function readCards(tx: ReadTransaction<MailTable>): Promise<CardRow
 }
 
 export async function readCard(tx: ReadTransaction<MailTable>, id: string): Promise<CardRow | undefined> {
-  const row = await tx.get('Contact', CARD_PREFIX + id);
+  const row = await tx.get('Contact', cardKey(id));
   return row && cardOf(row);
 }
 
@@ -68,7 +71,7 @@ export function writeCard(tx: WriteTransaction<MailTable>, row: CardRow): void {
 }
 
 export function dropCard(tx: WriteTransaction<MailTable>, id: string): void {
-  tx.queueDelete('Contact', CARD_PREFIX + id);
+  tx.queueDelete('Contact', cardKey(id));
 }
 
 export async function readOps(tx: ReadTransaction<MailTable>): Promise<ContactOp[]> {

@@ -12,7 +12,8 @@ import { rankSightings } from '../../shared/contact-rank';
 import type { MailTable } from '../db/mail-schema';
 import type { StoredRow, WriteTransaction } from '../db/store';
 
-interface Sighting {
+/** What messages said of one address, added up. */
+export interface Sighting {
   email: string;
   name: string;
   compose: number;
@@ -27,6 +28,21 @@ function contactId(address: Address): string | null {
   return email.includes('@') ? email : null;
 }
 
+/** Adds what one message says of everyone on it (sent: it is in Sent) to `seen`. The tally and the rebuild (rank-rebuild.ts) share it. */
+export function addSightings(seen: Map<string, Sighting>, message: Pick<MessageMeta, 'from' | 'to' | 'cc' | 'date' | 'receivedAt'>, sent: boolean): void {
+  for (const sighting of rankSightings(message, { sent })) {
+    const email = contactId(sighting.address);
+    if (email === null) continue;
+    const entry = seen.get(email) ?? { email, name: '', compose: 0, search: 0, sent: false, lastAt: 0 };
+    entry.compose += sighting.compose;
+    entry.search += sighting.search;
+    entry.sent ||= sighting.sent;
+    entry.name ||= sighting.address.name;
+    entry.lastAt = Math.max(entry.lastAt, message.receivedAt);
+    seen.set(email, entry);
+  }
+}
+
 const addressesOf = (message: MessageMeta) => [...message.from, ...message.to, ...message.cc];
 
 export class ContactTally {
@@ -38,6 +54,8 @@ export class ContactTally {
   private foldersRead = false;
   /** Contact rows read ahead (null: none stored). */
   private readonly stored = new Map<string, StoredRow | null>();
+  /** Rows this transaction wrote, by address: what the suggestion index is told after the commit. */
+  readonly written = new Map<string, StoredRow>();
 
   constructor(private readonly tx: WriteTransaction<MailTable>) {}
 
@@ -83,6 +101,7 @@ export class ContactTally {
       };
       this.tx.queuePut('Contact', row);
       this.stored.set(seen.email, row);
+      this.written.set(seen.email, row);
     }
     this.seen.clear();
   }
@@ -95,19 +114,7 @@ export class ContactTally {
 
   /** Adds the page's messages to `seen`: sent when in the Sent folder. */
   private rank(): void {
-    for (const message of this.messages.splice(0)) {
-      for (const sighting of rankSightings(message, { sent: this.sentFolders.has(message.folderId) })) {
-        const email = contactId(sighting.address);
-        if (email === null) continue;
-        const seen = this.seen.get(email) ?? { email, name: '', compose: 0, search: 0, sent: false, lastAt: 0 };
-        seen.compose += sighting.compose;
-        seen.search += sighting.search;
-        seen.sent ||= sighting.sent;
-        seen.name ||= sighting.address.name;
-        seen.lastAt = Math.max(seen.lastAt, message.receivedAt);
-        this.seen.set(email, seen);
-      }
-    }
+    for (const message of this.messages.splice(0)) addSightings(this.seen, message, this.sentFolders.has(message.folderId));
   }
 
   private async read(ids: readonly string[]): Promise<void> {

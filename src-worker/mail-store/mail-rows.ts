@@ -4,6 +4,7 @@
  * exactly the schema's. What the models do not hold yet (reply-to, attachments, size, the
  * overlay bookkeeping) rides along as extra columns of the same row: one read per object.
  */
+import type { Unsubscribe } from '../../shared/unsubscribe';
 import type { Address, AttachmentSummary, Folder, MessageMeta, SpecialUse, ThreadSummary } from '../../shared/api/mail';
 import type { RaisedMark } from '../../shared/api/timers';
 import { draftToField } from '../../shared/draft-recipients';
@@ -57,6 +58,7 @@ export function messageToRow(accountId: string, local: LocalMessage): StoredRow 
   row.reply_to = meta.replyTo;
   row.attachments = meta.attachments;
   row.size = meta.size;
+  if (meta.unsubscribe) row.unsubscribe = meta.unsubscribe;
   row.local_deleted = local.deleted ? 1 : 0;
   row.server_state = local.server;
   return row as StoredRow;
@@ -85,6 +87,7 @@ export function messageFromRow(row: StoredRow): LocalMessage {
     size: typeof row.size === 'number' ? row.size : 0,
     attachments: (row.attachments as AttachmentSummary[] | undefined) ?? [],
     snippet: value.snippet ?? '',
+    ...(row.unsubscribe ? { unsubscribe: row.unsubscribe as Unsubscribe } : {}),
   };
   return { meta, deleted: row.local_deleted === 1, server: (row.server_state as MessageMeta | null | undefined) ?? null };
 }

@@ -77,6 +77,11 @@ export class MailWriter {
     return { put, removed };
   }
 
+  /** Contact rows (people seen, with their ranks) written by `finish`, as stored. */
+  get contactRows(): StoredRow[] {
+    return [...this.contacts.written.values()];
+  }
+
   /**
    * Reads ahead, in three short rounds of requests, every row the changes will look at: their
    * messages and threads, the threads their messages leave, the earlier messages of those

@@ -10,6 +10,7 @@ import { labelsDocSchema, type LabelsDoc } from '../../shared/api/labels';
 import { identitiesDocSchema, type IdentitiesDoc } from '../../shared/identities';
 import { DEFAULT_PLAN, FEATURES, planResponseSchema, type PlanResponse } from '../../shared/plans';
 import { readPreferenceValues, type PreferencePatch, type PreferencesDoc, type PreferenceValues } from '../../shared/preferences';
+import type { Template } from '../../shared/templates';
 import type { AccountSettings } from '../../shared/worker-api';
 import type { MailTable } from '../db/mail-schema';
 import type { ReadTransaction, WriteTransaction } from '../db/store';
@@ -108,7 +109,7 @@ export async function writeLabels(tx: WriteTransaction<MailTable>, doc: LabelsDo
 }
 
 /** What the tabs see: the values made whole, pending changes laid over the gateway's. */
-export function toAccountSettings(accountId: string, cached: CachedPreferences, plan: PlanResponse, identities: IdentitiesDoc | null = null, labels: LabelsDoc = NO_LABELS): AccountSettings {
+export function toAccountSettings(accountId: string, cached: CachedPreferences, plan: PlanResponse, identities: IdentitiesDoc | null = null, labels: LabelsDoc = NO_LABELS, templates: readonly Template[] = []): AccountSettings {
   const preferences: PreferenceValues = readPreferenceValues({ ...cached.doc?.values, ...cached.pending });
   return {
     accountId,
@@ -120,5 +121,6 @@ export function toAccountSettings(accountId: string, cached: CachedPreferences, 
     identities: identities?.identities ?? [],
     labels: labels.labels,
     serverKeepsLabels: labels.serverKeepsLabels,
+    templates,
   };
 }

@@ -3,7 +3,6 @@
  * account databases the sync fills; only bodies (and threads not synced yet) go to the
  * gateway, and those are kept once fetched.
  */
-import type { Address } from '../../shared/api/mail';
 import type { SuggestedAddress } from '../../shared/worker-mail-api';
 import type {
   AccountCounts,
@@ -43,8 +42,7 @@ import {
 } from './query-params';
 import type { OpenStore } from './thread-list-reader';
 import { BodyPrefetch } from './body-prefetch';
-import { listSuggestions, orderSuggestions, suggestionCandidates, type SuggestionCandidate } from './suggestion-order';
-import { readContactLists } from '../mail-store/contact-cards';
+import type { SuggestionIndexes } from './suggestion-indexes';
 import { orderFolders } from './views';
 
 export interface MailQueryServiceDeps {
@@ -53,6 +51,8 @@ export interface MailQueryServiceDeps {
   /** Live threads (watchThread); absent in engines that keep no thread open (tests of other parts). */
   readonly threads?: ThreadSubscriptions;
   readonly reads: MessageReads;
+  /** Recipient suggestions, kept in memory per account. */
+  readonly suggestions: SuggestionIndexes;
   readonly syncStatus: SyncStatusFeed;
   /** Told after every thread list answered or failed (the engine's start-up gate waits for the first). */
   readonly onListAnswered?: () => void;
@@ -141,19 +141,7 @@ export class EngineMailQueries implements MailQueryService {
   }
 
   async suggestAddresses(params: { accountIds: readonly string[]; prefix: string; limit: number }): Promise<readonly SuggestedAddress[]> {
-    const { accountIds, prefix, limit } = parseParams(suggestParamsSchema, params);
-    const needle = prefix.trim().toLowerCase();
-    if (!needle) return [];
-    const seen = new Map<string, SuggestionCandidate>();
-    const lists: SuggestedAddress[] = [];
-    for (const accountId of accountIds) {
-      const { rows, book } = await withRead(await this.deps.open(accountId), ['Contact', 'JSONBlob'], async (tx) => ({ rows: await tx.getAll('Contact'), book: await readContactLists(tx) }));
-      suggestionCandidates(rows, needle, seen);
-      lists.push(...listSuggestions(rows, book.lists, needle));
-    }
-    // People first (the maintainers' order in Nextcloud Mail #29: contacts, addresses, groups); lists take the last places.
-    const shownLists = lists.slice(0, Math.min(2, limit));
-    return [...orderSuggestions(seen.values(), limit - shownLists.length), ...shownLists];
+    return this.deps.suggestions.suggest(parseParams(suggestParamsSchema, params));
   }
 
   async watchSync(onStatus: (status: SyncStatus) => void): Promise<{ subscriptionId: string }> {

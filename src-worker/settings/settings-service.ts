@@ -31,6 +31,7 @@ import {
   writeServerIdentities,
   writeServerPreferences,
 } from '../mail-store/settings-rows';
+import { readTemplates, TEMPLATE_TABLES } from '../mail-store/template-rows';
 
 export interface EngineSettingsDeps {
   /** The stored accounts' ids (any order). */
@@ -45,7 +46,7 @@ export interface EngineSettingsDeps {
 
 const updateSchema = z.object({ accountId: z.string().min(1), values: preferencePatchSchema });
 
-export class EngineSettings implements SettingsService {
+export class EngineSettings implements Omit<SettingsService, 'saveTemplate' | 'deleteTemplate'> {
   private readonly watchers = new Map<string, (settings: readonly AccountSettings[]) => unknown>();
   private readonly sender: PreferenceSender;
 
@@ -182,8 +183,8 @@ export class EngineSettings implements SettingsService {
   }
 
   private async read(accountId: string): Promise<AccountSettings> {
-    return withRead(await this.deps.open(accountId), SETTINGS_TABLES, async (tx) =>
-      toAccountSettings(accountId, await readCachedPreferences(tx), await readCachedPlan(tx), await readCachedIdentities(tx), await readCachedLabels(tx)),
+    return withRead(await this.deps.open(accountId), [...SETTINGS_TABLES, ...TEMPLATE_TABLES], async (tx) =>
+      toAccountSettings(accountId, await readCachedPreferences(tx), await readCachedPlan(tx), await readCachedIdentities(tx), await readCachedLabels(tx), await readTemplates(tx)),
     );
   }
 

@@ -9,11 +9,12 @@ import type { DeltaChange, DeltaResponse } from '../../shared/api/delta';
 import type { RulesActivity } from '../../shared/mail-rules';
 import type { CommandStatus } from '../../shared/worker-mail-api';
 import type { MailTable } from '../db/mail-schema';
-import { withRead, withWrite, type LocalStore, type WriteTransaction } from '../db/store';
+import { withRead, withWrite, type LocalStore, type StoredRow, type WriteTransaction } from '../db/store';
 import { PendingEffects } from '../mail-store/outbox-rows';
 import { readSyncState, syncStateRow, type SyncState } from '../mail-store/sync-state';
 import type { MessageRowChanges } from '../mail-store/change-feed';
 import { MAIL_WRITE_TABLES, MailWriter } from '../mail-store/mail-writer';
+import { markRanksCurrent } from '../mail-store/rank-rebuild';
 import { SETTINGS_TABLES, writeLabels, writePlan, writeServerIdentities, writeServerPreferences } from '../mail-store/settings-rows';
 import { writePendingSends } from '../mail-store/pending-sends';
 import { writeThreadTimers } from '../mail-store/thread-timers';
@@ -31,10 +32,14 @@ export interface AppliedPage {
   readonly finished: readonly CommandStatus[];
   /** Every Message row the page wrote or removed (the search index takes them as they are). */
   readonly messages: MessageRowChanges;
+  /** Contact rows the page's new mail ranked, as stored (the suggestion index takes them). */
+  readonly contacts: readonly StoredRow[];
   /** The page carried the account's preferences, plan or identities (written with it): the settings service tells the tabs. */
   readonly settingsChanged: boolean;
   /** The address book changed on the gateway (its latest change's id): the contacts service pulls the cards. */
   readonly contactsRevision: number | null;
+  /** The templates changed on the gateway (their latest change's id): the templates service pulls them. */
+  readonly templatesRevision: number | null;
   /** The page carried the gateway's waiting sends (written with it). */
   readonly pendingSendsChanged: boolean;
   /** The page carried the account's snoozes, reminders and follow-ups (written with it). */
@@ -53,7 +58,7 @@ export interface DeltaApplierDeps {
 }
 
 /** Applies one change; true when it was the account's preferences, plan, identities or labels rather than mail. */
-async function applyChange(tx: WriteTransaction<MailTable>, writer: MailWriter, change: Exclude<DeltaChange, { object: 'contacts' | 'rules' }>): Promise<boolean> {
+async function applyChange(tx: WriteTransaction<MailTable>, writer: MailWriter, change: Exclude<DeltaChange, { object: 'contacts' | 'rules' | 'templates' }>): Promise<boolean> {
   if (change.op === 'delete') {
     if (change.object === 'folder') await writer.deleteFolder(change.objectId);
     else if (change.object === 'message') await writer.deleteMessage(change.objectId);
@@ -92,23 +97,27 @@ export class DeltaApplier {
       if (stored.appliedTransactionId !== params.fromCursor) return null;
       const state: SyncState = { appliedTransactionId: page.cursor, cursor: Math.max(params.latestKnown, page.cursor, stored.cursor) };
       const writer = new MailWriter(tx, accountId, await PendingEffects.load(tx));
+      // The first page of an empty database: the tally ranks all its mail, no rebuild needed (rank-rebuild.ts).
+      if (params.fromCursor === 0) markRanksCurrent(tx);
       // One batch of reads for the whole page; from then on the changes cost no waits.
       await writer.prefetch(page.changes);
       let settingsChanged = false;
       let contactsRevision: number | null = null;
+      let templatesRevision: number | null = null;
       const pendingSendsChanged = page.changes.some((change) => change.object === 'scheduled');
       const timersChanged = page.changes.some((change) => change.object === 'timers');
       let rulesActivity: RulesActivity | null = null;
       for (const change of page.changes) {
         // The cards are not in the page: the contacts service pulls them from its own cursor after the commit.
         if (change.object === 'contacts') contactsRevision = change.op === 'upsert' ? change.data.revision : contactsRevision;
+        else if (change.object === 'templates') templatesRevision = change.op === 'upsert' ? change.data.revision : templatesRevision;
         else if (change.object === 'rules') rulesActivity = change.op === 'upsert' ? change.data : rulesActivity;
         else if (await applyChange(tx, writer, change)) settingsChanged = true;
       }
       const finished = await this.deps.reconcile({ tx, writer, cursor: page.cursor });
       await writer.finish();
       tx.queuePut('JSONBlob', syncStateRow(state));
-      return { accountId, state, threadIds: [...writer.threadIds], foldersChanged: writer.foldersChanged, finished, messages: writer.messages, settingsChanged, contactsRevision, pendingSendsChanged, timersChanged, rulesActivity };
+      return { accountId, state, threadIds: [...writer.threadIds], foldersChanged: writer.foldersChanged, finished, messages: writer.messages, contacts: writer.contactRows, settingsChanged, contactsRevision, templatesRevision, pendingSendsChanged, timersChanged, rulesActivity };
     });
   }
 }

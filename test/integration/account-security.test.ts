@@ -25,6 +25,8 @@ const ALICE: MailUser = { email: 'alice@tern.test', password: 'Alice-pw-4711!' }
 const DAVE: MailUser = { email: 'dave@kite.test', password: 'Dave-pw-0815!' };
 /** The mailbox both use as their alternate email: the gateway's codes arrive here. */
 const CAROL: MailUser = { email: 'carol@kite.test', password: 'Carol-pw-2026!' };
+/** Changes her password at the "provider" (the harness's passwd file). */
+const EVE: MailUser = { email: 'eve@tern.test', password: 'Eve-pw-1234!' };
 const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const IN_GB = '81.2.69.160';
 const IN_SE = '89.160.20.112';
@@ -41,7 +43,7 @@ let carolInbox: ImapFlow;
 beforeAll(async () => {
   mailDir = await mkdtemp(join(tmpdir(), 'tern-security-mail-'));
   scratch = await mkdtemp(join(tmpdir(), 'tern-security-'));
-  servers = await startMailServers({ dataDir: mailDir, users: [ALICE, DAVE, CAROL], fresh: true });
+  servers = await startMailServers({ dataDir: mailDir, users: [ALICE, DAVE, CAROL, EVE], fresh: true });
   const publicDir = join(scratch, 'public');
   await mkdir(join(publicDir, 'build'), { recursive: true });
   await writeFile(join(publicDir, 'build', 'index.html'), '<!doctype html><title>Tern</title>');
@@ -215,5 +217,22 @@ describe('account security against the real gateway, Dovecot and Postfix', () =>
     const aliceToken = tokenOf(await login(ALICE));
     expect((await call(`/api/security/sessions/${left[0]!.id}`, { method: 'DELETE', token: aliceToken })).status).toBe(204);
     expect((await call('/api/session', { token: here })).status).toBe(200);
+  });
+
+  test('the password changed at the provider: requests answer PasswordChanged 403 until she signs in with the new one', async () => {
+    const token = tokenOf(await login(EVE));
+    await eventually(async () => ctx.mirrors.get(Number((await call('/api/session', { token })).body?.mailId))?.state === 'ready', 10_000, 'her mirror ready');
+    expect((await call('/api/folders', { token })).status).toBe(200);
+    const changed = { ...EVE, password: 'Eve-new-pw-5678!' };
+    await servers.addUsers([changed]);
+    // Her mail program's connections are dropped (as a provider does on a password change); the mirror's login is then refused.
+    await servers.doveadm(['kick', EVE.email]);
+    await eventually(async () => (await call('/api/folders', { token })).status === 403, 10_000, 'PasswordChanged');
+    expect(await call('/api/folders', { token })).toMatchObject({ status: 403, body: { error: 'PasswordChanged' } });
+    expect(await login(EVE)).toMatchObject({ status: 401, body: { error: 'AuthenticationError' } });
+    const fresh = tokenOf(await login(changed));
+    await eventually(async () => (await call('/api/folders', { token: fresh })).status === 200, 10_000, 'the mirror back with the new password');
+    // Logging out works even while the old password is refused.
+    expect((await call('/api/logout', { body: {}, token: fresh })).status).toBe(204);
   });
 });

@@ -24,6 +24,7 @@ import { identities } from './identities';
 import { labels } from './labels';
 import { timers } from './timers';
 import { security } from './security';
+import { writing } from './writing';
 
 export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (typeof en)[Area], string>> } = {
   app,
@@ -50,4 +51,5 @@ export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (ty
   labels,
   timers,
   security,
+  writing,
 };

@@ -12,6 +12,8 @@ export const settings: Record<keyof typeof en, string> = {
   pageGeneral: 'Allgemein',
   pageIdentity: 'Identität',
   pageSignatures: 'Signaturen',
+  pageTemplates: 'Vorlagen',
+  pageReadReceipts: 'Lesebestätigungen',
   pageEmailAlias: 'E-Mail-Alias',
   pagePriority: 'Priorität',
   pageForwarding: 'Weiterleitung',

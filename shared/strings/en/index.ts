@@ -23,6 +23,7 @@ import { identities } from './identities';
 import { labels } from './labels';
 import { timers } from './timers';
 import { security } from './security';
+import { writing } from './writing';
 
 export const en = {
   app,
@@ -49,4 +50,5 @@ export const en = {
   labels,
   timers,
   security,
+  writing,
 };

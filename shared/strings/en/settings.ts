@@ -11,6 +11,8 @@ export const settings = {
   pageGeneral: 'General',
   pageIdentity: 'Identity',
   pageSignatures: 'Signatures',
+  pageTemplates: 'Templates',
+  pageReadReceipts: 'Read receipts',
   pageEmailAlias: 'Email alias',
   pagePriority: 'Priority',
   pageForwarding: 'Forwarding',

@@ -84,7 +84,8 @@ function AccountSessions({ accountId, email }: { accountId: string; email: strin
         </p>
       ) : (
         <ul className="security-sessions">
-          {sessions.map((session) => (
+          {/* This device first, then the others as the gateway orders them (most recently active first). */}
+          {[...sessions].sort((a, b) => Number(b.current) - Number(a.current)).map((session) => (
             <SessionRow key={session.id} session={session} busy={busy} onSignOut={() => void signOut(session.id)} />
           ))}
         </ul>

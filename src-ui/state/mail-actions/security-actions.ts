@@ -16,29 +16,29 @@ export function createSecurityActions({ engine }: { engine: UiEngine }): Securit
     if (!engine.security) throw new TernError('ServiceNotFound');
     return engine.security;
   };
+  // Each method is called on the service itself: `fn.call(…)` on a comlink remote would be sent to the worker as a property named "call".
   const call =
-    <P, R>(pick: (security: SecurityService) => (params: P) => Promise<R>) =>
+    <P, R>(invoke: (security: SecurityService, params: P) => Promise<R>) =>
     async (params: P): Promise<R> => {
       try {
-        const security = service();
-        return await pick(security).call(security, params);
+        return await invoke(service(), params);
       } catch (error) {
         throw TernError.from(error);
       }
     };
   return {
     security: {
-      status: call((s) => s.status),
-      enrolTwoFactor: call((s) => s.enrolTwoFactor),
-      confirmTwoFactor: call((s) => s.confirmTwoFactor),
-      disableTwoFactor: call((s) => s.disableTwoFactor),
-      regenerateRecoveryCodes: call((s) => s.regenerateRecoveryCodes),
-      alternateEmail: call((s) => s.alternateEmail),
-      confirmAlternateEmail: call((s) => s.confirmAlternateEmail),
-      removeAlternateEmail: call((s) => s.removeAlternateEmail),
-      sessions: call((s) => s.sessions),
-      endSession: call((s) => s.endSession),
-      endOtherSessions: call((s) => s.endOtherSessions),
+      status: call((s, p: Parameters<SecurityService['status']>[0]) => s.status(p)),
+      enrolTwoFactor: call((s, p: Parameters<SecurityService['enrolTwoFactor']>[0]) => s.enrolTwoFactor(p)),
+      confirmTwoFactor: call((s, p: Parameters<SecurityService['confirmTwoFactor']>[0]) => s.confirmTwoFactor(p)),
+      disableTwoFactor: call((s, p: Parameters<SecurityService['disableTwoFactor']>[0]) => s.disableTwoFactor(p)),
+      regenerateRecoveryCodes: call((s, p: Parameters<SecurityService['regenerateRecoveryCodes']>[0]) => s.regenerateRecoveryCodes(p)),
+      alternateEmail: call((s, p: Parameters<SecurityService['alternateEmail']>[0]) => s.alternateEmail(p)),
+      confirmAlternateEmail: call((s, p: Parameters<SecurityService['confirmAlternateEmail']>[0]) => s.confirmAlternateEmail(p)),
+      removeAlternateEmail: call((s, p: Parameters<SecurityService['removeAlternateEmail']>[0]) => s.removeAlternateEmail(p)),
+      sessions: call((s, p: Parameters<SecurityService['sessions']>[0]) => s.sessions(p)),
+      endSession: call((s, p: Parameters<SecurityService['endSession']>[0]) => s.endSession(p)),
+      endOtherSessions: call((s, p: Parameters<SecurityService['endOtherSessions']>[0]) => s.endOtherSessions(p)),
     },
   };
 }

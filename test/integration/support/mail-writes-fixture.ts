@@ -54,7 +54,14 @@ export interface WritesFixture {
   close(): Promise<void>;
 }
 
-export async function startWritesFixture(options: { name: string; count: number; overrides?: ContextOverrides; imapServer?: ImapServerKind }): Promise<WritesFixture> {
+export async function startWritesFixture(options: {
+  name: string;
+  count: number;
+  overrides?: ContextOverrides;
+  imapServer?: ImapServerKind;
+  /** More gateway settings (e.g. TERN_UNSUBSCRIBE_ALLOW for a local list server). */
+  env?: Record<string, string>;
+}): Promise<WritesFixture> {
   const root = await mkdtemp(path.join(os.tmpdir(), `tern-${options.name}-`));
   await chmod(root, 0o711); // the mail daemons' users must reach <root>/mail
   const servers = await startMailServers({ dataDir: path.join(root, 'mail'), users: [ALICE, BOB], fresh: true, imapServer: options.imapServer ?? imapServerUnderTest() });
@@ -75,6 +82,7 @@ export async function startWritesFixture(options: { name: string; count: number;
         'tern.test': { imap: harness(servers.ports.imap), smtp: harness(servers.ports.smtp), sieve: servers.imapServer === 'dovecot' ? harness(servers.ports.sieve) : null },
         'kite.test': { imap: harness(servers.ports.imap), smtp: harness(servers.ports.smtp), sieve: null },
       }),
+      ...options.env,
     });
     return await build({ root, servers, seeded, config, overrides: options.overrides ?? {} });
   } catch (error) {

@@ -27,7 +27,7 @@ export function mirrorOnStore(store: SqlStore) {
   const push = new PushHub();
   const mirror = new MirrorStore({ store, txlog, push });
   const materializer = new Materializer(store);
-  const delta = new DeltaReader({ store, txlog, sources: { ...mailSources(materializer), preferences: accountDocument(() => undefined), plan: accountDocument(() => undefined), contacts: accountDocument(() => undefined), scheduled: accountDocument(() => undefined), rules: accountDocument(() => undefined), identities: accountDocument(() => undefined), labels: accountDocument(() => undefined), timers: accountDocument(() => undefined) } });
+  const delta = new DeltaReader({ store, txlog, sources: { ...mailSources(materializer), preferences: accountDocument(() => undefined), plan: accountDocument(() => undefined), contacts: accountDocument(() => undefined), scheduled: accountDocument(() => undefined), rules: accountDocument(() => undefined), identities: accountDocument(() => undefined), labels: accountDocument(() => undefined), timers: accountDocument(() => undefined), templates: accountDocument(() => undefined) } });
   return { store, txlog, push, mirror, materializer, folders: new FolderQueries(store, materializer), threads: new ThreadQueries(store), delta };
 }
 

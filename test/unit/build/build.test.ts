@@ -34,6 +34,11 @@ test('--brand=kite builds a Kite page naming content-hashed bundles that exist',
   expect(precache.urls).toEqual(expect.arrayContaining([`/build/${worker}`, `/build/${entry}`, '/build/manifest.webmanifest', '/build/icon-maskable-512.png']));
   expect(precache.urls.some((url) => url.endsWith('.map'))).toBe(false);
   await expect(readdir(join(out, 'dist', 'server'))).resolves.toContain('gateway.mjs');
+  // The emoji picker's data, served by the gateway (never the picker's default CDN): the app's two languages only.
+  const emoji = (await readdir(join(out, 'public', 'build', 'emoji'))).filter((file) => file.endsWith('.json'));
+  expect(emoji.sort()).toEqual(['de.json', 'en.json']);
+  const en = JSON.parse(await readFile(join(out, 'public', 'build', 'emoji', 'en.json'), 'utf8')) as { annotation: string; emoji: string }[];
+  expect(en.find((item) => item.emoji === '😀')?.annotation).toBe('grinning face');
 
   // Every script, style sheet and the page over 1 KB has brotli and gzip copies holding the same
   // bytes; a tiny file whose copy would not be smaller has none (the gateway sends the file).

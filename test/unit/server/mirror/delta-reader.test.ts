@@ -7,7 +7,7 @@ import { days, mirrorFixture, noState, record } from './mirror-fixture';
 async function setup() {
   const fx = mirrorFixture();
   const [inbox] = await fx.store.syncFolderList(fx.accountId, [{ path: 'INBOX', name: 'INBOX', parentPath: null, delimiter: '/', specialUse: 'inbox' }]);
-  const reader = new DeltaReader({ store: fx.sql, txlog: fx.txlog, sources: { ...mailSources(fx.materializer), preferences: accountDocument(() => undefined), plan: accountDocument(() => undefined), contacts: accountDocument(() => undefined), scheduled: accountDocument(() => undefined), rules: accountDocument(() => undefined), identities: accountDocument(() => undefined), labels: accountDocument(() => undefined), timers: accountDocument(() => undefined) } });
+  const reader = new DeltaReader({ store: fx.sql, txlog: fx.txlog, sources: { ...mailSources(fx.materializer), preferences: accountDocument(() => undefined), plan: accountDocument(() => undefined), contacts: accountDocument(() => undefined), scheduled: accountDocument(() => undefined), rules: accountDocument(() => undefined), identities: accountDocument(() => undefined), labels: accountDocument(() => undefined), timers: accountDocument(() => undefined), templates: accountDocument(() => undefined) } });
   const batch = (fields: { added?: ReturnType<typeof record>[]; flagUpdates?: { uid: number; flags: string[]; modseq: null }[]; removedUids?: number[] }) =>
     fx.store.applyFolderBatch(fx.accountId, { folderId: inbox!.id, added: [], flagUpdates: [], removedUids: [], state: noState, ...fields });
   const idOfUid = (uid: number) => (fx.db.prepare('SELECT id FROM messages WHERE uid = ?').get(uid) as { id: number }).id;

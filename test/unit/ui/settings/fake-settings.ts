@@ -6,6 +6,7 @@
 import { TernError } from '../../../../shared/errors';
 import { identityInputSchema, type Identity, type IdentityDraft } from '../../../../shared/identities';
 import { FEATURES, type Plan } from '../../../../shared/plans';
+import { templateInputSchema, type Template, type TemplateDraft } from '../../../../shared/templates';
 import { DEFAULT_PREFERENCES, PREFERENCE_FEATURES, type PreferenceKey, type PreferencePatch } from '../../../../shared/preferences';
 import type { AccountSettings, SettingsService } from '../../../../shared/worker-api';
 
@@ -18,7 +19,7 @@ export class FakeSettings implements SettingsService {
 
   constructor(accounts: Readonly<Record<string, { plan?: Plan; values?: PreferencePatch; revision?: number; identities?: Identity[] }>>) {
     for (const [accountId, { plan = 'paid', values = {}, revision = 0, identities = [] }] of Object.entries(accounts)) {
-      this.settings.set(accountId, { accountId, preferences: { ...DEFAULT_PREFERENCES, ...values }, revision, unsynced: false, plan, features: plan === 'paid' ? [...FEATURES] : [], identities, labels: [], serverKeepsLabels: null });
+      this.settings.set(accountId, { accountId, preferences: { ...DEFAULT_PREFERENCES, ...values }, revision, unsynced: false, plan, features: plan === 'paid' ? [...FEATURES] : [], identities, labels: [], serverKeepsLabels: null, templates: [] });
     }
   }
 
@@ -31,6 +32,22 @@ export class FakeSettings implements SettingsService {
     const saved: Identity = { id: identityId, ...input, updatedAt: 1 };
     const others = current.identities.filter((other) => other.id !== identityId).map((other) => (input.isDefault ? { ...other, isDefault: false } : other));
     return this.replace(accountId, { ...current, identities: [...others, saved] });
+  }
+
+  /** Keeps the template as the gateway would (its limits are the gateway's own tests'). */
+  async saveTemplate({ accountId, templateId, template }: { accountId: string; templateId?: string; template: TemplateDraft }) {
+    const current = this.settings.get(accountId);
+    if (!current) throw new TernError('AccountNotFound');
+    const id = templateId ?? `t${current.templates.length + 1}`;
+    const saved: Template = { id, ...templateInputSchema.parse(template), createdAt: 1, updatedAt: 1 };
+    this.replace(accountId, { ...current, templates: [...current.templates.filter((other) => other.id !== id), saved] });
+    return { templateId: id };
+  }
+
+  async deleteTemplate({ accountId, templateId }: { accountId: string; templateId: string }) {
+    const current = this.settings.get(accountId);
+    if (!current) throw new TernError('AccountNotFound');
+    this.replace(accountId, { ...current, templates: current.templates.filter((other) => other.id !== templateId) });
   }
 
   async deleteIdentity({ accountId, identityId }: { accountId: string; identityId: string }) {

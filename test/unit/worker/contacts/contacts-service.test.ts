@@ -14,6 +14,8 @@ import { EngineContacts } from '../../../../src-worker/contacts/contacts-service
 import { MAIL_SCHEMA } from '../../../../src-worker/db/mail-schema';
 import { idbStoreFactory } from '../../../../src-worker/db/idb-store';
 import { withRead, withWrite } from '../../../../src-worker/db/store';
+import { createChangeFeed } from '../../../../src-worker/mail-store/change-feed';
+import { SuggestionIndexes } from '../../../../src-worker/queries/suggestion-indexes';
 import { signInTestApp, startTestApp, type TestApp } from '../../server/http/gateway-app-fixture';
 import { waitFor } from '../mail-test-kit';
 
@@ -42,8 +44,12 @@ async function browser() {
     });
     return new Response(reply.statusCode === 204 ? null : reply.body, { status: reply.statusCode, headers: { 'content-type': 'application/json' } });
   }) as typeof globalThis.fetch;
+  // The engine's recipient suggestions over the same database, told what the book changed.
+  const changes = createChangeFeed();
+  const suggestions = new SuggestionIndexes({ open: (accountId) => factory.open(accountId, MAIL_SCHEMA), changes });
   const engine = () =>
     new EngineContacts({
+      bookChanged: (accountId, change) => suggestions.bookChanged(accountId, change),
       accountIds: async () => [ACCOUNT],
       open: (accountId) => factory.open(accountId, MAIL_SCHEMA),
       gateway: async () => createContactsGateway(new GatewayClient({ fetch, session: () => ({ api: 'http://gateway.test/api', token }), requestId: () => 'w_test', retries: 0 })),
@@ -58,6 +64,8 @@ async function browser() {
   return {
     engine,
     factory,
+    changes,
+    suggest: async (prefix: string) => (await suggestions.suggest({ accountIds: [ACCOUNT], prefix, limit: 8 })).map((address) => `${address.name} <${address.email}>`),
     contacts: engine(),
     offline: () => void (net.online = false),
     online: () => {
@@ -123,6 +131,17 @@ describe('engine contacts', () => {
     expect(names(await restarted.list({ accountId: ACCOUNT }))).not.toContain('Bad');
   });
 
+  test('an edit made while the card\'s creation is on its way to the gateway is not lost', async () => {
+    const laptop = await browser();
+    await laptop.contacts.pull(ACCOUNT);
+    const ivy = await laptop.contacts.save({ accountId: ACCOUNT, card: { firstName: 'Ivy', emails: ['ivy@kite.test'] } });
+    // No wait: the sender has the creation on the wire (the gateway answers through the same loop).
+    await laptop.contacts.save({ accountId: ACCOUNT, id: ivy.id, card: { firstName: 'Ivy', lastName: 'Holm', emails: ['ivy@kite.test'] } });
+    await waitFor(async () => (await laptop.contacts.list({ accountId: ACCOUNT })).cards.every((c) => !c.unsynced), 'both confirmed');
+    expect((await gateway.ctx.contacts.get(1, ivy.id)).lastName).toBe('Holm');
+    expect((await laptop.contacts.list({ accountId: ACCOUNT })).cards.find((c) => c.id === ivy.id)?.lastName).toBe('Holm');
+  });
+
   test('a merge the gateway refuses (one card was deleted on another device meanwhile) is taken back, and the tabs are told why', async () => {
     const laptop = await browser();
     const phone = await browser();
@@ -156,5 +175,45 @@ describe('engine contacts', () => {
     expect(rows[0]).toMatchObject({ forgotten: 1, mailComposeRank: 5 });
     expect(rows[1]?.forgotten).toBeUndefined();
     await expect(laptop.contacts.forgetSuggestion({ accountIds: ['nope'], email: 'fay@kite.test' })).rejects.toMatchObject({ name: 'AccountNotFound' });
+  });
+
+  test('the composer\'s suggestions follow the book: a card saved, renamed, pulled from another browser, merged, deleted and restored; a removed suggestion', async () => {
+    const laptop = await browser();
+    const phone = await browser();
+    await laptop.contacts.pull(ACCOUNT);
+    await phone.contacts.pull(ACCOUNT);
+    expect(await laptop.suggest('gus')).toEqual([]); // built now, before the cards
+    const gus = await laptop.contacts.save({ accountId: ACCOUNT, card: { firstName: 'Gus', lastName: 'Vale', emails: ['gus@vale.test'] } });
+    expect(await laptop.suggest('gus')).toEqual(['Gus Vale <gus@vale.test>']);
+    await laptop.contacts.save({ accountId: ACCOUNT, id: gus.id, card: { firstName: 'Gustav', lastName: 'Vale', emails: ['gus@vale.test'] } });
+    expect(await laptop.suggest('vale')).toEqual(['Gustav Vale <gus@vale.test>']);
+
+    // Made on the phone, pulled by the laptop.
+    expect(await phone.suggest('vale')).toEqual([]);
+    await waitFor(async () => (await laptop.contacts.list({ accountId: ACCOUNT })).cards.every((c) => !c.unsynced), 'the laptop cards confirmed');
+    await phone.contacts.pull(ACCOUNT);
+    expect(await phone.suggest('vale')).toEqual(['Gustav Vale <gus@vale.test>']);
+    const twin = await phone.contacts.save({ accountId: ACCOUNT, card: { firstName: 'Gus', lastName: 'Twin', emails: ['Gus+home@vale.test'] } });
+    await waitFor(async () => (await phone.contacts.list({ accountId: ACCOUNT })).cards.every((c) => !c.unsynced), 'the twin confirmed');
+    await laptop.contacts.pull(ACCOUNT);
+    expect(await laptop.suggest('gus')).toEqual(['Gus Twin <gus+home@vale.test>', 'Gustav Vale <gus@vale.test>']);
+
+    // Merged: one card named as the first, its address once (gus+home is gus by the spec's equivalence).
+    await laptop.contacts.merge({ accountId: ACCOUNT, ids: [gus.id, twin.id] });
+    expect(await laptop.suggest('twin')).toEqual([]);
+    expect(await laptop.suggest('gus')).toEqual(['Gustav Vale <gus@vale.test>']);
+    await laptop.contacts.remove({ accountId: ACCOUNT, ids: [gus.id] });
+    expect(await laptop.suggest('gus')).toEqual([]);
+    await laptop.contacts.restore({ accountId: ACCOUNT, ids: [gus.id] });
+    expect(await laptop.suggest('vale')).toEqual(['Gustav Vale <gus@vale.test>']);
+
+    // An address a delta page ranked (no card), then removed from the suggestions.
+    const store = await laptop.factory.open(ACCOUNT, MAIL_SCHEMA);
+    const hal = { id: 'hal@vale.test', email: 'hal@vale.test', name: 'Hal', mailComposeRank: 5 };
+    await withWrite(store, ['Contact'], (tx) => tx.put('Contact', hal));
+    laptop.changes.emit({ accountId: ACCOUNT, threadIds: ['t1'], foldersChanged: false, contacts: [hal] });
+    expect(await laptop.suggest('hal')).toEqual(['Hal <hal@vale.test>']);
+    await laptop.contacts.forgetSuggestion({ accountIds: [ACCOUNT], email: 'Hal@Vale.test' });
+    expect(await laptop.suggest('hal')).toEqual([]);
   });
 });
