@@ -20,6 +20,7 @@ import type { PreferencePatch, PreferenceValues } from './preferences';
 import type { ForwardingCheckResult, MailFilter, MailRules, RuleRun, RulesActivity, RulesDoc } from './mail-rules';
 import type { ThreadTimer, TimerKind } from './api/timers';
 import type { Schedule } from './send-time';
+import type { EngineNotification } from './notifications';
 
 /**
  * A service object reached through the remote by path (`api.session.handshake(...)`).
@@ -371,6 +372,16 @@ export interface SenderService {
   unsubscribe(params: { readonly accountId: string; readonly messageId: string }): Promise<UnsubscribeResult>;
 }
 
+/**
+ * Desktop notifications (issue 15 point 5): the engine decides what is news and has exactly
+ * one tab show each event (the tab asked for the permission; `show` answers false without it).
+ */
+export interface NotificationService {
+  /** This tab can show notifications: the engine calls `show` for the events it picks this tab for. */
+  watch(show: (notification: EngineNotification) => boolean | Promise<boolean>): Promise<{ readonly subscriptionId: string }>;
+  unwatch(params: { readonly subscriptionId: string }): Promise<void>;
+}
+
 /** Everything the engine exposes, one service per domain. */
 export interface WorkerApi {
   /** Tab registration and version handshake. */
@@ -399,6 +410,8 @@ export interface WorkerApi {
   readonly timers: Service<TimerService>;
   /** Manage senders: who sends the most, and unsubscribing. */
   readonly senders: Service<SenderService>;
+  /** Desktop notifications: one per event across every tab. */
+  readonly notifications: Service<NotificationService>;
   /** Two-factor sign-in, recovery codes and sessions of each account, through the gateway. */
   readonly security: Service<SecurityService>;
 }

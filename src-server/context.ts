@@ -33,6 +33,7 @@ import { FolderRoles } from './actions/folder-roles';
 import { PlanService } from './plans/plan-service';
 import { IdentityService } from './identities/identity-service';
 import { TemplateService } from './templates/template-service';
+import { ReceiptService } from './receipts/receipt-service';
 import { PreferenceService } from './preferences/preference-service';
 import type { PushHub } from './push/push-hub';
 import { allowedRanges } from './image-proxy/image-fetch';
@@ -117,6 +118,8 @@ export interface GatewayContext {
   readonly identities: IdentityService;
   /** Each account's templates, read from a cursor (/api/templates). */
   readonly templates: TemplateService;
+  /** Answers read-receipt requests (POST /api/messages/:id/receipt). */
+  readonly receipts: ReceiptService;
   /** The address book of each account (/api/contacts). */
   readonly contacts: ContactService;
   /** Imports (a job per file) and exports of the address book (/api/contacts/imports, /api/contacts/export). */
@@ -332,6 +335,14 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     preferences,
     identities,
     templates,
+    receipts: new ReceiptService({
+      materializer,
+      folderRoles: new FolderRoles(store),
+      messages,
+      access: new MailboxAccess({ mirrors, onError: (accountId, error) => report(`read receipts of account ${accountId}`, error) }),
+      accounts,
+      smtp: overrides.smtp ?? new NodemailerSmtp(),
+    }),
     contacts,
     contactLists,
     contactImports: new ContactImportService({ store, contacts, jobs: { queue: jobQueue, worker: jobWorker } }),

@@ -1,6 +1,6 @@
 import { proxy } from 'comlink';
 import { systemClock, type Clock } from '../shared/clock';
-import type { AnalyticsService, LabelService, SenderService, RulesService, SecurityService, SettingsService, TimerService, WorkerApi } from '../shared/worker-api';
+import type { AnalyticsService, LabelService, NotificationService, RulesService, SenderService, SecurityService, SettingsService, TimerService, WorkerApi } from '../shared/worker-api';
 import { ACCOUNTS_DATABASE, ACCOUNTS_SCHEMA } from './accounts/accounts-database';
 import { AccountRepository } from './accounts/account-repository';
 import { ACCOUNTS_CHANNEL, EngineAccounts } from './accounts/account-service';
@@ -39,6 +39,8 @@ import { EngineLabels } from './labels/labels-service';
 import { EngineSenders } from './senders/senders-service';
 import { createTimersGateway } from './timers/timers-gateway';
 import { EngineTimers } from './timers/timers-service';
+import { NotificationCenter } from './notifications/notification-center';
+import { Notifier } from './notifications/notifier';
 import { TernError } from '../shared/errors';
 import { MAIL_CHANNEL } from './boundary/mail-relay';
 import { globalOnlineSignal, type BrowserOnlineSignal } from './net/online-status';
@@ -168,7 +170,10 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     onContactsChanged: (accountId) => void contacts.pull(accountId),
     onTemplatesChanged: (accountId) => void templates.pull(accountId),
     onRulesActivity: (accountId, activity) => rules.changed(accountId, activity),
-    onTimersChanged: (accountId) => timers.changed(accountId),
+    onTimersChanged: (accountId) => {
+      timers.changed(accountId);
+      void notifier.onTimers(accountId).catch(noteError);
+    },
     clock,
     log: (type, message) => logger.log(type, message),
     // 401 InvalidToken from the sync, the websocket, a command or a read: log the account out
@@ -223,6 +228,18 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     log: (type, message) => logger.log(type, message),
   });
   const rules = new EngineRules({ gateway: async (accountId) => createRulesGateway(await accountClient(accountId)) });
+  const noteError = (error: unknown) => logger.log('Error', `notifications: ${error instanceof Error ? error.message : String(error)}`);
+  // Desktop notifications: decided here once for every tab (notifications/notifier.ts), shown by one tab.
+  const notifications = new NotificationCenter();
+  const notifier = new Notifier({
+    open: (accountId) => databases.open(accountId),
+    center: notifications,
+    now: () => clock.now(),
+    startedAt: clock.now(),
+    languages: () => (typeof navigator === 'undefined' ? [] : navigator.languages ?? [navigator.language]),
+  });
+  mail.changes.subscribe((change) => void notifier.onMail(change).catch(noteError));
+  void mail.commands.watchPendingSends((accountId) => void notifier.onPendingSends(accountId).catch(noteError));
   const timers = new EngineTimers({
     open: (accountId) => databases.open(accountId),
     gateway: async (accountId) => createTimersGateway(await accountClient(accountId)),
@@ -304,5 +321,9 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     }),
     security: proxy<SecurityService>(security),
     senders: proxy<SenderService>(senders),
+    notifications: proxy<NotificationService>({
+      watch: async (show) => notifications.watch(show),
+      unwatch: async ({ subscriptionId }) => notifications.unwatch(subscriptionId),
+    }),
   };
 }

@@ -160,6 +160,8 @@ export const sendRequestSchema = z
     holdMs: z.number().int().min(0).max(MAX_UNDO_HOLD_MS).optional(),
     /** Send later: a wall-clock time in an IANA zone (shared/send-time.ts); it joins the Scheduled list until then. */
     schedule: scheduleSchema.optional(),
+    /** Ask for a read receipt (RFC 8098): the message carries Disposition-Notification-To with its From address. */
+    requestReceipt: z.boolean().optional(),
   })
   .refine((body) => (body.draftId === undefined) !== (body.compose === undefined), { message: 'Give either draftId or compose.' })
   .refine((body) => body.holdMs === undefined || body.schedule === undefined, { message: 'Give either holdMs or schedule.' });

@@ -16,6 +16,8 @@ export interface AssembleParams {
   readonly date: Date;
   /** The message is being sent (not saved as a draft): the identity's Bcc to the account is added. */
   readonly sending?: boolean;
+  /** Ask for a read receipt (RFC 8098): Disposition-Notification-To with the From address. */
+  readonly requestReceipt?: boolean;
 }
 
 /** The account's identities, as the send path asks for them (identities/identity-service.ts). */
@@ -92,6 +94,7 @@ export class MessageAssembler {
       attachments,
       messageIdHeader: params.messageIdHeader,
       date: params.date,
+      ...(params.requestReceipt ? { dispositionNotificationTo: fromEmail } : {}),
     };
     return { message, uploads };
   }

@@ -24,7 +24,8 @@ interface ParsedAttachment {
 }
 
 /** Headers a reader or a reply needs; others stay in the original source. */
-const RAW_HEADERS = ['list-unsubscribe', 'list-unsubscribe-post', 'list-id'] as const;
+// The read-receipt fields (shared/read-receipts.ts) decide whether the reader is asked for one.
+const RAW_HEADERS = ['list-unsubscribe', 'list-unsubscribe-post', 'list-id', 'disposition-notification-to', 'auto-submitted', 'precedence'] as const;
 
 const addressText = (value: unknown): string | undefined => {
   const list = ([] as AddressObject[]).concat((value as AddressObject | AddressObject[] | undefined) ?? []);

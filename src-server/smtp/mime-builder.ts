@@ -26,6 +26,8 @@ export interface OutgoingMessage {
   /** Fixed before the first attempt: the same id for every retry, and how Sent is searched. */
   readonly messageIdHeader: string;
   readonly date: Date;
+  /** A read receipt is asked for, to this address (RFC 8098 §2.1). */
+  readonly dispositionNotificationTo?: string;
 }
 
 /** `<uuid@domain-of-the-sender>`: unique, and says whose it is. */
@@ -58,6 +60,7 @@ export async function buildMime(message: OutgoingMessage, options: { keepBcc: bo
     attachments: message.attachments.map((attachment) => ({ filename: attachment.filename, contentType: attachment.contentType, content: attachment.content })),
     messageId: message.messageIdHeader,
     date: message.date,
+    ...(message.dispositionNotificationTo ? { headers: { 'Disposition-Notification-To': `<${message.dispositionNotificationTo}>` } } : {}),
     disableFileAccess: true,
     disableUrlAccess: true,
   });

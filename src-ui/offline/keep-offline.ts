@@ -8,8 +8,10 @@
 import type { BodyProgress } from '../../shared/worker-mail-api';
 
 const KEY = 'tern.keepOffline';
-/** How far back the bodies are kept. */
-export const OFFLINE_DAYS = 30;
+/** How far back the bodies can be kept (days), the choices Settings → Apps offers; the first is the default. */
+export const OFFLINE_DAY_CHOICES = [30, 7, 90, 365] as const;
+/** The most a stored choice may ask for (a benchmark keeps the whole seeded mailbox, two years). */
+const MAX_DAYS = 3650;
 
 type Listener = () => void;
 const listeners = new Set<Listener>();
@@ -23,11 +25,21 @@ function storage(): Storage | null {
   }
 }
 
-export const keepOfflineChosen = (): boolean => storage()?.getItem(KEY) === '1';
+/** The days of mail this browser keeps offline, or null when it keeps none. ('1' is the first version's "on": 30 days.) */
+export function keepOfflineDays(): number | null {
+  const stored = storage()?.getItem(KEY);
+  if (!stored) return null;
+  if (stored === '1') return OFFLINE_DAY_CHOICES[0];
+  const days = Number(stored);
+  return Number.isInteger(days) && days > 0 && days <= MAX_DAYS ? days : null;
+}
 
-export function chooseKeepOffline(on: boolean): void {
-  if (on) storage()?.setItem(KEY, '1');
-  else storage()?.removeItem(KEY);
+export const keepOfflineChosen = (): boolean => keepOfflineDays() !== null;
+
+/** Keeps the last `days` days offline from now on (null: none). */
+export function chooseKeepOffline(days: number | null): void {
+  if (days === null) storage()?.removeItem(KEY);
+  else storage()?.setItem(KEY, String(days));
   for (const listener of listeners) listener();
 }
 
@@ -40,14 +52,15 @@ export function subscribeToOffline(listener: Listener): () => void {
 
 export type KeepOffline = (params: { accountIds: readonly string[]; days: number }, onProgress: (progress: BodyProgress) => void) => Promise<BodyProgress>;
 
-/** Asks the engine to fetch what is missing; the progress goes to the page. */
+/** Asks the engine to fetch what is missing of the chosen days; the progress goes to the page. */
 export function runKeepOffline(keep: KeepOffline, accountIds: readonly string[]): Promise<BodyProgress | null> {
-  if (accountIds.length === 0) return Promise.resolve(null);
+  const days = keepOfflineDays();
+  if (accountIds.length === 0 || days === null) return Promise.resolve(null);
   const report = (next: BodyProgress) => {
     progress = next;
     for (const listener of listeners) listener();
   };
-  return keep({ accountIds, days: OFFLINE_DAYS }, report).then(
+  return keep({ accountIds, days }, report).then(
     (last) => (report(last), last),
     () => null,
   );

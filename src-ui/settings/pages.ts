@@ -26,7 +26,7 @@ export const SETTINGS_PAGES: readonly SettingsPage[] = [
   { id: 'email-alias', title: 'settings.pageEmailAlias', feature: 'emailAlias', load: () => import('./email-alias/EmailAliasPage') },
   { id: 'priority', title: 'settings.pagePriority' },
   { id: 'forwarding', title: 'settings.pageForwarding', load: () => import('./rules/ForwardingPage') },
-  { id: 'notifications', title: 'settings.pageNotifications' },
+  { id: 'notifications', title: 'settings.pageNotifications', load: () => import('./notifications/NotificationsPage') },
   { id: 'allow-block', title: 'settings.pageAllowBlock', feature: 'allowBlockLists', load: () => import('./rules/AllowBlockPage') },
   { id: 'manage-senders', title: 'settings.pageManageSenders', load: () => import('./senders/ManageSendersPage') },
   { id: 'auto-reply', title: 'settings.pageAutoReply', load: () => import('./rules/AutoReplyPage') },

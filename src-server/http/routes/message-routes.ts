@@ -3,6 +3,8 @@ import * as z from 'zod';
 import { bodyQuerySchema, type MessageBody } from '../../../shared/api/mail';
 import { attachmentParamsSchema, idParamsSchema, type PreviewLink } from '../../../shared/api/reading';
 import type { GatewayContext } from '../../context';
+import { receiptRequestSchema, type ReceiptResult } from '../../../shared/read-receipts';
+import { parseInput } from '../../actions/request-input';
 import { boundBody } from '../../reading/body-bounds';
 import { downloadHeaders, previewHeaders } from '../../reading/download-headers';
 import type { MessageFile } from '../../reading/message-service';
@@ -18,6 +20,7 @@ function sendFile(reply: FastifyReply, file: MessageFile): FastifyReply {
  * GET /api/messages/:id/body[?whole=1] → MessageBody (fetched over IMAP once, then from the cache; HTML over 1M characters cut unless whole)
  * GET /api/messages/:id/attachments/:index → the decoded file, as a download
  * GET /api/messages/:id/original → the raw source, as a message/rfc822 download
+ * POST /api/messages/:id/receipt { send } → { sent } (shared/read-receipts.ts)
  * GET /api/messages/:id/attachments/:index/preview-link → { path, expiresAt } (preview-links.ts)
  * GET /api/attachment-preview/:token → the part inline, sandboxed, as its allow-listed type (no session: the token is the key)
  */
@@ -36,6 +39,14 @@ export function registerMessageRoutes(app: FastifyInstance, ctx: GatewayContext)
     reply.header('Cache-Control', 'private, no-cache');
     reply.header('Server-Timing', `body;dur=${(performance.now() - started).toFixed(1)};desc="${cached ? 'cached' : 'imap'}"`);
     return body;
+  });
+
+  // Read receipts (shared/read-receipts.ts): send one, or decline; either way the message gets $MDNSent.
+  app.post('/api/messages/:id/receipt', async (request, reply): Promise<ReceiptResult> => {
+    const { id } = idParamsSchema.parse(request.params);
+    const { send } = parseInput(receiptRequestSchema, request.body);
+    reply.header('Cache-Control', 'no-store');
+    return ctx.receipts.answer(request.session.accountId, Number(id), send);
   });
 
   app.get('/api/messages/:id/attachments/:index', { config: { auth: 'download' } }, async (request, reply) => {

@@ -12,8 +12,8 @@ import { useT, type MessageId } from '../../kit/i18n';
 import {
   chooseKeepOffline,
   installOffered,
-  keepOfflineChosen,
-  OFFLINE_DAYS,
+  keepOfflineDays,
+  OFFLINE_DAY_CHOICES,
   offlineProgress,
   promptInstall,
   requestPersistentStorage,
@@ -40,6 +40,7 @@ dialog.modal-dialog.default-mail-dialog { width: min(500px, calc(100vw - 32px));
 .default-mail-actions .button { min-height: 44px; }
 .settings-notice-error { background: var(--danger-soft); }
 .apps-offline-status { margin-top: 10px; }
+.apps-offline-days { display: flex; flex-direction: column; gap: 6px; margin-top: 12px; max-width: 320px; }
 `;
 
 /** Where to find "Install" in each browser, for those with no prompt to offer. */
@@ -52,12 +53,12 @@ const STEPS: readonly { readonly where: MessageId; readonly how: MessageId }[] =
 ];
 
 /** What the engine's progress means to a person. */
-function progressText(t: ReturnType<typeof useT>, progress: BodyProgress | null): string | null {
+function progressText(t: ReturnType<typeof useT>, progress: BodyProgress | null, days: number): string | null {
   if (!progress || progress.state === 'idle') return null;
   if (progress.state === 'running') return t('device.offlineRunning', { done: progress.done, total: progress.total });
   if (progress.state === 'offline') return t('device.offlineStoppedOffline', { done: progress.done, total: progress.total });
   if (progress.state === 'paused') return t('device.offlinePausedSaveData');
-  return t('device.offlineDone', { days: OFFLINE_DAYS });
+  return t('device.offlineDone', { days });
 }
 
 /** "Keep recent mail offline": the choice and how far the engine has come. */
@@ -65,31 +66,47 @@ function OfflineReading() {
   const t = useT();
   const actions = useMailActions();
   const accounts = useAtomValue(accountsAtom) ?? [];
-  const chosen = useSyncExternalStore(subscribeToOffline, keepOfflineChosen, () => false);
+  const days = useSyncExternalStore(subscribeToOffline, keepOfflineDays, () => null);
   const progress = useSyncExternalStore(subscribeToOffline, offlineProgress, () => null);
   const id = useId();
-  const toggle = (on: boolean) => {
-    chooseKeepOffline(on);
-    if (!on) return;
+  const keep = (next: number | null) => {
+    chooseKeepOffline(next);
+    if (next === null) return;
     // Kept mail is worth keeping: ask the browser not to evict it.
     void requestPersistentStorage();
     void runKeepOffline(actions.keepOffline, accounts.map((account) => account.accountId));
   };
-  const status = chosen ? progressText(t, progress) : null;
+  const status = days === null ? null : progressText(t, progress, days);
+  // A stored choice the list does not offer (set elsewhere) stays shown as it is.
+  const choices: readonly number[] = days === null || (OFFLINE_DAY_CHOICES as readonly number[]).includes(days) ? OFFLINE_DAY_CHOICES : [...OFFLINE_DAY_CHOICES, days];
   return (
     <section className="settings-group" aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`} className="field-label">
         {t('device.offlineTitle')}
       </h3>
       <label className="settings-switch">
-        <input type="checkbox" checked={chosen} onChange={(event) => toggle(event.target.checked)} aria-describedby={`${id}-hint`} />
+        <input type="checkbox" checked={days !== null} onChange={(event) => keep(event.target.checked ? OFFLINE_DAY_CHOICES[0] : null)} aria-describedby={`${id}-hint`} />
         <span className="settings-switch-text">
-          <span>{t('device.offlineKeep', { days: OFFLINE_DAYS })}</span>
+          <span>{t('device.offlineKeep')}</span>
           <span id={`${id}-hint`} className="settings-choice-hint">
             {t('device.offlineHint')}
           </span>
         </span>
       </label>
+      {days !== null && (
+        <div className="apps-offline-days">
+          <label htmlFor={`${id}-days`} className="field-label">
+            {t('device.offlineHowFar')}
+          </label>
+          <select id={`${id}-days`} className="input settings-select" value={days} onChange={(event) => keep(Number(event.target.value))}>
+            {choices.map((choice) => (
+              <option key={choice} value={choice}>
+                {t('device.offlineDays', { days: choice })}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
       {status && (
         <p className="settings-notice apps-offline-status" role="status">
           {status}

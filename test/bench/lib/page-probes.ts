@@ -140,10 +140,15 @@ export async function readProbe(page: Page): Promise<BenchProbe> {
  * closed at once, so the worker's connection is never blocked.
  */
 export async function countStoredMessages(page: Page): Promise<number> {
-  return (await page.evaluate(COUNT_MESSAGES)) as number;
+  return countStored(page, 'Message');
 }
 
-const COUNT_MESSAGES = `(async () => {
+/** Rows of an object store over every IndexedDB database of the page's origin (e.g. MessageBody: bodies kept). */
+export async function countStored(page: Page, store: string): Promise<number> {
+  return (await page.evaluate(`(${COUNT_ROWS})(${JSON.stringify(store)})`)) as number;
+}
+
+const COUNT_ROWS = `async (store) => {
   const open = (name) =>
     new Promise((resolve) => {
       const request = indexedDB.open(name);
@@ -160,9 +165,9 @@ const COUNT_MESSAGES = `(async () => {
     const db = await open(info.name);
     if (!db) continue;
     try {
-      if (!db.objectStoreNames.contains('Message')) continue;
+      if (!db.objectStoreNames.contains(store)) continue;
       total += await new Promise((resolve, reject) => {
-        const request = db.transaction('Message', 'readonly').objectStore('Message').count();
+        const request = db.transaction(store, 'readonly').objectStore(store).count();
         request.onsuccess = () => resolve(request.result);
         request.onerror = () => reject(request.error);
       });
@@ -171,4 +176,4 @@ const COUNT_MESSAGES = `(async () => {
     }
   }
   return total;
-})()`;
+}`;
