@@ -23,6 +23,11 @@ export type ViewMode = (typeof VIEW_MODES)[number];
 import { LANGUAGE_CHOICES, LOCALES, resolveLocale, type LanguageChoice, type Locale } from './locales';
 export { LANGUAGE_CHOICES, LOCALES, resolveLocale, type LanguageChoice, type Locale };
 
+/** Which new mail makes a desktop notification. */
+export const NOTIFY_MAIL_CHOICES = ['off', 'inbox', 'important'] as const;
+export type NotifyMailChoice = (typeof NOTIFY_MAIL_CHOICES)[number];
+const quietTimeSchema = z.string().regex(/^(|([01]\d|2[0-3]):[0-5]\d)$/, 'HH:MM, or empty');
+
 export const preferenceValuesSchema = z.object({
   theme: z.enum(THEME_CHOICES),
   viewMode: z.enum(VIEW_MODES),
@@ -31,6 +36,13 @@ export const preferenceValuesSchema = z.object({
   spellCheck: z.boolean(),
   /** The undo window of Send, in seconds (the gateway holds the message that long; shared/send-time.ts). */
   undoSendSeconds: z.number().int().min(UNDO_SEND_SECONDS.min).max(UNDO_SEND_SECONDS.max),
+  /** Desktop notifications of new mail (issue 15 point 5): none, mail arriving in the Inbox, or only mail marked important. */
+  notifyMail: z.enum(NOTIFY_MAIL_CHOICES),
+  /** Desktop notifications of reminders, follow-ups and scheduled sends that failed. */
+  notifyReminders: z.boolean(),
+  /** Quiet hours, local wall-clock `HH:MM` (from may be after to: overnight); '' when there are none. */
+  quietFrom: quietTimeSchema,
+  quietTo: quietTimeSchema,
   /** When a message asks for a read receipt: ask each time, or never send one (shared/read-receipts.ts; no "always"). */
   readReceipts: z.enum(RECEIPT_POLICIES),
 });
@@ -43,6 +55,10 @@ export const DEFAULT_PREFERENCES: PreferenceValues = {
   language: 'auto',
   spellCheck: true,
   undoSendSeconds: UNDO_SEND_SECONDS.default,
+  notifyMail: 'inbox',
+  notifyReminders: true,
+  quietFrom: '',
+  quietTo: '',
   readReceipts: 'ask',
 };
 

@@ -1,6 +1,6 @@
 import { proxy } from 'comlink';
 import { systemClock, type Clock } from '../shared/clock';
-import type { AnalyticsService, LabelService, RulesService, SecurityService, SettingsService, TimerService, WorkerApi } from '../shared/worker-api';
+import type { AnalyticsService, LabelService, NotificationService, RulesService, SenderService, SecurityService, SettingsService, TimerService, WorkerApi } from '../shared/worker-api';
 import { ACCOUNTS_DATABASE, ACCOUNTS_SCHEMA } from './accounts/accounts-database';
 import { AccountRepository } from './accounts/account-repository';
 import { ACCOUNTS_CHANNEL, EngineAccounts } from './accounts/account-service';
@@ -36,8 +36,11 @@ import { EngineSecurity } from './security/security-service';
 import { EngineRules } from './rules/rules-service';
 import { createLabelsGateway } from './labels/labels-gateway';
 import { EngineLabels } from './labels/labels-service';
+import { EngineSenders } from './senders/senders-service';
 import { createTimersGateway } from './timers/timers-gateway';
 import { EngineTimers } from './timers/timers-service';
+import { NotificationCenter } from './notifications/notification-center';
+import { Notifier } from './notifications/notifier';
 import { TernError } from '../shared/errors';
 import { MAIL_CHANNEL } from './boundary/mail-relay';
 import { globalOnlineSignal, type BrowserOnlineSignal } from './net/online-status';
@@ -167,7 +170,10 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     onContactsChanged: (accountId) => void contacts.pull(accountId),
     onTemplatesChanged: (accountId) => void templates.pull(accountId),
     onRulesActivity: (accountId, activity) => rules.changed(accountId, activity),
-    onTimersChanged: (accountId) => timers.changed(accountId),
+    onTimersChanged: (accountId) => {
+      timers.changed(accountId);
+      void notifier.onTimers(accountId).catch(noteError);
+    },
     clock,
     log: (type, message) => logger.log(type, message),
     // 401 InvalidToken from the sync, the websocket, a command or a read: log the account out
@@ -222,12 +228,25 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     log: (type, message) => logger.log(type, message),
   });
   const rules = new EngineRules({ gateway: async (accountId) => createRulesGateway(await accountClient(accountId)) });
+  const noteError = (error: unknown) => logger.log('Error', `notifications: ${error instanceof Error ? error.message : String(error)}`);
+  // Desktop notifications: decided here once for every tab (notifications/notifier.ts), shown by one tab.
+  const notifications = new NotificationCenter();
+  const notifier = new Notifier({
+    open: (accountId) => databases.open(accountId),
+    center: notifications,
+    now: () => clock.now(),
+    startedAt: clock.now(),
+    languages: () => (typeof navigator === 'undefined' ? [] : navigator.languages ?? [navigator.language]),
+  });
+  mail.changes.subscribe((change) => void notifier.onMail(change).catch(noteError));
+  void mail.commands.watchPendingSends((accountId) => void notifier.onPendingSends(accountId).catch(noteError));
   const timers = new EngineTimers({
     open: (accountId) => databases.open(accountId),
     gateway: async (accountId) => createTimersGateway(await accountClient(accountId)),
     accountIds: async () => (await repository.list()).map((account) => account.accountId),
   });
   const security = new EngineSecurity({ gateway: async (accountId) => createSecurityGateway(await accountClient(accountId)) });
+  const senders = new EngineSenders({ search: mail.search, gateway: accountClient });
   const labels = new EngineLabels({ open: (accountId) => databases.open(accountId), gateway: async (accountId) => createLabelsGateway(await accountClient(accountId)), changed: () => settings.changed() });
   // Analytics reads its stored queues: after the first screen, like the sync.
   void Promise.all([writer.elected, mail.startup.opened]).then(() => analytics.start());
@@ -301,5 +320,10 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
       unwatch: (params) => timers.unwatch(params),
     }),
     security: proxy<SecurityService>(security),
+    senders: proxy<SenderService>(senders),
+    notifications: proxy<NotificationService>({
+      watch: async (show) => notifications.watch(show),
+      unwatch: async ({ subscriptionId }) => notifications.unwatch(subscriptionId),
+    }),
   };
 }

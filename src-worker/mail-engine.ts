@@ -30,7 +30,7 @@ import { SearchIndexes } from './search/search-indexes';
 import { SuggestionIndexes } from './queries/suggestion-indexes';
 import { rebuildRanks, ranksCurrent } from './mail-store/rank-rebuild';
 import { createAccountRuntime, type AccountRuntime } from './account-runtime';
-import { createChangeFeed } from './mail-store/change-feed';
+import { createChangeFeed, type ChangeFeed } from './mail-store/change-feed';
 import { createMailRelay } from './boundary/mail-relay';
 import { createOnlineStatus, type BrowserOnlineSignal, type OnlineStatus } from './net/online-status';
 import type { ConnectSocket } from './sync/push-socket';
@@ -89,6 +89,8 @@ export interface MailEngineDeps {
 
 export interface MailEngine {
   readonly queries: MailQueryService;
+  /** What each commit changed (the engine's notifications read the new messages of delta pages). */
+  readonly changes: Pick<ChangeFeed, 'subscribe'>;
   readonly commands: MailCommandService;
   readonly folders: FolderCommandService;
   readonly online: OnlineStatus;
@@ -337,6 +339,7 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
 
   return {
     queries,
+    changes,
     commands,
     folders,
     online,

@@ -84,15 +84,19 @@ export function createMailWrites(deps: MailWritesDeps): MailWrites {
   const parents = new ParentResolver({ materializer, roles, access });
   const drafts = new DraftService({ sql: store, store: draftStore, accounts, assembler, parents, uploads, roles, access, txlog });
   const outboxStore = new OutboxStore(store, deps.now);
+  const scheduledDrafts = new ScheduledDrafts({ drafts, draftStore, roles, access });
   const outbox = new OutboxWorker({
     now: deps.now,
     store: outboxStore,
     smtp: deps.smtp ?? new NodemailerSmtp(),
     accounts,
     filing: new SentFiler({ access, roles, drafts, draftStore, uploads, materializer, onError: report }),
-    // The message did not leave: its draft is editable again, so the person can fix and resend.
+    // The message did not leave: its draft is editable again, so the person can fix and resend;
+    // a scheduled one's draft, kept out of Drafts while it waited, is saved back there.
     onFailed: async (row) => {
-      if (row.draftId !== null) await draftStore.transition(row.draftId, ['sending'], 'open');
+      if (row.draftId === null) return;
+      await draftStore.transition(row.draftId, ['sending'], 'open');
+      if (row.scheduled) await scheduledDrafts.restore(row.accountId, row.draftId).catch((error: unknown) => report(row.accountId, error));
     },
     onError: (error) => report(null, error),
     options: deps.outbox,
@@ -116,7 +120,7 @@ export function createMailWrites(deps: MailWritesDeps): MailWrites {
     waitMs: deps.sendWaitMs,
     now: deps.now,
     announceWaiting,
-    draftCopies: new ScheduledDrafts({ drafts, draftStore, roles, access }),
+    draftCopies: scheduledDrafts,
     onError: report,
   });
   // A held or scheduled send that starts, leaves or fails changes the waiting list every device shows.

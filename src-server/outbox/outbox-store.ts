@@ -119,7 +119,9 @@ const ENQUEUE = `INSERT INTO outbox (account_id, idempotency_key, request_hash, 
 const BY_ID = `SELECT ${COLUMNS} FROM outbox WHERE id = ?`;
 const BY_KEY = `SELECT ${COLUMNS} FROM outbox WHERE account_id = ? AND idempotency_key = ?`;
 /** Sends still waiting on the gateway (held or scheduled, not yet accepted by SMTP), soonest first. */
-const WAITING = `SELECT ${COLUMNS} FROM outbox WHERE account_id = ? AND send_at IS NOT NULL AND state IN ('queued', 'sending') ORDER BY send_at, id`;
+// With the scheduled sends that failed since `failedSince`: every device says so (the Scheduled list, a notification).
+const WAITING = `SELECT ${COLUMNS} FROM outbox WHERE account_id = ? AND send_at IS NOT NULL
+  AND (state IN ('queued', 'sending') OR (scheduled = 1 AND state = 'failed' AND send_at >= ?)) ORDER BY send_at, id`;
 const UNFINISHED = `SELECT id, account_id AS "accountId", next_attempt_at AS "nextAttemptAt" FROM outbox WHERE state IN ('queued', 'sending', 'accepted') ORDER BY id`;
 /** What a sent row keeps of its message once Sent holds it: nothing (`raw` is NOT NULL). */
 const NO_BYTES = Buffer.alloc(0);
@@ -166,8 +168,9 @@ export class OutboxStore {
   }
 
   /** The account's sends held or scheduled and not yet gone, soonest first. */
-  async waiting(accountId: number): Promise<OutboxRow[]> {
-    return (await this.store.all<Row>(WAITING, [accountId])).map(toRow);
+  /** Held and scheduled sends not gone yet, and the scheduled ones due since `failedSince` that failed. */
+  async waiting(accountId: number, failedSince: number): Promise<OutboxRow[]> {
+    return (await this.store.all<Row>(WAITING, [accountId, failedSince])).map(toRow);
   }
 
   /**

@@ -41,6 +41,9 @@ export interface SendServiceDeps {
   readonly onError?: (accountId: number, error: unknown) => void;
 }
 
+/** How long a scheduled send that failed stays in the waiting list (the Scheduled list says so, devices notify). */
+const FAILED_SHOWN_MS = 24 * 3600_000;
+
 /** How often a send waiting for its outcome reads its row (another node may be sending it). */
 const OTHER_NODE_LOOK_MS = 1_000;
 
@@ -163,7 +166,7 @@ export class SendService {
 
   /** GET /api/scheduled (and the delta's `scheduled` document): the sends held or scheduled, soonest first. */
   async waiting(accountId: number): Promise<PendingSends> {
-    const rows = await this.deps.store.waiting(accountId);
+    const rows = await this.deps.store.waiting(accountId, this.now() - FAILED_SHOWN_MS);
     return {
       sends: rows.map((row) => ({
         outboxId: String(row.id),

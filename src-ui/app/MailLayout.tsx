@@ -15,6 +15,7 @@ import { inboxUnreadAtom, viewModeAtom } from '../state/atoms';
 import { TopBar } from './TopBar';
 import { useActiveAccountId } from '../state/current-mailbox';
 import { useTimersFeed } from '../state/timers';
+import { useNotificationsFeed } from '../state/notifications';
 import { ComposerHost } from './ComposerHost';
 import { SyncBanner } from './SyncBanner';
 import { useT } from '../kit/i18n';
@@ -30,6 +31,8 @@ export function MailLayout() {
   const activeAccountId = useActiveAccountId();
   // Snoozes, reminders and follow-ups of every account: the rows' marks and the conversation's times read them.
   useTimersFeed();
+  // Desktop notifications the engine picks this tab to show (one tab per event).
+  useNotificationsFeed();
   const pane = mailRoute.useSearch({ select: (search) => (search.folders ? 'folders' : search.thread ? 'thread' : 'list') });
   const unread = Object.values(useAtomValue(inboxUnreadAtom)).reduce((sum, count) => sum + count, 0);
   // The tab says how much is unread, like every webmail's.

@@ -334,7 +334,15 @@ export function ReadingPane({ threadKey, onClose, showBack }: { threadKey: strin
                   void navigate({ to: '/settings/$page', params: { page: 'rules' } });
                 }}
                 onBlockSender={(message) => message.from[0] && void actions.blockSender({ accountId: message.accountId, sender: message.from[0].email.toLowerCase() })}
-                onAddContact={(message) => message.from[0] && void actions.addSenderToContacts({ accountId: message.accountId, sender: message.from[0] })}
+                onAddContact={(message) =>
+                  message.from[0] &&
+                  void actions.addSenderToContacts({
+                    accountId: message.accountId,
+                    sender: message.from[0],
+                    // The toast opens the card: its recent mail is there.
+                    open: (cardId) => void navigate({ to: '/contacts', search: { account: message.accountId, contact: cardId } }),
+                  })
+                }
               />
             </Suspense>
           </PartBoundary>

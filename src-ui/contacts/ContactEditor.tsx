@@ -11,6 +11,7 @@ import { Avatar } from '../kit/Avatar';
 import { errorText, useT } from '../kit/i18n';
 import { Icon } from '../kit/icons';
 import { useMailActions } from '../state/actions-context';
+import { RecentMail } from './RecentMail';
 import { ListMembership } from './ContactLists';
 
 type Draft = { firstName: string; lastName: string; emails: string[]; phones: string[]; company: string; notes: string };
@@ -114,6 +115,8 @@ export function ContactEditor(props: { accountId: string; card: ContactCard | nu
           {contactDisplayName(shown) || t(card ? 'contacts.untitled' : 'contacts.newContact')}
         </h2>
       </header>
+      {/* What one comes to a card for first, above its fields: the last conversations with the person. */}
+      {card?.emails[0] ? <RecentMail accountId={accountId} email={card.emails[0]} name={contactDisplayName(card)} /> : null}
       <div className="contact-editor-names">
         <label className="contact-field">
           <span>{t('contacts.firstName')}</span>

@@ -303,6 +303,11 @@ export function LoginScreen() {
           <button type="button" className="link-button" onClick={() => send({ type: 'USE_AUTH_CODE' })}>
             {t('login.useAuthenticator')}
           </button>
+          {state.canUseEmail && (
+            <button type="button" className="link-button" onClick={() => send({ type: 'SEND_EMAIL_CODE' })}>
+              {t('login.lostAuthenticator')}
+            </button>
+          )}
         </form>
       );
       break;

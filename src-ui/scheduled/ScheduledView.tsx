@@ -75,7 +75,9 @@ export function ScheduledView(props: { onEdit: (draft: DraftEdit) => void }) {
                     <Icon name="clock" size={14} /> {t('scheduled.sendsAt', { when: formatFullTime(send.sendAt, locale) })}
                     {account && <span className="scheduled-item-account"> · {account}</span>}
                   </span>
+                  {send.state === 'failed' && <span className="scheduled-item-failed">{t('scheduled.failed')}</span>}
                 </div>
+                {send.state !== 'failed' && (
                 <div className="scheduled-item-actions">
                   <button type="button" className="button button-secondary" disabled={busy !== null} aria-label={t('scheduled.editLabel', { subject })} onClick={() => void takeBack(send, true)}>
                     {t('scheduled.edit')}
@@ -84,6 +86,7 @@ export function ScheduledView(props: { onEdit: (draft: DraftEdit) => void }) {
                     {t('scheduled.cancelSend')}
                   </button>
                 </div>
+                )}
               </li>
             );
           })}

@@ -5,10 +5,15 @@
  * the recovery codes shown once), then signs in again in fresh browsers through each login
  * step: AUTHENTICATOR (a wrong code refused beside the field), RECOVERY_CODE ("9 left"), and
  * ALTERNATE_EMAIL (a mailed code signs in and turns two-step verification off). Settings →
- * Sessions lists his sessions and signs one out: that tab says its session ended. Photographed
+ * Sessions lists his sessions and signs one out: that tab says its session ended. A sign-in
+ * from an unusual country (the run's country database, X-Forwarded-For from the browser) asks
+ * for a code mailed to the alternate email (MULTI_COUNTRY_LOGIN_ERROR). Photographed
  * at 1366×768 and 390×844, light and dark. afterAll leaves Bob as found: two-step verification
  * off (through the alternate email if a test stopped half-way) and no alternate email.
  */
+import { readFile } from 'node:fs/promises';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { ImapFlow } from 'imapflow';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
@@ -62,6 +67,7 @@ const gatewayLogin = async (answer: Record<string, unknown> = {}) =>
 /** Bob as found: two-step verification off (reset through the alternate email when still on), no alternate email. */
 afterAll(async () => {
   for (const context of others) await context.close().catch(() => undefined);
+  for (const proxy of proxies) proxy.close();
   await browser?.close();
   let reply = await gatewayLogin();
   if (reply.challenge === 'AUTHENTICATOR') {
@@ -95,14 +101,39 @@ async function photograph(target: Page, name: string) {
 }
 
 /** A fresh browser context at the login screen, Bob's password given: the gateway's next step is on screen. */
-async function signInAgain(): Promise<Watched> {
-  const context = await newDemoContext(browser, { viewport: { width: 1366, height: 768 } });
+async function signInAgain(from?: string): Promise<Watched> {
+  // From `from`: through a loopback proxy that says so in X-Forwarded-For, as a reverse proxy the gateway trusts would
+  // (a route or extra headers reach the page's requests only, not the engine's worker).
+  const context = from
+    ? await browser.newContext({ viewport: { width: 1366, height: 768 }, colorScheme: 'light', proxy: { server: await forwardingProxy(from), bypass: '<-loopback>' } })
+    : await newDemoContext(browser, { viewport: { width: 1366, height: 768 } });
   others.push(context);
   const fresh = watch(await context.newPage());
   await fresh.page.goto(baseUrl);
   await fresh.page.getByRole('heading', { name: 'Sign in' }).waitFor();
   await fresh.mail.login(bob.email, bob.password);
   return fresh;
+}
+
+const proxies: Server[] = [];
+
+/** A plain HTTP forward proxy on loopback that adds `X-Forwarded-For: <client>` to every request; its address. */
+async function forwardingProxy(client: string): Promise<string> {
+  const server = createServer((request, response) => {
+    const target = new URL(request.url ?? '/');
+    const upstream = httpRequest(
+      { host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method: request.method, headers: { ...request.headers, 'x-forwarded-for': client } },
+      (reply) => {
+        response.writeHead(reply.statusCode ?? 502, reply.headers);
+        reply.pipe(response);
+      },
+    );
+    upstream.on('error', () => response.destroy());
+    request.pipe(upstream);
+  });
+  proxies.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
 const codeField = (target: Page, name: string) => target.getByRole('textbox', { name, exact: true });
@@ -134,7 +165,10 @@ describe('account security', () => {
     await page.getByRole('heading', { name: 'Your recovery codes' }).waitFor();
     recoveryCodes = await page.locator('.security-code-list code').allTextContents();
     expect(recoveryCodes).toHaveLength(10);
-    await page.getByRole('button', { name: 'Download as .txt', exact: true }).waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download as .txt', exact: true }).click()]);
+    expect(download.suggestedFilename()).toBe('tern-mail-recovery-codes.txt');
+    const file = await readFile(await download.path(), 'utf8');
+    for (const code of recoveryCodes) expect(file).toContain(code);
     await photograph(page, 'security-recovery-codes');
     await page.getByRole('button', { name: 'I have saved them', exact: true }).click();
     await page.getByText('On. Signing in also needs a code from your authenticator app.').waitFor();
@@ -195,5 +229,25 @@ describe('account security', () => {
     }, 10_000, 'the Security page saying two-step verification is off');
     expect(status).toBe(true);
     expect(fresh.errors).toEqual([]);
+  });
+
+  test('a sign-in from a country none of Bob’s recent sign-ins came from asks for a code mailed to the alternate email (MULTI_COUNTRY_LOGIN_ERROR)', async () => {
+    // The run's country database (global-setup.ts) puts 81.2.69.0/24 in GB and 2.125.0.0/16 in DE; the browser claims an address there.
+    // His usual country: a sign-in from Britain (straight to the gateway, as from another of his browsers there).
+    const home = await fetch(`${baseUrl}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': '81.2.69.160' },
+      body: JSON.stringify({ email: bob.email, password: bob.password }),
+    });
+    await api('/logout', loginResponseSchema.parse(await home.json()).token, {});
+    const abroad = await signInAgain('2.125.7.8');
+    await abroad.page.getByRole('heading', { name: 'Confirm it is you' }).waitFor();
+    await abroad.page.getByText('This sign-in comes from a country this account does not usually sign in from.').waitFor();
+    await abroad.page.getByText('We sent a 6-digit code to a•••@tern.test.', { exact: false }).waitFor();
+    await photograph(abroad.page, 'login-unusual-country');
+    await codeField(abroad.page, 'Code from the email').fill(await mailedCode());
+    await abroad.page.getByRole('button', { name: 'Verify', exact: true }).click();
+    await abroad.mail.waitForRows();
+    expect(abroad.errors).toEqual([]);
   });
 });

@@ -6,13 +6,16 @@
  * (BOM, ` ::: ` multi-values, an invalid row) is imported through the column mapping and the
  * gateway's job, and importing it again adds nothing; a contact list of two cards (Bob and
  * Alice herself) is written to as one chip and both receive the message (checked over IMAP);
+ * a sender added from a message opens from the toast, with the conversation in its recent mail;
+ * one letter in the composer suggests Bob, whom Alice writes to most;
  * the screen and the import dialog
  * photographed at 1366×768 and 390×844, light and dark, in English and German.
  */
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { screenshot } from './chromium';
-import { eventually, imapSubjects, literal, startLoggedIn, type Watched } from './demo-session';
+import { createTransport } from 'nodemailer';
+import { eventually, imapSubjects, literal, openThread, startLoggedIn, type Watched } from './demo-session';
 import { composerForm } from './mail-page';
 
 const baseUrl = inject('baseUrl');
@@ -242,6 +245,57 @@ describe('the Contacts screen', () => {
     for (const login of [bob, alice]) {
       await eventually(async () => (await imapSubjects(demo.mail.host, demo.mail.imap, login, 'INBOX')).includes(subject), 20_000, `${subject} in ${login.email}'s INBOX`);
     }
+    expect(tab.errors).toEqual([]);
+  });
+
+  test('from a message: add the sender, open the card from the toast, its recent mail opens the conversation; one letter suggests the person written to most first', async () => {
+    const stamp = Date.now().toString(36);
+    const subject = `Hello from Petra ${stamp}`;
+    const transport = createTransport({ host: demo.mail.host, port: demo.mail.smtp, secure: false, ignoreTLS: true });
+    try {
+      await transport.sendMail({ from: `Petra Yarrowfield <petra.${stamp}@yarrow.test>`, to: alice.email, subject, text: 'Shall we meet on Thursday?' });
+    } finally {
+      transport.close();
+    }
+    await page.goto(`${baseUrl}/mail/unified/inbox`);
+    const conversation = await openThread(page, subject);
+    await conversation.getByRole('button', { name: 'Add to contacts' }).click();
+    await page.getByText('Petra Yarrowfield added to your contacts.').waitFor();
+    await page.getByRole('button', { name: 'Open contact' }).click();
+    await page.getByRole('heading', { name: 'Petra Yarrowfield', level: 2 }).waitFor();
+    const recent = page.getByRole('region', { name: 'Recent mail' });
+    const row = recent.getByRole('button', { name: literal(subject) });
+    await row.waitFor();
+    await recent.getByRole('button', { name: 'All mail with Petra Yarrowfield' }).waitFor();
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await screenshot(page, `contacts-recent-mail-1366-${scheme}`);
+      await page.setViewportSize({ width: 390, height: 844 });
+      await recent.scrollIntoViewIfNeeded();
+      await screenshot(page, `contacts-recent-mail-390-${scheme}`);
+      await page.setViewportSize({ width: 1366, height: 768 });
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await row.click();
+    await page.getByRole('region', { name: `Conversation: ${subject}` }).waitFor();
+    expect(new URL(page.url()).searchParams.get('q')).toContain('yarrow.test');
+    // Again from the message: the book has the address already, and says so.
+    await page.getByRole('region', { name: `Conversation: ${subject}` }).getByRole('button', { name: 'Add to contacts' }).click();
+    await page.getByText('Petra Yarrowfield is already in your contacts.').waitFor();
+
+    // The composer: one letter, and Bob — whom Alice writes to most (the seeded mail, the list above) — comes first.
+    await page.goto(`${baseUrl}/mail/unified/inbox`);
+    await page.getByRole('button', { name: 'Compose', exact: true }).click();
+    const box = composerForm(page);
+    await box.waitFor();
+    const to = box.getByRole('combobox', { name: 'To' });
+    await to.pressSequentially('b');
+    const suggestions = page.getByRole('listbox', { name: /Suggestions/ });
+    await suggestions.getByRole('option').first().waitFor();
+    expect(await suggestions.getByRole('option').first().textContent()).toContain(bob.email);
+    await screenshot(page, 'contacts-suggest-one-letter-1366-light');
+    await to.fill('');
+    await page.keyboard.press('Escape');
     expect(tab.errors).toEqual([]);
   });
 

@@ -227,6 +227,9 @@ export async function startDemo(log: (line: string) => void = () => undefined): 
   }
 }
 
+/** Networks of the e2e run's country database (global-setup.ts): public addresses a browser context may claim with X-Forwarded-For. */
+export const E2E_COUNTRIES: Readonly<Record<string, string>> = { '81.2.69.0/24': 'GB', '2.125.0.0/16': 'DE' };
+
 /** TERN_MAIL_DOMAINS for the gateway: both demo domains on the local servers (as demo.ts does). */
 export function mailDomainTable(servers: MailServers): string {
   const entry = {

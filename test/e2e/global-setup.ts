@@ -1,4 +1,3 @@
-import { systemMailEnv } from '../harness/system-mail-env';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -8,7 +7,9 @@ import type { TestProject } from 'vitest/node';
 import { ensureDebianPackages } from '../harness/system-packages';
 import { findFreePorts } from '../harness/ports';
 import { CHROMIUM_PATH } from './chromium';
-import { E2E_IMAGE_HOST, mailDomainTable, startDemo, trackerRequests, type DemoFacts } from './demo-setup';
+import { systemMailEnv } from '../harness/system-mail-env';
+import { countryDatabase } from '../integration/support/mmdb-writer';
+import { E2E_COUNTRIES, E2E_IMAGE_HOST, mailDomainTable, startDemo, trackerRequests, type DemoFacts } from './demo-setup';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -41,6 +42,13 @@ async function waitForHealth(url: string, gateway: ChildProcess, output: () => s
  * them with TERN_MAIL_DOMAINS, as `npm run demo` does. The fake-engine files ignore the
  * mail servers; shell.test.ts only uses the gateway's page.
  */
+/** A small MaxMind country database for the e2e run (test/integration/support/mmdb-writer.ts); its path. */
+async function writeCountryDatabase(dir: string): Promise<string> {
+  const file = join(dir, 'countries.mmdb');
+  await writeFile(file, countryDatabase(E2E_COUNTRIES));
+  return file;
+}
+
 export default async function setup(project: TestProject) {
   await ensureDebianPackages([{ name: 'chromium', binary: CHROMIUM_PATH }], (line) => console.log(line));
   if (!existsSync(join(project.config.root, 'dist', 'server', 'gateway.mjs'))) {
@@ -65,6 +73,10 @@ export default async function setup(project: TestProject) {
       TERN_MAIL_DOMAINS: mailDomainTable(demo.servers),
       // Codes to alternate addresses go through the harness's Postfix (test/harness/system-mail-env.ts).
       ...systemMailEnv(demo.servers),
+      // The suspicious-country check over a country database the run writes (account-security.test.ts):
+      // a browser context there sends X-Forwarded-For, trusted from loopback; no other file sends one.
+      TERN_GEOIP_COUNTRY_DB: await writeCountryDatabase(dataDir),
+      TERN_TRUST_PROXY: 'loopback',
       // The image proxy reaches only the public internet; the e2e files' image servers listen here.
       TERN_IMAGE_PROXY_ALLOW: E2E_IMAGE_HOST,
     },

@@ -160,4 +160,52 @@ describe('snooze, reminders and follow-ups', () => {
       }
     })).toBe(1);
   });
+
+  test('desktop notifications: allowed in Settings, one notification for new mail across two tabs', async () => {
+    await context.grantPermissions(['notifications'], { origin: baseUrl });
+    // Every tab records the notifications it shows (the real permission is still asked).
+    await context.addInitScript(() => {
+      const Real = window.Notification;
+      const shown: { title: string; body: string; tag: string }[] = [];
+      (window as unknown as { shownNotifications: typeof shown }).shownNotifications = shown;
+      class Recording {
+        static get permission() {
+          return Real.permission;
+        }
+        static requestPermission() {
+          return Real.requestPermission();
+        }
+        onclick: (() => void) | null = null;
+        constructor(title: string, options: NotificationOptions = {}) {
+          shown.push({ title, body: options.body ?? '', tag: options.tag ?? '' });
+        }
+        close() {}
+      }
+      (window as unknown as { Notification: unknown }).Notification = Recording;
+    });
+    const second = await context.newPage();
+    await second.goto(`${baseUrl}/settings/notifications`);
+    await second.getByRole('heading', { name: 'Desktop notifications' }).waitFor({ timeout: 20_000 });
+    await second.getByText('Notifications are allowed in this browser.').waitFor();
+    await page.reload();
+    await page.getByRole('navigation', { name: 'Mailboxes' }).waitFor({ timeout: 20_000 });
+
+    const NEWS = `Notify ${stamp}`;
+    await withImap(async (client) => {
+      const raw = [`From: Bob Kite <${bob.email}>`, `To: ${alice.email}`, `Subject: ${NEWS}`, `Date: ${new Date().toUTCString()}`, `Message-ID: <n-${stamp}@e2e.test>`, '', 'Are you there?', ''].join('\r\n');
+      await client.append('INBOX', raw, [], new Date());
+    });
+    const shownIn = (tab: Page) => tab.evaluate(() => (window as unknown as { shownNotifications: { title: string; body: string; tag: string }[] }).shownNotifications.filter((n) => n.body.startsWith('Notify ')));
+    await expect.poll(async () => (await shownIn(page)).length + (await shownIn(second)).length, { timeout: 20_000 }).toBe(1);
+    const [one] = [...(await shownIn(page)), ...(await shownIn(second))];
+    expect(one).toMatchObject({ title: 'Bob Kite', body: NEWS });
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await second.emulateMedia({ colorScheme });
+      for (const size of [{ width: 1366, height: 768 }, { width: 390, height: 844 }]) {
+        await second.setViewportSize(size);
+        await screenshot(second, `timers-4-notifications-${size.width}-${colorScheme}`);
+      }
+    }
+    await second.close();
+  });
 });

@@ -18,7 +18,15 @@ let offsetMs = 0;
 const now = () => Date.now() + offsetMs;
 const handed: string[] = [];
 const real = new NodemailerSmtp();
-const smtp: SmtpConnector = { send: (params) => (handed.push(params.raw.toString('latin1')), real.send(params)) };
+const smtp: SmtpConnector = {
+  send: (params) => {
+    const raw = params.raw.toString('latin1');
+    handed.push(raw);
+    // The server refuses this one for good (a 5xx): the scheduled send fails.
+    if (raw.includes('Refused for good')) return Promise.reject(Object.assign(new Error('550 5.1.1 No such user'), { responseCode: 550, response: '550 5.1.1 No such user' }));
+    return real.send(params);
+  },
+};
 const handoffs = (messageIdHeader: string) => handed.filter((raw) => raw.includes(messageIdHeader)).length;
 
 let fx: WritesFixture;
@@ -177,4 +185,22 @@ test('cancel puts a scheduled draft back in Drafts; delete removes it; times tha
   const lastSunday = 31 - new Date(Date.UTC(year, 2, 31)).getUTCDay();
   expect(await refused({ at: `${year}-03-${lastSunday}T02:30`, timeZone: 'Europe/Berlin' })).toBe('ScheduleTimeNonexistent');
   expect(await refused({ at: '2030-01-01T08:00', timeZone: 'Mars/Olympus' })).toBe('InvalidParameter');
+});
+
+test('a scheduled send the server refuses for good stays listed as failed, and its draft is back in Drafts', async () => {
+  const saved = await fx.api<{ id: string; messageIdHeader: string }>(fx.alice, 'POST', '/api/drafts', { ...compose('Refused for good'), version: 0 });
+  const zone = 'UTC';
+  const scheduled = await api('POST', '/api/send', { idempotencyKey: token(), draftId: saved.body.id, schedule: { at: utcToLocal(now() + 2 * 3600_000, zone), timeZone: zone } });
+  expect(scheduled.status).toBe(202);
+  await advance(2 * 3600_000 + 60_000);
+  await eventually(async () => (await api('GET', `/api/outbox/${scheduled.body.outboxId}`)).body.state === 'failed', 15_000, 'failed');
+  // Every device hears of it (the Scheduled list, a notification): it stays in the waiting list, failed.
+  const listed = (await fx.api<PendingSends>(fx.alice, 'GET', '/api/scheduled')).body.sends.find((item) => item.outboxId === scheduled.body.outboxId);
+  expect(listed).toMatchObject({ state: 'failed', scheduled: true, subject: 'Refused for good' });
+  const aliceImap = await fx.imap(ALICE);
+  try {
+    await eventually(async () => (await uidsByMessageId(aliceImap, 'Drafts', saved.body.messageIdHeader)).length === 1, 10_000, 'the draft back in Drafts');
+  } finally {
+    await aliceImap.logout().catch(() => undefined);
+  }
 });

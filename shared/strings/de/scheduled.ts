@@ -20,6 +20,7 @@ export const scheduled: Record<keyof typeof en, string> = {
   noSubject: '(kein Betreff)',
   edit: 'Bearbeiten',
   editLabel: '„{subject}“ bearbeiten (bricht das geplante Senden ab)',
+  failed: 'Konnte nicht gesendet werden. Sie liegt wieder in den Entwürfen.',
   cancelSend: 'Senden abbrechen',
   cancelSendLabel: 'Senden von „{subject}“ abbrechen (zurück in die Entwürfe)',
   cancelled: 'Geplantes Senden abgebrochen. Die Nachricht ist wieder in den Entwürfen.',

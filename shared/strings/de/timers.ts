@@ -32,5 +32,7 @@ export const timers: Record<keyof typeof en, string> = {
   couldNotSet: 'Die Zeit konnte nicht gesetzt werden',
   couldNotRemove: 'Das konnte nicht geändert werden',
   snoozedView: 'Zurückgestellt',
+  notifyNewMail: '{count} neue Nachrichten',
+  notifyFailed: 'Eine geplante Nachricht konnte nicht gesendet werden',
   linesLabel: 'Zeiten für diese Unterhaltung',
 };

@@ -20,6 +20,7 @@ export const scheduled = {
   edit: 'Edit',
   editLabel: 'Edit “{subject}” (cancels the scheduled send)',
   cancelSend: 'Cancel send',
+  failed: 'Could not be sent. It is back in Drafts.',
   cancelSendLabel: 'Cancel sending “{subject}” (back to Drafts)',
   cancelled: 'Scheduled send cancelled. The message is back in Drafts.',
   couldNotCancel: 'Could not cancel the scheduled send',

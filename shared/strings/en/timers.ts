@@ -31,5 +31,7 @@ export const timers = {
   couldNotSet: 'Could not set the time',
   couldNotRemove: 'Could not change it',
   snoozedView: 'Snoozed',
+  notifyNewMail: '{count} new messages',
+  notifyFailed: 'A scheduled message could not be sent',
   linesLabel: 'Times set for this conversation',
 };

@@ -8,6 +8,7 @@ import type { Address } from '../../../shared/api/mail';
 import { contactDisplayName, type ContactInput } from '../../../shared/contacts';
 import { TernError } from '../../../shared/errors';
 import { errorPhrase } from '../../../shared/strings';
+import type { ThreadRow } from '../../../shared/worker-mail-views';
 import type { ContactBook, ContactCard, ContactExportFile, ContactList, ContactImport, ContactImportPreview, ContactsService } from '../../../shared/worker-contacts-api';
 import type { WorkerBridge } from '../engine-feeds';
 import type { UiEngine } from '../engine-port';
@@ -19,8 +20,14 @@ export interface ContactActions {
   saveContact(params: { accountId: string; id?: string; card: Partial<ContactInput> }): Promise<ContactCard>;
   /** Deletes cards and offers Undo in a toast. */
   deleteContacts(params: { accountId: string; ids: readonly string[]; name: string }): Promise<void>;
-  /** "Add to contacts" on a message: the sender as a new card (names split at the last space), said in a toast. */
-  addSenderToContacts(params: { accountId: string; sender: Address }): Promise<void>;
+  /**
+   * "Add to contacts" on a message: the sender as a new card (names split at the last space),
+   * said in a toast — or, when a card holds the address already, that one; the toast offers
+   * to open the card (`open`: its recent mail is there).
+   */
+  addSenderToContacts(params: { accountId: string; sender: Address; open?: (cardId: string) => void }): Promise<void>;
+  /** The newest conversations of this device's copy with an address (from, to or copied), newest first. */
+  recentMailWith(params: { accountId: string; email: string; limit: number }): Promise<readonly ThreadRow[]>;
   /** Takes an address out of the composer's suggestions (best effort: a failure only leaves it suggested). */
   forgetSuggestion(params: { accountIds: readonly string[]; email: string }): void;
   /** Folds the others into the first card. */
@@ -79,23 +86,31 @@ export function createContactActions({ engine, bridge }: { engine: UiEngine; bri
     saveContactList: (params) => call(() => contacts().saveList(params)),
     removeContactList: (params) => call(() => contacts().removeList(params)),
     forgetSuggestion: (params) => void call(() => contacts().forgetSuggestion(params)).catch(() => undefined),
-    async addSenderToContacts({ accountId, sender }) {
+    async addSenderToContacts({ accountId, sender, open }) {
       const name = sender.name.trim();
       const space = name.lastIndexOf(' ');
       const card = { firstName: space > 0 ? name.slice(0, space) : name, lastName: space > 0 ? name.slice(space + 1) : '', emails: [sender.email] };
+      const openAction = (cardId: string) => (open ? { action: { label: { id: 'contacts.openContact' as const }, run: () => open(cardId) } } : {});
       try {
         // One card per person: an address already in the book (by the spec's equivalence) is not added twice.
         const book = await call(() => contacts().list({ accountId }));
         const known = book.cards.find((existing) => existing.emails.some((email) => sameAddress(email, sender.email)));
         if (known) {
-          bridge.toast({ tone: 'info', message: { id: 'contacts.alreadyThere', values: { name: contactDisplayName(known) } } });
+          bridge.toast({ tone: 'info', message: { id: 'contacts.alreadyThere', values: { name: contactDisplayName(known) } }, ...openAction(known.id) });
           return;
         }
         const saved = await call(() => contacts().save({ accountId, card }));
-        bridge.toast({ tone: 'info', message: { id: 'contacts.added', values: { name: contactDisplayName(saved) } } });
+        bridge.toast({ tone: 'info', message: { id: 'contacts.added', values: { name: contactDisplayName(saved) } }, ...openAction(saved.id) });
       } catch (error) {
         bridge.toast({ tone: 'error', message: errorPhrase(TernError.from(error)) });
       }
+    },
+    async recentMailWith({ accountId, email, limit }) {
+      // The cached search of the address as a phrase: it is on the From, To or Cc line. One snapshot, not a live list.
+      const query = `"${email.replace(/"/g, '')}"`;
+      const snapshot = await call(() => engine.mail.watchThreadList({ scope: { kind: 'search', accountIds: [accountId], query }, window: { offset: 0, limit } }, () => {}));
+      void engine.mail.unwatch({ subscriptionId: snapshot.subscriptionId }).catch(() => undefined);
+      return snapshot.rows;
     },
   };
 }

@@ -6,6 +6,7 @@
 import { TernError } from '../../../shared/errors';
 import type { PendingSendView } from '../../../shared/worker-mail-api';
 import type { UiEngine } from '../engine-port';
+import { engineSubscription } from './engine-subscription';
 
 export interface ScheduledActions {
   /** The accounts' scheduled and held sends, soonest first. */
@@ -20,21 +21,7 @@ export function createScheduledActions(params: { engine: UiEngine }): ScheduledA
   const { engine } = params;
   return {
     pendingSends: (accountIds) => engine.commands.pendingSends({ accountIds }),
-    watchPendingSends(onChange) {
-      let stopped = false;
-      let subscriptionId: string | null = null;
-      void engine.commands.watchPendingSends(onChange).then(
-        (watch) => {
-          subscriptionId = watch.subscriptionId;
-          if (stopped) void engine.commands.unwatchPendingSends({ subscriptionId }).catch(() => undefined);
-        },
-        () => undefined,
-      );
-      return () => {
-        stopped = true;
-        if (subscriptionId) void engine.commands.unwatchPendingSends({ subscriptionId }).catch(() => undefined);
-      };
-    },
+    watchPendingSends: (onChange) => engineSubscription(() => engine.commands.watchPendingSends(onChange), (params) => engine.commands.unwatchPendingSends(params)),
     async cancelScheduled({ accountId, outboxId }) {
       try {
         return await engine.commands.cancelScheduled({ accountId, outboxId });

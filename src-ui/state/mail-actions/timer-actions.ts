@@ -4,10 +4,12 @@
  * when it changed. Refusals become the catalogue's TernError (ScheduleTimeInPast …).
  */
 import type { TimerKind } from '../../../shared/api/timers';
+import type { EngineNotification } from '../../../shared/notifications';
 import { TernError } from '../../../shared/errors';
 import type { Schedule } from '../../../shared/send-time';
 import type { TimerView } from '../../../shared/worker-api';
 import type { UiEngine } from '../engine-port';
+import { engineSubscription } from './engine-subscription';
 
 export interface TimerActions {
   /** The accounts' waiting and raised timers, soonest first. */
@@ -19,6 +21,8 @@ export interface TimerActions {
   followUpMessage(params: { accountId: string; messageId: string; schedule: Schedule }): Promise<TimerView>;
   /** Cancel a waiting timer (unsnooze a snoozed thread), or dismiss a raised one's mark. */
   removeTimer(params: { accountId: string; timerId: string; kind: TimerKind }): Promise<void>;
+  /** This tab shows the desktop notifications the engine picks it for; returns the unsubscribe. */
+  watchNotifications(show: (notification: EngineNotification) => boolean): () => void;
 }
 
 const asTernError = async <T>(run: () => Promise<T>): Promise<T> => {
@@ -38,25 +42,16 @@ export function createTimerActions(params: { engine: UiEngine }): TimerActions {
   return {
     timers: async (accountIds) => (engine.timers ? engine.timers.list({ accountIds }) : []),
     watchTimers(onChange) {
-      if (!engine.timers) return () => undefined;
       const timers = engine.timers;
-      let stopped = false;
-      let subscriptionId: string | null = null;
-      void timers.watch(onChange).then(
-        (watch) => {
-          subscriptionId = watch.subscriptionId;
-          if (stopped) void timers.unwatch({ subscriptionId }).catch(() => undefined);
-        },
-        () => undefined,
-      );
-      return () => {
-        stopped = true;
-        if (subscriptionId) void timers.unwatch({ subscriptionId }).catch(() => undefined);
-      };
+      return timers ? engineSubscription(() => timers.watch(onChange), (params) => timers.unwatch(params)) : () => undefined;
     },
     snoozeThread: (params) => asTernError(() => service().snooze(params)),
     remindThread: (params) => asTernError(() => service().remind(params)),
     followUpMessage: (params) => asTernError(() => service().followUp(params)),
     removeTimer: (params) => asTernError(() => service().remove(params)),
+    watchNotifications(show) {
+      const notifications = engine.notifications;
+      return notifications ? engineSubscription(() => notifications.watch(show), (params) => notifications.unwatch(params)) : () => undefined;
+    },
   };
 }
