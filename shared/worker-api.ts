@@ -13,6 +13,8 @@ import type { Enrolment, RecoveryCodes, SecurityStatus, SessionInfo } from './ap
 import type { Identity, IdentityDraft } from './identities';
 import type { Template, TemplateDraft } from './templates';
 import type { Feature, Plan } from './plans';
+import type { SenderSummary } from './senders';
+import type { UnsubscribeResult } from './api/unsubscribe';
 import type { Label, LabelColor } from './labels';
 import type { PreferencePatch, PreferenceValues } from './preferences';
 import type { ForwardingCheckResult, MailFilter, MailRules, RuleRun, RulesActivity, RulesDoc } from './mail-rules';
@@ -362,6 +364,14 @@ export interface SecurityService {
   endOtherSessions(params: { readonly accountId: string }): Promise<number>;
 }
 
+/** Manage senders (issue 17 point 2): the biggest senders across accounts, and unsubscribing from one. */
+export interface SenderService {
+  /** Senders by volume, most mail first (at most 500), from the cached mail; the bulk actions are runOnScope with ListScope `sender`. */
+  list(params: { readonly accountIds: readonly string[] }): Promise<readonly SenderSummary[]>;
+  /** Leaves the sender's list by one of its messages (SenderSummary.unsubscribe): the gateway decides how (shared/api/unsubscribe.ts). */
+  unsubscribe(params: { readonly accountId: string; readonly messageId: string }): Promise<UnsubscribeResult>;
+}
+
 /**
  * Desktop notifications (issue 15 point 5): the engine decides what is news and has exactly
  * one tab show each event (the tab asked for the permission; `show` answers false without it).
@@ -398,6 +408,8 @@ export interface WorkerApi {
   readonly labels: Service<LabelService>;
   /** Snooze, reminders and follow-ups, kept by the gateway. */
   readonly timers: Service<TimerService>;
+  /** Manage senders: who sends the most, and unsubscribing. */
+  readonly senders: Service<SenderService>;
   /** Desktop notifications: one per event across every tab. */
   readonly notifications: Service<NotificationService>;
   /** Two-factor sign-in, recovery codes and sessions of each account, through the gateway. */

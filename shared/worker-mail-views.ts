@@ -18,7 +18,12 @@ export type ListScope =
    * `server`: the gateway's search instead (it also reads message text, and mail not
    * mirrored yet), asked for when the cached search was cut at the match limit.
    */
-  | { readonly kind: 'search'; readonly accountIds: readonly string[]; readonly query: string; readonly server?: boolean };
+  | { readonly kind: 'search'; readonly accountIds: readonly string[]; readonly query: string; readonly server?: boolean }
+  /**
+   * The threads with mail from one address (Manage senders, shared/senders.ts), outside Trash,
+   * Spam, Sent and Drafts; `keepLatest`: all but the newest of them ("keep only the latest").
+   */
+  | { readonly kind: 'sender'; readonly accountIds: readonly string[]; readonly email: string; readonly keepLatest?: boolean };
 
 /** One row of a thread list: all a list item needs, nothing more (keeps frames small). */
 export interface ThreadRow {

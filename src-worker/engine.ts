@@ -1,6 +1,6 @@
 import { proxy } from 'comlink';
 import { systemClock, type Clock } from '../shared/clock';
-import type { AnalyticsService, LabelService, NotificationService, RulesService, SecurityService, SettingsService, TimerService, WorkerApi } from '../shared/worker-api';
+import type { AnalyticsService, LabelService, NotificationService, RulesService, SenderService, SecurityService, SettingsService, TimerService, WorkerApi } from '../shared/worker-api';
 import { ACCOUNTS_DATABASE, ACCOUNTS_SCHEMA } from './accounts/accounts-database';
 import { AccountRepository } from './accounts/account-repository';
 import { ACCOUNTS_CHANNEL, EngineAccounts } from './accounts/account-service';
@@ -36,6 +36,7 @@ import { EngineSecurity } from './security/security-service';
 import { EngineRules } from './rules/rules-service';
 import { createLabelsGateway } from './labels/labels-gateway';
 import { EngineLabels } from './labels/labels-service';
+import { EngineSenders } from './senders/senders-service';
 import { createTimersGateway } from './timers/timers-gateway';
 import { EngineTimers } from './timers/timers-service';
 import { NotificationCenter } from './notifications/notification-center';
@@ -245,6 +246,7 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     accountIds: async () => (await repository.list()).map((account) => account.accountId),
   });
   const security = new EngineSecurity({ gateway: async (accountId) => createSecurityGateway(await accountClient(accountId)) });
+  const senders = new EngineSenders({ search: mail.search, gateway: accountClient });
   const labels = new EngineLabels({ open: (accountId) => databases.open(accountId), gateway: async (accountId) => createLabelsGateway(await accountClient(accountId)), changed: () => settings.changed() });
   // Analytics reads its stored queues: after the first screen, like the sync.
   void Promise.all([writer.elected, mail.startup.opened]).then(() => analytics.start());
@@ -318,6 +320,7 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
       unwatch: (params) => timers.unwatch(params),
     }),
     security: proxy<SecurityService>(security),
+    senders: proxy<SenderService>(senders),
     notifications: proxy<NotificationService>({
       watch: async (show) => notifications.watch(show),
       unwatch: async ({ subscriptionId }) => notifications.unwatch(subscriptionId),

@@ -28,7 +28,7 @@ export const SETTINGS_PAGES: readonly SettingsPage[] = [
   { id: 'forwarding', title: 'settings.pageForwarding', load: () => import('./rules/ForwardingPage') },
   { id: 'notifications', title: 'settings.pageNotifications', load: () => import('./notifications/NotificationsPage') },
   { id: 'allow-block', title: 'settings.pageAllowBlock', feature: 'allowBlockLists', load: () => import('./rules/AllowBlockPage') },
-  { id: 'manage-senders', title: 'settings.pageManageSenders' },
+  { id: 'manage-senders', title: 'settings.pageManageSenders', load: () => import('./senders/ManageSendersPage') },
   { id: 'auto-reply', title: 'settings.pageAutoReply', load: () => import('./rules/AutoReplyPage') },
   { id: 'business-auto-reply', title: 'settings.pageBusinessAutoReply', feature: 'businessAutoReply', load: () => import('./rules/BusinessHoursPage') },
   { id: 'auto-clean', title: 'settings.pageAutoClean', feature: 'autoClean' },

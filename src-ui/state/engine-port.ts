@@ -7,7 +7,7 @@
  * command functions of mail-actions.ts (STYLE item 13).
  */
 import { proxy, type Remote } from 'comlink';
-import type { AccountService, AccountsState, AddAccountParams, AddAccountResult, LabelService, NotificationService, RulesService, SecurityService, SettingsService, TimerService, WorkerApi } from '../../shared/worker-api';
+import type { AccountService, AccountsState, AddAccountParams, AddAccountResult, LabelService, NotificationService, RulesService, SenderService, SecurityService, SettingsService, TimerService, WorkerApi } from '../../shared/worker-api';
 import type { ContactsService } from '../../shared/worker-contacts-api';
 import type { FolderCommandService, MailCommandService, MailQueryService } from '../../shared/worker-mail-api';
 import type { EarlyList } from '../engine/first-screen';
@@ -40,6 +40,8 @@ export interface UiEngine {
   readonly labels?: LabelService;
   /** Snooze, reminders and follow-ups, kept by the gateway (absent in fakes that do not need them). */
   readonly timers?: TimerService;
+  /** Manage senders: senders by volume, unsubscribe (absent in fakes that do not need them). */
+  readonly senders?: SenderService;
   /** Desktop notifications the engine picks this tab to show (absent in fakes that do not need them). */
   readonly notifications?: NotificationService;
   /** Two-factor, the alternate email and sessions of each account (absent in fakes that do not need them). */
@@ -137,6 +139,10 @@ export function engineFromWorker(worker: Remote<WorkerApi>, version: string, sta
       checkForwarding: (params) => worker.rules.checkForwarding(params),
     },
     security: worker.security,
+    senders: {
+      list: (params) => worker.senders.list(params),
+      unsubscribe: (params) => worker.senders.unsubscribe(params),
+    },
     labels: {
       create: (params) => worker.labels.create(params),
       update: (params) => worker.labels.update(params),

@@ -40,6 +40,7 @@ export const REQUEST_TYPE_CODES = {
   followUp: 'FW',
   security: 'SE',
   templates: 'TM',
+  unsubscribe: 'UN',
 } as const;
 
 export type RequestType = keyof typeof REQUEST_TYPE_CODES;

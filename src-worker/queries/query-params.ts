@@ -14,6 +14,7 @@ export const listScopeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('unified'), accountIds, role: z.enum(['inbox', 'sent', 'drafts', 'archive', 'junk', 'trash', 'snoozed']) }),
   z.object({ kind: z.literal('label'), accountId: id, label: z.string().min(1).max(255) }),
   z.object({ kind: z.literal('search'), accountIds, query: z.string().max(1000), server: z.optional(z.boolean()) }),
+  z.object({ kind: z.literal('sender'), accountIds, email: z.string().min(1).max(320), keepLatest: z.optional(z.boolean()) }),
 ]);
 
 export const listWindowSchema = z.object({ offset: z.number().int().nonnegative(), limit: z.number().int().positive() });

@@ -40,7 +40,7 @@ const BY_LABEL = 'email_label_timestamps';
 
 /** The accounts a scope reads. */
 export function accountsOf(scope: ListScope): readonly string[] {
-  return scope.kind === 'unified' || scope.kind === 'search' ? scope.accountIds : [scope.accountId];
+  return scope.kind === 'unified' || scope.kind === 'search' || scope.kind === 'sender' ? scope.accountIds : [scope.accountId];
 }
 
 const newestFirst = (a: ThreadRow, b: ThreadRow) => b.lastMessageAt - a.lastMessageAt || (a.key < b.key ? 1 : a.key > b.key ? -1 : 0);
@@ -55,7 +55,7 @@ export class ThreadListReader {
 
   constructor(
     private readonly open: OpenStore,
-    private readonly search: Pick<SearchIndexes, 'search'>,
+    private readonly search: Pick<SearchIndexes, 'search' | 'senderThreads'>,
     private readonly serverSearch?: ServerSearch,
   ) {}
 
@@ -64,6 +64,7 @@ export class ThreadListReader {
     if (scope.kind === 'label') return this.indexWindow(scope.accountId, BY_LABEL, scope.label, window);
     if (scope.kind === 'search' && scope.server && this.serverSearch) return this.serverSearchWindow(scope.accountIds, scope.query, window);
     if (scope.kind === 'search') return this.searchWindow(scope.accountIds, scope.query, window);
+    if (scope.kind === 'sender') return this.senderWindow(scope, window);
     const lists = await Promise.all(accountsOf(scope).map((accountId) => this.orderedRows(scope, accountId, window)));
     const total = lists.reduce((sum, list) => sum + list.total, 0);
     const merged = lists.flatMap((list) => list.rows).sort(newestFirst);
@@ -83,7 +84,7 @@ export class ThreadListReader {
       if (ids) ids.push(threadId);
       else byAccount.set(accountId, [threadId]);
     };
-    if (scope.kind === 'search' || scope.kind === 'label') {
+    if (scope.kind === 'search' || scope.kind === 'label' || scope.kind === 'sender') {
       // A search is read whole to order it anyway; a label's list is keys only.
       const { keys } = await this.window(scope, { offset: 0, limit: Number.MAX_SAFE_INTEGER });
       for (const key of keys) {
@@ -159,6 +160,16 @@ export class ThreadListReader {
       .sort((a, b) => b.lastAt - a.lastAt || (a.key < b.key ? 1 : a.key > b.key ? -1 : 0));
     const truncated = found.some(({ hits }) => hits.truncated);
     return { total: merged.length, keys: merged.slice(window.offset, window.offset + window.limit).map((entry) => entry.key), rows: new Map(), truncated };
+  }
+
+  /** A sender's threads over the accounts, newest first; `keepLatest` leaves the newest one out. */
+  private async senderWindow(scope: Extract<ListScope, { kind: 'sender' }>, window: ListWindow): Promise<WindowRead> {
+    const found = await Promise.all(scope.accountIds.map(async (accountId) => ({ accountId, threads: await this.search.senderThreads(accountId, scope.email) })));
+    const merged = found
+      .flatMap(({ accountId, threads }) => threads.map((thread) => ({ key: rowKey(accountId, thread.threadId), lastAt: thread.lastAt })))
+      .sort((a, b) => b.lastAt - a.lastAt || (a.key < b.key ? 1 : a.key > b.key ? -1 : 0))
+      .slice(scope.keepLatest ? 1 : 0);
+    return { total: merged.length, keys: merged.slice(window.offset, window.offset + window.limit).map((entry) => entry.key), rows: new Map() };
   }
 
   /**

@@ -16,7 +16,7 @@ import { folderFromRow, messageFromRow } from '../mail-store/mail-rows';
 import { readCachedLabels } from '../mail-store/settings-rows';
 import type { Label } from '../../shared/labels';
 import { labelNameKey } from '../../shared/search-syntax';
-import { SearchIndex, type SearchHits } from './search-index';
+import { SearchIndex, type SearchHits, type SenderStat } from './search-index';
 import { isEmptySearch, searchFolderIds, type ParsedSearch } from './search-query';
 
 /** Messages read per transaction while building: bounded so tabs' reads get their turn. */
@@ -63,19 +63,37 @@ export class SearchIndexes {
     const { accountId, query } = params;
     const store = await this.deps.open(accountId); // AccountNotFound before any work
     if (isEmptySearch(query)) return NO_HITS;
+    const { entry } = await this.ready(accountId);
+    const keywords = query.labels.length > 0 ? labelKeywords(query.labels, (await withRead(store, ['FeatureSettings'], readCachedLabels)).labels) : [];
+    // A label this account does not have: none of its mail has it (another account's may).
+    if (keywords === null) return NO_HITS;
+    return entry.index.search(query, { folderIds: searchFolderIds(entry.folders!, query), keywords });
+  }
+
+  /** An account's senders with the most mail (Manage senders; at most `limit`): counted over every folder but Trash, Spam, Sent and Drafts. */
+  async senders(accountId: string, limit?: number): Promise<SenderStat[]> {
+    const { entry, folders } = await this.ready(accountId);
+    return entry.index.senderStats(senderFolderIds(folders), limit);
+  }
+
+  /** The threads with mail from `email` in those folders, newest first (a sender's bulk actions). */
+  async senderThreads(accountId: string, email: string): Promise<SearchHits['threads']> {
+    const { entry, folders } = await this.ready(accountId);
+    return entry.index.senderThreads(email, senderFolderIds(folders));
+  }
+
+  /** The account's index with every committed row in it (its build failed or was dropped meanwhile: one more try), and its folders. */
+  private async ready(accountId: string): Promise<{ entry: AccountIndex; folders: Folder[] }> {
+    const store = await this.deps.open(accountId);
     let entry = this.entry(accountId);
     this.indexWaiting(accountId, entry);
     await entry.work;
-    // Its build failed (or a cache clear dropped it meanwhile): one more try with a fresh one.
     if (this.accounts.get(accountId) !== entry) {
       entry = this.entry(accountId);
       await entry.work;
     }
     entry.folders ??= await withRead(store, ['Category'], async (tx) => (await tx.getAll('Category')).map(folderFromRow));
-    const keywords = query.labels.length > 0 ? labelKeywords(query.labels, (await withRead(store, ['FeatureSettings'], readCachedLabels)).labels) : [];
-    // A label this account does not have: none of its mail has it (another account's may).
-    if (keywords === null) return NO_HITS;
-    return entry.index.search(query, { folderIds: searchFolderIds(entry.folders, query), keywords });
+    return { entry, folders: entry.folders };
   }
 
   /** Builds an account's index ahead of its first search (after its first sync). */
@@ -206,6 +224,13 @@ export function labelKeywords(wanted: ParsedSearch['labels'], labels: readonly L
     else if (!negated) return null;
   }
   return keywords;
+}
+
+/** Where a sender's mail counts: what search looks in (all but Trash and Spam), less Sent and Drafts (mail from oneself). */
+function senderFolderIds(folders: readonly Folder[]): Set<string> {
+  const ids = searchFolderIds(folders, { folders: [], notFolders: [] });
+  for (const folder of folders) if (folder.specialUse === 'sent' || folder.specialUse === 'drafts') ids.delete(folder.id);
+  return ids;
 }
 
 function stopTimer(entry: AccountIndex, clock: Clock): void {

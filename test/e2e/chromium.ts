@@ -36,3 +36,23 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   await page.screenshot({ path, fullPage: true });
   return path;
 }
+
+/** The colour scheme applied and its transitions (buttons fade their background) finished, so a photo shows one theme. */
+export async function showScheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
+  await page.emulateMedia({ colorScheme: scheme });
+  await page.waitForFunction((wanted) => document.documentElement.dataset.theme === wanted, scheme);
+  await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished)));
+}
+
+/** The screen at 1366×768 and 390×844, light and dark (`<name>-<width>-<scheme>.png`); back to 1366 and light after. */
+export async function photographThemes(page: Page, name: string): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await showScheme(page, scheme);
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await screenshot(page, `${name}-1366-${scheme}`);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, `${name}-390-${scheme}`);
+  }
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await showScheme(page, 'light');
+}

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { labelsDocSchema } from '../../shared/api/labels';
 import { loginResponseSchema } from '../../shared/api/account';
-import { screenshot } from './chromium';
+import { photographThemes } from './chromium';
 import { accountSection, eventually, openFolder, rowWith, startInInbox, type Watched } from './demo-session';
 import { MailPage } from './mail-page';
 
@@ -40,26 +40,6 @@ afterAll(async () => {
   }
 });
 
-/** The colour scheme applied and its transitions (buttons fade their background) finished, so a photo shows one theme. */
-async function showScheme(scheme: 'light' | 'dark') {
-  await page.emulateMedia({ colorScheme: scheme });
-  await page.waitForFunction((wanted) => document.documentElement.dataset.theme === wanted, scheme);
-  await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished)));
-}
-
-/** The screen at 1366×768 and 390×844, light and dark; back to 1366 and light after. */
-async function photograph(name: string) {
-  for (const scheme of ['light', 'dark'] as const) {
-    await showScheme(scheme);
-    await page.setViewportSize({ width: 1366, height: 768 });
-    await screenshot(page, `${name}-1366-${scheme}`);
-    await page.setViewportSize({ width: 390, height: 844 });
-    await screenshot(page, `${name}-390-${scheme}`);
-  }
-  await page.setViewportSize({ width: 1366, height: 768 });
-  await showScheme('light');
-}
-
 const labelLink = () => accountSection(page, alice.email).getByRole('link', { name: NAME, exact: true });
 
 describe('labels', () => {
@@ -84,7 +64,7 @@ describe('labels', () => {
     expect(await name.inputValue()).toBe(NAME.toLowerCase());
     await name.fill('');
 
-    await photograph('labels-settings');
+    await photographThemes(page, 'labels-settings');
     expect(tab.errors).toEqual([]);
   });
 
@@ -123,7 +103,7 @@ describe('labels', () => {
     const subjects = await mail.rows().locator('.row-subject').allTextContents();
     expect(subjects.sort()).toEqual([firstSubject, secondSubject].sort());
 
-    await photograph('labels-list');
+    await photographThemes(page, 'labels-list');
     expect(tab.errors).toEqual([]);
   });
 });

@@ -12,10 +12,11 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, inject, test } from 'vitest';
 import { screenshot } from './chromium';
-import { eventually, logIn, watch } from './demo-session';
+import { eventually, imapSubjects, logIn, watch } from './demo-session';
 import { useOwnGateway } from './own-gateway';
 
-const { alice } = inject('demo');
+const demo = inject('demo');
+const { alice, bob } = demo;
 const own = useOwnGateway();
 
 /** The version of the service worker controlling the page (service-worker.ts answers 'version'). */
@@ -108,5 +109,23 @@ test('manifest and icons; the service worker takes the page; a new build waits f
   await expect.poll(() => pane.locator('.tern-body-loading').count(), { timeout: 10_000 }).toBe(0);
   await expect(pane.locator('.tern-body-error').count()).resolves.toBe(0);
   await screenshot(page, 'offline-prefetched-message');
+
+  // Written with the gateway down: the message waits in the engine's outbox and leaves when the gateway is back.
+  const subject = `Written offline ${Date.now().toString(36)}`;
+  await page.getByRole('button', { name: 'Compose' }).click();
+  const box = page.getByRole('form').filter({ has: page.getByRole('textbox', { name: 'Message body' }) });
+  await box.getByRole('combobox', { name: 'To' }).fill(bob.email);
+  await box.getByRole('combobox', { name: 'To' }).press('Enter');
+  await box.getByLabel('Subject').fill(subject);
+  await box.getByRole('textbox', { name: 'Message body' }).fill('Written while the server was away.');
+  await box.getByRole('button', { name: 'Send' }).click();
+  // Not "sent": the page says it waits.
+  await page.getByRole('status').filter({ hasText: 'Not sent yet: it goes as soon as it can' }).waitFor();
+  await box.waitFor({ state: 'detached' });
+  await screenshot(page, 'offline-sent-waiting');
+  await expect(imapSubjects(demo.mail.host, demo.mail.imap, bob, 'INBOX')).resolves.not.toContain(subject);
+  await gateway.resume();
+  await eventually(async () => (await imapSubjects(demo.mail.host, demo.mail.imap, bob, 'INBOX')).includes(subject), 90_000, "the mail written offline in Bob's inbox");
+  await page.getByRole('status').filter({ hasText: 'Message sent' }).waitFor();
   await context.close();
 });

@@ -26,6 +26,8 @@ export interface OwnGateway {
   halt(): Promise<void>;
   /** Starts it again on the same port with an empty data dir: every session is gone, as after `npm run demo` again. */
   startFresh(): Promise<void>;
+  /** Starts it again after `halt`, on the same port and data dir: the sessions and the mail it kept are there, as after an outage. */
+  resume(): Promise<void>;
   /** Runs a read-only query on the gateway's SQLite store. */
   query<T>(sql: string, ...params: unknown[]): T[];
   stop(): Promise<void>;
@@ -60,8 +62,8 @@ export async function startOwnGateway(params: { readonly root: string; readonly 
   let child: ChildProcess | null = null;
   let output = '';
 
-  const start = async () => {
-    dataDir = join(work, `gateway-${++runs}`);
+  const start = async (fresh = true) => {
+    if (fresh) dataDir = join(work, `gateway-${++runs}`);
     output = '';
     const started = spawn(process.execPath, ['dist/server/gateway.mjs'], {
       cwd: params.root,
@@ -92,6 +94,10 @@ export async function startOwnGateway(params: { readonly root: string; readonly 
     async startFresh() {
       await stop();
       await start();
+    },
+    async resume() {
+      await stop();
+      await start(false);
     },
     query<T>(sql: string, ...args: unknown[]): T[] {
       const db = new Database(join(dataDir, 'tern.sqlite'), { readonly: true, fileMustExist: true });

@@ -74,6 +74,8 @@ export const app: Record<keyof typeof en, string> = {
   logInAgain: 'Erneut anmelden',
   messageSent: 'Nachricht gesendet',
   messageNotSent: 'Nachricht nicht gesendet',
+  sendWaiting: 'Noch nicht gesendet: Die Nachricht geht, sobald es möglich ist',
+  sendKeptHere: 'Sie bleibt auf diesem Gerät und wird erneut versucht, auch nach einem Neuladen.',
   loggedOutOf: 'Von {email} abgemeldet.',
   actionUndone: 'Aktion rückgängig gemacht.',
   confirmation:

@@ -22,6 +22,7 @@ import { device } from './device';
 import { scheduled } from './scheduled';
 import { identities } from './identities';
 import { labels } from './labels';
+import { senders } from './senders';
 import { timers } from './timers';
 import { security } from './security';
 import { writing } from './writing';
@@ -49,6 +50,7 @@ export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (ty
   scheduled,
   identities,
   labels,
+  senders,
   timers,
   security,
   writing,

@@ -73,6 +73,8 @@ export const app = {
   logInAgain: 'Log in again',
   messageSent: 'Message sent',
   messageNotSent: 'Message not sent',
+  sendWaiting: 'Not sent yet: it goes as soon as it can',
+  sendKeptHere: 'It is kept on this device and tried again, also after a reload.',
   loggedOutOf: 'Logged out of {email}.',
   actionUndone: 'Action undone.',
   confirmation:

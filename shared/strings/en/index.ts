@@ -21,6 +21,7 @@ import { device } from './device';
 import { scheduled } from './scheduled';
 import { identities } from './identities';
 import { labels } from './labels';
+import { senders } from './senders';
 import { timers } from './timers';
 import { security } from './security';
 import { writing } from './writing';
@@ -48,6 +49,7 @@ export const en = {
   scheduled,
   identities,
   labels,
+  senders,
   timers,
   security,
   writing,

@@ -31,7 +31,7 @@ export interface CommandFeed {
 export function createCommandFeed(context: FeedContext, deps: { counts: MailboxCounts; toasts: ToastFeed }): CommandFeed {
   const { engine, store, later, isStopped } = context;
   const { counts, toasts } = deps;
-  const tracked = new Map<string, { label: Phrase | undefined; doneMessage: Phrase | undefined; onFailed: (() => void) | undefined }>();
+  const tracked = new Map<string, { label: Phrase | undefined; doneMessage: Phrase | undefined; onFailed: (() => void) | undefined; toldWaiting?: boolean }>();
   const early = new Map<string, CommandStatus>();
   function showFailure(status: CommandStatus, label: Phrase | undefined) {
     const error = status.error ? TernError.from({ name: status.error.name, message: status.error.message }) : new TernError('OperationFailed');
@@ -47,15 +47,47 @@ export function createCommandFeed(context: FeedContext, deps: { counts: MailboxC
   function onVisibility() {
     if (document.visibilityState === 'visible') void refreshSendNotices();
   }
+  /**
+   * A send the engine cannot hand over yet (no server, or a server error; often its draft's save
+   * is what waits, the send queued behind it): it keeps trying, and the page says so once, so the
+   * closed composer is not taken for "sent" ("Message sent" comes when it is).
+   */
+  const sendOfDraft = new Map<string, string>();
+  const waitingEarly = new Map<string, NonNullable<CommandStatus['error']>>();
+  function tellWaiting(commandId: string, error: NonNullable<CommandStatus['error']>) {
+    const mine = tracked.get(commandId);
+    if (!mine) {
+      waitingEarly.set(commandId, error);
+      later(EARLY_STATUS_MS, () => waitingEarly.delete(commandId));
+      return;
+    }
+    if (mine.toldWaiting) return;
+    mine.toldWaiting = true;
+    // The catalogue's generic failure says "try again", which the engine does by itself.
+    toasts.toast({ tone: 'info', title: { id: 'app.sendWaiting' }, message: error.name === 'OperationFailed' ? { id: 'app.sendKeptHere' } : errorPhrase(error) });
+  }
+  function noteWaiting(status: CommandStatus, previous: CommandStatus | undefined) {
+    if (status.status !== 'pending') return;
+    if (status.kind === 'send') {
+      if (status.draftId) sendOfDraft.set(status.draftId, status.commandId);
+      const error = status.error ?? (previous?.kind === 'saveDraft' && previous.status === 'pending' ? previous.error : undefined);
+      if (error) tellWaiting(status.commandId, error);
+    } else if (status.kind === 'saveDraft' && status.error && status.draftId) {
+      const send = sendOfDraft.get(status.draftId);
+      if (send) tellWaiting(send, status.error);
+    }
+  }
   function onCommandStatus(status: CommandStatus) {
     // The composer of that draft reads its save's or send's latest outcome (its save indicator, a failed send).
     const draftId = status.draftId;
+    noteWaiting(status, draftId ? store.get(draftStatusAtom)[draftId] : undefined);
     if (draftId) store.set(draftStatusAtom, (all) => ({ ...all, [draftId]: status }));
     if (status.notice) void refreshSendNotices();
     // Counts move with the action, at once: its optimistic change is in the engine's rows when
     // it says pending, and its revert when it says failed (not 400 ms later, after the list).
     if (status.kind !== 'saveDraft' && status.kind !== 'send' && status.status !== 'cancelled') void counts.refreshNow([status.accountId]);
     if (status.status === 'pending') return;
+    if (status.kind === 'send' && status.draftId) sendOfDraft.delete(status.draftId);
     if (status.status === 'cancelled') {
       tracked.delete(status.commandId); // an undone send: nothing to report
       return;
@@ -84,6 +116,9 @@ export function createCommandFeed(context: FeedContext, deps: { counts: MailboxC
       if (!status.notice) showFailure(status, label);
     } else {
       tracked.set(commandId, { label, doneMessage, onFailed });
+      const waiting = waitingEarly.get(commandId);
+      waitingEarly.delete(commandId);
+      if (waiting) tellWaiting(commandId, waiting);
     }
   }
   return { onCommandStatus, trackCommand, refreshSendNotices, onVisibility };

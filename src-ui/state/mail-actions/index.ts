@@ -24,6 +24,7 @@ import { createIdentityActions, type IdentityActions } from './identity-actions'
 import { createRulesActions, type RulesActions } from './rules-actions';
 import { createScheduledActions, type ScheduledActions } from './scheduled-actions';
 import { createLabelActions, type LabelActions } from './label-actions';
+import { createSenderActions, type SenderActions } from './sender-actions';
 import { createTimerActions, type TimerActions } from './timer-actions';
 import { createSecurityActions, type SecurityActions } from './security-actions';
 import { createThreadCommands, type ThreadCommandActions } from './thread-commands';
@@ -31,7 +32,7 @@ import { createThreadCommands, type ThreadCommandActions } from './thread-comman
 export { loggedOutMessage } from './account-actions';
 export { confirmation, UNDONE_MESSAGE, type RunOptions, type ThreadCommand } from './thread-commands';
 
-export interface MailActions extends AccountActions, ThreadCommandActions, MessageActions, RulesActions, ContactActions, ScheduledActions, IdentityActions, LabelActions, SecurityActions, TimerActions {
+export interface MailActions extends AccountActions, ThreadCommandActions, MessageActions, RulesActions, ContactActions, ScheduledActions, IdentityActions, LabelActions, SenderActions, SecurityActions, TimerActions {
   // The thread list
   openThreadList(scope: ListScope, window: ListWindow): Promise<void>;
   moveThreadListWindow(window: ListWindow): void;
@@ -86,6 +87,7 @@ export function createMailActions(params: {
     ...createScheduledActions({ engine }),
     ...createIdentityActions({ engine }),
     ...createLabelActions({ engine }),
+    ...createSenderActions({ engine }),
     ...createTimerActions({ engine }),
     ...createSecurityActions({ engine }),
 

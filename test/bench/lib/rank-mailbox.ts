@@ -57,46 +57,42 @@ export async function fillMailbox(store: LocalStore<MailTable>, count: number): 
   }
 }
 
-export interface RankBenchResult {
-  readonly fillMs: number;
-  readonly samples: readonly number[];
-  /** The rebuild's read of every Message row alone (one transaction, batches of 5,000), per run: IndexedDB's share. */
-  readonly readOnly: readonly number[];
-  readonly rebuilt: RankRebuild;
-}
+/** What the worker is asked, one step at a time (the bench reads the machine's CPU time around each). */
+export type RankStep = { readonly step: 'fill'; readonly count: number } | { readonly step: 'rebuild' } | { readonly step: 'read' };
+export type RankStepResult = { readonly ms: number; readonly rebuilt?: RankRebuild } | { readonly error: string };
 
-/** Fills a fresh database in this global's IndexedDB, then rebuilds its ranks `runs` times. */
-export async function runRankBench(count: number, runs: number): Promise<RankBenchResult> {
-  const store = await idbStoreFactory().open(`bench-ranks-${Date.now()}`, MAIL_SCHEMA);
-  const filling = performance.now();
-  await fillMailbox(store, count);
-  const fillMs = performance.now() - filling;
-  const samples: number[] = [];
-  const readOnly: number[] = [];
-  let rebuilt: RankRebuild = { messages: 0, addresses: 0 };
-  for (let run = 0; run < runs; run++) {
-    const started = performance.now();
-    rebuilt = await rebuildRanks(store);
-    samples.push(performance.now() - started);
-    const reading = performance.now();
-    await withRead(store, ['Message'], async (tx) => {
-      for (let after: string | null = null; ; ) {
-        const rows = await tx.getAll('Message', { ...(after === null ? {} : { range: { lower: after, lowerOpen: true } }), limit: 5_000 });
-        if (rows.length < 5_000) break;
-        after = rows[rows.length - 1]!.id;
-      }
-    });
-    readOnly.push(performance.now() - reading);
+let open: Promise<LocalStore<MailTable>> | null = null;
+
+/** One step over this global's IndexedDB: fill a fresh database, rebuild its ranks, or only read its messages (IndexedDB's share). */
+export async function rankStep(request: RankStep): Promise<{ ms: number; rebuilt?: RankRebuild }> {
+  if (request.step === 'fill') open = idbStoreFactory().open(`bench-ranks-${Date.now()}`, MAIL_SCHEMA);
+  if (!open) throw new Error('fill first');
+  const store = await open;
+  const started = performance.now();
+  if (request.step === 'fill') {
+    await fillMailbox(store, request.count);
+    return { ms: performance.now() - started };
   }
-  store.close('closed');
-  return { fillMs, samples, readOnly, rebuilt };
+  if (request.step === 'rebuild') {
+    const rebuilt = await rebuildRanks(store);
+    return { ms: performance.now() - started, rebuilt };
+  }
+  // The rebuild's read of every Message row alone: one transaction, batches of 5,000.
+  await withRead(store, ['Message'], async (tx) => {
+    for (let after: string | null = null; ; ) {
+      const rows = await tx.getAll('Message', { ...(after === null ? {} : { range: { lower: after, lowerOpen: true } }), limit: 5_000 });
+      if (rows.length < 5_000) break;
+      after = rows[rows.length - 1]!.id;
+    }
+  });
+  return { ms: performance.now() - started };
 }
 
-/** In the worker: one message { count, runs } starts it; the answer is the result or { error }. */
+/** In the worker: each message is a step; the answer is its result or { error }. */
 const scope = globalThis as unknown as { onmessage: ((event: MessageEvent) => void) | null; postMessage?: (value: unknown) => void; WorkerGlobalScope?: unknown };
 if (typeof scope.WorkerGlobalScope !== 'undefined') {
-  scope.onmessage = (event: MessageEvent<{ count: number; runs: number }>) => {
-    runRankBench(event.data.count, event.data.runs).then(
+  scope.onmessage = (event: MessageEvent<RankStep>) => {
+    rankStep(event.data).then(
       (result) => scope.postMessage?.(result),
       (error: unknown) => scope.postMessage?.({ error: error instanceof Error ? `${error.message}\n${error.stack}` : String(error) }),
     );

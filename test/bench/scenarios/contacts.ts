@@ -53,6 +53,13 @@ const SUGGEST_BUILD: FigureSpec = {
   unit: 'ms',
   budget: { text: 'none (once, ahead of the composer)' },
 };
+const RANKS_CPU: FigureSpec = {
+  key: '16.contacts-rank-rebuild-100k-cpu',
+  item: 16,
+  what: 'Rank rebuild over a 100,000-message mailbox: CPU time of Chromium (worker + IndexedDB) during it',
+  unit: 'ms',
+  budget: { text: '≤ 5 s (the wall-time budget, as CPU time)', limit: 5_000 },
+};
 const RANKS: FigureSpec = {
   key: '16.contacts-rank-rebuild-100k',
   item: 16,
@@ -135,7 +142,7 @@ export const contacts: Scenario = {
   id: 'contacts',
   title: 'Address book: import of 10,000 contacts, autocomplete with 20,000, rank rebuild over 100,000 messages (issue 18)',
   estimateSec: 150,
-  figures: [IMPORT, SUGGEST, SUGGEST_BUILD, RANKS],
+  figures: [IMPORT, SUGGEST, SUGGEST_BUILD, RANKS, RANKS_CPU],
   async run(ctx) {
     const login = DATASETS.push;
     const importRuns = ctx.quick ? 1 : 3;
@@ -158,6 +165,9 @@ export const contacts: Scenario = {
     const runs = ctx.quick ? 1 : 3;
     const ranks = await rankRebuildInChromium(100_000, runs);
     if (ranks.rebuilt.messages !== 100_000 || ranks.rebuilt.addresses !== RANK_PEOPLE + 1) throw new Error(`the rebuild counted ${ranks.rebuilt.messages} messages and ${ranks.rebuilt.addresses} addresses`);
-    ctx.record(RANKS, { '1': [...ranks.samples] }, `mail-store/rank-rebuild.ts in a dedicated worker of Chromium over its IndexedDB (the engine runs it in its worker: off every tab's main thread), ${runs} runs over one database: 100,000 messages (one in eight in Sent, ${RANK_PEOPLE.toLocaleString('en')} people) read in batches of 5,000 in one read transaction, ranked, then ${(RANK_PEOPLE + 1).toLocaleString('en')} address rows written. The same read of the 100,000 rows alone (IndexedDB's share): median ${Math.round(median([...ranks.readOnly]))} ms. Filling the database took ${Math.round(ranks.fillMs)} ms.`);
+    const what = `mail-store/rank-rebuild.ts in a dedicated worker of Chromium over its IndexedDB (the engine runs it in its worker: off every tab's main thread), ${runs} runs over one database of 100,000 messages (one in eight in Sent, ${RANK_PEOPLE.toLocaleString('en')} people): read in batches of 5,000 in one read transaction, ranked, then ${(RANK_PEOPLE + 1).toLocaleString('en')} address rows written.`;
+    const readAlone = `The same read of the 100,000 rows alone (IndexedDB's share): median ${Math.round(median([...ranks.readMs]))} ms wall, ${Math.round(median([...ranks.readCpuMs]))} ms CPU.`;
+    ctx.record(RANKS, { '1': [...ranks.rebuildMs] }, `${what} Wall time in the worker. ${readAlone} Filling the database took ${Math.round(ranks.fillMs)} ms.`);
+    ctx.record(RANKS_CPU, { '1': [...ranks.rebuildCpuMs] }, `${what} CPU time (user + system, /proc) of every Chromium process during each rebuild: the worker's thread and the browser process's IndexedDB. The rebuild is one chain (the worker asks, IndexedDB answers; the data in memory, no disk waits), so alone on the machine its wall time would be about this, or less where the two processes overlap; on a shared machine other processes take the cores in between. ${readAlone}`);
   },
 };

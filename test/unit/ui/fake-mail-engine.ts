@@ -272,6 +272,10 @@ export function createFakeEngine(options: FakeEngineOptions = {}): FakeEngine {
       }
       case 'label':
         return () => false;
+      case 'sender': {
+        const accountIds = new Set(scope.accountIds);
+        return (row) => accountIds.has(row.accountId) && row.participants.some((p) => p.email.toLowerCase() === scope.email);
+      }
       case 'search': {
         const words = scope.query.toLowerCase().split(/\s+/).filter(Boolean);
         const accountIds = new Set(scope.accountIds);

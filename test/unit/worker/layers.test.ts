@@ -14,7 +14,7 @@ const ROOT = path.resolve(__dirname, '../../../src-worker');
 const FLOORS: readonly (readonly string[])[] = [
   ['db/', 'model/'],
   ['mail-store/', 'net/', 'api/', 'log/'],
-  ['sync/', 'outbox/', 'queries/', 'search/', 'folders/', 'accounts/', 'analytics/', 'settings/', 'contacts/', 'rules/', 'labels/', 'timers/', 'security/', 'templates/', 'notifications/'],
+  ['sync/', 'outbox/', 'queries/', 'search/', 'folders/', 'accounts/', 'analytics/', 'settings/', 'contacts/', 'rules/', 'labels/', 'timers/', 'security/', 'templates/', 'notifications/', 'senders/'],
   ['account-runtime.ts', 'session-service.ts', 'boundary/'],
   ['mail-engine.ts'],
   ['engine.ts'],
@@ -33,6 +33,7 @@ const SIDEWAYS_ALLOWED: ReadonlyMap<string, string> = new Map([
   ['accounts/ -> outbox/', 'a forced logout keeps the unsent work (unsent-work.ts)'],
   ['analytics/ -> accounts/', 'the analytics queues live in the accounts database'],
   ['timers/ -> queries/', 'timer commands parse their params as queries do (query-params.ts)'],
+  ['senders/ -> search/', 'the senders are counted in the search index, which holds every cached message'],
 ]);
 
 /** The file an import names: `./engine` is `engine.ts`. */

@@ -102,3 +102,42 @@ describe('label: over the cached mail', () => {
     expect(await threads('budget -label:Elsewhere')).toEqual(['t3', 't2', 't1']);
   });
 });
+
+describe('senders over the cached mail (Manage senders)', () => {
+  test('counts, unread, newest time and the newest unsubscribe offer per address, case aside; Trash and Sent left out; a sender’s threads newest first', async () => {
+    const { store, changes, indexes } = await setup();
+    await withWrite(store, ['Category'], async (tx) => {
+      await tx.put('Category', { id: 'sent', path: 'Sent', name: 'Sent', special_use: 'sent', total: 0, unread: 0 });
+      await tx.put('Category', { id: 'trash', path: 'Trash', name: 'Trash', special_use: 'trash', total: 0, unread: 0 });
+    });
+    const offer = { http: 'https://news.example/u', mailto: null, oneClick: true };
+    const from = (id: string, email: string, fields: Partial<MessageMeta> = {}) => ({
+      meta: { ...meta(id, `Mail ${id}`), from: [{ name: email.startsWith('news') ? 'News' : '', email }], ...fields },
+      deleted: false,
+      server: null,
+    });
+    changes.emit({
+      accountId: '7',
+      threadIds: [],
+      foldersChanged: true,
+      messages: {
+        put: [
+          from('2', 'news@example.com', { unread: false }),
+          from('3', 'NEWS@example.com', { unsubscribe: offer }),
+          from('4', 'news@example.com', { threadId: 't3' }),
+          from('5', 'news@example.com', { folderId: 'trash' }),
+          from('6', 'bob@example.com', { folderId: 'sent' }),
+          from('7', 'bob@example.com'),
+        ],
+        removed: [],
+      },
+    });
+    const stats = await indexes.senders('7');
+    const news = stats.find((stat) => stat.email === 'news@example.com')!;
+    expect(news).toEqual({ email: 'news@example.com', name: 'News', count: 3, unread: 2, lastAt: T0 + 4, unsubscribe: { messageId: '3', offer } });
+    expect(stats.find((stat) => stat.email === 'bob@example.com')).toMatchObject({ count: 1, unsubscribe: null });
+    expect(stats.find((stat) => stat.email === 'ann@example.com')).toMatchObject({ count: 1 });
+    expect((await indexes.senderThreads('7', 'News@Example.com')).map((thread) => thread.threadId)).toEqual(['t3', 't2']);
+    expect(await indexes.senderThreads('7', 'nobody@example.com')).toEqual([]);
+  });
+});

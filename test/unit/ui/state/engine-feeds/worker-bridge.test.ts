@@ -187,6 +187,22 @@ test('a send of this tab says "Message sent" (a status toast) once the gateway h
     ['info', null, 'Message sent'],
     ['error', 'Message not sent', 'This draft no longer exists.'],
   ]);
+  // One the engine could not hand over (the gateway down): said once while it keeps trying, then sent.
+  const waiting: CommandStatus = { ...status('send-4', 'pending'), error: { name: 'NetworkError', message: 'The server cannot be reached.' } };
+  bridge.trackCommand('send-4', 'Message not sent', 'Message sent');
+  onStatus(waiting);
+  onStatus(waiting);
+  expect(shown().filter(([, title]) => title === 'Not sent yet: it goes as soon as it can')).toEqual([['info', 'Not sent yet: it goes as soon as it can', 'The server cannot be reached.']]);
+  onStatus(status('send-4', 'done'));
+  expect(shown().at(-1)).toEqual(['info', null, 'Message sent']);
+  // Its draft's save is what waits (the send queued behind it), and the engine told before `run` answered.
+  const offline = { name: 'OperationFailed', message: 'The operation failed. Please try again.' };
+  onStatus({ commandId: 'save-5', accountId: '1001', kind: 'saveDraft', status: 'pending', draftId: 'd5', error: offline });
+  onStatus({ ...status('send-5', 'pending'), draftId: 'd5' });
+  expect(shown().at(-1)).toEqual(['info', null, 'Message sent']);
+  bridge.trackCommand('send-5', 'Message not sent', 'Message sent');
+  // The generic failure's "try again" is not said: the engine tries again by itself.
+  expect(shown().at(-1)).toEqual(['info', 'Not sent yet: it goes as soon as it can', 'It is kept on this device and tried again, also after a reload.']);
   bridge.stop();
 });
 
