@@ -60,6 +60,11 @@ export function receiptRefusal(params: { readonly headers: ReceiptHeaders; reado
   return null;
 }
 
+/** Whether a message is a receipt (it carries a message/disposition-notification part): shown as a line, not as mail. */
+export function isReceiptMessage(message: { readonly attachments: readonly { readonly contentType: string }[] }): boolean {
+  return message.attachments.some((attachment) => attachment.contentType.toLowerCase() === 'message/disposition-notification');
+}
+
 /** Whether the receipt would go elsewhere than to the sender (the reader is warned: a way to learn who reads what). */
 export function receiptGoesElsewhere(receipt: string, senderEmail: string | undefined): boolean {
   return !senderEmail || receipt.toLowerCase() !== senderEmail.trim().toLowerCase();

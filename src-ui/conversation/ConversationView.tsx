@@ -10,6 +10,8 @@ import type { BodyView, MessageView, ThreadView } from '../../shared/worker-mail
 import { TernError } from '../../shared/errors';
 import { composeFromMessage, type ComposerInitial } from '../composer/compose-initial';
 import { Icon } from '../kit/icons';
+import { isReceiptMessage } from '../../shared/read-receipts';
+import { formatFullTime } from '../kit/date-format';
 import { initiallyExpanded } from './message-format';
 import { MessageItem, type MessageReceipts, type ResponseMode } from './MessageItem';
 import { CONVERSATION_CSS } from './conversation-styles';
@@ -204,6 +206,14 @@ export const ConversationView = memo(function ConversationView(props: Conversati
       </header>
       <ol className="tern-message-list">
         {messages.map((message) => {
+          // A read receipt (RFC 8098) is a line under what it answers, not a message to open.
+          if (isReceiptMessage(message)) {
+            return (
+              <li key={message.id} data-message-id={message.id} className="tern-receipt-line">
+                <Icon name="doubleCheck" size={16} /> {t('writing.readBy', { name: message.from[0]?.name || message.from[0]?.email || '', time: formatFullTime(message.date, locale) })}
+              </li>
+            );
+          }
           if (folded.has(message.id)) {
             if (foldShown) return null;
             foldShown = true;

@@ -50,6 +50,8 @@ export const CONVERSATION_CSS = `${BASE_CSS}
 }
 .tern-remote-bar > .tern-icon { color: #b35c00; }
 .tern-remote-text { flex: 1 1 240px; }
+/* A read receipt in its conversation (ConversationView): one quiet line, not a message card. */
+.tern-receipt-line { display: flex; align-items: center; gap: 6px; padding: 6px 16px; font-size: 12.5px; color: var(--t-muted); }
 .tern-remote-actions { display: flex; flex-wrap: wrap; gap: 4px; }
 /* Reading images (G1): the way back from "Always show from …"; a mail without colours of its own in the app's dark colours (own-colours.ts). */
 .tern-remote-trusted { display: flex; flex-wrap: wrap; align-items: baseline; gap: 4px 8px; font-size: 12.5px; color: var(--t-muted); }

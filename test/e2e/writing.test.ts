@@ -161,5 +161,8 @@ test('a read receipt asked for from the composer; the message that asks shows th
     20_000,
     'the receipt and $MDNSent',
   );
+  // The receipt joins the conversation (it answers the message) as a line, not as mail.
+  await conversation.locator('.tern-receipt-line').filter({ hasText: /^\s*Read by Alice/ }).waitFor({ timeout: 30_000 });
+  await photograph('receipt-read-by');
   expect(tab.errors).toEqual([]);
 });

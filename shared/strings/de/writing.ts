@@ -40,6 +40,7 @@ export const writing: Record<keyof typeof en, string> = {
   receiptSent: 'Lesebestätigung gesendet.',
   receiptOtherAddress: 'Die Bestätigung ginge an {address}, nicht an den Absender ({sender}).',
   receiptNotSent: 'Die Lesebestätigung wurde nicht gesendet. {reason}',
+  readBy: 'Gelesen von {name}, {time}',
   receiptsIntro: 'Wenn eine Nachricht um eine Lesebestätigung bittet. Für automatische E-Mails, Mailinglisten und E-Mails in Gesendet, Entwürfe, Papierkorb oder Spam wird nie eine gesendet.',
   receiptPolicy: 'Wenn ein Absender um eine Lesebestätigung bittet',
   receiptPolicyAsk: 'Jedes Mal fragen',

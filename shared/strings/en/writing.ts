@@ -40,6 +40,7 @@ export const writing = {
   receiptSent: 'Read receipt sent.',
   receiptOtherAddress: 'The receipt would go to {address}, not to the sender ({sender}).',
   receiptNotSent: 'The read receipt was not sent. {reason}',
+  readBy: 'Read by {name}, {time}',
   receiptsIntro: 'When a message asks for a read receipt. Receipts are never sent for automatic mail, mailing lists, or mail in Sent, Drafts, Trash or Spam.',
   receiptPolicy: 'When a sender asks for a read receipt',
   receiptPolicyAsk: 'Ask me each time',
