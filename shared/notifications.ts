@@ -2,6 +2,7 @@
  * Desktop notifications (issue 15 point 5): what the engine tells a tab to show, and the
  * rules that decide whether an event is shown at all — one place, tested without a browser.
  */
+import type { Message } from './strings';
 import type { PreferenceValues } from './preferences';
 
 export type NotificationKind = 'mail' | 'snooze' | 'remind' | 'followUp' | 'failedSend';
@@ -12,7 +13,11 @@ export interface EngineNotification {
   readonly key: string;
   readonly kind: NotificationKind;
   readonly accountId: string;
-  readonly title: string;
+  /**
+   * Its title; a catalogue message is worded by the tab that shows it (the strings stay out of
+   * the engine's bundle: both languages' catalogue would double it).
+   */
+  readonly title: string | Message;
   readonly body: string;
   /** The conversation it is about (a click opens it), when there is one. */
   readonly threadId?: string;

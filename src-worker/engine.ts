@@ -236,7 +236,6 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     center: notifications,
     now: () => clock.now(),
     startedAt: clock.now(),
-    languages: () => (typeof navigator === 'undefined' ? [] : navigator.languages ?? [navigator.language]),
   });
   mail.changes.subscribe((change) => void notifier.onMail(change).catch(noteError));
   void mail.commands.watchPendingSends((accountId) => void notifier.onPendingSends(accountId).catch(noteError));

@@ -7,15 +7,20 @@
 import { useEffect } from 'react';
 import type { EngineNotification } from '../../shared/notifications';
 import { useMailActions } from './actions-context';
+import type { Locale } from '../../shared/locales';
+import { formatPhrase } from '../../shared/strings';
+import { useLocale } from '../kit/i18n';
 
 /** Whether this browser can show notifications and has been allowed to. */
 export function notificationsAllowed(): boolean {
   return typeof Notification !== 'undefined' && Notification.permission === 'granted';
 }
 
-function show(notification: EngineNotification): boolean {
+function show(locale: Locale, notification: EngineNotification): boolean {
   if (!notificationsAllowed()) return false;
-  const shown = new Notification(notification.title, { body: notification.body, tag: notification.key });
+  // The engine sends catalogue titles as messages: this tab words them in its language.
+  const title = typeof notification.title === 'string' ? notification.title : formatPhrase(locale, notification.title);
+  const shown = new Notification(title, { body: notification.body, tag: notification.key });
   shown.onclick = () => {
     window.focus();
     shown.close();
@@ -26,5 +31,6 @@ function show(notification: EngineNotification): boolean {
 /** This tab offers itself to show notifications, while the mail screens are open. */
 export function useNotificationsFeed(): void {
   const actions = useMailActions();
-  useEffect(() => actions.watchNotifications(show), [actions]);
+  const locale = useLocale();
+  useEffect(() => actions.watchNotifications((notification) => show(locale, notification)), [actions, locale]);
 }

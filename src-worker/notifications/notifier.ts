@@ -8,8 +8,8 @@
 import type { PendingSends } from '../../shared/api/compose';
 import type { TimersDoc } from '../../shared/api/timers';
 import { inQuietHours, mailWanted, type EngineNotification } from '../../shared/notifications';
-import { readPreferenceValues, resolveLocale, type PreferenceValues } from '../../shared/preferences';
-import { format, type MessageId } from '../../shared/strings';
+import { readPreferenceValues, type PreferenceValues } from '../../shared/preferences';
+import type { MessageId } from '../../shared/strings';
 import type { MailTable } from '../db/mail-schema';
 import { withRead, type LocalStore, type ReadTransaction } from '../db/store';
 import type { MailChange } from '../mail-store/change-feed';
@@ -34,8 +34,6 @@ export interface NotifierDeps {
   readonly now: () => number;
   /** When this engine started: earlier mail is not announced. */
   readonly startedAt: number;
-  /** The browser's languages (the account's "auto" language). */
-  readonly languages: () => readonly string[];
   /** Local wall-clock minute of the day (quiet hours are local). */
   readonly minuteOfDay?: (at: number) => number;
 }
@@ -62,10 +60,9 @@ export class Notifier {
     if (this.quiet(preferences)) return;
     const wanted = fresh.filter(({ meta }) => mailWanted(preferences, { inInbox: meta.folderId === inbox, keywords: meta.keywords }));
     if (wanted.length === 0) return;
-    const locale = this.locale(preferences);
     if (wanted.length > MAX_SINGLE) {
       const keys = wanted.map(({ meta }) => meta.id).join(',');
-      await this.publish({ key: `mail:${change.accountId}:${keys}`, kind: 'mail', accountId: change.accountId, title: format(locale, 'timers.notifyNewMail', { count: wanted.length }), body: '' });
+      await this.publish({ key: `mail:${change.accountId}:${keys}`, kind: 'mail', accountId: change.accountId, title: { id: 'timers.notifyNewMail', values: { count: wanted.length } }, body: '' });
       return;
     }
     for (const { meta } of wanted) {
@@ -74,7 +71,7 @@ export class Notifier {
         key: `mail:${change.accountId}:${meta.id}`,
         kind: 'mail',
         accountId: change.accountId,
-        title: sender?.name || sender?.email || format(locale, 'timers.notifyNewMail', { count: 1 }),
+        title: sender?.name || sender?.email || { id: 'timers.notifyNewMail', values: { count: 1 } },
         body: meta.subject,
         threadId: meta.threadId,
       });
@@ -85,10 +82,9 @@ export class Notifier {
   async onTimers(accountId: string): Promise<void> {
     const { preferences, doc } = await withRead(await this.deps.open(accountId), ['JSONBlob'], async (tx) => ({ preferences: await preferencesOf(tx), doc: await readThreadTimers(tx) }));
     if (!preferences.notifyReminders || this.quiet(preferences)) return;
-    const locale = this.locale(preferences);
     for (const timer of doc.timers) {
       if (timer.state !== 'raised' || timer.raisedAt === null || timer.raisedAt < this.deps.now() - RECENT_MS) continue;
-      await this.publish({ key: `timer:${timer.id}:${timer.raisedAt}`, kind: timer.kind, accountId, title: format(locale, TIMER_TITLES[timer.kind]), body: timer.subject, threadId: timer.threadId });
+      await this.publish({ key: `timer:${timer.id}:${timer.raisedAt}`, kind: timer.kind, accountId, title: { id: TIMER_TITLES[timer.kind] }, body: timer.subject, threadId: timer.threadId });
     }
   }
 
@@ -96,10 +92,9 @@ export class Notifier {
   async onPendingSends(accountId: string): Promise<void> {
     const { preferences, doc } = await withRead(await this.deps.open(accountId), ['JSONBlob'], async (tx): Promise<{ preferences: PreferenceValues; doc: PendingSends }> => ({ preferences: await preferencesOf(tx), doc: await readPendingSends(tx) }));
     if (!preferences.notifyReminders || this.quiet(preferences)) return;
-    const locale = this.locale(preferences);
     for (const send of doc.sends) {
       if (!send.scheduled || send.state !== 'failed' || send.sendAt < this.deps.now() - RECENT_MS) continue;
-      await this.publish({ key: `failed:${accountId}:${send.outboxId}`, kind: 'failedSend', accountId, title: format(locale, 'timers.notifyFailed'), body: send.subject });
+      await this.publish({ key: `failed:${accountId}:${send.outboxId}`, kind: 'failedSend', accountId, title: { id: 'timers.notifyFailed' }, body: send.subject });
     }
   }
 
@@ -110,10 +105,6 @@ export class Notifier {
       return date.getHours() * 60 + date.getMinutes();
     })();
     return inQuietHours(preferences, minute);
-  }
-
-  private locale(preferences: PreferenceValues) {
-    return resolveLocale(preferences.language, this.deps.languages());
   }
 
   private async publish(notification: EngineNotification): Promise<void> {

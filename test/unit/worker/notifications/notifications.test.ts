@@ -9,6 +9,7 @@ import { describe, expect, test } from 'vitest';
 import type { MessageMeta } from '../../../../shared/api/mail';
 import { DEFAULT_PREFERENCES, type PreferenceValues } from '../../../../shared/preferences';
 import { inQuietHours, mailWanted, type EngineNotification } from '../../../../shared/notifications';
+import { format } from '../../../../shared/strings';
 import { MAIL_SCHEMA } from '../../../../src-worker/db/mail-schema';
 import { MemoryDatabases } from '../../../../src-worker/db/memory-store';
 import { withWrite } from '../../../../src-worker/db/store';
@@ -90,7 +91,7 @@ describe('what is news', () => {
     const shown: EngineNotification[] = [];
     const center = new NotificationCenter();
     center.watch((n) => (shown.push(n), true));
-    const notifier = new Notifier({ open: async () => store, center, now: () => started + 5000, startedAt: started, languages: () => ['en'], minuteOfDay: () => minute });
+    const notifier = new Notifier({ open: async () => store, center, now: () => started + 5000, startedAt: started, minuteOfDay: () => minute });
     return { store, shown, notifier };
   }
 
@@ -121,10 +122,12 @@ describe('what is news', () => {
     await notifier.onTimers('1');
     await notifier.onPendingSends('1');
     await notifier.onTimers('1');
+    // Catalogue titles travel as messages, worded by the tab that shows them.
     expect(shown.map((n) => [n.key, n.title, n.body])).toEqual([
-      ['timer:3:' + String(started + 1000), 'No reply yet', 'Any news?'],
-      ['failed:1:5', 'A scheduled message could not be sent', 'Report'],
+      ['timer:3:' + String(started + 1000), { id: 'timers.markFollowUp' }, 'Any news?'],
+      ['failed:1:5', { id: 'timers.notifyFailed' }, 'Report'],
     ]);
+    expect(shown.map((n) => (typeof n.title === 'string' ? n.title : format('en', n.title.id, n.title.values)))).toEqual(['No reply yet', 'A scheduled message could not be sent']);
     const off = await setup({ notifyReminders: false });
     await withWrite(off.store, ['JSONBlob'], (tx) => writeThreadTimers(tx, { timers: [{ id: '3', threadId: '7', kind: 'remind', state: 'raised', dueAt: started, timeZone: 'UTC', raisedAt: started, messageId: null, subject: 'x' }] }));
     await off.notifier.onTimers('1');
