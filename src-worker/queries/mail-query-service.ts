@@ -63,6 +63,11 @@ export interface MailQueryServiceDeps {
 export class EngineMailQueries implements MailQueryService {
   /** "Keep recent mail offline" (body-prefetch.ts): made on first use, one run for every tab. */
   private bodyPrefetch: BodyPrefetch | null = null;
+  /** When a tab last asked for a thread, a body or a list window: the prefetch waits a moment after it. */
+  private lastAsked = 0;
+  private asked(): void {
+    this.lastAsked = Date.now();
+  }
 
   constructor(private readonly deps: MailQueryServiceDeps) {}
 
@@ -72,6 +77,7 @@ export class EngineMailQueries implements MailQueryService {
       open: this.deps.open,
       fetchBody: (body) => this.deps.reads.body(body),
       saveData: () => (globalThis.navigator as { connection?: { saveData?: boolean } } | undefined)?.connection?.saveData === true,
+      lastAsked: () => this.lastAsked,
     });
     return this.bodyPrefetch.run(parsed, onProgress);
   }
@@ -85,6 +91,7 @@ export class EngineMailQueries implements MailQueryService {
   }
 
   moveWindow(params: { subscriptionId: string; window: ListWindow }): Promise<ListSnapshot> {
+    this.asked();
     return this.deps.lists.move(parseParams(moveWindowParamsSchema, params));
   }
 
@@ -95,15 +102,18 @@ export class EngineMailQueries implements MailQueryService {
 
   async watchThread(params: { accountId: string; threadId: string }, onPush: (push: ThreadPush) => void): Promise<ThreadSnapshot> {
     const parsed = parseParams(threadParamsSchema, params);
+    this.asked();
     if (!this.deps.threads) return { subscriptionId: '', thread: await this.deps.reads.thread(parsed) };
     return this.deps.threads.watch(parsed, onPush);
   }
 
   getThread(params: { accountId: string; threadId: string }): Promise<ThreadView> {
+    this.asked();
     return this.deps.reads.thread(parseParams(threadParamsSchema, params));
   }
 
   getBody(params: { accountId: string; messageId: string; whole?: boolean }): Promise<BodyView> {
+    this.asked();
     return this.deps.reads.body(parseParams(bodyParamsSchema, params));
   }
 

@@ -6,6 +6,7 @@
 import { afterEach, beforeAll, expect, test } from 'vitest';
 import { registerErrorTransfer } from '../../../../shared/error-transfer';
 import type { BodyProgress } from '../../../../shared/worker-mail-api';
+import { YIELD_MS } from '../../../../src-worker/queries/body-prefetch';
 import { FakeMailServer } from '../fake-mail-server';
 import { Profile, waitFor } from '../mail-test-kit';
 
@@ -31,13 +32,20 @@ test('fetches the missing bodies of the last N days, newest first, once; then th
   engines.push(engine);
   const runtime = await waitFor(() => engine.runtime(server.accountId), 'the runtime');
   await waitFor(() => runtime.sync.state.phase === 'idle' && runtime.sync.state.appliedTransactionId === server.latest, 'the sync');
+  const askedFrom = Date.now();
   await engine.queries.getBody({ accountId: server.accountId, messageId: opened.id });
   const bodyRequests = () => [yesterday, lastWeek, opened, old].map((message) => server.requestsTo(`/api/messages/${message.id}/body`).length);
   expect(bodyRequests()).toEqual([0, 0, 1, 0]);
 
   const heard: BodyProgress[] = [];
-  const result = await engine.queries.prefetchBodies({ accountIds: [server.accountId], days: 30 }, (progress) => heard.push(progress));
+  let firstBodyAt = 0;
+  const result = await engine.queries.prefetchBodies({ accountIds: [server.accountId], days: 30 }, (progress) => {
+    heard.push(progress);
+    if (progress.done === 1) firstBodyAt ||= Date.now();
+  });
   expect(result).toEqual({ done: 2, total: 2, state: 'done' });
+  // A person goes first: the body just opened held the download back for a moment.
+  expect(firstBodyAt - askedFrom).toBeGreaterThanOrEqual(YIELD_MS);
   expect(heard.map((progress) => `${progress.done}/${progress.total} ${progress.state}`)).toEqual(['0/0 idle', '0/2 running', '1/2 running', '2/2 done', '2/2 done']);
   // Each missing recent body once, the opened one not again, the old one never.
   expect(bodyRequests()).toEqual([1, 1, 1, 0]);
@@ -51,3 +59,4 @@ test('fetches the missing bodies of the last N days, newest first, once; then th
   await expect(engine.queries.prefetchBodies({ accountIds: [server.accountId], days: 30 }, () => undefined)).resolves.toEqual({ done: 0, total: 0, state: 'done' });
   await expect(engine.queries.prefetchBodies({ accountIds: [server.accountId], days: 0 }, () => undefined)).rejects.toMatchObject({ name: 'InvalidRequestData' });
 });
+
