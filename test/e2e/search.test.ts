@@ -118,6 +118,7 @@ test('the operator list opens from the keyboard and writes the operator into the
     expect.stringMatching(/^has:/),
     expect.stringMatching(/^is:/),
     expect.stringMatching(/^in:/),
+    expect.stringMatching(/^label:/),
     expect.stringMatching(/^after:/),
     expect.stringMatching(/^before:/),
   ]);
