@@ -10,9 +10,9 @@
  */
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { expect, inject, test } from 'vitest';
+import { afterAll, expect, inject, test } from 'vitest';
 import { screenshot } from './chromium';
-import { eventually, imapSubjects, logIn, watch } from './demo-session';
+import { eventually, imapSubjects, logIn, watch, type Watched } from './demo-session';
 import { useOwnGateway } from './own-gateway';
 
 const demo = inject('demo');
@@ -30,10 +30,19 @@ const controllerVersion = (page: import('playwright-core').Page) =>
     })`,
   ) as Promise<string | null>;
 
-test('manifest and icons; the service worker takes the page; a new build waits for Reload; with the gateway down a reload shows the app and its mail', async () => {
+/**
+ * One tab through three steps, each a test of its own so each has the whole test budget
+ * (in one test the service worker's install, the bodies kept offline and the send after the
+ * outage added up to over a minute on a loaded CI machine) and a failure names its step.
+ * A later step needs the earlier ones: vitest runs a file's tests in order.
+ */
+let tab: Watched;
+afterAll(() => tab?.page.context().close());
+
+test('manifest and icons; the service worker takes the page; a new build waits for Reload', async () => {
   const { gateway, browser } = own;
   const context = await browser.newContext({ viewport: { width: 1366, height: 768 }, colorScheme: 'light' });
-  const tab = watch(await context.newPage());
+  tab = watch(await context.newPage());
   const { page, mail } = tab;
   await logIn(page, gateway.baseUrl, alice);
 
@@ -80,7 +89,11 @@ test('manifest and icons; the service worker takes the page; a new build waits f
   await mail.waitForRows();
   await expect(eventually(() => controllerVersion(page), 15_000, 'the new version')).resolves.toBe(`${firstVersion}-next`);
   await expect(banner.count()).resolves.toBe(0);
+});
 
+test('recent mail kept offline; with the gateway down a reload shows the app, its mail and a message never opened', async () => {
+  const { gateway } = own;
+  const { page, mail } = tab;
   // Keep recent mail offline (Settings → Apps): the engine downloads the missing bodies, the page says when all are here.
   await page.goto(`${gateway.baseUrl}/settings/apps`);
   await page.getByRole('checkbox', { name: /^Keep recent mail on this device/ }).check();
@@ -109,7 +122,11 @@ test('manifest and icons; the service worker takes the page; a new build waits f
   await expect.poll(() => pane.locator('.tern-body-loading').count(), { timeout: 10_000 }).toBe(0);
   await expect(pane.locator('.tern-body-error').count()).resolves.toBe(0);
   await screenshot(page, 'offline-prefetched-message');
+});
 
+test('written with the gateway down, a message waits and leaves when it is back', async () => {
+  const { gateway } = own;
+  const { page } = tab;
   // Written with the gateway down: the message waits in the engine's outbox and leaves when the gateway is back.
   const subject = `Written offline ${Date.now().toString(36)}`;
   await page.getByRole('button', { name: 'Compose' }).click();
@@ -127,5 +144,4 @@ test('manifest and icons; the service worker takes the page; a new build waits f
   await gateway.resume();
   await eventually(async () => (await imapSubjects(demo.mail.host, demo.mail.imap, bob, 'INBOX')).includes(subject), 90_000, "the mail written offline in Bob's inbox");
   await page.getByRole('status').filter({ hasText: 'Message sent' }).waitFor();
-  await context.close();
 });
