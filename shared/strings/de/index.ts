@@ -26,6 +26,7 @@ import { senders } from './senders';
 import { timers } from './timers';
 import { security } from './security';
 import { writing } from './writing';
+import { spelling } from './spelling';
 
 export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (typeof en)[Area], string>> } = {
   app,
@@ -54,4 +55,5 @@ export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (ty
   timers,
   security,
   writing,
+  spelling,
 };

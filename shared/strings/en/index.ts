@@ -25,6 +25,7 @@ import { senders } from './senders';
 import { timers } from './timers';
 import { security } from './security';
 import { writing } from './writing';
+import { spelling } from './spelling';
 
 export const en = {
   app,
@@ -53,4 +54,5 @@ export const en = {
   timers,
   security,
   writing,
+  spelling,
 };
