@@ -22,6 +22,7 @@ import { scheduled } from './scheduled';
 import { identities } from './identities';
 import { labels } from './labels';
 import { senders } from './senders';
+import { priority } from './priority';
 import { timers } from './timers';
 import { security } from './security';
 import { writing } from './writing';
@@ -50,6 +51,7 @@ export const en = {
   identities,
   labels,
   senders,
+  priority,
   timers,
   security,
   writing,

@@ -12,6 +12,7 @@ import { errorText, useT } from '../../kit/i18n';
 import { useMailActions } from '../../state/actions-context';
 import { useFeature } from '../../state/use-feature';
 import { useAccountsWithSettings } from '../settings-hooks';
+import { AccountNotices } from '../AccountNotices';
 
 function SpellCheckSwitch({ account, settings }: { account: PublicAccount; settings: AccountSettings | undefined }) {
   const t = useT();
@@ -44,12 +45,7 @@ function SpellCheckSwitch({ account, settings }: { account: PublicAccount; setti
       <p id={`${id}-hint`} className="field-hint">
         {allowed ? t('settings.spellCheckIntro') : t('settings.paywallNotIncluded', { feature: t('settings.featureSpellChecker') })}
       </p>
-      {settings?.unsynced && <p className="settings-notice">{t('settings.notSynced')}</p>}
-      {error && (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      )}
+      <AccountNotices settings={settings} error={error} />
     </div>
   );
 }
