@@ -25,6 +25,7 @@ import { labels } from './labels';
 import { senders } from './senders';
 import { timers } from './timers';
 import { security } from './security';
+import { autoClean } from './autoClean';
 import { writing } from './writing';
 
 export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (typeof en)[Area], string>> } = {
@@ -53,5 +54,6 @@ export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (ty
   senders,
   timers,
   security,
+  autoClean,
   writing,
 };

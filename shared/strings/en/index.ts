@@ -24,6 +24,7 @@ import { labels } from './labels';
 import { senders } from './senders';
 import { timers } from './timers';
 import { security } from './security';
+import { autoClean } from './autoClean';
 import { writing } from './writing';
 
 export const en = {
@@ -52,5 +53,6 @@ export const en = {
   senders,
   timers,
   security,
+  autoClean,
   writing,
 };
