@@ -27,6 +27,7 @@ import { timers } from './timers';
 import { security } from './security';
 import { autoClean } from './autoClean';
 import { writing } from './writing';
+import { spelling } from './spelling';
 
 export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (typeof en)[Area], string>> } = {
   app,
@@ -56,4 +57,5 @@ export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (ty
   security,
   autoClean,
   writing,
+  spelling,
 };

@@ -26,6 +26,7 @@ import { timers } from './timers';
 import { security } from './security';
 import { autoClean } from './autoClean';
 import { writing } from './writing';
+import { spelling } from './spelling';
 
 export const en = {
   app,
@@ -55,4 +56,5 @@ export const en = {
   security,
   autoClean,
   writing,
+  spelling,
 };
