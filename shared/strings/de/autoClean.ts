@@ -6,7 +6,7 @@ export const autoClean: Record<keyof typeof en, string> = {
   none: 'Noch keine Regeln. Legen Sie unten eine an, sehen Sie sich die Vorschau an und schalten Sie sie dann ein.',
   newRule: 'Neue Regel',
   editRule: 'Regel bearbeiten',
-  name: 'Name (optional)',
+  name: 'Name (freiwillig)',
   sender: 'Von (Adresse oder Domain)',
   senderHint: 'Zum Beispiel news@shop.example oder shop.example. Leer lassen für jeden Absender.',
   newsletters: 'Nur Newsletter und Mailinglisten (E-Mails mit List-Id oder List-Unsubscribe)',
