@@ -26,7 +26,9 @@ import { senders } from './senders';
 import { priority } from './priority';
 import { timers } from './timers';
 import { security } from './security';
+import { autoClean } from './autoClean';
 import { writing } from './writing';
+import { spelling } from './spelling';
 
 export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (typeof en)[Area], string>> } = {
   app,
@@ -55,5 +57,7 @@ export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (ty
   priority,
   timers,
   security,
+  autoClean,
   writing,
+  spelling,
 };

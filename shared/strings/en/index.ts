@@ -25,7 +25,9 @@ import { senders } from './senders';
 import { priority } from './priority';
 import { timers } from './timers';
 import { security } from './security';
+import { autoClean } from './autoClean';
 import { writing } from './writing';
+import { spelling } from './spelling';
 
 export const en = {
   app,
@@ -54,5 +56,7 @@ export const en = {
   priority,
   timers,
   security,
+  autoClean,
   writing,
+  spelling,
 };
