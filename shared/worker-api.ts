@@ -16,11 +16,13 @@ import type { Feature, Plan } from './plans';
 import type { SenderSummary } from './senders';
 import type { UnsubscribeResult } from './api/unsubscribe';
 import type { Label, LabelColor } from './labels';
+import type { AutoCleanDoc, AutoCleanInput, AutoCleanPreview, AutoCleanRun } from './auto-clean';
 import type { PreferencePatch, PreferenceValues } from './preferences';
 import type { ForwardingCheckResult, MailFilter, MailRules, RuleRun, RulesActivity, RulesDoc } from './mail-rules';
 import type { ThreadTimer, TimerKind } from './api/timers';
 import type { Schedule } from './send-time';
 import type { EngineNotification } from './notifications';
+import type { PrioritySignal } from './priority-score';
 
 /**
  * A service object reached through the remote by path (`api.session.handshake(...)`).
@@ -372,6 +374,48 @@ export interface SenderService {
   unsubscribe(params: { readonly accountId: string; readonly messageId: string }): Promise<UnsubscribeResult>;
 }
 
+/** Why a conversation is important or not (PriorityService.explain). */
+export interface PriorityExplanation {
+  /** Whether it has $Important now (the Important section's rule). */
+  readonly important: boolean;
+  /** The scorer's verdict for its newest Inbox message, by the account's model now. */
+  readonly score: number;
+  /** The signals on the side of the verdict, strongest first (shared/priority-score.ts). */
+  readonly reasons: readonly PrioritySignal[];
+  /**
+   * $Important disagrees with the scorer: the person, or another mail program, marked it
+   * (or took the mark away); the reasons are then the scorer's, shown as "would have said".
+   */
+  readonly marked: boolean;
+}
+
+/**
+ * Priority inbox (issue 17 point 4). The engine scores new Inbox mail by itself and sets
+ * $Important through the ordinary label command; "Mark important / not important" is that
+ * command too (its undo is the label's), plus one learning step here.
+ */
+export interface PriorityService {
+  explain(params: { readonly accountId: string; readonly threadId: string }): Promise<PriorityExplanation>;
+  /** One step of learning per thread from a mark (the account's model roams as the preference `priorityModel`). */
+  learn(params: { readonly accountId: string; readonly threadIds: readonly string[]; readonly important: boolean }): Promise<void>;
+}
+
+/**
+ * Auto-clean (issue 17 point 3): rules the gateway runs every hour, previewed before they are
+ * enabled, each run logged with Undo. Straight through to the gateway; refusals are the
+ * catalogue's (AutoCleanRuleInvalid with detail.fields, AutoCleanConfirmRequired, FeatureNotInPlan…).
+ */
+export interface AutoCleanService {
+  get(params: { readonly accountId: string }): Promise<AutoCleanDoc>;
+  /** The dry run of a rule as typed: what it would move now. */
+  preview(params: { readonly accountId: string; readonly input: AutoCleanInput }): Promise<AutoCleanPreview>;
+  /** Creates (no ruleId) or changes a rule. */
+  save(params: { readonly accountId: string; readonly ruleId?: string; readonly input: AutoCleanInput }): Promise<AutoCleanDoc>;
+  remove(params: { readonly accountId: string; readonly ruleId: string }): Promise<AutoCleanDoc>;
+  runNow(params: { readonly accountId: string; readonly ruleId: string }): Promise<AutoCleanRun>;
+  undo(params: { readonly accountId: string; readonly runId: string }): Promise<AutoCleanRun>;
+}
+
 /**
  * Desktop notifications (issue 15 point 5): the engine decides what is news and has exactly
  * one tab show each event (the tab asked for the permission; `show` answers false without it).
@@ -410,6 +454,10 @@ export interface WorkerApi {
   readonly timers: Service<TimerService>;
   /** Manage senders: who sends the most, and unsubscribing. */
   readonly senders: Service<SenderService>;
+  /** Priority inbox: why a conversation is important, and learning from marks. */
+  readonly priority: Service<PriorityService>;
+  /** Auto-clean rules, their previews, runs and undo, through the gateway. */
+  readonly autoClean: Service<AutoCleanService>;
   /** Desktop notifications: one per event across every tab. */
   readonly notifications: Service<NotificationService>;
   /** Two-factor sign-in, recovery codes and sessions of each account, through the gateway. */

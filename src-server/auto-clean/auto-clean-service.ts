@@ -98,7 +98,7 @@ export class AutoCleanService {
     const fields = this.checked(input);
     if ((await this.rows.count(accountId)) >= AUTO_CLEAN_LIMITS.perAccount) throw new TernError('AutoCleanLimitReached');
     const route = await this.route(accountId, fields);
-    const folded = { ...fields, folderId: route.source.id, folderPath: route.source.path };
+    const folded = { ...fields, folderPath: route.source.path };
     if (folded.enabled) await this.requireConfirmation(accountId, folded, route);
     await this.rows.insert(accountId, folded, this.now());
     if (folded.enabled) await this.schedule(accountId);
@@ -110,7 +110,7 @@ export class AutoCleanService {
     const fields = this.checked(input);
     if (!(await this.rows.rule(accountId, id))) throw new TernError('AutoCleanRuleNotFound');
     const route = await this.route(accountId, fields);
-    const folded = { ...fields, folderId: route.source.id, folderPath: route.source.path };
+    const folded = { ...fields, folderPath: route.source.path };
     if (folded.enabled) await this.requireConfirmation(accountId, folded, route);
     if (!(await this.rows.update(accountId, id, folded, this.now()))) throw new TernError('AutoCleanRuleNotFound');
     if (folded.enabled) await this.schedule(accountId);

@@ -23,8 +23,10 @@ import { scheduled } from './scheduled';
 import { identities } from './identities';
 import { labels } from './labels';
 import { senders } from './senders';
+import { priority } from './priority';
 import { timers } from './timers';
 import { security } from './security';
+import { autoClean } from './autoClean';
 import { writing } from './writing';
 import { spelling } from './spelling';
 
@@ -52,8 +54,10 @@ export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (ty
   identities,
   labels,
   senders,
+  priority,
   timers,
   security,
+  autoClean,
   writing,
   spelling,
 };

@@ -22,8 +22,10 @@ import { scheduled } from './scheduled';
 import { identities } from './identities';
 import { labels } from './labels';
 import { senders } from './senders';
+import { priority } from './priority';
 import { timers } from './timers';
 import { security } from './security';
+import { autoClean } from './autoClean';
 import { writing } from './writing';
 import { spelling } from './spelling';
 
@@ -51,8 +53,10 @@ export const en = {
   identities,
   labels,
   senders,
+  priority,
   timers,
   security,
+  autoClean,
   writing,
   spelling,
 };

@@ -7,7 +7,7 @@
 import { TernError } from '../../../shared/errors';
 import type { UiEngine } from '../engine-port';
 
-type OptionalService = 'settings' | 'rules' | 'contacts' | 'labels' | 'timers' | 'senders' | 'security';
+type OptionalService = 'settings' | 'rules' | 'contacts' | 'labels' | 'timers' | 'senders' | 'security' | 'autoClean';
 
 /** The engine's service `name`; throws ServiceNotFound when this engine has none. */
 export function engineService<K extends OptionalService>(engine: UiEngine, name: K): NonNullable<UiEngine[K]> {
