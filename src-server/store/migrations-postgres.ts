@@ -523,4 +523,10 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   -- the Manage senders page shows and its unsubscribe uses (mail mirrored before this has none).
   ALTER TABLE messages ADD COLUMN unsubscribe TEXT;
   `,
+  /* 27: a lane's head found by one index seek; due jobs in claim order */ `
+  CREATE INDEX jobs_lane_head ON jobs(lane, state, run_at, id);
+  DROP INDEX jobs_lane;
+  CREATE INDEX jobs_due_order ON jobs(state, run_at, id);
+  DROP INDEX jobs_due;
+  `,
 ];
