@@ -22,7 +22,8 @@ import { afterFailure, DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-po
  * How the mail features sit on it:
  * - outbox (outbox/outbox-jobs.ts): `enqueue('outbox.send', { outboxId }, now, \`outbox:${outboxId}\`,
  *   \`account:${accountId}\`)` in the transaction that stores the row; the handler
- *   (OutboxWorker.handle) runs the attempt/filing for that one row, whose states (queued →
+ *   (OutboxWorker.handle) runs the SMTP attempt for that one row, then enqueues its filing in
+ *   Sent as an `outbox.file` job in the lane \`sent:${accountId}\`; the row's states (queued →
  *   sending → accepted → sent, commit point, `unknown`) stay in `outbox`. A lapsed claim is the
  *   "orphan" of a dead node: the next claim finds the row `sending` and resolves it. SMTP's
  *   5xx is a PermanentJobError; 4xx retries with the job's backoff.
