@@ -95,6 +95,7 @@ function outputOf(metafile, entry) {
  * compiles; nothing runs until the app imports it.
  */
 const BOOT_MODULE = 'src-ui/engine/boot.ts';
+const SPELL_WORKER_MODULE = 'src-ui/spell/spell-worker.ts';
 const FIRST_SCREEN_MODULES = ['src-ui/engine/boot.ts', 'src-ui/main.tsx', 'src-ui/app/App.tsx', 'src-ui/app/MailLayout.tsx', 'src-ui/app/MailboxRoutes.tsx'];
 
 /** The output files of those modules and their static imports, entry first (esbuild's metafile). */
@@ -175,6 +176,7 @@ function writePage(outUi, brand, ui, worker, sw) {
     entry: toUrl(outUi, ui.path),
     boot: toUrl(outUi, ui.boot),
     worker: toUrl(outUi, worker.path),
+    spellWorker: toUrl(outUi, worker.spell),
   };
   const attribute = (value) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
   // Whole tags, one per line: the entry and the chunks of the first screen (firstScreenChunks).
@@ -190,7 +192,7 @@ function writePage(outUi, brand, ui, worker, sw) {
 }
 
 /** Files the gateway may send precompressed: text; images and fonts are compressed already. */
-const COMPRESSIBLE = /\.(js|css|html|map|webmanifest|svg|json|txt)$/;
+const COMPRESSIBLE = /\.(js|css|html|map|webmanifest|svg|json|txt|aff|dic)$/;
 
 /**
  * The emoji picker's data (emoji-picker-element-data, CLDR names) for the app's two
@@ -204,6 +206,31 @@ function copyEmojiData(outUi) {
   for (const locale of EMOJI_LOCALES) {
     copyFileSync(join(root, 'node_modules', 'emoji-picker-element-data', locale, 'cldr', 'data.json'), join(outUi, 'emoji', `${locale}.json`));
   }
+}
+
+/**
+ * The spell checker's Hunspell dictionaries (dictionary-en, dictionary-de; issue 14 point 5),
+ * fetched by the spell worker on first use from beside the bundles — never a CDN. Named by a
+ * hash of their content like the bundles, so the gateway lets browsers keep them for good
+ * (static-shell.ts) and a new dictionary is a new URL. They stay out of the service worker's
+ * precache: 1.7 MB (≈ 0.5 MB brotli) that every install would download for a feature only
+ * paid plans use; the HTTP cache keeps them once fetched. Returns the URLs by language.
+ */
+export const SPELL_LANGUAGES = ['en', 'de'];
+function copyDictionaries(outUi) {
+  mkdirSync(join(outUi, 'dict'), { recursive: true });
+  const urls = {};
+  for (const language of SPELL_LANGUAGES) {
+    urls[language] = {};
+    for (const kind of ['aff', 'dic']) {
+      const bytes = readFileSync(join(root, 'node_modules', `dictionary-${language}`, `index.${kind}`));
+      const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 8).toUpperCase();
+      const name = `${language}-${hash}.${kind}`;
+      writeFileSync(join(outUi, 'dict', name), bytes);
+      urls[language][kind] = `/build/dict/${name}`;
+    }
+  }
+  return urls;
 }
 
 /** Every file under `dir`, recursively (paths relative to it). */
@@ -277,6 +304,7 @@ async function main() {
   else removePrecompressed(outUi);
   mkdirSync(outUi, { recursive: true });
   copyEmojiData(outUi);
+  const dictionaries = copyDictionaries(outUi);
 
   const browser = {
     absWorkingDir: root,
@@ -309,6 +337,7 @@ async function main() {
           ...outputOf(result.metafile, entry),
           // Every file the browser may load (the service worker keeps them all).
           files: Object.keys(result.metafile.outputs).filter((path) => !path.endsWith('.map')),
+          ...(key === 'worker' ? { spell: outputOf(result.metafile, SPELL_WORKER_MODULE).path } : {}),
           ...(key === 'ui' ? { boot: outputOf(result.metafile, BOOT_MODULE).path, preload: firstScreenChunks(result.metafile) } : {}),
         };
         if (latest.ui && latest.worker && latest.sw) writePage(outUi, brand, latest.ui, latest.worker, latest.sw);
@@ -328,7 +357,9 @@ async function main() {
     }),
     esbuild.context({
       ...browser,
-      entryPoints: { worker: 'src-worker/entry.ts' },
+      // The spell checker's dedicated worker (src-ui/spell) is its own bundle beside the engine's; the page names it (meta tern-spell-worker).
+      entryPoints: { worker: 'src-worker/entry.ts', spell: SPELL_WORKER_MODULE },
+      define: { ...browser.define, __TERN_DICTIONARIES__: JSON.stringify(dictionaries) },
       plugins: [pageWriter('worker', 'src-worker/entry.ts')],
     }),
     // The service worker: one classic script, its own file (not in the entry), written with the page.

@@ -143,6 +143,14 @@ export const ERROR_CATALOGUE = {
   UnsubscribeLinkRefused: entry(400, 'This unsubscribe link is not used: only web (http or https) and email (mailto) addresses are.'),
   UnsubscribeNotOffered: entry(404, 'This sender offers no way to unsubscribe.'),
   UnsubscribeFailed: entry(502, 'The sender’s server did not confirm the unsubscribe. Try again later, or use the link in one of their emails.'),
+  // Auto-clean (shared/auto-clean.ts): detail.fields lists each refused field ({ field, message }).
+  AutoCleanRuleInvalid: entry(400, 'This auto-clean rule cannot be saved. Check the marked fields.'),
+  // The rule has no sender and no newsletter condition, or would move over 500 messages or all of its folder (detail.count, detail.folderTotal).
+  AutoCleanConfirmRequired: entry(409, 'This rule would clean out everything in its folder. Confirm that this is what you want.'),
+  AutoCleanRuleNotFound: entry(404, 'This auto-clean rule no longer exists.'),
+  AutoCleanLimitReached: entry(403, 'You have 20 auto-clean rules, the most an account can have. Delete one to make room.'),
+  // Undo of a run already undone, or one that moved nothing.
+  AutoCleanUndoUnavailable: entry(410, 'This clean-up can no longer be undone.'),
   // No status: the account is not registered or its services are not initialised.
   ServiceNotFound: entry(null, 'This account is not ready yet.'),
   // Local storage in the browser (worker side only, so no HTTP status).

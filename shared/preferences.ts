@@ -12,6 +12,8 @@ import * as z from 'zod';
 import { RECEIPT_POLICIES } from './read-receipts';
 import type { Feature } from './plans';
 import { UNDO_SEND_SECONDS } from './send-time';
+import { SPELL_LANGUAGE_CHOICES } from './spelling';
+import { spellWordsSchema } from './spell-words';
 
 export const THEME_CHOICES = ['light', 'dark', 'system'] as const;
 export type ThemeChoice = (typeof THEME_CHOICES)[number];
@@ -32,8 +34,12 @@ export const preferenceValuesSchema = z.object({
   theme: z.enum(THEME_CHOICES),
   viewMode: z.enum(VIEW_MODES),
   language: z.enum(LANGUAGE_CHOICES),
-  /** The composer checks spelling as you type (the browser's checker). Needs `spellChecker`. */
+  /** The composer checks spelling as you type (the browser's checker, and Tern's: src-ui/spell). Needs `spellChecker`. */
   spellCheck: z.boolean(),
+  /** The language the composer checks in unless a message picks another (shared/spelling.ts; `auto`: the UI's). */
+  spellLanguage: z.enum(SPELL_LANGUAGE_CHOICES),
+  /** The personal word list ("Add to dictionary"): roams, so every device and tab knows the words. */
+  spellWords: spellWordsSchema,
   /** The undo window of Send, in seconds (the gateway holds the message that long; shared/send-time.ts). */
   undoSendSeconds: z.number().int().min(UNDO_SEND_SECONDS.min).max(UNDO_SEND_SECONDS.max),
   /** Desktop notifications of new mail (issue 15 point 5): none, mail arriving in the Inbox, or only mail marked important. */
@@ -54,6 +60,8 @@ export const DEFAULT_PREFERENCES: PreferenceValues = {
   viewMode: 'conversation',
   language: 'auto',
   spellCheck: true,
+  spellLanguage: 'auto',
+  spellWords: [],
   undoSendSeconds: UNDO_SEND_SECONDS.default,
   notifyMail: 'inbox',
   notifyReminders: true,
@@ -68,6 +76,8 @@ export const DEFAULT_PREFERENCES: PreferenceValues = {
  */
 export const PREFERENCE_FEATURES: Partial<Record<PreferenceKey, Feature>> = {
   spellCheck: 'spellChecker',
+  spellLanguage: 'spellChecker',
+  spellWords: 'spellChecker',
 };
 
 /** Some preferences to change; at least one. */

@@ -16,6 +16,7 @@ import type { Feature, Plan } from './plans';
 import type { SenderSummary } from './senders';
 import type { UnsubscribeResult } from './api/unsubscribe';
 import type { Label, LabelColor } from './labels';
+import type { AutoCleanDoc, AutoCleanInput, AutoCleanPreview, AutoCleanRun } from './auto-clean';
 import type { PreferencePatch, PreferenceValues } from './preferences';
 import type { ForwardingCheckResult, MailFilter, MailRules, RuleRun, RulesActivity, RulesDoc } from './mail-rules';
 import type { ThreadTimer, TimerKind } from './api/timers';
@@ -373,6 +374,22 @@ export interface SenderService {
 }
 
 /**
+ * Auto-clean (issue 17 point 3): rules the gateway runs every hour, previewed before they are
+ * enabled, each run logged with Undo. Straight through to the gateway; refusals are the
+ * catalogue's (AutoCleanRuleInvalid with detail.fields, AutoCleanConfirmRequired, FeatureNotInPlan…).
+ */
+export interface AutoCleanService {
+  get(params: { readonly accountId: string }): Promise<AutoCleanDoc>;
+  /** The dry run of a rule as typed: what it would move now. */
+  preview(params: { readonly accountId: string; readonly input: AutoCleanInput }): Promise<AutoCleanPreview>;
+  /** Creates (no ruleId) or changes a rule. */
+  save(params: { readonly accountId: string; readonly ruleId?: string; readonly input: AutoCleanInput }): Promise<AutoCleanDoc>;
+  remove(params: { readonly accountId: string; readonly ruleId: string }): Promise<AutoCleanDoc>;
+  runNow(params: { readonly accountId: string; readonly ruleId: string }): Promise<AutoCleanRun>;
+  undo(params: { readonly accountId: string; readonly runId: string }): Promise<AutoCleanRun>;
+}
+
+/**
  * Desktop notifications (issue 15 point 5): the engine decides what is news and has exactly
  * one tab show each event (the tab asked for the permission; `show` answers false without it).
  */
@@ -410,6 +427,8 @@ export interface WorkerApi {
   readonly timers: Service<TimerService>;
   /** Manage senders: who sends the most, and unsubscribing. */
   readonly senders: Service<SenderService>;
+  /** Auto-clean rules, their previews, runs and undo, through the gateway. */
+  readonly autoClean: Service<AutoCleanService>;
   /** Desktop notifications: one per event across every tab. */
   readonly notifications: Service<NotificationService>;
   /** Two-factor sign-in, recovery codes and sessions of each account, through the gateway. */

@@ -28,6 +28,7 @@ import { ContactService } from './contacts/contact-service';
 import { MailboxAccess } from './actions/mailbox-access';
 import { LabelService } from './labels/label-service';
 import { UnsubscribeService } from './unsubscribe/unsubscribe-service';
+import { AutoCleanService } from './auto-clean/auto-clean-service';
 import { TimerService } from './timers/timer-service';
 import { FolderRoles } from './actions/folder-roles';
 import { PlanService } from './plans/plan-service';
@@ -134,6 +135,8 @@ export interface GatewayContext {
   readonly unsubscribe: UnsubscribeService;
   /** Snooze, reminders and follow-ups (/api/snoozes, /api/reminders, /api/follow-ups): fired by the job worker. */
   readonly timers: TimerService;
+  /** Auto-clean rules (/api/auto-clean, issue 17 point 3): run hourly by the job worker, previewed and undone on request. */
+  readonly autoClean: AutoCleanService;
   /** Two-factor sign-in and recovery codes (/api/security, issue 19); the login asks it after the password. */
   readonly twoFactor: TwoFactorService;
   /** The alternate email, confirmed by a mailed code: the way back in without the authenticator (issue 19). */
@@ -317,6 +320,15 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     addresses: async (accountId) => [(await accounts.get(accountId))?.email ?? '', ...(await identities.doc(accountId)).identities.map((identity) => identity.email)].filter(Boolean),
     ...(overrides.now ? { now: overrides.now } : {}),
   });
+  const autoClean = new AutoCleanService({
+    store,
+    plans,
+    access: new MailboxAccess({ mirrors, onError: (accountId, error) => report(`auto-clean of account ${accountId}`, error) }),
+    roles: new FolderRoles(store),
+    jobs: { queue: jobQueue, worker: jobWorker },
+    ...(overrides.now ? { now: overrides.now } : {}),
+    onError: (accountId, error) => report(`auto-clean of account ${accountId}`, error),
+  });
   const twoFactor = new TwoFactorService({ store, secrets, accounts, throttle: shared.throttle });
   const systemMailer = overrides.systemMailer ?? (config.systemMail ? new SmtpSystemMailer(config.systemMail) : undefined);
   const alternateEmail = new AlternateEmailService({ store, accounts, twoFactor, codes: new EmailCodes({ store, key: secrets.derive('email-codes'), mailer: systemMailer }) });
@@ -351,6 +363,7 @@ export async function createContext(config: GatewayConfig, overrides: ContextOve
     folders,
     folderCommands,
     timers,
+    autoClean,
     threads,
     messages,
     previews: new AttachmentPreviews({ messages, links: new PreviewLinks({ secret: secrets.derive('attachment-preview') }) }),

@@ -1,6 +1,6 @@
 import { proxy } from 'comlink';
 import { systemClock, type Clock } from '../shared/clock';
-import type { AnalyticsService, LabelService, NotificationService, RulesService, SenderService, SecurityService, SettingsService, TimerService, WorkerApi } from '../shared/worker-api';
+import type { AnalyticsService, AutoCleanService, LabelService, NotificationService, RulesService, SenderService, SecurityService, SettingsService, TimerService, WorkerApi } from '../shared/worker-api';
 import { ACCOUNTS_DATABASE, ACCOUNTS_SCHEMA } from './accounts/accounts-database';
 import { AccountRepository } from './accounts/account-repository';
 import { ACCOUNTS_CHANNEL, EngineAccounts } from './accounts/account-service';
@@ -37,6 +37,8 @@ import { EngineRules } from './rules/rules-service';
 import { createLabelsGateway } from './labels/labels-gateway';
 import { EngineLabels } from './labels/labels-service';
 import { EngineSenders } from './senders/senders-service';
+import { EngineAutoClean } from './auto-clean/auto-clean-service';
+import { createAutoCleanGateway } from './auto-clean/auto-clean-gateway';
 import { createTimersGateway } from './timers/timers-gateway';
 import { EngineTimers } from './timers/timers-service';
 import { NotificationCenter } from './notifications/notification-center';
@@ -246,6 +248,7 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
   });
   const security = new EngineSecurity({ gateway: async (accountId) => createSecurityGateway(await accountClient(accountId)) });
   const senders = new EngineSenders({ search: mail.search, gateway: accountClient });
+  const autoClean = new EngineAutoClean({ gateway: async (accountId) => createAutoCleanGateway(await accountClient(accountId)) });
   const labels = new EngineLabels({ open: (accountId) => databases.open(accountId), gateway: async (accountId) => createLabelsGateway(await accountClient(accountId)), changed: () => settings.changed() });
   // Analytics reads its stored queues: after the first screen, like the sync.
   void Promise.all([writer.elected, mail.startup.opened]).then(() => analytics.start());
@@ -320,6 +323,7 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     }),
     security: proxy<SecurityService>(security),
     senders: proxy<SenderService>(senders),
+    autoClean: proxy<AutoCleanService>(autoClean),
     notifications: proxy<NotificationService>({
       watch: async (show) => notifications.watch(show),
       unwatch: async ({ subscriptionId }) => notifications.unwatch(subscriptionId),

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { GatewayContext } from '../context';
 import { registerAnalyticsRoutes } from './routes/analytics-routes';
+import { registerAutoCleanRoutes } from './routes/auto-clean-routes';
 import { registerAuthRoutes } from './routes/auth-routes';
 import { registerContactImportRoutes } from './routes/contact-import-routes';
 import { registerContactListRoutes } from './routes/contact-list-routes';
@@ -58,6 +59,7 @@ export const ROUTES: readonly RouteModule[] = [
   registerRulesRoutes,
   registerLabelRoutes,
   registerUnsubscribeRoutes,
+  registerAutoCleanRoutes,
   registerSecurityRoutes,
   registerFilesRoutes,
   registerImageProxyRoutes,

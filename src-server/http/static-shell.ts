@@ -41,7 +41,7 @@ export async function registerStaticShell(app: FastifyInstance, publicDir: strin
     preCompressed: true,
     setHeaders(res, path) {
       // `path` is the file sent, so `app-X.js.br` when the brotli copy goes out.
-      const hashed = /-[A-Z0-9]{8}\.(js|css|map)(\.br|\.gz)?$/.test(path);
+      const hashed = /-[A-Z0-9]{8}\.(js|css|map|aff|dic)(\.br|\.gz)?$/.test(path);
       res.setHeader('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
       res.setHeader('X-Content-Type-Options', 'nosniff');
       // Caches keep one copy per encoding: a gzip-only client must never get the brotli bytes.

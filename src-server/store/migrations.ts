@@ -577,7 +577,54 @@ export const MIGRATIONS: readonly string[] = [
   -- the Manage senders page shows and its unsubscribe uses (mail mirrored before this has none).
   ALTER TABLE messages ADD COLUMN unsubscribe TEXT;
   `,
-  /* 27: a lane's head found by one index seek (issue 15's benchmark; jobs/job-queue.ts claim) */ `
+  /* 27: auto-clean rules, their runs and what each run moved (issue 17 point 3; src-server/auto-clean/) */ `
+  CREATE TABLE auto_clean_rules (
+    id           INTEGER PRIMARY KEY AUTOINCREMENT,
+    account_id   INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    name         TEXT NOT NULL DEFAULT '',
+    sender       TEXT NOT NULL DEFAULT '',   -- an address or a domain (shared/auto-clean.ts normalSender); '' for any
+    newsletters  INTEGER NOT NULL DEFAULT 0, -- 1: only mail with List-Id or List-Unsubscribe
+    folder_id    INTEGER,                    -- the mirror's folder; NULL: the Inbox
+    folder_path  TEXT NOT NULL DEFAULT 'INBOX',
+    age_days     INTEGER NOT NULL,
+    action       TEXT NOT NULL,              -- 'trash' | 'archive'
+    keep_newest  INTEGER NOT NULL DEFAULT 1,
+    enabled      INTEGER NOT NULL DEFAULT 0,
+    confirmed    INTEGER NOT NULL DEFAULT 0, -- the person confirmed a rule that touches everything
+    last_run_at  INTEGER,
+    created_at   INTEGER NOT NULL,
+    updated_at   INTEGER NOT NULL
+  );
+  CREATE INDEX auto_clean_rules_account ON auto_clean_rules(account_id, id);
+  -- One row per run of a rule (kept when the rule is deleted: the log still says what moved).
+  CREATE TABLE auto_clean_runs (
+    id            INTEGER PRIMARY KEY AUTOINCREMENT,
+    account_id    INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    rule_id       INTEGER NOT NULL,
+    rule_name     TEXT NOT NULL,
+    trigger_kind  TEXT NOT NULL,             -- 'schedule' | 'manual'
+    at            INTEGER NOT NULL,
+    from_path     TEXT NOT NULL,
+    to_path       TEXT NOT NULL,
+    count         INTEGER NOT NULL DEFAULT 0,
+    subjects_json TEXT NOT NULL DEFAULT '[]',
+    error         TEXT,
+    undone_at     INTEGER,
+    restored      INTEGER NOT NULL DEFAULT 0,
+    lost          INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX auto_clean_runs_account ON auto_clean_runs(account_id, at);
+  -- Each message a run moved: where it went (COPYUID) and its Message-ID, for undo.
+  CREATE TABLE auto_clean_moves (
+    run_id            INTEGER NOT NULL REFERENCES auto_clean_runs(id) ON DELETE CASCADE,
+    from_uid          INTEGER NOT NULL,
+    to_uid            INTEGER,
+    to_uidvalidity    INTEGER,
+    message_id_header TEXT,
+    PRIMARY KEY (run_id, from_uid)
+  );
+  `,
+  /* 28: a lane's head found by one index seek (issue 15's benchmark; jobs/job-queue.ts claim) */ `
   -- The claim walks the due jobs in (run_at, id) order (jobs_due, its rowid is the id) and takes
   -- a laned job only if it heads its lane: the lane's first queued job in that order is one seek
   -- here, where jobs_lane (lane, state) scanned the whole lane for each candidate.

@@ -40,6 +40,7 @@ import { useComposerFrom } from './use-composer-from';
 import { useSignature } from './use-signature';
 import { ComposerTemplates } from './ComposerTemplates';
 import { ComposerEmoji } from './ComposerEmoji';
+import { ComposerSpelling } from './ComposerSpelling';
 import { useFileDropZone } from './use-file-drop-zone';
 import { errorText, useT, type MessageId } from '../kit/i18n';
 import { useSpellCheck } from '../state/use-feature';
@@ -451,6 +452,7 @@ export function Composer(props: ComposerProps) {
         tools={
           <>
             <ComposerEmoji editor={editor} />
+            {spellCheck && <ComposerSpelling editor={editor} accountId={accountId} bodyVersion={bodyVersion} onNotice={setNotice} />}
             <button type="button" className="tern-icon-button" aria-label={t('writing.requestReceipt')} title={t('writing.requestReceipt')} aria-pressed={requestReceipt} onClick={() => setRequestReceipt((value) => !value)}>
               <Icon name="doubleCheck" />
             </button>

@@ -31,6 +31,8 @@ export interface RichTextEditorHandle {
   insertHtml(html: string): void;
   /** Puts text (an emoji) at the caret, as typing would. */
   insertText(text: string): void;
+  /** Replaces the text of a range of the body (a spelling suggestion), in the native undo stack. */
+  replaceRange(range: Range, text: string): void;
 }
 
 export interface RichTextEditorProps {
@@ -105,6 +107,17 @@ export function RichTextEditor(props: RichTextEditorProps) {
     },
     insertText: (text) => {
       atCaret();
+      exec('insertText', text);
+      rememberSelection();
+      props.onInput();
+    },
+    replaceRange: (range, text) => {
+      const editor = editorRef.current;
+      const selection = window.getSelection();
+      if (!editor || !selection || !editor.contains(range.startContainer)) return;
+      editor.focus();
+      selection.removeAllRanges();
+      selection.addRange(range);
       exec('insertText', text);
       rememberSelection();
       props.onInput();

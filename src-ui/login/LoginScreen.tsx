@@ -4,19 +4,19 @@
  */
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
-import { useEffect, useId, useReducer, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useReducer, useRef, type FormEvent, type ReactNode } from 'react';
 import type { TernError } from '../../shared/errors';
 import { LOGIN_INPUT_NAMES } from '../../shared/login-steps';
 import { brand } from '../brand';
-import { Icon } from '../kit/icons';
 import { formatPhrase } from '../../shared/strings';
-import { errorText, useLocale, useT, type MessageId } from '../kit/i18n';
+import { useLocale, useT, type MessageId } from '../kit/i18n';
 import { RedirectToCompose, RedirectToInbox } from '../kit/Redirect';
 import { useMailActions } from '../state/actions-context';
 import { useSwitchAccount } from '../state/switch-account';
 import { accountsAtom, engineVersionAtom, loggedOutAtom } from '../state/atoms';
 import { endedSessionsAtom, sessionEndedMessage } from '../state/ended-sessions';
-import { initialLoginState, loginReducer, type LoginEvent, type LoginField, type LoginState } from './login-machine';
+import { initialLoginState, loginReducer, type LoginEvent, type LoginState } from './login-machine';
+import { CodeStep, EmailChip, Field, formValue, PasswordField } from './login-fields';
 
 const loginRoute = getRouteApi('/login');
 
@@ -31,107 +31,6 @@ const TITLES: Record<LoginState['step'], MessageId> = {
   LOADER: 'login.titleSigningIn',
   LOGIN_SUCCESS: 'login.titleSignedIn',
 };
-
-/** One labelled input with its error next to it (aria-describedby, aria-invalid). */
-function Field(props: {
-  label: string;
-  name: string;
-  type: string;
-  field: LoginField;
-  state: LoginState;
-  autoComplete: string;
-  defaultValue?: string;
-  inputMode?: 'numeric' | 'email' | 'text';
-  hint?: string;
-  trailing?: ReactNode;
-}) {
-  const id = useId();
-  const t = useT();
-  const inputRef = useRef<HTMLInputElement>(null);
-  const error = props.state.error?.field === props.field ? props.state.error : null;
-  // A refused value takes the focus back, so the error beside it is read out next.
-  useEffect(() => {
-    if (error) inputRef.current?.focus();
-  }, [error]);
-  const describedBy = [error ? `${id}-error` : null, props.hint ? `${id}-hint` : null].filter(Boolean).join(' ') || undefined;
-  return (
-    <div className="field">
-      <label htmlFor={id} className="field-label">
-        {props.label}
-      </label>
-      <div className="field-control">
-        <input
-          ref={inputRef}
-          id={id}
-          name={props.name}
-          type={props.type}
-          className="input"
-          autoComplete={props.autoComplete}
-          defaultValue={props.defaultValue}
-          inputMode={props.inputMode}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy}
-          autoFocus
-          required
-          spellCheck={false}
-          autoCapitalize="none"
-        />
-        {props.trailing}
-      </div>
-      {props.hint && (
-        <p id={`${id}-hint`} className="field-hint">
-          {props.hint}
-        </p>
-      )}
-      {/* The error's line is kept even when empty, so one appearing moves nothing on the card. */}
-      <div className="field-error-slot">
-        {error && (
-          <p id={`${id}-error`} className="field-error">
-            <Icon name="spam" size={14} /> {error.hint ? t(error.hint) : errorText(t, { name: error.name ?? '', message: error.message })}
-          </p>
-        )}
-      </div>
-    </div>
-  );
-}
-
-function PasswordField({ state }: { state: LoginState }) {
-  const [shown, setShown] = useState(false);
-  const t = useT();
-  return (
-    <Field
-      label={t('login.password')}
-      name={LOGIN_INPUT_NAMES.password}
-      type={shown ? 'text' : 'password'}
-      field="password"
-      state={state}
-      autoComplete="current-password"
-      trailing={
-        <button type="button" className="field-toggle" aria-pressed={shown} onClick={() => setShown((value) => !value)}>
-          {shown ? t('login.hidePassword') : t('login.showPassword')}
-        </button>
-      }
-    />
-  );
-}
-
-/** The address chosen on the first step, with a way back to change it. */
-function EmailChip({ email, onChange }: { email: string; onChange: () => void }) {
-  const t = useT();
-  return (
-    <div className="email-chip">
-      <span className="email-chip-address">{email}</span>
-      <button type="button" className="link-button" onClick={onChange} aria-label={t('login.changeEmailLabel', { email })}>
-        {t('login.changeEmail')}
-      </button>
-    </div>
-  );
-}
-
-function formValue(event: FormEvent<HTMLFormElement>, name: string): string {
-  const value = new FormData(event.currentTarget).get(name);
-  return typeof value === 'string' ? value : '';
-}
 
 export function LoginScreen() {
   const { add, email: suggestedEmail, compose } = loginRoute.useSearch();
@@ -257,88 +156,54 @@ export function LoginScreen() {
       );
       break;
     case 'AUTHENTICATOR':
+    case 'RECOVERY_CODE': {
+      const authenticator = state.step === 'AUTHENTICATOR';
+      const lost = state.canUseEmail ? [{ label: t('login.lostAuthenticator'), run: () => send({ type: 'SEND_EMAIL_CODE' }) }] : [];
       body = (
-        <form className="login-form" noValidate onSubmit={submit((event) => ({ type: 'SUBMIT_AUTH_CODE', code: formValue(event, LOGIN_INPUT_NAMES.authCode) }))}>
-          <EmailChip email={state.email} onChange={() => send({ type: 'CHANGE_EMAIL' })} />
-          <Field
-            label={t('login.verificationCode')}
-            name={LOGIN_INPUT_NAMES.authCode}
-            type="text"
-            field="authCode"
-            state={state}
-            autoComplete="one-time-code"
-            inputMode="numeric"
-            hint={t('login.verificationHint')}
-          />
-          <button type="submit" className="button button-primary button-block">
-            {t('login.verify')}
-          </button>
-          <button type="button" className="link-button" onClick={() => send({ type: 'USE_RECOVERY_CODE' })}>
-            {t('login.useRecoveryCode')}
-          </button>
-          {state.canUseEmail && (
-            <button type="button" className="link-button" onClick={() => send({ type: 'SEND_EMAIL_CODE' })}>
-              {t('login.lostAuthenticator')}
-            </button>
-          )}
-        </form>
+        <CodeStep
+          key={state.step}
+          state={state}
+          field={authenticator ? 'authCode' : 'recoveryCode'}
+          name={authenticator ? LOGIN_INPUT_NAMES.authCode : LOGIN_INPUT_NAMES.recoveryCode}
+          label={authenticator ? t('login.verificationCode') : t('login.recoveryCode')}
+          hint={authenticator ? t('login.verificationHint') : t('login.recoveryHint')}
+          autoComplete={authenticator ? 'one-time-code' : 'off'}
+          inputMode={authenticator ? 'numeric' : undefined}
+          ways={[
+            authenticator
+              ? { label: t('login.useRecoveryCode'), run: () => send({ type: 'USE_RECOVERY_CODE' }) }
+              : { label: t('login.useAuthenticator'), run: () => send({ type: 'USE_AUTH_CODE' }) },
+            ...lost,
+          ]}
+          onCode={(code) => send(authenticator ? { type: 'SUBMIT_AUTH_CODE', code } : { type: 'SUBMIT_RECOVERY_CODE', code })}
+          onChangeEmail={() => send({ type: 'CHANGE_EMAIL' })}
+        />
       );
       break;
-    case 'RECOVERY_CODE':
-      body = (
-        <form className="login-form" noValidate onSubmit={submit((event) => ({ type: 'SUBMIT_RECOVERY_CODE', code: formValue(event, LOGIN_INPUT_NAMES.recoveryCode) }))}>
-          <EmailChip email={state.email} onChange={() => send({ type: 'CHANGE_EMAIL' })} />
-          <Field
-            label={t('login.recoveryCode')}
-            name={LOGIN_INPUT_NAMES.recoveryCode}
-            type="text"
-            field="recoveryCode"
-            state={state}
-            autoComplete="off"
-            hint={t('login.recoveryHint')}
-          />
-          <button type="submit" className="button button-primary button-block">
-            {t('login.verify')}
-          </button>
-          <button type="button" className="link-button" onClick={() => send({ type: 'USE_AUTH_CODE' })}>
-            {t('login.useAuthenticator')}
-          </button>
-          {state.canUseEmail && (
-            <button type="button" className="link-button" onClick={() => send({ type: 'SEND_EMAIL_CODE' })}>
-              {t('login.lostAuthenticator')}
-            </button>
-          )}
-        </form>
-      );
-      break;
+    }
     case 'ALTERNATE_EMAIL':
     case 'MULTI_COUNTRY_LOGIN_ERROR':
       body = state.sentTo ? (
-        <form className="login-form" noValidate onSubmit={submit((event) => ({ type: 'SUBMIT_EMAIL_CODE', code: formValue(event, 'email_code') }))}>
-          <EmailChip email={state.email} onChange={() => send({ type: 'CHANGE_EMAIL' })} />
-          {state.step === 'MULTI_COUNTRY_LOGIN_ERROR' && (
-            <p className="login-notice" role="status">
-              {t('login.unusualPlace')}
-            </p>
-          )}
-          <Field
-            label={t('login.emailCode')}
-            name="email_code"
-            type="text"
-            field="emailCode"
-            state={state}
-            autoComplete="one-time-code"
-            inputMode="numeric"
-            hint={t('login.emailCodeSent', { address: state.sentTo })}
-          />
-          {state.step === 'ALTERNATE_EMAIL' && <p className="field-hint">{t('login.emailCodeResets')}</p>}
-          <button type="submit" className="button button-primary button-block">
-            {t('login.verify')}
-          </button>
-          <button type="button" className="link-button" onClick={() => send({ type: 'SEND_EMAIL_CODE' })}>
-            {t('login.sendCodeAgain')}
-          </button>
-        </form>
+        <CodeStep
+          state={state}
+          field="emailCode"
+          name="email_code"
+          label={t('login.emailCode')}
+          hint={t('login.emailCodeSent', { address: state.sentTo })}
+          autoComplete="one-time-code"
+          inputMode="numeric"
+          notice={
+            state.step === 'MULTI_COUNTRY_LOGIN_ERROR' && (
+              <p className="login-notice" role="status">
+                {t('login.unusualPlace')}
+              </p>
+            )
+          }
+          note={state.step === 'ALTERNATE_EMAIL' && <p className="field-hint">{t('login.emailCodeResets')}</p>}
+          ways={[{ label: t('login.sendCodeAgain'), run: () => send({ type: 'SEND_EMAIL_CODE' }) }]}
+          onCode={(code) => send({ type: 'SUBMIT_EMAIL_CODE', code })}
+          onChangeEmail={() => send({ type: 'CHANGE_EMAIL' })}
+        />
       ) : (
         <div className="login-form">
           <p className="login-blocked" role="alert">

@@ -31,7 +31,7 @@ export const SETTINGS_PAGES: readonly SettingsPage[] = [
   { id: 'manage-senders', title: 'settings.pageManageSenders', load: () => import('./senders/ManageSendersPage') },
   { id: 'auto-reply', title: 'settings.pageAutoReply', load: () => import('./rules/AutoReplyPage') },
   { id: 'business-auto-reply', title: 'settings.pageBusinessAutoReply', feature: 'businessAutoReply', load: () => import('./rules/BusinessHoursPage') },
-  { id: 'auto-clean', title: 'settings.pageAutoClean', feature: 'autoClean' },
+  { id: 'auto-clean', title: 'settings.pageAutoClean', feature: 'autoClean', load: () => import('./auto-clean/AutoCleanPage') },
   { id: 'spell-checker', title: 'settings.pageSpellChecker', feature: 'spellChecker', load: () => import('./spell-checker/SpellCheckerPage') },
   { id: 'rules', title: 'settings.pageRules', load: () => import('./rules/FiltersPage') },
   { id: 'email-actions', title: 'settings.pageEmailActions', load: () => import('./email-actions/EmailActionsPage') },

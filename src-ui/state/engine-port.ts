@@ -7,7 +7,7 @@
  * command functions of mail-actions.ts (STYLE item 13).
  */
 import { proxy, type Remote } from 'comlink';
-import type { AccountService, AccountsState, AddAccountParams, AddAccountResult, LabelService, NotificationService, RulesService, SenderService, SecurityService, SettingsService, TimerService, WorkerApi } from '../../shared/worker-api';
+import type { AccountService, AccountsState, AddAccountParams, AddAccountResult, AutoCleanService, LabelService, NotificationService, RulesService, SenderService, SecurityService, SettingsService, TimerService, WorkerApi } from '../../shared/worker-api';
 import type { ContactsService } from '../../shared/worker-contacts-api';
 import type { FolderCommandService, MailCommandService, MailQueryService } from '../../shared/worker-mail-api';
 import type { EarlyList } from '../engine/first-screen';
@@ -46,6 +46,8 @@ export interface UiEngine {
   readonly notifications?: NotificationService;
   /** Two-factor, the alternate email and sessions of each account (absent in fakes that do not need them). */
   readonly security?: SecurityService;
+  /** Auto-clean rules, previews, runs and undo (absent in fakes that do not need them). */
+  readonly autoClean?: AutoCleanService;
   /**
    * Answers the entry asked for before the app loaded (engine/connect-engine.ts): the
    * bridge takes them instead of asking again. Absent in tests and fakes.
@@ -140,6 +142,7 @@ export function engineFromWorker(worker: Remote<WorkerApi>, version: string, sta
       checkForwarding: (params) => worker.rules.checkForwarding(params),
     },
     security: worker.security,
+    autoClean: worker.autoClean,
     senders: {
       list: (params) => worker.senders.list(params),
       unsubscribe: (params) => worker.senders.unsubscribe(params),

@@ -41,6 +41,7 @@ export const REQUEST_TYPE_CODES = {
   security: 'SE',
   templates: 'TM',
   unsubscribe: 'UN',
+  autoClean: 'AC',
 } as const;
 
 export type RequestType = keyof typeof REQUEST_TYPE_CODES;

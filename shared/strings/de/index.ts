@@ -25,7 +25,9 @@ import { labels } from './labels';
 import { senders } from './senders';
 import { timers } from './timers';
 import { security } from './security';
+import { autoClean } from './autoClean';
 import { writing } from './writing';
+import { spelling } from './spelling';
 
 export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (typeof en)[Area], string>> } = {
   app,
@@ -53,5 +55,7 @@ export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (ty
   senders,
   timers,
   security,
+  autoClean,
   writing,
+  spelling,
 };

@@ -83,7 +83,7 @@ export const settings: Record<keyof typeof en, string> = {
   saved: 'Gespeichert',
 
   spellCheck: 'Rechtschreibung beim Schreiben prüfen',
-  spellCheckIntro: 'Beim Schreiben unterstreicht der Browser Wörter, die er nicht kennt.',
+  spellCheckIntro: 'Beim Schreiben werden Wörter, die das Wörterbuch nicht kennt, wellig unterstrichen; ein Rechtsklick zeigt Vorschläge.',
 
   planIntro: 'Was der Tarif jedes Kontos enthält.',
   planPaid: 'Bezahlt',

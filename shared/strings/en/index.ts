@@ -24,7 +24,9 @@ import { labels } from './labels';
 import { senders } from './senders';
 import { timers } from './timers';
 import { security } from './security';
+import { autoClean } from './autoClean';
 import { writing } from './writing';
+import { spelling } from './spelling';
 
 export const en = {
   app,
@@ -52,5 +54,7 @@ export const en = {
   senders,
   timers,
   security,
+  autoClean,
   writing,
+  spelling,
 };

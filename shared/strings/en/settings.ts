@@ -82,7 +82,7 @@ export const settings = {
   saved: 'Saved',
 
   spellCheck: 'Check spelling as I type',
-  spellCheckIntro: 'While you write, the browser underlines words it does not know.',
+  spellCheckIntro: 'While you write, words the dictionary does not know get a wavy underline; right-click one for suggestions.',
 
   planIntro: 'What the plan of each account includes.',
   planPaid: 'Paid',

@@ -12,6 +12,7 @@ import type { ThreadRow } from '../../../shared/worker-mail-views';
 import type { ContactBook, ContactCard, ContactExportFile, ContactList, ContactImport, ContactImportPreview, ContactsService } from '../../../shared/worker-contacts-api';
 import type { WorkerBridge } from '../engine-feeds';
 import type { UiEngine } from '../engine-port';
+import { asTernError as call, engineService } from './engine-call';
 
 export interface ContactActions {
   /** Calls `onChange` with the account's book now and on every change; returns the stop. */
@@ -44,19 +45,8 @@ export interface ContactActions {
   exportContacts(params: Parameters<ContactsService['exportFile']>[0]): Promise<ContactExportFile>;
 }
 
-async function call<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    throw TernError.from(error);
-  }
-}
-
 export function createContactActions({ engine, bridge }: { engine: UiEngine; bridge: Pick<WorkerBridge, 'toast'> }): ContactActions {
-  const contacts = () => {
-    if (!engine.contacts) throw new TernError('ServiceNotFound');
-    return engine.contacts;
-  };
+  const contacts = () => engineService(engine, 'contacts');
   return {
     watchContacts(accountId, onChange) {
       let stopped = false;

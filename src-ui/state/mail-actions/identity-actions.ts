@@ -3,10 +3,10 @@
  * composer's "Save as template"): each one engine call, which
  * changes the gateway first; a refusal becomes the catalogue's TernError for the form.
  */
-import { TernError } from '../../../shared/errors';
 import type { IdentityDraft } from '../../../shared/identities';
 import type { TemplateDraft } from '../../../shared/templates';
 import type { UiEngine } from '../engine-port';
+import { asTernError as call, engineService } from './engine-call';
 
 export interface IdentityActions {
   /** Creates or replaces an identity; throws InvalidParameter (detail names the field), SignatureTooLarge, FeatureNotInPlan. */
@@ -19,17 +19,7 @@ export interface IdentityActions {
 }
 
 export function createIdentityActions({ engine }: { engine: UiEngine }): IdentityActions {
-  const settings = () => {
-    if (!engine.settings) throw new TernError('ServiceNotFound');
-    return engine.settings;
-  };
-  const call = async <T,>(work: () => Promise<T>): Promise<T> => {
-    try {
-      return await work();
-    } catch (error) {
-      throw TernError.from(error);
-    }
-  };
+  const settings = () => engineService(engine, 'settings');
   return {
     saveIdentity: async (params) => void (await call(() => settings().saveIdentity(params))),
     deleteIdentity: async (params) => void (await call(() => settings().deleteIdentity(params))),

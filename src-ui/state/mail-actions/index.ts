@@ -27,12 +27,13 @@ import { createLabelActions, type LabelActions } from './label-actions';
 import { createSenderActions, type SenderActions } from './sender-actions';
 import { createTimerActions, type TimerActions } from './timer-actions';
 import { createSecurityActions, type SecurityActions } from './security-actions';
+import { createAutoCleanActions, type AutoCleanActions } from './auto-clean-actions';
 import { createThreadCommands, type ThreadCommandActions } from './thread-commands';
 
 export { loggedOutMessage } from './account-actions';
 export { confirmation, UNDONE_MESSAGE, type RunOptions, type ThreadCommand } from './thread-commands';
 
-export interface MailActions extends AccountActions, ThreadCommandActions, MessageActions, RulesActions, ContactActions, ScheduledActions, IdentityActions, LabelActions, SenderActions, SecurityActions, TimerActions {
+export interface MailActions extends AccountActions, ThreadCommandActions, MessageActions, RulesActions, ContactActions, ScheduledActions, IdentityActions, LabelActions, SenderActions, SecurityActions, TimerActions, AutoCleanActions {
   // The thread list
   openThreadList(scope: ListScope, window: ListWindow): Promise<void>;
   moveThreadListWindow(window: ListWindow): void;
@@ -90,6 +91,7 @@ export function createMailActions(params: {
     ...createSenderActions({ engine }),
     ...createTimerActions({ engine }),
     ...createSecurityActions({ engine }),
+    ...createAutoCleanActions({ engine }),
 
     openThreadList: (scope, window) => bridge.openThreadList(scope, window),
     moveThreadListWindow: (window) => bridge.moveThreadListWindow(window),

@@ -4,9 +4,9 @@
  * catalogue's TernError for the page to show. Giving a label is a thread command
  * (thread-commands.ts, kind 'label').
  */
-import { TernError } from '../../../shared/errors';
 import type { Label, LabelColor } from '../../../shared/labels';
 import type { UiEngine } from '../engine-port';
+import { asTernError as call, engineService } from './engine-call';
 
 export interface LabelActions {
   createLabel(params: { accountId: string; name: string; color: LabelColor }): Promise<readonly Label[]>;
@@ -15,17 +15,7 @@ export interface LabelActions {
 }
 
 export function createLabelActions({ engine }: { engine: UiEngine }): LabelActions {
-  const labels = () => {
-    if (!engine.labels) throw new TernError('ServiceNotFound');
-    return engine.labels;
-  };
-  const call = async <T,>(work: () => Promise<T>): Promise<T> => {
-    try {
-      return await work();
-    } catch (error) {
-      throw TernError.from(error);
-    }
-  };
+  const labels = () => engineService(engine, 'labels');
   return {
     createLabel: (params) => call(() => labels().create(params)),
     updateLabel: (params) => call(() => labels().update(params)),

@@ -7,6 +7,7 @@ import type { ForwardingCheckResult, MailFilter, MailRules, RulesActivity, Rules
 import { errorPhrase } from '../../../shared/strings';
 import type { WorkerBridge } from '../engine-feeds';
 import type { UiEngine } from '../engine-port';
+import { asTernError as call, engineService } from './engine-call';
 
 export interface RulesActions {
   loadRules(accountId: string): Promise<RulesDoc>;
@@ -24,19 +25,8 @@ export interface RulesActions {
   blockSender(params: { accountId: string; sender: string }): Promise<void>;
 }
 
-async function call<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    throw TernError.from(error);
-  }
-}
-
 export function createRulesActions({ engine, bridge }: { engine: UiEngine; bridge: Pick<WorkerBridge, 'toast'> }): RulesActions {
-  const rules = () => {
-    if (!engine.rules) throw new TernError('ServiceNotFound');
-    return engine.rules;
-  };
+  const rules = () => engineService(engine, 'rules');
   return {
     loadRules: (accountId) => call(() => rules().get({ accountId })),
     saveRules: (params) => call(() => rules().save(params)),

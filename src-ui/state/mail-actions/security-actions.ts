@@ -2,9 +2,9 @@
  * Account security (Settings → Security and Sessions, issue 19): each an engine call through
  * to the gateway; refusals become the catalogue's TernError for the page to show in place.
  */
-import { TernError } from '../../../shared/errors';
 import type { SecurityService } from '../../../shared/worker-api';
 import type { UiEngine } from '../engine-port';
+import { asTernError, engineService } from './engine-call';
 
 export interface SecurityActions {
   /** The engine's SecurityService, each refusal a TernError (ServiceNotFound in an engine without it). */
@@ -12,20 +12,12 @@ export interface SecurityActions {
 }
 
 export function createSecurityActions({ engine }: { engine: UiEngine }): SecurityActions {
-  const service = (): SecurityService => {
-    if (!engine.security) throw new TernError('ServiceNotFound');
-    return engine.security;
-  };
+  const service = (): SecurityService => engineService(engine, 'security');
   // Each method is called on the service itself: `fn.call(…)` on a comlink remote would be sent to the worker as a property named "call".
   const call =
     <P, R>(invoke: (security: SecurityService, params: P) => Promise<R>) =>
-    async (params: P): Promise<R> => {
-      try {
-        return await invoke(service(), params);
-      } catch (error) {
-        throw TernError.from(error);
-      }
-    };
+    (params: P): Promise<R> =>
+      asTernError(() => invoke(service(), params));
   return {
     security: {
       status: call((s, p: Parameters<SecurityService['status']>[0]) => s.status(p)),

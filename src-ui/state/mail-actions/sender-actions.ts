@@ -5,9 +5,9 @@
  * runOnScope: progress bar, confirmation, Undo for moves); block is rules-actions' blockSender.
  */
 import type { UnsubscribeResult } from '../../../shared/api/unsubscribe';
-import { TernError } from '../../../shared/errors';
 import type { SenderSummary } from '../../../shared/senders';
 import type { UiEngine } from '../engine-port';
+import { asTernError as call, engineService } from './engine-call';
 
 export interface SenderActions {
   listSenders(params: { accountIds: readonly string[] }): Promise<readonly SenderSummary[]>;
@@ -15,17 +15,7 @@ export interface SenderActions {
 }
 
 export function createSenderActions({ engine }: { engine: UiEngine }): SenderActions {
-  const senders = () => {
-    if (!engine.senders) throw new TernError('ServiceNotFound');
-    return engine.senders;
-  };
-  const call = async <T,>(work: () => Promise<T>): Promise<T> => {
-    try {
-      return await work();
-    } catch (error) {
-      throw TernError.from(error);
-    }
-  };
+  const senders = () => engineService(engine, 'senders');
   return {
     listSenders: (params) => call(() => senders().list(params)),
     unsubscribe: (params) => call(() => senders().unsubscribe(params)),

@@ -9,6 +9,7 @@ import { TernError } from '../../../shared/errors';
 import type { Schedule } from '../../../shared/send-time';
 import type { TimerView } from '../../../shared/worker-api';
 import type { UiEngine } from '../engine-port';
+import { asTernError, engineService } from './engine-call';
 import { engineSubscription } from './engine-subscription';
 
 export interface TimerActions {
@@ -25,20 +26,9 @@ export interface TimerActions {
   watchNotifications(show: (notification: EngineNotification) => boolean): () => void;
 }
 
-const asTernError = async <T>(run: () => Promise<T>): Promise<T> => {
-  try {
-    return await run();
-  } catch (error) {
-    throw TernError.from(error);
-  }
-};
-
 export function createTimerActions(params: { engine: UiEngine }): TimerActions {
   const { engine } = params;
-  const service = () => {
-    if (!engine.timers) throw new TernError('ServiceNotFound');
-    return engine.timers;
-  };
+  const service = () => engineService(engine, 'timers');
   return {
     timers: async (accountIds) => (engine.timers ? engine.timers.list({ accountIds }) : []),
     watchTimers(onChange) {

@@ -1,0 +1,21 @@
+/** Tern's spell checker (issue 14 point 5): the composer's marks, its suggestion menu and language, and Settings → Spell checker. */
+export const spelling = {
+  language: 'Spelling language',
+  english: 'English',
+  german: 'Deutsch',
+  suggestions: 'Spelling suggestions for {word}',
+  loading: 'Looking for suggestions…',
+  noSuggestions: 'No suggestions',
+  addToDictionary: 'Add to dictionary',
+  added: '{word} added to your dictionary.',
+  notAdded: '{word} was not added. {reason}',
+  listFull: 'Your dictionary holds {limit} words, the most it can. Remove some in Settings → Spell checker.',
+  keyHint: 'Suggestions for a marked word: right-click it, or put the cursor in it and press Ctrl+.',
+  defaultLanguage: 'Check spelling in',
+  languageAuto: 'The language of the app',
+  words: 'Your dictionary',
+  wordsIntro: 'Words you added with "Add to dictionary". They are never marked, on every device.',
+  noWords: 'No words yet.',
+  removeWord: 'Remove {word}',
+  wordRemoved: '{word} removed.',
+};
