@@ -99,11 +99,18 @@ export function sortLabels<L extends Pick<Label, 'name'>>(labels: readonly L[]):
 
 /**
  * A conversation's keywords for its row (ThreadSummary.keywords): every keyword any of its
- * messages has, system ones left out, sorted; absent when none, as on an older gateway.
+ * messages has, system ones left out but $Important (the priority inbox's verdict), sorted;
+ * absent when none, as on an older gateway.
  * The gateway's summary and the engine's own (with local changes) both use this.
  */
 export function threadKeywordsField(messages: readonly { readonly keywords: readonly string[] }[]): { keywords?: string[] } {
   const found = new Set<string>();
-  for (const message of messages) for (const keyword of message.keywords) if (!isSystemKeyword(keyword)) found.add(keyword);
+  for (const message of messages) {
+    for (const keyword of message.keywords) {
+      // $Important is kept (in one spelling): the priority inbox's rows and its Important section read it from the thread.
+      if (keyword.toLowerCase() === '$important') found.add('$Important');
+      else if (!isSystemKeyword(keyword)) found.add(keyword);
+    }
+  }
   return found.size === 0 ? {} : { keywords: [...found].sort() };
 }

@@ -10,6 +10,7 @@
  */
 import * as z from 'zod';
 import { RECEIPT_POLICIES } from './read-receipts';
+import { priorityModelSchema } from './priority-score';
 import type { Feature } from './plans';
 import { UNDO_SEND_SECONDS } from './send-time';
 import { SPELL_LANGUAGE_CHOICES } from './spelling';
@@ -51,6 +52,22 @@ export const preferenceValuesSchema = z.object({
   quietTo: quietTimeSchema,
   /** When a message asks for a read receipt: ask each time, or never send one (shared/read-receipts.ts; no "always"). */
   readReceipts: z.enum(RECEIPT_POLICIES),
+  /** Priority inbox (issue 17 point 4): the Inbox shows an Important section first; false: the plain Inbox. */
+  priorityInbox: z.boolean(),
+  /**
+   * What the priority inbox learned from "Mark important / not important" (shared/priority-score.ts);
+   * null: nothing yet (the rules' weights). A preference rather than a table of its own: it is a
+   * few numbers per account that must roam to every device and change offline, which is exactly
+   * what the preference document already does (delta pushes it, the engine queues a change made
+   * offline) — a gateway table would need its own route, delta object and migration for that.
+   */
+  priorityModel: priorityModelSchema.nullable(),
+  /**
+   * Epoch ms: Inbox mail received up to this time has been scored (by any of the account's
+   * devices; 0: never). Roams, so a second device does not score again — and set $Important
+   * again on — mail the person has since marked not important elsewhere.
+   */
+  priorityScoredThrough: z.number().int().nonnegative(),
 });
 export type PreferenceValues = z.infer<typeof preferenceValuesSchema>;
 export type PreferenceKey = keyof PreferenceValues;
@@ -68,6 +85,9 @@ export const DEFAULT_PREFERENCES: PreferenceValues = {
   quietFrom: '',
   quietTo: '',
   readReceipts: 'ask',
+  priorityInbox: false,
+  priorityModel: null,
+  priorityScoredThrough: 0,
 };
 
 /**

@@ -8,12 +8,19 @@
  * not important" (one SGD step each, `learnPriority`), stored per account. The verdict
  * roams as the keyword $Important (RFC 8457); it only orders and sections mail, never hides it.
  *
- * Not wired into the engine and UI yet: this is the contract and its tests.
+ * The engine scores new Inbox mail with it (src-worker/priority/), the UI shows the reasons.
  */
+import * as z from 'zod';
 import { isLikelyNonHumanAddress } from './address-kind';
 
 /** The keyword the verdict is stored as on the mail server (RFC 8457). */
 export const IMPORTANT_KEYWORD = '$Important';
+
+/** Whether a keyword is $Important (IMAP compares keywords case aside: another program may write `$important`). */
+export const isImportantKeyword = (keyword: string) => keyword.toLowerCase() === '$important';
+
+/** Whether a message's or a thread's keywords make it important. */
+export const hasImportantKeyword = (keywords: readonly string[] | undefined) => keywords?.some(isImportantKeyword) ?? false;
 
 export const PRIORITY_SIGNALS = ['repliesToSender', 'directlyToYou', 'yourThread', 'knownContact', 'notAPerson', 'bulkMail'] as const;
 export type PrioritySignal = (typeof PRIORITY_SIGNALS)[number];
@@ -40,6 +47,14 @@ export interface PriorityModel {
   /** How many marks it learned from. */
   readonly trained: number;
 }
+
+const weight = z.number().finite().min(-50).max(50);
+/** A model as a preference stores it (shared/preferences.ts `priorityModel`): bounded, so a bad value cannot poison scoring. */
+export const priorityModelSchema = z.object({
+  weights: z.object(Object.fromEntries(PRIORITY_SIGNALS.map((signal) => [signal, weight])) as Record<PrioritySignal, typeof weight>),
+  bias: weight,
+  trained: z.number().int().nonnegative(),
+});
 
 /** The rules as weights: a cold start, before any mark (the §14 pitfall: fall back to the rules). */
 export const DEFAULT_PRIORITY_MODEL: PriorityModel = {
@@ -78,13 +93,25 @@ export function scorePriority(input: PriorityInput, model: PriorityModel = DEFAU
   const contributions = PRIORITY_SIGNALS.map((signal) => ({ signal, value: signals[signal] * model.weights[signal] }));
   const score = sigmoid(model.bias + contributions.reduce((sum, { value }) => sum + value, 0));
   const important = score >= IMPORTANT_THRESHOLD;
-  // The reasons are the ones on the verdict's side: pushing up for important, down for not.
-  const reasons = contributions
+  return { score, important, reasons: sideOf(contributions, important) };
+}
+
+/** The signals pushing toward `important` (up) or away from it (down), strongest first, up to three. */
+function sideOf(contributions: readonly { signal: PrioritySignal; value: number }[], important: boolean): PrioritySignal[] {
+  return contributions
     .filter(({ value }) => (important ? value > 0 : value < 0))
     .sort((a, b) => Math.abs(b.value) - Math.abs(a.value))
     .slice(0, 3)
     .map(({ signal }) => signal);
-  return { score, important, reasons };
+}
+
+/**
+ * The reasons for a verdict that may not be the scorer's — a message marked important (by the
+ * person or another program) the model would not call so: what speaks for that side.
+ */
+export function priorityReasons(input: PriorityInput, important: boolean, model: PriorityModel = DEFAULT_PRIORITY_MODEL): PrioritySignal[] {
+  const signals = prioritySignals(input);
+  return sideOf(PRIORITY_SIGNALS.map((signal) => ({ signal, value: signals[signal] * model.weights[signal] })), important);
 }
 
 /**

@@ -22,6 +22,7 @@ import type { ForwardingCheckResult, MailFilter, MailRules, RuleRun, RulesActivi
 import type { ThreadTimer, TimerKind } from './api/timers';
 import type { Schedule } from './send-time';
 import type { EngineNotification } from './notifications';
+import type { PrioritySignal } from './priority-score';
 
 /**
  * A service object reached through the remote by path (`api.session.handshake(...)`).
@@ -373,6 +374,32 @@ export interface SenderService {
   unsubscribe(params: { readonly accountId: string; readonly messageId: string }): Promise<UnsubscribeResult>;
 }
 
+/** Why a conversation is important or not (PriorityService.explain). */
+export interface PriorityExplanation {
+  /** Whether it has $Important now (the Important section's rule). */
+  readonly important: boolean;
+  /** The scorer's verdict for its newest Inbox message, by the account's model now. */
+  readonly score: number;
+  /** The signals on the side of the verdict, strongest first (shared/priority-score.ts). */
+  readonly reasons: readonly PrioritySignal[];
+  /**
+   * $Important disagrees with the scorer: the person, or another mail program, marked it
+   * (or took the mark away); the reasons are then the scorer's, shown as "would have said".
+   */
+  readonly marked: boolean;
+}
+
+/**
+ * Priority inbox (issue 17 point 4). The engine scores new Inbox mail by itself and sets
+ * $Important through the ordinary label command; "Mark important / not important" is that
+ * command too (its undo is the label's), plus one learning step here.
+ */
+export interface PriorityService {
+  explain(params: { readonly accountId: string; readonly threadId: string }): Promise<PriorityExplanation>;
+  /** One step of learning per thread from a mark (the account's model roams as the preference `priorityModel`). */
+  learn(params: { readonly accountId: string; readonly threadIds: readonly string[]; readonly important: boolean }): Promise<void>;
+}
+
 /**
  * Auto-clean (issue 17 point 3): rules the gateway runs every hour, previewed before they are
  * enabled, each run logged with Undo. Straight through to the gateway; refusals are the
@@ -427,6 +454,8 @@ export interface WorkerApi {
   readonly timers: Service<TimerService>;
   /** Manage senders: who sends the most, and unsubscribing. */
   readonly senders: Service<SenderService>;
+  /** Priority inbox: why a conversation is important, and learning from marks. */
+  readonly priority: Service<PriorityService>;
   /** Auto-clean rules, their previews, runs and undo, through the gateway. */
   readonly autoClean: Service<AutoCleanService>;
   /** Desktop notifications: one per event across every tab. */

@@ -9,9 +9,16 @@ import type { ReceiptRefusal } from './read-receipts';
 
 /** Which threads a list shows. Account ids are the gateway's `mailId` strings. */
 export type ListScope =
-  | { readonly kind: 'folder'; readonly accountId: string; readonly folderId: string }
-  /** The same special folder (usually inbox) across several accounts, merged by time. */
-  | { readonly kind: 'unified'; readonly accountIds: readonly string[]; readonly role: 'inbox' | 'sent' | 'drafts' | 'archive' | 'junk' | 'trash' | 'snoozed' }
+  /**
+   * `priority`: the priority inbox's order (issue 17 point 4) — the threads with $Important
+   * first, then everything else, each newest first; only orders, never leaves a thread out.
+   */
+  | { readonly kind: 'folder'; readonly accountId: string; readonly folderId: string; readonly priority?: boolean }
+  /**
+   * The same special folder (usually inbox) across several accounts, merged by time.
+   * `priority`: the accounts whose $Important threads come first (the priority inbox, as `folder`'s).
+   */
+  | { readonly kind: 'unified'; readonly accountIds: readonly string[]; readonly role: 'inbox' | 'sent' | 'drafts' | 'archive' | 'junk' | 'trash' | 'snoozed'; readonly priority?: readonly string[] }
   /** The threads with a label, by its keyword (shared/labels.ts). */
   | { readonly kind: 'label'; readonly accountId: string; readonly label: string }
   /**
@@ -77,6 +84,8 @@ export interface ListSnapshot {
    * list holds the newest matches and older ones are left out. Absent: not cut.
    */
   readonly truncated?: boolean;
+  /** A priority list (ListScope `priority`): how many threads the Important section at its top holds. Absent otherwise. */
+  readonly important?: number;
 }
 
 /**
@@ -95,6 +104,8 @@ export interface ListPatch {
   readonly complete?: boolean;
   /** ListSnapshot.truncated, when it changed (absent: as before). */
   readonly truncated?: boolean;
+  /** ListSnapshot.important, when it changed (absent: as before). */
+  readonly important?: number;
 }
 
 /** A message as the conversation view shows it (no body). */

@@ -1,6 +1,7 @@
 import { proxy } from 'comlink';
 import { systemClock, type Clock } from '../shared/clock';
-import type { AnalyticsService, AutoCleanService, LabelService, NotificationService, RulesService, SenderService, SecurityService, SettingsService, TimerService, WorkerApi } from '../shared/worker-api';
+import type { AnalyticsService, AutoCleanService, LabelService, NotificationService, RulesService, SenderService, PriorityService, SecurityService, SettingsService, TimerService, WorkerApi } from '../shared/worker-api';
+import type { PreferencePatch } from '../shared/preferences';
 import { ACCOUNTS_DATABASE, ACCOUNTS_SCHEMA } from './accounts/accounts-database';
 import { AccountRepository } from './accounts/account-repository';
 import { ACCOUNTS_CHANNEL, EngineAccounts } from './accounts/account-service';
@@ -43,6 +44,9 @@ import { createTimersGateway } from './timers/timers-gateway';
 import { EngineTimers } from './timers/timers-service';
 import { NotificationCenter } from './notifications/notification-center';
 import { Notifier } from './notifications/notifier';
+import { PriorityScanner, wantsVerdicts } from './priority/priority-scan';
+import { EnginePriority } from './priority/priority-service';
+import { IMPORTANT_KEYWORD } from '../shared/priority-score';
 import { TernError } from '../shared/errors';
 import { MAIL_CHANNEL } from './boundary/mail-relay';
 import { globalOnlineSignal, type BrowserOnlineSignal } from './net/online-status';
@@ -250,6 +254,30 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
   const senders = new EngineSenders({ search: mail.search, gateway: accountClient });
   const autoClean = new EngineAutoClean({ gateway: async (accountId) => createAutoCleanGateway(await accountClient(accountId)) });
   const labels = new EngineLabels({ open: (accountId) => databases.open(accountId), gateway: async (accountId) => createLabelsGateway(await accountClient(accountId)), changed: () => settings.changed() });
+  // Priority inbox (priority/): new Inbox mail is scored after its page commits, by the engine that syncs it.
+  const accountAddresses = async (accountId: string) => {
+    const account = await repository.get(accountId);
+    return account ? [account.emailAddress, ...account.aliases] : null;
+  };
+  const savePreferences = (accountId: string, values: PreferencePatch) => settings.update({ accountId, values });
+  const priorityScanner = new PriorityScanner({
+    open: (accountId) => databases.open(accountId),
+    accountAddresses,
+    active: (accountId) => mail.runtime(accountId) !== undefined,
+    settled: (accountId) => mail.settled(accountId),
+    mark: (accountId, threadIds) => mail.commands.run({ command: { kind: 'label', accountId, threadIds, keyword: IMPORTANT_KEYWORD, add: true } }),
+    savePreferences,
+    clock,
+    onError: (error) => logger.log('Error', `priority inbox: ${error instanceof Error ? error.message : String(error)}`),
+  });
+  mail.changes.subscribe((change) => {
+    if (change.messages && change.messages.put.length > 0) priorityScanner.schedule(change.accountId);
+  });
+  // Turned on (here or on another device), or a model learned: the account is looked at again.
+  void settings.watch((list) => {
+    for (const account of list) if (wantsVerdicts(account.preferences)) priorityScanner.schedule(account.accountId);
+  });
+  const priority = new EnginePriority({ open: (accountId) => databases.open(accountId), accountAddresses, savePreferences, clock });
   // Analytics reads its stored queues: after the first screen, like the sync.
   void Promise.all([writer.elected, mail.startup.opened]).then(() => analytics.start());
   // Every change of the stored accounts (start-up, login, logout, cache clear) re-plans the account runtimes.
@@ -323,6 +351,7 @@ export function createEngine(deps: EngineDeps = {}): WorkerApi {
     }),
     security: proxy<SecurityService>(security),
     senders: proxy<SenderService>(senders),
+    priority: proxy<PriorityService>(priority),
     autoClean: proxy<AutoCleanService>(autoClean),
     notifications: proxy<NotificationService>({
       watch: async (show) => notifications.watch(show),

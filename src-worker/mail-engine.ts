@@ -106,6 +106,8 @@ export interface MailEngine {
   readonly startup: StartupGate;
   /** Whether the account has commands the gateway has not confirmed yet (kept over a forced logout). */
   hasPendingCommands(accountId: string): Promise<boolean>;
+  /** Whether the account has caught up with the gateway at least once (ListSnapshot.complete's rule). */
+  settled(accountId: string): Promise<boolean>;
   close(): void;
 }
 
@@ -352,6 +354,7 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
     search,
     suggestions,
     startup,
+    settled,
     async hasPendingCommands(accountId) {
       const rows = await withRead(await open(accountId), [OUTBOX_TABLE], liveRows);
       return rows.length > 0;

@@ -88,7 +88,7 @@ export const threadSummarySchema = z.object({
    */
   draftTo: z.array(addressSchema).optional(),
   /**
-   * The keywords of its messages, system ones left out (shared/labels.ts threadKeywordsField):
+   * The keywords of its messages, system ones but $Important left out (shared/labels.ts threadKeywordsField):
    * the row's labels, and what a label list is indexed by. Absent when none.
    */
   keywords: z.array(z.string()).optional(),

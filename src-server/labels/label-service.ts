@@ -1,6 +1,7 @@
 import type { LabelInput, LabelPatch, LabelsDoc } from '../../shared/api/labels';
 import { TernError } from '../../shared/errors';
 import { keywordForName, LABEL_LIMITS, labelNameProblem, type Label } from '../../shared/labels';
+import { isImportantKeyword } from '../../shared/priority-score';
 import type { MailboxAccess } from '../actions/mailbox-access';
 import { compactUidSet } from '../imap/uid-set';
 import type { PlanService, TxnAnnouncer } from '../plans/plan-service';
@@ -93,8 +94,13 @@ export class LabelService {
     return this.doc(accountId);
   }
 
-  /** A bulk action's `label` / `unlabel`: the plan has labels and the keyword is one of the account's. */
+  /**
+   * A bulk action's `label` / `unlabel`: the plan has labels and the keyword is one of the
+   * account's — or it is $Important, the priority inbox's mark (RFC 8457; issue 17 point 4),
+   * which is no label: no row, no plan gate (shared/plans.ts gives the priority inbox none).
+   */
   async requireKeyword(accountId: number, keyword: string): Promise<void> {
+    if (isImportantKeyword(keyword)) return;
     await this.deps.plans.require(accountId, 'labels');
     if (!(await this.labels.byKeyword(accountId, keyword))) throw new TernError('LabelNotFound', { detail: { keyword } });
   }

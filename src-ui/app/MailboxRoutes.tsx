@@ -6,6 +6,7 @@ import { useLocale, useT } from '../kit/i18n';
 import { folderDisplayName } from '../state/folder-order';
 import { accountsAtom, foldersAtom } from '../state/atoms';
 import { useAccountLabels } from '../state/labels';
+import { priorityAccountsAtom } from '../state/priority';
 import { listScopeFor } from './list-scope';
 import { MailboxView } from './MailboxView';
 import { NotFound } from './NotFound';
@@ -23,9 +24,10 @@ export function UnifiedMailbox() {
   const search = mailRoute.useSearch();
   const accounts = useAtomValue(accountsAtom) ?? [];
   const accountIds = useMemo(() => accounts.map((account) => account.accountId), [accounts]);
+  const priorityAccounts = useAtomValue(priorityAccountsAtom);
   const parsed = unifiedRoleSchema.safeParse(role);
   if (!parsed.success) return <NotFound />;
-  const scope = listScopeFor({ kind: 'unified', role: parsed.data }, search, accountIds);
+  const scope = listScopeFor({ kind: 'unified', role: parsed.data }, search, accountIds, { accounts: priorityAccounts });
   const title = search.q ? t('app.searchResults') : accounts.length > 1 ? t('folders.allOf', { role: parsed.data }) : t(`folders.${parsed.data}`);
   return <MailboxView scope={scope} title={title} specialUse={parsed.data} folderId={null} />;
 }
@@ -39,10 +41,11 @@ export function FolderMailbox() {
   const folders = useAtomValue(foldersAtom)[accountId];
   const account = accounts.find((known) => known.accountId === accountId);
   const accountIds = useMemo(() => accounts.map((known) => known.accountId), [accounts]);
+  const priorityAccounts = useAtomValue(priorityAccountsAtom);
   // An account logged out (here or in another tab) leaves its addresses: go to what is left.
   if (!account) return <RedirectToInbox />;
   const folder = folders?.find((known) => known.id === folderId);
-  const scope = listScopeFor({ kind: 'folder', accountId, folderId }, search, accountIds);
+  const scope = listScopeFor({ kind: 'folder', accountId, folderId }, search, accountIds, { accounts: priorityAccounts, inbox: folder?.specialUse === 'inbox' });
   const name = folder ? folderDisplayName(folder, account.mailProperties.folderSeparator || '/', locale) : '';
   return <MailboxView scope={scope} title={search.q ? t('app.searchResults') : name} specialUse={folder?.specialUse ?? null} folderId={folderId} />;
 }

@@ -6,6 +6,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
 import { useMemo, useState } from 'react';
 import { labelsOf } from '../../shared/labels';
+import { hasImportantKeyword } from '../../shared/priority-score';
 import type { FolderView, ThreadRow } from '../../shared/worker-mail-api';
 import { useLocale, useT } from '../kit/i18n';
 import { accountsAtom, allInScopeSelectedAtom, foldersAtom, selectionAtom, visibleListAtom } from '../state/atoms';
@@ -53,6 +54,7 @@ export function MailboxToolbar(props: {
   const targetRows = toolbarTargets.map((ref) => rowByKey(held, ref.key));
   const anyUnread = targetRows.some((row) => (row?.unreadCount ?? 0) > 0);
   const allStarred = targetRows.length > 0 && targetRows.every((row) => row?.starred);
+  const allImportant = targetRows.length > 0 && targetRows.every((row) => hasImportantKeyword(row?.keywords));
   const targetAccounts = allInScope ? props.scopeAccounts : [...groupByAccount(toolbarTargets).keys()];
   const targetKey = targetAccounts.join(',');
   const [emptying, setEmptying] = useState(false);
@@ -96,6 +98,7 @@ export function MailboxToolbar(props: {
         targetCount={allInScope ? (held?.total ?? 0) : toolbarTargets.length}
         anyUnread={anyUnread}
         allStarred={allStarred}
+        allImportant={allImportant}
         moveFolders={moveFolders}
         deleteForever={specialUse === 'trash'}
         inSpam={specialUse === 'junk'}

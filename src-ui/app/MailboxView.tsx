@@ -31,6 +31,7 @@ import { PaneDivider, useSplitBody } from './PaneDivider';
 import { isLoneDraftRow, openDraftRow } from './open-draft';
 import { ReadingPane } from './ReadingPane';
 import { useOpenThreadFocus } from './thread-focus';
+import { IMPORTANT_KEYWORD, isImportantKeyword } from '../../shared/priority-score';
 
 const mailRoute = getRouteApi('/mail');
 
@@ -185,6 +186,8 @@ export function MailboxView({ scope, title, specialUse, folderId }: MailboxViewP
     // The open thread leaving: the next one opens (Gmail's auto-advance) and the focus follows.
     if (leaves) threadFocus.leaving(threads.map((thread) => thread.key));
     void actions.runOnThreads(command, threads, { leavesList });
+    // A mark important / not important teaches the account's model too (one step per mark).
+    if (command.kind === 'label' && isImportantKeyword(command.keyword)) void actions.learnPriority(threads, command.add);
   };
 
   const moveCursor = (delta: number) => {
@@ -244,6 +247,8 @@ export function MailboxView({ scope, title, specialUse, folderId }: MailboxViewP
       setKeyMoveTargets(chosen);
       setLabelOpenSignal((value) => value + 1);
     },
+    markImportant: () => run({ kind: 'label', keyword: IMPORTANT_KEYWORD, add: true }, true),
+    markNotImportant: () => run({ kind: 'label', keyword: IMPORTANT_KEYWORD, add: false }, true),
     undo: () => actions.undoLast(),
     compose: () => dispatchMailEvent(MAIL_EVENTS.compose, scope.kind === 'folder' ? { accountId: scope.accountId } : {}),
     reply: () => mailEvent(MAIL_EVENTS.reply),

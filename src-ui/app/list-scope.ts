@@ -16,9 +16,17 @@ export function searchAccountIds(mailbox: MailboxAddress, searchIn: string | und
   return accountIds;
 }
 
-export function listScopeFor(mailbox: MailboxAddress, search: MailSearch, accountIds: readonly string[]): ListScope {
+/**
+ * `priority`: the accounts whose priority inbox is on (issue 17 point 4); their Inbox — a
+ * folder that is one (`inbox`) or the unified one — lists its Important section first.
+ */
+export function listScopeFor(mailbox: MailboxAddress, search: MailSearch, accountIds: readonly string[], priority: { readonly accounts: readonly string[]; readonly inbox?: boolean } = { accounts: [] }): ListScope {
   if (search.q) return { kind: 'search', accountIds: searchAccountIds(mailbox, search.in, accountIds), query: search.q, ...(search.server ? { server: true } : {}) };
-  if (mailbox.kind === 'unified') return { kind: 'unified', accountIds, role: mailbox.role };
+  if (mailbox.kind === 'unified') {
+    const sectioned = mailbox.role === 'inbox' ? priority.accounts.filter((accountId) => accountIds.includes(accountId)) : [];
+    return { kind: 'unified', accountIds, role: mailbox.role, ...(sectioned.length > 0 ? { priority: sectioned } : {}) };
+  }
   if (mailbox.kind === 'label') return { kind: 'label', accountId: mailbox.accountId, label: mailbox.label };
-  return { kind: 'folder', accountId: mailbox.accountId, folderId: mailbox.folderId };
+  const sectioned = priority.inbox === true && priority.accounts.includes(mailbox.accountId);
+  return { kind: 'folder', accountId: mailbox.accountId, folderId: mailbox.folderId, ...(sectioned ? { priority: true } : {}) };
 }

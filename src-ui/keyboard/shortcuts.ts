@@ -18,6 +18,8 @@ export type ShortcutAction =
   | 'markUnread'
   | 'move'
   | 'label'
+  | 'markImportant'
+  | 'markNotImportant'
   | 'undo'
   | 'compose'
   | 'reply'
@@ -49,6 +51,9 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ['Shift+U'], action: 'markUnread', description: 'keyboard.markUnread', group: 'Actions' },
   { keys: ['v'], action: 'move', description: 'keyboard.move', group: 'Actions' },
   { keys: ['l'], action: 'label', description: 'keyboard.label', group: 'Actions' },
+  // Gmail's keys for the priority inbox's marks.
+  { keys: ['+'], action: 'markImportant', description: 'keyboard.markImportant', group: 'Actions' },
+  { keys: ['-'], action: 'markNotImportant', description: 'keyboard.markNotImportant', group: 'Actions' },
   { keys: ['z'], action: 'undo', description: 'keyboard.undo', group: 'Actions' },
   { keys: ['c'], action: 'compose', description: 'keyboard.compose', group: 'Writing' },
   { keys: ['r'], action: 'reply', description: 'keyboard.reply', group: 'Writing' },
@@ -96,6 +101,9 @@ const SHIFTED: Readonly<Record<string, ShortcutAction>> = {
   '#': 'delete',
   '!': 'spam',
   '?': 'help',
+  // Shift on US keyboards ('+'), none on German ones: matched whatever it takes to type them, as '#'.
+  '+': 'markImportant',
+  '-': 'markNotImportant',
 };
 
 /** The action a key press asks for, or null. Presses with Ctrl, Cmd or Alt belong to the browser. */

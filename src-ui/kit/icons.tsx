@@ -65,7 +65,9 @@ export type IconName =
   | 'label'
   | 'template'
   | 'smile'
-  | 'doubleCheck';
+  | 'doubleCheck'
+  | 'important'
+  | 'importantFilled';
 
 const PATHS: Record<IconName, ReactNode> = {
   bell: (
@@ -249,6 +251,9 @@ const PATHS: Record<IconName, ReactNode> = {
   reply: <><path d="M9 14 4 9l5-5" /><path d="M4 9h10.5a5.5 5.5 0 0 1 0 11H11" /></>,
   replyAll: <><path d="M7 14 2 9l5-5" /><path d="M12 14 7 9l5-5" /><path d="M7 9h8.5a5.5 5.5 0 0 1 0 11H13" /></>,
   underline: <><path d="M7 4v7a5 5 0 0 0 10 0V4" /><path d="M5 20h14" /></>,
+  // Gmail's important marker: a pennant pointing right.
+  important: <path d="M3 5h12l6 7-6 7H3l5-7z" />,
+  importantFilled: <path d="M3 5h12l6 7-6 7H3l5-7z" fill="currentColor" />,
   label: <><path d="M3 12.6V4a1 1 0 0 1 1-1h8.6a1 1 0 0 1 .7.3l7.4 7.4a1 1 0 0 1 0 1.4l-8.6 8.6a1 1 0 0 1-1.4 0l-7.4-7.4a1 1 0 0 1-.3-.7Z" /><circle cx="7.5" cy="7.5" r="1.2" /></>,
 };
 

@@ -24,7 +24,7 @@ export const SETTINGS_PAGES: readonly SettingsPage[] = [
   { id: 'signatures', title: 'settings.pageSignatures', load: () => import('./signatures/SignaturesPage') },
   { id: 'templates', title: 'settings.pageTemplates', feature: 'templates', load: () => import('./templates/TemplatesPage') },
   { id: 'email-alias', title: 'settings.pageEmailAlias', feature: 'emailAlias', load: () => import('./email-alias/EmailAliasPage') },
-  { id: 'priority', title: 'settings.pagePriority' },
+  { id: 'priority', title: 'settings.pagePriority', load: () => import('./priority/PriorityPage') },
   { id: 'forwarding', title: 'settings.pageForwarding', load: () => import('./rules/ForwardingPage') },
   { id: 'notifications', title: 'settings.pageNotifications', load: () => import('./notifications/NotificationsPage') },
   { id: 'allow-block', title: 'settings.pageAllowBlock', feature: 'allowBlockLists', load: () => import('./rules/AllowBlockPage') },

@@ -7,7 +7,7 @@
  * command functions of mail-actions.ts (STYLE item 13).
  */
 import { proxy, type Remote } from 'comlink';
-import type { AccountService, AccountsState, AddAccountParams, AddAccountResult, AutoCleanService, LabelService, NotificationService, RulesService, SenderService, SecurityService, SettingsService, TimerService, WorkerApi } from '../../shared/worker-api';
+import type { AccountService, AccountsState, AddAccountParams, AddAccountResult, AutoCleanService, LabelService, NotificationService, PriorityService, RulesService, SenderService, SecurityService, SettingsService, TimerService, WorkerApi } from '../../shared/worker-api';
 import type { ContactsService } from '../../shared/worker-contacts-api';
 import type { FolderCommandService, MailCommandService, MailQueryService } from '../../shared/worker-mail-api';
 import type { EarlyList } from '../engine/first-screen';
@@ -42,6 +42,8 @@ export interface UiEngine {
   readonly timers?: TimerService;
   /** Manage senders: senders by volume, unsubscribe (absent in fakes that do not need them). */
   readonly senders?: SenderService;
+  /** Priority inbox: why a conversation is important, learning from marks (absent in fakes that do not need it). */
+  readonly priority?: PriorityService;
   /** Desktop notifications the engine picks this tab to show (absent in fakes that do not need them). */
   readonly notifications?: NotificationService;
   /** Two-factor, the alternate email and sessions of each account (absent in fakes that do not need them). */
@@ -146,6 +148,10 @@ export function engineFromWorker(worker: Remote<WorkerApi>, version: string, sta
     senders: {
       list: (params) => worker.senders.list(params),
       unsubscribe: (params) => worker.senders.unsubscribe(params),
+    },
+    priority: {
+      explain: (params) => worker.priority.explain(params),
+      learn: (params) => worker.priority.learn(params),
     },
     labels: {
       create: (params) => worker.labels.create(params),

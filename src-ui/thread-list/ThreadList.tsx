@@ -18,6 +18,21 @@ import { useRowSwipe, type SwipeDirection } from './row-swipe';
 import { PlaceholderRow, rowElementId, ThreadRowView, type RowPart } from './ThreadRowView';
 import { needsWindowMove, renderedRange, sameRange, scrollTopToShow, windowAround } from '../kit/virtual-window';
 import { useT } from '../kit/i18n';
+import { isImportantRow, priorityAccountsAtom } from '../state/priority';
+import { WhyImportant } from './WhyImportant';
+
+/** Height of a priority inbox's section heading ("Important", "Everything else"), as thread-list.css draws it. */
+export const SECTION_HEADING_PX = 30;
+
+/**
+ * Where a priority inbox's rows sit below `index × height`: the headings above them. The
+ * Important section is the list's first `important` rows; "Everything else" heads the rest.
+ * No sections (0): another list, or nothing important.
+ */
+export function sectionShift(index: number, important: number | undefined, total: number): number {
+  if (!important) return 0;
+  return index < important || total <= important ? SECTION_HEADING_PX : 2 * SECTION_HEADING_PX;
+}
 
 export interface ThreadListProps {
   /** The listbox's accessible name, e.g. "Inbox". */
@@ -72,6 +87,11 @@ export function ThreadList(props: ThreadListProps) {
   const total = held?.total ?? 0;
   const rowHeight = layout.rowHeight;
   const range = renderedRange({ scrollTop: viewport.firstRow * rowHeight, viewportHeight: viewport.height, rowHeight, total });
+  const important = held?.important;
+  const headings = sectionShift(total, important, total);
+  const priorityAccounts = useAtomValue(priorityAccountsAtom);
+  const [why, setWhy] = useState<ThreadRow | null>(null);
+  const onWhy = useCallback((row: ThreadRow) => setWhy(row), []);
 
   /** The list's scroll position as last seen in a scroll event: effects read this, not the element (a read there forces a layout). */
   const scrollTop = useRef(0);
@@ -118,14 +138,15 @@ export function ThreadList(props: ThreadListProps) {
     const element = scrollRef.current;
     if (!element) return;
     scrollTop.current = element.scrollTop;
-    const firstRow = Math.floor(scrollTop.current / rowHeight);
+    // The headings of a priority inbox push rows down a little; the overscan covers the difference.
+    const firstRow = Math.floor(Math.max(0, scrollTop.current - latest.current.headings) / rowHeight);
     const { firstRow: shownRow, height, total: rows } = latest.current;
     const facts = { viewportHeight: height, rowHeight, total: rows };
     if (sameRange(renderedRange({ ...facts, scrollTop: firstRow * rowHeight }), renderedRange({ ...facts, scrollTop: shownRow * rowHeight }))) return;
     flushSync(() => setViewport((current) => (current.firstRow === firstRow ? current : { ...current, firstRow })));
   }, [rowHeight]);
-  const latest = useRef({ ...viewport, total });
-  latest.current = { ...viewport, total };
+  const latest = useRef({ ...viewport, total, headings });
+  latest.current = { ...viewport, total, headings };
 
   // Ask for the next window before the rendered rows reach the edge of the one held.
   useEffect(() => {
@@ -137,13 +158,14 @@ export function ThreadList(props: ThreadListProps) {
   useEffect(() => {
     const element = scrollRef.current;
     if (!element || total === 0) return;
-    const next = scrollTopToShow({ index: cursorIndex, rowHeight, scrollTop: scrollTop.current, viewportHeight: viewport.height });
+    const shift = sectionShift(cursorIndex, important, total);
+    const next = scrollTopToShow({ index: cursorIndex, rowHeight, scrollTop: scrollTop.current - shift, viewportHeight: viewport.height }) + shift;
     if (next !== scrollTop.current) {
       element.scrollTop = next;
       scrollTop.current = next;
       setViewport((current) => ({ ...current, firstRow: Math.floor(next / rowHeight) }));
     }
-  }, [cursorIndex, rowHeight, total]);
+  }, [cursorIndex, rowHeight, total, important]);
 
   /** Click: open; Ctrl/Cmd-click or the avatar: toggle; Shift-click: select the range from the anchor. */
   const onPress = useCallback(
@@ -240,9 +262,12 @@ export function ThreadList(props: ThreadListProps) {
           today={today}
           onPress={onPress}
           onDragStart={onDragStart}
+          shift={sectionShift(index, important, total)}
+          important={isImportantRow(row) && priorityAccounts.includes(row.accountId)}
+          onWhy={onWhy}
         />
       ) : (
-        <PlaceholderRow key={`placeholder-${index}`} index={index} total={total} layout={layout} />
+        <PlaceholderRow key={`placeholder-${index}`} index={index} total={total} layout={layout} shift={sectionShift(index, important, total)} />
       ),
     );
   }
@@ -273,15 +298,37 @@ export function ThreadList(props: ThreadListProps) {
         onKeyDown={onKeyDown}
         {...swipe}
       >
-        <div className="thread-list-spacer" role="presentation" style={{ height: total * rowHeight }}>
+        <div className="thread-list-spacer" role="presentation" style={{ height: total * rowHeight + headings }}>
+          {display !== 'loading' && important ? <SectionHeadings important={important} total={total} rowHeight={rowHeight} /> : null}
           {display === 'loading' ? <LoadingRows layout={layout} count={Math.ceil(viewport.height / rowHeight)} /> : rows}
         </div>
       </div>
+      {why && <WhyImportant accountId={why.accountId} threadId={why.threadId} onClose={() => setWhy(null)} />}
     </div>
   );
 }
 
 const inRange = (range: { start: number; end: number }, i: number) => i >= range.start && i < range.end;
+
+/**
+ * The priority inbox's headings. Hidden from screen readers, which hear "Important" in each
+ * important row's name instead: a listbox holds options only, and the rows are a flat list.
+ */
+function SectionHeadings({ important, total, rowHeight }: { important: number; total: number; rowHeight: number }) {
+  const t = useT();
+  return (
+    <>
+      <div className="list-section-heading" aria-hidden="true" style={{ transform: 'translateY(0px)', height: SECTION_HEADING_PX }}>
+        {t('priority.sectionImportant')}
+      </div>
+      {total > important && (
+        <div className="list-section-heading" aria-hidden="true" style={{ transform: `translateY(${important * rowHeight + SECTION_HEADING_PX}px)`, height: SECTION_HEADING_PX }}>
+          {t('priority.sectionEverythingElse')}
+        </div>
+      )}
+    </>
+  );
+}
 
 function LoadingRows({ layout, count }: { layout: ViewLayout; count: number }) {
   const rows: ReactNode[] = [];

@@ -43,6 +43,11 @@ export interface ThreadRowViewProps {
   readonly onPress: (event: MouseEvent, index: number, row: ThreadRow, part: RowPart) => void;
   /** The row dragged (onto a sidebar label): what the drag carries (thread-drag.ts). */
   readonly onDragStart?: (event: DragEvent, row: ThreadRow) => void;
+  /** Pixels the row sits below `index × height`: the section headings above it (a priority inbox). */
+  readonly shift?: number;
+  /** The row is important and its account's priority inbox is on: the marker shows, and opens "why" (`onWhy`). */
+  readonly important?: boolean;
+  readonly onWhy?: (row: ThreadRow) => void;
 }
 
 export const rowElementId = (key: string) => `thread-${key}`;
@@ -53,15 +58,16 @@ export const rowElementId = (key: string) => `thread-${key}`;
  * it: a new list or search result lays out the rows on screen, not twice as many. The
  * height is fixed, so a skipped row keeps its size; it stays in the accessibility tree.
  */
-const rowStyle = (index: number, rowHeight: number) => ({ transform: `translateY(${index * rowHeight}px)`, height: rowHeight, contentVisibility: 'auto' as const });
+const rowStyle = (index: number, rowHeight: number, shift = 0) => ({ transform: `translateY(${index * rowHeight + shift}px)`, height: rowHeight, contentVisibility: 'auto' as const });
 
 /** A scheduled message of the thread left late, the gateway having been down at its time (its Sent copy's keyword). */
 const sentLate = (row: ThreadRow) => row.keywords?.some((keyword) => keyword.toLowerCase() === SENT_LATE_KEYWORD.toLowerCase()) ?? false;
 
 /** What a screen reader says for the row: state first, then who, what and when. */
-export function rowAccessibleName(row: ThreadRow, senders: string, time: string, accountLabel: string | null = null, locale: Locale = 'en', labels: readonly Label[] = []): string {
+export function rowAccessibleName(row: ThreadRow, senders: string, time: string, accountLabel: string | null = null, locale: Locale = 'en', labels: readonly Label[] = [], important = false): string {
   const say = (id: MessageId, values?: MessageValues) => format(locale, id, values);
   const parts = [
+    important ? say('priority.important') : null,
     row.unreadCount > 0 ? say('conversation.unread') : null,
     row.starred ? say('threadList.starred') : null,
     row.draftTo ? say('threadList.draft') : null,
@@ -81,6 +87,7 @@ export function rowAccessibleName(row: ThreadRow, senders: string, time: string,
 
 export const ThreadRowView = memo(function ThreadRowView(props: ThreadRowViewProps) {
   const { row, index, layout, selected, today, onPress, ownEmails } = props;
+  const important = props.important ?? false;
   const accountLabel = props.accountLabel ?? null;
   // The name changes with the row, not with its position: a row moving up (one above it
   // archived) re-renders this shell only (transform, posinset), never its content.
@@ -88,8 +95,8 @@ export const ThreadRowView = memo(function ThreadRowView(props: ThreadRowViewPro
   const accountLabels = useAccountLabels(row.accountId);
   const labels = useMemo(() => labelsOf(row.keywords, accountLabels), [row.keywords, accountLabels]);
   const label = useMemo(
-    () => rowAccessibleName(row, rowNamesLabel(row, ownEmails, locale), formatFullTime(row.lastMessageAt, locale), accountLabel, locale, labels),
-    [row, ownEmails, accountLabel, locale, labels],
+    () => rowAccessibleName(row, rowNamesLabel(row, ownEmails, locale), formatFullTime(row.lastMessageAt, locale), accountLabel, locale, labels, important),
+    [row, ownEmails, accountLabel, locale, labels, important],
   );
   const className = [
     'thread-row',
@@ -111,17 +118,18 @@ export const ThreadRowView = memo(function ThreadRowView(props: ThreadRowViewPro
       aria-posinset={index + 1}
       aria-setsize={props.total}
       aria-label={label}
-      style={rowStyle(index, layout.rowHeight)}
+      style={rowStyle(index, layout.rowHeight, props.shift)}
       draggable={props.onDragStart !== undefined}
       onDragStart={props.onDragStart ? (event) => props.onDragStart!(event, row) : undefined}
       onMouseDown={(event) => event.shiftKey && event.preventDefault() /* no text selection on shift-click */}
       onClick={(event) => {
         // One handler for the row and its avatar/checkbox (which toggles): the content below has none, so it never re-renders for a new index.
+        if ((event.target as Element).closest?.('.row-important')) return; // the marker's own click ("why")
         const onToggle = (event.target as Element).closest?.('.row-avatar, .row-checkbox');
         onPress(event, index, row, onToggle ? 'avatar' : 'row');
       }}
     >
-      <RowContent row={row} layout={layout} selected={selected} accountHue={props.accountHue} accountLabel={accountLabel} ownEmails={ownEmails} today={today} labels={labels} />
+      <RowContent row={row} layout={layout} selected={selected} accountHue={props.accountHue} accountLabel={accountLabel} ownEmails={ownEmails} today={today} labels={labels} onWhy={important ? props.onWhy : undefined} />
     </div>
   );
 });
@@ -137,6 +145,8 @@ const RowContent = memo(function RowContent(props: {
   today: number;
   /** The row's labels (its keywords that are the account's labels), shown before the subject. */
   labels: readonly Label[];
+  /** An important row's marker, which opens "Why is this important?"; absent: no marker. */
+  onWhy?: ((row: ThreadRow) => void) | undefined;
 }) {
   const t = useT();
   const locale = useLocale();
@@ -171,6 +181,21 @@ const RowContent = memo(function RowContent(props: {
     )),
   ];
   const isoTime = new Date(row.lastMessageAt).toISOString();
+  const onWhy = props.onWhy;
+  const marker = onWhy ? (
+    <button
+      type="button"
+      className="row-important"
+      aria-label={t('priority.why')}
+      title={t('priority.why')}
+      onClick={(event) => {
+        event.stopPropagation();
+        onWhy(row);
+      }}
+    >
+      <Icon name="importantFilled" size={14} />
+    </button>
+  ) : null;
   const icons = (
     <span className="row-icons">
       {row.hasAttachments && <Icon name="paperclip" size={15} className="row-paperclip" />}
@@ -202,6 +227,7 @@ const RowContent = memo(function RowContent(props: {
             </time>
           </div>
           <div className="row-line">
+            {marker}
             {chips}
             <span className="row-subject">{subject}</span>
             {icons}
@@ -211,6 +237,7 @@ const RowContent = memo(function RowContent(props: {
       ) : (
         <div className="row-main row-main-line">
           <span className="row-senders">{names}</span>
+          {marker}
           <span className="row-text">
             {chips}
             <span className="row-subject">{subject}</span>
@@ -227,7 +254,7 @@ const RowContent = memo(function RowContent(props: {
 });
 
 /** A row the window does not hold yet (fast scrolling): a quiet skeleton. */
-export const PlaceholderRow = memo(function PlaceholderRow({ index, total, layout }: { index: number; total: number; layout: ViewLayout }) {
+export const PlaceholderRow = memo(function PlaceholderRow({ index, total, layout, shift = 0 }: { index: number; total: number; layout: ViewLayout; shift?: number }) {
   const t = useT();
   return (
     <div
@@ -238,7 +265,7 @@ export const PlaceholderRow = memo(function PlaceholderRow({ index, total, layou
       aria-setsize={total}
       aria-label={t('threadList.loadingConversation')}
       className={`thread-row thread-row-${layout.rowStyle} is-placeholder`}
-      style={rowStyle(index, layout.rowHeight)}
+      style={rowStyle(index, layout.rowHeight, shift)}
     >
       <span className="skeleton skeleton-avatar" />
       <span className="skeleton-lines">

@@ -12,6 +12,7 @@ import type { MoveTarget } from './move-menu';
 import type { Label } from '../../shared/labels';
 import { labelSwatch } from '../state/labels';
 import { useT } from '../kit/i18n';
+import { IMPORTANT_KEYWORD } from '../../shared/priority-score';
 
 export interface ToolbarProps {
   readonly title: string;
@@ -26,6 +27,11 @@ export interface ToolbarProps {
   readonly targetCount: number;
   readonly anyUnread: boolean;
   readonly allStarred: boolean;
+  /**
+   * The priority inbox's mark (issue 17 point 4): whether every target is important (the
+   * button then takes the mark away); absent where the mark is not offered.
+   */
+  readonly allImportant?: boolean;
   /** Folders the targets can move to (of several accounts: the ones all have, move-menu.ts); null when there are none to offer. */
   readonly moveFolders: readonly MoveTarget[] | null;
   /** In Trash, delete means delete forever. */
@@ -158,6 +164,15 @@ export function Toolbar(props: ToolbarProps) {
           disabled={none}
           onClick={() => props.onRun({ kind: 'star', starred: !props.allStarred })}
         />
+        {props.allImportant !== undefined && (
+          <ActionButton
+            label={props.allImportant ? t('priority.markNotImportant') : t('priority.markImportant')}
+            icon={props.allImportant ? 'importantFilled' : 'important'}
+            shortcut={props.allImportant ? '-' : '+'}
+            disabled={none}
+            onClick={() => props.onRun({ kind: 'label', keyword: IMPORTANT_KEYWORD, add: !props.allImportant })}
+          />
+        )}
       </div>
       <p className="toolbar-count" aria-live="polite">
         {props.selectedCount > 0

@@ -24,6 +24,8 @@ interface Subscription {
   total: number;
   complete: boolean;
   truncated: boolean;
+  /** A priority list's Important section (ListSnapshot.important); undefined for any other list. */
+  important: number | undefined;
   /** Row keys named by changes since the last refresh. */
   dirty: Set<string>;
   everything: boolean;
@@ -48,6 +50,8 @@ const PATCH_TIMEOUT_MS = 60_000;
 
 /** ListSnapshot.truncated is sent only when true: every other list leaves it out. */
 const cut = (truncated: boolean) => (truncated ? { truncated: true } : {});
+/** ListSnapshot.important is sent only for a priority list. */
+const sections = (important: number | undefined) => (important === undefined ? {} : { important });
 
 const clampWindow = (window: ListWindow): ListWindow => ({
   offset: Math.max(0, Math.floor(window.offset)),
@@ -84,13 +88,14 @@ export class ListSubscriptions {
       total: read.total,
       complete: read.complete,
       truncated: read.truncated,
+      important: read.important,
       dirty: new Set(),
       everything: false,
       running: null,
       again: false,
     };
     this.subscriptions.set(subscription.id, subscription);
-    return { subscriptionId: subscription.id, total: read.total, offset: window.offset, rows: fitToBudget(read.rows), complete: read.complete, ...cut(read.truncated) };
+    return { subscriptionId: subscription.id, total: read.total, offset: window.offset, rows: fitToBudget(read.rows), complete: read.complete, ...cut(read.truncated), ...sections(read.important) };
   }
 
   async move(params: { subscriptionId: string; window: ListWindow }): Promise<ListSnapshot> {
@@ -104,8 +109,9 @@ export class ListSubscriptions {
     subscription.total = read.total;
     subscription.complete = read.complete;
     subscription.truncated = read.truncated;
+    subscription.important = read.important;
     subscription.dirty.clear();
-    return { subscriptionId: subscription.id, total: read.total, offset: subscription.window.offset, rows: fitToBudget(read.rows), complete: read.complete, ...cut(read.truncated) };
+    return { subscriptionId: subscription.id, total: read.total, offset: subscription.window.offset, rows: fitToBudget(read.rows), complete: read.complete, ...cut(read.truncated), ...sections(read.important) };
   }
 
   unwatch(subscriptionId: string): void {
@@ -148,13 +154,19 @@ export class ListSubscriptions {
     const totalChanged = read.total !== subscription.total;
     const completeChanged = read.complete !== subscription.complete;
     const truncatedChanged = read.truncated !== subscription.truncated;
+    const importantChanged = read.important !== subscription.important;
     subscription.rows = read.rows;
     subscription.total = read.total;
     subscription.complete = read.complete;
     subscription.truncated = read.truncated;
-    if (changed.length === 0 && !totalChanged && !replace && !completeChanged && !truncatedChanged) return;
+    subscription.important = read.important;
+    if (changed.length === 0 && !totalChanged && !replace && !completeChanged && !truncatedChanged && !importantChanged) return;
     const { offset } = subscription.window;
-    const flags = { ...(completeChanged ? { complete: read.complete } : {}), ...(truncatedChanged ? { truncated: read.truncated } : {}) };
+    const flags = {
+      ...(completeChanged ? { complete: read.complete } : {}),
+      ...(truncatedChanged ? { truncated: read.truncated } : {}),
+      ...(importantChanged ? sections(read.important) : {}),
+    };
     const patch: ListPatch = replace
       ? { subscriptionId: subscription.id, total: read.total, offset, rows: fitToBudget(read.rows), ...flags }
       : { subscriptionId: subscription.id, total: read.total, offset, changed: changed.map(({ index, row }) => ({ index: offset + index, row })), ...flags };
@@ -174,7 +186,7 @@ export class ListSubscriptions {
       const row = found.rows.get(key) ?? loaded.get(key) ?? known.get(key);
       return row ? [row] : [];
     });
-    return { total: found.total, rows, complete, truncated: found.truncated ?? false };
+    return { total: found.total, rows, complete, truncated: found.truncated ?? false, important: found.important };
   }
 
   /** Whether every account of the scope has caught up with the gateway (an empty list before that is only "not here yet"). */

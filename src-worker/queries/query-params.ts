@@ -10,8 +10,8 @@ const id = z.string().min(1).max(64);
 const accountIds = z.array(id).max(50);
 
 export const listScopeSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('folder'), accountId: id, folderId: id }),
-  z.object({ kind: z.literal('unified'), accountIds, role: z.enum(['inbox', 'sent', 'drafts', 'archive', 'junk', 'trash', 'snoozed']) }),
+  z.object({ kind: z.literal('folder'), accountId: id, folderId: id, priority: z.boolean().optional() }),
+  z.object({ kind: z.literal('unified'), accountIds, role: z.enum(['inbox', 'sent', 'drafts', 'archive', 'junk', 'trash', 'snoozed']), priority: accountIds.optional() }),
   z.object({ kind: z.literal('label'), accountId: id, label: z.string().min(1).max(255) }),
   z.object({ kind: z.literal('search'), accountIds, query: z.string().max(1000), server: z.optional(z.boolean()) }),
   z.object({ kind: z.literal('sender'), accountIds, email: z.string().min(1).max(320), keepLatest: z.optional(z.boolean()) }),

@@ -14,6 +14,7 @@ import type { SearchIndexes } from '../search/search-indexes';
 import { parseSearch } from '../search/search-query';
 import { folderFromRow, threadFromRow } from '../mail-store/mail-rows';
 import { parseRowKey, rowKey, toThreadRow } from './views';
+import { IMPORTANT_KEYWORD } from '../../shared/priority-score';
 
 /** Opens an account's database (AccountNotFound when the account is not known). */
 export type OpenStore = (accountId: string) => Promise<LocalStore<MailTable>>;
@@ -32,11 +33,15 @@ export interface WindowRead {
   readonly rows: ReadonlyMap<string, ThreadRow>;
   /** A search reached the match limit in some account: older matches are left out. */
   readonly truncated?: boolean;
+  /** A priority list: the threads of its Important section, at its top. */
+  readonly important?: number;
 }
 
 const BY_FOLDER = 'category_timestamps';
 /** A thread's keywords (ThreadSummary.keywords) with its time: a label's list, as a folder's. */
 const BY_LABEL = 'email_label_timestamps';
+/** The priority inbox's keyword as thread keywords spell it (shared/labels.ts threadKeywordsField). */
+const IMPORTANT = IMPORTANT_KEYWORD;
 
 /** The accounts a scope reads. */
 export function accountsOf(scope: ListScope): readonly string[] {
@@ -60,11 +65,13 @@ export class ThreadListReader {
   ) {}
 
   async window(scope: ListScope, window: ListWindow): Promise<WindowRead> {
+    if (scope.kind === 'folder' && scope.priority) return this.priorityWindow(scope.accountId, scope.folderId, window);
     if (scope.kind === 'folder') return this.indexWindow(scope.accountId, BY_FOLDER, scope.folderId, window);
     if (scope.kind === 'label') return this.indexWindow(scope.accountId, BY_LABEL, scope.label, window);
     if (scope.kind === 'search' && scope.server && this.serverSearch) return this.serverSearchWindow(scope.accountIds, scope.query, window);
     if (scope.kind === 'search') return this.searchWindow(scope.accountIds, scope.query, window);
     if (scope.kind === 'sender') return this.senderWindow(scope, window);
+    if (scope.priority && scope.priority.length > 0) return this.priorityMerged(scope, window);
     const lists = await Promise.all(accountsOf(scope).map((accountId) => this.orderedRows(scope, accountId, window)));
     const total = lists.reduce((sum, list) => sum + list.total, 0);
     const merged = lists.flatMap((list) => list.rows).sort(newestFirst);
@@ -151,6 +158,39 @@ export class ThreadListReader {
     });
   }
 
+  /**
+   * The priority inbox (issue 17 point 4): the folder's threads with $Important first, then
+   * the rest, each part newest first. The important ones come from the label index (few; their
+   * rows are read, to know which are in this folder), the rest from the folder's index as keys
+   * only, as a plain folder's: the window reads past at most the important ones it skips.
+   */
+  private async priorityWindow(accountId: string, folderId: string, window: ListWindow): Promise<WindowRead> {
+    return withRead(await this.open(accountId), ['Thread'], async (tx) => {
+      const folderRange = prefixRange([folderId]);
+      const [total, marked] = await Promise.all([
+        tx.count('Thread', { index: BY_FOLDER, range: folderRange }),
+        tx.getAll('Thread', { index: BY_LABEL, range: prefixRange([IMPORTANT]), direction: 'prev' }),
+      ]);
+      const important = marked.map(threadFromRow).filter((thread) => thread.summary.folderIds.includes(folderId));
+      const importantIds = new Set(important.map((thread) => thread.summary.id));
+      const end = window.offset + window.limit;
+      const rows = new Map<string, ThreadRow>();
+      const keys: string[] = [];
+      for (const thread of important.slice(window.offset, end)) {
+        const row = toThreadRow(accountId, thread);
+        keys.push(row.key);
+        rows.set(row.key, row);
+      }
+      if (end > important.length) {
+        // The rest: the folder's keys in order, the important ones left out.
+        const ids = await tx.getAllKeys('Thread', { index: BY_FOLDER, range: folderRange, direction: 'prev', limit: end });
+        const rest = ids.filter((id) => !importantIds.has(id));
+        for (const id of rest.slice(Math.max(0, window.offset - important.length), end - important.length)) keys.push(rowKey(accountId, id));
+      }
+      return { total, keys, rows, important: important.length };
+    });
+  }
+
   /** Search over the cached mail of the accounts, merged by the time of each thread's newest message. */
   private async searchWindow(accountIds: readonly string[], text: string, window: ListWindow): Promise<WindowRead> {
     const query = parseSearch(text);
@@ -203,6 +243,38 @@ export class ThreadListReader {
       if (this.serverAnswers.size > SERVER_ANSWERS_KEPT) this.serverAnswers.delete(this.serverAnswers.keys().next().value!);
     }
     return answer;
+  }
+
+  /**
+   * A merged priority inbox: each listed account's $Important threads of the folder first (all
+   * accounts' merged newest first), then the rest merged as ever. Each account reads past the
+   * important ones it leaves out of the rest.
+   */
+  private async priorityMerged(scope: Extract<ListScope, { kind: 'unified' }>, window: ListWindow): Promise<WindowRead> {
+    const needed = window.offset + window.limit;
+    const sectioned = new Set(scope.priority);
+    const parts = await Promise.all(
+      accountsOf(scope).map(async (accountId) =>
+        withRead(await this.open(accountId), ['Thread', 'Category'], async (tx) => {
+          const folderId = await folderIdOfRole(tx, scope.role);
+          if (folderId === null) return { total: 0, important: [], rest: [] };
+          const range = prefixRange([folderId]);
+          const marked = sectioned.has(accountId) ? await tx.getAll('Thread', { index: BY_LABEL, range: prefixRange([IMPORTANT]), direction: 'prev' }) : [];
+          const important = marked.map(threadFromRow).filter((thread) => thread.summary.folderIds.includes(folderId));
+          const ids = new Set(important.map((thread) => thread.summary.id));
+          const [total, rows] = await Promise.all([
+            tx.count('Thread', { index: BY_FOLDER, range }),
+            tx.getAll('Thread', { index: BY_FOLDER, range, direction: 'prev', limit: needed + important.length }),
+          ]);
+          const rest = rows.map(threadFromRow).filter((thread) => !ids.has(thread.summary.id));
+          return { total, important: important.map((thread) => toThreadRow(accountId, thread)), rest: rest.slice(0, needed).map((thread) => toThreadRow(accountId, thread)) };
+        }),
+      ),
+    );
+    const important = parts.flatMap((part) => part.important).sort(newestFirst);
+    const merged = [...important, ...parts.flatMap((part) => part.rest).sort(newestFirst)];
+    const picked = merged.slice(window.offset, window.offset + window.limit);
+    return { total: parts.reduce((sum, part) => sum + part.total, 0), keys: picked.map((row) => row.key), rows: new Map(picked.map((row) => [row.key, row])), important: important.length };
   }
 
   /** One account's part of a merged scope: enough newest rows to fill the window after merging. */

@@ -146,3 +146,34 @@ describe('labels', () => {
     expect(left).toEqual([]);
   });
 });
+
+// The priority inbox's verdict (issue 17 point 4) travels as $Important (RFC 8457) the same
+// way: no label row, no plan gate; another program's `$important` reaches the engine's thread.
+describe('the priority inbox’s $Important', () => {
+  test('given by Tern it is seen over raw IMAP and taken away again; set by another client in any case it reaches the thread as $Important', async () => {
+    const messages = await inbox();
+    const [mine, theirs] = [messages[6]!, messages[7]!];
+    const give = await fx.api<BulkActionResult>(fx.alice, 'POST', '/api/threads/bulk', { ids: [mine.threadId], action: 'label', keyword: '$Important' });
+    expect(give.status, give.text).toBe(200);
+    expect(await keywordsOnServer(mine.messageIdHeader!)).toContain('$Important');
+    const take = await fx.api(fx.alice, 'POST', '/api/threads/bulk', { ids: [mine.threadId], action: 'unlabel', keyword: '$Important' });
+    expect(take.status).toBe(200);
+    expect(await keywordsOnServer(mine.messageIdHeader!)).not.toContain('$Important');
+
+    const cursor = await fx.ctx.txlog.latest(fx.alice.accountId);
+    const [uid] = await uidsByMessageId(imap, 'INBOX', theirs.messageIdHeader!);
+    await imap.messageFlagsAdd(String(uid), ['$important'], { uid: true });
+    const thread = await eventually(
+      async () => {
+        const changes = await changesSince(fx, fx.alice, cursor);
+        const found = changes.find((change) => change.op === 'upsert' && change.object === 'thread' && change.data.id === theirs.threadId);
+        return found && found.op === 'upsert' && ((found.data as ThreadSummary).keywords ?? []).length > 0 ? (found.data as ThreadSummary) : undefined;
+      },
+      5000,
+      'the other client’s $important in the delta',
+    );
+    // One spelling, whatever the other program wrote: the engine's Important section reads the thread's keywords.
+    expect(thread.keywords).toEqual(['$Important']);
+    await imap.messageFlagsRemove(String(uid), ['$important'], { uid: true });
+  });
+});

@@ -23,6 +23,7 @@ import { scheduled } from './scheduled';
 import { identities } from './identities';
 import { labels } from './labels';
 import { senders } from './senders';
+import { priority } from './priority';
 import { timers } from './timers';
 import { security } from './security';
 import { autoClean } from './autoClean';
@@ -53,6 +54,7 @@ export const de: { readonly [Area in keyof typeof en]: Readonly<Record<keyof (ty
   identities,
   labels,
   senders,
+  priority,
   timers,
   security,
   autoClean,

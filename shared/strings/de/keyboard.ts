@@ -20,6 +20,8 @@ export const keyboard: Record<keyof typeof en, string> = {
   markUnread: 'Als ungelesen markieren',
   move: 'In Ordner verschieben',
   label: 'Label zuweisen',
+  markImportant: 'Als wichtig markieren',
+  markNotImportant: 'Als nicht wichtig markieren',
   undo: 'Archivieren, Löschen oder Verschieben rückgängig machen',
   compose: 'Schreiben',
   reply: 'Antworten',

@@ -14,7 +14,7 @@ export const settings: Record<keyof typeof en, string> = {
   pageSignatures: 'Signaturen',
   pageTemplates: 'Vorlagen',
   pageEmailAlias: 'E-Mail-Alias',
-  pagePriority: 'Priorität',
+  pagePriority: 'Priorität-Posteingang',
   pageForwarding: 'Weiterleitung',
   pageNotifications: 'Benachrichtigungen',
   notifyDesktop: 'Desktop-Benachrichtigungen',

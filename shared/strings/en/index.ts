@@ -22,6 +22,7 @@ import { scheduled } from './scheduled';
 import { identities } from './identities';
 import { labels } from './labels';
 import { senders } from './senders';
+import { priority } from './priority';
 import { timers } from './timers';
 import { security } from './security';
 import { autoClean } from './autoClean';
@@ -52,6 +53,7 @@ export const en = {
   identities,
   labels,
   senders,
+  priority,
   timers,
   security,
   autoClean,

@@ -19,6 +19,8 @@ export const keyboard = {
   markUnread: 'Mark as unread',
   move: 'Move to folder',
   label: 'Label as',
+  markImportant: 'Mark important',
+  markNotImportant: 'Mark not important',
   undo: 'Undo archive, delete or move',
   compose: 'Compose',
   reply: 'Reply',

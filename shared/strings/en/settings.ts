@@ -13,7 +13,7 @@ export const settings = {
   pageSignatures: 'Signatures',
   pageTemplates: 'Templates',
   pageEmailAlias: 'Email alias',
-  pagePriority: 'Priority',
+  pagePriority: 'Priority inbox',
   pageForwarding: 'Forwarding',
   pageNotifications: 'Notifications',
   notifyDesktop: 'Desktop notifications',

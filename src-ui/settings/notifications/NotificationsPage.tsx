@@ -12,6 +12,7 @@ import type { AccountSettings } from '../../../shared/worker-api';
 import { errorText, useT, type MessageId } from '../../kit/i18n';
 import { useMailActions } from '../../state/actions-context';
 import { useAccountsWithSettings } from '../settings-hooks';
+import { AccountNotices } from '../AccountNotices';
 
 type Permission = NotificationPermission | 'unsupported';
 
@@ -100,12 +101,7 @@ function AccountNotifications({ account, settings }: { account: PublicAccount; s
         </div>
         <p className="field-hint">{t('settings.quietHint')}</p>
       </fieldset>
-      {settings?.unsynced && <p className="settings-notice">{t('settings.notSynced')}</p>}
-      {error && (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      )}
+      <AccountNotices settings={settings} error={error} />
     </section>
   );
 }

@@ -17,6 +17,7 @@ import { Icon } from '../../kit/icons';
 import { useMailActions } from '../../state/actions-context';
 import { useFeature } from '../../state/use-feature';
 import { useAccountsWithSettings } from '../settings-hooks';
+import { AccountNotices } from '../AccountNotices';
 
 const LANGUAGE_LABELS: Record<SpellLanguageChoice, MessageId> = { auto: 'spelling.languageAuto', en: 'spelling.english', de: 'spelling.german' };
 
@@ -93,12 +94,7 @@ function SpellCheckSwitch({ account, settings }: { account: PublicAccount; setti
           {notice}
         </p>
       )}
-      {settings?.unsynced && <p className="settings-notice">{t('settings.notSynced')}</p>}
-      {error && (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      )}
+      <AccountNotices settings={settings} error={error} />
     </div>
   );
 }

@@ -25,6 +25,7 @@ import { createRulesActions, type RulesActions } from './rules-actions';
 import { createScheduledActions, type ScheduledActions } from './scheduled-actions';
 import { createLabelActions, type LabelActions } from './label-actions';
 import { createSenderActions, type SenderActions } from './sender-actions';
+import { createPriorityActions, type PriorityActions } from './priority-actions';
 import { createTimerActions, type TimerActions } from './timer-actions';
 import { createSecurityActions, type SecurityActions } from './security-actions';
 import { createAutoCleanActions, type AutoCleanActions } from './auto-clean-actions';
@@ -33,7 +34,7 @@ import { createThreadCommands, type ThreadCommandActions } from './thread-comman
 export { loggedOutMessage } from './account-actions';
 export { confirmation, UNDONE_MESSAGE, type RunOptions, type ThreadCommand } from './thread-commands';
 
-export interface MailActions extends AccountActions, ThreadCommandActions, MessageActions, RulesActions, ContactActions, ScheduledActions, IdentityActions, LabelActions, SenderActions, SecurityActions, TimerActions, AutoCleanActions {
+export interface MailActions extends AccountActions, ThreadCommandActions, MessageActions, RulesActions, ContactActions, ScheduledActions, IdentityActions, LabelActions, SenderActions, SecurityActions, TimerActions, AutoCleanActions, PriorityActions {
   // The thread list
   openThreadList(scope: ListScope, window: ListWindow): Promise<void>;
   moveThreadListWindow(window: ListWindow): void;
@@ -89,6 +90,7 @@ export function createMailActions(params: {
     ...createIdentityActions({ engine }),
     ...createLabelActions({ engine }),
     ...createSenderActions({ engine }),
+    ...createPriorityActions({ engine }),
     ...createTimerActions({ engine }),
     ...createSecurityActions({ engine }),
     ...createAutoCleanActions({ engine }),

@@ -19,6 +19,7 @@ import { inboxUnreadChanges } from '../unread-follow';
 import type { Store } from '../engine-feeds/feed-context';
 import { errorPhrase } from '../../../shared/strings';
 import type { Message, Phrase } from '../../../shared/strings';
+import { isImportantKeyword } from '../../../shared/priority-score';
 
 /** Thread commands a toolbar button or a shortcut can ask for. */
 export type ThreadCommand =
@@ -54,6 +55,7 @@ export interface ThreadCommandActions {
 /** What the confirmation toast says (Gmail's words); null for changes that show in the row itself. */
 export function confirmation(command: ThreadCommand, count: number): Message | null {
   if (command.kind === 'markRead' || command.kind === 'star') return null;
+  if (command.kind === 'label' && isImportantKeyword(command.keyword)) return { id: command.add ? 'priority.markedImportant' : 'priority.markedNotImportant', values: { count } };
   if (command.kind === 'label') return { id: command.add ? 'labels.added' : 'labels.removed', values: { count, name: command.labelName ?? command.keyword } };
   const action = command.kind === 'move' && !command.folderName ? 'moveNowhere' : command.kind;
   return { id: 'app.confirmation', values: { action, count, folder: command.kind === 'move' ? (command.folderName ?? '') : '' } };
@@ -61,6 +63,15 @@ export function confirmation(command: ThreadCommand, count: number): Message | n
 
 /** Commands whose toast offers Undo: moves (the engine answers their inverse). "Delete forever" cannot be undone. */
 const UNDOABLE = new Set<ThreadCommand['kind']>(['archive', 'trash', 'spam', 'notspam', 'move']);
+
+/** A mark important / not important moves the thread between the Inbox's sections: its toast offers Undo, the opposite mark. */
+const isImportanceMark = (command: ThreadCommand) => command.kind === 'label' && isImportantKeyword(command.keyword);
+const undoable = (command: ThreadCommand) => UNDOABLE.has(command.kind) || isImportanceMark(command);
+
+/** The inverse the tab makes itself, where the engine answers none (a mark: the opposite mark). */
+function ownInverse(command: MailCommand): MailCommand | null {
+  return command.kind === 'label' && isImportantKeyword(command.keyword) ? { ...command, add: !command.add } : null;
+}
 
 /** What the toast says once an undo is on its way (the rows are back at once). */
 export const UNDONE_MESSAGE: Message = { id: 'app.actionUndone' };
@@ -121,7 +132,7 @@ export function createThreadCommands(params: { engine: UiEngine; store: Store; b
    * the engine answered; `putBack` drops the command's row edits first.
    */
   function confirm(command: ThreadCommand, message: Phrase, inverses: Promise<readonly (MailCommand | null)[]>, putBack: () => void): number {
-    if (!UNDOABLE.has(command.kind)) return bridge.toast({ tone: 'info', message });
+    if (!undoable(command)) return bridge.toast({ tone: 'info', message });
     let used = false;
     const undo = () => {
       if (used) return;
@@ -191,10 +202,11 @@ export function createThreadCommands(params: { engine: UiEngine; store: Store; b
         const settle = edit ? localEdits.begin(keys, edit) : () => undefined;
         settles.push(settle);
         try {
-          const { commandId, undo } = await engine.commands.run({ command: toMailCommand(command, accountId, threadIds) });
+          const mailCommand = toMailCommand(command, accountId, threadIds);
+          const { commandId, undo } = await engine.commands.run({ command: mailCommand });
           settle(true);
           bridge.trackCommand(commandId, undefined, undefined, () => onFailed(keys));
-          return undo ?? null;
+          return undo ?? ownInverse(mailCommand);
         } catch (error) {
           settle(false);
           onFailed(keys);

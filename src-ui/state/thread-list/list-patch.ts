@@ -16,6 +16,8 @@ export interface HeldList {
   readonly complete: boolean;
   /** A search cut at the match limit (ListSnapshot.truncated): the list says so. Absent: not cut. */
   readonly truncated?: boolean;
+  /** A priority inbox: the Important section's size at its top (ListSnapshot.important). Absent: no sections. */
+  readonly important?: number;
 }
 
 const sameArray = <T>(a: readonly T[], b: readonly T[], same: (x: T, y: T) => boolean) =>
@@ -33,6 +35,7 @@ export function sameRow(a: ThreadRow, b: ThreadRow): boolean {
     a.starred === b.starred &&
     a.hasAttachments === b.hasAttachments &&
     a.pending === b.pending &&
+    sameArray(a.keywords ?? [], b.keywords ?? [], (x, y) => x === y) &&
     sameArray(a.folderIds, b.folderIds, (x, y) => x === y) &&
     sameArray(a.participants, b.participants, (x, y) => x.email === y.email && x.name === y.name)
   );
@@ -51,7 +54,15 @@ function reuseRows(rows: readonly ThreadRow[], previous: readonly ThreadRow[]): 
 /** The held list after a snapshot (a new subscription or a moved window). */
 export function heldFromSnapshot(snapshot: ListSnapshot, previous?: HeldList): HeldList {
   const rows = reuseRows(snapshot.rows, previous?.rows ?? []);
-  return { subscriptionId: snapshot.subscriptionId, total: snapshot.total, offset: snapshot.offset, rows, complete: snapshot.complete, truncated: snapshot.truncated ?? false };
+  return {
+    subscriptionId: snapshot.subscriptionId,
+    total: snapshot.total,
+    offset: snapshot.offset,
+    rows,
+    complete: snapshot.complete,
+    truncated: snapshot.truncated ?? false,
+    ...(snapshot.important === undefined ? {} : { important: snapshot.important }),
+  };
 }
 
 /** Applies a patch; a patch of another subscription (an old list still draining) changes nothing. */
@@ -59,8 +70,10 @@ export function applyListPatch(held: HeldList, patch: ListPatch): HeldList {
   if (patch.subscriptionId !== held.subscriptionId) return held;
   const complete = patch.complete ?? held.complete;
   const truncated = patch.truncated ?? held.truncated;
+  const important = patch.important ?? held.important;
+  const sections = important === undefined ? {} : { important };
   if (patch.rows) {
-    return { subscriptionId: held.subscriptionId, total: patch.total, offset: patch.offset, rows: reuseRows(patch.rows, held.rows), complete, truncated };
+    return { subscriptionId: held.subscriptionId, total: patch.total, offset: patch.offset, rows: reuseRows(patch.rows, held.rows), complete, truncated, ...sections };
   }
   const rows = [...held.rows];
   for (const { index, row } of patch.changed ?? []) {
@@ -71,7 +84,7 @@ export function applyListPatch(held: HeldList, patch: ListPatch): HeldList {
   }
   rows.length = Math.max(0, Math.min(rows.length, patch.total - held.offset));
   const unchanged = rows.length === held.rows.length && rows.every((row, i) => row === held.rows[i]);
-  return { subscriptionId: held.subscriptionId, total: patch.total, offset: held.offset, rows: unchanged ? held.rows : rows, complete, truncated };
+  return { subscriptionId: held.subscriptionId, total: patch.total, offset: held.offset, rows: unchanged ? held.rows : rows, complete, truncated, ...sections };
 }
 
 /**

@@ -14,7 +14,7 @@ const ROOT = path.resolve(__dirname, '../../../src-worker');
 const FLOORS: readonly (readonly string[])[] = [
   ['db/', 'model/'],
   ['mail-store/', 'net/', 'api/', 'log/'],
-  ['sync/', 'outbox/', 'queries/', 'search/', 'folders/', 'accounts/', 'analytics/', 'settings/', 'contacts/', 'rules/', 'labels/', 'timers/', 'security/', 'templates/', 'notifications/', 'senders/'],
+  ['sync/', 'outbox/', 'queries/', 'search/', 'folders/', 'accounts/', 'analytics/', 'settings/', 'contacts/', 'rules/', 'labels/', 'timers/', 'security/', 'templates/', 'notifications/', 'senders/', 'priority/', 'auto-clean/'],
   ['account-runtime.ts', 'session-service.ts', 'boundary/'],
   ['mail-engine.ts'],
   ['engine.ts'],

@@ -45,7 +45,7 @@ test('the page list shows the built pages only; arrow keys move in it; a page ha
     expect(found.length).toBeGreaterThan(0);
     return found;
   });
-  expect(links.map((link) => link.textContent)).toEqual(['General', 'Identity', 'Signatures', 'Templates', 'Email alias', 'Forwarding', 'Notifications', 'Blocklist and allowlist', 'Manage senders', 'Auto reply', 'Business-hours auto reply', 'Auto clean', 'Spell checker', 'Filters', 'Email actions', 'Labels', 'Contacts', 'Security', 'Sessions', 'Apps', 'Plan']);
+  expect(links.map((link) => link.textContent)).toEqual(['General', 'Identity', 'Signatures', 'Templates', 'Email alias', 'Priority inbox', 'Forwarding', 'Notifications', 'Blocklist and allowlist', 'Manage senders', 'Auto reply', 'Business-hours auto reply', 'Auto clean', 'Spell checker', 'Filters', 'Email actions', 'Labels', 'Contacts', 'Security', 'Sessions', 'Apps', 'Plan']);
   // One Tab stop: the first page; arrows, Home and End move the focus and the stop.
   expect(links.map((link) => link.tabIndex)).toEqual(links.map((_, index) => (index === 0 ? 0 : -1)));
   links[0]!.focus();
@@ -63,7 +63,7 @@ test('the page list shows the built pages only; arrow keys move in it; a page ha
 });
 
 test('a page not built has no address', async () => {
-  const view = await renderApp({ engine: engineWith(new FakeSettings({ '1001': {} })), path: '/settings/priority' });
+  const view = await renderApp({ engine: engineWith(new FakeSettings({ '1001': {} })), path: '/settings/tracking' });
   await waitFor(() => expect(view.container.textContent).toContain('Nothing here'));
 });
 
