@@ -18,7 +18,7 @@ import type { PushHub } from '../push/push-hub';
 import { NodemailerSmtp, type SmtpConnector } from '../smtp/smtp-connector';
 import type { SqlStore } from '../store/sql';
 import type { TransactionLog } from '../store/transaction-log';
-import { OUTBOX_SEND, OutboxJobs } from './outbox-jobs';
+import { OUTBOX_FILE, OUTBOX_SEND, OutboxJobs } from './outbox-jobs';
 import { OutboxStore } from './outbox-store';
 import { OutboxWorker, type OutboxOptions } from './outbox-worker';
 import { ScheduledDrafts } from './scheduled-drafts';
@@ -30,6 +30,8 @@ export const UPLOAD_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 const UPLOAD_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 /** How often draft saves left unfinished (IMAP failing mid-way) are looked at again; a start looks at once. */
 const DRAFT_RECOVERY_INTERVAL_MS = 5 * 60 * 1000;
+/** The waiting list's changes are announced to devices at most this often per account. */
+const ANNOUNCE_EVERY_MS = 100;
 
 export interface MailWritesDeps {
   /** Drafts, uploads, the outbox and the actions' stores. */
@@ -85,12 +87,14 @@ export function createMailWrites(deps: MailWritesDeps): MailWrites {
   const drafts = new DraftService({ sql: store, store: draftStore, accounts, assembler, parents, uploads, roles, access, txlog });
   const outboxStore = new OutboxStore(store, deps.now);
   const scheduledDrafts = new ScheduledDrafts({ drafts, draftStore, roles, access });
+  const outboxJobs = new OutboxJobs(deps.jobs.queue, store);
   const outbox = new OutboxWorker({
     now: deps.now,
     store: outboxStore,
     smtp: deps.smtp ?? new NodemailerSmtp(),
     accounts,
     filing: new SentFiler({ access, roles, drafts, draftStore, uploads, materializer, onError: report }),
+    fileLater: (row) => outboxJobs.enqueueFiling(row),
     // The message did not leave: its draft is editable again, so the person can fix and resend;
     // a scheduled one's draft, kept out of Drafts while it waited, is saved back there.
     onFailed: async (row) => {
@@ -102,7 +106,7 @@ export function createMailWrites(deps: MailWritesDeps): MailWrites {
     options: deps.outbox,
   });
   deps.jobs.worker.register(OUTBOX_SEND, outbox.handle, outbox.retryPolicy);
-  const outboxJobs = new OutboxJobs(deps.jobs.queue, store);
+  deps.jobs.worker.register(OUTBOX_FILE, outbox.handleFiling, outbox.retryPolicy);
   /** A `scheduled` entry in the account's log: every device reads the waiting sends anew through delta. */
   const announceWaiting = async (accountId: number) => deps.push.announce(accountId, await txlog.append(accountId, [{ object: 'scheduled', objectId: accountId }]));
   const send = new SendService({
@@ -123,12 +127,23 @@ export function createMailWrites(deps: MailWritesDeps): MailWrites {
     draftCopies: scheduledDrafts,
     onError: report,
   });
-  // A held or scheduled send that starts, leaves or fails changes the waiting list every device shows.
+  // A held or scheduled send that starts, leaves or fails changes the waiting list every device
+  // shows. One entry per account per ANNOUNCE_EVERY_MS: a burst of due sends changes each row
+  // three or four times, and devices read the whole list anew anyway.
+  const announcing = new Map<number, NodeJS.Timeout>();
+  const announceSoon = (accountId: number) => {
+    if (announcing.has(accountId)) return;
+    const timer = setTimeout(() => {
+      announcing.delete(accountId);
+      announceWaiting(accountId).catch((error: unknown) => report(accountId, error));
+    }, ANNOUNCE_EVERY_MS);
+    announcing.set(accountId, timer.unref());
+  };
   outbox.on('changed', (outboxId) => {
     void outboxStore.get(outboxId).then(
-      (row) => (row && row.sendAt !== null ? announceWaiting(row.accountId) : undefined),
+      (row) => (row && row.sendAt !== null ? announceSoon(row.accountId) : undefined),
       (error: unknown) => report(null, error),
-    ).catch((error: unknown) => report(null, error));
+    );
   });
   const actions = new ActionService({ targets: new ActionTargets(store), roles, access, rehomer: new MoveRehomer({ store, txlog, push: deps.push }), txlog, labels: deps.labels });
 
@@ -153,6 +168,8 @@ export function createMailWrites(deps: MailWritesDeps): MailWrites {
       sweepTimer.unref();
     },
     async stop() {
+      for (const timer of announcing.values()) clearTimeout(timer);
+      announcing.clear();
       if (sweepTimer) clearInterval(sweepTimer);
       if (recoveryTimer) clearInterval(recoveryTimer);
     },

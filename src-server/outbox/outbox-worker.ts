@@ -41,6 +41,8 @@ export interface OutboxWorkerDeps {
   readonly smtp: SmtpConnector;
   readonly accounts: Pick<AccountStore, 'get' | 'password'>;
   readonly filing: SentFiling;
+  /** Gives an accepted row its filing job (OutboxJobs.enqueueFiling), run by `handleFiling`. */
+  readonly fileLater: (row: OutboxRow) => Promise<unknown>;
   /** A send failed for good (e.g. put its draft back to editable); awaited before the attempt ends. */
   readonly onFailed?: (row: OutboxRow) => void | Promise<void>;
   readonly onError?: (error: unknown) => void;
@@ -87,18 +89,33 @@ export class OutboxWorker extends EventEmitter<WorkerEvents> {
     return { ...OUTBOX_RETRY_POLICY, ...this.options.retry };
   }
 
-  /** The `outbox.send` job: everything the row still needs, from where it stands. */
+  /**
+   * The `outbox.send` job: the row to SMTP, from where it stands. Once accepted (now, before a
+   * crash, or confirmed by the person) its filing is a job of its own (`handleFiling`), so the
+   * account's next message need not wait for the Sent copy.
+   */
   readonly handle: JobHandler = async (payload, context) => {
     const { outboxId } = payload as { outboxId: number };
     try {
       let row = await this.deps.store.get(outboxId);
       if (row?.state === 'sending') row = await this.resolveOrphan(row);
       if (row?.state === 'queued' && (await this.attempt(row, context))) row = await this.deps.store.get(row.id);
-      if (row?.state === 'accepted') await this.fileSent(row, context);
-      // A resend or confirmation that came while this job still ran found it pending and added
-      // none: the row has work again, so the job runs again.
+      if (row?.state === 'accepted') await this.deps.fileLater(row);
+      // A resend that came while this job still ran found it pending and added none: the row
+      // has work again, so the job runs again.
       const after = await this.deps.store.get(outboxId);
-      if (!context.signal.aborted && (after?.state === 'queued' || after?.state === 'accepted')) throw new RetryJobError('queued again while its job ran');
+      if (!context.signal.aborted && after?.state === 'queued') throw new RetryJobError('queued again while its job ran');
+    } finally {
+      this.emit('changed', outboxId);
+    }
+  };
+
+  /** The `outbox.file` job: an accepted row's copy in Sent and the rest (OutboxJobs.enqueueFiling). */
+  readonly handleFiling: JobHandler = async (payload, context) => {
+    const { outboxId } = payload as { outboxId: number };
+    try {
+      const row = await this.deps.store.get(outboxId);
+      if (row?.state === 'accepted') await this.fileSent(row, context);
     } finally {
       this.emit('changed', outboxId);
     }

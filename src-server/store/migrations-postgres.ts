@@ -570,4 +570,10 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     PRIMARY KEY (run_id, from_uid)
   );
   `,
+  /* 28: a lane's head found by one index seek; due jobs in claim order */ `
+  CREATE INDEX jobs_lane_head ON jobs(lane, state, run_at, id);
+  DROP INDEX jobs_lane;
+  CREATE INDEX jobs_due_order ON jobs(state, run_at, id);
+  DROP INDEX jobs_due;
+  `,
 ];

@@ -624,4 +624,11 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (run_id, from_uid)
   );
   `,
+  /* 28: a lane's head found by one index seek (issue 15's benchmark; jobs/job-queue.ts claim) */ `
+  -- The claim walks the due jobs in (run_at, id) order (jobs_due, its rowid is the id) and takes
+  -- a laned job only if it heads its lane: the lane's first queued job in that order is one seek
+  -- here, where jobs_lane (lane, state) scanned the whole lane for each candidate.
+  CREATE INDEX jobs_lane_head ON jobs(lane, state, run_at, id);
+  DROP INDEX jobs_lane;
+  `,
 ];

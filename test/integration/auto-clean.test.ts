@@ -71,7 +71,7 @@ test('bad input is refused field by field; a rule that would touch everything ne
   const absurd = await api('POST', '/api/auto-clean/preview', { ...NEWSLETTERS, ageDays: 100_000 });
   expect([absurd.status, absurd.body.detail?.fields?.[0]?.field]).toEqual([400, 'ageDays']);
   const unknown = await api('POST', '/api/auto-clean/preview', { ...NEWSLETTERS, folderId: '999999' });
-  expect([unknown.status, unknown.body.error, unknown.body.detail?.fields?.[0]]).toEqual([400, 'AutoCleanRuleInvalid', { field: 'folderId', message: 'This folder does not exist.' }]);
+  expect([unknown.status, unknown.body.error, unknown.body.detail?.fields?.[0]]).toEqual([400, 'AutoCleanRuleInvalid', { field: 'folderId', reason: 'folderMissing', message: 'This folder does not exist.' }]);
   const sent = await fx.ctx.store.get<{ id: number }>("SELECT id FROM folders WHERE account_id = ? AND special_use = 'sent'", [fx.bob.accountId]);
   const fromSent = await api('POST', '/api/auto-clean/preview', { ...NEWSLETTERS, folderId: String(sent!.id) });
   expect(fromSent.body.detail?.fields?.[0]?.message).toMatch(/never takes mail from Sent/);

@@ -14,7 +14,7 @@ import { SecretBox } from '../../src-server/crypto/secret-box';
 import { appendMessage, uidsWithMessageId } from '../../src-server/drafts/mailbox-search';
 import { JobQueue } from '../../src-server/jobs/job-queue';
 import { JobWorker } from '../../src-server/jobs/job-worker';
-import { OUTBOX_SEND, OutboxJobs } from '../../src-server/outbox/outbox-jobs';
+import { OUTBOX_FILE, OUTBOX_SEND, OutboxJobs } from '../../src-server/outbox/outbox-jobs';
 import { OutboxStore, type OutboxRow } from '../../src-server/outbox/outbox-store';
 import { OutboxWorker, type SentFiling } from '../../src-server/outbox/outbox-worker';
 import { NodemailerSmtp, type SmtpConnector, type SmtpSendParams } from '../../src-server/smtp/smtp-connector';
@@ -117,10 +117,12 @@ describeOnEngines('The outbox on jobs', (engine) => {
     const accounts = new AccountStore(store, SecretBox.load({ dataDir: root, envKey: KEY }));
     const outbox = new OutboxStore(store, nodes.clock);
     const queue = new JobQueue({ store, now: nodes.clock });
-    const sender = new OutboxWorker({ store: outbox, smtp, accounts, filing: imapFiling, now: nodes.clock });
+    const jobs = new OutboxJobs(queue, store);
+    const sender = new OutboxWorker({ store: outbox, smtp, accounts, filing: imapFiling, fileLater: (row) => jobs.enqueueFiling(row), now: nodes.clock });
     const worker = new JobWorker({ queue, name, options: { lockMs: LOCK_MS, renewEveryMs, idleCheckMs: 50, stopWaitMs: 100 } });
     worker.register(OUTBOX_SEND, sender.handle, sender.retryPolicy);
-    return { outbox, queue, worker, jobs: new OutboxJobs(queue, store) };
+    worker.register(OUTBOX_FILE, sender.handleFiling, sender.retryPolicy);
+    return { outbox, queue, worker, jobs };
   }
 
   /** The senders' accounts, pointing at the harness. */
@@ -153,6 +155,9 @@ describeOnEngines('The outbox on jobs', (engine) => {
     const a = node(nodes.store, smtp.connector, 'node-a');
     const row = await queueMail(a, alice!, 'once');
     expect(await a.worker.runDue()).toBe(1);
+    // Handed to SMTP; its Sent copy is a job of its own, due at once (the next pass).
+    expect(await a.outbox.get(row.id)).toMatchObject({ state: 'accepted', attempts: 1, sentCopyState: 'pending' });
+    expect(await a.worker.runDue()).toBe(1);
     expect(await a.outbox.get(row.id)).toMatchObject({ state: 'sent', attempts: 1, sentCopyState: 'filed' });
     expect(await a.worker.runDue()).toBe(0);
     await arrived(row);
@@ -161,8 +166,8 @@ describeOnEngines('The outbox on jobs', (engine) => {
     const aliceImap = await imap(SENDERS[0]!);
     expect(await copiesIn(aliceImap, 'Sent', row.messageIdHeader)).toBe(1);
     await aliceImap.logout();
-    const jobs = await nodes.store.all<{ state: string; attempts: number }>('SELECT state, attempts FROM jobs');
-    expect(jobs).toEqual([{ state: 'done', attempts: 1 }]);
+    const jobs = await nodes.store.all<{ kind: string; state: string; attempts: number }>('SELECT kind, state, attempts FROM jobs ORDER BY id');
+    expect(jobs).toEqual([{ kind: OUTBOX_SEND, state: 'done', attempts: 1 }, { kind: OUTBOX_FILE, state: 'done', attempts: 1 }]);
   });
 
   test('two nodes’ job workers on one database never send a row twice: 12 mails of 3 accounts, each handed over and delivered once, one attempt per account at a time', async () => {
@@ -223,6 +228,7 @@ describeOnEngines('The outbox on jobs', (engine) => {
     expect(await b.worker.runDue()).toBe(0); // A's claims hold while they have not lapsed
     nodes.now += LOCK_MS;
     expect(await b.worker.runDue()).toBe(3);
+    expect(await b.worker.runDue()).toBe(2); // the Sent copies of the two accepted ones
     expect(await b.outbox.get(before.id)).toMatchObject({ state: 'sent', attempts: 2 });
     expect(await b.outbox.get(filed.id)).toMatchObject({ state: 'sent', attempts: 1, sentCopyState: 'filed' });
     expect(await b.outbox.get(after.id)).toMatchObject({ state: 'unknown', attempts: 1 });
@@ -235,7 +241,7 @@ describeOnEngines('The outbox on jobs', (engine) => {
     const carolImap = await imap(SENDERS[1]!);
     expect(await copiesIn(carolImap, 'Sent', filed.messageIdHeader)).toBe(1); // found there, not filed again
     await carolImap.logout();
-    const jobs = await nodes.store.all<{ claimedBy: string; state: string }>('SELECT claimed_by AS "claimedBy", state FROM jobs ORDER BY id');
-    expect(jobs).toEqual([0, 1, 2].map(() => ({ claimedBy: 'node-b', state: 'done' })));
+    const jobs = await nodes.store.all<{ kind: string; claimedBy: string; state: string }>('SELECT kind, claimed_by AS "claimedBy", state FROM jobs ORDER BY id');
+    expect(jobs).toEqual([OUTBOX_SEND, OUTBOX_SEND, OUTBOX_SEND, OUTBOX_FILE, OUTBOX_FILE].map((kind) => ({ kind, claimedBy: 'node-b', state: 'done' })));
   });
 });
