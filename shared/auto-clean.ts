@@ -64,22 +64,37 @@ export type AutoCleanField = 'name' | 'sender' | 'folderId' | 'action' | 'ageDay
 /** One refused field and why (the detail of AutoCleanRuleInvalid). */
 export interface FieldProblem {
   readonly field: AutoCleanField;
+  /** Which check refused it (the Settings page says it in the reader's language). */
+  readonly reason: FieldReason;
+  /** The sentence in English (for the API and the log). */
   readonly message: string;
 }
+
+export const FIELD_REASONS = ['nameLong', 'senderInvalid', 'ageInvalid', 'keepInvalid', 'folderMissing', 'folderRefused', 'folderIsTarget', 'noArchive', 'noTrash'] as const;
+export type FieldReason = (typeof FIELD_REASONS)[number];
+
+/** The English sentence of each refusal (the gateway's answer; strings/autoClean.ts has the page's in every language). */
+export const FIELD_MESSAGES: Readonly<Record<FieldReason, string>> = {
+  nameLong: 'A name has at most 80 characters.',
+  senderInvalid: 'Enter an email address (news@shop.example) or a domain (shop.example).',
+  ageInvalid: `Enter a whole number of days from 1 to ${AUTO_CLEAN_LIMITS.maxAgeDays}.`,
+  keepInvalid: `Enter a whole number from 0 to ${AUTO_CLEAN_LIMITS.maxKeepNewest}.`,
+  folderMissing: 'This folder does not exist.',
+  folderRefused: 'Auto-clean never takes mail from Sent, Drafts, Trash or Spam.',
+  folderIsTarget: 'This folder is where the rule puts mail: choose another.',
+  noArchive: 'This account has no Archive folder.',
+  noTrash: 'This account has no Trash folder.',
+};
+
+export const fieldProblem = (field: AutoCleanField, reason: FieldReason): FieldProblem => ({ field, reason, message: FIELD_MESSAGES[reason] });
 
 /** What is wrong with a rule as typed, field by field (empty: nothing). The folder is checked by the gateway, which knows the folders. */
 export function ruleProblems(input: AutoCleanInput): FieldProblem[] {
   const problems: FieldProblem[] = [];
-  if (input.name.trim().length > 80) problems.push({ field: 'name', message: 'A name has at most 80 characters.' });
-  if (input.sender.trim() !== '' && normalSender(input.sender) === null) {
-    problems.push({ field: 'sender', message: 'Enter an email address (news@shop.example) or a domain (shop.example).' });
-  }
-  if (!Number.isInteger(input.ageDays) || input.ageDays < 1 || input.ageDays > AUTO_CLEAN_LIMITS.maxAgeDays) {
-    problems.push({ field: 'ageDays', message: `Enter a whole number of days from 1 to ${AUTO_CLEAN_LIMITS.maxAgeDays}.` });
-  }
-  if (!Number.isInteger(input.keepNewest) || input.keepNewest < 0 || input.keepNewest > AUTO_CLEAN_LIMITS.maxKeepNewest) {
-    problems.push({ field: 'keepNewest', message: `Enter a whole number from 0 to ${AUTO_CLEAN_LIMITS.maxKeepNewest}.` });
-  }
+  if (input.name.trim().length > 80) problems.push(fieldProblem('name', 'nameLong'));
+  if (input.sender.trim() !== '' && normalSender(input.sender) === null) problems.push(fieldProblem('sender', 'senderInvalid'));
+  if (!Number.isInteger(input.ageDays) || input.ageDays < 1 || input.ageDays > AUTO_CLEAN_LIMITS.maxAgeDays) problems.push(fieldProblem('ageDays', 'ageInvalid'));
+  if (!Number.isInteger(input.keepNewest) || input.keepNewest < 0 || input.keepNewest > AUTO_CLEAN_LIMITS.maxKeepNewest) problems.push(fieldProblem('keepNewest', 'keepInvalid'));
   return problems;
 }
 

@@ -18,6 +18,7 @@
 import type { ImapFlow, MailboxObject } from 'imapflow';
 import {
   AUTO_CLEAN_LIMITS,
+  fieldProblem,
   normalSender,
   ruleProblems,
   ruleTitle,
@@ -267,7 +268,7 @@ export class AutoCleanService {
   /** The rule as typed, checked field by field (AutoCleanRuleInvalid), the sender in its normal form. */
   private checked(input: AutoCleanInput): RuleFields {
     const problems = ruleProblems(input);
-    if (input.folderId !== null && !/^[1-9]\d{0,15}$/.test(input.folderId)) problems.push({ field: 'folderId', message: 'This folder does not exist.' });
+    if (input.folderId !== null && !/^[1-9]\d{0,15}$/.test(input.folderId)) problems.push(fieldProblem('folderId', 'folderMissing'));
     if (problems.length > 0) throw invalid(problems);
     return {
       name: input.name.trim(),
@@ -287,13 +288,11 @@ export class AutoCleanService {
   private async route(accountId: number, rule: Pick<RuleFields, 'folderId' | 'action'>): Promise<Route> {
     const folders = await this.deps.roles.folders(accountId);
     const source = rule.folderId === null ? roleIn(folders, 'inbox') : folders.find((folder) => folder.id === rule.folderId);
-    if (!source) throw invalid([{ field: 'folderId', message: 'This folder does not exist.' }]);
-    if (NEVER_FROM.some((role) => roleIn(folders, role)?.id === source.id)) {
-      throw invalid([{ field: 'folderId', message: 'Auto-clean never takes mail from Sent, Drafts, Trash or Spam.' }]);
-    }
+    if (!source) throw invalid([fieldProblem('folderId', 'folderMissing')]);
+    if (NEVER_FROM.some((role) => roleIn(folders, role)?.id === source.id)) throw invalid([fieldProblem('folderId', 'folderRefused')]);
     const target = roleIn(folders, rule.action);
-    if (!target) throw invalid([{ field: 'action', message: rule.action === 'archive' ? 'This account has no Archive folder.' : 'This account has no Trash folder.' }]);
-    if (target.id === source.id) throw invalid([{ field: 'folderId', message: 'This folder is where the rule puts mail: choose another.' }]);
+    if (!target) throw invalid([fieldProblem('action', rule.action === 'archive' ? 'noArchive' : 'noTrash')]);
+    if (target.id === source.id) throw invalid([fieldProblem('folderId', 'folderIsTarget')]);
     const leftOut = (['trash', 'junk'] as const).flatMap((role) => roleIn(folders, role)?.id ?? []);
     return { source, target, leftOut };
   }

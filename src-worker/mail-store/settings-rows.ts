@@ -65,7 +65,8 @@ export async function settlePending(tx: WriteTransaction<MailTable>, sent: Prefe
   const cached = await readCachedPreferences(tx);
   if (!cached.pending) return;
   const rest: Record<string, unknown> = { ...cached.pending };
-  for (const [key, value] of Object.entries(sent)) if (rest[key] === value) delete rest[key];
+  // By value: a list or an object (spellWords, priorityModel) comes back from the store as a copy, never the same object.
+  for (const [key, value] of Object.entries(sent)) if (JSON.stringify(rest[key]) === JSON.stringify(value)) delete rest[key];
   await writeCached(tx, { ...cached, pending: Object.keys(rest).length > 0 ? (rest as PreferencePatch) : null });
 }
 

@@ -59,7 +59,7 @@ describe('auto clean', () => {
     const age = editor().getByLabel('Older than (days)', { exact: true });
     await age.fill('0');
     await editor().getByRole('button', { name: 'Preview', exact: true }).click();
-    await editor().getByText('Enter a whole number of days from 1 to 3650.').waitFor();
+    await editor().getByText('Enter a whole number of days from 1 to 3,650.').waitFor();
     expect(await age.getAttribute('aria-invalid')).toBe('true');
     expect(await editor().getByLabel('Name (optional)', { exact: true }).inputValue()).toBe(RULE);
 

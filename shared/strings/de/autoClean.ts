@@ -56,4 +56,13 @@ export const autoClean: Record<keyof typeof en, string> = {
   undoGone: 'Kann nicht mehr rückgängig gemacht werden.',
   lastRun: 'Zuletzt ausgeführt {time}',
   neverRun: 'Noch nicht ausgeführt',
+  nameLong: 'Ein Name hat höchstens 80 Zeichen.',
+  senderInvalid: 'Geben Sie eine E-Mail-Adresse (news@shop.example) oder eine Domain (shop.example) ein.',
+  ageInvalid: 'Geben Sie eine ganze Zahl von Tagen zwischen 1 und {max} ein.',
+  keepInvalid: 'Geben Sie eine ganze Zahl zwischen 0 und {max} ein.',
+  folderMissing: 'Diesen Ordner gibt es nicht.',
+  folderRefused: 'Automatisch aufräumen nimmt nie E-Mails aus Gesendet, Entwürfe, Papierkorb oder Spam.',
+  folderIsTarget: 'In diesen Ordner legt die Regel E-Mails ab: Wählen Sie einen anderen.',
+  noArchive: 'Dieses Konto hat keinen Archivordner.',
+  noTrash: 'Dieses Konto hat keinen Papierkorb.',
 };

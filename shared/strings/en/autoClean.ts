@@ -55,4 +55,13 @@ export const autoClean = {
   undoGone: 'Can no longer be undone.',
   lastRun: 'Last run {time}',
   neverRun: 'Not run yet',
+  nameLong: 'A name has at most 80 characters.',
+  senderInvalid: 'Enter an email address (news@shop.example) or a domain (shop.example).',
+  ageInvalid: 'Enter a whole number of days from 1 to {max}.',
+  keepInvalid: 'Enter a whole number from 0 to {max}.',
+  folderMissing: 'This folder does not exist.',
+  folderRefused: 'Auto clean never takes mail from Sent, Drafts, Trash or Spam.',
+  folderIsTarget: 'This folder is where the rule puts mail: choose another.',
+  noArchive: 'This account has no Archive folder.',
+  noTrash: 'This account has no Trash folder.',
 };

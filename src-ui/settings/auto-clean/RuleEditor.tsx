@@ -6,10 +6,10 @@
  * without the tick. Refused fields are marked in place and what was typed stays.
  */
 import { useId, useState, type FormEvent } from 'react';
-import { AUTO_CLEAN_LIMITS, type AutoCleanAction, type AutoCleanDoc, type AutoCleanInput, type AutoCleanPreview, type AutoCleanRule } from '../../../shared/auto-clean';
+import { AUTO_CLEAN_LIMITS, FIELD_REASONS, type AutoCleanAction, type FieldProblem, type FieldReason, type AutoCleanDoc, type AutoCleanInput, type AutoCleanPreview, type AutoCleanRule } from '../../../shared/auto-clean';
 import { TernError } from '../../../shared/errors';
 import type { FolderView } from '../../../shared/worker-mail-views';
-import { errorText, useT } from '../../kit/i18n';
+import { errorText, useT, type Translate } from '../../kit/i18n';
 import { useMailActions } from '../../state/actions-context';
 import { useFeature } from '../../state/use-feature';
 
@@ -34,10 +34,13 @@ const draftOf = (rule: AutoCleanRule | null): Draft =>
 /** A number field as typed: not a number is sent as one the gateway refuses in the field's words. */
 const whole = (value: string) => (value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : -1);
 
-/** The per-field sentences of AutoCleanRuleInvalid. */
-function fieldsOf(error: TernError): Fields {
-  const detail = error.detail as { fields?: { field: keyof Fields; message: string }[] } | undefined;
-  return Object.fromEntries((detail?.fields ?? []).map((problem) => [problem.field, problem.message]));
+/** The per-field sentences of AutoCleanRuleInvalid, in the reader's language (the gateway's English for a reason this build does not know). */
+function fieldsOf(t: Translate, error: TernError): Fields {
+  const detail = error.detail as { fields?: FieldProblem[] } | undefined;
+  const max = { ageInvalid: AUTO_CLEAN_LIMITS.maxAgeDays, keepInvalid: AUTO_CLEAN_LIMITS.maxKeepNewest } as Partial<Record<FieldReason, number>>;
+  return Object.fromEntries(
+    (detail?.fields ?? []).map((problem) => [problem.field, (FIELD_REASONS as readonly string[]).includes(problem.reason) ? t(`autoClean.${problem.reason}`, { max: max[problem.reason] ?? 0 }) : problem.message]),
+  );
 }
 
 export interface RuleEditorProps {
@@ -82,7 +85,7 @@ export function RuleEditor({ accountId, folders, rule, onSaved, onCancel }: Rule
         const detail = refused.detail as { count?: number; folderTotal?: number } | undefined;
         setAskConfirm({ count: detail?.count ?? 0, total: detail?.folderTotal ?? 0 });
       }
-      else setFields(fieldsOf(refused));
+      else setFields(fieldsOf(t, refused));
       if (refused.name !== 'FeatureNotInPlan') setError(errorText(t, refused));
       return null;
     } finally {

@@ -107,4 +107,15 @@ describe('plans', () => {
     await gateway.ctx.plans.setPlan(bob.accountId, 'paid');
     expect((await bob.patch({ spellCheck: true })).statusCode).toBe(200);
   });
+
+  test('the priority inbox roams in the preferences: on, its model and how far it scored; a model out of bounds is refused', async () => {
+    const phone = await signIn('bob@tern.test');
+    const model = { weights: { repliesToSender: 2.4, directlyToYou: 1, yourThread: 2, knownContact: 1.5, notAPerson: -2.5, bulkMail: -3.2 }, bias: -1.4, trained: 1 };
+    const saved = await phone.patch({ priorityInbox: true, priorityModel: model, priorityScoredThrough: 1_700_000_000_000 });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().values).toMatchObject({ priorityInbox: true, priorityModel: model, priorityScoredThrough: 1_700_000_000_000 });
+    const bad = await phone.patch({ priorityModel: { ...model, bias: 1e9 } });
+    expect(bad.statusCode).toBe(400);
+    expect((await phone.patch({ priorityModel: null })).json().values.priorityModel).toBeNull();
+  });
 });

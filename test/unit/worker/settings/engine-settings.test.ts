@@ -51,4 +51,9 @@ test('signed in: the gateway preferences reach every tab; a change in one tab re
   const patch = network.requests.find((request) => request.method === 'PATCH');
   expect(patch).toMatchObject({ url: 'https://mail.example.com/api/preferences', body: { values: { viewMode: 'list' } } });
   await vi.waitFor(() => expect(seen.at(-1)?.[0]?.preferences.viewMode).toBe('list'));
+
+  // An object value (the priority inbox's model) is settled once confirmed too: the copy read back is equal, not the same object.
+  const model = { weights: { repliesToSender: 2.4, directlyToYou: 1, yourThread: 2, knownContact: 1.5, notAPerson: -2.5, bulkMail: -3.2 }, bias: -1.4, trained: 1 };
+  const learned = await tab.settings.update({ accountId: '7', values: { priorityModel: model } });
+  expect(learned).toMatchObject({ unsynced: false, preferences: { priorityModel: model } });
 });
