@@ -67,9 +67,12 @@ export function RuleEditor({ accountId, folders, rule, onSaved, onCancel }: Rule
   const [busy, setBusy] = useState<'preview' | 'save' | null>(null);
 
   const input = (): AutoCleanInput => ({ ...draft, ageDays: whole(draft.ageDays), keepNewest: whole(draft.keepNewest), confirmed });
+  // A changed rule is a new question: its preview and any confirmation were for the old one.
   const change = (patch: Partial<Draft>) => {
     setDraft({ ...draft, ...patch });
     setPreview(null);
+    setConfirmed(false);
+    setAskConfirm(null);
   };
   const call = async <T,>(kind: 'preview' | 'save', work: () => Promise<T>): Promise<T | null> => {
     setError(null);
