@@ -134,7 +134,7 @@ export function RuleEditor({ accountId, folders, rule, onSaved, onCancel }: Rule
           <label className="field-label" htmlFor={`${id}-sender`}>
             {t('autoClean.sender')}
           </label>
-          <input className="input" value={draft.sender} placeholder="shop.example" onChange={(event) => change({ sender: event.target.value })} id={`${id}-sender`} {...field('sender')} />
+          <input className="input" value={draft.sender} placeholder={t('autoClean.senderPlaceholder')} onChange={(event) => change({ sender: event.target.value })} id={`${id}-sender`} {...field('sender')} />
           <span id={`${id}-sender-hint`} className="field-hint">{t('autoClean.senderHint')}</span>
           {problem('sender')}
         </div>
