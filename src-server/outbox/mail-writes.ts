@@ -15,7 +15,8 @@ import type { JobWorker } from '../jobs/job-worker';
 import type { Materializer } from '../mirror/materialize';
 import type { MirrorManager } from '../mirror/mirror-manager';
 import type { PushHub } from '../push/push-hub';
-import { NodemailerSmtp, type SmtpConnector } from '../smtp/smtp-connector';
+import type { SmtpConnector } from '../smtp/smtp-connector';
+import { PooledSmtp } from '../smtp/smtp-pool';
 import type { SqlStore } from '../store/sql';
 import type { TransactionLog } from '../store/transaction-log';
 import { OUTBOX_FILE, OUTBOX_SEND, OutboxJobs } from './outbox-jobs';
@@ -48,7 +49,7 @@ export interface MailWritesDeps {
   readonly labels: ActionServiceDeps['labels'];
   /** The node's job queue and worker: the outbox's rows are sent as `outbox.send` jobs. */
   readonly jobs: { readonly queue: JobQueue; readonly worker: Pick<JobWorker, 'register' | 'kick'> };
-  /** How mail leaves; default SMTP with each account's settings (tests pass their own). */
+  /** How mail leaves; default SMTP with each account's settings, one connection kept per account (tests pass their own). */
   readonly smtp?: SmtpConnector;
   readonly outbox?: Partial<OutboxOptions>;
   /** How long POST /api/send waits for the outcome. */
@@ -88,10 +89,11 @@ export function createMailWrites(deps: MailWritesDeps): MailWrites {
   const outboxStore = new OutboxStore(store, deps.now);
   const scheduledDrafts = new ScheduledDrafts({ drafts, draftStore, roles, access });
   const outboxJobs = new OutboxJobs(deps.jobs.queue, store);
+  const smtp = deps.smtp ?? new PooledSmtp();
   const outbox = new OutboxWorker({
     now: deps.now,
     store: outboxStore,
-    smtp: deps.smtp ?? new NodemailerSmtp(),
+    smtp,
     accounts,
     filing: new SentFiler({ access, roles, drafts, draftStore, uploads, materializer, onError: report }),
     fileLater: (row) => outboxJobs.enqueueFiling(row),
@@ -168,6 +170,7 @@ export function createMailWrites(deps: MailWritesDeps): MailWrites {
       sweepTimer.unref();
     },
     async stop() {
+      if (smtp instanceof PooledSmtp) smtp.close();
       for (const timer of announcing.values()) clearTimeout(timer);
       announcing.clear();
       if (sweepTimer) clearInterval(sweepTimer);

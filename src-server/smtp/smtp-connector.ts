@@ -50,35 +50,79 @@ export function smtpTlsOptions(security: AccountRecord['smtp']['security']): { s
  * stalled server costs one attempt, not the outbox. nodemailer's transport hides the moment
  * the final "." is written; driving the connection ourselves, the message body is our own
  * stream, which calls `onCommit` once everything before the dot has gone to the socket and
- * only then lets nodemailer end the data (and write the dot).
+ * only then lets nodemailer end the data (and write the dot). The outbox keeps connections
+ * open between an account's messages (smtp-pool.ts).
  */
 export class NodemailerSmtp implements SmtpConnector {
-  send({ account, password, envelope, raw, onCommit }: SmtpSendParams): Promise<SmtpOutcome> {
-    const connection = new SMTPConnection({
-      host: account.smtp.host,
-      port: account.smtp.port,
-      ...smtpTlsOptions(account.smtp.security),
-      connectionTimeout: 15_000,
-      greetingTimeout: 15_000,
-      socketTimeout: 60_000,
-      logger: false,
-    });
-    return new Promise<SmtpOutcome>((resolve, reject) => {
-      let done = false;
-      const finish = (error: unknown, outcome?: SmtpOutcome) => {
-        if (done) return;
-        done = true;
-        if (outcome) {
-          connection.quit();
-          resolve(outcome);
-        } else {
-          connection.close();
-          reject(error);
-        }
-      };
-      connection.on('error', (error: unknown) => finish(error));
-      connection.once('end', () => finish(new Error('The mail server closed the connection.')));
-      const transmit = () => {
+  async send(params: SmtpSendParams): Promise<SmtpOutcome> {
+    const session = await openSmtpSession(params);
+    try {
+      const outcome = await session.transmit(params);
+      session.quit();
+      return outcome;
+    } catch (error) {
+      session.close();
+      throw error;
+    }
+  }
+}
+
+/** One logged-in SMTP connection; `transmit` may be called again once the last one ended well. */
+export interface SmtpSession {
+  /** Sends one message (MAIL FROM … the final "." and its reply), with the commit point of `onCommit`. */
+  transmit(params: Pick<SmtpSendParams, 'envelope' | 'raw' | 'onCommit'>): Promise<SmtpOutcome>;
+  /** The connection failed or the server ended it: it takes no more messages. */
+  readonly dead: boolean;
+  /** Told once when the connection ends or fails (also while idle). */
+  onEnd(listener: () => void): void;
+  /** QUIT, politely. */
+  quit(): void;
+  /** Closes the socket at once. */
+  close(): void;
+}
+
+/** Connects (and logs in when the server offers AUTH) with the account's settings. */
+export function openSmtpSession({ account, password }: Pick<SmtpSendParams, 'account' | 'password'>): Promise<SmtpSession> {
+  const connection = new SMTPConnection({
+    host: account.smtp.host,
+    port: account.smtp.port,
+    ...smtpTlsOptions(account.smtp.security),
+    connectionTimeout: 15_000,
+    greetingTimeout: 15_000,
+    socketTimeout: 60_000,
+    logger: false,
+  });
+  let dead = false;
+  let failure: ((error: unknown) => void) | null = null;
+  const ended: (() => void)[] = [];
+  const end = (error: unknown) => {
+    if (!dead) {
+      dead = true;
+      for (const listener of ended.splice(0)) listener();
+    }
+    failure?.(error);
+  };
+  connection.on('error', (error: unknown) => end(error));
+  connection.on('end', () => end(new Error('The mail server closed the connection.')));
+  const session: SmtpSession = {
+    get dead() {
+      return dead;
+    },
+    onEnd: (listener) => void (dead ? listener() : ended.push(listener)),
+    quit: () => connection.quit(),
+    close: () => connection.close(),
+    transmit: ({ envelope, raw, onCommit }) => {
+      if (dead) return Promise.reject(Object.assign(new Error('The connection to the mail server has ended.'), { code: 'ECONNECTION' }));
+      return new Promise<SmtpOutcome>((resolve, reject) => {
+        let done = false;
+        const finish = (error: unknown, outcome?: SmtpOutcome) => {
+          if (done) return;
+          done = true;
+          failure = null;
+          if (outcome) resolve(outcome);
+          else reject(error);
+        };
+        failure = (error) => finish(error);
         // nodemailer has no public socket: its private one is only read, to wait until the body has
         // left it; without it the commit point is merely written a little before it need be.
         const body = committingBody(raw, async () => onCommit?.(), () => (connection as unknown as { _socket?: Writable })._socket);
@@ -86,14 +130,25 @@ export class NodemailerSmtp implements SmtpConnector {
           if (error) return finish(error);
           finish(null, { response: String(info.response ?? ''), accepted: flat(info.accepted), rejected: flat(info.rejected) });
         });
-      };
-      connection.connect((error) => {
-        if (error) return finish(error);
-        if (!connection.allowsAuth) return transmit();
-        connection.login({ user: account.email, pass: password }, (loginError) => (loginError ? finish(loginError) : transmit()));
       });
+    },
+  };
+  return new Promise<SmtpSession>((resolve, reject) => {
+    failure = (error) => {
+      failure = null;
+      connection.close();
+      reject(error);
+    };
+    const ready = () => {
+      failure = null;
+      resolve(session);
+    };
+    connection.connect((error) => {
+      if (error) return failure?.(error);
+      if (!connection.allowsAuth) return ready();
+      connection.login({ user: account.email, pass: password }, (loginError) => (loginError ? failure?.(loginError) : ready()));
     });
-  }
+  });
 }
 
 const flat = (list: unknown[] | undefined) => (list ?? []).map((entry) => (typeof entry === 'string' ? entry : String((entry as { address?: string }).address ?? entry)));

@@ -129,7 +129,7 @@ test('the run moves exactly what the preview listed, nothing starred, draft or n
   await api('DELETE', `/api/auto-clean/rules/${ruleId}`);
 });
 
-test('enabled, the rule runs on the hour by the job worker, with no request; an undo that finds mail deleted from Trash says so', async () => {
+test('enabled, the rule runs on the hour by the job worker with Bob logged out (no session, no mirror); an undo that finds mail deleted from Trash says so', async () => {
   offsetMs = 10 * DAY;
   // The mirror has the undone mail back in INBOX (new UIDs) before the rule looks at threads.
   await eventually(
@@ -139,9 +139,12 @@ test('enabled, the rule runs on the hour by the job worker, with no request; an 
   );
   const created = await api('POST', '/api/auto-clean/rules', { ...NEWSLETTERS, enabled: true });
   expect(created.status).toBe(200);
+  // Every browser closed and signed out: no session, so the gateway stops Bob's mirror; the job still runs (its own IMAP connection).
+  expect((await fx.api(fx.bob, 'POST', '/api/logout')).status).toBe(204);
+  await eventually(() => fx.ctx.mirrors.get(fx.bob.accountId) === undefined, 15_000, "bob's mirror stopped");
   offsetMs += 3600_000;
   fx.ctx.jobs.worker.kick();
-  const run = await eventually(async () => (await api('GET', '/api/auto-clean')).body.runs.find((entry) => entry.trigger === 'schedule'), 15_000, 'the scheduled run');
+  const run = await eventually(async () => (await fx.ctx.autoClean.doc(fx.bob.accountId)).runs.find((entry) => entry.trigger === 'schedule'), 15_000, 'the scheduled run');
   expect(run).toMatchObject({ count: 3, error: null });
   expect(await where(moving.map((mail) => mail.id))).toEqual(Object.fromEntries(moving.map((mail) => [mail.id, 'Trash'])));
   // The next hour is queued already (one job per account and hour).
@@ -151,7 +154,6 @@ test('enabled, the rule runs on the hour by the job worker, with no request; an 
   // One of them deleted for good from Trash: undo puts back the two it can and counts the third lost.
   await bobImap.mailboxOpen('Trash');
   await bobImap.messageDelete({ header: { 'message-id': messageId('d1') } });
-  const undone = await api('POST', `/api/auto-clean/runs/${run.id}/undo`);
-  expect(undone.body).toMatchObject({ restored: 2, lost: 1 });
+  expect(await fx.ctx.autoClean.undo(fx.bob.accountId, Number(run.id))).toMatchObject({ restored: 2, lost: 1 });
   expect(await where(['d1', 'd2', 't1'])).toEqual({ d1: 'gone', d2: 'INBOX', t1: 'INBOX' });
 });

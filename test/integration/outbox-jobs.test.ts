@@ -18,11 +18,13 @@ import { OUTBOX_FILE, OUTBOX_SEND, OutboxJobs } from '../../src-server/outbox/ou
 import { OutboxStore, type OutboxRow } from '../../src-server/outbox/outbox-store';
 import { OutboxWorker, type SentFiling } from '../../src-server/outbox/outbox-worker';
 import { NodemailerSmtp, type SmtpConnector, type SmtpSendParams } from '../../src-server/smtp/smtp-connector';
+import { PooledSmtp } from '../../src-server/smtp/smtp-pool';
 import type { SqlStore } from '../../src-server/store/sql';
 import { startMailServers, type MailServers, type MailUser } from '../harness/mail-servers';
 import { useClusterNodes } from './support/cluster-nodes';
 import { describeOnEngines } from './support/engines';
 import { eventually } from './support/gateway-fixture';
+import { startSilentProxy } from './support/silent-proxy';
 
 const BOB: MailUser = { email: 'bob@kite.test', password: 'Bob-jobs-2!' };
 /** Three senders: three lanes, so a node works on three rows at once. */
@@ -85,9 +87,8 @@ const imapFiling: SentFiling = {
   async finish() {},
 };
 
-/** The real connector, counting the handoffs to Postfix by Message-ID and the attempts under way per sender. */
-function countingSmtp() {
-  const real = new NodemailerSmtp();
+/** The real connector (or `real`), counting the handoffs to Postfix by Message-ID and the attempts under way per sender. */
+function countingSmtp(real: SmtpConnector = new NodemailerSmtp()) {
   const handed = new Map<string, number>();
   const active = new Map<string, number>();
   let overlapped = false;
@@ -125,12 +126,12 @@ describeOnEngines('The outbox on jobs', (engine) => {
     return { outbox, queue, worker, jobs };
   }
 
-  /** The senders' accounts, pointing at the harness. */
-  async function addSenders(store: SqlStore): Promise<number[]> {
+  /** The senders' accounts, pointing at the harness (SMTP at `smtpPort`, a proxy in front of Postfix). */
+  async function addSenders(store: SqlStore, smtpPort = servers.ports.smtp): Promise<number[]> {
     const accounts = new AccountStore(store, SecretBox.load({ dataDir: root, envKey: KEY }));
     const server = (port: number) => ({ host: servers.host, port, security: 'none' as const });
     const ids: number[] = [];
-    for (const user of SENDERS) ids.push((await accounts.save({ email: user.email, name: '', imap: server(servers.ports.imap), smtp: server(servers.ports.smtp), password: user.password })).id);
+    for (const user of SENDERS) ids.push((await accounts.save({ email: user.email, name: '', imap: server(servers.ports.imap), smtp: server(smtpPort), password: user.password })).id);
     return ids;
   }
 
@@ -189,6 +190,38 @@ describeOnEngines('The outbox on jobs', (engine) => {
       expect(await copiesIn(bobImap, 'INBOX', row.messageIdHeader)).toBe(1);
     }
     expect(smtp.overlapped()).toBe(false);
+  });
+
+  test('many due messages of one account go out on one SMTP connection, each once; one the server closed while idle is replaced, nothing sent twice', async () => {
+    // Connections to Postfix are counted by a proxy in front of it.
+    const proxy = await startSilentProxy({ host: servers.host, port: servers.ports.smtp });
+    const pool = new PooledSmtp();
+    try {
+      const [alice] = await addSenders(nodes.store, proxy.port);
+      const smtp = countingSmtp(pool);
+      const a = node(nodes.store, smtp.connector, 'node-a');
+      const sendAll = async (rows: OutboxRow[]) => {
+        for (let pass = 0; pass < 40 && !(await Promise.all(rows.map((row) => a.outbox.get(row.id)))).every((row) => row?.state === 'sent'); pass++) await a.worker.runDue();
+      };
+      const first: OutboxRow[] = [];
+      for (let i = 0; i < 4; i++) first.push(await queueMail(a, alice!, `pooled${i}`));
+      await sendAll(first);
+      expect(proxy.accepted).toBe(1);
+      proxy.endOpenConnections(); // the server ends the idle session
+      const second: OutboxRow[] = [];
+      for (let i = 0; i < 2; i++) second.push(await queueMail(a, alice!, `pooled-again${i}`));
+      await sendAll(second);
+      expect(proxy.accepted).toBe(2);
+      for (const row of [...first, ...second]) {
+        expect(await a.outbox.get(row.id)).toMatchObject({ state: 'sent', attempts: 1 });
+        expect(smtp.handoffs(row.messageIdHeader), row.messageIdHeader).toBe(1);
+        await arrived(row);
+        expect(await copiesIn(bobImap, 'INBOX', row.messageIdHeader), row.messageIdHeader).toBe(1);
+      }
+    } finally {
+      pool.close();
+      await proxy.close();
+    }
   });
 
   test('a node killed mid-send: once its claim lapses another node sends again what died before the ".", finds in Sent what the server filed, and calls the rest unknown', async () => {

@@ -2,7 +2,8 @@
 // dropped its mapping does (or a suspended laptop, or a server restarted behind a proxy):
 // the connections that were open stop carrying bytes in both directions, with no FIN and
 // no RST, while new connections work. The client's socket stays "open" and waits forever.
-// It also counts what the server sent (how much a request cost on the wire).
+// It also counts what the server sent (how much a request cost on the wire), and the
+// connections it accepted.
 import net from 'node:net';
 
 export interface SilentProxy {
@@ -15,6 +16,8 @@ export interface SilentProxy {
   clientSent(pattern: RegExp): boolean;
   /** Every connection open now stops forwarding, silently; later connections are forwarded. */
   silenceOpenConnections(): void;
+  /** Every connection open now is closed, as a server ending an idle session does; later connections are forwarded. */
+  endOpenConnections(): void;
   /** Holds each chunk from the server this long before passing it on, in order (a slow server or link); 0 to stop. */
   setLatency(ms: number): void;
   close(): Promise<void>;
@@ -74,6 +77,12 @@ export async function startSilentProxy(target: { host: string; port: number }): 
     },
     get bytesFromServer() {
       return bytesFromServer;
+    },
+    endOpenConnections() {
+      for (const pair of open) {
+        pair.upstream.destroy();
+        pair.client.destroy();
+      }
     },
     clientSent(pattern) {
       return [...open].some((pair) => !pair.silent && pattern.test(pair.sent));
