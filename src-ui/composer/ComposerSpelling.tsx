@@ -58,10 +58,11 @@ export function ComposerSpelling(props: { editor: RefObject<RichTextEditorHandle
   const openAt = (range: Range, at: { x: number; y: number }) => {
     const word = range.toString().replace(/’/g, "'");
     setMenu({ range, word, at, suggestions: null });
-    void import('../spell/spell-client').then(async ({ spellWorker }) => {
-      const suggestions = (await spellWorker()?.suggest(language, word)) ?? [];
-      setMenu((current) => (current?.range === range ? { ...current, suggestions } : current));
-    });
+    const found = import('../spell/spell-client').then(async ({ spellWorker }) => (await spellWorker()?.suggest(language, word)) ?? []);
+    // No answer (the worker failed): "No suggestions", and "Add to dictionary" still works.
+    void found
+      .catch(() => [])
+      .then((suggestions) => setMenu((current) => (current?.range === range ? { ...current, suggestions } : current)));
   };
   const openRef = useRef(openAt);
   openRef.current = openAt;

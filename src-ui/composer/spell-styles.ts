@@ -22,7 +22,7 @@ export const SPELL_CSS = `
 .tern-spell-note { margin: 0; padding: 8px 12px; color: var(--t-muted); font-size: 13px; }
 @media (max-width: 520px) {
   /* The footer's tools share a phone's width: the choice shrinks to its word. */
-  .tern-spell-language { max-width: 60px; padding: 0 1px; font-size: 12px; }
+  .tern-spell-language { max-width: 68px; padding: 0; font-size: 12px; }
 }
 .tern-spell-separator { height: 1px; margin: 4px 6px; background: var(--t-line); }
 `;

@@ -42,7 +42,9 @@ export function useSpelling({ editor, language, words, bodyVersion, owner }: Spe
   }, [language, wordsKey]);
 
   useEffect(() => {
-    const timer = setTimeout(() => void check(), bodyVersion === 0 ? 0 : SPELL_PAUSE_MS);
+    // A check that fails (offline before the dictionary was ever fetched: it is not in the
+    // service worker's precache) leaves the marks as they were; the next pause tries again.
+    const timer = setTimeout(() => void check().catch(() => undefined), bodyVersion === 0 ? 0 : SPELL_PAUSE_MS);
     return () => clearTimeout(timer);
   }, [bodyVersion, language, wordsKey]);
 

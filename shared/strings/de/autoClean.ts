@@ -9,6 +9,7 @@ export const autoClean: Record<keyof typeof en, string> = {
   name: 'Name (freiwillig)',
   sender: 'Von (Adresse oder Domain)',
   senderHint: 'Zum Beispiel news@shop.example oder shop.example. Leer lassen für jeden Absender.',
+  senderPlaceholder: 'shop.example',
   newsletters: 'Nur Newsletter und Mailinglisten (E-Mails mit List-Id oder List-Unsubscribe)',
   folder: 'Ordner',
   inbox: 'Posteingang',

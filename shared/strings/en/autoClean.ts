@@ -8,6 +8,7 @@ export const autoClean = {
   name: 'Name (optional)',
   sender: 'From (address or domain)',
   senderHint: 'For example news@shop.example or shop.example. Leave empty for any sender.',
+  senderPlaceholder: 'shop.example',
   newsletters: 'Only newsletters and mailing lists (mail with List-Id or List-Unsubscribe)',
   folder: 'Folder',
   inbox: 'Inbox',

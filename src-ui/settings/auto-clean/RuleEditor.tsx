@@ -67,9 +67,12 @@ export function RuleEditor({ accountId, folders, rule, onSaved, onCancel }: Rule
   const [busy, setBusy] = useState<'preview' | 'save' | null>(null);
 
   const input = (): AutoCleanInput => ({ ...draft, ageDays: whole(draft.ageDays), keepNewest: whole(draft.keepNewest), confirmed });
+  // A changed rule is a new question: its preview and any confirmation were for the old one.
   const change = (patch: Partial<Draft>) => {
     setDraft({ ...draft, ...patch });
     setPreview(null);
+    setConfirmed(false);
+    setAskConfirm(null);
   };
   const call = async <T,>(kind: 'preview' | 'save', work: () => Promise<T>): Promise<T | null> => {
     setError(null);
@@ -131,7 +134,7 @@ export function RuleEditor({ accountId, folders, rule, onSaved, onCancel }: Rule
           <label className="field-label" htmlFor={`${id}-sender`}>
             {t('autoClean.sender')}
           </label>
-          <input className="input" value={draft.sender} placeholder="shop.example" onChange={(event) => change({ sender: event.target.value })} id={`${id}-sender`} {...field('sender')} />
+          <input className="input" value={draft.sender} placeholder={t('autoClean.senderPlaceholder')} onChange={(event) => change({ sender: event.target.value })} id={`${id}-sender`} {...field('sender')} />
           <span id={`${id}-sender-hint`} className="field-hint">{t('autoClean.senderHint')}</span>
           {problem('sender')}
         </div>

@@ -23,6 +23,8 @@ const FLOORS: Record<string, number> = {
   'brand.ts': 0,
   'globals.d.ts': 0,
   engine: 1,
+  // The spell checker's own worker and its client, and the pure text work around them: like engine, a worker's door.
+  spell: 1,
   state: 2,
   'thread-list': 3,
   conversation: 3,

@@ -58,10 +58,12 @@ async function mailbox() {
   const eve = server.deliver({ subject: 'FYI', at: at(0.8), from: 'Eve' });
   server.change([eve.id], (message) => ({ ...message, to: [{ name: 'Bob', email: 'bob@example.com' }], cc: [ann] }));
   const stranger = server.deliver({ subject: 'Hello', at: at(0.7), from: 'Fay' });
+  const list = server.deliver({ subject: 'Digest', at: at(0.75), from: 'Gil' });
+  server.change([list.id], (message) => ({ ...message, bulk: true })); // List-Id, without List-Unsubscribe
   const old = server.deliver({ subject: 'Last month', at: at(30), from: 'Dan' });
   const store = await factory.open(`priority-${++databases}`, MAIL_SCHEMA);
   const cursor = await sync(server, store);
-  return { server, store, cursor, danFirst, danSecond, news, eve, stranger, old };
+  return { server, store, cursor, danFirst, danSecond, news, eve, stranger, old, list };
 }
 
 const own = new Set(['ann@example.com']);
@@ -98,8 +100,10 @@ const turnOn = (store: LocalStore<MailTable>, patch: PreferencePatch = { priorit
 
 describe('the priority inbox in the engine', () => {
   test('inputs come from the cache: reply rate from the Contact row, To vs Cc, your thread, List-Unsubscribe as bulk', async () => {
-    const { store, danFirst, danSecond, news, eve, stranger } = await mailbox();
-    const inputs = await inputsOf(store, [danFirst, danSecond, news, eve, stranger]);
+    const { store, danFirst, danSecond, news, eve, stranger, list } = await mailbox();
+    const inputs = await inputsOf(store, [danFirst, danSecond, news, eve, stranger, list]);
+    // The gateway's bulk (List-Id, Precedence) survives the cache and is bulk to the scorer.
+    expect(inputs.get(list.id)!.bulk).toBe(true);
     // Dan wrote three times (once last month, which weighs less now), Ann answered once: about a third.
     expect(inputs.get(danSecond.id)!.senderReplyRate).toBeGreaterThan(0.33);
     expect(inputs.get(danSecond.id)!.senderReplyRate).toBeLessThan(0.45);
@@ -123,8 +127,8 @@ describe('the priority inbox in the engine', () => {
 
     const { scan, marks, saved } = scanner(store);
     const first = await scan.scan('7');
-    // The week's five messages from others (not last month's, not Ann's own reply).
-    expect(first.scored).toBe(5);
+    // The week's six messages from others (not last month's, not Ann's own reply).
+    expect(first.scored).toBe(6);
     expect([...first.marked].sort()).toEqual([danFirst.threadId, danSecond.threadId].sort());
     expect(marks).toEqual([first.marked]);
     expect(saved).toEqual([{ priorityScoredThrough: at(0.7) }]);
