@@ -64,6 +64,8 @@ export const messageMetaSchema = z.object({
   snippet: z.string(),
   /** How to leave its mailing list (List-Unsubscribe, shared/unsubscribe.ts); absent without one. */
   unsubscribe: unsubscribeSchema.optional(),
+  /** List or bulk mail: List-Id, or Precedence: bulk/list/junk (the priority inbox's signal); absent otherwise. */
+  bulk: z.literal(true).optional(),
 });
 export type MessageMeta = z.infer<typeof messageMetaSchema>;
 

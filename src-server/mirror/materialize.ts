@@ -56,6 +56,7 @@ export function toMessageMeta(row: MessageRow): MessageMeta {
     attachments: storedAttachmentsOf(row).map(toAttachmentSummary),
     snippet: row.snippet,
     ...unsubscribeField(row.unsubscribe),
+    ...(Number(row.bulk) === 1 ? { bulk: true as const } : {}),
   };
 }
 

@@ -36,6 +36,8 @@ export interface MessageRecord {
   readonly modseq: string | null;
   /** List-Unsubscribe with List-Unsubscribe-Post, read (shared/unsubscribe.ts); null without a usable one. */
   readonly unsubscribe?: Unsubscribe | null;
+  /** List-Id, or Precedence: bulk/list/junk: list or bulk mail (the priority inbox pushes it down). */
+  readonly bulk?: boolean;
 }
 
 /** What the mirror asks per message: everything a list row needs, nothing of the body. */
@@ -50,7 +52,8 @@ export const METADATA_QUERY: FetchQueryObject = {
   // address fields come along for the rare message with 8-bit bytes in them, which imapflow's
   // ENVELOPE decodes twice (header-decode.ts); every other message keeps the envelope's text.
   // List-Unsubscribe(-Post): the Manage senders page's "can unsubscribe" and its one-click POST.
-  headers: ['references', 'subject', 'from', 'to', 'cc', 'reply-to', 'list-unsubscribe', 'list-unsubscribe-post'],
+  // List-Id and Precedence: list or bulk mail, a signal of the priority inbox (issue 17 point 4).
+  headers: ['references', 'subject', 'from', 'to', 'cc', 'reply-to', 'list-unsubscribe', 'list-unsubscribe-post', 'list-id', 'precedence'],
   // Most messages' snippet: see EARLY_PART.
   bodyParts: [{ key: EARLY_PART, start: 0, maxLength: EARLY_BYTES }],
 };
@@ -84,6 +87,14 @@ function unsubscribeOf(headers: Buffer | undefined): Unsubscribe | null {
   return parseUnsubscribe(fields.get('list-unsubscribe')?.toString('latin1'), fields.get('list-unsubscribe-post')?.toString('latin1'));
 }
 
+/** List-Id (RFC 2919), or Precedence: bulk, list or junk (RFC 2076 §3.9, what list servers set). */
+export function isBulkHeaders(headers: Buffer | undefined): boolean {
+  if (!headers) return false;
+  const fields = rawHeaderFields(headers);
+  if (fields.has('list-id')) return true;
+  return /^\s*(bulk|list|junk)\b/i.test(fields.get('precedence')?.toString('latin1') ?? '');
+}
+
 export function toMessageRecord(message: FetchMessageObject): MessageRecord {
   const envelope = message.envelope ?? {};
   const source = snippetSourceOf(message.bodyStructure);
@@ -111,5 +122,6 @@ export function toMessageRecord(message: FetchMessageObject): MessageRecord {
     snippetSource: early === null ? source : null,
     modseq: message.modseq === undefined ? null : message.modseq.toString(),
     unsubscribe: unsubscribeOf(message.headers),
+    bulk: isBulkHeaders(message.headers),
   };
 }

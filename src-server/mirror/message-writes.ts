@@ -27,19 +27,19 @@ export interface FlagWrite {
   readonly modseq: string | null;
 }
 
-/** Rows per multi-row INSERT (21 values each) or UPDATE (4 each): well under both engines' limits. */
+/** Rows per multi-row INSERT (22 values each) or UPDATE (4 each): well under both engines' limits. */
 const INSERT_ROWS = 100;
 const UPDATE_ROWS = 200;
 
 const COLUMNS = `account_id, folder_id, uid, thread_id, message_id_header, in_reply_to, subject, from_json, to_json,
-  cc_json, reply_to_json, date, received_at, flags, size, attachments_json, snippet, modseq, unseen, body_parts, unsubscribe`;
+  cc_json, reply_to_json, date, received_at, flags, size, attachments_json, snippet, modseq, unseen, body_parts, unsubscribe, bulk`;
 
 const SQL = {
   byUid: (count: number) => `SELECT id, uid, thread_id, flags, unseen FROM messages WHERE folder_id = ? AND uid IN (${placeholders(count)})`,
   delete: (count: number) => `DELETE FROM messages WHERE id IN (${placeholders(count)})`,
   // RETURNING names the UID: which rows were inserted (a UID mirrored already is skipped), whatever the order of the rows returned.
   insert: (count: number) =>
-    `INSERT INTO messages (${COLUMNS}) VALUES ${Array.from({ length: count }, () => `(${placeholders(21)})`).join(', ')}
+    `INSERT INTO messages (${COLUMNS}) VALUES ${Array.from({ length: count }, () => `(${placeholders(22)})`).join(', ')}
      ON CONFLICT (folder_id, uid) DO NOTHING RETURNING id, uid`,
   // Typed in the first row: PostgreSQL gives the other rows' parameters the same types.
   flags: (count: number) => `UPDATE messages SET flags = v.flags, unseen = v.unseen, modseq = v.modseq
@@ -108,5 +108,6 @@ function columnsOf(accountId: number, folderId: number, record: MessageRecord, t
     hasFlag(record.flags, '\\Seen') ? 0 : 1,
     encodeBodyParts(record.bodyParts),
     record.unsubscribe ? JSON.stringify(record.unsubscribe) : null,
+    record.bulk ? 1 : 0,
   ];
 }

@@ -42,6 +42,8 @@ export interface MessageRow {
   readonly body_parts: string | null;
   /** List-Unsubscribe as JSON (shared/unsubscribe.ts); null without one, or mirrored before it was kept. */
   readonly unsubscribe: string | null;
+  /** 1: List-Id or Precedence bulk/list/junk (migration 29); 0 otherwise. */
+  readonly bulk: number;
 }
 
 /** The columns of a FolderRow, for a SELECT (named: `SELECT *` may order them differently on each engine). */
@@ -49,4 +51,4 @@ export const FOLDER_COLUMNS = 'id, account_id, path, name, parent_path, delimite
 
 /** The columns of a MessageRow, for a SELECT. */
 export const MESSAGE_COLUMNS =
-  'id, account_id, folder_id, uid, thread_id, message_id_header, in_reply_to, subject, from_json, to_json, cc_json, reply_to_json, date, received_at, flags, size, attachments_json, snippet, modseq, unseen, body_parts, unsubscribe';
+  'id, account_id, folder_id, uid, thread_id, message_id_header, in_reply_to, subject, from_json, to_json, cc_json, reply_to_json, date, received_at, flags, size, attachments_json, snippet, modseq, unseen, body_parts, unsubscribe, bulk';

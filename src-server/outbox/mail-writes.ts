@@ -142,7 +142,7 @@ export function createMailWrites(deps: MailWritesDeps): MailWrites {
     announcing.set(accountId, timer.unref());
   };
   outbox.on('changed', (outboxId) => {
-    void outboxStore.get(outboxId).then(
+    void outboxStore.brief(outboxId).then(
       (row) => (row && row.sendAt !== null ? announceSoon(row.accountId) : undefined),
       (error: unknown) => report(null, error),
     );

@@ -117,11 +117,14 @@ const ENQUEUE = `INSERT INTO outbox (account_id, idempotency_key, request_hash, 
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?)
   ON CONFLICT (account_id, idempotency_key) DO NOTHING`;
 const BY_ID = `SELECT ${COLUMNS} FROM outbox WHERE id = ?`;
+const BRIEF_BY_ID = `SELECT id, account_id AS "accountId", state, send_at AS "sendAt" FROM outbox WHERE id = ?`;
 const BY_KEY = `SELECT ${COLUMNS} FROM outbox WHERE account_id = ? AND idempotency_key = ?`;
 /** Sends still waiting on the gateway (held or scheduled, not yet accepted by SMTP), soonest first. */
 // With the scheduled sends that failed since `failedSince`: every device says so (the Scheduled list, a notification).
 const WAITING = `SELECT ${COLUMNS} FROM outbox WHERE account_id = ? AND send_at IS NOT NULL
   AND (state IN ('queued', 'sending') OR (scheduled = 1 AND state = 'failed' AND send_at >= ?)) ORDER BY send_at, id`;
+/** An account's rows SMTP took whose Sent copy is still to file and not waiting for a retry, oldest first. */
+const TO_FILE = `SELECT ${COLUMNS} FROM outbox WHERE account_id = ? AND state = 'accepted' AND sent_copy_state = 'pending' AND next_attempt_at <= ? ORDER BY id LIMIT ?`;
 const UNFINISHED = `SELECT id, account_id AS "accountId", next_attempt_at AS "nextAttemptAt" FROM outbox WHERE state IN ('queued', 'sending', 'accepted') ORDER BY id`;
 /** What a sent row keeps of its message once Sent holds it: nothing (`raw` is NOT NULL). */
 const NO_BYTES = Buffer.alloc(0);
@@ -162,6 +165,12 @@ export class OutboxStore {
     return row && toRow(row);
   }
 
+  /** Where a row stands, without its message (a burst reads this after every step). */
+  async brief(id: number): Promise<Pick<OutboxRow, 'id' | 'accountId' | 'state' | 'sendAt'> | undefined> {
+    const row = await this.store.get<{ id: number; accountId: number; state: OutboxState; sendAt: number | null }>(BRIEF_BY_ID, [id]);
+    return row && { ...row, sendAt: row.sendAt === null ? null : Number(row.sendAt) };
+  }
+
   async byKey(accountId: number, idempotencyKey: string): Promise<OutboxRow | undefined> {
     const row = await this.store.get<Row>(BY_KEY, [accountId, idempotencyKey]);
     return row && toRow(row);
@@ -187,6 +196,11 @@ export class OutboxStore {
    */
   redate(id: number, raw: Buffer, sentCopy: Buffer | null, attempt: number): Promise<boolean> {
     return this.change(id, ['sending'], `raw = ?, sent_copy = ?`, [raw, sentCopy], attempt);
+  }
+
+  /** The account's accepted rows still to file in Sent and due, oldest first, at most `limit`. */
+  async toFile(accountId: number, now: number, limit: number): Promise<OutboxRow[]> {
+    return (await this.store.all<Row>(TO_FILE, [accountId, now, limit])).map(toRow);
   }
 
   /** Rows with work left (to send, being sent, to file), oldest first: each must have its job. */

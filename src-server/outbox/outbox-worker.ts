@@ -14,11 +14,14 @@ export interface SentFiling {
   isInSent(row: OutboxRow): Promise<boolean>;
   /** Puts the copy in Sent unless one with its Message-ID is there; safe to run again. */
   fileCopy(row: OutboxRow): Promise<void>;
+  /** The same for several rows of one account, in order, in one IMAP session; throws at the first that fails (those before it are filed). */
+  fileCopies(rows: readonly OutboxRow[]): Promise<void>;
   /**
    * The rest, each step safe to repeat: parent \Answered, the draft's copies (kept when Sent
-   * lacks the message: `withCopy` false), uploads released, folders synced.
+   * lacks the message: `withCopy` false), uploads released, and (unless `settle` is false)
+   * waits until the mirror has synced those folders.
    */
-  finish(row: OutboxRow, withCopy: boolean): Promise<void>;
+  finish(row: OutboxRow, withCopy: boolean, settle?: boolean): Promise<void>;
 }
 
 export interface OutboxOptions {
@@ -42,7 +45,7 @@ export interface OutboxWorkerDeps {
   readonly accounts: Pick<AccountStore, 'get' | 'password'>;
   readonly filing: SentFiling;
   /** Gives an accepted row its filing job (OutboxJobs.enqueueFiling), run by `handleFiling`. */
-  readonly fileLater: (row: OutboxRow) => Promise<unknown>;
+  readonly fileLater: (row: Pick<OutboxRow, 'id' | 'accountId'>) => Promise<unknown>;
   /** A send failed for good (e.g. put its draft back to editable); awaited before the attempt ends. */
   readonly onFailed?: (row: OutboxRow) => void | Promise<void>;
   readonly onError?: (error: unknown) => void;
@@ -50,6 +53,9 @@ export interface OutboxWorkerDeps {
 }
 
 type WorkerEvents = { changed: [number] };
+
+/** Rows of an account filed in Sent by one filing job at most. */
+const FILING_BATCH = 10;
 
 const UNKNOWN_AFTER_RESTART = 'The gateway stopped after handing the message to the mail server and before the server answered: it may have been sent.';
 const UNKNOWN_NO_REPLY = 'The connection ended after the message was handed to the mail server and before the server answered: it may have been sent.';
@@ -99,27 +105,58 @@ export class OutboxWorker extends EventEmitter<WorkerEvents> {
     try {
       let row = await this.deps.store.get(outboxId);
       if (row?.state === 'sending') row = await this.resolveOrphan(row);
-      if (row?.state === 'queued' && (await this.attempt(row, context))) row = await this.deps.store.get(row.id);
-      if (row?.state === 'accepted') await this.deps.fileLater(row);
+      const accepted = row?.state === 'accepted' || (row?.state === 'queued' && (await this.attempt(row, context)));
+      if (row && accepted) await this.deps.fileLater(row);
       // A resend that came while this job still ran found it pending and added none: the row
       // has work again, so the job runs again.
-      const after = await this.deps.store.get(outboxId);
+      const after = await this.deps.store.brief(outboxId);
       if (!context.signal.aborted && after?.state === 'queued') throw new RetryJobError('queued again while its job ran');
     } finally {
       this.emit('changed', outboxId);
     }
   };
 
-  /** The `outbox.file` job: an accepted row's copy in Sent and the rest (OutboxJobs.enqueueFiling). */
+  /**
+   * The `outbox.file` job: an accepted row's copy in Sent and the rest (OutboxJobs.enqueueFiling).
+   * The account's other rows waiting to be filed go along in the same IMAP session, with one
+   * wait for the mirror's sync at the end (a burst of sends: one SELECT and one sync for up to
+   * FILING_BATCH copies instead of each). Their own jobs, held by the filing lane meanwhile,
+   * then find them sent; one that failed here is left to its own job and its retries.
+   */
   readonly handleFiling: JobHandler = async (payload, context) => {
     const { outboxId } = payload as { outboxId: number };
+    const along: OutboxRow[] = [];
     try {
       const row = await this.deps.store.get(outboxId);
-      if (row?.state === 'accepted') await this.fileSent(row, context);
+      if (row?.state !== 'accepted') return;
+      along.push(...(await this.deps.store.toFile(row.accountId, this.now(), FILING_BATCH)).filter((other) => other.id !== row.id));
+      await this.fileSent(row, context, along.length === 0);
+      if (along.length > 0 && !context.signal.aborted) await this.fileAlong(along);
     } finally {
       this.emit('changed', outboxId);
+      for (const other of along) this.emit('changed', other.id);
     }
   };
+
+  /** Other accepted rows of the account, best effort: what fails stays accepted for its own job. */
+  private async fileAlong(rows: readonly OutboxRow[]): Promise<void> {
+    const { store, filing } = this.deps;
+    try {
+      await filing.fileCopies(rows);
+    } catch (error) {
+      this.deps.onError?.(error);
+      return;
+    }
+    for (const [index, row] of rows.entries()) {
+      try {
+        await store.markCopyFiled(row.id);
+        await filing.finish(row, true, index === rows.length - 1);
+        await store.markSent(row.id);
+      } catch (error) {
+        this.deps.onError?.(error);
+      }
+    }
+  }
 
   /** A row left `sending` by a worker that is gone: what the server may have, from the commit point and Sent. */
   private async resolveOrphan(row: OutboxRow): Promise<OutboxRow | undefined> {
@@ -180,7 +217,7 @@ export class OutboxWorker extends EventEmitter<WorkerEvents> {
     throw new RetryJobError(failure.reason);
   }
 
-  private async fileSent(row: OutboxRow, context: JobContext): Promise<void> {
+  private async fileSent(row: OutboxRow, context: JobContext, settle = true): Promise<void> {
     const { store, filing } = this.deps;
     let copyFiled = row.sentCopyState === 'filed';
     try {
@@ -188,7 +225,7 @@ export class OutboxWorker extends EventEmitter<WorkerEvents> {
         await filing.fileCopy(row);
         copyFiled = await store.markCopyFiled(row.id);
       }
-      await filing.finish(row, true);
+      await filing.finish(row, true, settle);
       await store.markSent(row.id);
     } catch (error) {
       if (context.signal.aborted) return;

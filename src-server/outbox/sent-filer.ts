@@ -33,23 +33,32 @@ export class SentFiler implements SentFiling {
     return this.deps.access.withFolder(row.accountId, path, async (client) => (await uidsWithMessageId(client, row.messageIdHeader)).length > 0);
   }
 
-  async fileCopy(row: OutboxRow): Promise<void> {
-    const sentPath = await this.deps.roles.pathOf(row.accountId, 'sent');
-    // A scheduled message that left late (the gateway was down at its time) says so on its Sent copy.
-    const late = leftLate(row) ? [SENT_LATE_KEYWORD] : [];
-    await this.deps.access.withFolder(row.accountId, sentPath, async (client) => {
-      const filed = await uidsWithMessageId(client, row.messageIdHeader);
-      if (filed.length > 0) {
-        // The server filed it itself (Gmail and others do): the mark goes on its copy.
-        if (late.length > 0) await client.messageFlagsAdd(filed.join(','), late, { uid: true });
-        return;
+  fileCopy(row: OutboxRow): Promise<void> {
+    return this.fileCopies([row]);
+  }
+
+  /** One SELECT of Sent for them all; each copy checked for and appended in turn. */
+  async fileCopies(rows: readonly OutboxRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    const accountId = rows[0]!.accountId;
+    const sentPath = await this.deps.roles.pathOf(accountId, 'sent');
+    await this.deps.access.withFolder(accountId, sentPath, async (client) => {
+      for (const row of rows) {
+        // A scheduled message that left late (the gateway was down at its time) says so on its Sent copy.
+        const late = leftLate(row) ? [SENT_LATE_KEYWORD] : [];
+        const filed = await uidsWithMessageId(client, row.messageIdHeader);
+        if (filed.length > 0) {
+          // The server filed it itself (Gmail and others do): the mark goes on its copy.
+          if (late.length > 0) await client.messageFlagsAdd(filed.join(','), late, { uid: true });
+          continue;
+        }
+        // The Sent copy keeps the Bcc header (sentCopy) when there was one: the sender may see whom they hid.
+        await appendMessage({ client, path: sentPath, raw: row.sentCopy ?? row.raw, flags: ['\\Seen', ...late], messageIdHeader: row.messageIdHeader });
       }
-      // The Sent copy keeps the Bcc header (sentCopy) when there was one: the sender may see whom they hid.
-      await appendMessage({ client, path: sentPath, raw: row.sentCopy ?? row.raw, flags: ['\\Seen', ...late], messageIdHeader: row.messageIdHeader });
     });
   }
 
-  async finish(row: OutboxRow, withCopy: boolean): Promise<void> {
+  async finish(row: OutboxRow, withCopy: boolean, settle = true): Promise<void> {
     const { access, roles, draftStore } = this.deps;
     const accountId = row.accountId;
     const touched: string[] = withCopy ? [await roles.pathOf(accountId, 'sent')] : [];
@@ -70,7 +79,8 @@ export class SentFiler implements SentFiling {
       }
     }
     await this.deps.uploads.release(accountId, row.uploadIds);
-    await access.settle(accountId, touched);
+    // The folders' sync was scheduled by each IMAP step; waiting for it can be left to the last of a batch.
+    if (settle) await access.settle(accountId, touched);
   }
 
   /** Best effort: the parent may have been deleted meanwhile, which must not hold the send up. */

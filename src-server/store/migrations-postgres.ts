@@ -576,4 +576,7 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   CREATE INDEX jobs_due_order ON jobs(state, run_at, id);
   DROP INDEX jobs_due;
   `,
+  /* 29: a message is list or bulk mail (List-Id, or Precedence: bulk/list/junk) */ `
+  ALTER TABLE messages ADD COLUMN bulk INTEGER NOT NULL DEFAULT 0;
+  `,
 ];

@@ -631,4 +631,9 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX jobs_lane_head ON jobs(lane, state, run_at, id);
   DROP INDEX jobs_lane;
   `,
+  /* 29: a message is list or bulk mail (issue 17 point 4, the priority inbox's signal) */ `
+  -- 1: it has List-Id (RFC 2919), or Precedence: bulk, list or junk; 0 otherwise, and for mail
+  -- mirrored before this (its List-Unsubscribe, kept since 26, still says "a list").
+  ALTER TABLE messages ADD COLUMN bulk INTEGER NOT NULL DEFAULT 0;
+  `,
 ];

@@ -59,6 +59,7 @@ export function messageToRow(accountId: string, local: LocalMessage): StoredRow 
   row.attachments = meta.attachments;
   row.size = meta.size;
   if (meta.unsubscribe) row.unsubscribe = meta.unsubscribe;
+  if (meta.bulk) row.bulk = true;
   row.local_deleted = local.deleted ? 1 : 0;
   row.server_state = local.server;
   return row as StoredRow;
@@ -88,6 +89,7 @@ export function messageFromRow(row: StoredRow): LocalMessage {
     attachments: (row.attachments as AttachmentSummary[] | undefined) ?? [],
     snippet: value.snippet ?? '',
     ...(row.unsubscribe ? { unsubscribe: row.unsubscribe as Unsubscribe } : {}),
+    ...(row.bulk === true ? { bulk: true as const } : {}),
   };
   return { meta, deleted: row.local_deleted === 1, server: (row.server_state as MessageMeta | null | undefined) ?? null };
 }

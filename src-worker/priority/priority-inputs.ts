@@ -67,9 +67,9 @@ export async function gatherPriorityInputs(
       senderReplyRate: replyRateOf(contact),
       threadHasYourReply: thread !== undefined && ((context.sentFolderId !== null && thread.folderIds.includes(context.sentFolderId)) || isOwnMessage({ from: thread.participants }, context.own)),
       contactRank: contact ? decayedRank(Number(contact.mailComposeRank ?? 0), context.now) : 0,
-      // List-Unsubscribe (RFC 2369/8058) is what the gateway passes of list mail so far: bulk senders
-      // offer it (Gmail and Yahoo require it of them); List-Id and Precedence are not mirrored yet.
-      bulk: meta.unsubscribe !== undefined,
+      // List-Id or Precedence: bulk/list (the gateway's `bulk`), or List-Unsubscribe, which bulk
+      // senders must offer (Gmail's and Yahoo's rules) — and which mail mirrored before `bulk` has.
+      bulk: meta.bulk === true || meta.unsubscribe !== undefined,
     });
   }
   return inputs;

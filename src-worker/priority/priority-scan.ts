@@ -26,8 +26,8 @@ import { gatherPriorityInputs, isOwnMessage, type PriorityContext } from './prio
 export const FIRST_SCAN_DAYS = 7;
 /** A delta page's scan waits this long for the next page. */
 export const SCAN_DELAY_MS = 500;
-/** Threads read and scored per read transaction; the scan yields between batches. */
-const BATCH_THREADS = 1000;
+/** Threads whose messages are read and scored per read transaction; the scan yields between batches. */
+const BATCH_THREADS = 2000;
 /** Threads per label command (the gateway's bulk limit is higher; smaller commands go out sooner). */
 const MARK_BATCH = 200;
 const BY_FOLDER = 'category_timestamps';
@@ -139,33 +139,26 @@ export class PriorityScanner {
     const model = start.values.priorityModel ?? DEFAULT_PRIORITY_MODEL;
     const context: PriorityContext = { own: start.own, sentFolderId: start.sent, now };
     const inbox = start.inbox;
-    // The Inbox's threads with mail after `since`, oldest first, a batch at a time.
-    let lower: [string, number] = [inbox, since];
-    let lowerOpen = true;
-    const seen = new Set<string>();
+    // The Inbox's threads with mail after `since`: one read of the index (a week of mail is a
+    // few thousand rows), then their messages read and scored a batch at a time, yielding between.
+    const threads = await withRead(store, ['Thread'], async (tx) =>
+      (await tx.getAll('Thread', { index: BY_FOLDER, range: { lower: [inbox, since], lowerOpen: true, upper: [inbox, []] } })).map((row) => threadFromRow(row).summary),
+    );
+    const byId = new Map(threads.map((thread) => [thread.id, thread]));
     let through = since;
     let scored = 0;
     const marked: string[] = [];
-    for (;;) {
-      const batch = await withRead(store, ['Thread', 'Message', 'Contact'], async (tx) => {
-        const threadRows = await tx.getAll('Thread', { index: BY_FOLDER, range: { lower, lowerOpen, upper: [inbox, []] }, limit: BATCH_THREADS });
-        const threads = new Map<string, ThreadSummary>();
-        for (const row of threadRows) {
-          const { summary } = threadFromRow(row);
-          // A batch starts at the last one's time (threads may share it): those already scored are skipped.
-          if (!seen.has(summary.id)) threads.set(summary.id, summary);
-          seen.add(summary.id);
-        }
-        const ids = [...threads.values()].flatMap((thread) => thread.messageIds);
+    for (let i = 0; i < threads.length; i += BATCH_THREADS) {
+      if (i > 0) await yieldToOthers(this.clock);
+      const ids = threads.slice(i, i + BATCH_THREADS).flatMap((thread) => thread.messageIds);
+      const batch = await withRead(store, ['Message', 'Contact'], async (tx) => {
         const messages = (await tx.getMany('Message', ids)).flatMap((row) => {
           if (!row) return [];
           const { meta, deleted } = messageFromRow(row);
           return !deleted && meta.folderId === inbox && meta.receivedAt > since ? [meta] : [];
         });
         const fresh = messages.filter((meta) => !meta.draft && !isOwnMessage(meta, context.own) && !hasImportantKeyword(meta.keywords));
-        const inputs = await gatherPriorityInputs(tx, fresh, threads, context);
-        const last = threadRows.length === BATCH_THREADS ? threadRows[threadRows.length - 1] : undefined;
-        return { threads, messages, fresh, inputs, next: last ? threadFromRow(last).summary.lastMessageAt : null };
+        return { messages, fresh, inputs: await gatherPriorityInputs(tx, fresh, byId, context) };
       });
       const important = new Set<string>();
       for (const meta of batch.fresh) {
@@ -174,11 +167,7 @@ export class PriorityScanner {
       }
       scored += batch.fresh.length;
       for (const meta of batch.messages) through = Math.max(through, meta.receivedAt);
-      for (const threadId of important) marked.push(threadId);
-      if (batch.next === null || batch.threads.size === 0) break;
-      lower = [inbox, batch.next];
-      lowerOpen = false;
-      await yieldToOthers(this.clock);
+      marked.push(...important);
     }
     for (let i = 0; i < marked.length; i += MARK_BATCH) await this.deps.mark(accountId, marked.slice(i, i + MARK_BATCH));
     if (through > start.values.priorityScoredThrough) await this.deps.savePreferences(accountId, { priorityScoredThrough: Math.floor(through) });

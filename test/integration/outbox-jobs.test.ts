@@ -84,6 +84,9 @@ const imapFiling: SentFiling = {
       await client.logout();
     }
   },
+  async fileCopies(rows) {
+    for (const row of rows) await imapFiling.fileCopy(row);
+  },
   async finish() {},
 };
 

@@ -110,4 +110,10 @@ describe('unsubscribe', () => {
     const opened = await unsubscribe(web.id);
     expect([opened.status, opened.body]).toEqual([200, { method: 'url', url: 'https://lists.example/leave?id=7' }]);
   });
+
+  test('List-Id or Precedence: bulk marks list mail as bulk (the priority inbox’s signal), with or without List-Unsubscribe; other mail is not', async () => {
+    expect((await listMail('Bulk by list id', 'List-Id: Deals <deals.lists.example>')).bulk).toBe(true);
+    expect((await listMail('Bulk by precedence', 'Precedence: bulk')).bulk).toBe(true);
+    expect((await listMail('A person writing', 'X-Mailer: Hand')).bulk).toBeUndefined();
+  });
 });

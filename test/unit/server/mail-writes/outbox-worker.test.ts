@@ -55,8 +55,17 @@ class FakeFiling implements SentFiling {
     this.filed.push(row.id);
     this.inSent.add(row.messageIdHeader);
   }
-  async finish(row: OutboxRow, withCopy: boolean) {
+  /** The rows of each batch filed along with a filing job's own row. */
+  readonly batches: number[][] = [];
+  /** The rows whose finish waited for the mirror's sync. */
+  readonly settled: number[] = [];
+  async fileCopies(rows: readonly OutboxRow[]) {
+    this.batches.push(rows.map((row) => row.id));
+    for (const row of rows) await this.fileCopy(row);
+  }
+  async finish(row: OutboxRow, withCopy: boolean, settle = true) {
     this.finished.push({ id: row.id, withCopy });
+    if (settle) this.settled.push(row.id);
   }
 }
 
@@ -426,6 +435,27 @@ describe('outbox state machine', () => {
     await next;
     expect(commits).toEqual(['1 refused: The outbox row is no longer this attempt’s to send.', '2 committed']);
     expect(await store.get(row.id)).toMatchObject({ state: 'sent', attempts: 2 });
+  });
+
+  test('an account’s rows waiting for Sent are filed by one filing job in one batch, each once, with one wait for the sync', async () => {
+    const rows: OutboxRow[] = [];
+    for (const key of ['k-f1', 'k-f2', 'k-f3']) {
+      const { row } = await enqueueRow(key, alice);
+      expect(await store.claim(row.id)).toBe(true);
+      expect(await store.markAccepted(row.id, { response: '250 ok', accepted: ['bob@kite.test'], rejected: [] })).toBe(true);
+      rows.push(row);
+    }
+    const other = (await enqueueRow('k-f-bob', bob)).row;
+    await store.claim(other.id);
+    await store.markAccepted(other.id, { response: '250 ok', accepted: ['bob@kite.test'], rejected: [] });
+    for (const row of [...rows, other]) await jobs.enqueueFiling(row);
+    await worker().runDue();
+    expect(smtp.calls).toHaveLength(0);
+    expect([...filing.filed].sort()).toEqual([...rows, other].map((row) => row.id).sort());
+    expect(filing.batches).toEqual([rows.slice(1).map((row) => row.id)]); // bob's row is not alice's batch
+    expect(filing.settled.sort()).toEqual([rows[2]!.id, other.id].sort());
+    for (const row of [...rows, other]) expect(await store.get(row.id)).toMatchObject({ state: 'sent', sentCopyState: 'filed' });
+    expect(await queue.nextDueAt([OUTBOX_FILE])).toBeNull();
   });
 
   test('one attempt per account at a time; accounts go side by side', async () => {

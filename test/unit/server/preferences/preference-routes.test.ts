@@ -61,7 +61,7 @@ describe('preferences', () => {
     const alice = await signIn('alice@tern.test');
     const before = (await alice.get('/api/preferences')).json();
     const latest = await gateway.ctx.txlog.latest(alice.accountId);
-    for (const values of [{ theme: 'purple' }, { fontSize: 12 }, {}, { spellCheck: 'yes' }]) {
+    for (const values of [{ theme: 'purple' }, { fontSize: 12 }, {}, { spellCheck: 'yes' }, { spellWords: ['two words'] }, { spellWords: ['Tern', 'Tern'] }, { spellLanguage: 'fr' }]) {
       const response = await alice.patch(values);
       expect([JSON.stringify(values), response.statusCode, (response.json() as { error: string }).error]).toEqual([JSON.stringify(values), 400, 'InvalidRequestData']);
     }
@@ -84,6 +84,9 @@ describe('plans', () => {
     const bob = await signIn('bob@tern.test');
     expect((await bob.get('/api/plan')).json()).toEqual({ plan: 'paid', features: [...FEATURES] });
     expect((await bob.patch({ spellCheck: false })).json()).toMatchObject({ values: { spellCheck: false } });
+    // The personal word list ("Add to dictionary") roams: another device reads it.
+    expect((await bob.patch({ spellWords: ['Zorblaxi'], spellLanguage: 'de' })).statusCode).toBe(200);
+    expect((await (await signIn('bob@tern.test')).get('/api/preferences')).json()).toMatchObject({ values: { spellWords: ['Zorblaxi'], spellLanguage: 'de' } });
   });
 
   test('free: the plan reaches every device through delta, and a gated key is FeatureNotInPlan 402, changing nothing', async () => {
@@ -95,7 +98,7 @@ describe('plans', () => {
     expect(upsertsOf(delta.changes, 'plan')).toEqual([{ txnId: cursor + 1, op: 'upsert', object: 'plan', data: { plan: 'free', features: [] } }]);
 
     const before = (await bob.get('/api/preferences')).json();
-    for (const values of [{ spellCheck: true }, { theme: 'light', spellCheck: true }]) {
+    for (const values of [{ spellCheck: true }, { theme: 'light', spellCheck: true }, { spellWords: ['Zorblaxi', 'Kite'] }, { spellLanguage: 'en' }]) {
       const refused = await bob.patch(values);
       expect(refused.statusCode).toBe(402);
       expect(refused.json()).toMatchObject({ error: 'FeatureNotInPlan', detail: { feature: 'spellChecker' } });

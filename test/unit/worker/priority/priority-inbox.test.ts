@@ -16,7 +16,7 @@ import { addPending } from '../../../../src-worker/mail-store/settings-rows';
 import { messageFromRow, threadFromRow } from '../../../../src-worker/mail-store/mail-rows';
 import { reconcileConfirmed } from '../../../../src-worker/outbox/action-store';
 import { gatherPriorityInputs, replyRateOf } from '../../../../src-worker/priority/priority-inputs';
-import { PriorityScanner } from '../../../../src-worker/priority/priority-scan';
+import { PriorityScanner, wantsVerdicts } from '../../../../src-worker/priority/priority-scan';
 import { EnginePriority } from '../../../../src-worker/priority/priority-service';
 import { ThreadListReader } from '../../../../src-worker/queries/thread-list-reader';
 import { DeltaApplier } from '../../../../src-worker/sync/delta-applier';
@@ -58,10 +58,12 @@ async function mailbox() {
   const eve = server.deliver({ subject: 'FYI', at: at(0.8), from: 'Eve' });
   server.change([eve.id], (message) => ({ ...message, to: [{ name: 'Bob', email: 'bob@example.com' }], cc: [ann] }));
   const stranger = server.deliver({ subject: 'Hello', at: at(0.7), from: 'Fay' });
+  const list = server.deliver({ subject: 'Digest', at: at(0.75), from: 'Gil' });
+  server.change([list.id], (message) => ({ ...message, bulk: true })); // List-Id, without List-Unsubscribe
   const old = server.deliver({ subject: 'Last month', at: at(30), from: 'Dan' });
   const store = await factory.open(`priority-${++databases}`, MAIL_SCHEMA);
   const cursor = await sync(server, store);
-  return { server, store, cursor, danFirst, danSecond, news, eve, stranger, old };
+  return { server, store, cursor, danFirst, danSecond, news, eve, stranger, old, list };
 }
 
 const own = new Set(['ann@example.com']);
@@ -98,8 +100,10 @@ const turnOn = (store: LocalStore<MailTable>, patch: PreferencePatch = { priorit
 
 describe('the priority inbox in the engine', () => {
   test('inputs come from the cache: reply rate from the Contact row, To vs Cc, your thread, List-Unsubscribe as bulk', async () => {
-    const { store, danFirst, danSecond, news, eve, stranger } = await mailbox();
-    const inputs = await inputsOf(store, [danFirst, danSecond, news, eve, stranger]);
+    const { store, danFirst, danSecond, news, eve, stranger, list } = await mailbox();
+    const inputs = await inputsOf(store, [danFirst, danSecond, news, eve, stranger, list]);
+    // The gateway's bulk (List-Id, Precedence) survives the cache and is bulk to the scorer.
+    expect(inputs.get(list.id)!.bulk).toBe(true);
     // Dan wrote three times (once last month, which weighs less now), Ann answered once: about a third.
     expect(inputs.get(danSecond.id)!.senderReplyRate).toBeGreaterThan(0.33);
     expect(inputs.get(danSecond.id)!.senderReplyRate).toBeLessThan(0.45);
@@ -116,6 +120,14 @@ describe('the priority inbox in the engine', () => {
     const { server, store, cursor, danFirst, danSecond } = await mailbox();
     const off = scanner(store);
     expect(await off.scan.scan('7')).toEqual({ scored: 0, marked: [] }); // the priority inbox is off: no verdicts
+    // Off, but notifying of important mail only: verdicts are wanted (the notifier reads $Important).
+    await turnOn(store, { notifyMail: 'important' });
+    const notifying = scanner(store, false);
+    await notifying.scan.scan('7');
+    expect(notifying.clock.pending()).toHaveLength(1); // it goes on to wait for the first sync, as when on
+    expect(off.clock.pending()).toHaveLength(0);
+    expect(wantsVerdicts({ priorityInbox: false, notifyMail: 'important' })).toBe(true);
+    expect(wantsVerdicts({ priorityInbox: false, notifyMail: 'inbox' })).toBe(false);
     await turnOn(store);
     const waiting = scanner(store, false);
     expect((await waiting.scan.scan('7')).scored).toBe(0); // first sync not caught up yet
@@ -123,8 +135,8 @@ describe('the priority inbox in the engine', () => {
 
     const { scan, marks, saved } = scanner(store);
     const first = await scan.scan('7');
-    // The week's five messages from others (not last month's, not Ann's own reply).
-    expect(first.scored).toBe(5);
+    // The week's six messages from others (not last month's, not Ann's own reply).
+    expect(first.scored).toBe(6);
     expect([...first.marked].sort()).toEqual([danFirst.threadId, danSecond.threadId].sort());
     expect(marks).toEqual([first.marked]);
     expect(saved).toEqual([{ priorityScoredThrough: at(0.7) }]);
