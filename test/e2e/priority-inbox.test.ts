@@ -160,6 +160,9 @@ describe('priority inbox', () => {
     await eventually(async () => !(await row(FROM_BOB).getAttribute('aria-label'))?.startsWith('Important,'), 10_000, 'Bob’s mail no longer important');
     await eventually(async () => (await positionOf(FROM_BOB)) > (await importantRows().count()), 10_000, 'Bob’s mail under Everything else');
     await eventually(async () => !(await flagsOf(FROM_BOB))?.includes('$Important'), 20_000, '$Important gone from the server');
+    // The conversation's bar offers the mark back (at 390 px too, where it is the whole bar).
+    await page.getByRole('button', { name: 'Mark important' }).waitFor();
+    await photographThemes(page, 'priority-unmarked');
     expect(tab.errors).toEqual([]);
   });
 

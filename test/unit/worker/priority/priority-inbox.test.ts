@@ -16,7 +16,7 @@ import { addPending } from '../../../../src-worker/mail-store/settings-rows';
 import { messageFromRow, threadFromRow } from '../../../../src-worker/mail-store/mail-rows';
 import { reconcileConfirmed } from '../../../../src-worker/outbox/action-store';
 import { gatherPriorityInputs, replyRateOf } from '../../../../src-worker/priority/priority-inputs';
-import { PriorityScanner } from '../../../../src-worker/priority/priority-scan';
+import { PriorityScanner, wantsVerdicts } from '../../../../src-worker/priority/priority-scan';
 import { EnginePriority } from '../../../../src-worker/priority/priority-service';
 import { ThreadListReader } from '../../../../src-worker/queries/thread-list-reader';
 import { DeltaApplier } from '../../../../src-worker/sync/delta-applier';
@@ -120,6 +120,14 @@ describe('the priority inbox in the engine', () => {
     const { server, store, cursor, danFirst, danSecond } = await mailbox();
     const off = scanner(store);
     expect(await off.scan.scan('7')).toEqual({ scored: 0, marked: [] }); // the priority inbox is off: no verdicts
+    // Off, but notifying of important mail only: verdicts are wanted (the notifier reads $Important).
+    await turnOn(store, { notifyMail: 'important' });
+    const notifying = scanner(store, false);
+    await notifying.scan.scan('7');
+    expect(notifying.clock.pending()).toHaveLength(1); // it goes on to wait for the first sync, as when on
+    expect(off.clock.pending()).toHaveLength(0);
+    expect(wantsVerdicts({ priorityInbox: false, notifyMail: 'important' })).toBe(true);
+    expect(wantsVerdicts({ priorityInbox: false, notifyMail: 'inbox' })).toBe(false);
     await turnOn(store);
     const waiting = scanner(store, false);
     expect((await waiting.scan.scan('7')).scored).toBe(0); // first sync not caught up yet
