@@ -14,7 +14,7 @@ export interface SentFiling {
   isInSent(row: OutboxRow): Promise<boolean>;
   /** Puts the copy in Sent unless one with its Message-ID is there; safe to run again. */
   fileCopy(row: OutboxRow): Promise<void>;
-  /** The same for several rows of one account, in order, in one IMAP session; throws at the first that fails (those before it are filed). */
+  /** The same for several rows of one account, in order; throws at the first that fails (those before it are filed). */
   fileCopies(rows: readonly OutboxRow[]): Promise<void>;
   /**
    * The rest, each step safe to repeat: parent \Answered, the draft's copies (kept when Sent
@@ -118,10 +118,10 @@ export class OutboxWorker extends EventEmitter<WorkerEvents> {
 
   /**
    * The `outbox.file` job: an accepted row's copy in Sent and the rest (OutboxJobs.enqueueFiling).
-   * The account's other rows waiting to be filed go along in the same IMAP session, with one
-   * wait for the mirror's sync at the end (a burst of sends: one SELECT and one sync for up to
-   * FILING_BATCH copies instead of each). Their own jobs, held by the filing lane meanwhile,
-   * then find them sent; one that failed here is left to its own job and its retries.
+   * The account's other rows waiting to be filed go along, with one wait for the mirror's sync
+   * of Sent at the end (a burst of sends: one sync for up to FILING_BATCH copies instead of one
+   * each, and one job claim). Their own jobs, held by the filing lane meanwhile, then find them
+   * sent; one that failed here is left to its own job and its retries.
    */
   readonly handleFiling: JobHandler = async (payload, context) => {
     const { outboxId } = payload as { outboxId: number };

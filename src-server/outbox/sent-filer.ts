@@ -37,25 +37,28 @@ export class SentFiler implements SentFiling {
     return this.fileCopies([row]);
   }
 
-  /** One SELECT of Sent for them all; each copy checked for and appended in turn. */
+  /**
+   * Each copy checked for and appended in turn, each in its own turn on the account's
+   * connection: the mirror's sync (new mail in INBOX) may go between two of them.
+   */
   async fileCopies(rows: readonly OutboxRow[]): Promise<void> {
     if (rows.length === 0) return;
     const accountId = rows[0]!.accountId;
     const sentPath = await this.deps.roles.pathOf(accountId, 'sent');
-    await this.deps.access.withFolder(accountId, sentPath, async (client) => {
-      for (const row of rows) {
-        // A scheduled message that left late (the gateway was down at its time) says so on its Sent copy.
-        const late = leftLate(row) ? [SENT_LATE_KEYWORD] : [];
+    for (const row of rows) {
+      // A scheduled message that left late (the gateway was down at its time) says so on its Sent copy.
+      const late = leftLate(row) ? [SENT_LATE_KEYWORD] : [];
+      await this.deps.access.withFolder(accountId, sentPath, async (client) => {
         const filed = await uidsWithMessageId(client, row.messageIdHeader);
         if (filed.length > 0) {
           // The server filed it itself (Gmail and others do): the mark goes on its copy.
           if (late.length > 0) await client.messageFlagsAdd(filed.join(','), late, { uid: true });
-          continue;
+          return;
         }
         // The Sent copy keeps the Bcc header (sentCopy) when there was one: the sender may see whom they hid.
         await appendMessage({ client, path: sentPath, raw: row.sentCopy ?? row.raw, flags: ['\\Seen', ...late], messageIdHeader: row.messageIdHeader });
-      }
-    });
+      });
+    }
   }
 
   async finish(row: OutboxRow, withCopy: boolean, settle = true): Promise<void> {
