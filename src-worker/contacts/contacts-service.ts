@@ -34,6 +34,7 @@ import {
 import type { OnlineStatus } from '../net/online-status';
 import { createContactSender, type ContactSender } from './contact-sender';
 import type { ContactsGateway } from './contacts-gateway';
+import { OneRunPerKey } from '../net/one-run-per-key';
 
 export interface EngineContactsDeps {
   /** The stored accounts' ids. */
@@ -71,7 +72,7 @@ export function queue(ops: readonly ContactOp[], op: ContactOp): ContactOp[] {
 export class EngineContacts implements Omit<ContactsService, 'previewImport' | 'importFile' | 'exportFile'> {
   private readonly watchers = new Map<string, { accountId: string; onChange: (book: ContactBook) => unknown }>();
   private readonly refusals = new Map<string, ContactBook['refused']>();
-  private readonly pulls = new Map<string, { running: Promise<void>; again: boolean }>();
+  private readonly pulls = new OneRunPerKey();
   private readonly sender: ContactSender;
   private readonly clock: Clock;
 
@@ -195,21 +196,9 @@ export class EngineContacts implements Omit<ContactsService, 'previewImport' | '
    * One pull at a time per account; a call during one runs another after it.
    */
   pull(accountId: string): Promise<void> {
-    const current = this.pulls.get(accountId);
-    if (current) {
-      current.again = true;
-      return current.running;
-    }
-    const entry = { running: Promise.resolve(), again: false };
-    entry.running = (async () => {
-      do {
-        entry.again = false;
-        await this.pullOnce(accountId).catch((error: unknown) => this.deps.log?.('Info', `pulling the contacts of ${accountId}: ${error instanceof Error ? error.message : String(error)}`));
-      } while (entry.again);
-      this.pulls.delete(accountId);
-    })();
-    this.pulls.set(accountId, entry);
-    return entry.running;
+    return this.pulls.run(accountId, () =>
+      this.pullOnce(accountId).catch((error: unknown) => this.deps.log?.('Info', `pulling the contacts of ${accountId}: ${error instanceof Error ? error.message : String(error)}`)),
+    );
   }
 
   /** The cards of an account changed (here, a pull, a refusal): every tab watching it hears, and the suggestions read these cards again. */

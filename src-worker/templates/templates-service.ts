@@ -14,6 +14,7 @@ import type { MailTable } from '../db/mail-schema';
 import { withWrite, type LocalStore } from '../db/store';
 import { TEMPLATE_TABLES, writeTemplateChanges } from '../mail-store/template-rows';
 import type { TemplatesGateway } from './templates-gateway';
+import { OneRunPerKey } from '../net/one-run-per-key';
 
 export interface EngineTemplatesDeps {
   readonly accounts: {
@@ -32,7 +33,7 @@ export interface EngineTemplatesDeps {
 const gatewayCursor = (cursor: string) => (cursor === EMAIL_TEMPLATE_CURSOR_RESET ? '' : cursor);
 
 export class EngineTemplates {
-  private readonly pulls = new Map<string, { running: Promise<void>; again: boolean }>();
+  private readonly pulls = new OneRunPerKey();
 
   constructor(private readonly deps: EngineTemplatesDeps) {}
 
@@ -70,21 +71,9 @@ export class EngineTemplates {
    * One pull at a time per account; a call during one runs another after it.
    */
   pull(accountId: string): Promise<void> {
-    const current = this.pulls.get(accountId);
-    if (current) {
-      current.again = true;
-      return current.running;
-    }
-    const entry = { running: Promise.resolve(), again: false };
-    entry.running = (async () => {
-      do {
-        entry.again = false;
-        await this.pullOnce(accountId).catch((error: unknown) => this.deps.log?.('Info', `pulling the templates of ${accountId}: ${error instanceof Error ? error.message : String(error)}`));
-      } while (entry.again);
-      this.pulls.delete(accountId);
-    })();
-    this.pulls.set(accountId, entry);
-    return entry.running;
+    return this.pulls.run(accountId, () =>
+      this.pullOnce(accountId).catch((error: unknown) => this.deps.log?.('Info', `pulling the templates of ${accountId}: ${error instanceof Error ? error.message : String(error)}`)),
+    );
   }
 
   private async pullOnce(accountId: string): Promise<void> {
