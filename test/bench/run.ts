@@ -41,6 +41,7 @@ import { scheduledBurst } from './scenarios/scheduled-burst';
 import { senders } from './scenarios/senders';
 import { spell } from './scenarios/spell';
 import { priority } from './scenarios/priority';
+import { labelFilter } from './scenarios/label-filter';
 import { uiScenarios } from './scenarios/ui';
 import { uiBytes } from './scenarios/ui-bytes';
 
@@ -50,7 +51,7 @@ const DEFAULT_MINUTES = 14;
 const DEFAULT_SCALE_MINUTES = 30;
 const RESULTS_DIR = path.join(import.meta.dirname, 'results');
 
-const SCENARIOS: Scenario[] = [bundleSize, gatewayColdSync('10k', 8), resync, newMail, gatewayColdSync('100k', 3), ...uiScenarios, uiBytes, contacts, senders, spell, priority, scheduledBurst, idle1000, failover300, pgMirror];
+const SCENARIOS: Scenario[] = [bundleSize, gatewayColdSync('10k', 8), resync, newMail, gatewayColdSync('100k', 3), ...uiScenarios, uiBytes, contacts, senders, labelFilter, spell, priority, scheduledBurst, idle1000, failover300, pgMirror];
 
 function parseOptions() {
   const { values } = parseArgs({
