@@ -16,6 +16,10 @@
  *            --scale); more time lets the browser's 100k scenario fill the whole cache
  * --scale    also the scale scenarios of issue 12 (1,000 idle accounts, failover of 300,
  *            PostgreSQL beside SQLite): a few minutes each; `--only` runs them by name too
+ *
+ * TERN_BENCH_BUILD=<dir> measures a build made beforehand (`node build.mjs --out=<dir>
+ * --no-install`, a directory inside the repository) instead of building one: A/B runs of
+ * two builds under the same load. `tsx test/bench/trace-ui.ts` traces single interactions.
  */
 import os from 'node:os';
 import { rmSync } from 'node:fs';

@@ -325,7 +325,7 @@ const BODY_CACHED: FigureSpec = {
 const CURSOR_ID = `(document.querySelector('#thread-list .thread-row.is-cursor')?.id ?? null)`;
 
 /** Every expanded message of the reading pane shows its body (plain text, or the sandboxed frame loaded). */
-const BODY_READY = `(() => {
+export const BODY_READY = `(() => {
   const expanded = [...document.querySelectorAll('.tern-message.is-expanded')];
   if (expanded.length === 0 || !expanded.some((el) => !window.__bench.seen.has(el))) return false;
   return expanded.every((el) => {
