@@ -12,6 +12,7 @@
  * only when the app is not there within SPLASH_DELAY_MS: on a normal start it would cost
  * a render and a paint of its own and flash for a frame or two.
  */
+import { proxy } from 'comlink';
 import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { brand } from './brand';
@@ -68,9 +69,20 @@ function showFavicon() {
   link.href = `data:image/svg+xml,${encodeURIComponent(brand.logoSvg)}`;
 }
 
-/** The service worker (the shell opens offline; updates wait for Reload): its code loads after the first screen, outside the entry. */
+/**
+ * The service worker (the shell opens offline; updates wait for Reload): its code loads after
+ * the first screen, outside the entry, and it registers once the accounts' syncs have caught
+ * up — its install downloads the whole build, which must not compete with a first sync.
+ */
 function registerOffline() {
-  import('./offline/sw-registration').then((module) => module.registerServiceWorker()).catch(() => undefined);
+  Promise.all([import('./offline/sw-registration'), import('./offline/syncs-settled'), connecting])
+    .then(async ([registration, { syncsSettled }, connection]) => {
+      if (!connection.handshake.ok) return;
+      const mail = connection.api.mail;
+      await syncsSettled({ watchSync: (onStatus) => mail.watchSync(proxy(onStatus)), unwatchSync: (params) => mail.unwatchSync(params) });
+      await registration.registerServiceWorker();
+    })
+    .catch(() => undefined);
 }
 
 function Boot() {
