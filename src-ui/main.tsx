@@ -57,6 +57,8 @@ const mailApp: Promise<(() => React.JSX.Element) | null> = Promise.all([appModul
  */
 const SPLASH_DELAY_MS = 800;
 const FAVICON_DELAY_MS = 1000;
+/** The service worker registers when the syncs caught up, or at the latest this long after the first screen. */
+const OFFLINE_LATEST_MS = 60_000;
 
 /**
  * The favicon is the brand's SVG: decoding it builds a whole SVG document on the main
@@ -79,7 +81,9 @@ function registerOffline() {
     .then(async ([registration, { syncsSettled }, connection]) => {
       if (!connection.handshake.ok) return;
       const mail = connection.api.mail;
-      await syncsSettled({ watchSync: (onStatus) => mail.watchSync(proxy(onStatus)), unwatchSync: (params) => mail.unwatchSync(params) });
+      // A mailbox that never stops changing still gets its offline shell, a minute later.
+      const atLatest = new Promise<void>((resolve) => setTimeout(resolve, OFFLINE_LATEST_MS));
+      await Promise.race([syncsSettled({ watchSync: (onStatus) => mail.watchSync(proxy(onStatus)), unwatchSync: (params) => mail.unwatchSync(params) }), atLatest]);
       await registration.registerServiceWorker();
     })
     .catch(() => undefined);
