@@ -57,7 +57,7 @@ const mailApp: Promise<(() => React.JSX.Element) | null> = Promise.all([appModul
  */
 const SPLASH_DELAY_MS = 800;
 const FAVICON_DELAY_MS = 1000;
-/** The service worker registers when the syncs caught up, or at the latest this long after the first screen. */
+/** The service worker registers when the syncs caught up, or at the latest this long after the first screen (never while offline). */
 const OFFLINE_LATEST_MS = 60_000;
 
 /**
@@ -74,16 +74,16 @@ function showFavicon() {
 /**
  * The service worker (the shell opens offline; updates wait for Reload): its code loads after
  * the first screen, outside the entry, and it registers once the accounts' syncs have caught
- * up — its install downloads the whole build, which must not compete with a first sync.
+ * up — its install downloads the whole build, which must not compete with a first sync — and
+ * the gateway is in reach (offline/syncs-settled.ts).
  */
 function registerOffline() {
   Promise.all([import('./offline/sw-registration'), import('./offline/syncs-settled'), connecting])
     .then(async ([registration, { syncsSettled }, connection]) => {
       if (!connection.handshake.ok) return;
       const mail = connection.api.mail;
-      // A mailbox that never stops changing still gets its offline shell, a minute later.
-      const atLatest = new Promise<void>((resolve) => setTimeout(resolve, OFFLINE_LATEST_MS));
-      await Promise.race([syncsSettled({ watchSync: (onStatus) => mail.watchSync(proxy(onStatus)), unwatchSync: (params) => mail.unwatchSync(params) }), atLatest]);
+      // A mailbox that never stops changing still gets its offline shell, a minute later (with the gateway in reach).
+      await syncsSettled({ watchSync: (onStatus) => mail.watchSync(proxy(onStatus)), unwatchSync: (params) => mail.unwatchSync(params) }, OFFLINE_LATEST_MS);
       await registration.registerServiceWorker();
     })
     .catch(() => undefined);

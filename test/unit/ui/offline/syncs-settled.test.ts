@@ -1,9 +1,10 @@
 /**
  * The service worker's install waits for the accounts' syncs (offline/syncs-settled.ts): not
- * while an account is still pulling its first pages, nor before any account signed in; once
- * every account caught up (or cannot go on), and the watch is given back.
+ * while an account is still pulling its first pages, nor before any account signed in, nor
+ * while the gateway is out of reach; once every account caught up (or is signed out), and the
+ * watch is given back.
  */
-import { expect, test } from 'vitest';
+import { expect, test, vi } from 'vitest';
 import type { SyncStatus } from '../../../../shared/worker-mail-api';
 import { syncsSettled, type SyncWatch } from '../../../../src-ui/offline/syncs-settled';
 
@@ -43,11 +44,40 @@ test('settles once every account has caught up, not while one still pulls or bef
   expect(unwatched).toEqual(['sub-1']);
 });
 
-test('an account that cannot sync on (offline, signed out) does not hold the install back', async () => {
+test('a signed-out account does not hold the install back; an offline one does, until the gateway answers again', async () => {
   const { engine, push } = fakeEngine();
-  const done = syncsSettled(engine);
+  let settled = false;
+  const done = syncsSettled(engine).then(() => (settled = true));
   await Promise.resolve();
+  const turn = () => new Promise((resolve) => setTimeout(resolve, 0));
+  // The gateway went away: a registration now could only fail (an error on the page's console).
   push(status('a', 'offline', 10, 12));
   push(status('b', 'signed-out', 0, 0));
-  await expect(done).resolves.toBeUndefined();
+  await turn();
+  expect(settled).toBe(false);
+  push({ ...status('a', 'backoff', 10, 12), online: false });
+  await turn();
+  expect(settled).toBe(false);
+  push(status('a', 'idle', 12, 12));
+  await done;
+  expect(settled).toBe(true);
+});
+
+test('a mailbox that never stops changing installs at the latest after the cap, but not while offline', async () => {
+  vi.useFakeTimers();
+  try {
+    const { engine, push } = fakeEngine();
+    let settled = false;
+    void syncsSettled(engine, 60_000).then(() => (settled = true));
+    await vi.advanceTimersByTimeAsync(0);
+    push(status('a', 'pulling', 10, 500));
+    push(status('b', 'offline', 40, 40));
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(settled).toBe(false);
+    push(status('b', 'idle', 40, 40));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(settled).toBe(true);
+  } finally {
+    vi.useRealTimers();
+  }
 });
