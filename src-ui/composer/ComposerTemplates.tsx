@@ -20,6 +20,7 @@ import { ModalDialog } from '../kit/ModalDialog';
 import type { ComposerNoticeText } from './ComposerNotice';
 import type { RichTextEditorHandle } from './RichTextEditor';
 import { prepareSignatureHtml } from './signature-html';
+import { FieldError } from '../kit/FieldError';
 
 /** What the host gives the composer's writing tools (absent: no Templates menu). */
 export interface ComposerWriting {
@@ -129,11 +130,7 @@ function SaveTemplateDialog(props: { onClose: () => void; onSave: (name: string)
           {t('writing.templateName')}
         </label>
         <input id={id} className="input" value={name} maxLength={100} autoFocus aria-invalid={state.kind === 'failed' || undefined} onChange={(event) => setName(event.target.value)} />
-        {state.kind === 'failed' && (
-          <p className="field-error" role="alert">
-            {t('writing.templateNotSaved', { reason: state.reason })}
-          </p>
-        )}
+        <FieldError>{state.kind === 'failed' && t('writing.templateNotSaved', { reason: state.reason })}</FieldError>
         <div className="modal-dialog-actions">
           <button type="button" className="button button-secondary" onClick={props.onClose}>
             {t('writing.cancel')}

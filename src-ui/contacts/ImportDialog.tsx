@@ -15,6 +15,7 @@ import { useLocale, useT } from '../kit/i18n';
 import { ModalDialog } from '../kit/ModalDialog';
 import { useMailActions } from '../state/actions-context';
 import { FIELD_LABELS, importErrorText, invalidRowText } from './import-text';
+import { FieldError } from '../kit/FieldError';
 
 type Step = { kind: 'pick' } | { kind: 'reading' } | { kind: 'preview'; preview: ContactImportPreview } | { kind: 'importing'; status: ContactImport | null } | { kind: 'done'; status: ContactImport };
 
@@ -100,11 +101,7 @@ export function ImportDialog({ accountId, onClose }: { accountId: string; onClos
               : `${t('contacts.importDone', { created: number(step.status.created), updated: number(step.status.updated), unchanged: number(step.status.unchanged) })}${step.status.skippedCount > 0 ? ` ${t('contacts.importSkipped', { count: step.status.skippedCount })}` : ''}`}
           </p>
         ) : null}
-        {error ? (
-          <p className="field-error" role="alert">
-            {error}
-          </p>
-        ) : null}
+        <FieldError>{error}</FieldError>
       </div>
       <div className="modal-dialog-actions">
         {step.kind === 'done' ? (

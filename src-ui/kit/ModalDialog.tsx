@@ -8,6 +8,7 @@ import { useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { Icon } from './icons';
 import { useT } from './i18n';
 import { useModalDialog } from './use-modal-dialog';
+import { FieldError } from './FieldError';
 
 export interface ModalDialogProps {
   readonly title: string;
@@ -86,11 +87,7 @@ export function ConfirmFooter(props: { error: string | null; busy: boolean; conf
   const t = useT();
   return (
     <>
-      {props.error && (
-        <p className="field-error" role="alert">
-          {props.error}
-        </p>
-      )}
+      <FieldError>{props.error}</FieldError>
       <div className="modal-dialog-actions">
         <button type="button" className="button button-secondary" disabled={props.busy} onClick={props.onCancel}>
           {t('common.cancel')}

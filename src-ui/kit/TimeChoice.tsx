@@ -13,6 +13,7 @@ import { formatFullTime } from './date-format';
 import { errorText, useLocale, useT } from './i18n';
 import { MenuButton, type MenuEntry } from './Menu';
 import { ModalDialog } from './ModalDialog';
+import { FieldError } from './FieldError';
 
 /** The browser's zone (what the person means by "8:00"). */
 export function browserTimeZone(): string {
@@ -137,11 +138,7 @@ export function PickTimeDialog(props: { title: string; submitLabel: string; zone
         <p id={`${id}-hint`} className="field-hint">
           {t('scheduled.timeZoneHint', { zone: props.zone })}
         </p>
-        {error && (
-          <p className="field-error" role="alert">
-            {error}
-          </p>
-        )}
+        <FieldError>{error}</FieldError>
         <div className="modal-dialog-actions">
           <button type="button" className="button button-secondary" onClick={props.onClose}>
             {t('scheduled.cancel')}

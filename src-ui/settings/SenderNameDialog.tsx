@@ -13,6 +13,7 @@ import { useMailActions } from '../state/actions-context';
 import { accountsAtom } from '../state/atoms';
 import { errorText, useT } from '../kit/i18n';
 import { SenderNameField } from './identity/SenderNameField';
+import { FieldError } from '../kit/FieldError';
 
 const CSS = `
 dialog.modal-dialog.sender-names-dialog { width: min(520px, calc(100vw - 32px)); }
@@ -67,11 +68,7 @@ export function SenderNameDialog({ onClose }: { onClose: () => void }) {
             </div>
           );
         })}
-        {error && (
-          <p className="field-error" role="alert">
-            {error}
-          </p>
-        )}
+        <FieldError>{error}</FieldError>
         <div className="sender-names-actions">
           <button type="button" className="button button-secondary" onClick={onClose}>
             {t('common.cancel')}

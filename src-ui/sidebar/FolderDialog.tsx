@@ -17,6 +17,7 @@ import { useMailActions } from '../state/actions-context';
 import { nameProblemText, parentChoices, parentOf, refusalField } from './folder-choices';
 import { folderDisplayName } from '../state/folder-order';
 import { errorText, useLocale, useT } from '../kit/i18n';
+import { FieldError } from '../kit/FieldError';
 
 export type FolderDialogMode = { readonly kind: 'create'; readonly parent: FolderView | null } | { readonly kind: 'rename' | 'move'; readonly folder: FolderView };
 
@@ -103,11 +104,7 @@ export function FolderDialog({ account, folders, mode, onClose }: { account: Pub
                 if (refusal?.field !== 'dialog') setRefusal(null);
               }}
             />
-            {nameError && (
-              <p id={nameErrorId} className="field-error" role="alert">
-                {nameError}
-              </p>
-            )}
+            <FieldError id={nameErrorId}>{nameError}</FieldError>
           </div>
         )}
         {withParent && (
@@ -133,18 +130,10 @@ export function FolderDialog({ account, folders, mode, onClose }: { account: Pub
                 </option>
               ))}
             </select>
-            {parentError && (
-              <p id={parentErrorId} className="field-error" role="alert">
-                {parentError}
-              </p>
-            )}
+            <FieldError id={parentErrorId}>{parentError}</FieldError>
           </div>
         )}
-        {refusal?.field === 'dialog' && (
-          <p className="field-error" role="alert">
-            {refusal.text}
-          </p>
-        )}
+        <FieldError>{refusal?.field === 'dialog' && refusal.text}</FieldError>
         <div className="modal-dialog-actions">
           <button type="button" className="button button-secondary" disabled={busy} onClick={onClose}>
             {t('common.cancel')}

@@ -17,6 +17,7 @@ import { foldersAtom } from '../../state/atoms';
 import { useFeature } from '../../state/use-feature';
 import { AccountPicker, useChosenAccount } from '../security/AccountPicker';
 import { RuleEditor } from './RuleEditor';
+import { FieldError } from '../../kit/FieldError';
 import './auto-clean.css';
 
 /** Folders a rule never takes mail from. */
@@ -112,11 +113,7 @@ function RuleRow({ accountId, rule, onEdit, reload }: { accountId: string; rule:
           </div>
         </div>
       )}
-      {error && (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FieldError>{error}</FieldError>
     </li>
   );
 }
@@ -151,11 +148,7 @@ function RunEntry({ accountId, run: entry, reload }: { accountId: string; run: A
           </button>
         )
       )}
-      {error && (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FieldError>{error}</FieldError>
     </li>
   );
 }
@@ -195,11 +188,7 @@ function AccountAutoClean({ account }: { account: PublicAccount }) {
     <>
       <section className="settings-group" aria-label={t('autoClean.rules')}>
         <h3 className="rules-subtitle">{t('autoClean.rules')}</h3>
-        {loadError && (
-          <p className="field-error" role="alert">
-            {loadError}
-          </p>
-        )}
+        <FieldError>{loadError}</FieldError>
         {doc && rules.length === 0 && <p className="field-hint">{t('autoClean.none')}</p>}
         {rules.length > 0 && (
           <ul className="auto-clean-rules">

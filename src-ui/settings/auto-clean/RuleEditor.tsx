@@ -12,6 +12,7 @@ import type { FolderView } from '../../../shared/worker-mail-views';
 import { errorText, useT, type Translate } from '../../kit/i18n';
 import { useMailActions } from '../../state/actions-context';
 import { useFeature } from '../../state/use-feature';
+import { FieldError } from '../../kit/FieldError';
 
 type Fields = Partial<Record<'name' | 'sender' | 'folderId' | 'action' | 'ageDays' | 'keepNewest', string>>;
 
@@ -217,11 +218,7 @@ export function RuleEditor({ accountId, folders, rule, onSaved, onCancel }: Rule
           </label>
         </div>
       )}
-      {error && (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FieldError>{error}</FieldError>
       <div className="settings-inline auto-clean-buttons">
         <button type="button" className="button button-secondary" disabled={busy !== null} onClick={() => void runPreview()}>
           {busy === 'preview' ? t('autoClean.previewing') : t('autoClean.preview')}

@@ -13,6 +13,7 @@ import type { AccountSettings } from '../../../shared/worker-api';
 import { errorText, useT, type MessageId } from '../../kit/i18n';
 import { useMailActions } from '../../state/actions-context';
 import { useAccountsWithSettings } from '../settings-hooks';
+import { FieldError } from '../../kit/FieldError';
 
 /** The windows offered (UNDO_SEND_SECONDS bounds them: 5–30 s). */
 const UNDO_CHOICES = [5, 10, 20, 30] as const;
@@ -61,11 +62,7 @@ function AccountChoice<K extends ChoiceKey>(props: {
         </p>
       )}
       {props.settings?.unsynced && <p className="settings-notice">{t('settings.notSynced')}</p>}
-      {error && (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FieldError>{error}</FieldError>
     </div>
   );
 }

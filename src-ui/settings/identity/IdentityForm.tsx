@@ -11,6 +11,7 @@ import { identityInputSchema, OWN_IDENTITY_ID, type Identity, type IdentityDraft
 import { errorText, useT } from '../../kit/i18n';
 import { useMailActions } from '../../state/actions-context';
 import { useFeature } from '../../state/use-feature';
+import { FieldError } from '../../kit/FieldError';
 
 type Fields = { name: string; email: string; replyTo: string; bccSelf: boolean; isDefault: boolean };
 type State = { kind: 'idle' | 'saving' | 'saved' } | { kind: 'failed'; reason: string; field?: 'email' | 'replyTo' };
@@ -85,12 +86,7 @@ export function IdentityForm(props: {
     }
   };
 
-  const error = (field: 'email' | 'replyTo') =>
-    state.kind === 'failed' && state.field === field ? (
-      <p id={`${id}-${field}-error`} className="field-error" role="alert">
-        {state.reason}
-      </p>
-    ) : null;
+  const error = (field: 'email' | 'replyTo') => <FieldError id={`${id}-${field}-error`}>{state.kind === 'failed' && state.field === field && state.reason}</FieldError>;
   const described = (field: 'email' | 'replyTo', hint?: string) => [hint, state.kind === 'failed' && state.field === field ? `${id}-${field}-error` : undefined].filter(Boolean).join(' ') || undefined;
   const title = own ? t('identities.account', { email: identity?.email ?? '' }) : identity ? t('identities.aliasFor', { email: identity.email }) : t('identities.newAlias');
 
@@ -137,11 +133,7 @@ export function IdentityForm(props: {
           <span className="settings-switch-text">{identity?.isDefault ? t('identities.isDefaultNow') : t('identities.isDefault')}</span>
         </label>
       </div>
-      {state.kind === 'failed' && !state.field && (
-        <p className="field-error" role="alert">
-          {t('identities.notSaved', { reason: state.reason })}
-        </p>
-      )}
+      <FieldError>{state.kind === 'failed' && !state.field && t('identities.notSaved', { reason: state.reason })}</FieldError>
       <div className="identity-actions">
         <button type="submit" className="button button-primary" disabled={state.kind === 'saving'}>
           {state.kind === 'saving' ? t('identities.saving') : state.kind === 'saved' ? t('identities.saved') : t('identities.save')}

@@ -15,6 +15,7 @@ import { useAccountsWithSettings } from '../settings-hooks';
 import { ownIdentityOf } from './account-identities';
 import { IdentityForm } from './IdentityForm';
 import { SenderNameField } from './SenderNameField';
+import { FieldError } from '../../kit/FieldError';
 
 function SenderNameForm({ account }: { account: PublicAccount }) {
   const t = useT();
@@ -53,11 +54,7 @@ function SenderNameForm({ account }: { account: PublicAccount }) {
           </div>
         )}
       </SenderNameField>
-      {state.kind === 'failed' && (
-        <p className="field-error" role="alert">
-          {t('settings.notSaved', { reason: state.reason })}
-        </p>
-      )}
+      <FieldError>{state.kind === 'failed' && t('settings.notSaved', { reason: state.reason })}</FieldError>
     </form>
   );
 }

@@ -15,6 +15,7 @@ import { errorText, useT } from '../../kit/i18n';
 import { useMailActions } from '../../state/actions-context';
 import { useFeature } from '../../state/use-feature';
 import { useAccountsWithSettings } from '../settings-hooks';
+import { FieldError } from '../../kit/FieldError';
 import './labels-page.css';
 
 /** Runs a change; a refusal becomes the sentence to show (the paywall instead for FeatureNotInPlan). */
@@ -112,11 +113,7 @@ function LabelRow({ accountId, label }: { accountId: string; label: Label }) {
           </div>
         </div>
       )}
-      {error && (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FieldError>{error}</FieldError>
     </li>
   );
 }
@@ -145,11 +142,7 @@ function NewLabel({ accountId }: { accountId: string }) {
         </button>
       </div>
       <ColorChoice value={color} onChange={setColor} name={`${id}-color`} legend={t('labels.color')} />
-      {error && (
-        <p id={`${id}-error`} className="field-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FieldError id={`${id}-error`}>{error}</FieldError>
     </form>
   );
 }

@@ -10,6 +10,7 @@ import { useT } from '../../kit/i18n';
 import { useMailActions } from '../../state/actions-context';
 import { useFeature } from '../../state/use-feature';
 import { RulesScope, type RulesPageContext } from './RulesScope';
+import { FieldError } from '../../kit/FieldError';
 
 export default function AllowBlockPage() {
   const t = useT();
@@ -108,11 +109,7 @@ function SenderList({ title, addLabel, entries, disabled, onChange }: { title: s
           {addLabel}
         </button>
       </form>
-      {invalid && (
-        <p className="field-error" role="alert">
-          {t('rules.invalidSender')}
-        </p>
-      )}
+      <FieldError>{invalid && t('rules.invalidSender')}</FieldError>
     </section>
   );
 }

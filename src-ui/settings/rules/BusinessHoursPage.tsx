@@ -10,6 +10,7 @@ import { useT, type MessageId } from '../../kit/i18n';
 import { useFeature } from '../../state/use-feature';
 import { ReplyFields } from './ReplyFields';
 import { RulesScope, type RulesPageContext } from './RulesScope';
+import { FieldError } from '../../kit/FieldError';
 
 const WEEKDAYS = [1, 2, 3, 4, 5, 6, 7] as const;
 
@@ -84,11 +85,7 @@ function HoursForm({ context }: { context: RulesPageContext }) {
           <input id={`${id}-end`} className="input" type="time" value={draft.end} aria-invalid={backwards} onChange={(event) => event.target.value && set({ end: event.target.value })} />
         </div>
       </div>
-      {backwards && (
-        <p className="field-error" role="alert">
-          {t('rules.hoursBackwards')}
-        </p>
-      )}
+      <FieldError>{backwards && t('rules.hoursBackwards')}</FieldError>
       <div>
         <label className="field-label" htmlFor={`${id}-zone`}>
           {t('rules.timeZone')}

@@ -8,6 +8,7 @@ import { mailFilterSchema, MATCH_OPS, type ConditionField, type ActionKind, type
 import { Icon } from '../../kit/icons';
 import { useT } from '../../kit/i18n';
 import { ACTION_KINDS, ACTION_LABELS, CONDITION_FIELDS, defaultAction, defaultCondition, FIELD_LABELS, OP_LABELS } from './filter-model';
+import { FieldError } from '../../kit/FieldError';
 
 interface EditorProps {
   readonly initial: MailFilter;
@@ -88,11 +89,7 @@ export function FilterEditor({ initial, folders, saving, onSave, onCancel }: Edi
         </button>
       </fieldset>
 
-      {invalid && (
-        <p className="field-error" role="alert">
-          {t('rules.conditionMissing')}
-        </p>
-      )}
+      <FieldError>{invalid && t('rules.conditionMissing')}</FieldError>
       <div className="settings-inline rules-buttons">
         <button type="submit" className="button button-primary" disabled={saving}>
           {saving ? t('rules.saving') : t('rules.save')}

@@ -10,6 +10,7 @@ import { ruleAddressSchema, type ForwardingCheckResult } from '../../../shared/m
 import type { PublicAccount } from '../../../shared/account';
 import { errorText, useT } from '../../kit/i18n';
 import { useMailActions } from '../../state/actions-context';
+import { FieldError } from '../../kit/FieldError';
 
 type CheckState =
   | { readonly kind: 'idle' }
@@ -74,11 +75,7 @@ export function ForwardingInCheck({ account }: { account: PublicAccount }) {
           {t('rules.forwardingCheck')}
         </button>
       </form>
-      {invalid && (
-        <p id={`${id}-invalid`} className="field-error" role="alert">
-          {invalid === 'own' ? t('rules.forwardingCheckOwn', { email }) : t('rules.invalidSender')}
-        </p>
-      )}
+      <FieldError id={`${id}-invalid`}>{invalid && invalid === 'own' ? t('rules.forwardingCheckOwn', { email }) : t('rules.invalidSender')}</FieldError>
       <CheckOutcome state={state} email={email} />
     </section>
   );
@@ -94,11 +91,7 @@ function CheckOutcome({ state, email }: { state: CheckState; email: string }) {
     );
   }
   if (state.kind === 'failed') {
-    return (
-      <p className="field-error" role="alert">
-        {t('rules.forwardingCheckFailed', { reason: state.reason })}
-      </p>
-    );
+    return <FieldError>{t('rules.forwardingCheckFailed', { reason: state.reason })}</FieldError>;
   }
   if (state.kind === 'done') {
     return state.result.arrived ? (
@@ -106,9 +99,7 @@ function CheckOutcome({ state, email }: { state: CheckState; email: string }) {
         {t('rules.forwardingCheckArrived', { address: state.address, seconds: state.result.seconds })}
       </p>
     ) : (
-      <p className="field-error" role="alert">
-        {t('rules.forwardingCheckMissing', { address: state.address, seconds: state.result.seconds, email })}
-      </p>
+      <FieldError>{t('rules.forwardingCheckMissing', { address: state.address, seconds: state.result.seconds, email })}</FieldError>
     );
   }
   return null;

@@ -9,6 +9,7 @@ import { ruleAddressSchema, type Forwarding } from '../../../shared/mail-rules';
 import { useT } from '../../kit/i18n';
 import { ForwardingInCheck } from './ForwardingInCheck';
 import { RulesScope, type RulesPageContext } from './RulesScope';
+import { FieldError } from '../../kit/FieldError';
 
 export default function ForwardingPage() {
   const t = useT();
@@ -44,11 +45,7 @@ function ForwardingForm({ context }: { context: RulesPageContext }) {
             {t('rules.forwardTo')}
           </label>
           <input id={`${id}-to`} className="input" type="email" autoComplete="email" aria-invalid={invalid} placeholder={t('rules.forwardPlaceholder')} value={draft.address} onChange={(event) => set({ address: event.target.value })} />
-          {invalid && (
-            <p className="field-error" role="alert">
-              {draft.address.trim() ? t('rules.invalidSender') : t('rules.forwardingNeedsAddress')}
-            </p>
-          )}
+          <FieldError>{invalid && draft.address.trim() ? t('rules.invalidSender') : t('rules.forwardingNeedsAddress')}</FieldError>
         </div>
         <label className="settings-switch" htmlFor={`${id}-copy`}>
           <input id={`${id}-copy`} type="checkbox" checked={draft.keepCopy} onChange={(event) => set({ keepCopy: event.target.checked })} />

@@ -3,6 +3,7 @@
  * reply and the business-hours reply ask for the same two fields, so both pages use this.
  */
 import { useT } from '../../kit/i18n';
+import { FieldError } from '../../kit/FieldError';
 
 export interface ReplyText {
   readonly subject: string;
@@ -25,11 +26,7 @@ export function ReplyFields({ id, value, rows, bodyMissing, onChange }: { id: st
           {t('rules.message')}
         </label>
         <textarea id={`${id}-body`} className="input rules-body" rows={rows} maxLength={20_000} aria-invalid={bodyMissing} value={value.body} onChange={(event) => onChange({ body: event.target.value })} />
-        {bodyMissing && (
-          <p className="field-error" role="alert">
-            {t('rules.bodyRequired')}
-          </p>
-        )}
+        <FieldError>{bodyMissing && t('rules.bodyRequired')}</FieldError>
       </div>
     </>
   );

@@ -10,6 +10,7 @@ import type { RulesDoc } from '../../../shared/mail-rules';
 import { useT } from '../../kit/i18n';
 import { useAccountsWithSettings } from '../settings-hooks';
 import { useAccountRules, type AccountRules } from './use-account-rules';
+import { FieldError } from '../../kit/FieldError';
 
 export interface RulesPageContext {
   readonly account: PublicAccount;
@@ -81,11 +82,7 @@ function AccountRulesView({ account, addresses, render }: { account: PublicAccou
   return (
     <>
       {render({ account, addresses, doc: load.doc, rules })}
-      {rules.saveError && (
-        <p className="field-error" role="alert">
-          {t('rules.notSaved', { reason: rules.saveError })}
-        </p>
-      )}
+      <FieldError>{rules.saveError && t('rules.notSaved', { reason: rules.saveError })}</FieldError>
       {load.doc.keptScript && <p className="field-hint">{t('rules.keptScript', { name: load.doc.keptScript })}</p>}
     </>
   );

@@ -9,6 +9,7 @@ import { useT } from '../../kit/i18n';
 import { useMailActions } from '../../state/actions-context';
 import { CodeField } from './TwoFactorSection';
 import { useSecurityCall } from './use-security-call';
+import { FieldError } from '../../kit/FieldError';
 
 export function AlternateEmailSection({ accountId, status, refresh }: { accountId: string; status: SecurityStatus; refresh: () => void }) {
   const t = useT();
@@ -73,11 +74,7 @@ export function AlternateEmailSection({ accountId, status, refresh }: { accountI
               <input id={`${id}-address`} className="input" type="email" autoComplete="email" inputMode="email" value={address} onChange={(event) => setAddress(event.target.value)} />
             </div>
             {twoFactorOn && <CodeField label={t('security.freshCode')} hint={t('security.alternateNeedsCode')} error={null} value={appCode} onChange={setAppCode} />}
-            {(!current || current.verified) && error && (
-              <p className="field-error" role="alert">
-                {error}
-              </p>
-            )}
+            <FieldError>{(!current || current.verified) && error && error}</FieldError>
             <div className="settings-inline security-actions">
               <button type="submit" className="button button-primary" disabled={busy || address.trim() === ''}>
                 {t('security.alternateSave')}

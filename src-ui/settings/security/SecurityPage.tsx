@@ -11,6 +11,7 @@ import { useMailActions } from '../../state/actions-context';
 import { AccountPicker, useChosenAccount } from './AccountPicker';
 import { AlternateEmailSection } from './AlternateEmailSection';
 import { TwoFactorSection } from './TwoFactorSection';
+import { FieldError } from '../../kit/FieldError';
 import './security.css';
 
 function AccountSecurity({ accountId, email }: { accountId: string; email: string }) {
@@ -24,9 +25,7 @@ function AccountSecurity({ accountId, email }: { accountId: string; email: strin
   useEffect(refresh, [refresh]);
   if (!status)
     return error ? (
-      <p className="field-error" role="alert">
-        {error}
-      </p>
+      <FieldError>{error}</FieldError>
     ) : (
       <p className="field-hint">{t('security.loading')}</p>
     );

@@ -13,6 +13,7 @@ import { useMailActions } from '../../state/actions-context';
 import { AccountPicker, useChosenAccount } from './AccountPicker';
 import { useSecurityCall } from './use-security-call';
 import { describeUserAgent } from './user-agent';
+import { FieldError } from '../../kit/FieldError';
 import './security.css';
 
 function placeName(session: SessionInfo, locale: string): string | null {
@@ -90,11 +91,7 @@ function AccountSessions({ accountId, email }: { accountId: string; email: strin
           ))}
         </ul>
       )}
-      {error && (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FieldError>{error}</FieldError>
       <div className="settings-inline security-actions">
         <button type="button" className="button button-danger" disabled={busy || !sessions || sessions.length < 2} onClick={() => void signOutOthers()}>
           {t('security.signOutOthers')}

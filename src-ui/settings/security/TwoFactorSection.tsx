@@ -10,6 +10,7 @@ import { useLocale, useT } from '../../kit/i18n';
 import { useMailActions } from '../../state/actions-context';
 import { downloadText, recoveryCodesText } from './recovery-codes-file';
 import { useSecurityCall } from './use-security-call';
+import { FieldError } from '../../kit/FieldError';
 
 type Mode = { readonly kind: 'idle' } | { readonly kind: 'enrolling'; readonly enrolment: Enrolment } | { readonly kind: 'codes'; readonly codes: readonly string[] };
 
@@ -41,11 +42,7 @@ export function CodeField(props: { label: string; hint?: string; error: string |
           {props.hint}
         </p>
       )}
-      {props.error && (
-        <p id={`${id}-error`} className="field-error" role="alert">
-          {props.error}
-        </p>
-      )}
+      <FieldError id={`${id}-error`}>{props.error}</FieldError>
     </div>
   );
 }
@@ -180,11 +177,7 @@ export function TwoFactorSection({ accountId, email, status, refresh }: { accoun
           <button type="button" className="button button-primary" disabled={busy} onClick={() => void start()}>
             {t('security.setUp')}
           </button>
-          {error && (
-            <p className="field-error" role="alert">
-              {error}
-            </p>
-          )}
+          <FieldError>{error}</FieldError>
         </div>
       )}
     </section>

@@ -13,6 +13,7 @@ import { useMailActions } from '../../state/actions-context';
 import { useFeature } from '../../state/use-feature';
 import { identitiesOf } from '../identity/account-identities';
 import { useAccountsWithSettings } from '../settings-hooks';
+import { FieldError } from '../../kit/FieldError';
 
 function SignatureForm({ accountId, identity, alias }: { accountId: string; identity: Identity; alias: boolean }) {
   const t = useT();
@@ -65,11 +66,7 @@ function SignatureForm({ accountId, identity, alias }: { accountId: string; iden
           <span className="settings-switch-text">{t('identities.signatureOnReplies')}</span>
         </label>
       </div>
-      {state.kind === 'failed' && (
-        <p className="field-error" role="alert">
-          {t('identities.notSaved', { reason: state.reason })}
-        </p>
-      )}
+      <FieldError>{state.kind === 'failed' && t('identities.notSaved', { reason: state.reason })}</FieldError>
       <div className="identity-actions">
         <button type="button" className="button button-primary" disabled={state.kind === 'saving'} onClick={() => void save()}>
           {state.kind === 'saving' ? t('identities.saving') : state.kind === 'saved' ? t('identities.saved') : t('identities.save')}

@@ -11,6 +11,7 @@ import { prepareSignatureHtml, RichTextEditor, type RichTextEditorHandle } from 
 import { errorText, useT } from '../../kit/i18n';
 import { useMailActions } from '../../state/actions-context';
 import { useFeature } from '../../state/use-feature';
+import { FieldError } from '../../kit/FieldError';
 
 export const VARIABLE_LIST = TEMPLATE_VARIABLES.map((name) => `{{${name}}}`).join(', ');
 
@@ -81,11 +82,7 @@ export function TemplateForm(props: { accountId: string; template: Template | nu
       <p className={`field-hint${over ? ' signature-count-over' : ''}`} aria-live="polite">
         {t(over ? 'writing.templateTooLong' : 'writing.templateCount', { count: length, limit: MAX_TEMPLATE_CHARS })} {t('writing.templatesVariables', { variables: VARIABLE_LIST })}
       </p>
-      {state.kind === 'failed' && (
-        <p className="field-error" role="alert">
-          {t('writing.templateNotSaved', { reason: state.reason })}
-        </p>
-      )}
+      <FieldError>{state.kind === 'failed' && t('writing.templateNotSaved', { reason: state.reason })}</FieldError>
       <div className="identity-actions">
         <button type="submit" className="button button-primary" disabled={state.kind === 'saving'}>
           {state.kind === 'saving' ? t('writing.saving') : t('writing.save')}
