@@ -57,6 +57,14 @@ export interface AccountRuntimeDeps {
   readonly onRulesActivity?: (activity: RulesActivity) => void;
   /** A delta page carried the account's snoozes, reminders and follow-ups: the tabs' views read them again. */
   readonly onTimersChanged?: () => void;
+  /**
+   * The account's first screen is in its database (primed, a delta page committed, or already
+   * there), or priming failed:
+   * what the first screen does not show (preferences, address book, templates) may load now
+   * without holding the folders and threads requests back (issue 13: a sign-in's first rows
+   * waited behind eight requests sent together).
+   */
+  readonly onFirstScreen?: () => void;
 }
 
 export interface AccountRuntime {
@@ -85,6 +93,13 @@ export function createAccountRuntime(deps: AccountRuntimeDeps): AccountRuntime {
   const applier = new DeltaApplier({ accountId, store: deps.store, reconcile: reconcileConfirmed });
   let socket: PushSocket | null = null;
   let pollTimer: unknown = null;
+  // Told once, by whichever comes first: the primed first screen or a committed delta page.
+  let firstScreenTold = false;
+  const firstScreen = () => {
+    if (firstScreenTold) return;
+    firstScreenTold = true;
+    deps.onFirstScreen?.();
+  };
 
   const sync = createAccountSync({
     delta: (params) => gateway.delta(params),
@@ -95,6 +110,7 @@ export function createAccountRuntime(deps: AccountRuntimeDeps): AccountRuntime {
     ...(deps.pageSize ? { pageSize: deps.pageSize } : {}),
     onPage: async (page) => {
       deps.changes.emit({ accountId, threadIds: page.threadIds, foldersChanged: page.foldersChanged, messages: page.messages, contacts: page.contacts });
+      firstScreen();
       for (const status of page.finished) deps.statuses.publish(status);
       if (page.settingsChanged) deps.onSettingsChanged?.();
       if (page.contactsRevision !== null) deps.onContactsChanged?.();
@@ -145,7 +161,8 @@ export function createAccountRuntime(deps: AccountRuntimeDeps): AccountRuntime {
         .state()
         .then((state) => (state.appliedTransactionId === 0 ? primeFirstScreen({ accountId, store: deps.store, gateway }) : null))
         .then((primed) => primed && deps.changes.emit({ accountId, threadIds: primed.threadIds, foldersChanged: true }))
-        .catch(() => undefined);
+        .catch(() => undefined)
+        .then(firstScreen);
       if (deps.connectSocket && account.webSocketEnabled) {
         socket = createPushSocket({
           accountId,

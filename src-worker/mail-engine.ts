@@ -72,8 +72,9 @@ export interface MailEngineDeps {
    */
   readonly firstScreenWaitMs?: number;
   /**
-   * An account's runtime started (engine start, sign-in, new token): the settings service
-   * loads its preferences and plan. Then again whenever a delta page carried them.
+   * An account's runtime started (engine start, sign-in, new token) and its first screen is
+   * stored: the settings service loads its preferences and plan. Then again whenever a delta
+   * page carried them.
    */
   readonly onAccountStarted?: (accountId: string) => void;
   readonly onSettingsChanged?: (accountId: string) => void;
@@ -241,9 +242,12 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
       onPendingSendsChanged: () => commands.pending.changed(accountId),
       onRulesActivity: (activity) => deps.onRulesActivity?.(accountId, activity),
       onTimersChanged: () => deps.onTimersChanged?.(accountId),
+      // Not before: the first screen's requests go out alone (account-runtime.ts onFirstScreen).
+      onFirstScreen: () => {
+        if (runtimes.get(accountId) === runtime && !closed) deps.onAccountStarted?.(accountId);
+      },
     });
     runtimes.set(accountId, runtime);
-    deps.onAccountStarted?.(accountId);
     await runtime.start();
     // The first search must not wait for the index to be read from IndexedDB: build it now,
     // after the first sync (during a cold backfill every page would make it re-read threads).

@@ -16,12 +16,17 @@ export function searchAccountIds(mailbox: MailboxAddress, searchIn: string | und
   return accountIds;
 }
 
+/** The cache's search (or the gateway's, `server`) of `q` over the accounts `in` names. */
+export function searchScopeFor(mailbox: MailboxAddress, search: MailSearch & { readonly q: string }, accountIds: readonly string[]): ListScope {
+  return { kind: 'search', accountIds: searchAccountIds(mailbox, search.in, accountIds), query: search.q, ...(search.server ? { server: true } : {}) };
+}
+
 /**
  * `priority`: the accounts whose priority inbox is on (issue 17 point 4); their Inbox — a
  * folder that is one (`inbox`) or the unified one — lists its Important section first.
  */
 export function listScopeFor(mailbox: MailboxAddress, search: MailSearch, accountIds: readonly string[], priority: { readonly accounts: readonly string[]; readonly inbox?: boolean } = { accounts: [] }): ListScope {
-  if (search.q) return { kind: 'search', accountIds: searchAccountIds(mailbox, search.in, accountIds), query: search.q, ...(search.server ? { server: true } : {}) };
+  if (search.q) return searchScopeFor(mailbox, { ...search, q: search.q }, accountIds);
   if (mailbox.kind === 'unified') {
     const sectioned = mailbox.role === 'inbox' ? priority.accounts.filter((accountId) => accountIds.includes(accountId)) : [];
     return { kind: 'unified', accountIds, role: mailbox.role, ...(sectioned.length > 0 ? { priority: sectioned } : {}) };

@@ -2,7 +2,7 @@
  * The login screen: the step machine of login-machine.ts rendered as a card. Used for
  * the first login and, with `?add=1`, to add another account without logging out.
  */
-import { getRouteApi, Link } from '@tanstack/react-router';
+import { getRouteApi, Link, useRouter } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
 import { useEffect, useReducer, useRef, type FormEvent, type ReactNode } from 'react';
 import type { TernError } from '../../shared/errors';
@@ -44,6 +44,7 @@ export function LoginScreen() {
   const t = useT();
   const locale = useLocale();
   const switchTo = useSwitchAccount();
+  const router = useRouter();
   const [state, dispatch] = useReducer(loginReducer, { loggedOut: loggedOut && !adding, email: suggestedEmail ?? '' }, initialLoginState);
   // The newest ended session's address fills an empty email field, also when the engine tells after the screen opened:
   // the field is keyed on that address alone, so it remounts then and never while the person types or is checked.
@@ -75,6 +76,9 @@ export function LoginScreen() {
       return;
     }
     if (next.step !== 'LOADER' || !next.attempt || next.attempt === stateRef.current.attempt) return;
+    // The mail screens' chunks load while the gateway checks the password (issue 13: sign-in → rows
+    // waited for them after the answer). A failed preload costs nothing: the route loads them again.
+    router.preloadRoute({ to: '/mail/unified/$role', params: { role: 'inbox' } }).catch(() => undefined);
     actions.login(next.attempt).then(
       (result) =>
         dispatch(

@@ -22,6 +22,10 @@ import { labelNamesAtom } from '../state/labels';
 import { SearchHelp } from './SearchHelp';
 import { useLocale, useT } from '../kit/i18n';
 import { searchProblemText } from './search-problem-text';
+import { useMailActions } from '../state/actions-context';
+import { searchScopeFor, type MailboxAddress } from '../app/list-scope';
+import type { UnifiedRole } from '../app/search-params';
+import { FIRST_WINDOW_ROWS } from '../kit/virtual-window';
 
 const mailRoute = getRouteApi('/mail');
 export const SEARCH_INPUT_ID = 'mail-search';
@@ -79,6 +83,21 @@ export function SearchBox() {
     sent.current = { all: new Set(), latest: q };
     setText((current) => (current.trim() === q ? current : q));
   }, [search.q]);
+
+  const actions = useMailActions();
+  /**
+   * The engine starts on a query in the input event that typed it: the address changing
+   * and the mailbox rendering for it (a frame's worth of work) happen while it searches,
+   * and the mailbox then keeps the list opened here (thread-list-feed.ts). The scope is
+   * the one the mailbox's route will make of the address (list-scope.ts).
+   */
+  const searchAhead = (query: string, scope: string) => {
+    const q = query.trim();
+    if (!q || q.length > 1000 || !mailbox) return;
+    const place: MailboxAddress = mailbox.kind === 'unified' ? { kind: 'unified', role: mailbox.role as UnifiedRole } : mailbox;
+    const accountIds = accounts.map((account) => account.accountId);
+    actions.openThreadListAhead(searchScopeFor(place, { q, in: scope !== defaultScope ? scope : undefined }, accountIds), { offset: 0, limit: FIRST_WINDOW_ROWS });
+  };
 
   const apply = (query: string, scope: string, replace: boolean) => {
     const q = query.trim() || undefined;
@@ -147,6 +166,7 @@ export function SearchBox() {
         onKeyDown={onKeyDown}
         onChange={(event) => {
           const value = event.target.value;
+          searchAhead(value, scopeValue);
           setText(value);
           // The first keystroke of a search adds a history entry (Back returns to the mailbox); the rest replace it.
           apply(value, scopeValue, Boolean(search.q) || sent.current.latest !== '');

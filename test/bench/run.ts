@@ -16,6 +16,10 @@
  *            --scale); more time lets the browser's 100k scenario fill the whole cache
  * --scale    also the scale scenarios of issue 12 (1,000 idle accounts, failover of 300,
  *            PostgreSQL beside SQLite): a few minutes each; `--only` runs them by name too
+ *
+ * TERN_BENCH_BUILD=<dir> measures a build made beforehand (`node build.mjs --out=<dir>
+ * --no-install`, a directory inside the repository) instead of building one: A/B runs of
+ * two builds under the same load. `tsx test/bench/trace-ui.ts` traces single interactions.
  */
 import os from 'node:os';
 import { rmSync } from 'node:fs';
@@ -44,6 +48,7 @@ import { priority } from './scenarios/priority';
 import { labelFilter } from './scenarios/label-filter';
 import { uiScenarios } from './scenarios/ui';
 import { uiBytes } from './scenarios/ui-bytes';
+import { uiSignin20k } from './scenarios/ui-signin';
 
 /** The whole run must end within 15 minutes; scenarios cut their repetitions to stay inside this (--minutes to change). */
 const DEFAULT_MINUTES = 14;
@@ -51,7 +56,7 @@ const DEFAULT_MINUTES = 14;
 const DEFAULT_SCALE_MINUTES = 30;
 const RESULTS_DIR = path.join(import.meta.dirname, 'results');
 
-const SCENARIOS: Scenario[] = [bundleSize, gatewayColdSync('10k', 8), resync, newMail, gatewayColdSync('100k', 3), ...uiScenarios, uiBytes, contacts, senders, labelFilter, spell, priority, scheduledBurst, idle1000, failover300, pgMirror];
+const SCENARIOS: Scenario[] = [bundleSize, gatewayColdSync('10k', 8), resync, newMail, gatewayColdSync('100k', 3), ...uiScenarios, uiSignin20k, uiBytes, contacts, senders, labelFilter, spell, priority, scheduledBurst, idle1000, failover300, pgMirror];
 
 function parseOptions() {
   const { values } = parseArgs({

@@ -84,6 +84,13 @@ describe('seedMailbox', () => {
     b.forEach((f, i) => expect(readFileSync(f.path).equals(parsed[i]!.raw)).toBe(true));
     const c = listMaildir(dirC);
     expect(c.map((f) => f.name)).not.toEqual(files.map((f) => f.name));
+    // A single INBOX (the bench's 20k scenario): the same messages, every one of them in INBOX.
+    const dirD = tempDir();
+    const single = seedMailbox({ maildir: dirD, owner: OWNER, count: COUNT, seed: 7, now: NOW, otherAccounts: [OTHER], singleFolder: 'INBOX' });
+    const d = listMaildir(dirD);
+    expect(single.byFolder).toEqual({ ...Object.fromEntries(SEED_FOLDERS.map((folder) => [folder, 0])), INBOX: COUNT });
+    expect(d.every((f) => f.folder === 'INBOX')).toBe(true);
+    expect(d.map((f) => f.name).sort()).toEqual(files.map((f) => f.name).sort());
   });
 
   it('writes exactly `count` messages and a consistent summary', () => {

@@ -39,6 +39,8 @@ export interface WorkerBridge {
   accountRemoved(accountId: string): void;
   /** Shows a scope's threads; replaces the list shown before. */
   openThreadList(scope: ListScope, window: ListWindow): Promise<void>;
+  /** Opens the list a mailbox is about to show, ahead of it (thread-list-feed.ts). */
+  openThreadListAhead(scope: ListScope, window: ListWindow): void;
   /** Moves the shown list's window; calls made while one is under way collapse into the latest. */
   moveThreadListWindow(window: ListWindow): void;
   /** Ends the list of a scope if it is still the one shown. */
@@ -154,6 +156,7 @@ export function createWorkerBridge(params: { engine: UiEngine; store: Store; boo
       accounts.setAccounts((store.get(accountsAtom) ?? []).filter((account) => account.accountId !== accountId));
     },
     openThreadList: threadList.openThreadList,
+    openThreadListAhead: threadList.openThreadListAhead,
     moveThreadListWindow: threadList.moveThreadListWindow,
     closeThreadList: threadList.closeThreadList,
     openThread: openThread.openThread,

@@ -18,6 +18,13 @@ export interface ThreadListFeed {
   openFirstList(): void;
   /** Shows a scope's threads; replaces the list shown before. */
   openThreadList(scope: ListScope, window: ListWindow): Promise<void>;
+  /**
+   * Opens the list a mailbox is about to show, ahead of it: the search box asks for a query's
+   * results in its input event, so the engine searches while the address changes and the
+   * mailbox renders for it. The mailbox's own open of that list (or of a query typed over
+   * since) then keeps it. Only while a mailbox shows a list: nothing would close it else.
+   */
+  openThreadListAhead(scope: ListScope, window: ListWindow): void;
   /** Moves the shown list's window; calls made while one is under way collapse into the latest. */
   moveThreadListWindow(window: ListWindow): void;
   /** Ends the list of a scope if it is still the one shown. */
@@ -60,19 +67,29 @@ export function createThreadListFeed(context: FeedContext, deps: { counts: Mailb
   }
 
   /**
-   * The start-up list is opened by `start` itself, so its rows are in the store before the
-   * mailbox first renders; the mailbox's own open of the same list then keeps it.
+   * Lists opened ahead of the mailbox that shows them, oldest first: the start-up list,
+   * opened by `start` itself so its rows are in the store before the mailbox first renders,
+   * and the queries the search box opened as they were typed. The mailbox's own open of one
+   * of them keeps the list shown: the latest, or one typed over (the address will catch up
+   * with the latest, which is shown already). Any other list ends the run.
    */
-  let openedAtStart: string | null = null;
+  let openedAhead: string[] = [];
   const listKeyOf = (scope: ListScope, window: ListWindow) => `${scopeKeyOf(scope)} ${window.offset} ${window.limit}`;
 
+  /** Whether the mailbox's open of this list is one opened ahead (and the list shown is still good). */
+  function keptFromAhead(scope: ListScope, window: ListWindow): boolean {
+    const at = openedAhead.indexOf(listKeyOf(scope, window));
+    if (at === -1 || at === openedAhead.length - 1) openedAhead = [];
+    const { status } = store.get(threadListAtom);
+    return at !== -1 && status !== 'failed' && status !== 'idle';
+  }
+
   async function openThreadList(scope: ListScope, window: ListWindow) {
-    if (openedAtStart !== null) {
-      const same = openedAtStart === listKeyOf(scope, window);
-      openedAtStart = null;
-      const shown = store.get(threadListAtom);
-      if (same && shown.scopeKey === scopeKeyOf(scope) && shown.status !== 'failed') return;
-    }
+    if (openedAhead.length > 0 && keptFromAhead(scope, window)) return;
+    await openList(scope, window);
+  }
+
+  async function openList(scope: ListScope, window: ListWindow) {
     const seq = ++listSeq;
     const scopeKey = scopeKeyOf(scope);
     const previous = subscriptionId;
@@ -145,10 +162,16 @@ export function createThreadListFeed(context: FeedContext, deps: { counts: Mailb
     openFirstList() {
       const early = firstList;
       if (!early) return;
-      void openThreadList(early.scope, early.window);
-      openedAtStart = listKeyOf(early.scope, early.window);
+      void openList(early.scope, early.window);
+      openedAhead = [listKeyOf(early.scope, early.window)];
     },
     openThreadList,
+    openThreadListAhead(scope, window) {
+      const shown = store.get(threadListAtom);
+      if (shown.status === 'idle' || shown.scopeKey === scopeKeyOf(scope)) return;
+      void openList(scope, window);
+      openedAhead = [...openedAhead.slice(-20), listKeyOf(scope, window)];
+    },
     moveThreadListWindow,
     closeThreadList,
     stop() {

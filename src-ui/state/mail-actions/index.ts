@@ -37,6 +37,8 @@ export { confirmation, UNDONE_MESSAGE, type RunOptions, type ThreadCommand } fro
 export interface MailActions extends AccountActions, ThreadCommandActions, MessageActions, RulesActions, ContactActions, ScheduledActions, IdentityActions, LabelActions, SenderActions, SecurityActions, TimerActions, AutoCleanActions, PriorityActions {
   // The thread list
   openThreadList(scope: ListScope, window: ListWindow): Promise<void>;
+  /** The list a mailbox is about to show (a query as it is typed), opened before the address changes. */
+  openThreadListAhead(scope: ListScope, window: ListWindow): void;
   moveThreadListWindow(window: ListWindow): void;
   closeThreadList(scope: ListScope): void;
   /** The reading pane's thread, live (openThreadAtom); null when none is open. */
@@ -96,6 +98,7 @@ export function createMailActions(params: {
     ...createAutoCleanActions({ engine }),
 
     openThreadList: (scope, window) => bridge.openThreadList(scope, window),
+    openThreadListAhead: (scope, window) => bridge.openThreadListAhead(scope, window),
     moveThreadListWindow: (window) => bridge.moveThreadListWindow(window),
     closeThreadList: (scope) => bridge.closeThreadList(scope),
     openThread: (thread) => bridge.openThread(thread),

@@ -19,11 +19,17 @@ export interface DatasetSpec {
   readonly password: string;
   readonly name: string;
   readonly count: number;
+  /** Every message in this folder (a provider's single big INBOX) instead of spread over nine. */
+  readonly singleFolder?: 'INBOX';
 }
 
-/** The mailboxes of a run. `push` is small and only ever receives the new-mail scenario's messages. */
+/**
+ * The mailboxes of a run. `push` is small and only ever receives the new-mail scenario's
+ * messages. `20k-inbox` is issue 13's side-by-side mailbox: 20,000 messages in one INBOX.
+ */
 export const DATASETS = {
   '10k': { email: 'bench10k@tern.test', password: 'Bench-10k-pass!', name: 'Bea Tenk', count: 10_000 },
+  '20k-inbox': { email: 'bench20k@tern.test', password: 'Bench-20k-pass!', name: 'Ina Twenty', count: 20_000, singleFolder: 'INBOX' },
   '100k': { email: 'bench100k@tern.test', password: 'Bench-100k-pass!', name: 'Ben Hundred', count: 100_000 },
   push: { email: 'push@tern.test', password: 'Bench-push-pass!', name: 'Pia Push', count: 2_000 },
 } as const satisfies Record<string, DatasetSpec>;
@@ -43,8 +49,9 @@ type Cleanup = () => Promise<void> | void;
  * SIGKILLs a script that does not acknowledge the signal within 30 ms — leaving the mail
  * servers and temporary files behind.
  */
-function seedInChild(params: { maildir: string; owner: { name: string; email: string }; count: number }): Promise<SeedSummary> {
+function seedInChild(params: { maildir: string; owner: { name: string; email: string }; count: number; singleFolder?: string }): Promise<SeedSummary> {
   const args = ['--import', 'tsx', 'test/harness/seed/cli.ts', '--maildir', params.maildir, '--count', String(params.count), '--owner-email', params.owner.email, '--owner-name', params.owner.name];
+  if (params.singleFolder) args.push('--single-folder', params.singleFolder);
   const child = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
@@ -121,9 +128,9 @@ export class BenchEnv {
   }
 
   private async seed(name: DatasetName): Promise<Dataset> {
-    const spec = DATASETS[name];
+    const spec: DatasetSpec = DATASETS[name];
     this.log(`seeding ${spec.count.toLocaleString('en')} messages for ${spec.email}…`);
-    const seeded = await seedInChild({ maildir: this.servers.maildirOf(spec.email), owner: { name: spec.name, email: spec.email }, count: spec.count });
+    const seeded = await seedInChild({ maildir: this.servers.maildirOf(spec.email), owner: { name: spec.name, email: spec.email }, count: spec.count, ...(spec.singleFolder ? { singleFolder: spec.singleFolder } : {}) });
     await this.servers.fixOwnership(spec.email);
     // Dovecot builds its index and cache on first access; a provider's mailbox has them
     // already. One full FETCH of every folder builds them and fills the page cache, so

@@ -19,38 +19,17 @@ import type { Dataset } from '../lib/bench-env';
 import { attachSharedWorker, busyLoopMs, CPU_RATES, newThrottledPage, type CpuRate, type ThrottledPage } from '../lib/browser';
 import { GatewayProcess } from '../lib/gateway-process';
 import { boundaryFigures, measureInteraction, type Interaction } from '../lib/engine-stats';
-import { countStored, installProbes, pageTimeOrigin, paintAfter, readProbe, ROW_SELECTOR, type BenchProbe } from '../lib/page-probes';
+import { countStored, installProbes, pageTimeOrigin, paintAfter, readProbe, ROW_SELECTOR } from '../lib/page-probes';
 import type { FigureSpec, Scenario, ScenarioContext } from '../lib/scenario';
 import { sendBySmtp } from '../lib/smtp-send';
 import { postfixNote, QUIET_MS } from './new-mail';
 import { median } from '../lib/stats';
-import { signIn, waitForStored } from '../lib/ui-session';
+import { signIn, waitForScreen, waitForStored } from '../lib/ui-session';
 
 type Samples = Partial<Record<`${CpuRate}`, number[]>>;
 const push = (samples: Samples, rate: CpuRate, value: number) => (samples[`${rate}`] ??= []).push(value);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const rateKey = (rate: CpuRate) => `${rate}` as const;
-
-/**
- * The first screenful of rows: the first row-count change that reaches the most rows the
- * list showed within 2 s of its first real row (a virtual list shows what fits, ~20).
- */
-function firstScreen(probe: BenchProbe): { paintedAt: number; rows: number } | null {
-  const first = probe.rows.find((change) => change.count > 0);
-  if (!first) return null;
-  const early = probe.rows.filter((change) => change.seenAt <= first.seenAt + 2000);
-  const most = Math.max(...early.map((change) => change.count));
-  const full = early.find((change) => change.count >= most)!;
-  return { paintedAt: full.paintedAt ?? full.seenAt, rows: most };
-}
-
-async function waitForScreen(page: Page, timeoutMs: number): Promise<{ paintedAt: number; rows: number }> {
-  await page.locator(ROW_SELECTOR).first().waitFor({ timeout: timeoutMs });
-  await sleep(2200); // let the 2 s window of firstScreen close
-  const screen = firstScreen(await readProbe(page));
-  if (!screen) throw new Error('no thread rows were painted');
-  return screen;
-}
 
 /** JS heap of the tab and of its SharedWorker after a full GC, MB. */
 async function heapsMB(tab: ThrottledPage, origin: string): Promise<{ page: number; worker: number | null }> {
@@ -346,7 +325,7 @@ const BODY_CACHED: FigureSpec = {
 const CURSOR_ID = `(document.querySelector('#thread-list .thread-row.is-cursor')?.id ?? null)`;
 
 /** Every expanded message of the reading pane shows its body (plain text, or the sandboxed frame loaded). */
-const BODY_READY = `(() => {
+export const BODY_READY = `(() => {
   const expanded = [...document.querySelectorAll('.tern-message.is-expanded')];
   if (expanded.length === 0 || !expanded.some((el) => !window.__bench.seen.has(el))) return false;
   return expanded.every((el) => {

@@ -2,9 +2,10 @@
 //
 //   npx tsx test/harness/seed/cli.ts --maildir DIR --count N [--seed S]
 //       --owner-email E --owner-name NAME [--now ISO] [--other "Name <email>"]...
+//       [--single-folder INBOX]   (every message in that folder: a single big INBOX)
 
 import { parseArgs } from 'node:util';
-import { seedMailbox, type SeedOwner } from './seed-mailbox';
+import { SEED_FOLDERS, seedMailbox, type SeedOwner } from './seed-mailbox';
 
 function fail(msg: string): never {
   process.stderr.write(msg + '\n');
@@ -26,6 +27,7 @@ const { values } = parseArgs({
     'owner-email': { type: 'string' },
     'owner-name': { type: 'string' },
     other: { type: 'string', multiple: true },
+    'single-folder': { type: 'string' },
   },
 });
 
@@ -38,6 +40,8 @@ if (!Number.isInteger(seed)) fail('--seed must be an integer');
 const now = values.now ? new Date(values.now) : undefined;
 if (now && Number.isNaN(now.getTime())) fail('--now must be an ISO date');
 const email = values['owner-email'];
+const singleFolder = values['single-folder'];
+if (singleFolder !== undefined && !(SEED_FOLDERS as readonly string[]).includes(singleFolder)) fail(`--single-folder must be one of ${SEED_FOLDERS.join(', ')}`);
 
 const summary = seedMailbox({
   maildir: values.maildir,
@@ -46,5 +50,6 @@ const summary = seedMailbox({
   seed,
   now,
   otherAccounts: (values.other ?? []).map(parseOther),
+  ...(singleFolder ? { singleFolder: singleFolder as (typeof SEED_FOLDERS)[number] } : {}),
 });
 process.stdout.write(JSON.stringify(summary) + '\n');

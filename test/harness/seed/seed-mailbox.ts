@@ -28,6 +28,12 @@ export interface SeedOptions {
   now?: Date;
   /** Other local users (e.g. the second demo account) who sometimes appear as correspondents. */
   otherAccounts?: SeedOwner[];
+  /**
+   * Every message in this one folder instead of spread over SEED_FOLDERS (the other folders
+   * stay, empty): a provider's single big INBOX, as issue 13's side-by-side measures it.
+   * The same threads, dates and flags as the spread mailbox of the same seed.
+   */
+  singleFolder?: (typeof SEED_FOLDERS)[number];
 }
 
 export interface SeedSummary {
@@ -148,9 +154,10 @@ export function seedMailbox(opts: SeedOptions): SeedSummary {
         body = conversationBody(rng, text, forceCid, seq);
       }
       const message = buildMessage(head, body);
-      const w = writer.write(m.folder, m.date, seq, message, m.flags);
+      const folder = opts.singleFolder ?? m.folder;
+      const w = writer.write(folder, m.date, seq, message, m.flags);
       bytes += w.bytes;
-      byFolder[m.folder] = (byFolder[m.folder] ?? 0) + 1;
+      byFolder[folder] = (byFolder[folder] ?? 0) + 1;
       seq++;
     });
   }

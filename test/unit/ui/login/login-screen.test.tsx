@@ -54,9 +54,14 @@ test('email, then password (login_password), LOADER while the engine works, then
   await waitFor(() => expect(input(view.container, 'login_password')).not.toBeNull());
   expect(view.container.querySelector('.email-chip')?.textContent).toContain('alice@tern.test');
   await typeInto(input(view.container, 'login_password')!, 'Tern-demo-1!');
+  const preloaded: unknown[] = [];
+  const preloadRoute = view.app.router.preloadRoute;
+  view.app.router.preloadRoute = (options) => (preloaded.push(options), preloadRoute(options));
   await step(() => byRole(view.container, 'button', 'Sign in').click());
   await waitFor(() => expect(view.container.querySelector('[data-step]')?.getAttribute('data-step')).toBe('LOADER'));
   expect(byRole(view.container, 'status', /Signing in to alice@tern\.test/)).toBeTruthy();
+  // The inbox's screens load while the gateway checks the password, not after its answer (issue 13).
+  expect(preloaded).toEqual([{ to: '/mail/unified/$role', params: { role: 'inbox' } }]);
   answer();
   await waitFor(() => expect(view.pathname()).toBe('/mail/unified/inbox'));
   await waitFor(() => byRole(view.container, 'navigation', 'Mailboxes'));

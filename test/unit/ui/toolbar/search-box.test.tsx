@@ -23,6 +23,28 @@ async function openInbox(loggedIn = ['alice@tern.test']) {
   return { view, box };
 }
 
+test('the engine is asked in the input event, before the address changes; the mailbox keeps that list', async () => {
+  const { view, box } = await openInbox();
+  const askedWithQ: unknown[] = [];
+  const watch = view.engine.mail.watchThreadList.bind(view.engine.mail);
+  view.engine.mail.watchThreadList = (params, onPatch) => {
+    if (params.scope.kind === 'search') askedWithQ.push(view.search().q);
+    return watch(params, onPatch);
+  };
+  box.focus();
+  await typeInto(box, 'week');
+  await waitFor(() => expect(view.search().q).toBe('week'));
+  await waitFor(() => expect(rowCount()).toBeGreaterThan(0));
+  expect(askedWithQ).toEqual([undefined]);
+  expect(searchScopes(view.engine)).toEqual([{ kind: 'search', accountIds: ['1001'], query: 'week' }]);
+  // A query typed over before the address caught up: the list shown is the latest one.
+  await typeInto(box, 'weekl');
+  await typeInto(box, 'weekly');
+  await waitFor(() => expect(view.search().q).toBe('weekly'));
+  await waitFor(() => expect(searchScopes(view.engine).at(-1)).toMatchObject({ query: 'weekly' }));
+  expect(searchScopes(view.engine).map((scope) => scope.query)).toEqual(['week', 'weekl', 'weekly']);
+});
+
 test('the box is a named searchbox inside a search landmark', async () => {
   const { view, box } = await openInbox();
   expect(accessibleName(box)).toBe('Search mail');

@@ -77,6 +77,9 @@ async function loggedIn(engine: ReturnType<ReturnType<typeof browser>['start']>,
   const statuses: SyncStatus[] = [];
   await tab.mail.watchSync(proxy((status: SyncStatus) => void statuses.push(status)));
   await waitFor(() => statuses.some((status) => status.phase === 'idle' && status.appliedTransactionId === server.latest), 'the first sync');
+  // And the loads that follow the first screen (settings, templates, address book): a test that
+  // ends the session next must not meet one of them still to come.
+  await waitFor(() => ['/api/preferences', '/api/templates', '/api/contacts'].every((path) => server.requests.some((request) => request.path === path)), 'the loads after the first screen');
   return { tab, lists, statuses };
 }
 
