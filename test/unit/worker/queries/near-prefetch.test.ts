@@ -7,7 +7,7 @@
 import { afterEach, beforeAll, expect, test } from 'vitest';
 import { registerErrorTransfer } from '../../../../shared/error-transfer';
 import { FakeMailServer } from '../fake-mail-server';
-import { Profile, waitFor } from '../mail-test-kit';
+import { syncedEngine, waitFor } from '../mail-test-kit';
 
 beforeAll(() => registerErrorTransfer());
 const engines: { close(): void }[] = [];
@@ -25,12 +25,7 @@ test('fetches what opening the threads near the cursor shows, in their order, on
   const newest = server.deliver({ subject: 'Re: Plan', at: now - 1000, threadId: first.threadId, unread: false });
   const other = server.deliver({ subject: 'Lunch', at: now - 500 });
   const far = server.deliver({ subject: 'Far away', at: now - 400 });
-  const profile = new Profile([server]);
-  await profile.addAccounts();
-  const engine = await profile.engine();
-  engines.push(engine);
-  const runtime = await waitFor(() => engine.runtime(server.accountId), 'the runtime');
-  await waitFor(() => runtime.sync.state.phase === 'idle' && runtime.sync.state.appliedTransactionId === server.latest, 'the sync');
+  const { engine } = await syncedEngine(server, engines);
   const all = [first, unread, newest, other, far];
   const requests = () => all.map((message) => server.requestsTo(`/api/messages/${message.id}/body`).length);
   /** The messages whose bodies were asked for, in the order the gateway saw them. */
