@@ -1,7 +1,8 @@
 import type { FetchMessageObject, FetchQueryObject, ImapFlow, MailboxObject } from 'imapflow';
 import parseResponse from 'imapflow/lib/handler/imap-parser.js';
-import { getStringList, MAX_UINT32_DIGITS, parseBigIntValue, parseBodystructure, parseEnvelope, parseUintValue } from 'imapflow/lib/tools.js';
-import { parseFetchResponse } from './fetch-parser';
+import { getStringList, MAX_UINT32_DIGITS, parseBigIntValue, parseUintValue } from 'imapflow/lib/tools.js';
+import { readBodystructure, readEnvelope } from './envelope-reader';
+import { parseFetchResponse, type ImapAttributeList } from './fetch-parser';
 
 /**
  * The one place that knows imapflow's internals (pinned exactly in package.json for that
@@ -63,7 +64,7 @@ function responseReaderOf(client: ImapFlow): ResponseHandler | null {
  * every item name to find out what it is; 2.1.2 also re-serialised the whole response
  * into a log line even with logging off (2.10 no longer does). Here each response is parsed by
  * fetch-parser.ts (imapflow's own parser where that one does not read it) and its items
- * are read by name, with imapflow's own envelope and BODYSTRUCTURE readers, so a message
+ * are read by name, ENVELOPE and BODYSTRUCTURE as imapflow reads them (envelope-reader.ts), so a message
  * comes out as `client.fetch` would give it.
  *
  * Only responses with the `marker` item are taken: ENVELOPE or BODY[section], which no
@@ -188,10 +189,10 @@ export function fetchedMessage(parsed: ParsedResponse, mailbox: MailboxObject, m
         message.flags = new Set(getStringList(value));
         break;
       case 'ENVELOPE':
-        if (isList(value)) message.envelope = parseEnvelope(value);
+        if (isList(value)) message.envelope = readEnvelope(value as ImapAttributeList);
         break;
       case 'BODYSTRUCTURE':
-        if (isList(value)) message.bodyStructure = parseBodystructure(value);
+        if (isList(value)) message.bodyStructure = readBodystructure(value as ImapAttributeList);
         break;
       case 'INTERNALDATE': {
         const text = textOf(value);

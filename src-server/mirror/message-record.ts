@@ -80,17 +80,15 @@ function referencesOf(headers: Buffer | undefined): string[] {
   return messageIdsIn(line?.[1]);
 }
 
-/** The List-Unsubscribe pair of the raw header block (ASCII by RFC 2369; read as Latin-1 like the rest). */
-function unsubscribeOf(headers: Buffer | undefined): Unsubscribe | null {
-  if (!headers) return null;
-  const fields = rawHeaderFields(headers);
+/** The List-Unsubscribe pair of the raw header fields (ASCII by RFC 2369; read as Latin-1 like the rest). */
+function unsubscribeOf(fields: ReadonlyMap<string, Buffer> | null): Unsubscribe | null {
+  if (!fields) return null;
   return parseUnsubscribe(fields.get('list-unsubscribe')?.toString('latin1'), fields.get('list-unsubscribe-post')?.toString('latin1'));
 }
 
-/** List-Id (RFC 2919), or Precedence: bulk, list or junk (RFC 2076 §3.9, what list servers set). */
-export function isBulkHeaders(headers: Buffer | undefined): boolean {
-  if (!headers) return false;
-  const fields = rawHeaderFields(headers);
+/** List-Id (RFC 2919), or Precedence: bulk, list or junk (RFC 2076 §3.9, what list servers set); of the raw header fields. */
+function isBulk(fields: ReadonlyMap<string, Buffer> | null): boolean {
+  if (!fields) return false;
   if (fields.has('list-id')) return true;
   return /^\s*(bulk|list|junk)\b/i.test(fields.get('precedence')?.toString('latin1') ?? '');
 }
@@ -100,7 +98,9 @@ export function toMessageRecord(message: FetchMessageObject): MessageRecord {
   const source = snippetSourceOf(message.bodyStructure);
   const early = source ? earlySnippet(message.bodyParts?.get(EARLY_PART), source) : '';
   const receivedAt = epoch(message.internalDate) ?? Date.now();
-  const raw = message.headers && hasRawBytes(message.headers) ? rawHeaderFields(message.headers) : null;
+  // The header block read once into fields: unsubscribe, bulk and (8-bit only) the raw subject and names read them.
+  const fields = message.headers ? rawHeaderFields(message.headers) : null;
+  const raw = message.headers && hasRawBytes(message.headers) ? fields : null;
   const rawSubject = raw?.get('subject');
   return {
     uid: message.uid,
@@ -121,7 +121,7 @@ export function toMessageRecord(message: FetchMessageObject): MessageRecord {
     snippet: early ?? '',
     snippetSource: early === null ? source : null,
     modseq: message.modseq === undefined ? null : message.modseq.toString(),
-    unsubscribe: unsubscribeOf(message.headers),
-    bulk: isBulkHeaders(message.headers),
+    unsubscribe: unsubscribeOf(fields),
+    bulk: isBulk(fields),
   };
 }

@@ -5,6 +5,9 @@ import { withoutNul } from './text-values';
 
 type Statement = Database.Statement<unknown[], unknown>;
 
+/** Prepared statements kept for reuse: every fixed statement of the gateway, and the list lengths in use. */
+const STATEMENT_CACHE = 256;
+
 /**
  * The SqlStore on better-sqlite3: one connection, synchronous underneath. A transaction's
  * body may await between its statements, so while one is open every other caller waits for
@@ -83,12 +86,22 @@ export class SqliteStore implements SqlStore {
     return this.open !== null && !this.inside.getStore();
   }
 
+  /**
+   * The prepared statement of `sql`, from a cache of the most recently used ones. Bounded:
+   * statements are built per list length (IN lists, multi-row INSERTs), and each holds its
+   * compiled program in SQLite's memory until it is dropped from here and collected — a
+   * cold mirror of 100k messages kept hundreds of them, megabytes of resident memory.
+   */
   private statement(sql: string): Statement {
     let statement = this.statements.get(sql);
-    if (!statement) {
+    if (statement) {
+      // Most recently used last: Map keeps insertion order, so the first key is the one to drop.
+      this.statements.delete(sql);
+    } else {
       statement = this.db.prepare(sql);
-      this.statements.set(sql, statement);
+      if (this.statements.size >= STATEMENT_CACHE) this.statements.delete(this.statements.keys().next().value!);
     }
+    this.statements.set(sql, statement);
     return statement;
   }
 

@@ -5,6 +5,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { SqlStore } from '../../../src-server/store/sql';
 import { SCHEMA_VERSION } from '../../../src-server/store/open-store';
+import { inChunks, placeholders } from '../../../src-server/store/sql-lists';
 
 /** A fresh, migrated store per test; `tables` lists the user tables of the schema. */
 export interface StoreUnderTest {
@@ -120,6 +121,24 @@ export function describeSqlStoreContract(under: StoreUnderTest) {
       );
       const rows = await store.all<{ id: number }>('SELECT id FROM contract_items WHERE label = ? ORDER BY id', ['log']);
       expect(rows.map((row) => row.id)).toEqual(Array.from({ length: 20 }, (_, i) => 101 + i));
+    });
+
+    test('IN lists run in chunks padded to a few lengths match each row once; more distinct statements than SQLite keeps prepared all run right', async () => {
+      await store.run(`INSERT INTO contract_items (id, label, at) VALUES ${Array.from({ length: 600 }, (_, i) => `(${i + 1}, 'item', ${i})`).join(', ')}`);
+      for (const count of [1, 3, 5, 100, 257, 499, 500, 501, 600]) {
+        const ids = Array.from({ length: count }, (_, i) => count - i);
+        const lengths: number[] = [];
+        const rows = await inChunks(ids, (chunk) => {
+          lengths.push(chunk.length);
+          return store.all<{ id: number }>(`SELECT id FROM contract_items WHERE id IN (${placeholders(chunk.length)})`, chunk);
+        });
+        expect(rows.map((row) => Number(row.id)).sort((a, b) => a - b)).toEqual(ids.reverse());
+        for (const length of lengths) expect([1, 2, 4, 8, 16, 32, 64, 128, 256, 500]).toContain(length);
+      }
+      // 300 statements, then the first again: dropped from the cache, prepared anew.
+      for (let round = 0; round < 2; round++) {
+        for (let n = 0; n < 300; n += round === 0 ? 1 : 50) expect(Number((await store.get<{ n: number }>(`SELECT ${n} AS n`))!.n)).toBe(n);
+      }
     });
   });
 }
