@@ -8,7 +8,7 @@ import { registerErrorTransfer } from '../../../../shared/error-transfer';
 import type { BodyProgress } from '../../../../shared/worker-mail-api';
 import { YIELD_MS } from '../../../../src-worker/queries/body-prefetch';
 import { FakeMailServer } from '../fake-mail-server';
-import { syncedEngine, waitFor } from '../mail-test-kit';
+import { Profile, syncedEngine, waitFor } from '../mail-test-kit';
 
 beforeAll(() => registerErrorTransfer());
 const engines: { close(): void }[] = [];
