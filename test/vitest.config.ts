@@ -73,11 +73,14 @@ export default defineConfig({
       },
       {
         // Real Dovecot and Postfix from the harness; files run one at a time to spare the 2 cores.
+        // Its globalSetup starts one PostgreSQL for the files that test stores on both engines
+        // (support/engines.ts): a database each, instead of a server of their own per file.
         extends: true,
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
           environment: 'node',
+          globalSetup: ['test/integration/support/postgres-global-setup.ts'],
           fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 180_000,

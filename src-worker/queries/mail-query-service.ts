@@ -58,6 +58,8 @@ export interface MailQueryServiceDeps {
   readonly onListAnswered?: () => void;
   /** Whether an account has caught up with the gateway once (AccountCounts.complete); absent: always. */
   readonly settled?: (accountId: string) => Promise<boolean>;
+  /** Resolves once an account has caught up with the gateway (its first sync done); absent: at once. */
+  readonly whenSettled?: (accountId: string) => Promise<void>;
 }
 
 export class EngineMailQueries implements MailQueryService {
@@ -78,6 +80,7 @@ export class EngineMailQueries implements MailQueryService {
       fetchBody: (body) => this.deps.reads.body(body),
       saveData: () => (globalThis.navigator as { connection?: { saveData?: boolean } } | undefined)?.connection?.saveData === true,
       lastAsked: () => this.lastAsked,
+      ...(this.deps.whenSettled ? { firstSync: this.deps.whenSettled } : {}),
     });
     return this.bodyPrefetch.run(parsed, onProgress);
   }

@@ -11,9 +11,9 @@
  * at 1366×768 and 390×844, light and dark. afterAll leaves Bob as found: two-step verification
  * off (through the alternate email if a test stopped half-way) and no alternate email.
  */
-import { readFile } from 'node:fs/promises';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { text } from 'node:stream/consumers';
 import type { ImapFlow } from 'imapflow';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
@@ -167,7 +167,8 @@ describe('account security', () => {
     expect(recoveryCodes).toHaveLength(10);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download as .txt', exact: true }).click()]);
     expect(download.suggestedFilename()).toBe('tern-mail-recovery-codes.txt');
-    const file = await readFile(await download.path(), 'utf8');
+    // Streamed from the browser (its own path is not ours when connected to the run's Chromium).
+    const file = await text(await download.createReadStream());
     for (const code of recoveryCodes) expect(file).toContain(code);
     await photograph(page, 'security-recovery-codes');
     await page.getByRole('button', { name: 'I have saved them', exact: true }).click();

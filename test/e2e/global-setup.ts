@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { ensureDebianPackages } from '../harness/system-packages';
 import { findFreePorts } from '../harness/ports';
-import { CHROMIUM_PATH } from './chromium';
+import { CHROMIUM_PATH, launchChromiumServer } from './chromium';
 import { systemMailEnv } from '../harness/system-mail-env';
 import { countryDatabase } from '../integration/support/mmdb-writer';
 import { E2E_COUNTRIES, E2E_IMAGE_HOST, mailDomainTable, startDemo, trackerRequests, type DemoFacts } from './demo-setup';
@@ -19,6 +19,8 @@ declare module 'vitest' {
     demo: DemoFacts;
     /** The gateway's data dir (its SQLite store): for `npm run plan -- --data-dir` in the settings flows. */
     gatewayDataDir: string;
+    /** The run's one Chromium (a playwright browser server) that launchChromium() connects to. */
+    chromiumEndpoint: string;
   }
 }
 
@@ -55,7 +57,16 @@ export default async function setup(project: TestProject) {
     throw new Error('No built gateway: run `node build.mjs` first (npm test does).');
   }
   const started = performance.now();
-  const demo = await startDemo();
+  // The run's one Chromium starts beside the demo (chromium.ts says why one).
+  const launching = launchChromiumServer();
+  const demo = await startDemo().catch(async (error: unknown) => {
+    await (await launching.catch(() => null))?.close();
+    throw error;
+  });
+  const browserServer = await launching.catch(async (error: unknown) => {
+    await demo.stop();
+    throw error;
+  });
   const dataDir = await mkdtemp(join(tmpdir(), 'tern-e2e-'));
   // The gateway serves a copy of the build: `node build.mjs` (anyone's, in this shared tree)
   // empties public/build first, and a page of this run then loads chunks that are gone.
@@ -89,14 +100,16 @@ export default async function setup(project: TestProject) {
     await waitForHealth(baseUrl, gateway, () => output);
   } catch (error) {
     gateway.kill('SIGTERM');
-    await demo.stop();
+    await Promise.all([demo.stop(), browserServer.close()]);
     throw error;
   }
   console.log(`[e2e] demo (mail servers, seeded accounts, gateway) ready in ${Math.round(performance.now() - started)} ms at ${baseUrl}`);
   project.provide('baseUrl', baseUrl);
   project.provide('demo', demo.facts);
   project.provide('gatewayDataDir', join(dataDir, 'gateway'));
+  project.provide('chromiumEndpoint', browserServer.wsEndpoint());
   return async () => {
+    await browserServer.close();
     // The gateway first (and wait for it), so it does not see its mail servers vanish under it.
     const exited = new Promise((resolve) => (gateway.exitCode !== null ? resolve(null) : gateway.once('exit', resolve)));
     gateway.kill('SIGTERM');

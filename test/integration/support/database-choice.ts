@@ -33,17 +33,31 @@ export async function gatewayDatabaseEnv(name: string): Promise<Record<string, s
   if (databaseUnderTest() === 'sqlite') return {};
   const adminUrl = inject('postgresAdminUrl');
   if (!adminUrl) throw new Error('TERN_TEST_DATABASE=postgres but no PostgreSQL server was started: run the integration-postgres project (its globalSetup starts one).');
+  return { TERN_DATABASE_URL: await createDatabase(adminUrl, name) };
+}
+
+/** A new empty database on the server of `adminUrl` (a maintenance database's URL), by its URL. `name` only makes it recognisable. */
+export async function createDatabase(adminUrl: string, name: string): Promise<string> {
   const database = `tern_${name.toLowerCase().replace(/[^a-z0-9]+/g, '_').slice(0, 30)}_${randomBytes(4).toString('hex')}`;
+  await onServer(adminUrl, `CREATE DATABASE ${database}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+/** Drops databases createDatabase made (FORCE: a pool a test left open does not keep one alive). */
+export async function dropDatabases(adminUrl: string, urls: readonly string[]): Promise<void> {
+  for (const url of urls) await onServer(adminUrl, `DROP DATABASE IF EXISTS ${new URL(url).pathname.slice(1)} WITH (FORCE)`);
+}
+
+async function onServer(adminUrl: string, statement: string): Promise<void> {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
-    await client.query(`CREATE DATABASE ${database}`);
+    await client.query(statement);
   } finally {
     await client.end();
   }
-  const url = new URL(adminUrl);
-  url.pathname = `/${database}`;
-  return { TERN_DATABASE_URL: url.toString() };
 }
 
 /** A migrated, empty store on the engine under test, for a file that builds its stores itself; the caller closes it. */

@@ -1,4 +1,4 @@
-// Global setup of the integration-postgres project: ONE PostgreSQL server for the whole
+// Global setup of the integration and integration-postgres projects: ONE PostgreSQL server for the whole
 // project run (starting one takes a couple of seconds; a database per gateway takes
 // milliseconds). The files reach it through inject('postgresAdminUrl') in database-choice.ts.
 import { mkdtemp, rm } from 'node:fs/promises';

@@ -60,3 +60,32 @@ test('fetches the missing bodies of the last N days, newest first, once; then th
   await expect(engine.queries.prefetchBodies({ accountIds: [server.accountId], days: 0 }, () => undefined)).rejects.toMatchObject({ name: 'InvalidRequestData' });
 });
 
+
+test('waits for the first sync: asked while it runs, it fetches the bodies of the mail that sync brings', async () => {
+  const server = new FakeMailServer();
+  server.standardFolders();
+  const now = Date.now();
+  server.deliver({ subject: 'Today', at: now - 3600_000 });
+  server.deliver({ subject: 'Yesterday', at: now - DAY });
+  // The first delta page is held on the wire: the account's first sync is under way.
+  let releaseDelta = () => {};
+  const deltaHeld = new Promise<void>((resolve) => (releaseDelta = resolve));
+  let deltaAsked = false;
+  server.handlers.push(async ({ path }) => {
+    if (path !== '/api/delta') return undefined;
+    deltaAsked = true;
+    await deltaHeld;
+    return undefined;
+  });
+  const profile = new Profile([server]);
+  await profile.addAccounts();
+  const engine = await profile.engine();
+  engines.push(engine);
+  await waitFor(() => deltaAsked, 'the first delta request');
+
+  // Asked while nothing is stored yet: a run that did not wait would find nothing to fetch and end at 0 of 0.
+  const run = engine.queries.prefetchBodies({ accountIds: [server.accountId], days: 30 }, () => undefined);
+  releaseDelta();
+  await expect(run).resolves.toEqual({ done: 2, total: 2, state: 'done' });
+  expect(server.requests.filter((request) => request.path.endsWith('/body'))).toHaveLength(2);
+});
