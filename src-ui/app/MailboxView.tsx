@@ -27,7 +27,7 @@ import { focusSearch } from '../toolbar/SearchBox';
 import { MailboxToolbar, rowByKey } from './MailboxToolbar';
 import { Icon } from '../kit/icons';
 import { labelNamesAtom } from '../state/labels';
-import { PaneDivider, useSplitBody } from './PaneDivider';
+import { listWidthStyle, PaneDivider, useSplitBody } from './PaneDivider';
 import { isLoneDraftRow, openDraftRow } from './open-draft';
 import { ReadingPane } from './ReadingPane';
 import { useOpenThreadFocus } from './thread-focus';
@@ -293,7 +293,7 @@ export function MailboxView({ scope, title, specialUse, folderId }: MailboxViewP
       />
       {scope.kind === 'search' && <SearchCutNotice server={scope.server === true} />}
       <div className="mailbox-body" ref={split.bodyRef}>
-        <div className="mailbox-list" hidden={!showList} style={beside && split.bodyWidth > 0 ? { width: listWidth } : undefined}>
+        <div className="mailbox-list" hidden={!showList} style={beside ? listWidthStyle(dragWidth ?? split.chosenWidth) : undefined}>
           <ThreadList
             key={listKey}
             id="thread-list"

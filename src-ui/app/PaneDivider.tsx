@@ -4,7 +4,8 @@
  * width — dragged with the mouse, or focused and moved with the arrow keys, Home and End.
  */
 import { useAtomValue } from 'jotai';
-import { useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent, type RefObject } from 'react';
+import { useLayoutEffect, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent, type RefObject } from 'react';
+import { flushSync } from 'react-dom';
 import { arrangementFor, clampListWidth, LIST_WIDTH_STEP, listWidthBounds, type PaneArrangement } from '../state/pane-width';
 import { useMailActions } from '../state/actions-context';
 import { listWidthAtom } from '../state/atoms';
@@ -12,27 +13,41 @@ import { useT } from '../kit/i18n';
 
 export interface SplitBody {
   readonly bodyRef: RefObject<HTMLDivElement | null>;
-  /** The mailbox body's width in px; 0 until laid out. */
+  /** The mailbox body's width in px; 0 until the first ResizeObserver report. */
   readonly bodyWidth: number;
   readonly arrangement: PaneArrangement;
-  /** The list's width beside the pane, inside both minimums. */
+  /** The list's width beside the pane, inside both minimums (what the CSS shows; see layout.css). */
   readonly listWidth: number;
+  /** The width chosen with the divider, null for the default: the CSS derives the shown width from it. */
+  readonly chosenWidth: number | null;
 }
 
-/** Follows the mailbox body's width (window resized, sidebar folded) while the list is beside the pane. */
+/**
+ * Follows the mailbox body's width (window resized, sidebar folded) while the list is beside the pane.
+ * Nothing here measures during the render: the list's width comes from CSS (the chosen width
+ * in `--list-width`, clamped there by both minimums), so the first paint needs no JS number,
+ * and the width arrives from a ResizeObserver, which reports after the browser's own layout
+ * instead of forcing one (a getBoundingClientRect in a layout effect cost the sign-in's first
+ * render a whole forced layout of the mail screen).
+ */
 export function useSplitBody(beside: boolean): SplitBody {
   const bodyRef = useRef<HTMLDivElement | null>(null);
   const [bodyWidth, setBodyWidth] = useState(0);
   const chosen = useAtomValue(listWidthAtom);
   useLayoutEffect(() => {
     const body = bodyRef.current;
-    if (!beside || !body) return;
-    // Measured before the first paint, so a narrow window never flashes a squeezed pane.
-    setBodyWidth(body.getBoundingClientRect().width);
-    if (typeof ResizeObserver === 'undefined') return;
+    if (!beside || !body || typeof ResizeObserver === 'undefined') return;
+    let shown = 0;
     const observer = new ResizeObserver((entries) => {
-      const entry = entries[entries.length - 1];
-      if (entry) setBodyWidth(entry.contentRect.width);
+      const width = entries[entries.length - 1]?.contentRect.width;
+      if (width === undefined || width === shown) return;
+      const flips = arrangementFor(width) !== arrangementFor(shown);
+      shown = width;
+      // The observer reports before the frame is painted: a change of arrangement (too narrow
+      // for both panes) renders at once, so a narrow window never paints a squeezed pane; a
+      // width alone (the divider's numbers) can wait for React's next turn.
+      if (flips) flushSync(() => setBodyWidth(width));
+      else setBodyWidth(width);
     });
     observer.observe(body);
     return () => observer.disconnect();
@@ -42,7 +57,13 @@ export function useSplitBody(beside: boolean): SplitBody {
     bodyWidth,
     arrangement: beside ? arrangementFor(bodyWidth) : 'side',
     listWidth: clampListWidth(chosen, bodyWidth),
+    chosenWidth: chosen,
   };
+}
+
+/** The list's style beside the pane: only the chosen (or dragged) width, the CSS does the rest. */
+export function listWidthStyle(width: number | null): CSSProperties | undefined {
+  return width === null ? undefined : ({ '--list-width': `${width}px` } as CSSProperties);
 }
 
 export function PaneDivider({ bodyWidth, listWidth, onPreview }: { bodyWidth: number; listWidth: number; onPreview: (width: number | null) => void }) {

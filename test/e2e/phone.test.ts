@@ -195,6 +195,7 @@ test('1366×768: folders, list and conversation side by side as before; no phone
   const list = (await page.locator('.mailbox-list').boundingBox())!;
   const pane = (await page.locator('.reading-pane').boundingBox())!;
   expect(pane.x).toBeGreaterThanOrEqual(list.x + list.width - 1);
+  await screenshot(page, 'phone-laptop-conversation-1366-light');
   expect(errors).toEqual([]);
   await page.close();
 });
