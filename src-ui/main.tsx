@@ -12,6 +12,7 @@
  * only when the app is not there within SPLASH_DELAY_MS: on a normal start it would cost
  * a render and a paint of its own and flash for a frame or two.
  */
+import { proxy } from 'comlink';
 import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { brand } from './brand';
@@ -56,6 +57,8 @@ const mailApp: Promise<(() => React.JSX.Element) | null> = Promise.all([appModul
  */
 const SPLASH_DELAY_MS = 800;
 const FAVICON_DELAY_MS = 1000;
+/** The service worker registers when the syncs caught up, or at the latest this long after the first screen (never while offline). */
+const OFFLINE_LATEST_MS = 60_000;
 
 /**
  * The favicon is the brand's SVG: decoding it builds a whole SVG document on the main
@@ -68,9 +71,22 @@ function showFavicon() {
   link.href = `data:image/svg+xml,${encodeURIComponent(brand.logoSvg)}`;
 }
 
-/** The service worker (the shell opens offline; updates wait for Reload): its code loads after the first screen, outside the entry. */
+/**
+ * The service worker (the shell opens offline; updates wait for Reload): its code loads after
+ * the first screen, outside the entry, and it registers once the accounts' syncs have caught
+ * up — its install downloads the whole build, which must not compete with a first sync — and
+ * the gateway is in reach (offline/syncs-settled.ts).
+ */
 function registerOffline() {
-  import('./offline/sw-registration').then((module) => module.registerServiceWorker()).catch(() => undefined);
+  Promise.all([import('./offline/sw-registration'), import('./offline/syncs-settled'), connecting])
+    .then(async ([registration, { syncsSettled }, connection]) => {
+      if (!connection.handshake.ok) return;
+      const mail = connection.api.mail;
+      // A mailbox that never stops changing still gets its offline shell, a minute later (with the gateway in reach).
+      await syncsSettled({ watchSync: (onStatus) => mail.watchSync(proxy(onStatus)), unwatchSync: (params) => mail.unwatchSync(params) }, OFFLINE_LATEST_MS);
+      await registration.registerServiceWorker();
+    })
+    .catch(() => undefined);
 }
 
 function Boot() {

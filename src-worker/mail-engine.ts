@@ -177,12 +177,27 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
     caughtUp.add(accountId);
     startedCold.delete(accountId);
     lists.settled(accountId);
+    wakeSettled(accountId);
   };
   const settled = async (accountId: string): Promise<boolean> => {
     if (caughtUp.has(accountId)) return true;
     if (startedCold.has(accountId)) return false;
     const stored = await deps.accounts.get(accountId);
     return stored !== undefined && stored.appliedTransactionId > 0 && stored.appliedTransactionId >= stored.cursor;
+  };
+  /** Who waits for an account to settle (background work that must not compete with its first sync). */
+  const settledWaiters = new Map<string, (() => void)[]>();
+  const wakeSettled = (accountId: string) => {
+    const waiting = settledWaiters.get(accountId);
+    settledWaiters.delete(accountId);
+    for (const wake of waiting ?? []) wake();
+  };
+  /** Resolves once the account has caught up with the gateway (at once when it has); also when it is gone. */
+  const whenSettled = async (accountId: string): Promise<void> => {
+    // Listed before the check, so a catch-up during the check's read is not missed.
+    const done = new Promise<void>((resolve) => settledWaiters.set(accountId, [...(settledWaiters.get(accountId) ?? []), resolve]));
+    if (await settled(accountId)) wakeSettled(accountId);
+    await done;
   };
 
   // The tabs' offline banner follows the online check too, not only sync phases.
@@ -272,6 +287,7 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
       runtime.stop();
       runtimes.delete(accountId);
       if (!account) {
+        wakeSettled(accountId); // its waiters meet AccountNotFound instead of waiting for ever
         caughtUp.delete(accountId);
         startedCold.delete(accountId);
         syncStatus.forget(accountId);
@@ -312,6 +328,12 @@ export function createMailEngine(deps: MailEngineDeps): MailEngine {
     syncStatus,
     onListAnswered: () => startup.open('first list'),
     settled,
+    whenSettled,
+  });
+  // An engine that does not sync an account (a dedicated worker that is not the writer) learns
+  // of its catch-up through the relayed changes: its waiters look again at each.
+  changes.subscribe((change) => {
+    if (settledWaiters.has(change.accountId)) void settled(change.accountId).then((done) => done && wakeSettled(change.accountId));
   });
   const kickLocal = (accountId: string) => runtimes.get(accountId)?.outbox.kick();
   const relay = deps.relay ? createMailRelay({ ...deps.relay, changes, statuses, kickLocal }) : null;

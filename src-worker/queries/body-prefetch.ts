@@ -4,8 +4,8 @@
  * this device has not fetched yet, newest first, into MessageBody — the cache opening a
  * message already reads (message-reads.ts), so a prefetched message opens offline.
  *
- * Polite: one body at a time, a pause between them (the engine's own work, a person's
- * clicks, go first), none while the browser asks to save data, and it stops at the first
+ * Polite: not before the accounts' first sync is done, then one body at a time, a pause
+ * between them (the engine's own work, a person's clicks, go first), none while the browser asks to save data, and it stops at the first
  * sign of no network (it runs again when asked, e.g. on the next start). One run at a time
  * for every tab: a second ask joins the run under way.
  */
@@ -26,6 +26,12 @@ export interface BodyPrefetchDeps {
   readonly saveData?: () => boolean;
   /** When a tab last asked for something a person waits on (a thread opened, the list moved): the download waits a moment after it. */
   readonly lastAsked?: () => number;
+  /**
+   * Resolves once the account's first sync is done: until then every body would compete with
+   * the backfill's pages for the network, the CPU and IndexedDB, and the mail to choose from
+   * is not all there yet.
+   */
+  readonly firstSync?: (accountId: string) => Promise<void>;
 }
 
 /**
@@ -78,6 +84,8 @@ export class BodyPrefetch {
   }
 
   private async runAll({ accountIds, days }: { accountIds: readonly string[]; days: number }): Promise<BodyProgress> {
+    const firstSync = this.deps.firstSync;
+    if (firstSync) await Promise.all(accountIds.map((accountId) => firstSync(accountId)));
     const since = (this.deps.now ?? Date.now)() - days * DAY_MS;
     const missing = (await Promise.all(accountIds.map((accountId) => missingBodies(this.deps.open, accountId, since)))).flat().sort((a, b) => b.date - a.date);
     let done = 0;

@@ -55,10 +55,20 @@ export function createPushSocket(deps: PushSocketDeps): PushSocket {
   let failures = 0;
   let timer: unknown = null;
   let stopOnlineWait: (() => void) | null = null;
+  /** The online check was asked since the socket last opened (once per outage, not per retry). */
+  let checkedSinceOpen = false;
 
   const scheduleReconnect = () => {
     phase = 'waiting';
     failures++;
+    // A dropped socket is the engine's first sign that the gateway went away: the online check
+    // looks now, so the tabs say "offline" (and a send says it waits) at once, not after the
+    // next pull fails (a warm engine may not pull for minutes). Its answer also decides below
+    // whether to wait for the network instead of retrying.
+    if (!checkedSinceOpen) {
+      checkedSinceOpen = true;
+      void deps.online.isOnline({ force: true }).catch(() => undefined);
+    }
     timer = clock.setTimeout(() => {
       timer = null;
       // Offline: wait for the network instead of burning attempts (online status re-checks each minute).
@@ -81,7 +91,9 @@ export function createPushSocket(deps: PushSocketDeps): PushSocket {
     const current = deps.connect(deps.url());
     socket = current;
     current.addEventListener('open', () => {
-      if (socket === current) phase = 'open';
+      if (socket !== current) return;
+      phase = 'open';
+      checkedSinceOpen = false;
     });
     current.addEventListener('message', (event) => {
       if (socket !== current) return;

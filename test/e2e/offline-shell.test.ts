@@ -128,6 +128,8 @@ test('written with the gateway down, a message waits and leaves when it is back'
   const { gateway } = own;
   const { page } = tab;
   // Written with the gateway down: the message waits in the engine's outbox and leaves when the gateway is back.
+  // The engine knows it is offline (the page's banner says so) …
+  await page.getByRole('status').filter({ hasText: 'You’re offline.' }).first().waitFor();
   const subject = `Written offline ${Date.now().toString(36)}`;
   await page.getByRole('button', { name: 'Compose' }).click();
   const box = page.getByRole('form').filter({ has: page.getByRole('textbox', { name: 'Message body' }) });
@@ -136,10 +138,9 @@ test('written with the gateway down, a message waits and leaves when it is back'
   await box.getByLabel('Subject').fill(subject);
   await box.getByRole('textbox', { name: 'Message body' }).fill('Written while the server was away.');
   await box.getByRole('button', { name: 'Send' }).click();
-  // Not "sent": the composer closes and the mail waits in the engine's outbox. The page's "Not
-  // sent yet" toast comes only after the engine's first failed try; an engine already in its
-  // offline backoff (as after this file's second step) may not try within 30 s, so the full CI
-  // run did not see it in time (issue 20, left open: say it at once when the engine knows it is offline).
+  // … so the page says at once that the mail waits, not "sent" and not after a try that an
+  // engine in its offline backoff may not make for half a minute.
+  await page.getByRole('region', { name: 'Notifications' }).getByText('You’re offline. It is kept on this device and goes when you’re back online.', { exact: true }).waitFor({ timeout: 10_000 });
   await box.waitFor({ state: 'detached' });
   await screenshot(page, 'offline-sent-waiting');
   await expect(imapSubjects(demo.mail.host, demo.mail.imap, bob, 'INBOX')).resolves.not.toContain(subject);

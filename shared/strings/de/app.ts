@@ -76,6 +76,7 @@ export const app: Record<keyof typeof en, string> = {
   messageNotSent: 'Nachricht nicht gesendet',
   sendWaiting: 'Noch nicht gesendet: Die Nachricht geht, sobald es möglich ist',
   sendKeptHere: 'Sie bleibt auf diesem Gerät und wird erneut versucht, auch nach einem Neuladen.',
+  sendWaitsOffline: 'Sie sind offline. Die Nachricht bleibt auf diesem Gerät und geht, sobald Sie wieder online sind.',
   loggedOutOf: 'Von {email} abgemeldet.',
   actionUndone: 'Aktion rückgängig gemacht.',
   confirmation:

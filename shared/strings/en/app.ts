@@ -75,6 +75,7 @@ export const app = {
   messageNotSent: 'Message not sent',
   sendWaiting: 'Not sent yet: it goes as soon as it can',
   sendKeptHere: 'It is kept on this device and tried again, also after a reload.',
+  sendWaitsOffline: 'You’re offline. It is kept on this device and goes when you’re back online.',
   loggedOutOf: 'Logged out of {email}.',
   actionUndone: 'Action undone.',
   confirmation:

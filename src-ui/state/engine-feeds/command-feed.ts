@@ -5,7 +5,7 @@
  */
 import { TernError } from '../../../shared/errors';
 import type { CommandStatus } from '../../../shared/worker-mail-api';
-import { accountsAtom, draftStatusAtom, sendNoticesAtom } from '../atoms';
+import { accountsAtom, draftStatusAtom, sendNoticesAtom, syncStatusAtom } from '../atoms';
 import type { FeedContext } from './feed-context';
 import type { MailboxCounts } from './mailbox-counts';
 import type { ToastFeed } from './toasts';
@@ -53,28 +53,39 @@ export function createCommandFeed(context: FeedContext, deps: { counts: MailboxC
    * closed composer is not taken for "sent" ("Message sent" comes when it is).
    */
   const sendOfDraft = new Map<string, string>();
-  const waitingEarly = new Map<string, NonNullable<CommandStatus['error']>>();
-  function tellWaiting(commandId: string, error: NonNullable<CommandStatus['error']>) {
+  const waitingEarly = new Map<string, Phrase>();
+  function tellWaiting(commandId: string, why: Phrase) {
     const mine = tracked.get(commandId);
     if (!mine) {
-      waitingEarly.set(commandId, error);
+      waitingEarly.set(commandId, why);
       later(EARLY_STATUS_MS, () => waitingEarly.delete(commandId));
       return;
     }
     if (mine.toldWaiting) return;
     mine.toldWaiting = true;
-    // The catalogue's generic failure says "try again", which the engine does by itself.
-    toasts.toast({ tone: 'info', title: { id: 'app.sendWaiting' }, message: error.name === 'OperationFailed' ? { id: 'app.sendKeptHere' } : errorPhrase(error) });
+    toasts.toast({ tone: 'info', title: { id: 'app.sendWaiting' }, message: why });
   }
+  /** The catalogue's generic failure says "try again", which the engine does by itself. */
+  const waitingBecause = (error: NonNullable<CommandStatus['error']>): Phrase => (error.name === 'OperationFailed' ? { id: 'app.sendKeptHere' } : errorPhrase(error));
+  /**
+   * The engine already knows the account cannot reach the gateway (the offline banner): the
+   * send waits, and the page says so at once, not after a try that an engine in its offline
+   * backoff may not make for half a minute.
+   */
+  const knownOffline = (accountId: string) => {
+    const sync = store.get(syncStatusAtom)[accountId];
+    return sync !== undefined && (sync.phase === 'offline' || sync.online === false);
+  };
   function noteWaiting(status: CommandStatus, previous: CommandStatus | undefined) {
     if (status.status !== 'pending') return;
     if (status.kind === 'send') {
       if (status.draftId) sendOfDraft.set(status.draftId, status.commandId);
       const error = status.error ?? (previous?.kind === 'saveDraft' && previous.status === 'pending' ? previous.error : undefined);
-      if (error) tellWaiting(status.commandId, error);
+      if (error) tellWaiting(status.commandId, waitingBecause(error));
+      else if (knownOffline(status.accountId)) tellWaiting(status.commandId, { id: 'app.sendWaitsOffline' });
     } else if (status.kind === 'saveDraft' && status.error && status.draftId) {
       const send = sendOfDraft.get(status.draftId);
-      if (send) tellWaiting(send, status.error);
+      if (send) tellWaiting(send, waitingBecause(status.error));
     }
   }
   function onCommandStatus(status: CommandStatus) {

@@ -8,7 +8,7 @@ import { registerErrorTransfer } from '../../../../shared/error-transfer';
 import type { BodyProgress } from '../../../../shared/worker-mail-api';
 import { YIELD_MS } from '../../../../src-worker/queries/body-prefetch';
 import { FakeMailServer } from '../fake-mail-server';
-import { Profile, waitFor } from '../mail-test-kit';
+import { Profile, syncedEngine, waitFor } from '../mail-test-kit';
 
 beforeAll(() => registerErrorTransfer());
 const engines: { close(): void }[] = [];
@@ -26,12 +26,7 @@ test('fetches the missing bodies of the last N days, newest first, once; then th
   const lastWeek = server.deliver({ subject: 'Last week', at: now - 7 * DAY });
   const opened = server.deliver({ subject: 'Already opened', at: now - 2 * DAY });
   const old = server.deliver({ subject: 'Two months ago', at: now - 60 * DAY });
-  const profile = new Profile([server]);
-  await profile.addAccounts();
-  const engine = await profile.engine();
-  engines.push(engine);
-  const runtime = await waitFor(() => engine.runtime(server.accountId), 'the runtime');
-  await waitFor(() => runtime.sync.state.phase === 'idle' && runtime.sync.state.appliedTransactionId === server.latest, 'the sync');
+  const { engine } = await syncedEngine(server, engines);
   const askedFrom = Date.now();
   await engine.queries.getBody({ accountId: server.accountId, messageId: opened.id });
   const bodyRequests = () => [yesterday, lastWeek, opened, old].map((message) => server.requestsTo(`/api/messages/${message.id}/body`).length);
@@ -60,3 +55,32 @@ test('fetches the missing bodies of the last N days, newest first, once; then th
   await expect(engine.queries.prefetchBodies({ accountIds: [server.accountId], days: 0 }, () => undefined)).rejects.toMatchObject({ name: 'InvalidRequestData' });
 });
 
+
+test('waits for the first sync: asked while it runs, it fetches the bodies of the mail that sync brings', async () => {
+  const server = new FakeMailServer();
+  server.standardFolders();
+  const now = Date.now();
+  server.deliver({ subject: 'Today', at: now - 3600_000 });
+  server.deliver({ subject: 'Yesterday', at: now - DAY });
+  // The first delta page is held on the wire: the account's first sync is under way.
+  let releaseDelta = () => {};
+  const deltaHeld = new Promise<void>((resolve) => (releaseDelta = resolve));
+  let deltaAsked = false;
+  server.handlers.push(async ({ path }) => {
+    if (path !== '/api/delta') return undefined;
+    deltaAsked = true;
+    await deltaHeld;
+    return undefined;
+  });
+  const profile = new Profile([server]);
+  await profile.addAccounts();
+  const engine = await profile.engine();
+  engines.push(engine);
+  await waitFor(() => deltaAsked, 'the first delta request');
+
+  // Asked while nothing is stored yet: a run that did not wait would find nothing to fetch and end at 0 of 0.
+  const run = engine.queries.prefetchBodies({ accountIds: [server.accountId], days: 30 }, () => undefined);
+  releaseDelta();
+  await expect(run).resolves.toEqual({ done: 2, total: 2, state: 'done' });
+  expect(server.requests.filter((request) => request.path.endsWith('/body'))).toHaveLength(2);
+});

@@ -11,6 +11,9 @@ function setup() {
   const announced: number[] = [];
   const ended: TernError[] = [];
   const online = onlineStub();
+  const checks: boolean[] = [];
+  const status = { ...online.status, isOnline: (params?: { force?: boolean }) => (checks.push(params?.force === true), online.status.isOnline(params)) };
+  Object.defineProperty(status, 'last', { get: () => online.status.last });
   const push = createPushSocket({
     accountId: '7',
     url: () => pushSocketUrl({ clusterApi: 'https://mail.example.com', api: 'https://mail.example.com/api', token: 'a b' }),
@@ -19,14 +22,14 @@ function setup() {
       sockets.push(socket);
       return socket;
     },
-    online: online.status,
+    online: status,
     clock,
     random: () => 1,
     onAnnounce: (id) => announced.push(id),
     onEnded: (error) => ended.push(error),
   });
   const frame = (socket: FakeSocket, latestTxnId: number, accountId = '7') => socket.emit('message', { data: JSON.stringify({ type: 'txn', accountId, latestTxnId }) });
-  return { clock, sockets, announced, ended, push, frame, setOnline: online.set };
+  return { clock, sockets, announced, ended, push, frame, setOnline: online.set, checks };
 }
 
 describe('push websocket', () => {
@@ -41,6 +44,24 @@ describe('push websocket', () => {
     sockets[0]!.emit('message', { data: JSON.stringify({ type: 'other' }) });
     expect(announced).toEqual([12]);
     expect(push.phase).toBe('open');
+  });
+
+  test('a dropped socket asks the online check at once (the tabs say offline now), once per outage, not per retry', () => {
+    const { clock, sockets, push, checks } = setup();
+    push.start();
+    sockets[0]!.emit('open');
+    expect(checks).toEqual([]);
+    sockets[0]!.drop(1006);
+    expect(checks).toEqual([true]);
+    for (let i = 0; i < 3; i++) {
+      clock.advance(clock.pending()[0]!);
+      sockets.at(-1)!.drop(1006); // the gateway still away: no new look each retry
+    }
+    expect(checks).toEqual([true]);
+    clock.advance(clock.pending()[0]!);
+    sockets.at(-1)!.emit('open');
+    sockets.at(-1)!.drop(1006); // back, then gone again: a new outage
+    expect(checks).toEqual([true, true]);
   });
 
   test('a dropped socket reconnects with doubling backoff; a frame resets it', () => {

@@ -1,8 +1,8 @@
 import { createStore } from 'jotai';
 import { afterEach, expect, test, vi } from 'vitest';
 import { formatPhrase, type Phrase } from '../../../../../shared/strings';
-import type { CommandStatus, ListPatch, ListSnapshot, ListWindow, ThreadRow } from '../../../../../shared/worker-mail-api';
-import { accountsAtom, foldersAtom, inboxUnreadAtom, partnerThemeAtom, threadListAtom, toastsAtom } from '../../../../../src-ui/state/atoms';
+import type { CommandStatus, ListPatch, ListSnapshot, ListWindow, SyncStatus, ThreadRow } from '../../../../../shared/worker-mail-api';
+import { accountsAtom, foldersAtom, inboxUnreadAtom, partnerThemeAtom, syncStatusAtom, threadListAtom, toastsAtom } from '../../../../../src-ui/state/atoms';
 import { createWorkerBridge, MAILBOX_REFRESH_DELAY_MS } from '../../../../../src-ui/state/engine-feeds';
 import { createFakeEngine, DEMO_LOGINS } from '../../fake-mail-engine';
 import { threadRow } from '../../support/thread-rows';
@@ -203,6 +203,26 @@ test('a send of this tab says "Message sent" (a status toast) once the gateway h
   bridge.trackCommand('send-5', 'Message not sent', 'Message sent');
   // The generic failure's "try again" is not said: the engine tries again by itself.
   expect(shown().at(-1)).toEqual(['info', 'Not sent yet: it goes as soon as it can', 'It is kept on this device and tried again, also after a reload.']);
+  bridge.stop();
+});
+
+test('a send while the engine knows it is offline says "Not sent yet" at once, before any failed try; online it waits for one', async () => {
+  const { store, bridge, onStatus } = await bridgeWithStatuses();
+  // What the engine's sync pushes (the offline banner reads the same).
+  const setSync = (phase: SyncStatus['phase']) =>
+    store.set(syncStatusAtom, (all) => ({ ...all, '1001': { accountId: '1001', phase, appliedTransactionId: 1, latestTxnId: 1, online: phase !== 'offline', error: null } }));
+  const waitingToasts = () => store.get(toastsAtom).filter((toast) => toast.title !== undefined && english(toast.title) === 'Not sent yet: it goes as soon as it can').map((toast) => english(toast.message));
+  // Online: a queued send is not news.
+  setSync('idle');
+  bridge.trackCommand('send-on', 'Message not sent', 'Message sent');
+  onStatus({ commandId: 'send-on', accountId: '1001', kind: 'send', status: 'pending', draftId: 'd-on' });
+  expect(waitingToasts()).toEqual([]);
+  // Offline: said with the engine's first word of the send (here before `run` answered), once.
+  setSync('offline');
+  onStatus({ commandId: 'send-off', accountId: '1001', kind: 'send', status: 'pending', draftId: 'd-off' });
+  bridge.trackCommand('send-off', 'Message not sent', 'Message sent');
+  onStatus({ commandId: 'send-off', accountId: '1001', kind: 'send', status: 'pending', draftId: 'd-off' });
+  expect(waitingToasts()).toEqual(['You’re offline. It is kept on this device and goes when you’re back online.']);
   bridge.stop();
 });
 
