@@ -245,6 +245,13 @@ export interface MailQueryService {
    * how far it is. Resolves when done, or stopped (offline, or the browser saving data).
    */
   prefetchBodies(params: { accountIds: readonly string[]; days: number }, onProgress: (progress: BodyProgress) => void): Promise<BodyProgress>;
+  /**
+   * The bodies about to be read (issue 13 point 4): of these threads (the list's cursor
+   * first, then its neighbours on screen; at most 12 are taken), the messages an opening
+   * expands that this device does not keep, fetched one at a time in that order. A new ask
+   * replaces what is left of the last one. Resolves with how many are to fetch, at once.
+   */
+  prefetchNear(params: { threads: readonly { accountId: string; threadId: string }[] }): Promise<number>;
   /** Folders of an account, special folders first, nested order. */
   listFolders(params: { accountId: string }): Promise<readonly FolderView[]>;
   /** Unread counts per account, for the sidebar. */

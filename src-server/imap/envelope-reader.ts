@@ -55,7 +55,8 @@ export function readEnvelope(entry: ImapAttributeList): MessageEnvelopeObject {
   if (date && !isList(date) && date.value) {
     const text = strValue(date) as string;
     const parsed = new Date(text);
-    envelope.date = parsed.toString() === 'Invalid Date' ? (text as unknown as Date) : parsed;
+    // imapflow asks `toString() === 'Invalid Date'`, which formats the date (a time zone lookup): the same test, without.
+    envelope.date = Number.isNaN(parsed.getTime()) ? (text as unknown as Date) : parsed;
   }
   const subject = at(1);
   if (subject && !isList(subject) && subject.value) {

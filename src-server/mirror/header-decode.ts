@@ -125,15 +125,18 @@ export function decodeHeaderValue(raw: Buffer): string {
   return out;
 }
 
-/** Fields of a raw header block (e.g. BODY[HEADER.FIELDS (…)]) by lowercase name, values raw and unfolded; the first of repeated fields. */
-export function rawHeaderFields(block: Buffer): Map<string, Buffer> {
-  const fields = new Map<string, Buffer>();
+/**
+ * Fields of a raw header block (e.g. BODY[HEADER.FIELDS (…)]) by lowercase name, values raw
+ * (as Latin-1 text: one character per byte) and unfolded; the first of repeated fields.
+ */
+export function rawHeaderText(block: Buffer): Map<string, string> {
+  const fields = new Map<string, string>();
   const text = block.toString('latin1').replace(/\r?\n(?=[ \t])/g, '');
   for (const line of text.split(/\r?\n/)) {
     const colon = line.indexOf(':');
     if (colon <= 0) continue;
     const name = line.slice(0, colon).trim().toLowerCase();
-    if (!fields.has(name)) fields.set(name, Buffer.from(line.slice(colon + 1).trim(), 'latin1'));
+    if (!fields.has(name)) fields.set(name, line.slice(colon + 1).trim());
   }
   return fields;
 }

@@ -3,7 +3,7 @@ import type { Address } from '../../shared/api/mail';
 import { canonicalFlag } from '../imap/imap-flags';
 import { attachmentsOf, type StoredAttachment } from './attachments';
 import { bodyPartsOf, type BodyParts } from './body-parts';
-import { decodeHeaderValue, hasRawBytes, rawHeaderFields, withRawNames } from './header-decode';
+import { decodeHeaderValue, hasRawBytes, rawHeaderText, withRawNames } from './header-decode';
 import { EARLY_BYTES, EARLY_PART, earlySnippet, snippetSourceOf, type SnippetSource } from './snippet';
 import { messageIdsIn } from './threading';
 import { parseUnsubscribe, type Unsubscribe } from '../../shared/unsubscribe';
@@ -81,16 +81,16 @@ function referencesOf(headers: Buffer | undefined): string[] {
 }
 
 /** The List-Unsubscribe pair of the raw header fields (ASCII by RFC 2369; read as Latin-1 like the rest). */
-function unsubscribeOf(fields: ReadonlyMap<string, Buffer> | null): Unsubscribe | null {
+function unsubscribeOf(fields: ReadonlyMap<string, string> | null): Unsubscribe | null {
   if (!fields) return null;
-  return parseUnsubscribe(fields.get('list-unsubscribe')?.toString('latin1'), fields.get('list-unsubscribe-post')?.toString('latin1'));
+  return parseUnsubscribe(fields.get('list-unsubscribe'), fields.get('list-unsubscribe-post'));
 }
 
 /** List-Id (RFC 2919), or Precedence: bulk, list or junk (RFC 2076 §3.9, what list servers set); of the raw header fields. */
-function isBulk(fields: ReadonlyMap<string, Buffer> | null): boolean {
+function isBulk(fields: ReadonlyMap<string, string> | null): boolean {
   if (!fields) return false;
   if (fields.has('list-id')) return true;
-  return /^\s*(bulk|list|junk)\b/i.test(fields.get('precedence')?.toString('latin1') ?? '');
+  return /^\s*(bulk|list|junk)\b/i.test(fields.get('precedence') ?? '');
 }
 
 export function toMessageRecord(message: FetchMessageObject): MessageRecord {
@@ -99,19 +99,23 @@ export function toMessageRecord(message: FetchMessageObject): MessageRecord {
   const early = source ? earlySnippet(message.bodyParts?.get(EARLY_PART), source) : '';
   const receivedAt = epoch(message.internalDate) ?? Date.now();
   // The header block read once into fields: unsubscribe, bulk and (8-bit only) the raw subject and names read them.
-  const fields = message.headers ? rawHeaderFields(message.headers) : null;
-  const raw = message.headers && hasRawBytes(message.headers) ? fields : null;
-  const rawSubject = raw?.get('subject');
+  const fields = message.headers ? rawHeaderText(message.headers) : null;
+  const eightBit = Boolean(message.headers && hasRawBytes(message.headers));
+  const raw = (name: string) => {
+    const value = eightBit ? fields?.get(name) : undefined;
+    return value === undefined ? undefined : Buffer.from(value, 'latin1');
+  };
+  const rawSubject = raw('subject');
   return {
     uid: message.uid,
     messageIdHeader: messageIdsIn(envelope.messageId)[0] ?? null,
     inReplyTo: messageIdsIn(envelope.inReplyTo)[0] ?? null,
     references: referencesOf(message.headers),
     subject: rawSubject && hasRawBytes(rawSubject) ? decodeHeaderValue(rawSubject) : (envelope.subject ?? ''),
-    from: withRawNames(toAddresses(envelope.from), raw?.get('from')),
-    to: withRawNames(toAddresses(envelope.to), raw?.get('to')),
-    cc: withRawNames(toAddresses(envelope.cc), raw?.get('cc')),
-    replyTo: withRawNames(toAddresses(envelope.replyTo), raw?.get('reply-to')),
+    from: withRawNames(toAddresses(envelope.from), raw('from')),
+    to: withRawNames(toAddresses(envelope.to), raw('to')),
+    cc: withRawNames(toAddresses(envelope.cc), raw('cc')),
+    replyTo: withRawNames(toAddresses(envelope.replyTo), raw('reply-to')),
     date: epoch(envelope.date) ?? receivedAt,
     receivedAt,
     flags: storedFlags(message.flags),

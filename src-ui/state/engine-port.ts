@@ -89,6 +89,7 @@ export function engineFromWorker(worker: Remote<WorkerApi>, version: string, sta
       watchThread: (params, onPush) => worker.mail.watchThread(params, proxy(onPush)),
       getBody: (params) => worker.mail.getBody(params),
       prefetchBodies: (params, onProgress) => worker.mail.prefetchBodies(params, proxy(onProgress)),
+      prefetchNear: (params) => worker.mail.prefetchNear(params),
       listFolders: (params) => worker.mail.listFolders(params),
       counts: (params) => worker.mail.counts(params),
       suggestAddresses: (params) => worker.mail.suggestAddresses(params),

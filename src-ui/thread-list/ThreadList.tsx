@@ -20,6 +20,7 @@ import { needsWindowMove, renderedRange, sameRange, scrollTopToShow, windowAroun
 import { useT } from '../kit/i18n';
 import { isImportantRow, priorityAccountsAtom } from '../state/priority';
 import { WhyImportant } from './WhyImportant';
+import { useNearPrefetch } from './near-prefetch';
 
 /** Height of a priority inbox's section heading ("Important", "Everything else"), as thread-list.css draws it. */
 export const SECTION_HEADING_PX = 30;
@@ -92,6 +93,9 @@ export function ThreadList(props: ThreadListProps) {
   const priorityAccounts = useAtomValue(priorityAccountsAtom);
   const [why, setWhy] = useState<ThreadRow | null>(null);
   const onWhy = useCallback((row: ThreadRow) => setWhy(row), []);
+
+  // The bodies of the rows around the cursor, fetched before they are opened (near-prefetch.ts).
+  useNearPrefetch(list.status === 'ready' ? held : null, cursorIndex, range);
 
   /** The list's scroll position as last seen in a scroll event: effects read this, not the element (a read there forces a layout). */
   const scrollTop = useRef(0);

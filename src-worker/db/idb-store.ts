@@ -165,7 +165,11 @@ class IdbStore<T extends string> implements LocalStore<T> {
   private open(tables: readonly T[], mode: IDBTransactionMode): Tx {
     if (this.closeReason !== null) throw closedError(this.name, this.closeReason);
     try {
-      return this.db.transaction([...tables] as string[], mode);
+      // Relaxed: a write commits once the browser has it, without waiting for the disk to
+      // flush (issue 13: a sync writes a transaction per page). Everything here can be synced
+      // again from the gateway, and unsent commands are re-sent on the next start if a crash
+      // of the whole OS drops their last transaction.
+      return mode === 'readwrite' ? this.db.transaction([...tables] as string[], mode, { durability: 'relaxed' }) : this.db.transaction([...tables] as string[], mode);
     } catch (error) {
       throw toStorageError(error, this.name, this.closeReason);
     }

@@ -34,6 +34,7 @@ import {
   moveWindowParamsSchema,
   parseParams,
   prefetchParamsSchema,
+  prefetchNearParamsSchema,
   proxyImagesParamsSchema,
   subscriptionParamsSchema,
   suggestParamsSchema,
@@ -42,6 +43,7 @@ import {
 } from './query-params';
 import type { OpenStore } from './thread-list-reader';
 import { BodyPrefetch } from './body-prefetch';
+import { NearPrefetch } from './near-prefetch';
 import type { SuggestionIndexes } from './suggestion-indexes';
 import { orderFolders } from './views';
 
@@ -94,6 +96,15 @@ export class EngineMailQueries implements MailQueryService {
       ...(this.deps.whenSettled ? { firstSync: this.deps.whenSettled } : {}),
     });
     return this.bodyPrefetch.run(parsed, onProgress);
+  }
+
+  /** The bodies about to be read (near-prefetch.ts); made on first use, one queue for every tab. */
+  private nearPrefetch: NearPrefetch | null = null;
+
+  async prefetchNear(params: { threads: readonly { accountId: string; threadId: string }[] }): Promise<number> {
+    const { threads } = parseParams(prefetchNearParamsSchema, params);
+    this.nearPrefetch ??= new NearPrefetch({ open: this.deps.open, fetchBody: (body) => this.deps.reads.body(body) });
+    return this.nearPrefetch.ask(threads);
   }
 
   async watchThreadList(params: { scope: ListScope; window: ListWindow }, onPatch: (patch: ListPatch) => void): Promise<ListSnapshot> {

@@ -31,6 +31,8 @@ export const accountParamsSchema = z.object({ accountId: id });
 export const proxyImagesParamsSchema = z.object({ accountId: id, urls: z.array(z.string().min(1).max(4096)).max(MAX_SIGNED_IMAGES) });
 export const accountsParamsSchema = z.object({ accountIds });
 export const prefetchParamsSchema = z.object({ accountIds, days: z.number().int().min(1).max(3650) });
+/** More threads than the engine takes (NEAR_THREADS) are refused: a tab lists what is on screen. */
+export const prefetchNearParamsSchema = z.object({ threads: z.array(z.object({ accountId: id, threadId: id })).max(100) });
 export const suggestParamsSchema = z.object({ accountIds, prefix: z.string().max(200), limit: z.number().int().min(1).max(50) });
 export const subscriptionParamsSchema = z.object({ subscriptionId: id });
 

@@ -17,6 +17,8 @@ export interface MessageActions {
   loadBody(params: { accountId: string; messageId: string; whole?: boolean }): Promise<BodyView>;
   /** "Keep recent mail offline": the engine fetches the last `days` days' missing bodies (one run for every tab). */
   keepOffline(params: { accountIds: readonly string[]; days: number }, onProgress: (progress: BodyProgress) => void): Promise<BodyProgress>;
+  /** The bodies of the threads around the cursor, fetched before they are opened (MailQueryService.prefetchNear); failures are the engine's. */
+  prefetchNear(threads: readonly { accountId: string; threadId: string }[]): void;
   suggestAddresses(params: { accountIds: readonly string[]; prefix: string; limit: number }): Promise<readonly Address[]>;
   saveDraft(draft: DraftInput): Promise<DraftSaveReceipt>;
   /** A draft to edit, by its message in Drafts (Bcc and attachments included), or by the id a composer saved it under (composers restored after a reload). */
@@ -55,6 +57,7 @@ export function createMessageActions(params: { engine: UiEngine; bridge: WorkerB
       }
     },
     keepOffline: (params, onProgress) => engine.mail.prefetchBodies(params, onProgress),
+    prefetchNear: (threads) => void engine.mail.prefetchNear({ threads }).catch(() => undefined),
     suggestAddresses: (query) => engine.mail.suggestAddresses(query),
     saveDraft: (draft) => engine.commands.saveDraft({ draft }),
     async openDraft(draft) {

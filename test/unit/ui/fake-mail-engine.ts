@@ -531,6 +531,11 @@ export function createFakeEngine(options: FakeEngineOptions = {}): FakeEngine {
         onProgress(done);
         return done;
       },
+      // Every body is at hand in memory: nothing to fetch (the ask is recorded).
+      async prefetchNear(params) {
+        record('mail.prefetchNear', params);
+        return 0;
+      },
       async listFolders({ accountId }) {
         const list = folders.get(accountId);
         if (!list) throw new TernError('AccountNotFound');

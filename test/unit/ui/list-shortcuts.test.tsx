@@ -45,3 +45,20 @@ test('v with nothing checked opens "Move to" for the cursor row and moves that r
     { kind: 'archive', accountId: '1001', threadIds: [now] },
   ]);
 });
+
+test('the bodies near the cursor are asked for where it stops: its row first, then the rows j goes to, then those above', async () => {
+  const engine = createFakeEngine({ loggedIn: ['alice@tern.test'] });
+  const view = await renderApp({ engine, path: '/mail/1001/1001' });
+  await waitFor(() => expect(rows(view.container).length).toBeGreaterThan(6));
+  const asks = () => engine.calls.filter((call) => call.method === 'mail.prefetchNear').map((call) => (call.params as { threads: { threadId: string }[] }).threads.map((thread) => thread.threadId));
+  const shown = () => rows(view.container).map((row) => threadOf(row)!);
+  await waitFor(() => expect(asks()).toHaveLength(1));
+  expect(asks()[0]!.slice(0, 6)).toEqual(shown().slice(0, 6));
+  expect(asks()[0]!.length).toBeLessThanOrEqual(12);
+  // Where the cursor stops: its row, the five below, the two above, then the rest on screen.
+  await press('j');
+  await press('j');
+  await press('j');
+  await waitFor(() => expect(asks().at(-1)![0]).toBe(shown()[3]));
+  expect(asks().at(-1)!.slice(0, 9)).toEqual([...shown().slice(3, 9), shown()[2], shown()[1], shown()[0]]);
+});

@@ -118,3 +118,14 @@ export class Profile {
     return Object.assign(engine, { databases });
   }
 }
+
+/** One server's account added to a new profile, and an engine caught up with it; `keep` holds the engine to close after the test. */
+export async function syncedEngine(server: FakeMailServer, keep: { close(): void }[]) {
+  const profile = new Profile([server]);
+  await profile.addAccounts();
+  const engine = await profile.engine();
+  keep.push(engine);
+  const runtime = await waitFor(() => engine.runtime(server.accountId), 'the runtime');
+  await waitFor(() => runtime.sync.state.phase === 'idle' && runtime.sync.state.appliedTransactionId === server.latest, 'the sync');
+  return { profile, engine, runtime };
+}

@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import { IDBFactory, IDBIndex, IDBObjectStore } from 'fake-indexeddb';
+import { IDBDatabase, IDBFactory, IDBIndex, IDBObjectStore } from 'fake-indexeddb';
 import { afterEach, expect, test, vi } from 'vitest';
 import { idbStoreFactory } from '../../../../src-worker/db/idb-store';
 import type { DatabaseSchema } from '../../../../src-worker/db/schema';
@@ -34,5 +34,17 @@ test('newest-first key reads walk a key cursor: no row is read or cloned', async
   // Rows newest first still come with their values.
   const rows = await withRead(store, ['Thread'], (tx) => tx.getAll('Thread', { index: 'by_folder', range: prefixRange(['inbox']), direction: 'prev', limit: 1 }));
   expect(rows).toEqual([expect.objectContaining({ id: 't5', body: 'x'.repeat(1000) })]);
+  store.close();
+});
+
+test('writes ask for relaxed durability (no disk flush per sync page), reads ask for nothing', async () => {
+  const store = await idbStoreFactory(new IDBFactory()).open('durability', schema);
+  const opened = vi.spyOn(IDBDatabase.prototype, 'transaction');
+  await withWrite(store, ['Thread'], (tx) => tx.put('Thread', { id: 't1', stamps: [] }));
+  await withRead(store, ['Thread'], (tx) => tx.get('Thread', 't1'));
+  expect(opened.mock.calls.map((call) => [call[1], call[2]])).toEqual([
+    ['readwrite', { durability: 'relaxed' }],
+    ['readonly', undefined],
+  ]);
   store.close();
 });

@@ -8,7 +8,7 @@ import { registerErrorTransfer } from '../../../../shared/error-transfer';
 import type { BodyProgress } from '../../../../shared/worker-mail-api';
 import { YIELD_MS } from '../../../../src-worker/queries/body-prefetch';
 import { FakeMailServer } from '../fake-mail-server';
-import { Profile, waitFor } from '../mail-test-kit';
+import { Profile, syncedEngine, waitFor } from '../mail-test-kit';
 
 beforeAll(() => registerErrorTransfer());
 const engines: { close(): void }[] = [];
@@ -26,12 +26,7 @@ test('fetches the missing bodies of the last N days, newest first, once; then th
   const lastWeek = server.deliver({ subject: 'Last week', at: now - 7 * DAY });
   const opened = server.deliver({ subject: 'Already opened', at: now - 2 * DAY });
   const old = server.deliver({ subject: 'Two months ago', at: now - 60 * DAY });
-  const profile = new Profile([server]);
-  await profile.addAccounts();
-  const engine = await profile.engine();
-  engines.push(engine);
-  const runtime = await waitFor(() => engine.runtime(server.accountId), 'the runtime');
-  await waitFor(() => runtime.sync.state.phase === 'idle' && runtime.sync.state.appliedTransactionId === server.latest, 'the sync');
+  const { engine } = await syncedEngine(server, engines);
   const askedFrom = Date.now();
   await engine.queries.getBody({ accountId: server.accountId, messageId: opened.id });
   const bodyRequests = () => [yesterday, lastWeek, opened, old].map((message) => server.requestsTo(`/api/messages/${message.id}/body`).length);
