@@ -99,12 +99,7 @@ test('yields to a person’s ask still being answered: no body before a second a
     if (path === `/api/messages/${opening.id}/body`) await openingHeld;
     return undefined;
   });
-  const profile = new Profile([server]);
-  await profile.addAccounts();
-  const engine = await profile.engine();
-  engines.push(engine);
-  const runtime = await waitFor(() => engine.runtime(server.accountId), 'the runtime');
-  await waitFor(() => runtime.sync.state.phase === 'idle' && runtime.sync.state.appliedTransactionId === server.latest, 'the sync');
+  const { engine } = await syncedEngine(server, engines);
 
   // The person opens a message whose body the gateway is slow to give (longer than YIELD_MS).
   const opened = engine.queries.getBody({ accountId: server.accountId, messageId: opening.id });
