@@ -13,9 +13,9 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const LAYERS = ['typecheck', 'unit', 'integration', 'e2e'];
 // The unit layer is two projects: the files without a DOM in one shared worker, the happy-dom ones
-// in fresh VM contexts (vitest.config.ts says why). The integration layer runs its mail paths on Dovecot, then on Cyrus IMAP, then the gateway on
-// PostgreSQL instead of SQLite (vitest.config.ts).
-const PROJECTS = { unit: ['unit', 'unit-dom'], integration: ['integration', 'integration-cyrus', 'integration-postgres'], e2e: ['e2e'] };
+// in fresh VM contexts (vitest.config.ts says why). The integration layer runs its mail paths on Dovecot (two files at a time, and
+// integration-alone's files one at a time), then on Cyrus IMAP, then the gateway on PostgreSQL instead of SQLite (vitest.config.ts).
+const PROJECTS = { unit: ['unit', 'unit-dom'], integration: ['integration', 'integration-alone', 'integration-cyrus', 'integration-postgres'], e2e: ['e2e'] };
 const requested = process.argv.slice(2);
 for (const layer of requested) {
   if (!LAYERS.includes(layer)) {

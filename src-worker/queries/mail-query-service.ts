@@ -69,8 +69,18 @@ export class EngineMailQueries implements MailQueryService {
   private bodyPrefetch: BodyPrefetch | null = null;
   /** When a tab last asked for a thread, a body or a list window: the prefetch waits a moment after it. */
   private lastAsked = 0;
-  private asked(): void {
+  /** Asks being answered now (the prefetch waits for none). */
+  private asking = 0;
+  /** Runs a person's ask; the prefetch yields while it runs and for a moment after it ends. */
+  private async asked<T>(answer: () => Promise<T>): Promise<T> {
     this.lastAsked = Date.now();
+    this.asking++;
+    try {
+      return await answer();
+    } finally {
+      this.asking--;
+      this.lastAsked = Date.now();
+    }
   }
 
   constructor(private readonly deps: MailQueryServiceDeps) {}
@@ -82,6 +92,7 @@ export class EngineMailQueries implements MailQueryService {
       fetchBody: (body) => this.deps.reads.body(body),
       saveData: () => (globalThis.navigator as { connection?: { saveData?: boolean } } | undefined)?.connection?.saveData === true,
       lastAsked: () => this.lastAsked,
+      asking: () => this.asking,
       ...(this.deps.whenSettled ? { firstSync: this.deps.whenSettled } : {}),
     });
     return this.bodyPrefetch.run(parsed, onProgress);
@@ -105,8 +116,7 @@ export class EngineMailQueries implements MailQueryService {
   }
 
   moveWindow(params: { subscriptionId: string; window: ListWindow }): Promise<ListSnapshot> {
-    this.asked();
-    return this.deps.lists.move(parseParams(moveWindowParamsSchema, params));
+    return this.asked(() => this.deps.lists.move(parseParams(moveWindowParamsSchema, params)));
   }
 
   async unwatch(params: { subscriptionId: string }): Promise<void> {
@@ -116,19 +126,17 @@ export class EngineMailQueries implements MailQueryService {
 
   async watchThread(params: { accountId: string; threadId: string }, onPush: (push: ThreadPush) => void): Promise<ThreadSnapshot> {
     const parsed = parseParams(threadParamsSchema, params);
-    this.asked();
-    if (!this.deps.threads) return { subscriptionId: '', thread: await this.deps.reads.thread(parsed) };
-    return this.deps.threads.watch(parsed, onPush);
+    const threads = this.deps.threads;
+    if (!threads) return this.asked(async () => ({ subscriptionId: '', thread: await this.deps.reads.thread(parsed) }));
+    return this.asked(() => threads.watch(parsed, onPush));
   }
 
   getThread(params: { accountId: string; threadId: string }): Promise<ThreadView> {
-    this.asked();
-    return this.deps.reads.thread(parseParams(threadParamsSchema, params));
+    return this.asked(() => this.deps.reads.thread(parseParams(threadParamsSchema, params)));
   }
 
   getBody(params: { accountId: string; messageId: string; whole?: boolean }): Promise<BodyView> {
-    this.asked();
-    return this.deps.reads.body(parseParams(bodyParamsSchema, params));
+    return this.asked(() => this.deps.reads.body(parseParams(bodyParamsSchema, params)));
   }
 
   getAttachment(params: { accountId: string; messageId: string; index: number }): Promise<Blob> {

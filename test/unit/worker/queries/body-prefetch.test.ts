@@ -84,3 +84,34 @@ test('waits for the first sync: asked while it runs, it fetches the bodies of th
   await expect(run).resolves.toEqual({ done: 2, total: 2, state: 'done' });
   expect(server.requests.filter((request) => request.path.endsWith('/body'))).toHaveLength(2);
 });
+
+test('yields to a person’s ask still being answered: no body before a second after it ends, however long the gateway takes', async () => {
+  const server = new FakeMailServer();
+  server.standardFolders();
+  const now = Date.now();
+  const opening = server.deliver({ subject: 'Opened by the person', at: now - 3600_000 });
+  const recent = server.deliver({ subject: 'Kept offline', at: now - DAY });
+  let releaseOpening = () => {};
+  const openingHeld = new Promise<void>((resolve) => (releaseOpening = resolve));
+  let prefetchedAt = 0;
+  server.handlers.push(async ({ path }) => {
+    if (path === `/api/messages/${recent.id}/body`) prefetchedAt ||= Date.now();
+    if (path === `/api/messages/${opening.id}/body`) await openingHeld;
+    return undefined;
+  });
+  const { engine } = await syncedEngine(server, engines);
+
+  // The person opens a message whose body the gateway is slow to give (longer than YIELD_MS).
+  const opened = engine.queries.getBody({ accountId: server.accountId, messageId: opening.id });
+  await waitFor(() => server.requestsTo(`/api/messages/${opening.id}/body`).length === 1, 'the person’s body request');
+  const run = engine.queries.prefetchBodies({ accountIds: [server.accountId], days: 30 }, () => undefined);
+  await new Promise((resolve) => setTimeout(resolve, YIELD_MS * 1.5)); // the gateway's slow answer
+  const answeredAt = Date.now();
+  releaseOpening();
+  await opened;
+  // Both were missing when it began (the person's was on its way): it joins that one, fetches the other.
+  await expect(run).resolves.toEqual({ done: 2, total: 2, state: 'done' });
+  expect(server.requestsTo(`/api/messages/${opening.id}/body`)).toHaveLength(1);
+  // Counted from the start of the ask, the download would have gone at 1 s, while the person still waited.
+  expect(prefetchedAt - answeredAt).toBeGreaterThanOrEqual(YIELD_MS - 20);
+});
