@@ -7,11 +7,11 @@ import { folderDisplayName } from '../state/folder-order';
 import { accountsAtom, foldersAtom } from '../state/atoms';
 import { useAccountLabels } from '../state/labels';
 import { priorityAccountsAtom } from '../state/priority';
-import { listScopeFor } from './list-scope';
+import { listScopeFor } from '../state/list-scope';
 import { MailboxView } from './MailboxView';
 import { NotFound } from './NotFound';
 import { RedirectToInbox } from '../kit/Redirect';
-import { unifiedRoleSchema } from './search-params';
+import { unifiedRoleSchema } from '../state/search-params';
 
 const mailRoute = getRouteApi('/mail');
 const unifiedRoute = getRouteApi('/mail/unified/$role');

@@ -30,7 +30,7 @@ import { RootLayout } from './RootLayout';
 import { NotFound } from './NotFound';
 import { RouteError } from './RouteError';
 import { builtSettingsPage, loadSettingsPage } from '../settings/pages';
-import { composeSearchSchema, contactsSearchSchema, loginSearchSchema, mailSearchSchema, parseSearchString, stringifySearchObject } from './search-params';
+import { composeSearchSchema, contactsSearchSchema, loginSearchSchema, mailSearchSchema, parseSearchString, stringifySearchObject } from '../state/search-params';
 
 const rootRoute = createRootRoute({ component: RootLayout, notFoundComponent: NotFound });
 

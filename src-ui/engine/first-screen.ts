@@ -48,7 +48,7 @@ function rememberedAccountIds(): readonly string[] | null {
 }
 
 /**
- * The list an address shows, as app/list-scope.ts builds it (same fields, same order: the
+ * The list an address shows, as state/list-scope.ts builds it (same fields, same order: the
  * bridge compares the JSON). Null for addresses that show no list, or a search.
  */
 export function firstScreenScope(location: { pathname: string; search: string }): ListScope | null {

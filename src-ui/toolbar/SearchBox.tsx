@@ -23,8 +23,8 @@ import { SearchHelp } from './SearchHelp';
 import { useLocale, useT } from '../kit/i18n';
 import { searchProblemText } from './search-problem-text';
 import { useMailActions } from '../state/actions-context';
-import { searchScopeFor, type MailboxAddress } from '../app/list-scope';
-import type { UnifiedRole } from '../app/search-params';
+import { searchScopeFor, type MailboxAddress } from '../state/list-scope';
+import type { UnifiedRole } from '../state/search-params';
 import { FIRST_WINDOW_ROWS } from '../kit/virtual-window';
 
 const mailRoute = getRouteApi('/mail');

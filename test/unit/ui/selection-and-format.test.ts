@@ -3,9 +3,9 @@ import type { ThreadRow } from '../../../shared/worker-mail-api';
 import { groupByAccount, keepHeld, selectOnly, selectRange, toggleRow } from '../../../src-ui/state/thread-list/selection';
 import { formatListTime } from '../../../src-ui/kit/date-format';
 import { avatarAddress, sendersLabel } from '../../../src-ui/thread-list/row-format';
-import { listScopeFor, searchAccountIds } from '../../../src-ui/app/list-scope';
+import { listScopeFor, searchAccountIds } from '../../../src-ui/state/list-scope';
 import { parseRowKey } from '../../../src-ui/state/thread-list/row-key';
-import { loginSearchSchema, mailSearchSchema, parseSearchString, stringifySearchObject } from '../../../src-ui/app/search-params';
+import { loginSearchSchema, mailSearchSchema, parseSearchString, stringifySearchObject } from '../../../src-ui/state/search-params';
 import { folderDisplayName, orderFolders } from '../../../src-ui/state/folder-order';
 import type { FolderView } from '../../../shared/worker-mail-api';
 

@@ -2,7 +2,7 @@
 import { createStore } from 'jotai';
 import { afterEach, expect, test } from 'vitest';
 import type { ListPatch } from '../../../../shared/worker-mail-api';
-import { listScopeFor } from '../../../../src-ui/app/list-scope';
+import { listScopeFor } from '../../../../src-ui/state/list-scope';
 import { ACCOUNT_IDS_KEY, FIRST_WINDOW, firstScreenScope, rememberAccountIds, requestEarlyList } from '../../../../src-ui/engine/first-screen';
 import { threadListAtom } from '../../../../src-ui/state/atoms';
 import { createWorkerBridge, scopeKeyOf } from '../../../../src-ui/state/engine-feeds';
