@@ -153,7 +153,10 @@ describe('a session the gateway no longer knows', () => {
     const saved = await eventually(async () => (await drafts()).find((message) => message.subject === subject), 30_000, 'the kept draft in Drafts over IMAP');
     expect(saved.source).toContain(body);
     expect(saved.source).toContain(demo.bob.email);
-    expect(tab.errors).toEqual([]);
+    // The gateway was down on purpose: Chromium reports on the console each load the closed
+    // port refused meanwhile (a fresh-clone CI run saw two). Those are the outage, not the
+    // app; a page error or any other console error still fails the test.
+    expect(tab.errors.filter((error) => error !== 'Failed to load resource: net::ERR_CONNECTION_REFUSED')).toEqual([]);
     await context.close();
 
     // Leave the shared demo mailbox as it was.
